@@ -1,0 +1,74 @@
+//! Base-station agents: what sits between the wired port and the wireless port of the base station
+//! (DESIGN section 4). Each is sans-IO and generic over the packet it holds, so the simulator passes
+//! its own packets and the live mode passes raw IP bytes.
+
+mod router;
+
+pub use router::Router;
+
+use crate::segment::Segment;
+use crate::time::Time;
+
+/// The two sides of the base station.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Port {
+    /// Towards the fixed host.
+    Wired,
+    /// Towards the mobile host.
+    Wireless,
+}
+
+impl Port {
+    /// The other side.
+    pub fn opposite(self) -> Port {
+        match self {
+            Port::Wired => Port::Wireless,
+            Port::Wireless => Port::Wired,
+        }
+    }
+}
+
+/// Anything an agent can read a TCP header view from.
+pub trait SegmentView {
+    /// The parsed header, or `None` for a packet that is not TCP/IPv4 (passed through untouched).
+    fn segment(&self) -> Option<&Segment>;
+}
+
+/// Link-queue priority of an outgoing packet: local retransmissions go before queued traffic
+/// (paper 002 section 3.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Priority {
+    Normal,
+    High,
+}
+
+/// A packet an agent hands to one of its ports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Transmit<P> {
+    pub port: Port,
+    pub packet: P,
+    pub priority: Priority,
+}
+
+/// Counters every agent reports.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AgentStats {
+    pub forwarded: u64,
+    pub local_retransmissions: u64,
+    pub dupacks_suppressed: u64,
+    pub generated_acks: u64,
+    pub dropped: u64,
+}
+
+/// The sans-IO interface of a base-station agent.
+pub trait Agent<P: SegmentView> {
+    /// A packet arrives on `from`.
+    fn on_packet(&mut self, now: Time, from: Port, packet: P);
+    /// The time the agent asked for has come.
+    fn on_timeout(&mut self, now: Time);
+    /// The next packet to send.
+    fn poll_transmit(&mut self, now: Time) -> Option<Transmit<P>>;
+    /// When the agent next wants [`Agent::on_timeout`].
+    fn poll_timeout(&self) -> Option<Time>;
+    fn stats(&self) -> AgentStats;
+}

@@ -1,0 +1,42 @@
+//! A plain router: forwards every packet to the other port, in order, at normal priority.
+
+use std::collections::VecDeque;
+
+use super::{Agent, AgentStats, Port, Priority, SegmentView, Transmit};
+use crate::time::Time;
+
+#[derive(Debug)]
+pub struct Router<P> {
+    out: VecDeque<Transmit<P>>,
+    stats: AgentStats,
+}
+
+impl<P> Default for Router<P> {
+    fn default() -> Self {
+        Router {
+            out: VecDeque::new(),
+            stats: AgentStats::default(),
+        }
+    }
+}
+
+impl<P: SegmentView> Agent<P> for Router<P> {
+    fn on_packet(&mut self, _now: Time, from: Port, packet: P) {
+        self.stats.forwarded += 1;
+        self.out.push_back(Transmit {
+            port: from.opposite(),
+            packet,
+            priority: Priority::Normal,
+        });
+    }
+    fn on_timeout(&mut self, _now: Time) {}
+    fn poll_transmit(&mut self, _now: Time) -> Option<Transmit<P>> {
+        self.out.pop_front()
+    }
+    fn poll_timeout(&self) -> Option<Time> {
+        None
+    }
+    fn stats(&self) -> AgentStats {
+        self.stats.clone()
+    }
+}

@@ -1,0 +1,15 @@
+//! Sans-IO protocol logic of snooplab (DESIGN section 1).
+//!
+//! Nothing in this crate reads a clock, opens a socket or spawns a thread: every object is driven by
+//! calls that carry the current time, and hands back the packets it wants sent and the time it next
+//! wants to be woken. The simulator and the live base station are two loops around the same objects.
+
+pub mod agent;
+pub mod segment;
+pub mod seq;
+pub mod tcp;
+pub mod time;
+
+pub use segment::{Endpoint, Flags, Segment};
+pub use seq::Seq;
+pub use time::Time;

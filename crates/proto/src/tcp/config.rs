@@ -1,0 +1,98 @@
+//! Configuration of one 4.4BSD TCP endpoint: buffers, coarse timers and the loss-recovery policy.
+
+use crate::tcp::policy::RecoveryPolicy;
+use crate::time::{Time, MS};
+
+/// The coarse timers of 4.4BSD (`tcp_slowtimo` at 2 Hz, `tcp_fasttimo` at 5 Hz) and the RTO bounds of
+/// `tcp_timer.h` (Stevens, TCP/IP Illustrated vol. 2, sections 25.1-25.8).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimerConfig {
+    /// Period of the slow timer: retransmission and RTT measurement (`PR_SLOWHZ` = 2, so 500 ms).
+    pub slow_tick: Time,
+    /// Period of the fast timer: delayed ACKs (`PR_FASTHZ` = 5, so 200 ms).
+    pub fast_tick: Time,
+    /// Offset of this host's slow-timer clock within a period: hosts' clocks are not synchronised.
+    pub slow_phase: Time,
+    /// Offset of this host's fast-timer clock within a period.
+    pub fast_phase: Time,
+    /// `TCPTV_MIN`: lower bound of the RTO, in slow ticks (2 = 1 s).
+    pub rttmin_ticks: u32,
+    /// `TCPTV_REXMTMAX`: upper bound of the RTO, in slow ticks (128 = 64 s).
+    pub rexmtmax_ticks: u32,
+    /// `TCPTV_SRTTDFLT`: assumed RTT before any sample, in slow ticks (6 = 3 s). `tcp_newtcpcb` derives
+    /// the initial RTO from it: ((0 >> 2) + (6 << 2)) >> 1 = 12 ticks (6 s).
+    pub srtt_default_ticks: u32,
+    /// `TCP_MAXRXTSHIFT`: retransmissions of one segment before the connection is dropped (12).
+    pub max_rxtshift: u32,
+}
+
+impl Default for TimerConfig {
+    fn default() -> Self {
+        TimerConfig {
+            slow_tick: 500 * MS,
+            fast_tick: 200 * MS,
+            slow_phase: 0,
+            fast_phase: 0,
+            rttmin_ticks: 2,
+            rexmtmax_ticks: 128,
+            srtt_default_ticks: 6,
+            max_rxtshift: 12,
+        }
+    }
+}
+
+/// When the application closes its side of the connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CloseWhen {
+    /// A bulk sender: write everything, then close (FIN follows the last byte).
+    AfterSend,
+    /// A sink: read until end of file, then close.
+    AfterEof,
+}
+
+/// One endpoint's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TcpConfig {
+    /// The MSS this host offers and the largest payload it sends.
+    pub mss: u32,
+    /// Send socket buffer (`so_snd.sb_hiwat`): bounds the unacknowledged plus unsent data.
+    pub sndbuf: u32,
+    /// Receive socket buffer (`so_rcv.sb_hiwat`): the advertised window.
+    pub rcvbuf: u32,
+    /// 4.4BSD's `tcp_mss()` rounds both socket buffers up to a multiple of the segment size
+    /// (Stevens vol. 2, section 27.5): an 8192-byte buffer holds six 1400-byte segments, not five.
+    pub round_buffers_to_mss: bool,
+    /// Bytes the application writes.
+    pub app_bytes: u64,
+    pub close_when: CloseWhen,
+    pub timers: TimerConfig,
+    pub policy: RecoveryPolicy,
+    /// Initial send sequence number.
+    pub iss: u32,
+}
+
+impl TcpConfig {
+    /// A bulk sender writing `app_bytes`, then closing.
+    pub fn bulk_sender(mss: u32, buffer: u32, app_bytes: u64) -> Self {
+        TcpConfig {
+            mss,
+            sndbuf: buffer,
+            rcvbuf: buffer,
+            round_buffers_to_mss: true,
+            app_bytes,
+            close_when: CloseWhen::AfterSend,
+            timers: TimerConfig::default(),
+            policy: RecoveryPolicy::default(),
+            iss: 1,
+        }
+    }
+
+    /// A sink that reads everything and closes on end of file.
+    pub fn sink(mss: u32, buffer: u32) -> Self {
+        TcpConfig {
+            app_bytes: 0,
+            close_when: CloseWhen::AfterEof,
+            ..TcpConfig::bulk_sender(mss, buffer, 0)
+        }
+    }
+}

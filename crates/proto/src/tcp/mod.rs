@@ -1,0 +1,365 @@
+//! One 4.4BSD-Lite TCP connection, sans-IO (DESIGN section 3; Stevens, TCP/IP Illustrated vol. 2,
+//! chapters 24-29).
+//!
+//! The connection is driven only through [`Tcp::on_segment`], [`Tcp::on_timeout`],
+//! [`Tcp::poll_transmit`] and [`Tcp::poll_timeout`]. The coarse timers are modelled as BSD runs them:
+//! a free-running 500 ms clock and 200 ms clock per host; a timer of `n` ticks set at time `t` expires on
+//! the `n`-th tick of that clock after `t`, so up to one tick early relative to `n * 500 ms`. Instead of
+//! waking on every tick, the connection computes the tick on which each timer expires.
+//!
+//! The application is modelled as writing `app_bytes` as fast as the send buffer allows and reading
+//! everything the moment it is in order (so the advertised window is the whole receive buffer).
+
+mod config;
+mod input;
+mod output;
+mod policy;
+mod reass;
+mod rtt;
+mod stats;
+
+pub use config::{CloseWhen, TcpConfig, TimerConfig};
+pub use policy::{Deflation, RecoveryPolicy};
+pub use reass::Reassembly;
+pub use rtt::{BsdRtt, BACKOFF};
+pub use stats::{TcpStats, TxKind};
+
+use std::collections::VecDeque;
+
+use crate::segment::{Endpoint, Segment};
+use crate::seq::Seq;
+use crate::time::{next_tick_after, Time};
+
+/// `TCP_MAXWIN`: the largest window a header can carry without window scaling.
+pub const TCP_MAXWIN: u32 = 65535;
+
+/// RFC 793 connection states.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum State {
+    Closed,
+    Listen,
+    SynSent,
+    SynRcvd,
+    Established,
+    CloseWait,
+    FinWait1,
+    Closing,
+    LastAck,
+    FinWait2,
+    TimeWait,
+}
+
+impl State {
+    /// `TCPS_HAVERCVDSYN`
+    fn have_rcvd_syn(self) -> bool {
+        !matches!(self, State::Closed | State::Listen | State::SynSent)
+    }
+    /// `TCPS_HAVERCVDFIN`
+    fn have_rcvd_fin(self) -> bool {
+        matches!(
+            self,
+            State::CloseWait | State::Closing | State::LastAck | State::TimeWait
+        )
+    }
+}
+
+/// One TCP connection endpoint.
+#[derive(Clone, Debug)]
+pub struct Tcp {
+    cfg: TcpConfig,
+    local: Endpoint,
+    remote: Endpoint,
+    state: State,
+
+    // --- send side (names as in `struct tcpcb`) ---
+    iss: Seq,
+    snd_una: Seq,
+    snd_nxt: Seq,
+    snd_max: Seq,
+    snd_wnd: u32,
+    max_sndwnd: u32,
+    snd_wl1: Seq,
+    snd_wl2: Seq,
+    snd_cwnd: u32,
+    snd_ssthresh: u32,
+    maxseg: u32,
+    sndbuf: u32,
+    rcvbuf: u32,
+    dupacks: u32,
+    sent_fin: bool,
+    rtt: BsdRtt,
+    /// `t_rtt`/`t_rtseq`: when the timed segment was sent, and its sequence number.
+    timing: Option<(Time, Seq)>,
+    /// When the retransmission timer expires (`t_timer[TCPT_REXMT]`), on a slow tick.
+    rexmt_at: Option<Time>,
+    /// What a retransmission below `snd_max` is, for counters and traces.
+    rexmt_cause: TxKind,
+
+    // --- receive side ---
+    irs: Seq,
+    rcv_nxt: Seq,
+    rcv_adv: Seq,
+    reass: Reassembly,
+    /// Sequence number of a FIN that arrived out of order.
+    pending_fin: Option<Seq>,
+    /// `TF_DELACK`: an ACK is owed; it goes out on the next fast tick.
+    delack_at: Option<Time>,
+    /// `TF_ACKNOW`
+    ack_now: bool,
+
+    out: VecDeque<(Segment, TxKind)>,
+    ip_id: u16,
+    stats: TcpStats,
+}
+
+impl Tcp {
+    fn new(cfg: TcpConfig, local: Endpoint, remote: Endpoint, state: State) -> Tcp {
+        let iss = Seq(cfg.iss);
+        let rtt = BsdRtt::new(&cfg.timers);
+        Tcp {
+            local,
+            remote,
+            state,
+            iss,
+            snd_una: iss,
+            snd_nxt: iss,
+            snd_max: iss,
+            snd_wnd: 0,
+            max_sndwnd: 0,
+            snd_wl1: Seq(0),
+            snd_wl2: Seq(0),
+            snd_cwnd: TCP_MAXWIN,
+            snd_ssthresh: TCP_MAXWIN,
+            maxseg: cfg.mss,
+            sndbuf: cfg.sndbuf,
+            rcvbuf: cfg.rcvbuf,
+            dupacks: 0,
+            sent_fin: false,
+            rtt,
+            timing: None,
+            rexmt_at: None,
+            rexmt_cause: TxKind::TimeoutRetransmit,
+            irs: Seq(0),
+            rcv_nxt: Seq(0),
+            rcv_adv: Seq(0),
+            reass: Reassembly::default(),
+            pending_fin: None,
+            delack_at: None,
+            ack_now: false,
+            out: VecDeque::new(),
+            ip_id: 0,
+            stats: TcpStats::default(),
+            cfg,
+        }
+    }
+
+    /// An active open: the SYN is queued at once.
+    pub fn connect(cfg: TcpConfig, local: Endpoint, remote: Endpoint, now: Time) -> Tcp {
+        let mut tcp = Tcp::new(cfg, local, remote, State::SynSent);
+        tcp.output(now);
+        tcp
+    }
+
+    /// A passive open waiting for a SYN.
+    pub fn listen(cfg: TcpConfig, local: Endpoint, remote: Endpoint) -> Tcp {
+        Tcp::new(cfg, local, remote, State::Listen)
+    }
+
+    /// The next segment to send, and why it is sent.
+    pub fn poll_transmit(&mut self) -> Option<(Segment, TxKind)> {
+        self.out.pop_front()
+    }
+
+    /// The earliest time [`Tcp::on_timeout`] must be called.
+    pub fn poll_timeout(&self) -> Option<Time> {
+        match (self.rexmt_at, self.delack_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Runs the timers due at `now`: `tcp_fasttimo` (delayed ACK) and `tcp_slowtimo` (retransmission).
+    pub fn on_timeout(&mut self, now: Time) {
+        if self.delack_at.is_some_and(|t| t <= now) {
+            self.delack_at = None;
+            self.ack_now = true;
+            self.stats.delayed_acks += 1;
+            self.output(now);
+        }
+        if self.rexmt_at.is_some_and(|t| t <= now) {
+            self.rexmt_at = None;
+            self.retransmit_timeout(now);
+        }
+    }
+
+    /// `tcp_timers(TCPT_REXMT)`: back off, collapse the window to one segment, go back to `snd_una`.
+    fn retransmit_timeout(&mut self, now: Time) {
+        self.stats.timeouts += 1;
+        if !self.rtt.on_timeout(self.cfg.timers.max_rxtshift) {
+            self.stats.dropped = true;
+            self.state = State::Closed;
+            self.out.clear();
+            self.delack_at = None;
+            return;
+        }
+        self.arm_rexmt(now, self.rtt.rxtcur);
+        self.snd_nxt = self.snd_una;
+        self.timing = None;
+        self.snd_ssthresh = self.halved_window();
+        self.snd_cwnd = self.maxseg;
+        self.dupacks = 0;
+        self.rexmt_cause = TxKind::TimeoutRetransmit;
+        self.output(now);
+    }
+
+    /// `max(min(snd_wnd, snd_cwnd) / 2, 2 segments)`, rounded down to whole segments.
+    fn halved_window(&self) -> u32 {
+        let win = (self.snd_wnd.min(self.snd_cwnd) / 2 / self.maxseg).max(2);
+        win * self.maxseg
+    }
+
+    /// Sets the retransmission timer to `ticks` slow ticks from `now`.
+    fn arm_rexmt(&mut self, now: Time, ticks: u32) {
+        let t = &self.cfg.timers;
+        let first = next_tick_after(now, t.slow_phase, t.slow_tick);
+        self.rexmt_at = Some(first + u64::from(ticks.max(1) - 1) * t.slow_tick);
+    }
+
+    /// `tcp_mss()`: take the peer's MSS offer and round the socket buffers to whole segments.
+    fn apply_mss(&mut self, offer: Option<u16>) {
+        let mut mss = self.cfg.mss;
+        if let Some(o) = offer {
+            mss = mss.min(u32::from(o));
+        }
+        mss = mss.max(32);
+        if self.cfg.round_buffers_to_mss {
+            if self.sndbuf < mss {
+                mss = self.sndbuf.max(1);
+            } else {
+                self.sndbuf = self.sndbuf.div_ceil(mss) * mss;
+            }
+            if self.rcvbuf > mss {
+                self.rcvbuf = self.rcvbuf.div_ceil(mss) * mss;
+            }
+        }
+        self.maxseg = mss;
+        self.snd_cwnd = mss;
+    }
+
+    // --- accessors ---
+
+    pub fn state(&self) -> State {
+        self.state
+    }
+    pub fn stats(&self) -> &TcpStats {
+        &self.stats
+    }
+    pub fn config(&self) -> &TcpConfig {
+        &self.cfg
+    }
+    pub fn local(&self) -> Endpoint {
+        self.local
+    }
+    pub fn remote(&self) -> Endpoint {
+        self.remote
+    }
+    pub fn cwnd(&self) -> u32 {
+        self.snd_cwnd
+    }
+    pub fn ssthresh(&self) -> u32 {
+        self.snd_ssthresh
+    }
+    pub fn maxseg(&self) -> u32 {
+        self.maxseg
+    }
+    pub fn snd_una(&self) -> Seq {
+        self.snd_una
+    }
+    pub fn snd_nxt(&self) -> Seq {
+        self.snd_nxt
+    }
+    pub fn snd_max(&self) -> Seq {
+        self.snd_max
+    }
+    pub fn snd_wnd(&self) -> u32 {
+        self.snd_wnd
+    }
+    pub fn rcv_nxt(&self) -> Seq {
+        self.rcv_nxt
+    }
+    pub fn dupacks(&self) -> u32 {
+        self.dupacks
+    }
+    pub fn rtt(&self) -> &BsdRtt {
+        &self.rtt
+    }
+    pub fn iss(&self) -> Seq {
+        self.iss
+    }
+    pub fn irs(&self) -> Seq {
+        self.irs
+    }
+    /// Socket buffer sizes after `tcp_mss()` rounding: (send, receive).
+    pub fn buffers(&self) -> (u32, u32) {
+        (self.sndbuf, self.rcvbuf)
+    }
+    /// When the retransmission timer will expire, if it runs.
+    pub fn rexmt_deadline(&self) -> Option<Time> {
+        self.rexmt_at
+    }
+    /// When the owed delayed ACK will be sent, if one is owed.
+    pub fn delack_deadline(&self) -> Option<Time> {
+        self.delack_at
+    }
+    /// Out-of-order data currently held.
+    pub fn reass_bytes(&self) -> u32 {
+        self.reass.bytes()
+    }
+    /// True once this side has nothing more to do (closed, or waiting out TIME_WAIT).
+    pub fn is_finished(&self) -> bool {
+        matches!(self.state, State::Closed | State::TimeWait)
+    }
+
+    /// Sequence number of the first data byte this side sends.
+    fn data_start(&self) -> Seq {
+        self.iss + 1
+    }
+
+    /// Data bytes acknowledged by the peer.
+    fn data_acked(&self) -> u64 {
+        u64::from(self.snd_una.since(self.data_start())).min(self.cfg.app_bytes)
+    }
+
+    /// End of the data the application has put in the send buffer so far (`snd_una + sb_cc`): it keeps
+    /// the buffer full until everything is written.
+    fn buffer_end(&self) -> Seq {
+        let acked = self.data_acked();
+        let written = (acked + u64::from(self.sndbuf)).min(self.cfg.app_bytes);
+        self.data_start() + (written as u32)
+    }
+
+    /// The application has written its last byte and closed (for a sink: it has read end of file).
+    fn app_closed(&self) -> bool {
+        match self.cfg.close_when {
+            CloseWhen::AfterSend => {
+                self.data_acked() + u64::from(self.sndbuf) >= self.cfg.app_bytes
+            }
+            CloseWhen::AfterEof => self.state.have_rcvd_fin(),
+        }
+    }
+
+    /// `tcp_usrclosed`: move to the closing states once the application has closed.
+    fn maybe_usrclosed(&mut self) {
+        if !self.app_closed() {
+            return;
+        }
+        self.state = match self.state {
+            State::Established | State::SynRcvd => State::FinWait1,
+            State::CloseWait => State::LastAck,
+            s => s,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests;

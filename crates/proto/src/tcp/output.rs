@@ -1,0 +1,202 @@
+//! `tcp_output` of 4.4BSD-Lite (Stevens vol. 2, chapter 26): decide whether a segment goes out now,
+//! build it, and advance the send sequence variables.
+
+use super::{State, Tcp, TxKind, TCP_MAXWIN};
+use crate::segment::{Flags, Segment};
+use crate::time::Time;
+
+impl Tcp {
+    /// `tcp_outflags[]`: the flags each state sends with.
+    fn outflags(&self) -> Flags {
+        match self.state {
+            State::Closed | State::Listen => Flags::NONE,
+            State::SynSent => Flags::SYN,
+            State::SynRcvd => Flags::SYN | Flags::ACK,
+            State::Established | State::CloseWait | State::FinWait2 | State::TimeWait => Flags::ACK,
+            State::FinWait1 | State::Closing | State::LastAck => Flags::FIN | Flags::ACK,
+        }
+    }
+
+    /// The window to advertise: the free receive buffer. The application reads at once, so it is the
+    /// whole (rounded) buffer, clamped to `TCP_MAXWIN`.
+    pub(super) fn receive_space(&self) -> u32 {
+        self.rcvbuf
+    }
+
+    /// Sends every segment `tcp_output` would send now.
+    pub(super) fn output(&mut self, now: Time) {
+        if matches!(self.state, State::Closed | State::Listen) {
+            self.ack_now = false;
+            return;
+        }
+        loop {
+            let idle = self.snd_max == self.snd_una;
+            let off = self.snd_nxt.since(self.snd_una);
+            let win = self.snd_wnd.min(self.snd_cwnd);
+            let mut flags = self.outflags();
+            let buffer_end = self.buffer_end();
+            // `sb_cc`: data in the send buffer, counted from snd_una.
+            let sb_cc = buffer_end.since(self.snd_una.max(self.data_start()));
+            let data_allowed = !matches!(self.state, State::SynSent | State::SynRcvd);
+            let mut len: i64 = if data_allowed {
+                i64::from(sb_cc.min(win)) - i64::from(off)
+            } else {
+                0
+            };
+            if len < 0 {
+                // The window shrank below what is already sent (or only the FIN is outstanding).
+                len = 0;
+                if win == 0 {
+                    self.rexmt_at = None;
+                    self.snd_nxt = self.snd_una;
+                }
+            }
+            let mut sendalot = false;
+            if len > i64::from(self.maxseg) {
+                len = i64::from(self.maxseg);
+                sendalot = true;
+            }
+            let len = len as u32;
+            if (self.snd_nxt + len).lt(buffer_end) {
+                flags.remove(Flags::FIN);
+            }
+            // A SYN goes out only when it is (re)sent from the initial sequence number.
+            if flags.contains(Flags::SYN) && self.snd_nxt != self.iss {
+                flags.remove(Flags::SYN);
+            }
+
+            let rwin = self.receive_space();
+            let mut send = false;
+            if len > 0 {
+                // Sender silly-window avoidance and Nagle (no TF_NODELAY).
+                if len == self.maxseg
+                    || (idle && len + off >= sb_cc)
+                    || len >= self.max_sndwnd / 2
+                    || self.snd_nxt.lt(self.snd_max)
+                {
+                    send = true;
+                }
+            }
+            if !send && self.state.have_rcvd_syn() && rwin > 0 {
+                // Window update: the application read enough to open the window by two segments or
+                // by half the buffer. This is what makes the receiver ACK every second segment.
+                let adv = i64::from(rwin.min(TCP_MAXWIN)) - i64::from(self.rcv_adv.since(self.rcv_nxt));
+                if adv >= 2 * i64::from(self.maxseg) || 2 * adv >= i64::from(self.rcvbuf) {
+                    send = true;
+                }
+            }
+            if !send && self.ack_now {
+                send = true;
+            }
+            if !send && flags.contains(Flags::SYN) {
+                send = true;
+            }
+            if !send
+                && flags.contains(Flags::FIN)
+                && (!self.sent_fin || self.snd_nxt == self.snd_una)
+            {
+                send = true;
+            }
+            if !send {
+                return;
+            }
+            self.send_segment(now, flags, len);
+            if !sendalot {
+                return;
+            }
+        }
+    }
+
+    /// The `send:` part of `tcp_output`: builds one segment and advances the sequence variables.
+    fn send_segment(&mut self, now: Time, flags: Flags, len: u32) {
+        // Retransmitting a FIN that was already sent: back up over it.
+        if flags.contains(Flags::FIN) && self.sent_fin && self.snd_nxt == self.snd_max {
+            self.snd_nxt = self.snd_nxt - 1;
+        }
+        let seq = if len > 0 || flags.intersects(Flags::SYN | Flags::FIN) {
+            self.snd_nxt
+        } else {
+            self.snd_max
+        };
+        let mut win = self.receive_space();
+        if win < self.rcvbuf / 4 && win < self.maxseg {
+            win = 0;
+        }
+        win = win.min(TCP_MAXWIN);
+        let promised = self.rcv_adv.since(self.rcv_nxt);
+        if win < promised {
+            win = promised;
+        }
+        let kind = if len > 0 || flags.intersects(Flags::SYN | Flags::FIN) {
+            if self.snd_nxt.lt(self.snd_max) {
+                self.rexmt_cause
+            } else {
+                TxKind::New
+            }
+        } else {
+            TxKind::Ack
+        };
+        let seg = Segment {
+            src: self.local,
+            dst: self.remote,
+            seq,
+            ack: if flags.contains(Flags::ACK) {
+                self.rcv_nxt
+            } else {
+                crate::seq::Seq(0)
+            },
+            flags,
+            window: win as u16,
+            len,
+            ip_id: self.ip_id,
+            mss: if flags.contains(Flags::SYN) {
+                Some(self.cfg.mss.min(u32::from(u16::MAX)) as u16)
+            } else {
+                None
+            },
+        };
+        self.ip_id = self.ip_id.wrapping_add(1);
+
+        // Counters.
+        self.stats.segs_sent += 1;
+        if len > 0 {
+            self.stats.data_segs_sent += 1;
+            self.stats.data_bytes_sent += u64::from(len);
+            if self.snd_nxt.lt(self.snd_max) {
+                self.stats.rexmt_segs += 1;
+                self.stats.rexmt_bytes += u64::from(len);
+            }
+        } else if kind == TxKind::Ack {
+            self.stats.acks_sent += 1;
+        }
+
+        // Advance snd_nxt/snd_max, start RTT timing and the retransmission timer.
+        let start = self.snd_nxt;
+        if flags.contains(Flags::SYN) {
+            self.snd_nxt += 1;
+        }
+        if flags.contains(Flags::FIN) {
+            self.snd_nxt += 1;
+            self.sent_fin = true;
+        }
+        self.snd_nxt += len;
+        if self.snd_nxt.gt(self.snd_max) {
+            self.snd_max = self.snd_nxt;
+            if self.timing.is_none() {
+                self.timing = Some((now, start));
+            }
+        }
+        if self.rexmt_at.is_none() && self.snd_nxt != self.snd_una {
+            self.arm_rexmt(now, self.rtt.rxtcur);
+        }
+        let outstanding = self.snd_max.since(self.snd_una);
+        self.stats.max_outstanding = self.stats.max_outstanding.max(outstanding);
+
+        if win > 0 && (self.rcv_nxt + win).gt(self.rcv_adv) {
+            self.rcv_adv = self.rcv_nxt + win;
+        }
+        self.ack_now = false;
+        self.delack_at = None;
+        self.out.push_back((seg, kind));
+    }
+}

@@ -1,0 +1,406 @@
+//! Scripted packet-level tests of the 4.4BSD TCP rules (DESIGN section 8): feed one endpoint segments
+//! and timeouts, and assert exactly what it emits.
+
+use super::*;
+use crate::segment::{Endpoint, Flags, Segment};
+use crate::seq::Seq;
+use crate::time::{MS, SEC};
+
+const FH: Endpoint = Endpoint {
+    addr: 0x0a00_0001,
+    port: 5001,
+};
+const MH: Endpoint = Endpoint {
+    addr: 0x0a00_0102,
+    port: 80,
+};
+const MSS: u32 = 1000;
+
+/// Passes segments between the two endpoints with no delay until neither has anything to send.
+fn exchange(now: Time, a: &mut Tcp, b: &mut Tcp) {
+    loop {
+        let mut moved = false;
+        while let Some((s, _)) = a.poll_transmit() {
+            b.on_segment(now, &s);
+            moved = true;
+        }
+        while let Some((s, _)) = b.poll_transmit() {
+            a.on_segment(now, &s);
+            moved = true;
+        }
+        if !moved {
+            break;
+        }
+    }
+}
+
+fn drain(t: &mut Tcp) -> Vec<(Segment, TxKind)> {
+    std::iter::from_fn(|| t.poll_transmit()).collect()
+}
+
+/// A sender and a sink after the three-way handshake, at time 0, and the sender's queued data.
+fn established(buffer: u32, app_bytes: u64) -> (Tcp, Tcp) {
+    let mut scfg = TcpConfig::bulk_sender(MSS, buffer, app_bytes);
+    scfg.iss = 1000;
+    let mut rcfg = TcpConfig::sink(MSS, buffer);
+    rcfg.iss = 5000;
+    let mut s = Tcp::connect(scfg, FH, MH, 0);
+    let mut r = Tcp::listen(rcfg, MH, FH);
+    // SYN -> SYN/ACK -> ACK (plus the first data segment, which carries the ACK)
+    let syn = drain(&mut s);
+    assert_eq!(syn.len(), 1);
+    assert!(syn[0].0.is_syn() && syn[0].0.mss == Some(MSS as u16));
+    r.on_segment(0, &syn[0].0);
+    let synack = drain(&mut r);
+    assert!(synack[0].0.is_syn() && synack[0].0.has_ack());
+    s.on_segment(0, &synack[0].0);
+    assert!(matches!(s.state(), State::Established | State::FinWait1));
+    (s, r)
+}
+
+/// An ACK from the sink to the sender.
+fn ack_to_sender(s: &Tcp, ack: Seq, window: u16) -> Segment {
+    Segment {
+        src: MH,
+        dst: FH,
+        seq: s.irs() + 1,
+        ack,
+        flags: Flags::ACK,
+        window,
+        len: 0,
+        ip_id: 0,
+        mss: None,
+    }
+}
+
+/// A data segment from the sender to the sink.
+fn data_to_sink(r: &Tcp, offset: u32, len: u32) -> Segment {
+    Segment {
+        src: FH,
+        dst: MH,
+        seq: r.irs() + 1 + offset,
+        ack: r.iss() + 1,
+        flags: Flags::ACK,
+        window: 32768,
+        len,
+        ip_id: 0,
+        mss: None,
+    }
+}
+
+/// Brings a sender into steady congestion avoidance with `segs` segments outstanding, all sent at
+/// `now`; returns their sequence numbers.
+fn sender_with_window(segs: u32) -> (Tcp, Vec<Seq>) {
+    let (mut s, _r) = established(64 * 1024, 10_000_000);
+    let first = drain(&mut s);
+    assert_eq!(first.len(), 1, "slow start begins with one segment");
+    // Acknowledge segments one by one until cwnd allows `segs` segments.
+    let mut next_ack = first[0].0.seq + first[0].0.len;
+    let mut t = 10 * MS;
+    loop {
+        s.on_segment(t, &ack_to_sender(&s, next_ack, 64000));
+        let sent = drain(&mut s);
+        let outstanding = s.snd_max().since(s.snd_una()) / MSS;
+        if outstanding >= segs {
+            let seqs = (0..outstanding).map(|i| s.snd_una() + i * MSS).collect();
+            let _ = sent;
+            return (s, seqs);
+        }
+        next_ack = s.snd_una() + MSS;
+        t += MS;
+    }
+}
+
+#[test]
+fn handshake_negotiates_mss_and_rounds_buffers() {
+    let (s, r) = established(8192, 100_000);
+    assert_eq!(s.maxseg(), MSS);
+    // 8192 rounded up to a multiple of 1000 (tcp_mss)
+    assert_eq!(s.buffers(), (9000, 9000));
+    assert_eq!(r.buffers(), (9000, 9000));
+    assert_eq!(s.cwnd(), MSS);
+}
+
+#[test]
+fn third_duplicate_ack_triggers_fast_retransmit() {
+    let (mut s, seqs) = sender_with_window(8);
+    let cwnd_before = s.cwnd();
+    let wnd = s.snd_wnd();
+    let una = s.snd_una();
+    let t = SEC;
+    for i in 1..=2 {
+        s.on_segment(t, &ack_to_sender(&s, una, wnd as u16));
+        assert!(drain(&mut s).is_empty(), "duplicate {i} sends nothing");
+        assert_eq!(s.dupacks(), i);
+    }
+    s.on_segment(t, &ack_to_sender(&s, una, wnd as u16));
+    let out = drain(&mut s);
+    assert_eq!(out.len(), 1, "exactly the lost segment is resent");
+    assert_eq!(out[0].0.seq, seqs[0]);
+    assert_eq!(out[0].1, TxKind::FastRetransmit);
+    let expected_ssthresh = (cwnd_before.min(wnd) / 2 / MSS).max(2) * MSS;
+    assert_eq!(s.ssthresh(), expected_ssthresh);
+    assert_eq!(s.cwnd(), expected_ssthresh + 3 * MSS);
+    assert_eq!(s.stats().fast_retransmits, 1);
+}
+
+#[test]
+fn duplicates_inflate_the_window_and_new_ack_deflates_it() {
+    let (mut s, _) = sender_with_window(8);
+    let wnd = s.snd_wnd() as u16;
+    let una = s.snd_una();
+    for _ in 0..3 {
+        s.on_segment(SEC, &ack_to_sender(&s, una, wnd));
+    }
+    drain(&mut s);
+    let inflated = s.cwnd();
+    s.on_segment(SEC, &ack_to_sender(&s, una, wnd));
+    assert_eq!(s.cwnd(), inflated + MSS, "4th duplicate adds one segment");
+    s.on_segment(SEC, &ack_to_sender(&s, una + MSS, wnd));
+    // deflated to ssthresh, then this ACK's own slow-start increment (cwnd == ssthresh)
+    assert_eq!(s.cwnd(), s.ssthresh() + MSS);
+}
+
+#[test]
+fn bsd_lite_keeps_the_window_after_exactly_three_duplicates() {
+    let (mut s, _) = sender_with_window(8);
+    let wnd = s.snd_wnd() as u16;
+    let una = s.snd_una();
+    for _ in 0..3 {
+        s.on_segment(SEC, &ack_to_sender(&s, una, wnd));
+    }
+    let inflated = s.cwnd();
+    s.on_segment(SEC, &ack_to_sender(&s, una + MSS, wnd));
+    assert!(
+        s.cwnd() > inflated,
+        "4.4BSD-Lite deflates only after more than tcprexmtthresh duplicates"
+    );
+
+    let (mut s, _) = sender_with_window(8);
+    let mut cfg_policy = RecoveryPolicy::RENO;
+    cfg_policy.deflation = Deflation::AtThreshold;
+    s.cfg.policy = cfg_policy;
+    for _ in 0..3 {
+        s.on_segment(SEC, &ack_to_sender(&s, una, wnd));
+    }
+    s.on_segment(SEC, &ack_to_sender(&s, una + MSS, wnd));
+    assert!(s.cwnd() <= s.ssthresh() + MSS);
+}
+
+#[test]
+fn duplicate_with_nothing_outstanding_is_not_counted() {
+    let (mut s, _r) = established(64 * 1024, 1000);
+    let seg = drain(&mut s);
+    assert!(seg[0].0.is_fin(), "all data fits: the FIN rides on it");
+    let end = seg[0].0.seq + seg[0].0.len + 1;
+    s.on_segment(10 * MS, &ack_to_sender(&s, end, 64000));
+    assert!(s.rexmt_deadline().is_none());
+    assert_eq!(s.state(), State::FinWait2);
+    for _ in 0..3 {
+        s.on_segment(11 * MS, &ack_to_sender(&s, end, 64000));
+    }
+    assert_eq!(s.dupacks(), 0, "no timer running: not a duplicate");
+    assert!(drain(&mut s).is_empty());
+}
+
+#[test]
+fn retransmission_timer_expires_on_a_slow_tick() {
+    let mut cfg = TcpConfig::bulk_sender(MSS, 8192, 100_000);
+    cfg.timers.slow_phase = 123 * MS;
+    let mut s = Tcp::connect(cfg, FH, MH, 0);
+    // The SYN is sent at 0 with the initial RTO of 12 ticks; ticks are at 123 ms + k * 500 ms, so the
+    // timer expires on the 12th tick: 123 + 11 * 500 ms.
+    assert_eq!(s.poll_timeout(), Some(123 * MS + 11 * 500 * MS));
+    drain(&mut s);
+    let t = s.poll_timeout().unwrap();
+    s.on_timeout(t - 1);
+    assert!(drain(&mut s).is_empty(), "nothing before the tick");
+    s.on_timeout(t);
+    let out = drain(&mut s);
+    assert_eq!(out.len(), 1);
+    assert!(out[0].0.is_syn());
+    assert_eq!(out[0].1, TxKind::TimeoutRetransmit);
+    assert_eq!(s.stats().timeouts, 1);
+}
+
+#[test]
+fn consecutive_timeouts_back_off_exponentially() {
+    let (mut s, _) = sender_with_window(4);
+    let base = s.rtt().rexmtval();
+    let mut last = s.poll_timeout().unwrap();
+    let mut gaps = vec![];
+    for _ in 0..4 {
+        s.on_timeout(last);
+        let out = drain(&mut s);
+        assert_eq!(out.len(), 1, "after a timeout cwnd is one segment");
+        assert_eq!(out[0].0.seq, s.snd_una());
+        assert_eq!(s.cwnd(), MSS);
+        let next = s.poll_timeout().unwrap();
+        gaps.push((next - last) / (500 * MS));
+        last = next;
+    }
+    let b = base as u64;
+    assert_eq!(gaps, vec![2 * b, 4 * b, 8 * b, 16 * b]);
+}
+
+#[test]
+fn karn_no_sample_from_a_retransmission_and_backoff_kept() {
+    let (mut s, _) = sender_with_window(4);
+    let srtt_before = s.rtt().srtt;
+    let t = s.poll_timeout().unwrap();
+    s.on_timeout(t);
+    drain(&mut s);
+    assert_eq!(s.rtt().rxtshift, 1);
+    // The ACK for everything sent before the timeout arrives much later: no sample may be taken,
+    // since every segment up to the old snd_max may have been retransmitted.
+    let later = t + 3 * SEC;
+    let old_max = s.snd_max();
+    s.on_segment(later, &ack_to_sender(&s, old_max, 64000));
+    assert_eq!(s.rtt().srtt, srtt_before, "no RTT sample from a retransmitted segment");
+    assert_eq!(s.rtt().rxtshift, 1, "backoff kept until a timed segment is acknowledged");
+    // New data sent after the ACK is timed; its ACK gives a sample and clears the backoff.
+    let sent = drain(&mut s);
+    assert!(sent.iter().any(|(seg, k)| *k == TxKind::New && seg.seq == old_max));
+    let end = s.snd_max();
+    s.on_segment(later + 10 * MS, &ack_to_sender(&s, end, 64000));
+    assert_eq!(s.rtt().rxtshift, 0);
+}
+
+#[test]
+fn rtt_sample_counts_tick_boundaries_plus_one() {
+    let mut cfg = TcpConfig::bulk_sender(MSS, 8192, 100_000);
+    cfg.timers.slow_phase = 100 * MS;
+    let mut s = Tcp::connect(cfg, FH, MH, 0);
+    let syn = drain(&mut s);
+    let mut r = Tcp::listen(TcpConfig::sink(MSS, 8192), MH, FH);
+    r.on_segment(0, &syn[0].0);
+    let synack = drain(&mut r);
+    // SYN sent at 0, SYN/ACK back at 700 ms: ticks at 100 and 600 ms were crossed, so t_rtt = 3.
+    s.on_segment(700 * MS, &synack[0].0);
+    assert_eq!(s.rtt().srtt, 3 << 3);
+}
+
+#[test]
+fn receiver_delays_the_ack_of_a_single_segment_until_the_fast_tick() {
+    let (_s, mut r) = established(8192, 100_000);
+    r.on_segment(30 * MS, &data_to_sink(&r, 0, MSS));
+    assert!(drain(&mut r).is_empty(), "one in-order segment: the ACK is delayed");
+    assert_eq!(r.delack_deadline(), Some(200 * MS));
+    r.on_timeout(200 * MS);
+    let out = drain(&mut r);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].0.ack, r.irs() + 1 + MSS);
+    assert_eq!(r.stats().delayed_acks, 1);
+}
+
+#[test]
+fn receiver_acks_every_second_segment_at_once() {
+    let (_s, mut r) = established(32768, 100_000);
+    r.on_segment(10 * MS, &data_to_sink(&r, 0, MSS));
+    assert!(drain(&mut r).is_empty());
+    r.on_segment(11 * MS, &data_to_sink(&r, MSS, MSS));
+    let out = drain(&mut r);
+    assert_eq!(out.len(), 1, "second full segment is ACKed at once");
+    assert_eq!(out[0].0.ack, r.irs() + 1 + 2 * MSS);
+    assert!(r.delack_deadline().is_none());
+}
+
+#[test]
+fn out_of_order_segment_gets_an_immediate_duplicate_ack_and_hole_fill_is_acked() {
+    let (_s, mut r) = established(32768, 100_000);
+    r.on_segment(10 * MS, &data_to_sink(&r, 0, MSS));
+    drain(&mut r);
+    // segment 2 lost; segment 3 arrives
+    r.on_segment(11 * MS, &data_to_sink(&r, 2 * MSS, MSS));
+    let out = drain(&mut r);
+    assert_eq!(out.len(), 1, "immediate ACK for out-of-order data");
+    assert_eq!(out[0].0.ack, r.irs() + 1 + MSS, "it acknowledges only the in-order data");
+    r.on_segment(12 * MS, &data_to_sink(&r, 3 * MSS, MSS));
+    let out = drain(&mut r);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].0.ack, r.irs() + 1 + MSS, "a duplicate ACK");
+    // the retransmission fills the hole: ACKed at once, up to everything held
+    r.on_segment(20 * MS, &data_to_sink(&r, MSS, MSS));
+    let out = drain(&mut r);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].0.ack, r.irs() + 1 + 4 * MSS);
+    assert_eq!(r.stats().bytes_delivered, u64::from(4 * MSS));
+    assert_eq!(r.reass_bytes(), 0);
+}
+
+#[test]
+fn duplicate_data_is_acked_at_once() {
+    let (_s, mut r) = established(32768, 100_000);
+    r.on_segment(10 * MS, &data_to_sink(&r, 0, MSS));
+    r.on_segment(11 * MS, &data_to_sink(&r, MSS, MSS));
+    drain(&mut r);
+    r.on_segment(12 * MS, &data_to_sink(&r, 0, MSS));
+    let out = drain(&mut r);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].0.ack, r.irs() + 1 + 2 * MSS);
+    assert_eq!(r.stats().dup_segs_rcvd, 1);
+}
+
+#[test]
+fn socket_buffer_bounds_what_is_outstanding() {
+    // With an 8192-byte buffer (9000 after rounding to 1000-byte segments) and a huge window, at most
+    // nine segments are outstanding however large cwnd grows.
+    let (mut s, _r) = established(8192, 10_000_000);
+    let mut t = 0;
+    for _ in 0..200 {
+        drain(&mut s);
+        assert!(s.snd_max().since(s.snd_una()) <= 9000);
+        t += MS;
+        let ack = s.snd_una() + MSS;
+        s.on_segment(t, &ack_to_sender(&s, ack, 60000));
+    }
+    assert!(s.cwnd() > 9000);
+    assert_eq!(s.stats().max_outstanding, 9000);
+}
+
+#[test]
+fn receive_window_bounds_what_is_outstanding() {
+    let (mut s, _r) = established(64 * 1024, 10_000_000);
+    let mut t = 0;
+    for _ in 0..100 {
+        drain(&mut s);
+        assert!(s.snd_max().since(s.snd_una()) <= 4000);
+        t += MS;
+        let ack = s.snd_una() + MSS;
+        s.on_segment(t, &ack_to_sender(&s, ack, 4000));
+    }
+}
+
+#[test]
+fn slow_start_then_congestion_avoidance_increment() {
+    let (mut s, _) = sender_with_window(2);
+    assert_eq!(s.cwnd(), 2 * MSS, "one segment per ACK in slow start");
+    s.snd_ssthresh = MSS;
+    let cw = s.cwnd();
+    let ack = s.snd_una() + MSS;
+    s.on_segment(SEC, &ack_to_sender(&s, ack, 64000));
+    assert_eq!(s.cwnd(), cw + MSS * MSS / cw + MSS / 8);
+}
+
+#[test]
+fn whole_transfer_with_fin_over_a_perfect_wire() {
+    let (mut s, mut r) = established(8192, 50_000);
+    let mut now = 0;
+    for _ in 0..10_000 {
+        exchange(now, &mut s, &mut r);
+        if s.is_finished() && r.is_finished() {
+            break;
+        }
+        now = [s.poll_timeout(), r.poll_timeout()]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(now + MS);
+        s.on_timeout(now);
+        r.on_timeout(now);
+    }
+    assert_eq!(r.stats().bytes_delivered, 50_000);
+    assert_eq!(s.state(), State::TimeWait);
+    assert_eq!(r.state(), State::Closed);
+    assert_eq!(s.stats().rexmt_segs, 0);
+}
