@@ -1,1 +1,26 @@
-fn main(){}
+//! The `snooplab` command line.
+
+mod bench;
+mod cli;
+mod run_cmd;
+mod settings;
+mod sweep;
+
+use clap::Parser;
+
+fn main() {
+    let cli = cli::Cli::parse();
+    let result = match cli.command {
+        cli::Command::Run(a) => run_cmd::run(a),
+        cli::Command::Sweep(a) => sweep::sweep(a),
+        cli::Command::Protocols => {
+            run_cmd::protocols();
+            Ok(())
+        }
+        cli::Command::Bench(a) => bench::bench(a),
+    };
+    if let Err(msg) = result {
+        eprintln!("error: {msg}");
+        std::process::exit(2);
+    }
+}

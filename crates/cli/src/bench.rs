@@ -1,0 +1,50 @@
+//! `snooplab bench`: simulator speed on one core, the figure the README reports.
+
+use std::time::Instant;
+
+use snooplab_sim::{run, Env, Protocol, Scenario};
+
+use crate::cli::BenchArgs;
+
+pub fn bench(a: BenchArgs) -> Result<(), String> {
+    if a.runs == 0 {
+        return Err("runs must be at least 1".into());
+    }
+    let mut walls = Vec::with_capacity(a.runs as usize);
+    let mut events = 0u64;
+    // one warm-up run
+    let _ = run(&Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 0));
+    for seed in 1..=u64::from(a.runs) {
+        let sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32768, seed);
+        let t = Instant::now();
+        let r = run(&sc);
+        walls.push(t.elapsed().as_secs_f64());
+        events += r.events;
+    }
+    let total: f64 = walls.iter().sum();
+    let mean_ms = 1e3 * total / walls.len() as f64;
+    let mut sorted = walls.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median_ms = 1e3 * sorted[sorted.len() / 2];
+    let eps = events as f64 / total;
+    let events_per_run = events as f64 / walls.len() as f64;
+    if a.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "scenario": "e2e lan 32k mss 1400 8M error-every 64k",
+                "runs": a.runs,
+                "mean_ms": mean_ms,
+                "median_ms": median_ms,
+                "events_per_run": events_per_run,
+                "events_per_second": eps,
+            })
+        );
+    } else {
+        println!("E2E LAN-32k, 8 MB, 1 error / 64 KB, {} runs on one thread:", a.runs);
+        println!("  wall time per run   {mean_ms:.1} ms mean, {median_ms:.1} ms median");
+        println!("  events per run      {events_per_run:.0}");
+        println!("  events per second   {:.2} million", eps / 1e6);
+    }
+    Ok(())
+}

@@ -1,0 +1,131 @@
+//! Command-line definitions.
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "snooplab",
+    version,
+    about = "TCP over lossy wireless links: the snoop agent, its link-layer family and the end-to-end \
+             TCP variants, in a deterministic simulator of the papers' testbed",
+    after_help = "Examples:\n  \
+        snooplab run --protocol e2e --env lan --buffer 32k --error-every 64k --seed 1\n  \
+        snooplab run --scenario examples/lan-32k.toml --json\n  \
+        snooplab sweep --protocol e2e --env lan,wan --buffer 8k,32k --seeds 10\n  \
+        snooplab protocols\n  \
+        snooplab bench"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Simulate one transfer and print its metrics.
+    Run(RunArgs),
+    /// Run many seeds and combinations in parallel; print mean and 95% confidence interval.
+    Sweep(SweepArgs),
+    /// List the protocol names with a one-line description each.
+    Protocols,
+    /// Measure simulator speed: wall time and events per second of one LAN-32k E2E 8 MB run.
+    Bench(BenchArgs),
+}
+
+/// The settings of one run. Each flag overrides the scenario file, which overrides the default
+/// (paper 000's LAN, 32 KB buffers, 1400-byte segments, 8 MB, one error every 64 KB).
+#[derive(Args, Debug, Default)]
+#[command(after_help = "Examples:\n  \
+    snooplab run                                   # paper 000 LAN, 32k buffers, E2E, 1 error/64 KB\n  \
+    snooplab run --env wan --buffer 32k --seed 7 --json\n  \
+    snooplab run --error-every 0                   # calibration: no errors\n  \
+    snooplab run --env lan --buffer 64k --mss 1460 --error-every 0   # paper 002's setting\n  \
+    snooplab run --burst 4                         # each error event destroys 4 frames\n\n\
+Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024).")]
+pub struct RunArgs {
+    /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every, burst, seed, max-time-s.
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<std::path::PathBuf>,
+    /// Protocol (see `snooplab protocols`) [default: e2e].
+    #[arg(long)]
+    pub protocol: Option<String>,
+    /// Wired path: lan (10 Mb/s Ethernet) or wan (16 more Internet hops) [default: lan].
+    #[arg(long)]
+    pub env: Option<String>,
+    /// Socket buffer of both hosts, bounding both windows [default: 32k].
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
+    pub buffer: Option<String>,
+    /// Segment size in payload bytes [default: 1400].
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
+    pub mss: Option<String>,
+    /// Bytes to transfer from the fixed host to the mobile host [default: 8M].
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
+    pub transfer: Option<String>,
+    /// Mean bytes between bit errors on the wireless link, both directions; 0 = none [default: 64k].
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
+    pub error_every: Option<String>,
+    /// Frames destroyed by each error event [default: 1].
+    #[arg(long, value_name = "K", allow_hyphen_values = true)]
+    pub burst: Option<String>,
+    /// Random seed [default: 1].
+    #[arg(long, allow_hyphen_values = true)]
+    pub seed: Option<String>,
+    /// Stop at this simulated time, in seconds, and report the run incomplete [default: 3600].
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    pub max_time: Option<String>,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    snooplab sweep --seeds 10                              # E2E, LAN 32k, 1 error/64 KB\n  \
+    snooplab sweep --env lan,wan --buffer 8k,32k --seeds 10\n  \
+    snooplab sweep --error-every 16k,32k,64k,128k,256k --seeds 5 --json\n\n\
+Lists are comma-separated; every combination runs with seeds seed-base .. seed-base+seeds-1.")]
+pub struct SweepArgs {
+    /// Protocols, comma-separated [default: e2e].
+    #[arg(long, default_value = "e2e")]
+    pub protocol: String,
+    /// Environments, comma-separated [default: lan].
+    #[arg(long, default_value = "lan")]
+    pub env: String,
+    /// Socket buffers, comma-separated.
+    #[arg(long, default_value = "32k", allow_hyphen_values = true)]
+    pub buffer: String,
+    /// Segment sizes, comma-separated.
+    #[arg(long, default_value = "1400", allow_hyphen_values = true)]
+    pub mss: String,
+    /// Transfer size.
+    #[arg(long, default_value = "8M", allow_hyphen_values = true)]
+    pub transfer: String,
+    /// Mean bytes between errors, comma-separated; 0 = none.
+    #[arg(long, default_value = "64k", allow_hyphen_values = true)]
+    pub error_every: String,
+    /// Frames per error event, comma-separated.
+    #[arg(long, default_value = "1", allow_hyphen_values = true)]
+    pub burst: String,
+    /// Number of seeds per combination.
+    #[arg(long, default_value = "10", allow_hyphen_values = true)]
+    pub seeds: String,
+    /// First seed.
+    #[arg(long, default_value = "1", allow_hyphen_values = true)]
+    pub seed_base: String,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Print JSON (every run and the summaries) instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// Timed runs (after one warm-up run).
+    #[arg(long, default_value_t = 20)]
+    pub runs: u32,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,125 @@
+//! Turning command-line text and scenario files into a validated [`Scenario`].
+
+use snooplab_sim::scenario::{default_scenario, size_u32, ScenarioFile};
+use snooplab_sim::size::parse_size;
+use snooplab_sim::{Env, Protocol, Scenario};
+use snooplab_proto::time::SEC;
+
+use crate::cli::RunArgs;
+
+fn parse_u64(text: &str, what: &str) -> Result<u64, String> {
+    let t = text.trim();
+    if t.starts_with('-') {
+        return Err(format!("{what} '{text}' is negative"));
+    }
+    t.parse::<u64>()
+        .map_err(|_| format!("{what} '{text}' is not a whole number"))
+}
+
+/// Parses `--mss`/`--burst`-style small integers.
+pub fn parse_u32(text: &str, what: &str) -> Result<u32, String> {
+    let n = parse_u64(text, what)?;
+    u32::try_from(n).map_err(|_| format!("{what} '{text}' is too large"))
+}
+
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    parse_u64(text, "seed")
+}
+
+fn parse_seconds(text: &str) -> Result<u64, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("max-time '{text}' is not a number of seconds"))?;
+    if !(v > 0.0 && v <= 1e7) {
+        return Err(format!("max-time '{text}' must be between 0 and 1e7 seconds"));
+    }
+    Ok((v * SEC as f64) as u64)
+}
+
+/// Defaults, then the scenario file, then the flags.
+pub fn scenario_from_args(a: &RunArgs) -> Result<Scenario, String> {
+    let mut sc = default_scenario();
+    if let Some(path) = &a.scenario {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read scenario file {}: {e}", path.display()))?;
+        let f = ScenarioFile::parse(&text)
+            .map_err(|e| format!("scenario file {}: {e}", path.display()))?;
+        apply_file(&mut sc, &f).map_err(|e| format!("scenario file {}: {e}", path.display()))?;
+    }
+    if let Some(p) = &a.protocol {
+        sc.protocol = Protocol::parse(p)?;
+    }
+    if let Some(e) = &a.env {
+        set_env(&mut sc, Env::parse(e)?);
+    }
+    if let Some(b) = &a.buffer {
+        sc.buffer = size_u32(parse_size(b).map_err(|e| format!("buffer: {e}"))?, "buffer")?;
+    }
+    if let Some(m) = &a.mss {
+        sc.mss = size_u32(parse_size(m).map_err(|e| format!("mss: {e}"))?, "mss")?;
+    }
+    if let Some(t) = &a.transfer {
+        sc.transfer = parse_size(t).map_err(|e| format!("transfer: {e}"))?;
+    }
+    if let Some(e) = &a.error_every {
+        sc.error_every = parse_size(e).map_err(|e| format!("error-every: {e}"))?;
+    }
+    if let Some(b) = &a.burst {
+        sc.burst = parse_u32(b, "burst")?;
+    }
+    if let Some(s) = &a.seed {
+        sc.seed = parse_seed(s)?;
+    }
+    if let Some(m) = &a.max_time {
+        sc.max_time = parse_seconds(m)?;
+    }
+    sc.validate()?;
+    Ok(sc)
+}
+
+/// The env also chooses the wired link model.
+pub fn set_env(sc: &mut Scenario, env: Env) {
+    sc.env = env;
+    sc.wired = env.wired();
+}
+
+fn apply_file(sc: &mut Scenario, f: &ScenarioFile) -> Result<(), String> {
+    if let Some(p) = &f.protocol {
+        sc.protocol = Protocol::parse(p)?;
+    }
+    if let Some(e) = &f.env {
+        set_env(sc, Env::parse(e)?);
+    }
+    if let Some(b) = &f.buffer {
+        sc.buffer = size_u32(b.bytes("buffer")?, "buffer")?;
+    }
+    if let Some(m) = &f.mss {
+        sc.mss = size_u32(m.bytes("mss")?, "mss")?;
+    }
+    if let Some(t) = &f.transfer {
+        sc.transfer = t.bytes("transfer")?;
+    }
+    if let Some(e) = &f.error_every {
+        sc.error_every = e.bytes("error-every")?;
+    }
+    if let Some(b) = f.burst {
+        sc.burst = u32::try_from(b).map_err(|_| format!("burst {b} is out of range"))?;
+    }
+    if let Some(s) = f.seed {
+        sc.seed = s;
+    }
+    if let Some(m) = f.max_time_s {
+        sc.max_time = parse_seconds(&m.to_string())?;
+    }
+    Ok(())
+}
+
+/// Splits a comma-separated list, rejecting empty items.
+pub fn split_list(text: &str, what: &str) -> Result<Vec<String>, String> {
+    let items: Vec<String> = text.split(',').map(|s| s.trim().to_string()).collect();
+    if items.iter().any(|s| s.is_empty()) {
+        return Err(format!("{what} list '{text}' has an empty item"));
+    }
+    Ok(items)
+}

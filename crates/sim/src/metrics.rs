@@ -1,0 +1,53 @@
+//! The result of one run (DESIGN section 5), as printed by `run --json`.
+
+use serde::Serialize;
+
+use crate::invariants::InvariantReport;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunResult {
+    pub protocol: String,
+    pub env: String,
+    pub buffer_bytes: u32,
+    pub mss: u32,
+    pub transfer_bytes: u64,
+    pub error_every_bytes: u64,
+    pub burst: u32,
+    pub seed: u64,
+    /// Transfer bytes * 8 / (last byte delivered - first data segment sent), Mb/s.
+    pub throughput_mbps: f64,
+    /// Transfer bytes / data payload bytes sent over the wireless link, retransmissions included, %.
+    pub wireless_goodput_pct: f64,
+    /// Transfer bytes / data payload bytes the fixed host sent, %.
+    pub wired_goodput_pct: f64,
+    /// Retransmission-timer expirations at the sender.
+    pub timeouts: u64,
+    /// Fast retransmissions at the sender.
+    pub fast_retransmits: u64,
+    /// Seconds from the first data segment to the last byte delivered.
+    pub duration_s: f64,
+    /// Events the simulator processed.
+    pub events: u64,
+    /// Segments the sender retransmitted.
+    pub sender_retransmitted_segments: u64,
+    /// Duplicate ACKs that reached the sender.
+    pub sender_dupacks: u64,
+    /// Retransmissions by the base station.
+    pub local_retransmissions: u64,
+    /// Duplicate ACKs the base station kept from the sender.
+    pub dupacks_suppressed: u64,
+    /// Data frames the channel corrupted, base station to mobile host.
+    pub frames_corrupted_down: u64,
+    /// ACK frames the channel corrupted, mobile host to base station.
+    pub frames_corrupted_up: u64,
+    /// Data frames sent on the wireless link.
+    pub wireless_data_frames: u64,
+    /// Packets dropped by a full queue (none in the papers' settings).
+    pub queue_drops: u64,
+    /// Seconds the sender spent waiting for the retransmission timer: from the last transmission
+    /// before each timeout to the timeout.
+    pub timeout_stall_s: f64,
+    /// Sender socket buffer after 4.4BSD rounds it to whole segments.
+    pub effective_buffer_bytes: u32,
+    pub invariants: InvariantReport,
+}

@@ -1,0 +1,45 @@
+//! The simulator's packet: a header view plus what the channel and the checks need.
+
+use snooplab_proto::agent::SegmentView;
+use snooplab_proto::Segment;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SimPacket {
+    pub seg: Segment,
+    /// Bit errors hit this packet on the wireless link: its checksum no longer matches.
+    pub corrupted: bool,
+    /// A digest of the payload the sender put in, checked at the receiver (the simulated bytes).
+    pub payload_tag: u64,
+}
+
+impl SimPacket {
+    pub fn new(seg: Segment, payload_tag: u64) -> SimPacket {
+        SimPacket {
+            seg,
+            corrupted: false,
+            payload_tag,
+        }
+    }
+
+    /// Bytes on the wire at the IP layer.
+    pub fn ip_len(&self) -> u32 {
+        self.seg.ip_len()
+    }
+}
+
+impl SegmentView for SimPacket {
+    fn segment(&self) -> Option<&Segment> {
+        Some(&self.seg)
+    }
+}
+
+/// The digest of `len` payload bytes starting `offset` bytes into the transfer: every byte of the
+/// transfer has a fixed value, so the digest of a range is a function of the range.
+pub fn payload_tag(offset: u64, len: u32) -> u64 {
+    if len == 0 {
+        return 0;
+    }
+    let mut z = offset.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(len).rotate_left(32);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^ (z >> 31)
+}

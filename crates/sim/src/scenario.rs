@@ -1,0 +1,251 @@
+//! What one run is: protocol, environment, sizes, error model and seed (DESIGN section 2), from the
+//! command line or a TOML file, validated with errors that say what to fix.
+
+use serde::{Deserialize, Serialize};
+use snooplab_proto::time::{Time, SEC, US};
+
+use crate::link::WiredParams;
+use crate::size::{format_size, parse_size};
+use crate::wavelan::WavelanParams;
+
+/// The protocols of the comparison (paper 000 Table I). Each is a configuration of the one TCP and of
+/// the base-station agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Protocol {
+    /// TCP Reno (4.4BSD-Lite) end to end, a plain router at the base station.
+    #[serde(rename = "e2e")]
+    E2e,
+}
+
+impl Protocol {
+    pub const ALL: [Protocol; 1] = [Protocol::E2e];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::E2e => "e2e",
+        }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Protocol::E2e => {
+                "TCP Reno as in 4.4BSD-Lite end to end; the base station only routes (paper 000, E2E)"
+            }
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Protocol, String> {
+        let n = name.trim().to_ascii_lowercase();
+        Protocol::ALL
+            .iter()
+            .copied()
+            .find(|p| p.name() == n || (n == "reno" && *p == Protocol::E2e))
+            .ok_or_else(|| {
+                let known: Vec<&str> = Protocol::ALL.iter().map(|p| p.name()).collect();
+                format!(
+                    "unknown protocol '{name}' (known: {}; see `snooplab protocols`)",
+                    known.join(", ")
+                )
+            })
+    }
+}
+
+/// The wired part of the path (paper 000 section IV-A, Fig. 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Env {
+    /// Fixed host and base station on one 10 Mb/s Ethernet.
+    Lan,
+    /// 16 more Internet hops between them: RTT about 135 ms.
+    Wan,
+}
+
+/// The share of the WAN path's capacity our flow gets, in bit/s of IP packets. Paper 000 reports 1.35
+/// Mb/s of TCP payload with no wireless errors although a 32 KB window exceeds the 23 KB
+/// bandwidth-delay product, so the Internet path, not the WaveLAN, was the bottleneck:
+/// 1.35 Mb/s * 1440 / 1400 (IP bytes per payload byte) = 1.3886 Mb/s.
+pub const WAN_PATH_RATE_BPS: u64 = 1_388_571;
+
+impl Env {
+    pub fn name(self) -> &'static str {
+        match self {
+            Env::Lan => "lan",
+            Env::Wan => "wan",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Env, String> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "lan" => Ok(Env::Lan),
+            "wan" => Ok(Env::Wan),
+            _ => Err(format!("unknown env '{name}' (known: lan, wan)")),
+        }
+    }
+
+    /// The wired link from the fixed host to the base station (the same in reverse).
+    pub fn wired(self) -> WiredParams {
+        match self {
+            // 10 Mb/s Ethernet; 0.3 ms one way of propagation and host processing makes the
+            // light-load RTT of a 1440-byte segment and its ACK about 10 ms.
+            Env::Lan => WiredParams {
+                rate_bps: 10_000_000,
+                delay: 300 * US,
+                framing_bytes: 38,
+                queue_packets: 1000,
+            },
+            // The 16-hop path as one pipe: its available rate (see WAN_PATH_RATE_BPS) and 59.2 ms one
+            // way, so a 1440-byte segment and its ACK take 135 ms at light load.
+            Env::Wan => WiredParams {
+                rate_bps: WAN_PATH_RATE_BPS,
+                delay: 59_200 * US,
+                framing_bytes: 0,
+                queue_packets: 1000,
+            },
+        }
+    }
+}
+
+/// Everything that defines one run. Identical scenarios give byte-identical results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    pub protocol: Protocol,
+    pub env: Env,
+    /// Socket buffer of both endpoints, bytes (bounds both windows).
+    pub buffer: u32,
+    /// Segment size (payload bytes).
+    pub mss: u32,
+    /// Bytes the fixed host sends to the mobile host.
+    pub transfer: u64,
+    /// Mean bytes between bit errors on the wireless link, each direction; 0 = no errors.
+    pub error_every: u64,
+    /// Frames destroyed by each error event.
+    pub burst: u32,
+    pub seed: u64,
+    /// Give up (and report the run incomplete) at this simulated time.
+    pub max_time: Time,
+    pub wavelan: WavelanParams,
+    pub wired: WiredParams,
+}
+
+impl Scenario {
+    /// Paper 000's standard run: 8 MB, 1400-byte segments, one error every 64 KB.
+    pub fn paper000(protocol: Protocol, env: Env, buffer: u32, seed: u64) -> Scenario {
+        Scenario {
+            protocol,
+            env,
+            buffer,
+            mss: 1400,
+            transfer: 8 << 20,
+            error_every: 65536,
+            burst: 1,
+            seed,
+            max_time: 3600 * SEC,
+            wavelan: WavelanParams::default(),
+            wired: env.wired(),
+        }
+    }
+
+    /// Checks the settings; the message names the offending setting and says what is allowed.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.mss < 64 || self.mss > 65495 {
+            return Err(format!(
+                "mss {} is out of range: use 64 to 65495 bytes (the papers use 1400, 1440, 1460)",
+                self.mss
+            ));
+        }
+        if self.buffer < 1024 || self.buffer > 262_144 {
+            return Err(format!(
+                "buffer {} is out of range: use 1k to 256k (4.4BSD sb_max; the papers use 8k, 32k, 64k)",
+                self.buffer
+            ));
+        }
+        if self.transfer == 0 || self.transfer > 1 << 30 {
+            return Err(format!(
+                "transfer {} is out of range: use 1 byte to 1G",
+                self.transfer
+            ));
+        }
+        if self.error_every != 0 && self.error_every < 512 {
+            return Err(format!(
+                "error-every {} is too small: use 0 (no errors) or at least 512 bytes",
+                self.error_every
+            ));
+        }
+        if self.burst == 0 || self.burst > 1000 {
+            return Err(format!(
+                "burst {} is out of range: use 1 to 1000 frames per error event",
+                self.burst
+            ));
+        }
+        if self.max_time == 0 {
+            return Err("max-time must be positive".into());
+        }
+        Ok(())
+    }
+
+    /// A short label for tables: `lan-32k`.
+    pub fn config_label(&self) -> String {
+        format!("{}-{}", self.env.name(), format_size(u64::from(self.buffer)))
+    }
+}
+
+/// A size in a scenario file: a number of bytes or a string such as "32k".
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum SizeValue {
+    Bytes(i64),
+    Text(String),
+}
+
+impl SizeValue {
+    pub fn bytes(&self, what: &str) -> Result<u64, String> {
+        match self {
+            SizeValue::Bytes(n) if *n < 0 => Err(format!("{what} {n} is negative")),
+            SizeValue::Bytes(n) => Ok(*n as u64),
+            SizeValue::Text(t) => parse_size(t).map_err(|e| format!("{what}: {e}")),
+        }
+    }
+}
+
+/// The settings a scenario file may hold; each is optional and falls back to the default.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct ScenarioFile {
+    pub protocol: Option<String>,
+    pub env: Option<String>,
+    pub buffer: Option<SizeValue>,
+    pub mss: Option<SizeValue>,
+    pub transfer: Option<SizeValue>,
+    pub error_every: Option<SizeValue>,
+    pub burst: Option<i64>,
+    pub seed: Option<u64>,
+    pub max_time_s: Option<f64>,
+}
+
+impl ScenarioFile {
+    pub fn parse(text: &str) -> Result<ScenarioFile, String> {
+        toml::from_str(text).map_err(|e| {
+            let msg = e.message().replace('\n', " ");
+            match e.span() {
+                Some(span) => {
+                    let line = text[..span.start.min(text.len())].lines().count().max(1);
+                    format!("line {line}: {msg}")
+                }
+                None => msg,
+            }
+        })
+    }
+}
+
+/// Defaults of `snooplab run`: paper 000's LAN, 32 KB, one error every 64 KB.
+pub fn default_scenario() -> Scenario {
+    Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 1)
+}
+
+/// Converts a size to u32 for settings that must fit one.
+pub fn size_u32(n: u64, what: &str) -> Result<u32, String> {
+    u32::try_from(n).map_err(|_| format!("{what} {n} is too large"))
+}
+
+/// Default cap on simulated time.
+pub const DEFAULT_MAX_TIME: Time = 3600 * SEC;

@@ -1,0 +1,78 @@
+//! Byte sizes as users write them: `8192`, `8k`, `8K`, `64KiB`, `8M`.
+
+/// Parses a size in bytes. `k`/`K` is 1024 and `m`/`M` is 1024 * 1024, as in the papers
+/// ("8 Mbyte" transfers are 8 * 2^20 bytes, "32 kbyte" buffers 32768).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Err("empty size".into());
+    }
+    if t.starts_with('-') {
+        return Err(format!("size '{text}' is negative"));
+    }
+    let lower = t.to_ascii_lowercase();
+    let stripped = lower
+        .strip_suffix("ib")
+        .or_else(|| lower.strip_suffix('b'))
+        .unwrap_or(&lower);
+    let (digits, mult) = match stripped.chars().last() {
+        Some('k') => (&stripped[..stripped.len() - 1], 1u64 << 10),
+        Some('m') => (&stripped[..stripped.len() - 1], 1u64 << 20),
+        Some('g') => (&stripped[..stripped.len() - 1], 1u64 << 30),
+        _ => (stripped, 1),
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+        return Err(format!(
+            "size '{text}' is not a whole number of bytes (examples: 8192, 8k, 8M)"
+        ));
+    }
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("size '{text}' is too large"))?;
+    n.checked_mul(mult)
+        .ok_or_else(|| format!("size '{text}' is too large"))
+}
+
+/// Formats a size the way `parse_size` reads it, compactly (`32k`, `8M`, `1400`).
+pub fn format_size(n: u64) -> String {
+    if n >= 1 << 20 && n % (1 << 20) == 0 {
+        format!("{}M", n >> 20)
+    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+        format!("{}k", n >> 10)
+    } else {
+        n.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn examples() {
+        assert_eq!(parse_size("8192"), Ok(8192));
+        assert_eq!(parse_size("8k"), Ok(8192));
+        assert_eq!(parse_size("8K"), Ok(8192));
+        assert_eq!(parse_size("64KiB"), Ok(65536));
+        assert_eq!(parse_size("8M"), Ok(8 << 20));
+        assert_eq!(parse_size("0"), Ok(0));
+        assert!(parse_size("-8k").unwrap_err().contains("negative"));
+        assert!(parse_size("eight").is_err());
+        assert!(parse_size("1.5k").is_err());
+        assert!(parse_size("").is_err());
+        assert!(parse_size("99999999999999999999G").is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn format_then_parse_round_trips(n in 0u64..(1 << 40)) {
+            prop_assert_eq!(parse_size(&format_size(n)), Ok(n));
+        }
+
+        #[test]
+        fn never_panics(s in "\\PC*") {
+            let _ = parse_size(&s);
+        }
+    }
+}

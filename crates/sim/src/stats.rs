@@ -1,0 +1,72 @@
+//! Mean and 95% confidence interval over seeds (Student's t).
+
+use serde::Serialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub n: usize,
+    pub mean: f64,
+    /// Half-width of the 95% confidence interval of the mean (0 for fewer than two values).
+    pub ci95: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// Two-sided 97.5% quantiles of Student's t for 1..=30 degrees of freedom.
+const T975: [f64; 30] = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+    2.052, 2.048, 2.045, 2.042,
+];
+
+fn t_quantile(df: usize) -> f64 {
+    match df {
+        0 => 0.0,
+        1..=30 => T975[df - 1],
+        31..=60 => 2.000,
+        61..=120 => 1.980,
+        _ => 1.960,
+    }
+}
+
+pub fn summarize(values: &[f64]) -> Summary {
+    let n = values.len();
+    if n == 0 {
+        return Summary {
+            n,
+            mean: 0.0,
+            ci95: 0.0,
+            min: 0.0,
+            max: 0.0,
+        };
+    }
+    let mean = values.iter().sum::<f64>() / n as f64;
+    let var = if n > 1 {
+        values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64
+    } else {
+        0.0
+    };
+    let ci95 = t_quantile(n - 1) * (var / n as f64).sqrt();
+    Summary {
+        n,
+        mean,
+        ci95,
+        min: values.iter().copied().fold(f64::INFINITY, f64::min),
+        max: values.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_values() {
+        let s = summarize(&[1.0, 2.0, 3.0, 4.0]);
+        assert_eq!(s.mean, 2.5);
+        // sd = 1.291, se = 0.6455, t(3) = 3.182
+        assert!((s.ci95 - 3.182 * 0.645_497).abs() < 1e-4);
+        assert_eq!((s.min, s.max), (1.0, 4.0));
+        assert_eq!(summarize(&[5.0]).ci95, 0.0);
+    }
+}
