@@ -105,7 +105,7 @@ pub fn portable_ln(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
+    use proptest::prelude::{prop_assert, proptest};
 
     #[test]
     fn streams_are_independent_and_reproducible() {

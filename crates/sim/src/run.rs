@@ -5,7 +5,7 @@
 //! outgoing packets go to the links and its timer is re-armed.
 
 use snooplab_proto::agent::{Agent, Port, Priority, Router};
-use snooplab_proto::tcp::{Tcp, TcpConfig, TxKind};
+use snooplab_proto::tcp::{Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
 use snooplab_proto::{Endpoint, Time};
 
@@ -219,13 +219,12 @@ impl Simulation {
     }
 
     fn kick_fh(&mut self) {
-        while let Some((seg, kind)) = self.fh.poll_transmit() {
+        while let Some((seg, _kind)) = self.fh.poll_transmit() {
             self.last_fh_tx = self.now;
             let offset = u64::from(seg.seq.since(self.fh.iss() + 1));
             if seg.len > 0 && self.first_data_at.is_none() {
                 self.first_data_at = Some(self.now);
             }
-            let _ = kind == TxKind::New;
             let pkt = SimPacket::new(seg, payload_tag(offset, seg.len));
             if let Some(at) = self.down.send(self.now, pkt.ip_len()) {
                 self.queue.push(at, Event::AtBsFromWire(pkt));

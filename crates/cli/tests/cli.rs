@@ -1,0 +1,169 @@
+//! The command line as a user meets it: outputs, determinism across threads, and errors on bad input
+//! (one line naming the problem, exit code 2, no panic).
+
+use std::process::{Command, Output};
+
+fn snooplab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_snooplab"))
+        .args(args)
+        .output()
+        .expect("the snooplab binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+const SHORT: &[&str] = &["--transfer", "512k"];
+
+#[test]
+fn run_json_has_the_documented_keys() {
+    let mut args = vec!["run", "--json", "--seed", "3"];
+    args.extend_from_slice(SHORT);
+    let o = snooplab(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("one JSON object");
+    for key in [
+        "protocol",
+        "env",
+        "buffer_bytes",
+        "mss",
+        "transfer_bytes",
+        "error_every_bytes",
+        "burst",
+        "seed",
+        "throughput_mbps",
+        "wireless_goodput_pct",
+        "wired_goodput_pct",
+        "timeouts",
+        "fast_retransmits",
+        "duration_s",
+        "events",
+    ] {
+        assert!(v.get(key).is_some(), "missing key {key}");
+    }
+    assert_eq!(v["protocol"], "e2e");
+    assert_eq!(v["transfer_bytes"], 524288);
+    assert_eq!(v["seed"], 3);
+}
+
+#[test]
+fn run_is_byte_identical_across_invocations() {
+    let args = ["run", "--json", "--env", "wan", "--buffer", "8k", "--seed", "9", "--transfer", "1M"];
+    assert_eq!(stdout(&snooplab(&args)), stdout(&snooplab(&args)));
+}
+
+#[test]
+fn sweep_json_does_not_depend_on_thread_count() {
+    let base = [
+        "sweep", "--json", "--env", "lan,wan", "--buffer", "8k,32k", "--seeds", "3", "--transfer",
+        "512k",
+    ];
+    let mut one = base.to_vec();
+    one.extend_from_slice(&["--threads", "1"]);
+    let mut two = base.to_vec();
+    two.extend_from_slice(&["--threads", "2"]);
+    let a = snooplab(&one);
+    let b = snooplab(&two);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b));
+    let v: serde_json::Value = serde_json::from_str(stdout(&a).trim()).expect("JSON");
+    assert_eq!(v["summaries"].as_array().map(Vec::len), Some(4));
+    assert_eq!(v["runs"].as_array().map(Vec::len), Some(12));
+}
+
+#[test]
+fn sweep_table_shows_mean_and_interval() {
+    let o = snooplab(&["sweep", "--seeds", "3", "--transfer", "256k"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.contains("e2e") && out.contains('±'), "{out}");
+}
+
+#[test]
+fn scenario_file_sets_the_run_and_flags_override_it() {
+    let dir = std::env::temp_dir().join(format!("snooplab-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("s.toml");
+    std::fs::write(
+        &path,
+        "protocol = \"e2e\"\nenv = \"wan\"\nbuffer = \"8k\"\nmss = 1400\ntransfer = \"256k\"\nerror-every = \"32k\"\nburst = 2\nseed = 5\n",
+    )
+    .expect("write scenario");
+    let p = path.to_string_lossy().to_string();
+    let o = snooplab(&["run", "--scenario", &p, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert_eq!(v["env"], "wan");
+    assert_eq!(v["buffer_bytes"], 8192);
+    assert_eq!(v["error_every_bytes"], 32768);
+    assert_eq!(v["burst"], 2);
+    assert_eq!(v["seed"], 5);
+    let o = snooplab(&["run", "--scenario", &p, "--json", "--seed", "6", "--env", "lan"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert_eq!(v["seed"], 6);
+    assert_eq!(v["env"], "lan");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn protocols_lists_names_with_descriptions() {
+    let o = snooplab(&["protocols"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l.starts_with("e2e ") && l.contains("Reno")));
+}
+
+/// Bad input: exit code 2, one line on stderr naming the problem, nothing that looks like a panic.
+fn assert_rejected(args: &[&str], needle: &str) {
+    let o = snooplab(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    assert!(
+        err.to_lowercase().contains(&needle.to_lowercase()),
+        "{args:?}: expected '{needle}' in: {err}"
+    );
+}
+
+#[test]
+fn bad_input_is_rejected_with_a_clear_error() {
+    assert_rejected(&["run", "--protocol", "tahoe"], "unknown protocol 'tahoe'");
+    assert_rejected(&["run", "--env", "moon"], "unknown env 'moon'");
+    assert_rejected(&["run", "--buffer", "-8k"], "negative");
+    assert_rejected(&["run", "--buffer", "lots"], "not a whole number");
+    assert_rejected(&["run", "--transfer", "-1"], "negative");
+    assert_rejected(&["run", "--mss", "0"], "mss 0 is out of range");
+    assert_rejected(&["run", "--buffer", "10G"], "buffer");
+    assert_rejected(&["run", "--burst", "0"], "burst 0");
+    assert_rejected(&["run", "--seed", "x"], "seed");
+    assert_rejected(&["run", "--error-every", "3"], "error-every 3 is too small");
+    assert_rejected(&["sweep", "--seeds", "0"], "seeds");
+    assert_rejected(&["sweep", "--buffer", "8k,,32k"], "empty item");
+    assert_rejected(&["run", "--scenario", "/nonexistent/x.toml"], "cannot read scenario file");
+    assert_rejected(&["frobnicate"], "unrecognized subcommand");
+}
+
+#[test]
+fn malformed_scenario_files_are_rejected() {
+    let dir = std::env::temp_dir().join(format!("snooplab-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let cases = [
+        ("syntax.toml", "buffer = = 3\n", "scenario file"),
+        ("unknown.toml", "bufer = \"8k\"\n", "unknown field"),
+        ("type.toml", "burst = \"many\"\n", "scenario file"),
+        ("negative.toml", "buffer = -8192\n", "negative"),
+        ("proto.toml", "protocol = \"vegas\"\n", "unknown protocol"),
+    ];
+    for (name, text, needle) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).expect("write");
+        let p = path.to_string_lossy().to_string();
+        assert_rejected(&["run", "--scenario", &p], needle);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,0 +1,47 @@
+//! Same scenario and seed, same bytes (DESIGN section 6).
+
+use snooplab_sim::{run, Env, Protocol, Scenario};
+
+fn json(sc: &Scenario) -> String {
+    serde_json::to_string(&run(sc)).expect("results encode")
+}
+
+#[test]
+fn same_seed_gives_identical_json() {
+    for env in [Env::Lan, Env::Wan] {
+        let sc = Scenario::paper000(Protocol::E2e, env, 32768, 42);
+        assert_eq!(json(&sc), json(&sc));
+    }
+}
+
+#[test]
+fn different_seeds_differ() {
+    let a = Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 1);
+    let b = Scenario { seed: 2, ..a.clone() };
+    assert_ne!(json(&a), json(&b));
+}
+
+#[test]
+fn parallel_runs_match_sequential_runs() {
+    let scs: Vec<Scenario> = (1..=6)
+        .map(|s| Scenario::paper000(Protocol::E2e, Env::Lan, 8192, s))
+        .collect();
+    let sequential: Vec<String> = scs.iter().map(json).collect();
+    let parallel: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = scs
+            .iter()
+            .map(|sc| scope.spawn(move || json(sc)))
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("run thread")).collect()
+    });
+    assert_eq!(sequential, parallel);
+}
+
+/// A pinned result: if this changes, the model changed, and the README's numbers must be re-measured.
+#[test]
+fn golden_result_is_stable() {
+    let r = run(&Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 1));
+    assert!(r.invariants.ok());
+    assert_eq!(r.frames_corrupted_down, 122, "error process changed");
+    assert!(r.events > 10_000);
+}
