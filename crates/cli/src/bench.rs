@@ -41,7 +41,10 @@ pub fn bench(a: BenchArgs) -> Result<(), String> {
             })
         );
     } else {
-        println!("E2E LAN-32k, 8 MB, 1 error / 64 KB, {} runs on one thread:", a.runs);
+        println!(
+            "E2E LAN-32k, 8 MB, 1 error / 64 KB, {} runs on one thread:",
+            a.runs
+        );
         println!("  wall time per run   {mean_ms:.1} ms mean, {median_ms:.1} ms median");
         println!("  events per run      {events_per_run:.0}");
         println!("  events per second   {:.2} million", eps / 1e6);

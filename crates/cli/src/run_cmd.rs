@@ -37,8 +37,17 @@ fn print_table(r: &RunResult) {
         "  timeouts            {:8}   ({:.2} s waiting for the retransmission timer)",
         r.timeouts, r.timeout_stall_s
     );
+    let c = &r.timeout_causes;
+    println!(
+        "    causes: {} retransmission lost, {} multiple losses in a window, {} window too small \
+         for 3 dupacks, {} other, {} handshake",
+        c.retransmission_lost, c.multiple_losses, c.small_window, c.other, c.handshake
+    );
     println!("  fast retransmits    {:8}", r.fast_retransmits);
-    println!("  sender retransmits  {:8} segments", r.sender_retransmitted_segments);
+    println!(
+        "  sender retransmits  {:8} segments",
+        r.sender_retransmitted_segments
+    );
     println!("  local retransmits   {:8}", r.local_retransmissions);
     println!(
         "  corrupted frames    {:8} data, {} ACK",

@@ -1,9 +1,9 @@
 //! Turning command-line text and scenario files into a validated [`Scenario`].
 
+use snooplab_proto::time::SEC;
 use snooplab_sim::scenario::{default_scenario, size_u32, ScenarioFile};
 use snooplab_sim::size::parse_size;
 use snooplab_sim::{Env, Protocol, Scenario};
-use snooplab_proto::time::SEC;
 
 use crate::cli::RunArgs;
 
@@ -32,7 +32,9 @@ fn parse_seconds(text: &str) -> Result<u64, String> {
         .parse()
         .map_err(|_| format!("max-time '{text}' is not a number of seconds"))?;
     if !(v > 0.0 && v <= 1e7) {
-        return Err(format!("max-time '{text}' must be between 0 and 1e7 seconds"));
+        return Err(format!(
+            "max-time '{text}' must be between 0 and 1e7 seconds"
+        ));
     }
     Ok((v * SEC as f64) as u64)
 }

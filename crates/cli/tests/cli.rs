@@ -53,14 +53,33 @@ fn run_json_has_the_documented_keys() {
 
 #[test]
 fn run_is_byte_identical_across_invocations() {
-    let args = ["run", "--json", "--env", "wan", "--buffer", "8k", "--seed", "9", "--transfer", "1M"];
+    let args = [
+        "run",
+        "--json",
+        "--env",
+        "wan",
+        "--buffer",
+        "8k",
+        "--seed",
+        "9",
+        "--transfer",
+        "1M",
+    ];
     assert_eq!(stdout(&snooplab(&args)), stdout(&snooplab(&args)));
 }
 
 #[test]
 fn sweep_json_does_not_depend_on_thread_count() {
     let base = [
-        "sweep", "--json", "--env", "lan,wan", "--buffer", "8k,32k", "--seeds", "3", "--transfer",
+        "sweep",
+        "--json",
+        "--env",
+        "lan,wan",
+        "--buffer",
+        "8k,32k",
+        "--seeds",
+        "3",
+        "--transfer",
         "512k",
     ];
     let mut one = base.to_vec();
@@ -103,7 +122,16 @@ fn scenario_file_sets_the_run_and_flags_override_it() {
     assert_eq!(v["error_every_bytes"], 32768);
     assert_eq!(v["burst"], 2);
     assert_eq!(v["seed"], 5);
-    let o = snooplab(&["run", "--scenario", &p, "--json", "--seed", "6", "--env", "lan"]);
+    let o = snooplab(&[
+        "run",
+        "--scenario",
+        &p,
+        "--json",
+        "--seed",
+        "6",
+        "--env",
+        "lan",
+    ]);
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
     assert_eq!(v["seed"], 6);
     assert_eq!(v["env"], "lan");
@@ -115,7 +143,9 @@ fn protocols_lists_names_with_descriptions() {
     let o = snooplab(&["protocols"]);
     assert!(o.status.success());
     let out = stdout(&o);
-    assert!(out.lines().any(|l| l.starts_with("e2e ") && l.contains("Reno")));
+    assert!(out
+        .lines()
+        .any(|l| l.starts_with("e2e ") && l.contains("Reno")));
 }
 
 /// Bad input: exit code 2, one line on stderr naming the problem, nothing that looks like a panic.
@@ -144,7 +174,10 @@ fn bad_input_is_rejected_with_a_clear_error() {
     assert_rejected(&["run", "--error-every", "3"], "error-every 3 is too small");
     assert_rejected(&["sweep", "--seeds", "0"], "seeds");
     assert_rejected(&["sweep", "--buffer", "8k,,32k"], "empty item");
-    assert_rejected(&["run", "--scenario", "/nonexistent/x.toml"], "cannot read scenario file");
+    assert_rejected(
+        &["run", "--scenario", "/nonexistent/x.toml"],
+        "cannot read scenario file",
+    );
     assert_rejected(&["frobnicate"], "unrecognized subcommand");
 }
 

@@ -116,7 +116,10 @@ mod tests {
     fn stale_timers_are_skipped() {
         let mut slot = TimerSlot::default();
         let (_, g1) = slot.update(Some(10)).unwrap();
-        assert!(slot.update(Some(10)).is_none(), "same deadline: no new entry");
+        assert!(
+            slot.update(Some(10)).is_none(),
+            "same deadline: no new entry"
+        );
         let (_, g2) = slot.update(Some(20)).unwrap();
         assert!(!slot.fire(g1));
         assert!(slot.fire(g2));

@@ -102,7 +102,10 @@ mod tests {
     fn loss_rate_matches_exponential_model() {
         // 1440-byte frames, one error every 65536 bytes: P(loss) = 1 - exp(-1440/65536) = 2.17%.
         let mut p = ErrorProcess::new(
-            ErrorSpec::Exponential { mean_bytes: 65536, burst: 1 },
+            ErrorSpec::Exponential {
+                mean_bytes: 65536,
+                burst: 1,
+            },
             Rng::new(3, Stream::ErrorsDown),
         );
         let n = 400_000;
@@ -114,7 +117,10 @@ mod tests {
     #[test]
     fn small_frames_are_rarely_hit() {
         let mut p = ErrorProcess::new(
-            ErrorSpec::Exponential { mean_bytes: 65536, burst: 1 },
+            ErrorSpec::Exponential {
+                mean_bytes: 65536,
+                burst: 1,
+            },
             Rng::new(3, Stream::ErrorsUp),
         );
         let n = 400_000;
@@ -125,7 +131,10 @@ mod tests {
     #[test]
     fn bursts_destroy_consecutive_frames() {
         let mut p = ErrorProcess::new(
-            ErrorSpec::Exponential { mean_bytes: 65536, burst: 4 },
+            ErrorSpec::Exponential {
+                mean_bytes: 65536,
+                burst: 4,
+            },
             Rng::new(5, Stream::ErrorsDown),
         );
         let flags: Vec<bool> = (0..200_000).map(|_| p.corrupts(1440)).collect();

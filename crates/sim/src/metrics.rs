@@ -47,7 +47,31 @@ pub struct RunResult {
     /// Seconds the sender spent waiting for the retransmission timer: from the last transmission
     /// before each timeout to the timeout.
     pub timeout_stall_s: f64,
+    /// Why the timeouts happened, from the sender's state at each.
+    pub timeout_causes: TimeoutCauseCounts,
     /// Sender socket buffer after 4.4BSD rounds it to whole segments.
     pub effective_buffer_bytes: u32,
     pub invariants: InvariantReport,
+}
+
+/// [`snooplab_proto::tcp::TimeoutCauses`] for the report.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TimeoutCauseCounts {
+    pub retransmission_lost: u64,
+    pub multiple_losses: u64,
+    pub small_window: u64,
+    pub other: u64,
+    pub handshake: u64,
+}
+
+impl From<&snooplab_proto::tcp::TimeoutCauses> for TimeoutCauseCounts {
+    fn from(c: &snooplab_proto::tcp::TimeoutCauses) -> Self {
+        TimeoutCauseCounts {
+            retransmission_lost: c.retransmission_lost,
+            multiple_losses: c.multiple_losses,
+            small_window: c.small_window,
+            other: c.other,
+            handshake: c.handshake,
+        }
+    }
 }

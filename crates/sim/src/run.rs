@@ -139,8 +139,10 @@ impl Simulation {
     pub fn run(mut self) -> RunResult {
         while let Some((t, ev)) = self.queue.pop() {
             if t > self.sc.max_time {
-                self.inv
-                    .note(format!("stopped at the time cap of {} s", as_secs_f64(self.sc.max_time)));
+                self.inv.note(format!(
+                    "stopped at the time cap of {} s",
+                    as_secs_f64(self.sc.max_time)
+                ));
                 break;
             }
             self.now = t;
@@ -325,7 +327,9 @@ impl Simulation {
     /// End-to-end semantics: an ACK reaching the fixed host may only cover what the mobile host has.
     fn check_ack_semantics(&mut self, pkt: &SimPacket) {
         let seg = &pkt.seg;
-        if !seg.has_ack() || seg.src != MH_ADDR || self.mh.state() == snooplab_proto::tcp::State::Listen
+        if !seg.has_ack()
+            || seg.src != MH_ADDR
+            || self.mh.state() == snooplab_proto::tcp::State::Listen
         {
             return;
         }
@@ -396,6 +400,7 @@ impl Simulation {
             wireless_data_frames: self.wireless_data_frames,
             queue_drops: self.down.drops + self.up.drops + self.air.drops,
             timeout_stall_s: as_secs_f64(self.timeout_stall),
+            timeout_causes: (&fs.timeout_causes).into(),
             effective_buffer_bytes: self.fh.buffers().0,
             invariants: self.inv,
         }

@@ -185,7 +185,11 @@ impl Scenario {
 
     /// A short label for tables: `lan-32k`.
     pub fn config_label(&self) -> String {
-        format!("{}-{}", self.env.name(), format_size(u64::from(self.buffer)))
+        format!(
+            "{}-{}",
+            self.env.name(),
+            format_size(u64::from(self.buffer))
+        )
     }
 }
 

@@ -35,9 +35,9 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 /// Formats a size the way `parse_size` reads it, compactly (`32k`, `8M`, `1400`).
 pub fn format_size(n: u64) -> String {
-    if n >= 1 << 20 && n % (1 << 20) == 0 {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
         format!("{}M", n >> 20)
-    } else if n >= 1 << 10 && n % (1 << 10) == 0 {
+    } else if n >= 1 << 10 && n.is_multiple_of(1 << 10) {
         format!("{}k", n >> 10)
     } else {
         n.to_string()

@@ -124,7 +124,10 @@ impl Medium {
             },
         };
         let mut pkt = match who {
-            Station::BaseStation => self.bs_high.pop_front().or_else(|| self.bs_normal.pop_front()),
+            Station::BaseStation => self
+                .bs_high
+                .pop_front()
+                .or_else(|| self.bs_normal.pop_front()),
             Station::Mobile => self.mh.pop_front(),
         }?;
         let len = pkt.ip_len();

@@ -17,7 +17,10 @@ fn same_seed_gives_identical_json() {
 #[test]
 fn different_seeds_differ() {
     let a = Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 1);
-    let b = Scenario { seed: 2, ..a.clone() };
+    let b = Scenario {
+        seed: 2,
+        ..a.clone()
+    };
     assert_ne!(json(&a), json(&b));
 }
 
@@ -28,11 +31,11 @@ fn parallel_runs_match_sequential_runs() {
         .collect();
     let sequential: Vec<String> = scs.iter().map(json).collect();
     let parallel: Vec<String> = std::thread::scope(|scope| {
-        let handles: Vec<_> = scs
-            .iter()
-            .map(|sc| scope.spawn(move || json(sc)))
-            .collect();
-        handles.into_iter().map(|h| h.join().expect("run thread")).collect()
+        let handles: Vec<_> = scs.iter().map(|sc| scope.spawn(move || json(sc))).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("run thread"))
+            .collect()
     });
     assert_eq!(sequential, parallel);
 }

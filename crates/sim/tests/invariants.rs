@@ -74,7 +74,10 @@ fn dropping_a_segment_for_good_is_reported_incomplete() {
         "{:?}",
         r.invariants.messages
     );
-    assert_eq!(r.throughput_mbps, 0.0, "no throughput is claimed for an incomplete transfer");
+    assert_eq!(
+        r.throughput_mbps, 0.0,
+        "no throughput is claimed for an incomplete transfer"
+    );
 }
 
 /// Does this data packet carry the byte at `offset` of the transfer? The first data byte follows the

@@ -10,12 +10,21 @@ fn mean_throughput(env: Env, buffer: u32, seeds: u64) -> (f64, f64) {
         .map(|s| run(&Scenario::paper000(Protocol::E2e, env, buffer, s)))
         .collect();
     for r in &rs {
-        assert!(r.invariants.ok(), "seed {}: {}", r.seed, r.invariants.summary());
+        assert!(
+            r.invariants.ok(),
+            "seed {}: {}",
+            r.seed,
+            r.invariants.summary()
+        );
         assert_eq!(r.invariants.ack_semantics_violations, 0);
         assert!(r.timeouts > 0 && r.fast_retransmits > 0);
     }
     let t = summarize(&rs.iter().map(|r| r.throughput_mbps).collect::<Vec<_>>());
-    let g = summarize(&rs.iter().map(|r| r.wireless_goodput_pct).collect::<Vec<_>>());
+    let g = summarize(
+        &rs.iter()
+            .map(|r| r.wireless_goodput_pct)
+            .collect::<Vec<_>>(),
+    );
     (t.mean, g.mean)
 }
 
@@ -42,10 +51,22 @@ fn burst_errors_hurt_more_than_single_errors() {
         ..single.clone()
     };
     let a: f64 = (1..=4)
-        .map(|s| run(&Scenario { seed: s, ..single.clone() }).throughput_mbps)
+        .map(|s| {
+            run(&Scenario {
+                seed: s,
+                ..single.clone()
+            })
+            .throughput_mbps
+        })
         .sum();
     let b: f64 = (1..=4)
-        .map(|s| run(&Scenario { seed: s, ..burst.clone() }).throughput_mbps)
+        .map(|s| {
+            run(&Scenario {
+                seed: s,
+                ..burst.clone()
+            })
+            .throughput_mbps
+        })
         .sum();
     assert!(b < a, "burst 4: {b} vs single: {a}");
 }

@@ -250,6 +250,8 @@ impl Tcp {
     fn fast_retransmit(&mut self, now: Time, ack: crate::seq::Seq) {
         self.stats.fast_retransmits += 1;
         let onxt = self.snd_nxt;
+        self.recover = self.snd_max;
+        self.last_rexmt_start = Some(ack);
         self.snd_ssthresh = self.halved_window();
         self.rexmt_at = None;
         self.timing = None;

@@ -22,7 +22,7 @@ pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use policy::{Deflation, RecoveryPolicy};
 pub use reass::Reassembly;
 pub use rtt::{BsdRtt, BACKOFF};
-pub use stats::{TcpStats, TxKind};
+pub use stats::{TcpStats, TimeoutCauses, TxKind};
 
 use std::collections::VecDeque;
 
@@ -94,6 +94,10 @@ pub struct Tcp {
     rexmt_at: Option<Time>,
     /// What a retransmission below `snd_max` is, for counters and traces.
     rexmt_cause: TxKind,
+    /// `snd_max` when the last fast retransmit happened: the end of that loss episode's window.
+    recover: Seq,
+    /// The sequence number the last fast retransmit or timeout resent first.
+    last_rexmt_start: Option<Seq>,
 
     // --- receive side ---
     irs: Seq,
@@ -139,6 +143,8 @@ impl Tcp {
             timing: None,
             rexmt_at: None,
             rexmt_cause: TxKind::TimeoutRetransmit,
+            recover: iss,
+            last_rexmt_start: None,
             irs: Seq(0),
             rcv_nxt: Seq(0),
             rcv_adv: Seq(0),
@@ -195,6 +201,8 @@ impl Tcp {
     /// `tcp_timers(TCPT_REXMT)`: back off, collapse the window to one segment, go back to `snd_una`.
     fn retransmit_timeout(&mut self, now: Time) {
         self.stats.timeouts += 1;
+        self.classify_timeout();
+        self.last_rexmt_start = Some(self.snd_una);
         if !self.rtt.on_timeout(self.cfg.timers.max_rxtshift) {
             self.stats.dropped = true;
             self.state = State::Closed;
@@ -210,6 +218,25 @@ impl Tcp {
         self.dupacks = 0;
         self.rexmt_cause = TxKind::TimeoutRetransmit;
         self.output(now);
+    }
+
+    /// Records why the timer expired, from the state just before the timeout acts.
+    fn classify_timeout(&mut self) {
+        let c = &mut self.stats.timeout_causes;
+        if !matches!(
+            self.state,
+            State::Established | State::FinWait1 | State::CloseWait | State::Closing | State::LastAck
+        ) {
+            c.handshake += 1;
+        } else if self.last_rexmt_start == Some(self.snd_una) {
+            c.retransmission_lost += 1;
+        } else if self.recover.gt(self.snd_una) {
+            c.multiple_losses += 1;
+        } else if self.snd_max.since(self.snd_una) <= self.cfg.policy.dupack_threshold * self.maxseg {
+            c.small_window += 1;
+        } else {
+            c.other += 1;
+        }
     }
 
     /// `max(min(snd_wnd, snd_cwnd) / 2, 2 segments)`, rounded down to whole segments.

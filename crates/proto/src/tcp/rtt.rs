@@ -38,7 +38,11 @@ impl BsdRtt {
             srtt: 0,
             rttvar: dflt << RTTVAR_SHIFT,
             rxtshift: 0,
-            rxtcur: rangeset(i64::from((dflt << 2) >> 1), t.rttmin_ticks, t.rexmtmax_ticks),
+            rxtcur: rangeset(
+                i64::from((dflt << 2) >> 1),
+                t.rttmin_ticks,
+                t.rexmtmax_ticks,
+            ),
             rttmin: t.rttmin_ticks,
             rexmtmax: t.rexmtmax_ticks,
         }

@@ -25,6 +25,8 @@ pub struct TcpStats {
     pub delayed_acks: u64,
     /// Retransmission-timer expirations (`tcps_rexmttimeo`).
     pub timeouts: u64,
+    /// Why each timeout happened (they add up to `timeouts`).
+    pub timeout_causes: TimeoutCauses,
     /// Fast retransmissions (3rd duplicate ACK).
     pub fast_retransmits: u64,
     pub dupacks_rcvd: u64,
@@ -41,4 +43,22 @@ pub struct TcpStats {
     pub max_outstanding: u32,
     /// Connection dropped after too many retransmissions.
     pub dropped: bool,
+}
+
+/// What the sender's state says about why the retransmission timer had to expire: the evidence for
+/// explaining Reno's throughput from a run (paper 000 section IV-C).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TimeoutCauses {
+    /// The segment at `snd_una` had already been retransmitted (fast or by an earlier timeout): the
+    /// retransmission was lost.
+    pub retransmission_lost: u64,
+    /// A fast retransmit earlier in the same window recovered one loss, and Reno left fast recovery on
+    /// the partial ACK with no way to detect the next loss (multiple losses in one window).
+    pub multiple_losses: u64,
+    /// Too little data outstanding for `threshold` duplicate ACKs to exist.
+    pub small_window: u64,
+    /// Anything else: duplicate ACKs lost, or the losses at the tail of the window.
+    pub other: u64,
+    /// Before the connection was established (SYN or SYN/ACK lost).
+    pub handshake: u64,
 }

@@ -256,11 +256,21 @@ fn karn_no_sample_from_a_retransmission_and_backoff_kept() {
     let later = t + 3 * SEC;
     let old_max = s.snd_max();
     s.on_segment(later, &ack_to_sender(&s, old_max, 64000));
-    assert_eq!(s.rtt().srtt, srtt_before, "no RTT sample from a retransmitted segment");
-    assert_eq!(s.rtt().rxtshift, 1, "backoff kept until a timed segment is acknowledged");
+    assert_eq!(
+        s.rtt().srtt,
+        srtt_before,
+        "no RTT sample from a retransmitted segment"
+    );
+    assert_eq!(
+        s.rtt().rxtshift,
+        1,
+        "backoff kept until a timed segment is acknowledged"
+    );
     // New data sent after the ACK is timed; its ACK gives a sample and clears the backoff.
     let sent = drain(&mut s);
-    assert!(sent.iter().any(|(seg, k)| *k == TxKind::New && seg.seq == old_max));
+    assert!(sent
+        .iter()
+        .any(|(seg, k)| *k == TxKind::New && seg.seq == old_max));
     let end = s.snd_max();
     s.on_segment(later + 10 * MS, &ack_to_sender(&s, end, 64000));
     assert_eq!(s.rtt().rxtshift, 0);
@@ -284,7 +294,10 @@ fn rtt_sample_counts_tick_boundaries_plus_one() {
 fn receiver_delays_the_ack_of_a_single_segment_until_the_fast_tick() {
     let (_s, mut r) = established(8192, 100_000);
     r.on_segment(30 * MS, &data_to_sink(&r, 0, MSS));
-    assert!(drain(&mut r).is_empty(), "one in-order segment: the ACK is delayed");
+    assert!(
+        drain(&mut r).is_empty(),
+        "one in-order segment: the ACK is delayed"
+    );
     assert_eq!(r.delack_deadline(), Some(200 * MS));
     r.on_timeout(200 * MS);
     let out = drain(&mut r);
@@ -314,7 +327,11 @@ fn out_of_order_segment_gets_an_immediate_duplicate_ack_and_hole_fill_is_acked()
     r.on_segment(11 * MS, &data_to_sink(&r, 2 * MSS, MSS));
     let out = drain(&mut r);
     assert_eq!(out.len(), 1, "immediate ACK for out-of-order data");
-    assert_eq!(out[0].0.ack, r.irs() + 1 + MSS, "it acknowledges only the in-order data");
+    assert_eq!(
+        out[0].0.ack,
+        r.irs() + 1 + MSS,
+        "it acknowledges only the in-order data"
+    );
     r.on_segment(12 * MS, &data_to_sink(&r, 3 * MSS, MSS));
     let out = drain(&mut r);
     assert_eq!(out.len(), 1);
