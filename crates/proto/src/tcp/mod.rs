@@ -225,14 +225,19 @@ impl Tcp {
         let c = &mut self.stats.timeout_causes;
         if !matches!(
             self.state,
-            State::Established | State::FinWait1 | State::CloseWait | State::Closing | State::LastAck
+            State::Established
+                | State::FinWait1
+                | State::CloseWait
+                | State::Closing
+                | State::LastAck
         ) {
             c.handshake += 1;
         } else if self.last_rexmt_start == Some(self.snd_una) {
             c.retransmission_lost += 1;
         } else if self.recover.gt(self.snd_una) {
             c.multiple_losses += 1;
-        } else if self.snd_max.since(self.snd_una) <= self.cfg.policy.dupack_threshold * self.maxseg {
+        } else if self.snd_max.since(self.snd_una) <= self.cfg.policy.dupack_threshold * self.maxseg
+        {
             c.small_window += 1;
         } else {
             c.other += 1;
