@@ -82,14 +82,13 @@ impl Tcp {
         let mut seq = seg.seq;
         let mut len = seg.len;
         let mut fin = seg.is_fin();
-        let mut syn = seg.is_syn();
 
         // Trim what lies before rcv_nxt (a retransmitted SYN, or data already received).
         let todrop = self.rcv_nxt.diff(seq);
         if todrop > 0 {
             let mut todrop = todrop as u32;
-            if syn {
-                syn = false;
+            if seg.is_syn() {
+                // the SYN's sequence number is old: step over it
                 seq += 1;
                 todrop -= 1;
             }
@@ -103,7 +102,6 @@ impl Tcp {
             seq += todrop;
             len -= todrop.min(len);
         }
-        let _ = syn;
         // Trim what lies beyond the window.
         let rwnd = self.receive_space().min(TCP_MAXWIN);
         let beyond = (seq + len).diff(self.rcv_nxt + rwnd);
