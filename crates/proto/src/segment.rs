@@ -67,6 +67,9 @@ pub struct Segment {
     pub ip_id: u16,
     /// The MSS option, present on SYNs.
     pub mss: Option<u16>,
+    /// Explicit loss notification: the segment this ACK asks for was lost on the wireless hop, not to
+    /// congestion (paper 000 section III-A; carried in a reserved header bit, paper 004 section 3.3).
+    pub eln: bool,
 }
 
 impl Segment {

@@ -7,6 +7,7 @@ pub mod invariants;
 pub mod link;
 pub mod metrics;
 pub mod packet;
+pub mod protocol;
 pub mod rng;
 pub mod run;
 pub mod scenario;

@@ -15,8 +15,9 @@ use crate::invariants::InvariantReport;
 use crate::link::WiredLink;
 use crate::metrics::RunResult;
 use crate::packet::{payload_tag, SimPacket};
+use crate::protocol::{AgentKind, Protocol};
 use crate::rng::{Rng, Stream};
-use crate::scenario::{Protocol, Scenario};
+use crate::scenario::Scenario;
 use crate::wavelan::{Medium, Station};
 
 /// The fixed host's address (the data sender).
@@ -50,8 +51,8 @@ enum Event {
 
 /// The base-station agent each protocol uses.
 pub fn make_agent(protocol: Protocol) -> Box<dyn Agent<SimPacket>> {
-    match protocol {
-        Protocol::E2e => Box::new(Router::default()),
+    match protocol.agent() {
+        AgentKind::Router => Box::new(Router::default()),
     }
 }
 
@@ -90,10 +91,12 @@ impl Simulation {
         let mut iss = Rng::new(sc.seed, Stream::InitialSequence);
 
         let mut fcfg = TcpConfig::bulk_sender(sc.mss, sc.buffer, sc.transfer);
+        fcfg.policy = sc.protocol.sender_policy();
         fcfg.timers.slow_phase = fh_clock.below(fcfg.timers.slow_tick);
         fcfg.timers.fast_phase = fh_clock.below(fcfg.timers.fast_tick);
         fcfg.iss = iss.next_u64() as u32;
         let mut mcfg = TcpConfig::sink(sc.mss, sc.buffer);
+        mcfg.receiver = sc.protocol.receiver_policy();
         mcfg.timers.slow_phase = mh_clock.below(mcfg.timers.slow_tick);
         mcfg.timers.fast_phase = mh_clock.below(mcfg.timers.fast_tick);
         mcfg.iss = iss.next_u64() as u32;
@@ -194,7 +197,9 @@ impl Simulation {
                 if let Some((from, pkt)) = self.air.finish() {
                     match from {
                         Station::BaseStation => {
-                            if !pkt.corrupted {
+                            if pkt.corrupted {
+                                self.mh.on_corrupted(&pkt.seg);
+                            } else {
                                 self.check_payload(&pkt);
                                 self.mh.on_segment(self.now, &pkt.seg);
                                 self.after_mh_input();

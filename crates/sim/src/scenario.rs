@@ -5,50 +5,9 @@ use serde::{Deserialize, Serialize};
 use snooplab_proto::time::{Time, SEC, US};
 
 use crate::link::WiredParams;
+pub use crate::protocol::Protocol;
 use crate::size::{format_size, parse_size};
 use crate::wavelan::WavelanParams;
-
-/// The protocols of the comparison (paper 000 Table I). Each is a configuration of the one TCP and of
-/// the base-station agent.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Protocol {
-    /// TCP Reno (4.4BSD-Lite) end to end, a plain router at the base station.
-    #[serde(rename = "e2e")]
-    E2e,
-}
-
-impl Protocol {
-    pub const ALL: [Protocol; 1] = [Protocol::E2e];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Protocol::E2e => "e2e",
-        }
-    }
-
-    pub fn description(self) -> &'static str {
-        match self {
-            Protocol::E2e => {
-                "TCP Reno as in 4.4BSD-Lite end to end; the base station only routes (paper 000, E2E)"
-            }
-        }
-    }
-
-    pub fn parse(name: &str) -> Result<Protocol, String> {
-        let n = name.trim().to_ascii_lowercase();
-        Protocol::ALL
-            .iter()
-            .copied()
-            .find(|p| p.name() == n || (n == "reno" && *p == Protocol::E2e))
-            .ok_or_else(|| {
-                let known: Vec<&str> = Protocol::ALL.iter().map(|p| p.name()).collect();
-                format!(
-                    "unknown protocol '{name}' (known: {}; see `snooplab protocols`)",
-                    known.join(", ")
-                )
-            })
-    }
-}
 
 /// The wired part of the path (paper 000 section IV-A, Fig. 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -1,6 +1,6 @@
 //! Configuration of one 4.4BSD TCP endpoint: buffers, coarse timers and the loss-recovery policy.
 
-use crate::tcp::policy::RecoveryPolicy;
+use crate::tcp::policy::{ReceiverPolicy, RecoveryPolicy};
 use crate::time::{Time, MS};
 
 /// The coarse timers of 4.4BSD (`tcp_slowtimo` at 2 Hz, `tcp_fasttimo` at 5 Hz) and the RTO bounds of
@@ -67,6 +67,7 @@ pub struct TcpConfig {
     pub close_when: CloseWhen,
     pub timers: TimerConfig,
     pub policy: RecoveryPolicy,
+    pub receiver: ReceiverPolicy,
     /// Initial send sequence number.
     pub iss: u32,
 }
@@ -83,6 +84,7 @@ impl TcpConfig {
             close_when: CloseWhen::AfterSend,
             timers: TimerConfig::default(),
             policy: RecoveryPolicy::default(),
+            receiver: ReceiverPolicy::default(),
             iss: 1,
         }
     }

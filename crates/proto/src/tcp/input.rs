@@ -2,7 +2,7 @@
 //! connection: the handshake, trimming to the window, ACK processing with Reno's fast retransmit and
 //! fast recovery, window update, reassembly and FIN processing.
 
-use super::{Deflation, State, Tcp, TxKind, TCP_MAXWIN};
+use super::{Deflation, PartialAck, State, Tcp, TxKind, TCP_MAXWIN};
 use crate::segment::Segment;
 use crate::time::{next_tick_after, ticks_between, Time};
 
@@ -14,6 +14,31 @@ impl Tcp {
             State::Listen => self.input_listen(now, seg),
             State::SynSent => self.input_syn_sent(now, seg),
             _ => self.input_synchronized(now, seg),
+        }
+    }
+
+    /// A segment for this connection arrived with a bad checksum: it is discarded, but with ELN the
+    /// receiver remembers that the bytes it carried were lost on the wireless hop (paper 000 III-A).
+    pub fn on_corrupted(&mut self, seg: &Segment) {
+        if !self.cfg.receiver.mark_eln || seg.len == 0 || !self.state.have_rcvd_syn() {
+            return;
+        }
+        let (s, e) = (seg.seq, seg.seq + seg.len);
+        if e.le(self.rcv_nxt) {
+            return;
+        }
+        // forget ranges already received, then remember this one
+        let rcv_nxt = self.rcv_nxt;
+        self.corrupted_holes.retain(|&(_, he)| he.gt(rcv_nxt));
+        if !self
+            .corrupted_holes
+            .iter()
+            .any(|&(hs, he)| hs == s && he == e)
+        {
+            self.corrupted_holes.push((s, e));
+            if self.corrupted_holes.len() > 64 {
+                self.corrupted_holes.remove(0);
+            }
         }
     }
 
@@ -169,16 +194,7 @@ impl Tcp {
                 if self.rexmt_at.is_none() || seg.ack != self.snd_una {
                     self.dupacks = 0;
                 } else {
-                    self.dupacks += 1;
-                    if self.dupacks == self.cfg.policy.dupack_threshold {
-                        self.fast_retransmit(now, seg.ack);
-                        return true;
-                    } else if self.dupacks > self.cfg.policy.dupack_threshold {
-                        // Fast recovery: each further duplicate means a segment left the network.
-                        self.snd_cwnd = (self.snd_cwnd + self.maxseg).min(TCP_MAXWIN);
-                        self.output(now);
-                        return true;
-                    }
+                    return self.on_duplicate_ack(now, seg);
                 }
             } else {
                 self.dupacks = 0;
@@ -186,15 +202,25 @@ impl Tcp {
             return false;
         }
 
-        // A new ACK: leave fast recovery.
-        let deflate = match self.cfg.policy.deflation {
-            Deflation::BsdLite => self.dupacks > self.cfg.policy.dupack_threshold,
-            Deflation::AtThreshold => self.dupacks >= self.cfg.policy.dupack_threshold,
-        };
-        if deflate && self.snd_cwnd > self.snd_ssthresh {
-            self.snd_cwnd = self.snd_ssthresh;
+        // A new ACK. NewReno stays in fast recovery on a partial ACK; otherwise recovery ends here.
+        let in_recovery = self.dupacks >= self.cur_thresh && !self.eln_recovery;
+        let partial = in_recovery
+            && self.cfg.policy.partial_ack == PartialAck::RetransmitNextHole
+            && seg.ack.lt(self.recover);
+        if !partial {
+            let deflate = !self.eln_recovery
+                && match self.cfg.policy.deflation {
+                    Deflation::BsdLite => self.dupacks > self.cur_thresh,
+                    Deflation::AtThreshold => self.dupacks >= self.cur_thresh,
+                };
+            let newreno_exit =
+                in_recovery && self.cfg.policy.partial_ack == PartialAck::RetransmitNextHole;
+            if (deflate || newreno_exit) && self.snd_cwnd > self.snd_ssthresh {
+                self.snd_cwnd = self.snd_ssthresh;
+            }
+            self.dupacks = 0;
+            self.eln_recovery = false;
         }
-        self.dupacks = 0;
         if seg.ack.gt(self.snd_max) {
             self.ack_now = true; // dropafterack
             self.finish_input(now, false);
@@ -208,13 +234,18 @@ impl Tcp {
         } else {
             self.arm_rexmt(now, self.rtt.rxtcur);
         }
-        self.open_cwnd();
+        if !partial {
+            self.open_cwnd();
+        }
         self.snd_wnd = self.snd_wnd.saturating_sub(acked);
         let fin_seq = self.data_start() + (self.cfg.app_bytes as u32);
         let our_fin_acked = self.sent_fin && seg.ack.gt(fin_seq);
         self.snd_una = seg.ack;
         if self.snd_nxt.lt(self.snd_una) {
             self.snd_nxt = self.snd_una;
+        }
+        if partial {
+            self.partial_ack_retransmit(now);
         }
         self.maybe_usrclosed();
         if our_fin_acked {
@@ -244,23 +275,79 @@ impl Tcp {
         self.snd_cwnd = (cw + incr).min(TCP_MAXWIN);
     }
 
-    /// Fast retransmit on the threshold-th duplicate ACK (Stevens vol. 2, p. 971).
-    fn fast_retransmit(&mut self, now: Time, ack: crate::seq::Seq) {
-        self.stats.fast_retransmits += 1;
+    /// A duplicate ACK for `snd_una` while data is outstanding: the recovery policies decide.
+    /// Returns true when the segment is consumed.
+    fn on_duplicate_ack(&mut self, now: Time, seg: &Segment) -> bool {
+        self.dupacks += 1;
+        if self.dupacks == 1 {
+            // EFR computes its threshold from the window on the first duplicate.
+            let window = self.snd_wnd.min(self.snd_cwnd) / self.maxseg;
+            self.cur_thresh = self.cfg.policy.dupack_threshold.for_window(window);
+        }
+        if let Some(eln) = self.cfg.policy.eln {
+            if seg.eln && !self.eln_recovery && self.dupacks == eln.rexmt_thresh {
+                self.eln_retransmit(now, seg.ack);
+                return true;
+            }
+        }
+        if self.eln_recovery {
+            // The loss was on the wireless hop: no congestion response, no inflation.
+            return true;
+        }
+        if self.dupacks == self.cur_thresh {
+            self.fast_retransmit(now, seg.ack);
+            return true;
+        }
+        if self.dupacks > self.cur_thresh {
+            // Fast recovery: each further duplicate means a segment left the network.
+            self.snd_cwnd = (self.snd_cwnd + self.maxseg).min(TCP_MAXWIN);
+            self.output(now);
+            return true;
+        }
+        false
+    }
+
+    /// Resends the segment at `ack` alone, leaving cwnd as it was.
+    fn resend_one(&mut self, now: Time, ack: crate::seq::Seq, cause: TxKind) {
         let onxt = self.snd_nxt;
-        self.recover = self.snd_max;
+        let cwnd = self.snd_cwnd;
         self.last_rexmt_start = Some(ack);
-        self.snd_ssthresh = self.halved_window();
         self.rexmt_at = None;
         self.timing = None;
         self.snd_nxt = ack;
         self.snd_cwnd = self.maxseg;
-        self.rexmt_cause = TxKind::FastRetransmit;
+        self.rexmt_cause = cause;
         self.output(now);
-        self.snd_cwnd = self.snd_ssthresh + self.maxseg * self.dupacks;
+        self.snd_cwnd = cwnd;
         if onxt.gt(self.snd_nxt) {
             self.snd_nxt = onxt;
         }
+    }
+
+    /// Fast retransmit on the threshold-th duplicate ACK (Stevens vol. 2, p. 971): halve the window,
+    /// resend the missing segment, then inflate by the duplicates that arrived.
+    fn fast_retransmit(&mut self, now: Time, ack: crate::seq::Seq) {
+        self.stats.fast_retransmits += 1;
+        self.recover = self.snd_max;
+        self.snd_ssthresh = self.halved_window();
+        self.resend_one(now, ack, TxKind::FastRetransmit);
+        self.snd_cwnd = self.snd_ssthresh + self.maxseg * self.dupacks;
+    }
+
+    /// ELN (paper 000 section III-A): the duplicate says the segment was lost on the wireless hop;
+    /// resend it without any congestion response.
+    fn eln_retransmit(&mut self, now: Time, ack: crate::seq::Seq) {
+        self.stats.eln_retransmits += 1;
+        self.eln_recovery = true;
+        self.resend_one(now, ack, TxKind::FastRetransmit);
+    }
+
+    /// NewReno on a partial ACK: the next hole is resent at once; the window is the halved one.
+    fn partial_ack_retransmit(&mut self, now: Time) {
+        self.stats.partial_ack_retransmits += 1;
+        self.snd_cwnd = self.snd_ssthresh;
+        let una = self.snd_una;
+        self.resend_one(now, una, TxKind::FastRetransmit);
     }
 
     /// Accepts `[seq, seq + len)` and a FIN; returns true if data or the FIN came in order.

@@ -19,7 +19,9 @@ mod rtt;
 mod stats;
 
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
-pub use policy::{Deflation, RecoveryPolicy};
+pub use policy::{
+    Deflation, DupAckThreshold, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy,
+};
 pub use reass::Reassembly;
 pub use rtt::{BsdRtt, BACKOFF};
 pub use stats::{TcpStats, TimeoutCauses, TxKind};
@@ -98,6 +100,10 @@ pub struct Tcp {
     recover: Seq,
     /// The sequence number the last fast retransmit or timeout resent first.
     last_rexmt_start: Option<Seq>,
+    /// The duplicate-ACK threshold in force for the current run of duplicates (fixed, or EFR's).
+    cur_thresh: u32,
+    /// An ELN retransmission is under way: no window change, no inflation, no deflation.
+    eln_recovery: bool,
 
     // --- receive side ---
     irs: Seq,
@@ -106,6 +112,8 @@ pub struct Tcp {
     reass: Reassembly,
     /// Sequence number of a FIN that arrived out of order.
     pending_fin: Option<Seq>,
+    /// Ranges the receiver saw arrive corrupted and has not received since (for ELN marks).
+    corrupted_holes: Vec<(Seq, Seq)>,
     /// `TF_DELACK`: an ACK is owed; it goes out on the next fast tick.
     delack_at: Option<Time>,
     /// `TF_ACKNOW`
@@ -145,11 +153,14 @@ impl Tcp {
             rexmt_cause: TxKind::TimeoutRetransmit,
             recover: iss,
             last_rexmt_start: None,
+            cur_thresh: 3,
+            eln_recovery: false,
             irs: Seq(0),
             rcv_nxt: Seq(0),
             rcv_adv: Seq(0),
             reass: Reassembly::default(),
             pending_fin: None,
+            corrupted_holes: Vec::new(),
             delack_at: None,
             ack_now: false,
             out: VecDeque::new(),
@@ -216,6 +227,7 @@ impl Tcp {
         self.snd_ssthresh = self.halved_window();
         self.snd_cwnd = self.maxseg;
         self.dupacks = 0;
+        self.eln_recovery = false;
         self.rexmt_cause = TxKind::TimeoutRetransmit;
         self.output(now);
     }
@@ -236,8 +248,7 @@ impl Tcp {
             c.retransmission_lost += 1;
         } else if self.recover.gt(self.snd_una) {
             c.multiple_losses += 1;
-        } else if self.snd_max.since(self.snd_una) <= self.cfg.policy.dupack_threshold * self.maxseg
-        {
+        } else if self.snd_max.since(self.snd_una) <= 3 * self.maxseg {
             c.small_window += 1;
         } else {
             c.other += 1;

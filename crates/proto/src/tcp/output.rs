@@ -23,6 +23,15 @@ impl Tcp {
         self.rcvbuf
     }
 
+    /// ELN: the ACK's cumulative acknowledgment points into a range that arrived corrupted.
+    fn eln_mark_due(&self) -> bool {
+        self.cfg.receiver.mark_eln
+            && self
+                .corrupted_holes
+                .iter()
+                .any(|&(s, e)| s.le(self.rcv_nxt) && self.rcv_nxt.lt(e))
+    }
+
     /// Sends every segment `tcp_output` would send now.
     pub(super) fn output(&mut self, now: Time) {
         if matches!(self.state, State::Closed | State::Listen) {
@@ -155,7 +164,9 @@ impl Tcp {
             } else {
                 None
             },
+            eln: flags.contains(Flags::ACK) && self.eln_mark_due(),
         };
+        self.stats.eln_acks_sent += u64::from(seg.eln);
         self.ip_id = self.ip_id.wrapping_add(1);
 
         // Counters.

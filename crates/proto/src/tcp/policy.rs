@@ -1,5 +1,5 @@
 //! The named policy points of the one TCP (DESIGN section 3). Each paper protocol is a value of
-//! [`RecoveryPolicy`], never a copy of the state machine.
+//! [`RecoveryPolicy`] (plus, for the receiver, [`ReceiverPolicy`]), never a copy of the state machine.
 
 /// When a new ACK after fast retransmit deflates the inflated window back to `ssthresh`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,24 +11,118 @@ pub enum Deflation {
     AtThreshold,
 }
 
+/// How many duplicate ACKs trigger fast retransmit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DupAckThreshold {
+    /// A fixed count (`tcprexmtthresh` = 3 in 4.4BSD).
+    Fixed(u32),
+    /// EFR (paper 001 section 5.4): on the first duplicate ACK, `snd_cur = min(snd_wnd, snd_cwnd)` and the
+    /// threshold becomes `snd_cur / t_maxseg - 2`, never above `max`. The paper leaves windows of one
+    /// or two segments (a threshold of 0 or less) unspecified; we retransmit on the first duplicate.
+    Efr { max: u32 },
+}
+
+impl DupAckThreshold {
+    /// The threshold for a send window of `window_segments` whole segments.
+    pub fn for_window(self, window_segments: u32) -> u32 {
+        match self {
+            DupAckThreshold::Fixed(n) => n.max(1),
+            DupAckThreshold::Efr { max } => {
+                (i64::from(window_segments) - 2).clamp(1, i64::from(max.max(1))) as u32
+            }
+        }
+    }
+}
+
+/// What a partial ACK (one that covers the fast-retransmitted segment but not everything sent before
+/// it) does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PartialAck {
+    /// Reno: any new ACK ends fast recovery.
+    ExitRecovery,
+    /// NewReno (paper 000 section III-A): retransmit the next hole at once and stay in fast recovery
+    /// until everything outstanding at the fast retransmit is acknowledged; the window is halved on the
+    /// first new ACK.
+    RetransmitNextHole,
+}
+
+/// Explicit loss notification at the sender (paper 000 section III-A; paper 004 section 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ElnSender {
+    /// The duplicate ACK, marked with ELN, on which the segment is retransmitted without any window
+    /// reduction or fast-recovery inflation: 3 for E2E-ELN, 1 for E2E-ELN-RXMT, 2 in paper 004
+    /// (`eln_rexmt_thresh`).
+    pub rexmt_thresh: u32,
+}
+
 /// How the sender reacts to duplicate and partial ACKs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RecoveryPolicy {
-    /// Duplicate ACKs that trigger fast retransmit (`tcprexmtthresh` = 3).
-    pub dupack_threshold: u32,
+    pub dupack_threshold: DupAckThreshold,
     pub deflation: Deflation,
+    pub partial_ack: PartialAck,
+    /// `Some` if the sender acts on ELN marks.
+    pub eln: Option<ElnSender>,
 }
 
 impl RecoveryPolicy {
     /// TCP Reno as in 4.4BSD-Lite: the E2E protocol of paper 000.
     pub const RENO: RecoveryPolicy = RecoveryPolicy {
-        dupack_threshold: 3,
+        dupack_threshold: DupAckThreshold::Fixed(3),
         deflation: Deflation::BsdLite,
+        partial_ack: PartialAck::ExitRecovery,
+        eln: None,
+    };
+    /// E2E-NEWRENO.
+    pub const NEWRENO: RecoveryPolicy = RecoveryPolicy {
+        partial_ack: PartialAck::RetransmitNextHole,
+        ..RecoveryPolicy::RENO
+    };
+    /// E2E-ELN: retransmit on the third ELN-marked duplicate, keep the window.
+    pub const ELN: RecoveryPolicy = RecoveryPolicy {
+        eln: Some(ElnSender { rexmt_thresh: 3 }),
+        ..RecoveryPolicy::RENO
+    };
+    /// E2E-ELN-RXMT: retransmit on the first ELN-marked duplicate, keep the window.
+    pub const ELN_RXMT: RecoveryPolicy = RecoveryPolicy {
+        eln: Some(ElnSender { rexmt_thresh: 1 }),
+        ..RecoveryPolicy::RENO
+    };
+    /// EFR (paper 001): Reno with the dynamic threshold.
+    pub const EFR: RecoveryPolicy = RecoveryPolicy {
+        dupack_threshold: DupAckThreshold::Efr { max: 3 },
+        ..RecoveryPolicy::RENO
     };
 }
 
 impl Default for RecoveryPolicy {
     fn default() -> Self {
         RecoveryPolicy::RENO
+    }
+}
+
+/// What the receiver adds to its ACKs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct ReceiverPolicy {
+    /// Mark ACKs whose cumulative acknowledgment points at a segment the receiver saw arrive corrupted
+    /// (paper 000 section III-A, E2E-ELN: "we assume sufficient knowledge at the receiver about wireless
+    /// losses").
+    pub mark_eln: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn efr_threshold_follows_the_window() {
+        let efr = DupAckThreshold::Efr { max: 3 };
+        assert_eq!(efr.for_window(1), 1);
+        assert_eq!(efr.for_window(2), 1);
+        assert_eq!(efr.for_window(3), 1);
+        assert_eq!(efr.for_window(4), 2);
+        assert_eq!(efr.for_window(5), 3);
+        assert_eq!(efr.for_window(23), 3, "never above 3");
+        assert_eq!(DupAckThreshold::Fixed(3).for_window(2), 3);
     }
 }

@@ -29,6 +29,12 @@ pub struct TcpStats {
     pub timeout_causes: TimeoutCauses,
     /// Fast retransmissions (3rd duplicate ACK).
     pub fast_retransmits: u64,
+    /// Retransmissions triggered by ELN-marked duplicate ACKs (no window change).
+    pub eln_retransmits: u64,
+    /// NewReno retransmissions on partial ACKs.
+    pub partial_ack_retransmits: u64,
+    /// ACKs sent with the ELN mark.
+    pub eln_acks_sent: u64,
     pub dupacks_rcvd: u64,
     pub acks_rcvd: u64,
     /// Data segments received out of order (`tcps_rcvoopack`).

@@ -70,6 +70,7 @@ fn ack_to_sender(s: &Tcp, ack: Seq, window: u16) -> Segment {
         len: 0,
         ip_id: 0,
         mss: None,
+        eln: false,
     }
 }
 
@@ -85,6 +86,7 @@ fn data_to_sink(r: &Tcp, offset: u32, len: u32) -> Segment {
         len,
         ip_id: 0,
         mss: None,
+        eln: false,
     }
 }
 
@@ -420,4 +422,157 @@ fn whole_transfer_with_fin_over_a_perfect_wire() {
     assert_eq!(s.state(), State::TimeWait);
     assert_eq!(r.state(), State::Closed);
     assert_eq!(s.stats().rexmt_segs, 0);
+}
+
+// --- recovery policies (issue 3) ---
+
+fn with_policy(policy: RecoveryPolicy, segs: u32) -> (Tcp, Vec<Seq>) {
+    let (mut s, seqs) = sender_with_window(segs);
+    s.cfg.policy = policy;
+    (s, seqs)
+}
+
+fn dup(s: &Tcp, eln: bool) -> Segment {
+    let mut a = ack_to_sender(s, s.snd_una(), s.snd_wnd() as u16);
+    a.eln = eln;
+    a
+}
+
+#[test]
+fn efr_retransmits_on_the_second_duplicate_with_four_segments_outstanding() {
+    let (mut s, seqs) = with_policy(RecoveryPolicy::EFR, 4);
+    // snd_cur = min(snd_wnd, cwnd) = 4 segments: threshold 4 - 2 = 2
+    assert_eq!(s.cwnd() / MSS, 4);
+    s.on_segment(SEC, &dup(&s, false));
+    assert!(drain(&mut s).is_empty());
+    s.on_segment(SEC, &dup(&s, false));
+    let out = drain(&mut s);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].0.seq, seqs[0]);
+    assert_eq!(s.stats().fast_retransmits, 1);
+    // Reno with the same window waits for a third duplicate
+    let (mut r, _) = with_policy(RecoveryPolicy::RENO, 4);
+    r.on_segment(SEC, &dup(&r, false));
+    r.on_segment(SEC, &dup(&r, false));
+    assert!(drain(&mut r).is_empty());
+}
+
+#[test]
+fn efr_keeps_three_for_large_windows() {
+    let (mut s, _) = with_policy(RecoveryPolicy::EFR, 10);
+    for _ in 0..2 {
+        s.on_segment(SEC, &dup(&s, false));
+    }
+    assert!(drain(&mut s).is_empty());
+    s.on_segment(SEC, &dup(&s, false));
+    assert_eq!(drain(&mut s).len(), 1);
+}
+
+#[test]
+fn eln_retransmits_on_third_marked_duplicate_without_shrinking_the_window() {
+    let (mut s, seqs) = with_policy(RecoveryPolicy::ELN, 8);
+    let (cwnd, ssthresh) = (s.cwnd(), s.ssthresh());
+    for _ in 0..2 {
+        s.on_segment(SEC, &dup(&s, true));
+        assert!(drain(&mut s).is_empty());
+    }
+    s.on_segment(SEC, &dup(&s, true));
+    let out = drain(&mut s);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].0.seq, seqs[0]);
+    assert_eq!(
+        (s.cwnd(), s.ssthresh()),
+        (cwnd, ssthresh),
+        "no congestion response"
+    );
+    assert_eq!(s.stats().eln_retransmits, 1);
+    assert_eq!(s.stats().fast_retransmits, 0);
+    // further marked duplicates do not inflate the window
+    for _ in 0..4 {
+        s.on_segment(SEC, &dup(&s, true));
+    }
+    assert!(drain(&mut s).is_empty());
+    assert_eq!(s.cwnd(), cwnd);
+    // the new ACK does not deflate it either: congestion avoidance continues from cwnd
+    let ack = s.snd_una() + MSS;
+    s.on_segment(SEC, &ack_to_sender(&s, ack, 64000));
+    assert!(s.cwnd() >= cwnd);
+}
+
+#[test]
+fn eln_rxmt_retransmits_on_the_first_marked_duplicate() {
+    let (mut s, seqs) = with_policy(RecoveryPolicy::ELN_RXMT, 8);
+    let cwnd = s.cwnd();
+    s.on_segment(SEC, &dup(&s, true));
+    let out = drain(&mut s);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].0.seq, seqs[0]);
+    assert_eq!(s.cwnd(), cwnd);
+}
+
+#[test]
+fn unmarked_duplicates_still_get_reno_under_eln() {
+    let (mut s, _) = with_policy(RecoveryPolicy::ELN_RXMT, 8);
+    let cwnd = s.cwnd();
+    for _ in 0..3 {
+        s.on_segment(SEC, &dup(&s, false));
+    }
+    assert_eq!(drain(&mut s).len(), 1);
+    assert_eq!(s.stats().fast_retransmits, 1);
+    assert!(s.ssthresh() < cwnd);
+}
+
+#[test]
+fn newreno_partial_ack_retransmits_the_next_hole_and_stays_in_recovery() {
+    let (mut s, seqs) = with_policy(RecoveryPolicy::NEWRENO, 8);
+    for _ in 0..3 {
+        s.on_segment(SEC, &dup(&s, false));
+    }
+    drain(&mut s);
+    let ssthresh = s.ssthresh();
+    // segments 0 and 2 were lost: the retransmission of 0 brings an ACK for 0..2 only
+    s.on_segment(SEC, &ack_to_sender(&s, seqs[2], 64000));
+    let out = drain(&mut s);
+    assert_eq!(out.len(), 1, "the next hole is resent at once");
+    assert_eq!(out[0].0.seq, seqs[2]);
+    assert_eq!(s.cwnd(), ssthresh, "window halved on the first new ACK");
+    assert_eq!(s.stats().partial_ack_retransmits, 1);
+    // a full ACK ends recovery
+    let end = s.snd_max();
+    s.on_segment(SEC, &ack_to_sender(&s, end, 64000));
+    assert_eq!(s.dupacks(), 0);
+    assert!(s.cwnd() <= ssthresh + MSS);
+
+    // Reno on the same partial ACK leaves recovery and sends nothing for the hole
+    let (mut r, seqs) = with_policy(RecoveryPolicy::RENO, 8);
+    for _ in 0..3 {
+        r.on_segment(SEC, &dup(&r, false));
+    }
+    drain(&mut r);
+    r.on_segment(SEC, &ack_to_sender(&r, seqs[2], 64000));
+    assert!(drain(&mut r).iter().all(|(seg, _)| seg.seq != seqs[2]));
+    assert_eq!(r.dupacks(), 0);
+}
+
+#[test]
+fn receiver_marks_acks_for_corrupted_segments() {
+    let (_s, mut r) = established(32768, 100_000);
+    r.cfg.receiver.mark_eln = true;
+    r.on_segment(10 * MS, &data_to_sink(&r, 0, MSS));
+    drain(&mut r);
+    r.on_corrupted(&data_to_sink(&r, MSS, MSS));
+    r.on_segment(12 * MS, &data_to_sink(&r, 2 * MSS, MSS));
+    let out = drain(&mut r);
+    assert_eq!(out.len(), 1);
+    assert!(out[0].0.eln, "the duplicate ACK carries ELN");
+    assert_eq!(out[0].0.ack, r.irs() + 1 + MSS);
+    // once the hole is filled, ACKs are no longer marked
+    r.on_segment(20 * MS, &data_to_sink(&r, MSS, MSS));
+    let out = drain(&mut r);
+    assert!(!out[0].0.eln);
+    // a plain receiver never marks
+    let (_s, mut plain) = established(32768, 100_000);
+    plain.on_corrupted(&data_to_sink(&plain, 0, MSS));
+    plain.on_segment(12 * MS, &data_to_sink(&plain, MSS, MSS));
+    assert!(!drain(&mut plain)[0].0.eln);
 }

@@ -1,0 +1,127 @@
+//! The protocols of the comparison (paper 000 Table I, plus EFR from paper 001). Each is a
+//! configuration: a sender recovery policy and a receiver policy for the one TCP, and the
+//! base-station agent.
+
+use serde::{Deserialize, Serialize};
+use snooplab_proto::tcp::{ReceiverPolicy, RecoveryPolicy};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Protocol {
+    #[serde(rename = "e2e")]
+    E2e,
+    #[serde(rename = "e2e-newreno")]
+    E2eNewReno,
+    #[serde(rename = "e2e-eln")]
+    E2eEln,
+    #[serde(rename = "e2e-eln-rxmt")]
+    E2eElnRxmt,
+    #[serde(rename = "efr")]
+    Efr,
+}
+
+/// What runs at the base station.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentKind {
+    /// Plain IP forwarding.
+    Router,
+}
+
+impl Protocol {
+    pub const ALL: [Protocol; 5] = [
+        Protocol::E2e,
+        Protocol::E2eNewReno,
+        Protocol::E2eEln,
+        Protocol::E2eElnRxmt,
+        Protocol::Efr,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::E2e => "e2e",
+            Protocol::E2eNewReno => "e2e-newreno",
+            Protocol::E2eEln => "e2e-eln",
+            Protocol::E2eElnRxmt => "e2e-eln-rxmt",
+            Protocol::Efr => "efr",
+        }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            Protocol::E2e => "TCP Reno as in 4.4BSD-Lite end to end; the base station only routes (paper 000 E2E)",
+            Protocol::E2eNewReno => {
+                "Reno that stays in fast recovery on partial ACKs, resending the next hole (paper 000 E2E-NEWRENO)"
+            }
+            Protocol::E2eEln => {
+                "the receiver marks duplicate ACKs for segments corrupted on the wireless hop; the sender \
+                 resends on the 3rd without shrinking its window (paper 000 E2E-ELN)"
+            }
+            Protocol::E2eElnRxmt => {
+                "E2E-ELN that resends on the first marked duplicate ACK (paper 000 E2E-ELN-RXMT)"
+            }
+            Protocol::Efr => {
+                "Reno whose fast-retransmit threshold is min(snd_wnd, cwnd)/mss - 2, at most 3, for tiny \
+                 windows (paper 001 EFR)"
+            }
+        }
+    }
+
+    /// Accepted names: the canonical ones and a few aliases.
+    pub fn parse(name: &str) -> Result<Protocol, String> {
+        let n = name.trim().to_ascii_lowercase();
+        let alias = match n.as_str() {
+            "reno" => Some(Protocol::E2e),
+            "newreno" => Some(Protocol::E2eNewReno),
+            _ => None,
+        };
+        alias
+            .or_else(|| Protocol::ALL.iter().copied().find(|p| p.name() == n))
+            .ok_or_else(|| {
+                let known: Vec<&str> = Protocol::ALL.iter().map(|p| p.name()).collect();
+                format!(
+                    "unknown protocol '{name}' (known: {}; see `snooplab protocols`)",
+                    known.join(", ")
+                )
+            })
+    }
+
+    /// The fixed host's loss recovery.
+    pub fn sender_policy(self) -> RecoveryPolicy {
+        match self {
+            Protocol::E2e => RecoveryPolicy::RENO,
+            Protocol::E2eNewReno => RecoveryPolicy::NEWRENO,
+            Protocol::E2eEln => RecoveryPolicy::ELN,
+            Protocol::E2eElnRxmt => RecoveryPolicy::ELN_RXMT,
+            Protocol::Efr => RecoveryPolicy::EFR,
+        }
+    }
+
+    /// What the mobile host's TCP adds to its ACKs.
+    pub fn receiver_policy(self) -> ReceiverPolicy {
+        ReceiverPolicy {
+            mark_eln: matches!(self, Protocol::E2eEln | Protocol::E2eElnRxmt),
+        }
+    }
+
+    pub fn agent(self) -> AgentKind {
+        AgentKind::Router
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_are_unique() {
+        for p in Protocol::ALL {
+            assert_eq!(Protocol::parse(p.name()), Ok(p));
+        }
+        let mut names: Vec<_> = Protocol::ALL.iter().map(|p| p.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), Protocol::ALL.len());
+        assert!(Protocol::parse("vegas")
+            .unwrap_err()
+            .contains("unknown protocol 'vegas'"));
+    }
+}
