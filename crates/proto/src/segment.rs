@@ -70,6 +70,9 @@ pub struct Segment {
     /// Explicit loss notification: the segment this ACK asks for was lost on the wireless hop, not to
     /// congestion (paper 000 section III-A; carried in a reserved header bit, paper 004 section 3.3).
     pub eln: bool,
+    /// SMART (paper 000 section II): the sequence number of the data segment whose arrival caused this
+    /// ACK, carried besides the cumulative acknowledgment.
+    pub smart: Option<Seq>,
 }
 
 impl Segment {
@@ -86,13 +89,16 @@ impl Segment {
     pub fn seq_len(&self) -> u32 {
         self.len + u32::from(self.is_syn()) + u32::from(self.is_fin())
     }
-    /// Bytes of TCP options carried (MSS option: 4 bytes).
+    /// Bytes of TCP options carried: MSS 4, SMART 8 (kind, length, 4-byte sequence, padded).
     pub fn option_bytes(&self) -> u32 {
+        let mut n = 0;
         if self.mss.is_some() {
-            4
-        } else {
-            0
+            n += 4;
         }
+        if self.smart.is_some() {
+            n += 8;
+        }
+        n
     }
     /// Size of the IP datagram: headers, options and payload.
     pub fn ip_len(&self) -> u32 {

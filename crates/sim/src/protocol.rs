@@ -99,6 +99,7 @@ impl Protocol {
     pub fn receiver_policy(self) -> ReceiverPolicy {
         ReceiverPolicy {
             mark_eln: matches!(self, Protocol::E2eEln | Protocol::E2eElnRxmt),
+            smart_acks: false,
         }
     }
 

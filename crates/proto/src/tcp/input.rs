@@ -360,6 +360,7 @@ impl Tcp {
         }
         let mut in_order = false;
         if len > 0 {
+            self.last_rcvd_seq = Some(seq);
             if seq == self.rcv_nxt && self.reass.is_empty() && self.state == State::Established {
                 // TCP_REASS fast path: in order, nothing queued. The ACK may be delayed.
                 self.rcv_nxt += len;

@@ -112,6 +112,8 @@ pub struct Tcp {
     reass: Reassembly,
     /// Sequence number of a FIN that arrived out of order.
     pending_fin: Option<Seq>,
+    /// Sequence number of the last data segment received (SMART information for the next ACK).
+    last_rcvd_seq: Option<Seq>,
     /// Ranges the receiver saw arrive corrupted and has not received since (for ELN marks).
     corrupted_holes: Vec<(Seq, Seq)>,
     /// `TF_DELACK`: an ACK is owed; it goes out on the next fast tick.
@@ -161,6 +163,7 @@ impl Tcp {
             reass: Reassembly::default(),
             pending_fin: None,
             corrupted_holes: Vec::new(),
+            last_rcvd_seq: None,
             delack_at: None,
             ack_now: false,
             out: VecDeque::new(),

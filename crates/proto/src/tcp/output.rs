@@ -165,6 +165,11 @@ impl Tcp {
                 None
             },
             eln: flags.contains(Flags::ACK) && self.eln_mark_due(),
+            smart: if self.cfg.receiver.smart_acks && flags.contains(Flags::ACK) {
+                self.last_rcvd_seq
+            } else {
+                None
+            },
         };
         self.stats.eln_acks_sent += u64::from(seg.eln);
         self.ip_id = self.ip_id.wrapping_add(1);

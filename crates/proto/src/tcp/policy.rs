@@ -108,6 +108,8 @@ pub struct ReceiverPolicy {
     /// (paper 000 section III-A, E2E-ELN: "we assume sufficient knowledge at the receiver about wireless
     /// losses").
     pub mark_eln: bool,
+    /// Carry SMART information: the sequence number of the segment that caused each ACK.
+    pub smart_acks: bool,
 }
 
 #[cfg(test)]

@@ -71,6 +71,7 @@ fn ack_to_sender(s: &Tcp, ack: Seq, window: u16) -> Segment {
         ip_id: 0,
         mss: None,
         eln: false,
+        smart: None,
     }
 }
 
@@ -87,6 +88,7 @@ fn data_to_sink(r: &Tcp, offset: u32, len: u32) -> Segment {
         ip_id: 0,
         mss: None,
         eln: false,
+        smart: None,
     }
 }
 
