@@ -1,6 +1,6 @@
 //! The simulator's packet: a header view plus what the channel and the checks need.
 
-use snooplab_proto::agent::SegmentView;
+use snooplab_proto::agent::{BuildPacket, SegmentView};
 use snooplab_proto::Segment;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,6 +24,12 @@ impl SimPacket {
     /// Bytes on the wire at the IP layer.
     pub fn ip_len(&self) -> u32 {
         self.seg.ip_len()
+    }
+}
+
+impl BuildPacket for SimPacket {
+    fn build(seg: &Segment, _like: &Self) -> Self {
+        SimPacket::new(*seg, 0)
     }
 }
 

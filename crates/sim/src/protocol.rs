@@ -17,6 +17,14 @@ pub enum Protocol {
     E2eElnRxmt,
     #[serde(rename = "efr")]
     Efr,
+    #[serde(rename = "ll")]
+    Ll,
+    #[serde(rename = "ll-tcp-aware")]
+    LlTcpAware,
+    #[serde(rename = "ll-smart")]
+    LlSmart,
+    #[serde(rename = "ll-smart-tcp-aware")]
+    LlSmartTcpAware,
 }
 
 /// What runs at the base station.
@@ -24,15 +32,24 @@ pub enum Protocol {
 pub enum AgentKind {
     /// Plain IP forwarding.
     Router,
+    /// The link-layer agent with its two switches.
+    LinkLayer {
+        suppress_dupacks: bool,
+        selective: bool,
+    },
 }
 
 impl Protocol {
-    pub const ALL: [Protocol; 5] = [
+    pub const ALL: [Protocol; 9] = [
         Protocol::E2e,
         Protocol::E2eNewReno,
         Protocol::E2eEln,
         Protocol::E2eElnRxmt,
         Protocol::Efr,
+        Protocol::Ll,
+        Protocol::LlTcpAware,
+        Protocol::LlSmart,
+        Protocol::LlSmartTcpAware,
     ];
 
     pub fn name(self) -> &'static str {
@@ -42,6 +59,10 @@ impl Protocol {
             Protocol::E2eEln => "e2e-eln",
             Protocol::E2eElnRxmt => "e2e-eln-rxmt",
             Protocol::Efr => "efr",
+            Protocol::Ll => "ll",
+            Protocol::LlTcpAware => "ll-tcp-aware",
+            Protocol::LlSmart => "ll-smart",
+            Protocol::LlSmartTcpAware => "ll-smart-tcp-aware",
         }
     }
 
@@ -62,6 +83,21 @@ impl Protocol {
                 "Reno whose fast-retransmit threshold is min(snd_wnd, cwnd)/mss - 2, at most 3, for tiny \
                  windows (paper 001 EFR)"
             }
+            Protocol::Ll => {
+                "the base station resends lost segments from its cache on duplicate ACKs and its own \
+                 timer, but passes every duplicate ACK on (paper 000 LL)"
+            }
+            Protocol::LlTcpAware => {
+                "the snoop agent: local retransmission plus suppression of the duplicate ACKs it \
+                 answers (paper 000 LL-TCP-AWARE; alias snoop)"
+            }
+            Protocol::LlSmart => {
+                "LL that resends every segment the SMART information on the ACKs shows missing \
+                 (paper 000 LL-SMART)"
+            }
+            Protocol::LlSmartTcpAware => {
+                "LL-SMART with duplicate-ACK suppression (paper 000 LL-SMART-TCP-AWARE)"
+            }
         }
     }
 
@@ -71,6 +107,7 @@ impl Protocol {
         let alias = match n.as_str() {
             "reno" => Some(Protocol::E2e),
             "newreno" => Some(Protocol::E2eNewReno),
+            "snoop" => Some(Protocol::LlTcpAware),
             _ => None,
         };
         alias
@@ -92,6 +129,9 @@ impl Protocol {
             Protocol::E2eEln => RecoveryPolicy::ELN,
             Protocol::E2eElnRxmt => RecoveryPolicy::ELN_RXMT,
             Protocol::Efr => RecoveryPolicy::EFR,
+            Protocol::Ll | Protocol::LlTcpAware | Protocol::LlSmart | Protocol::LlSmartTcpAware => {
+                RecoveryPolicy::RENO
+            }
         }
     }
 
@@ -99,12 +139,30 @@ impl Protocol {
     pub fn receiver_policy(self) -> ReceiverPolicy {
         ReceiverPolicy {
             mark_eln: matches!(self, Protocol::E2eEln | Protocol::E2eElnRxmt),
-            smart_acks: false,
+            smart_acks: matches!(self, Protocol::LlSmart | Protocol::LlSmartTcpAware),
         }
     }
 
     pub fn agent(self) -> AgentKind {
-        AgentKind::Router
+        match self {
+            Protocol::Ll => AgentKind::LinkLayer {
+                suppress_dupacks: false,
+                selective: false,
+            },
+            Protocol::LlTcpAware => AgentKind::LinkLayer {
+                suppress_dupacks: true,
+                selective: false,
+            },
+            Protocol::LlSmart => AgentKind::LinkLayer {
+                suppress_dupacks: false,
+                selective: true,
+            },
+            Protocol::LlSmartTcpAware => AgentKind::LinkLayer {
+                suppress_dupacks: true,
+                selective: true,
+            },
+            _ => AgentKind::Router,
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 //! host's TCPs and the base-station agent. After each event the touched node is "kicked": its
 //! outgoing packets go to the links and its timer is re-armed.
 
-use snooplab_proto::agent::{Agent, Port, Priority, Router};
+use snooplab_proto::agent::{Agent, Port, Priority, Router, SnoopAgent, SnoopConfig};
 use snooplab_proto::tcp::{Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
 use snooplab_proto::{Endpoint, Time};
@@ -53,6 +53,13 @@ enum Event {
 pub fn make_agent(protocol: Protocol) -> Box<dyn Agent<SimPacket>> {
     match protocol.agent() {
         AgentKind::Router => Box::new(Router::default()),
+        AgentKind::LinkLayer {
+            suppress_dupacks,
+            selective,
+        } => Box::new(SnoopAgent::new(SnoopConfig::paper000(
+            suppress_dupacks,
+            selective,
+        ))),
     }
 }
 

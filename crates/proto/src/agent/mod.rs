@@ -3,8 +3,10 @@
 //! its own packets and the live mode passes raw IP bytes.
 
 mod router;
+pub mod snoop;
 
 pub use router::Router;
+pub use snoop::{BuildPacket, SnoopAgent, SnoopConfig};
 
 use crate::segment::Segment;
 use crate::time::Time;

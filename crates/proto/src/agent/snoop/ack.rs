@@ -1,0 +1,252 @@
+//! `snoop_ack()` (paper 002 section 3.1.2, Fig. 2): ACKs from the mobile host. The duplicate-ACK
+//! rule is [`SnoopAgent::on_dupack`].
+
+use std::collections::VecDeque;
+
+use super::{BuildPacket, Conn, ConnKey, SnoopAgent, SnoopConfig};
+use crate::agent::{AgentStats, Port, Priority, SegmentView, Transmit};
+use crate::segment::Segment;
+use crate::time::Time;
+
+/// What happens to a duplicate ACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Propagate,
+    Suppress,
+}
+
+impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
+    pub(super) fn snoop_ack(&mut self, now: Time, seg: Segment, packet: P) {
+        let key = ConnKey {
+            fixed: seg.dst,
+            mobile: seg.src,
+        };
+        let pure_ack = seg.has_ack() && !seg.is_syn() && !seg.is_fin() && seg.len == 0;
+        let Some(conn) = self.conns.get_mut(&key) else {
+            self.forward(Port::Wired, packet);
+            return;
+        };
+        conn.last_activity = now;
+        if !pure_ack {
+            self.forward(Port::Wired, packet);
+            return;
+        }
+        let ack = seg.ack;
+        match conn.last_ack {
+            // Case 2: a spurious ACK, below one already seen: discarded.
+            Some(la) if ack.lt(la) => {
+                self.stats.dropped += 1;
+            }
+            // Case 3: a duplicate ACK (a pure window update is not one).
+            Some(la)
+                if ack == la
+                    && conn
+                        .ack_template
+                        .as_ref()
+                        .is_none_or(|(t, _)| t.window == seg.window) =>
+            {
+                let verdict = on_dupack(&self.cfg, &mut self.out, &mut self.stats, conn, now, &seg);
+                match verdict {
+                    Verdict::Propagate => self.forward(Port::Wired, packet),
+                    Verdict::Suppress => self.stats.dupacks_suppressed += 1,
+                }
+            }
+            // Case 1: a new ACK.
+            _ => {
+                on_new_ack(
+                    &self.cfg,
+                    &mut self.out,
+                    &mut self.stats,
+                    conn,
+                    now,
+                    &seg,
+                    &packet,
+                );
+                self.forward(Port::Wired, packet);
+            }
+        }
+    }
+}
+
+/// A new ACK cleans the cache, updates the wireless RTT once per window (only if nothing in that
+/// window was retransmitted), and, during local recovery, resends the next hole at once if the ACK
+/// shows it lost.
+fn on_new_ack<P: Clone>(
+    cfg: &SnoopConfig,
+    out: &mut VecDeque<Transmit<P>>,
+    stats: &mut AgentStats,
+    conn: &mut Conn<P>,
+    now: Time,
+    seg: &Segment,
+    packet: &P,
+) {
+    let ack = seg.ack;
+    let dupacks_before = conn.dupacks_for_hole;
+    let prev_hole_index = conn.hole_index.take();
+    conn.cache.clean(ack);
+    if let Some((end, sent)) = conn.timed {
+        if ack.ge(end) {
+            if !conn.timed_tainted {
+                let sample = now.saturating_sub(sent);
+                conn.srtt = Some(match conn.srtt {
+                    None => sample,
+                    Some(s) => {
+                        let shift = cfg.rtt_gain_shift;
+                        if sample >= s {
+                            s + ((sample - s) >> shift)
+                        } else {
+                            s - ((s - sample) >> shift)
+                        }
+                    }
+                });
+            }
+            conn.timed = None;
+        }
+    }
+    conn.exp_dupacks = 0;
+    conn.dupacks_for_hole = 0;
+    conn.last_ack = Some(ack);
+    conn.ack_template = Some((*seg, packet.clone()));
+    if let Some(until) = conn.recovery_until {
+        if ack.ge(until) || conn.cache.is_empty() {
+            conn.recovery_until = None;
+            conn.rexmt_deadline = None;
+            return;
+        }
+        // A partial ACK after a local retransmission. The segment it asks for is a second hole if
+        // something sent after it had already reached the mobile host: among the packets sent after
+        // the first hole, `dupacks_before` arrived, so any of the first `dupacks_before` is missing.
+        let forwarded = conn.forwarded;
+        let rto = round_trip_timeout(cfg, conn);
+        if let (Some(first), Some(e)) = (prev_hole_index, conn.cache.head_at(ack)) {
+            let lost = !e.sender_rexmit
+                && e.sent_index > first
+                && e.sent_index - first <= u64::from(dupacks_before);
+            if lost {
+                let after = forwarded.saturating_sub(e.sent_index + 1);
+                retransmit(out, stats, e, forwarded, now, cfg.priority_retransmit);
+                conn.forwarded += 1;
+                conn.exp_dupacks = u32::try_from(after).unwrap_or(u32::MAX);
+                conn.timed_tainted = true;
+            }
+        }
+        conn.rexmt_deadline = Some(now + rto);
+    }
+}
+
+/// The duplicate-ACK rule of snoop (paper 002 section 3.1.2, case 3):
+/// - not cached, or retransmitted by the sender: the sender needs it (propagate);
+/// - the first, unexpected duplicate: retransmit the segment at once at high priority, and expect one
+///   duplicate for each packet sent after it before this retransmission;
+/// - an expected duplicate: discard it;
+/// - more duplicates than expected once the segment was resent: the sender deals with them.
+///
+/// Without TCP awareness (LL) the same retransmissions happen but every duplicate propagates. With
+/// `selective` the SMART information on each ACK also resends every other missing segment below the
+/// one that caused it, at most once per wireless RTT.
+fn on_dupack<P: Clone>(
+    cfg: &SnoopConfig,
+    out: &mut VecDeque<Transmit<P>>,
+    stats: &mut AgentStats,
+    conn: &mut Conn<P>,
+    now: Time,
+    seg: &Segment,
+) -> Verdict {
+    let ack = seg.ack;
+    conn.dupacks_for_hole += 1;
+    if cfg.selective {
+        if let Some(s) = seg.smart {
+            if let Some(e) = conn.cache.find_mut(s) {
+                e.received = true;
+            }
+        }
+    }
+    let forwarded = conn.forwarded;
+    let rto = round_trip_timeout(cfg, conn);
+    let last_seen = conn.last_seen;
+    let Some(head) = conn.cache.head_at(ack) else {
+        return Verdict::Propagate;
+    };
+    if head.sender_rexmit {
+        return Verdict::Propagate;
+    }
+    let mut verdict = Verdict::Suppress;
+    let mut resent = 0u64;
+    if conn.exp_dupacks == 0 && head.local_rexmits == 0 {
+        // Expect a duplicate for every packet sent after it; this one was the first of them.
+        let after = forwarded.saturating_sub(head.sent_index + 1);
+        conn.hole_index = Some(head.sent_index);
+        retransmit(out, stats, head, forwarded, now, cfg.priority_retransmit);
+        resent += 1;
+        conn.exp_dupacks = u32::try_from(after.saturating_sub(1)).unwrap_or(u32::MAX);
+        conn.recovery_until = conn.recovery_until.or(last_seen);
+        conn.rexmt_deadline = Some(now + rto);
+        conn.timed_tainted = true;
+    } else if conn.exp_dupacks > 0 {
+        conn.exp_dupacks -= 1;
+    } else {
+        verdict = Verdict::Propagate;
+    }
+    if cfg.selective {
+        if let Some(s) = seg.smart {
+            let srtt = conn.srtt.unwrap_or(cfg.min_timeout);
+            for e in conn.cache.iter_mut() {
+                if !e.seq.lt(s) {
+                    break;
+                }
+                let due = e.local_rexmits == 0 || now.saturating_sub(e.last_tx) >= srtt;
+                if !e.received && !e.sender_rexmit && due {
+                    retransmit(
+                        out,
+                        stats,
+                        e,
+                        forwarded + resent,
+                        now,
+                        cfg.priority_retransmit,
+                    );
+                    resent += 1;
+                    conn.timed_tainted = true;
+                    conn.recovery_until = conn.recovery_until.or(last_seen);
+                    conn.rexmt_deadline = Some(now + rto);
+                }
+            }
+        }
+    }
+    conn.forwarded += resent;
+    if cfg.suppress_dupacks {
+        verdict
+    } else {
+        Verdict::Propagate
+    }
+}
+
+/// Resends a cached segment: ahead of queued traffic when `priority`, else behind it.
+pub(super) fn retransmit<P: Clone>(
+    out: &mut VecDeque<Transmit<P>>,
+    stats: &mut AgentStats,
+    e: &mut super::Entry<P>,
+    index: u64,
+    now: Time,
+    priority: bool,
+) {
+    e.local_rexmits += 1;
+    e.last_tx = now;
+    e.sent_index = index;
+    stats.local_retransmissions += 1;
+    out.push_back(Transmit {
+        port: Port::Wireless,
+        packet: e.packet.clone(),
+        priority: if priority {
+            Priority::High
+        } else {
+            Priority::Normal
+        },
+    });
+}
+
+/// Twice the smoothed wireless RTT, not below the minimum (paper 002 section 6).
+pub(super) fn round_trip_timeout<P>(cfg: &SnoopConfig, conn: &Conn<P>) -> Time {
+    conn.srtt
+        .map_or(cfg.min_timeout, |s| 2 * s)
+        .max(cfg.min_timeout)
+}

@@ -1,0 +1,111 @@
+//! `snoop_data()` (paper 002 section 3.1.1, Fig. 1): segments from the fixed host.
+
+use super::cache::Entry;
+use super::{BuildPacket, Conn, ConnKey, SnoopAgent};
+use crate::agent::{Port, Priority, SegmentView, Transmit};
+use crate::segment::{Flags, Segment};
+use crate::time::Time;
+
+impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
+    pub(super) fn snoop_data(&mut self, now: Time, seg: Segment, packet: P) {
+        let key = ConnKey {
+            fixed: seg.src,
+            mobile: seg.dst,
+        };
+        if seg.is_syn() {
+            // A new connection: whatever was known about an older one with these ends is stale.
+            self.conns.remove(&key);
+            let conn = self.conn_entry(key, now);
+            conn.last_seen = Some(seg.seq + 1);
+            self.forward(Port::Wireless, packet);
+            return;
+        }
+        if seg.len == 0 {
+            if let Some(c) = self.conns.get_mut(&key) {
+                c.last_activity = now;
+            }
+            self.forward(Port::Wireless, packet);
+            return;
+        }
+        let high_water = self.cfg.high_water;
+        let conn = self.conn_entry(key, now);
+        conn.last_activity = now;
+        let end = seg.seq + seg.len;
+        let in_sequence = conn.last_seen.is_none_or(|ls| seg.seq.ge(ls));
+        if in_sequence {
+            // Case 1: a new segment in the normal increasing sequence (or past a gap upstream).
+            if conn.cache.len() < high_water {
+                conn.cache
+                    .insert(new_entry(&seg, packet.clone(), conn, now, false));
+            }
+            if conn.timed.is_none() {
+                // one timed segment per window, for the wireless RTT
+                conn.timed = Some((end, now));
+                conn.timed_tainted = false;
+            }
+            conn.last_seen = Some(end);
+            conn.forwarded += 1;
+            self.forward(Port::Wireless, packet);
+            return;
+        }
+        // Out of sequence: the sender retransmitted, or the network reordered.
+        if let Some(la) = conn.last_ack {
+            if end.le(la) {
+                // Case 2b: the mobile host has it already; its ACK may have been lost on the way
+                // back, so tell the sender where the connection is.
+                if let Some((tpl, like)) = &conn.ack_template {
+                    let mut ack = *tpl;
+                    ack.flags = Flags::ACK;
+                    ack.ack = la;
+                    ack.len = 0;
+                    ack.eln = false;
+                    ack.smart = None;
+                    let pkt = P::build(&ack, like);
+                    self.stats.generated_acks += 1;
+                    self.out.push_back(Transmit {
+                        port: Port::Wired,
+                        packet: pkt,
+                        priority: Priority::Normal,
+                    });
+                } else {
+                    self.stats.dropped += 1;
+                }
+                return;
+            }
+        }
+        let index = conn.forwarded;
+        if let Some(e) = conn.cache.find_mut(seg.seq) {
+            // Case 2a: cached earlier and not yet acknowledged: forward it. The sender's own
+            // retransmission resets the count of local ones; its duplicate ACKs belong to it.
+            e.local_rexmits = 0;
+            e.sender_rexmit = true;
+            e.sent_index = index;
+            e.last_tx = now;
+        } else {
+            // Case 3: not cached (lost upstream or evicted): cache it, marked as the sender's.
+            conn.cache
+                .insert(new_entry(&seg, packet.clone(), conn, now, true));
+        }
+        conn.forwarded += 1;
+        self.forward(Port::Wireless, packet);
+    }
+}
+
+fn new_entry<P>(
+    seg: &Segment,
+    packet: P,
+    conn: &Conn<P>,
+    now: Time,
+    sender_rexmit: bool,
+) -> Entry<P> {
+    Entry {
+        seq: seg.seq,
+        len: seg.len,
+        packet,
+        local_rexmits: 0,
+        sender_rexmit,
+        sent_index: conn.forwarded,
+        last_tx: now,
+        received: false,
+    }
+}

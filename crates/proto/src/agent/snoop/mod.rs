@@ -1,0 +1,246 @@
+//! The link-layer family of base-station agents (paper 000 section III-B; paper 002 sections 3 and 6):
+//! one agent with two switches.
+//!
+//! | protocol            | TCP-aware (`suppress_dupacks`, `priority_retransmit`) | `selective` |
+//! |---------------------|--------------------|-------------|
+//! | LL                  | off                | off         |
+//! | LL-TCP-AWARE (snoop)| on                 | off         |
+//! | LL-SMART            | off                | on          |
+//! | LL-SMART-TCP-AWARE  | on                 | on          |
+//!
+//! The agent caches the fixed host's unacknowledged segments (`data.rs`, paper 002 Fig. 1), watches
+//! the mobile host's ACKs (`ack.rs`, Fig. 2: the duplicate-ACK rule lives there), and retransmits
+//! locally on duplicate ACKs and on its own timers (`timers.rs`, section 6).
+
+mod ack;
+mod cache;
+mod data;
+mod timers;
+
+pub use cache::{Cache, Entry};
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::{Agent, AgentStats, Port, Priority, SegmentView, Transmit};
+use crate::segment::{Endpoint, Segment};
+use crate::seq::Seq;
+use crate::time::{Time, MS};
+
+/// Builds a packet from a header, for the ACKs snoop generates (paper 002 section 3.1.1 case 2).
+pub trait BuildPacket: Sized {
+    /// A packet carrying `seg`; `like` is a packet of the same connection to take anything else from.
+    fn build(seg: &Segment, like: &Self) -> Self;
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SnoopConfig {
+    /// Suppress duplicate ACKs that local retransmission will answer (TCP awareness).
+    pub suppress_dupacks: bool,
+    /// Send local retransmissions ahead of queued traffic (paper 002 section 3.1.2: "two queues at
+    /// the link layer"), so they reach the mobile host before most later packets. Paper 000's LL
+    /// "does not attempt in-order delivery of packets across the link": its retransmissions queue
+    /// behind the packets already waiting, and enough of those are in transit to make three
+    /// duplicate ACKs. The protocols set this together with `suppress_dupacks`.
+    pub priority_retransmit: bool,
+    /// Retransmit the segments SMART information on the ACKs shows missing, not only the first.
+    pub selective: bool,
+    /// Lower bound of the round-trip timer: 200 ms in paper 000 (section III-B), 40 ms in paper 002
+    /// (section 6).
+    pub min_timeout: Time,
+    /// Retransmit when neither side has been heard from for this long (paper 002 section 6: 200 ms).
+    pub persist: Time,
+    /// Gain of the wireless RTT estimator: srtt += (sample - srtt) * 1/`rtt_gain_shift`^2 (alpha 0.25).
+    pub rtt_gain_shift: u32,
+    /// High-water mark of the cache, in segments: above it only older, out-of-order segments are
+    /// cached (paper 002 section 6).
+    pub high_water: usize,
+    /// Connections tracked at once; the least recently active is forgotten beyond this.
+    pub max_connections: usize,
+    /// A connection with no packets for this long is forgotten.
+    pub idle_timeout: Time,
+}
+
+impl SnoopConfig {
+    /// The paper-000 comparison's settings: 200 ms minimum timeout.
+    pub fn paper000(suppress_dupacks: bool, selective: bool) -> SnoopConfig {
+        SnoopConfig {
+            suppress_dupacks,
+            priority_retransmit: suppress_dupacks,
+            selective,
+            min_timeout: 200 * MS,
+            persist: 200 * MS,
+            rtt_gain_shift: 2,
+            high_water: 64,
+            max_connections: 1024,
+            idle_timeout: 120_000 * MS,
+        }
+    }
+
+    /// Paper 002's snoop: duplicate-ACK suppression, 40 ms minimum timeout.
+    pub fn paper002() -> SnoopConfig {
+        SnoopConfig {
+            min_timeout: 40 * MS,
+            ..SnoopConfig::paper000(true, false)
+        }
+    }
+}
+
+/// The fixed host's and the mobile host's ends of a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ConnKey {
+    pub fixed: Endpoint,
+    pub mobile: Endpoint,
+}
+
+/// Per-connection snoop state.
+#[derive(Clone, Debug)]
+struct Conn<P> {
+    cache: Cache<P>,
+    /// End of the highest data seen from the fixed host.
+    last_seen: Option<Seq>,
+    /// Highest cumulative ACK seen from the mobile host.
+    last_ack: Option<Seq>,
+    /// Header of the last ACK from the mobile host, to generate ACKs from.
+    ack_template: Option<(Segment, P)>,
+    /// Duplicate ACKs still expected for the segment being retransmitted locally.
+    exp_dupacks: u32,
+    /// Duplicate ACKs seen since the last new ACK.
+    dupacks_for_hole: u32,
+    /// Where the segment resent on the first duplicate ACK stood in the forwarding order when it was
+    /// first sent: a later partial ACK compares the next hole against it.
+    hole_index: Option<u64>,
+    /// Data packets forwarded to the mobile host so far.
+    forwarded: u64,
+    /// Smoothed wireless RTT.
+    srtt: Option<Time>,
+    /// The segment timed for the RTT estimate (its end and when it was sent), once per window.
+    timed: Option<(Seq, Time)>,
+    /// A local retransmission happened since `timed` was sent: its sample would be ambiguous.
+    timed_tainted: bool,
+    /// Local recovery runs until the mobile host acknowledges this (the highest data seen when it
+    /// began); the round-trip timer runs only then.
+    recovery_until: Option<Seq>,
+    rexmt_deadline: Option<Time>,
+    last_activity: Time,
+}
+
+impl<P> Conn<P> {
+    fn new(now: Time) -> Conn<P> {
+        Conn {
+            cache: Cache::default(),
+            last_seen: None,
+            last_ack: None,
+            ack_template: None,
+            exp_dupacks: 0,
+            dupacks_for_hole: 0,
+            hole_index: None,
+            forwarded: 0,
+            srtt: None,
+            timed: None,
+            timed_tainted: false,
+            recovery_until: None,
+            rexmt_deadline: None,
+            last_activity: now,
+        }
+    }
+}
+
+/// The LL / LL-TCP-AWARE / LL-SMART / LL-SMART-TCP-AWARE agent.
+#[derive(Debug)]
+pub struct SnoopAgent<P> {
+    cfg: SnoopConfig,
+    conns: BTreeMap<ConnKey, Conn<P>>,
+    out: VecDeque<Transmit<P>>,
+    stats: AgentStats,
+}
+
+impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
+    pub fn new(cfg: SnoopConfig) -> SnoopAgent<P> {
+        SnoopAgent {
+            cfg,
+            conns: BTreeMap::new(),
+            out: VecDeque::new(),
+            stats: AgentStats::default(),
+        }
+    }
+
+    pub fn config(&self) -> &SnoopConfig {
+        &self.cfg
+    }
+
+    /// Segments cached for all connections.
+    pub fn cached_segments(&self) -> usize {
+        self.conns.values().map(|c| c.cache.len()).sum()
+    }
+
+    /// Connections tracked.
+    pub fn connections(&self) -> usize {
+        self.conns.len()
+    }
+
+    fn forward(&mut self, port: Port, packet: P) {
+        self.stats.forwarded += 1;
+        self.out.push_back(Transmit {
+            port,
+            packet,
+            priority: Priority::Normal,
+        });
+    }
+
+    /// Makes room for a new connection: forget the least recently active one.
+    fn evict_if_full(&mut self) {
+        while self.conns.len() >= self.cfg.max_connections.max(1) {
+            let oldest = self
+                .conns
+                .iter()
+                .min_by_key(|(k, c)| (c.last_activity, **k))
+                .map(|(k, _)| *k);
+            match oldest {
+                Some(k) => {
+                    self.conns.remove(&k);
+                }
+                None => break,
+            }
+        }
+    }
+
+    fn conn_entry(&mut self, key: ConnKey, now: Time) -> &mut Conn<P> {
+        if !self.conns.contains_key(&key) {
+            self.evict_if_full();
+        }
+        self.conns.entry(key).or_insert_with(|| Conn::new(now))
+    }
+}
+
+impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SnoopAgent<P> {
+    fn on_packet(&mut self, now: Time, from: Port, packet: P) {
+        let Some(seg) = packet.segment().copied() else {
+            // Not TCP/IPv4: pass through untouched.
+            self.forward(from.opposite(), packet);
+            return;
+        };
+        match from {
+            Port::Wired => self.snoop_data(now, seg, packet),
+            Port::Wireless => self.snoop_ack(now, seg, packet),
+        }
+    }
+
+    fn on_timeout(&mut self, now: Time) {
+        self.run_timers(now);
+    }
+
+    fn poll_transmit(&mut self, _now: Time) -> Option<Transmit<P>> {
+        self.out.pop_front()
+    }
+
+    fn poll_timeout(&self) -> Option<Time> {
+        self.next_deadline()
+    }
+
+    fn stats(&self) -> AgentStats {
+        self.stats.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,434 @@
+//! Scripted packet-level tests of every snoop rule (paper 002 sections 3.1 and 6; paper 000 III-B).
+
+use super::*;
+use crate::agent::{Agent, Port, Priority};
+use crate::segment::Flags;
+use crate::time::MS;
+
+const FH: Endpoint = Endpoint {
+    addr: 0x0a00_0001,
+    port: 20000,
+};
+const MH: Endpoint = Endpoint {
+    addr: 0x0a00_0102,
+    port: 5001,
+};
+const MSS: u32 = 1000;
+const ISS: u32 = 100;
+
+#[derive(Clone, Debug, PartialEq)]
+struct Pkt(Option<Segment>);
+
+impl SegmentView for Pkt {
+    fn segment(&self) -> Option<&Segment> {
+        self.0.as_ref()
+    }
+}
+
+impl BuildPacket for Pkt {
+    fn build(seg: &Segment, _like: &Self) -> Self {
+        Pkt(Some(*seg))
+    }
+}
+
+fn seg(src: Endpoint, dst: Endpoint, seq: u32, ack: u32, flags: Flags, len: u32) -> Segment {
+    Segment {
+        src,
+        dst,
+        seq: Seq(seq),
+        ack: Seq(ack),
+        flags,
+        window: 32768,
+        len,
+        ip_id: 0,
+        mss: None,
+        eln: false,
+        smart: None,
+    }
+}
+
+/// Data segment number `i` (0-based) from the fixed host.
+fn data(i: u32) -> Pkt {
+    Pkt(Some(seg(FH, MH, ISS + 1 + i * MSS, 1, Flags::ACK, MSS)))
+}
+
+/// An ACK from the mobile host acknowledging the first `n` segments.
+fn ack(n: u32) -> Pkt {
+    Pkt(Some(seg(MH, FH, 1, ISS + 1 + n * MSS, Flags::ACK, 0)))
+}
+
+/// The same with SMART information: it was caused by segment `cause`.
+fn smart_ack(n: u32, cause: u32) -> Pkt {
+    let mut p = ack(n);
+    if let Some(s) = p.0.as_mut() {
+        s.smart = Some(Seq(ISS + 1 + cause * MSS));
+    }
+    p
+}
+
+fn syn() -> Pkt {
+    Pkt(Some(seg(FH, MH, ISS, 0, Flags::SYN, 0)))
+}
+
+fn drain(a: &mut SnoopAgent<Pkt>) -> Vec<Transmit<Pkt>> {
+    std::iter::from_fn(|| a.poll_transmit(0)).collect()
+}
+
+fn seqno(t: &Transmit<Pkt>) -> u32 {
+    t.packet.0.map_or(0, |s| (s.seq.0 - ISS - 1) / MSS)
+}
+
+fn agent(suppress: bool, selective: bool) -> SnoopAgent<Pkt> {
+    SnoopAgent::new(SnoopConfig::paper000(suppress, selective))
+}
+
+/// A snoop agent that has seen the SYN, forwarded segments 0..n at 1 ms intervals, and an ACK for
+/// the first `acked` of them.
+fn primed(suppress: bool, selective: bool, n: u32, acked: u32) -> SnoopAgent<Pkt> {
+    let mut a = agent(suppress, selective);
+    a.on_packet(0, Port::Wired, syn());
+    for i in 0..n {
+        a.on_packet(MS * u64::from(i + 1), Port::Wired, data(i));
+    }
+    a.on_packet(MS * u64::from(n + 1), Port::Wireless, ack(acked));
+    drain(&mut a);
+    a
+}
+
+#[test]
+fn new_in_sequence_data_is_cached_and_forwarded() {
+    let mut a = agent(true, false);
+    a.on_packet(0, Port::Wired, syn());
+    a.on_packet(MS, Port::Wired, data(0));
+    a.on_packet(2 * MS, Port::Wired, data(1));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 3);
+    assert!(out
+        .iter()
+        .all(|t| t.port == Port::Wireless && t.priority == Priority::Normal));
+    assert_eq!(a.cached_segments(), 2);
+}
+
+#[test]
+fn above_the_high_water_mark_only_older_segments_are_cached() {
+    let mut cfg = SnoopConfig::paper000(true, false);
+    cfg.high_water = 3;
+    let mut a = SnoopAgent::new(cfg);
+    a.on_packet(0, Port::Wired, syn());
+    for i in [0, 1, 3, 4, 5] {
+        a.on_packet(MS, Port::Wired, data(i));
+    }
+    assert_eq!(
+        a.cached_segments(),
+        3,
+        "segments 4 and 5 are forwarded uncached"
+    );
+    // segment 2 arrives late (out of order, earlier than the last seen): cached anyway
+    a.on_packet(2 * MS, Port::Wired, data(2));
+    assert_eq!(a.cached_segments(), 4);
+    assert_eq!(drain(&mut a).len(), 7);
+}
+
+#[test]
+fn new_ack_cleans_the_cache_and_is_forwarded() {
+    let mut a = primed(true, false, 5, 0);
+    assert_eq!(a.cached_segments(), 5);
+    a.on_packet(10 * MS, Port::Wireless, ack(3));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].port, Port::Wired);
+    assert_eq!(a.cached_segments(), 2);
+}
+
+#[test]
+fn wireless_rtt_comes_from_one_timed_segment_per_window() {
+    let mut a = agent(true, false);
+    a.on_packet(0, Port::Wired, syn());
+    a.on_packet(10 * MS, Port::Wired, data(0)); // timed
+    a.on_packet(11 * MS, Port::Wired, data(1));
+    a.on_packet(40 * MS, Port::Wireless, ack(1));
+    let key = ConnKey {
+        fixed: FH,
+        mobile: MH,
+    };
+    assert_eq!(a.conns[&key].srtt, Some(30 * MS));
+    // next window: segment 2 timed at 50 ms, acked at 70 ms: srtt += (20 - 30) / 4
+    a.on_packet(50 * MS, Port::Wired, data(2));
+    a.on_packet(70 * MS, Port::Wireless, ack(3));
+    assert_eq!(a.conns[&key].srtt, Some(30 * MS - 10 * MS / 4));
+}
+
+#[test]
+fn spurious_ack_is_discarded() {
+    let mut a = primed(true, false, 5, 3);
+    a.on_packet(10 * MS, Port::Wireless, ack(2));
+    assert!(drain(&mut a).is_empty());
+}
+
+#[test]
+fn first_duplicate_resends_at_once_with_priority_and_expected_ones_are_suppressed() {
+    // segments 0..6 sent; 0 and 1 acknowledged; 2 lost; 3 and 4 arrive -> two duplicates expected
+    // beyond the first, for the 3 packets sent after segment 2 (3, 4, 5) minus the first.
+    let mut a = primed(true, false, 6, 2);
+    a.on_packet(20 * MS, Port::Wireless, ack(2));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1, "the first duplicate is suppressed");
+    assert_eq!(out[0].port, Port::Wireless);
+    assert_eq!(out[0].priority, Priority::High);
+    assert_eq!(seqno(&out[0]), 2);
+    for _ in 0..2 {
+        a.on_packet(21 * MS, Port::Wireless, ack(2));
+        assert!(
+            drain(&mut a).is_empty(),
+            "expected duplicates are discarded"
+        );
+    }
+    // one more than expected: the local retransmission evidently did not arrive; the sender
+    // hears about it
+    a.on_packet(22 * MS, Port::Wireless, ack(2));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].port, Port::Wired);
+    assert_eq!(a.stats().dupacks_suppressed, 3);
+    assert_eq!(a.stats().local_retransmissions, 1);
+}
+
+#[test]
+fn duplicate_for_an_uncached_segment_propagates() {
+    let mut cfg = SnoopConfig::paper000(true, false);
+    cfg.high_water = 0;
+    let mut a = SnoopAgent::new(cfg);
+    a.on_packet(0, Port::Wired, syn());
+    for i in 0..4 {
+        a.on_packet(MS, Port::Wired, data(i));
+    }
+    a.on_packet(5 * MS, Port::Wireless, ack(1));
+    a.on_packet(6 * MS, Port::Wireless, ack(1));
+    let out = drain(&mut a);
+    assert_eq!(out.iter().filter(|t| t.port == Port::Wired).count(), 2);
+    assert_eq!(a.stats().local_retransmissions, 0);
+}
+
+#[test]
+fn sender_retransmission_of_a_cached_segment_is_forwarded_marked_and_its_duplicates_propagate() {
+    let mut a = primed(true, false, 6, 2);
+    // local retransmission of 2 on the first duplicate
+    a.on_packet(20 * MS, Port::Wireless, ack(2));
+    drain(&mut a);
+    // the sender's own retransmission of 2 arrives (its timeout): forwarded, count reset
+    a.on_packet(30 * MS, Port::Wired, data(2));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!((out[0].port, seqno(&out[0])), (Port::Wireless, 2));
+    let key = ConnKey {
+        fixed: FH,
+        mobile: MH,
+    };
+    let e = a.conns[&key]
+        .cache
+        .iter()
+        .find(|e| e.seq == Seq(ISS + 1 + 2 * MSS))
+        .cloned();
+    assert!(e
+        .as_ref()
+        .is_some_and(|e| e.sender_rexmit && e.local_rexmits == 0));
+    // a new ACK resets expectations; duplicates for the sender-retransmitted segment go through
+    a.on_packet(31 * MS, Port::Wireless, ack(2));
+    a.on_packet(31 * MS, Port::Wireless, ack(2));
+    assert!(drain(&mut a).iter().any(|t| t.port == Port::Wired));
+}
+
+#[test]
+fn sender_retransmission_below_the_last_ack_gets_a_generated_ack() {
+    let mut a = primed(true, false, 6, 4);
+    a.on_packet(30 * MS, Port::Wired, data(1));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1, "not forwarded to the mobile host");
+    assert_eq!(out[0].port, Port::Wired);
+    let s = out[0].packet.0.expect("a TCP ACK");
+    assert_eq!((s.src, s.dst), (MH, FH));
+    assert_eq!(s.ack, Seq(ISS + 1 + 4 * MSS));
+    assert_eq!(a.stats().generated_acks, 1);
+}
+
+#[test]
+fn uncached_out_of_order_segment_is_forwarded_and_cached_as_the_senders() {
+    let mut a = agent(true, false);
+    a.on_packet(0, Port::Wired, syn());
+    for i in [0, 1, 3, 4] {
+        a.on_packet(MS, Port::Wired, data(i)); // 2 lost upstream
+    }
+    a.on_packet(5 * MS, Port::Wired, data(2));
+    assert_eq!(drain(&mut a).len(), 6, "the SYN and five segments");
+    let key = ConnKey {
+        fixed: FH,
+        mobile: MH,
+    };
+    let e = a.conns[&key]
+        .cache
+        .iter()
+        .find(|e| e.seq == Seq(ISS + 1 + 2 * MSS))
+        .cloned();
+    assert!(e.is_some_and(|e| e.sender_rexmit));
+}
+
+#[test]
+fn ll_resends_without_priority_and_propagates_every_duplicate() {
+    let mut a = primed(false, false, 6, 2);
+    a.on_packet(20 * MS, Port::Wireless, ack(2));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 2);
+    assert!(out
+        .iter()
+        .any(|t| t.port == Port::Wireless && t.priority == Priority::Normal));
+    assert!(out.iter().any(|t| t.port == Port::Wired));
+    a.on_packet(21 * MS, Port::Wireless, ack(2));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].port, Port::Wired);
+    assert_eq!(a.stats().dupacks_suppressed, 0);
+}
+
+#[test]
+fn partial_ack_after_a_local_retransmission_resends_the_next_hole() {
+    // 2 and 4 lost; 3 and 5 arrive: two duplicates for 2
+    let mut a = primed(true, false, 6, 2);
+    a.on_packet(20 * MS, Port::Wireless, ack(2));
+    a.on_packet(21 * MS, Port::Wireless, ack(2));
+    drain(&mut a);
+    // the retransmission of 2 arrives: the MH acknowledges up to 4, which is missing too
+    a.on_packet(25 * MS, Port::Wireless, ack(4));
+    let out = drain(&mut a);
+    let resent: Vec<u32> = out
+        .iter()
+        .filter(|t| t.port == Port::Wireless)
+        .map(seqno)
+        .collect();
+    assert_eq!(resent, vec![4]);
+    assert!(
+        out.iter().any(|t| t.port == Port::Wired),
+        "the new ACK itself goes on"
+    );
+}
+
+#[test]
+fn partial_ack_does_not_resend_a_segment_that_cannot_have_arrived_yet() {
+    // 2 lost; only 3 arrived (one duplicate); 4 and 5 are still on their way
+    let mut a = primed(true, false, 6, 2);
+    a.on_packet(20 * MS, Port::Wireless, ack(2));
+    drain(&mut a);
+    a.on_packet(25 * MS, Port::Wireless, ack(4));
+    let out = drain(&mut a);
+    assert!(out.iter().all(|t| t.port == Port::Wired));
+}
+
+#[test]
+fn round_trip_timer_is_armed_only_after_a_local_retransmission() {
+    let mut a = primed(true, false, 6, 2);
+    // no local retransmission yet: only the persist timer (200 ms after the last activity) runs
+    let t = a.poll_timeout().expect("persist timer");
+    assert_eq!(t, 7 * MS + 200 * MS);
+    a.on_packet(20 * MS, Port::Wireless, ack(2));
+    drain(&mut a);
+    // srtt is unknown (the timed segment was never acknowledged), so the minimum applies: 200 ms
+    assert_eq!(a.poll_timeout(), Some(20 * MS + 200 * MS));
+    a.on_timeout(220 * MS);
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!((seqno(&out[0]), out[0].priority), (2, Priority::High));
+    assert_eq!(a.stats().local_retransmissions, 2);
+}
+
+#[test]
+fn round_trip_timer_uses_twice_the_wireless_rtt_above_the_minimum() {
+    let mut cfg = SnoopConfig::paper002();
+    cfg.min_timeout = 40 * MS;
+    let mut a = SnoopAgent::new(cfg);
+    a.on_packet(0, Port::Wired, syn());
+    a.on_packet(0, Port::Wired, data(0));
+    a.on_packet(MS, Port::Wired, data(1));
+    a.on_packet(MS, Port::Wired, data(2));
+    a.on_packet(30 * MS, Port::Wireless, ack(1)); // srtt 30 ms
+    a.on_packet(31 * MS, Port::Wireless, ack(1)); // duplicate: local retransmission
+    drain(&mut a);
+    assert_eq!(a.poll_timeout(), Some(31 * MS + 60 * MS));
+}
+
+#[test]
+fn persist_timer_resends_after_200_ms_of_silence() {
+    let mut a = primed(true, false, 3, 1);
+    let t = a.poll_timeout().expect("persist");
+    a.on_timeout(t);
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!(seqno(&out[0]), 1);
+    // it repeats after another 200 ms of silence
+    assert_eq!(a.poll_timeout(), Some(t + 200 * MS));
+}
+
+#[test]
+fn local_retransmission_count_is_kept_per_segment() {
+    let mut a = primed(true, false, 4, 1);
+    a.on_packet(10 * MS, Port::Wireless, ack(1));
+    let t = a.poll_timeout().expect("timer");
+    a.on_timeout(t);
+    let key = ConnKey {
+        fixed: FH,
+        mobile: MH,
+    };
+    let head = a.conns[&key].cache.iter().next().cloned();
+    assert_eq!(head.map(|e| e.local_rexmits), Some(2));
+}
+
+#[test]
+fn selective_resends_every_missing_segment_once_per_rtt() {
+    // 1 and 2 lost, 3 arrives: SMART says 3 caused the duplicate
+    let mut a = primed(true, true, 5, 1);
+    a.on_packet(20 * MS, Port::Wireless, smart_ack(1, 3));
+    let out = drain(&mut a);
+    let mut resent: Vec<u32> = out
+        .iter()
+        .filter(|t| t.port == Port::Wireless)
+        .map(seqno)
+        .collect();
+    resent.sort();
+    assert_eq!(resent, vec![1, 2]);
+    // the next duplicate (caused by 4) within the RTT resends nothing again
+    a.on_packet(21 * MS, Port::Wireless, smart_ack(1, 4));
+    assert!(drain(&mut a).is_empty());
+    // without SMART awareness only the first hole is resent
+    let mut b = primed(true, false, 5, 1);
+    b.on_packet(20 * MS, Port::Wireless, smart_ack(1, 3));
+    let resent: Vec<u32> = drain(&mut b)
+        .iter()
+        .filter(|t| t.port == Port::Wireless)
+        .map(seqno)
+        .collect();
+    assert_eq!(resent, vec![1]);
+}
+
+#[test]
+fn non_tcp_packets_pass_through_both_ways() {
+    let mut a = agent(true, false);
+    a.on_packet(0, Port::Wired, Pkt(None));
+    a.on_packet(0, Port::Wireless, Pkt(None));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 2);
+    assert_eq!(out[0].port, Port::Wireless);
+    assert_eq!(out[1].port, Port::Wired);
+}
+
+#[test]
+fn connection_table_is_bounded_and_idle_state_expires() {
+    let mut cfg = SnoopConfig::paper000(true, false);
+    cfg.max_connections = 3;
+    let mut a = SnoopAgent::new(cfg.clone());
+    for port in 0..10u16 {
+        let mut s = seg(FH, MH, ISS, 0, Flags::SYN, 0);
+        s.src.port = port;
+        a.on_packet(u64::from(port), Port::Wired, Pkt(Some(s)));
+    }
+    assert_eq!(a.connections(), 3);
+    a.on_timeout(cfg.idle_timeout + 100);
+    assert_eq!(a.connections(), 0);
+}
