@@ -32,6 +32,12 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             return;
         }
         let ack = seg.ack;
+        if self.cfg.selective {
+            // SMART: the segment that caused this ACK (new or duplicate) has reached the mobile host.
+            if let Some(e) = seg.smart.and_then(|s| conn.cache.find_mut(s)) {
+                e.received = true;
+            }
+        }
         match conn.last_ack {
             // Case 2: a spurious ACK, below one already seen: discarded.
             Some(la) if ack.lt(la) => {
@@ -154,13 +160,6 @@ fn on_dupack<P: Clone>(
 ) -> Verdict {
     let ack = seg.ack;
     conn.dupacks_for_hole += 1;
-    if cfg.selective {
-        if let Some(s) = seg.smart {
-            if let Some(e) = conn.cache.find_mut(s) {
-                e.received = true;
-            }
-        }
-    }
     let forwarded = conn.forwarded;
     let rto = round_trip_timeout(cfg, conn);
     let last_seen = conn.last_seen;

@@ -432,3 +432,19 @@ fn connection_table_is_bounded_and_idle_state_expires() {
     a.on_timeout(cfg.idle_timeout + 100);
     assert_eq!(a.connections(), 0);
 }
+
+#[test]
+fn smart_information_on_a_new_ack_also_counts() {
+    // 0 acknowledged by a delayed ACK not yet sent; 1 lost; 2 arrives and the MH acknowledges 0
+    // at once (a new ACK for snoop) naming 2; 3 arrives: duplicate naming 3. Only 1 is missing.
+    let mut a = primed(true, true, 5, 0);
+    a.on_packet(20 * MS, Port::Wireless, smart_ack(1, 2));
+    drain(&mut a);
+    a.on_packet(21 * MS, Port::Wireless, smart_ack(1, 3));
+    let resent: Vec<u32> = drain(&mut a)
+        .iter()
+        .filter(|t| t.port == Port::Wireless)
+        .map(seqno)
+        .collect();
+    assert_eq!(resent, vec![1], "segment 2 is known to have arrived");
+}
