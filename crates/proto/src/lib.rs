@@ -10,6 +10,6 @@ pub mod seq;
 pub mod tcp;
 pub mod time;
 
-pub use segment::{Endpoint, Flags, Segment};
+pub use segment::{Endpoint, Flags, SackBlocks, Segment};
 pub use seq::Seq;
 pub use time::Time;

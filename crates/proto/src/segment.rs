@@ -41,6 +41,34 @@ impl std::ops::BitOrAssign for Flags {
     }
 }
 
+/// Up to three RFC 2018 SACK blocks, most recent first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct SackBlocks {
+    blocks: [(Seq, Seq); 3],
+    n: u8,
+}
+
+impl SackBlocks {
+    pub const MAX: usize = 3;
+
+    /// Appends a block `[start, end)`; ignored when full or empty.
+    pub fn push(&mut self, start: Seq, end: Seq) {
+        if (self.n as usize) < Self::MAX && start.lt(end) {
+            self.blocks[self.n as usize] = (start, end);
+            self.n += 1;
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.n as usize
+    }
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (Seq, Seq)> + '_ {
+        self.blocks[..self.n as usize].iter().copied()
+    }
+}
+
 /// One end of a connection: IPv4 address and TCP port.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, PartialOrd, Ord)]
 pub struct Endpoint {
@@ -73,6 +101,8 @@ pub struct Segment {
     /// SMART (paper 000 section II): the sequence number of the data segment whose arrival caused this
     /// ACK, carried besides the cumulative acknowledgment.
     pub smart: Option<Seq>,
+    /// RFC 2018 selective acknowledgments.
+    pub sack: SackBlocks,
 }
 
 impl Segment {
@@ -97,6 +127,10 @@ impl Segment {
         }
         if self.smart.is_some() {
             n += 8;
+        }
+        if !self.sack.is_empty() {
+            // kind, length and 8 bytes a block, padded with NOPs to a multiple of 4
+            n += (2 + 8 * self.sack.len() as u32).div_ceil(4) * 4;
         }
         n
     }

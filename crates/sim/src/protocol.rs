@@ -11,6 +11,10 @@ pub enum Protocol {
     E2e,
     #[serde(rename = "e2e-newreno")]
     E2eNewReno,
+    #[serde(rename = "e2e-smart")]
+    E2eSmart,
+    #[serde(rename = "e2e-ietf-sack")]
+    E2eIetfSack,
     #[serde(rename = "e2e-eln")]
     E2eEln,
     #[serde(rename = "e2e-eln-rxmt")]
@@ -40,9 +44,11 @@ pub enum AgentKind {
 }
 
 impl Protocol {
-    pub const ALL: [Protocol; 9] = [
+    pub const ALL: [Protocol; 11] = [
         Protocol::E2e,
         Protocol::E2eNewReno,
+        Protocol::E2eSmart,
+        Protocol::E2eIetfSack,
         Protocol::E2eEln,
         Protocol::E2eElnRxmt,
         Protocol::Efr,
@@ -56,6 +62,8 @@ impl Protocol {
         match self {
             Protocol::E2e => "e2e",
             Protocol::E2eNewReno => "e2e-newreno",
+            Protocol::E2eSmart => "e2e-smart",
+            Protocol::E2eIetfSack => "e2e-ietf-sack",
             Protocol::E2eEln => "e2e-eln",
             Protocol::E2eElnRxmt => "e2e-eln-rxmt",
             Protocol::Efr => "efr",
@@ -71,6 +79,14 @@ impl Protocol {
             Protocol::E2e => "TCP Reno as in 4.4BSD-Lite end to end; the base station only routes (paper 000 E2E)",
             Protocol::E2eNewReno => {
                 "Reno that stays in fast recovery on partial ACKs, resending the next hole (paper 000 E2E-NEWRENO)"
+            }
+            Protocol::E2eSmart => {
+                "ACKs name the segment that caused them; the sender resends each gap at once (once per \
+                 RTT) and halves its window per loss event (paper 000 E2E-SMART)"
+            }
+            Protocol::E2eIetfSack => {
+                "RFC 2018 SACK blocks; scoreboard recovery after 3 duplicate ACKs, window halved as \
+                 Reno (paper 000 E2E-IETF-SACK, Fall and Floyd's Sack1)"
             }
             Protocol::E2eEln => {
                 "the receiver marks duplicate ACKs for segments corrupted on the wireless hop; the sender \
@@ -107,6 +123,8 @@ impl Protocol {
         let alias = match n.as_str() {
             "reno" => Some(Protocol::E2e),
             "newreno" => Some(Protocol::E2eNewReno),
+            "sack" => Some(Protocol::E2eIetfSack),
+            "smart" => Some(Protocol::E2eSmart),
             "snoop" => Some(Protocol::LlTcpAware),
             _ => None,
         };
@@ -126,6 +144,8 @@ impl Protocol {
         match self {
             Protocol::E2e => RecoveryPolicy::RENO,
             Protocol::E2eNewReno => RecoveryPolicy::NEWRENO,
+            Protocol::E2eSmart => RecoveryPolicy::SMART,
+            Protocol::E2eIetfSack => RecoveryPolicy::SACK,
             Protocol::E2eEln => RecoveryPolicy::ELN,
             Protocol::E2eElnRxmt => RecoveryPolicy::ELN_RXMT,
             Protocol::Efr => RecoveryPolicy::EFR,
@@ -139,7 +159,11 @@ impl Protocol {
     pub fn receiver_policy(self) -> ReceiverPolicy {
         ReceiverPolicy {
             mark_eln: matches!(self, Protocol::E2eEln | Protocol::E2eElnRxmt),
-            smart_acks: matches!(self, Protocol::LlSmart | Protocol::LlSmartTcpAware),
+            smart_acks: matches!(
+                self,
+                Protocol::E2eSmart | Protocol::LlSmart | Protocol::LlSmartTcpAware
+            ),
+            sack_blocks: self == Protocol::E2eIetfSack,
         }
     }
 

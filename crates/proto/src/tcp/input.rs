@@ -2,7 +2,7 @@
 //! connection: the handshake, trimming to the window, ACK processing with Reno's fast retransmit and
 //! fast recovery, window update, reassembly and FIN processing.
 
-use super::{Deflation, PartialAck, State, Tcp, TxKind, TCP_MAXWIN};
+use super::{Deflation, PartialAck, Selective, State, Tcp, TxKind, TCP_MAXWIN};
 use crate::segment::Segment;
 use crate::time::{next_tick_after, ticks_between, Time};
 
@@ -186,6 +186,7 @@ impl Tcp {
     /// (a duplicate ACK that triggered fast retransmit or window inflation).
     fn process_ack(&mut self, now: Time, seg: &Segment, len: u32, needoutput: &mut bool) -> bool {
         self.stats.acks_rcvd += 1;
+        self.selective_on_ack(now, seg);
         if seg.ack.le(self.snd_una) {
             if len == 0 && u32::from(seg.window) == self.snd_wnd {
                 self.stats.dupacks_rcvd += 1;
@@ -204,9 +205,11 @@ impl Tcp {
 
         // A new ACK. NewReno stays in fast recovery on a partial ACK; otherwise recovery ends here.
         let in_recovery = self.dupacks >= self.cur_thresh && !self.eln_recovery;
-        let partial = in_recovery
-            && self.cfg.policy.partial_ack == PartialAck::RetransmitNextHole
-            && seg.ack.lt(self.recover);
+        let sack_partial = self.sel.recovery && seg.ack.lt(self.recover);
+        let partial = sack_partial
+            || (in_recovery
+                && self.cfg.policy.partial_ack == PartialAck::RetransmitNextHole
+                && seg.ack.lt(self.recover));
         if !partial {
             let deflate = !self.eln_recovery
                 && match self.cfg.policy.deflation {
@@ -244,8 +247,15 @@ impl Tcp {
         if self.snd_nxt.lt(self.snd_una) {
             self.snd_nxt = self.snd_una;
         }
-        if partial {
+        if sack_partial {
+            self.sack_partial_ack(now);
+        } else if partial {
             self.partial_ack_retransmit(now);
+        } else if self.sel.recovery {
+            self.sack_exit();
+        }
+        if self.cfg.policy.selective == Selective::Smart {
+            self.smart_react(now, seg);
         }
         self.maybe_usrclosed();
         if our_fin_acked {
@@ -283,6 +293,23 @@ impl Tcp {
             // EFR computes its threshold from the window on the first duplicate.
             let window = self.snd_wnd.min(self.snd_cwnd) / self.maxseg;
             self.cur_thresh = self.cfg.policy.dupack_threshold.for_window(window);
+        }
+        match self.cfg.policy.selective {
+            Selective::Smart => {
+                // SMART acts on the first duplicate that names a later segment.
+                self.smart_react(now, seg);
+                return true;
+            }
+            Selective::Sack if self.sel.recovery => {
+                self.sack_dupack(now);
+                return true;
+            }
+            Selective::Sack if self.dupacks == self.cur_thresh => {
+                self.sack_enter(now);
+                return true;
+            }
+            Selective::Sack => return false,
+            Selective::None => {}
         }
         if let Some(eln) = self.cfg.policy.eln {
             if seg.eln && !self.eln_recovery && self.dupacks == eln.rexmt_thresh {

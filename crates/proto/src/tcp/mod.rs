@@ -16,11 +16,12 @@ mod output;
 mod policy;
 mod reass;
 mod rtt;
+mod selective;
 mod stats;
 
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use policy::{
-    Deflation, DupAckThreshold, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy,
+    Deflation, DupAckThreshold, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy, Selective,
 };
 pub use reass::Reassembly;
 pub use rtt::{BsdRtt, BACKOFF};
@@ -104,6 +105,8 @@ pub struct Tcp {
     cur_thresh: u32,
     /// An ELN retransmission is under way: no window change, no inflation, no deflation.
     eln_recovery: bool,
+    /// Selective-acknowledgment state (SACK and SMART senders).
+    sel: selective::SelectiveState,
 
     // --- receive side ---
     irs: Seq,
@@ -157,6 +160,7 @@ impl Tcp {
             last_rexmt_start: None,
             cur_thresh: 3,
             eln_recovery: false,
+            sel: selective::SelectiveState::default(),
             irs: Seq(0),
             rcv_nxt: Seq(0),
             rcv_adv: Seq(0),
@@ -231,6 +235,7 @@ impl Tcp {
         self.snd_cwnd = self.maxseg;
         self.dupacks = 0;
         self.eln_recovery = false;
+        self.sel.on_timeout();
         self.rexmt_cause = TxKind::TimeoutRetransmit;
         self.output(now);
     }

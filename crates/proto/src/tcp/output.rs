@@ -46,7 +46,9 @@ impl Tcp {
             let buffer_end = self.buffer_end();
             // `sb_cc`: data in the send buffer, counted from snd_una.
             let sb_cc = buffer_end.since(self.snd_una.max(self.data_start()));
-            let data_allowed = !matches!(self.state, State::SynSent | State::SynRcvd);
+            // In SACK recovery the scoreboard decides what is sent (selective.rs).
+            let data_allowed =
+                !matches!(self.state, State::SynSent | State::SynRcvd) && !self.sel.recovery;
             let mut len: i64 = if data_allowed {
                 i64::from(sb_cc.min(win)) - i64::from(off)
             } else {
@@ -118,7 +120,7 @@ impl Tcp {
     }
 
     /// The `send:` part of `tcp_output`: builds one segment and advances the sequence variables.
-    fn send_segment(&mut self, now: Time, flags: Flags, len: u32) {
+    pub(super) fn send_segment(&mut self, now: Time, flags: Flags, len: u32) {
         // Retransmitting a FIN that was already sent: back up over it.
         if flags.contains(Flags::FIN) && self.sent_fin && self.snd_nxt == self.snd_max {
             self.snd_nxt = self.snd_nxt - 1;
@@ -170,10 +172,16 @@ impl Tcp {
             } else {
                 None
             },
+            sack: if flags.contains(Flags::ACK) {
+                self.sack_blocks()
+            } else {
+                crate::segment::SackBlocks::default()
+            },
         };
         self.stats.eln_acks_sent += u64::from(seg.eln);
         self.ip_id = self.ip_id.wrapping_add(1);
 
+        self.log_sent(now, seq, len, kind == TxKind::New);
         // Counters.
         self.stats.segs_sent += 1;
         if len > 0 {

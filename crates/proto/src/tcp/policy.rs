@@ -55,6 +55,20 @@ pub struct ElnSender {
     pub rexmt_thresh: u32,
 }
 
+/// Loss recovery from selective acknowledgments (paper 000 section III-A).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selective {
+    /// Cumulative ACKs only.
+    None,
+    /// RFC 2018 SACK with Fall and Floyd's scoreboard recovery ("Sack1"): after the threshold of
+    /// duplicates, halve the window as Reno does and send while the estimate of packets in the pipe is
+    /// below cwnd, holes first.
+    Sack,
+    /// SMART: each ACK names the segment that caused it; a gap below it is resent at once unless it
+    /// was resent within the last RTT, and each loss event still halves the window.
+    Smart,
+}
+
 /// How the sender reacts to duplicate and partial ACKs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RecoveryPolicy {
@@ -63,6 +77,7 @@ pub struct RecoveryPolicy {
     pub partial_ack: PartialAck,
     /// `Some` if the sender acts on ELN marks.
     pub eln: Option<ElnSender>,
+    pub selective: Selective,
 }
 
 impl RecoveryPolicy {
@@ -72,6 +87,7 @@ impl RecoveryPolicy {
         deflation: Deflation::BsdLite,
         partial_ack: PartialAck::ExitRecovery,
         eln: None,
+        selective: Selective::None,
     };
     /// E2E-NEWRENO.
     pub const NEWRENO: RecoveryPolicy = RecoveryPolicy {
@@ -86,6 +102,16 @@ impl RecoveryPolicy {
     /// E2E-ELN-RXMT: retransmit on the first ELN-marked duplicate, keep the window.
     pub const ELN_RXMT: RecoveryPolicy = RecoveryPolicy {
         eln: Some(ElnSender { rexmt_thresh: 1 }),
+        ..RecoveryPolicy::RENO
+    };
+    /// E2E-IETF-SACK.
+    pub const SACK: RecoveryPolicy = RecoveryPolicy {
+        selective: Selective::Sack,
+        ..RecoveryPolicy::RENO
+    };
+    /// E2E-SMART.
+    pub const SMART: RecoveryPolicy = RecoveryPolicy {
+        selective: Selective::Smart,
         ..RecoveryPolicy::RENO
     };
     /// EFR (paper 001): Reno with the dynamic threshold.
@@ -110,6 +136,8 @@ pub struct ReceiverPolicy {
     pub mark_eln: bool,
     /// Carry SMART information: the sequence number of the segment that caused each ACK.
     pub smart_acks: bool,
+    /// Carry RFC 2018 SACK blocks.
+    pub sack_blocks: bool,
 }
 
 #[cfg(test)]

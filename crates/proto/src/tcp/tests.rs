@@ -40,8 +40,13 @@ fn drain(t: &mut Tcp) -> Vec<(Segment, TxKind)> {
 
 /// A sender and a sink after the three-way handshake, at time 0, and the sender's queued data.
 fn established(buffer: u32, app_bytes: u64) -> (Tcp, Tcp) {
+    established_with(buffer, app_bytes, RecoveryPolicy::RENO)
+}
+
+fn established_with(buffer: u32, app_bytes: u64, policy: RecoveryPolicy) -> (Tcp, Tcp) {
     let mut scfg = TcpConfig::bulk_sender(MSS, buffer, app_bytes);
     scfg.iss = 1000;
+    scfg.policy = policy;
     let mut rcfg = TcpConfig::sink(MSS, buffer);
     rcfg.iss = 5000;
     let mut s = Tcp::connect(scfg, FH, MH, 0);
@@ -72,6 +77,7 @@ fn ack_to_sender(s: &Tcp, ack: Seq, window: u16) -> Segment {
         mss: None,
         eln: false,
         smart: None,
+        sack: crate::segment::SackBlocks::default(),
     }
 }
 
@@ -89,13 +95,18 @@ fn data_to_sink(r: &Tcp, offset: u32, len: u32) -> Segment {
         mss: None,
         eln: false,
         smart: None,
+        sack: crate::segment::SackBlocks::default(),
     }
 }
 
 /// Brings a sender into steady congestion avoidance with `segs` segments outstanding, all sent at
 /// `now`; returns their sequence numbers.
 fn sender_with_window(segs: u32) -> (Tcp, Vec<Seq>) {
-    let (mut s, _r) = established(64 * 1024, 10_000_000);
+    sender_with_window_policy(segs, RecoveryPolicy::RENO)
+}
+
+fn sender_with_window_policy(segs: u32, policy: RecoveryPolicy) -> (Tcp, Vec<Seq>) {
+    let (mut s, _r) = established_with(64 * 1024, 10_000_000, policy);
     let first = drain(&mut s);
     assert_eq!(first.len(), 1, "slow start begins with one segment");
     // Acknowledge segments one by one until cwnd allows `segs` segments.
@@ -429,9 +440,7 @@ fn whole_transfer_with_fin_over_a_perfect_wire() {
 // --- recovery policies (issue 3) ---
 
 fn with_policy(policy: RecoveryPolicy, segs: u32) -> (Tcp, Vec<Seq>) {
-    let (mut s, seqs) = sender_with_window(segs);
-    s.cfg.policy = policy;
-    (s, seqs)
+    sender_with_window_policy(segs, policy)
 }
 
 fn dup(s: &Tcp, eln: bool) -> Segment {
@@ -577,4 +586,106 @@ fn receiver_marks_acks_for_corrupted_segments() {
     plain.on_corrupted(&data_to_sink(&plain, 0, MSS));
     plain.on_segment(12 * MS, &data_to_sink(&plain, MSS, MSS));
     assert!(!drain(&mut plain)[0].0.eln);
+}
+
+// --- selective acknowledgments ---
+
+fn sacked_dup(s: &Tcp, blocks: &[(Seq, Seq)]) -> Segment {
+    let mut a = dup(s, false);
+    for &(x, y) in blocks {
+        a.sack.push(x, y);
+    }
+    a
+}
+
+#[test]
+fn receiver_sends_sack_blocks_most_recent_first() {
+    let (_s, mut r) = established(32768, 100_000);
+    r.cfg.receiver.sack_blocks = true;
+    r.on_segment(MS, &data_to_sink(&r, 0, MSS));
+    drain(&mut r);
+    r.on_segment(2 * MS, &data_to_sink(&r, 2 * MSS, MSS)); // hole at 1
+    r.on_segment(3 * MS, &data_to_sink(&r, 5 * MSS, MSS)); // hole at 3-4
+    let out = drain(&mut r);
+    let last = out.last().expect("an ACK").0;
+    let blocks: Vec<(Seq, Seq)> = last.sack.iter().collect();
+    let base = r.irs() + 1;
+    assert_eq!(
+        blocks,
+        vec![
+            (base + 5 * MSS, base + 6 * MSS),
+            (base + 2 * MSS, base + 3 * MSS)
+        ]
+    );
+    // without the option no blocks are sent
+    let (_s, mut plain) = established(32768, 100_000);
+    plain.on_segment(2 * MS, &data_to_sink(&plain, 2 * MSS, MSS));
+    assert!(drain(&mut plain)[0].0.sack.is_empty());
+}
+
+#[test]
+fn sack_sender_resends_each_reported_hole_in_one_recovery() {
+    let (mut s, seqs) = with_policy(RecoveryPolicy::SACK, 8);
+    let cwnd = s.cwnd();
+    // segments 0 and 2 lost; 1 and 3..7 arrive
+    let b = |from: usize, to: usize| (seqs[from], seqs[to - 1] + MSS);
+    s.on_segment(SEC, &sacked_dup(&s, &[b(1, 2)]));
+    s.on_segment(SEC, &sacked_dup(&s, &[b(3, 4), b(1, 2)]));
+    assert!(drain(&mut s).is_empty());
+    s.on_segment(SEC, &sacked_dup(&s, &[b(3, 5), b(1, 2)]));
+    let out: Vec<Seq> = drain(&mut s).iter().map(|(seg, _)| seg.seq).collect();
+    assert_eq!(out.first(), Some(&seqs[0]), "the first hole at once");
+    assert_eq!(s.ssthresh(), (cwnd.min(s.snd_wnd()) / 2 / MSS).max(2) * MSS);
+    // more duplicates drain the pipe; the second hole (2) goes before any new data
+    let mut sent = out;
+    for k in 6..8 {
+        s.on_segment(SEC, &sacked_dup(&s, &[b(3, k), b(1, 2)]));
+        sent.extend(drain(&mut s).iter().map(|(seg, _)| seg.seq));
+    }
+    for _ in 0..4 {
+        s.on_segment(SEC, &sacked_dup(&s, &[b(3, 8), b(1, 2)]));
+        sent.extend(drain(&mut s).iter().map(|(seg, _)| seg.seq));
+    }
+    assert!(
+        sent.contains(&seqs[2]),
+        "the second hole is resent in the same recovery: {sent:?}"
+    );
+    let pos2 = sent
+        .iter()
+        .position(|x| *x == seqs[2])
+        .unwrap_or(usize::MAX);
+    assert!(
+        sent.iter().take(pos2).all(|x| x.lt(seqs[7] + MSS)),
+        "holes before new data"
+    );
+    assert_eq!(s.stats().fast_retransmits, 1);
+}
+
+#[test]
+fn smart_sender_resends_a_gap_on_the_first_duplicate_once_per_rtt() {
+    let (mut s, seqs) = with_policy(RecoveryPolicy::SMART, 8);
+    let cwnd = s.cwnd();
+    let naming = |s: &Tcp, k: usize| {
+        let mut a = dup(s, false);
+        a.smart = Some(seqs[k]);
+        a
+    };
+    // segment 0 lost; the ACK caused by segment 1 names it
+    s.on_segment(SEC, &naming(&s, 1));
+    let out = drain(&mut s);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].0.seq, seqs[0]);
+    assert!(s.cwnd() < cwnd, "a loss event still halves the window");
+    assert_eq!(s.stats().fast_retransmits, 1);
+    // the next duplicate, moments later, does not resend it again
+    s.on_segment(SEC + MS, &naming(&s, 2));
+    assert!(drain(&mut s).is_empty());
+    // a second gap (segment 3) in the same window is resent without another window cut
+    let ssthresh = s.ssthresh();
+    s.on_segment(SEC + 2 * MS, &naming(&s, 4));
+    let out = drain(&mut s);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].0.seq, seqs[3]);
+    assert_eq!(s.ssthresh(), ssthresh);
+    assert_eq!(s.stats().fast_retransmits, 1);
 }

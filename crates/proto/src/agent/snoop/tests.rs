@@ -44,6 +44,7 @@ fn seg(src: Endpoint, dst: Endpoint, seq: u32, ack: u32, flags: Flags, len: u32)
         mss: None,
         eln: false,
         smart: None,
+        sack: crate::segment::SackBlocks::default(),
     }
 }
 

@@ -1,0 +1,279 @@
+//! Selective acknowledgments (paper 000 section III-A): the receiver's SACK blocks (RFC 2018), the
+//! IETF SACK sender with Fall and Floyd's scoreboard recovery, and the SMART sender.
+//!
+//! Both senders keep a scoreboard of what the receiver reported holding above `snd_una` and a log
+//! of the segments sent, so a hole is resent as exactly the segment that was sent there.
+
+use std::collections::VecDeque;
+
+use super::{Reassembly, Selective, Tcp, TxKind};
+use crate::segment::{Flags, SackBlocks, Segment};
+use crate::seq::Seq;
+use crate::time::Time;
+
+/// A segment sent and not yet cumulatively acknowledged.
+#[derive(Clone, Copy, Debug)]
+struct Sent {
+    seq: Seq,
+    len: u32,
+    last_tx: Time,
+    rexmits: u32,
+}
+
+impl Sent {
+    fn end(&self) -> Seq {
+        self.seq + self.len
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub(super) struct SelectiveState {
+    /// Ranges above `snd_una` the receiver reported holding.
+    scoreboard: Reassembly,
+    log: VecDeque<Sent>,
+    /// SACK: in scoreboard recovery.
+    pub(super) recovery: bool,
+    /// SACK: estimate of the segments in the network (Fall and Floyd's `pipe`).
+    pipe: i64,
+    /// SACK: end of the highest hole resent in this recovery.
+    high_rxt: Seq,
+    /// SMART: smoothed RTT from ACKs that name segments sent once, in nanoseconds (gain 1/8).
+    srtt: Option<Time>,
+}
+
+impl SelectiveState {
+    /// After a timeout everything from `snd_una` is resent anyway: start afresh.
+    pub(super) fn on_timeout(&mut self) {
+        self.recovery = false;
+        self.pipe = 0;
+        self.scoreboard = Reassembly::default();
+    }
+
+    fn covered(&self, s: &Sent) -> bool {
+        self.scoreboard
+            .ranges()
+            .iter()
+            .any(|&(a, b)| a.le(s.seq) && s.end().le(b))
+    }
+
+    /// Highest byte the receiver reported holding.
+    fn highest_reported(&self) -> Option<Seq> {
+        self.scoreboard.ranges().last().map(|r| r.1)
+    }
+}
+
+impl Tcp {
+    fn selective(&self) -> Selective {
+        self.cfg.policy.selective
+    }
+
+    /// The receiver's SACK blocks: first the block holding the segment that arrived last, then the
+    /// others, highest first (RFC 2018 section 4).
+    pub(super) fn sack_blocks(&self) -> SackBlocks {
+        let mut b = SackBlocks::default();
+        if !self.cfg.receiver.sack_blocks {
+            return b;
+        }
+        let ranges = self.reass.ranges();
+        let recent = self
+            .last_rcvd_seq
+            .and_then(|s| ranges.iter().position(|&(a, e)| a.le(s) && s.lt(e)));
+        if let Some(i) = recent {
+            b.push(ranges[i].0, ranges[i].1);
+        }
+        for (i, &(a, e)) in ranges.iter().enumerate().rev() {
+            if Some(i) != recent {
+                b.push(a, e);
+            }
+        }
+        b
+    }
+
+    /// Records a data segment as it goes out.
+    pub(super) fn log_sent(&mut self, now: Time, seq: Seq, len: u32, new: bool) {
+        if self.selective() == Selective::None || len == 0 {
+            return;
+        }
+        if new {
+            self.sel.log.push_back(Sent {
+                seq,
+                len,
+                last_tx: now,
+                rexmits: 0,
+            });
+        } else if let Some(s) = self.sel.log.iter_mut().find(|s| s.seq == seq) {
+            s.last_tx = now;
+            s.rexmits += 1;
+        }
+    }
+
+    /// Updates the scoreboard from any ACK (duplicate or new).
+    pub(super) fn selective_on_ack(&mut self, now: Time, seg: &Segment) {
+        let mode = self.selective();
+        if mode == Selective::None {
+            return;
+        }
+        let ack = seg.ack.max(self.snd_una);
+        while self.sel.log.front().is_some_and(|s| s.end().le(ack)) {
+            self.sel.log.pop_front();
+        }
+        match mode {
+            Selective::Sack => {
+                for (a, e) in seg.sack.iter() {
+                    if e.gt(ack) {
+                        self.sel.scoreboard.insert(a.max(ack), e);
+                    }
+                }
+            }
+            Selective::Smart => {
+                if let Some(s) = seg.smart {
+                    if let Some(rec) = self.sel.log.iter().find(|r| r.seq == s).copied() {
+                        if rec.rexmits == 0 {
+                            let sample = now.saturating_sub(rec.last_tx);
+                            self.sel.srtt = Some(match self.sel.srtt {
+                                None => sample,
+                                Some(v) if sample >= v => v + (sample - v) / 8,
+                                Some(v) => v - (v - sample) / 8,
+                            });
+                        }
+                        if rec.end().gt(ack) {
+                            self.sel.scoreboard.insert(rec.seq.max(ack), rec.end());
+                        }
+                    }
+                }
+            }
+            Selective::None => {}
+        }
+        let _ = self.sel.scoreboard.take_in_order(ack);
+    }
+
+    /// Sends exactly the segment `[seq, seq + len)` again.
+    fn send_exact(&mut self, now: Time, seq: Seq, len: u32, cause: TxKind) {
+        let saved = self.snd_nxt;
+        self.snd_nxt = seq;
+        self.rexmt_cause = cause;
+        self.send_segment(now, Flags::ACK, len);
+        if saved.gt(self.snd_nxt) {
+            self.snd_nxt = saved;
+        }
+    }
+
+    /// SMART (paper 000 section III-A): every segment below the one this ACK names that the
+    /// receiver does not hold is resent at once, unless it was resent within the last RTT. The first
+    /// resend of a loss event halves the window.
+    pub(super) fn smart_react(&mut self, now: Time, seg: &Segment) {
+        let Some(s) = seg.smart else {
+            return;
+        };
+        if !s.gt(self.snd_una) {
+            return;
+        }
+        let rtt = self.sel.srtt.unwrap_or(0);
+        let due: Vec<Sent> = self
+            .sel
+            .log
+            .iter()
+            .take_while(|r| r.seq.lt(s))
+            .filter(|r| !self.sel.covered(r))
+            .filter(|r| r.rexmits == 0 || now.saturating_sub(r.last_tx) >= rtt)
+            .copied()
+            .collect();
+        if due.is_empty() {
+            return;
+        }
+        if self.snd_una.ge(self.recover) {
+            // a new loss event: still treated as congestion
+            self.stats.fast_retransmits += 1;
+            self.recover = self.snd_max;
+            self.snd_ssthresh = self.halved_window();
+            self.snd_cwnd = self.snd_ssthresh;
+        }
+        self.timing = None;
+        for r in due {
+            self.send_exact(now, r.seq, r.len, TxKind::FastRetransmit);
+        }
+    }
+
+    /// SACK: the threshold-th duplicate starts scoreboard recovery (Fall and Floyd, "Sack1").
+    pub(super) fn sack_enter(&mut self, now: Time) {
+        self.stats.fast_retransmits += 1;
+        self.recover = self.snd_max;
+        self.snd_ssthresh = self.halved_window();
+        self.snd_cwnd = self.snd_ssthresh;
+        self.sel.recovery = true;
+        self.sel.high_rxt = self.snd_una;
+        let outstanding = i64::from(self.snd_max.since(self.snd_una) / self.maxseg.max(1));
+        self.sel.pipe = outstanding - i64::from(self.dupacks);
+        self.timing = None;
+        self.rexmt_at = None;
+        // The segment the duplicates ask for goes at once, whatever the pipe (as Reno's fast
+        // retransmit); then the pipe rule takes over.
+        let first = self.sel.log.front().copied();
+        if let Some(r) = first.filter(|r| r.seq == self.snd_una) {
+            self.send_exact(now, r.seq, r.len, TxKind::FastRetransmit);
+            self.sel.high_rxt = r.end();
+            self.sel.pipe += 1;
+        }
+        self.sack_send(now);
+    }
+
+    /// SACK: a further duplicate means one more segment left the network.
+    pub(super) fn sack_dupack(&mut self, now: Time) {
+        self.sel.pipe -= 1;
+        self.sack_send(now);
+    }
+
+    /// SACK: a partial ACK: the original and its retransmission have left the network.
+    pub(super) fn sack_partial_ack(&mut self, now: Time) {
+        self.sel.pipe = (self.sel.pipe - 2).max(0);
+        if self.sel.high_rxt.lt(self.snd_una) {
+            self.sel.high_rxt = self.snd_una;
+        }
+        self.sack_send(now);
+    }
+
+    /// SACK: leaves recovery on an ACK for everything outstanding when it began.
+    pub(super) fn sack_exit(&mut self) {
+        self.sel.recovery = false;
+        self.snd_cwnd = self.snd_ssthresh;
+    }
+
+    /// SACK: while the pipe is below cwnd, resend the next hole the scoreboard shows (below the
+    /// highest byte reported), else send new data.
+    fn sack_send(&mut self, now: Time) {
+        let cwnd_segs = i64::from(self.snd_cwnd / self.maxseg.max(1));
+        while self.sel.pipe < cwnd_segs {
+            let highest = self.sel.highest_reported();
+            let hole = self
+                .sel
+                .log
+                .iter()
+                .filter(|r| r.seq.ge(self.sel.high_rxt))
+                .filter(|r| highest.is_some_and(|h| r.end().le(h)))
+                .find(|r| !self.sel.covered(r))
+                .copied();
+            if let Some(r) = hole {
+                self.send_exact(now, r.seq, r.len, TxKind::FastRetransmit);
+                self.sel.high_rxt = r.end();
+                self.sel.pipe += 1;
+                continue;
+            }
+            let window_end = self.snd_una + self.snd_wnd;
+            let room = window_end.since(self.snd_max);
+            let len = self
+                .maxseg
+                .min(self.buffer_end().since(self.snd_max))
+                .min(room);
+            if len == 0 {
+                break;
+            }
+            let saved = self.snd_nxt;
+            self.snd_nxt = self.snd_max;
+            self.send_segment(now, Flags::ACK, len);
+            if saved.gt(self.snd_nxt) {
+                self.snd_nxt = saved;
+            }
+            self.sel.pipe += 1;
+        }
+    }
+}
