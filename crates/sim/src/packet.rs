@@ -8,12 +8,13 @@ pub struct SimPacket {
     pub seg: Segment,
     /// Bit errors hit this packet on the wireless link: its checksum no longer matches.
     pub corrupted: bool,
-    /// A digest of the payload the sender put in, checked at the receiver (the simulated bytes).
-    pub payload_tag: u64,
+    /// A digest of the payload the fixed host put in, checked at the mobile host (the simulated
+    /// bytes). `None` for packets a split base station builds from its relayed byte stream.
+    pub payload_tag: Option<u64>,
 }
 
 impl SimPacket {
-    pub fn new(seg: Segment, payload_tag: u64) -> SimPacket {
+    pub fn new(seg: Segment, payload_tag: Option<u64>) -> SimPacket {
         SimPacket {
             seg,
             corrupted: false,
@@ -29,7 +30,7 @@ impl SimPacket {
 
 impl BuildPacket for SimPacket {
     fn build(seg: &Segment, _like: &Self) -> Self {
-        SimPacket::new(*seg, 0)
+        SimPacket::new(*seg, None)
     }
 }
 

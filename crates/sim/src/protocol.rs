@@ -29,6 +29,10 @@ pub enum Protocol {
     LlSmart,
     #[serde(rename = "ll-smart-tcp-aware")]
     LlSmartTcpAware,
+    #[serde(rename = "split")]
+    Split,
+    #[serde(rename = "split-smart")]
+    SplitSmart,
 }
 
 /// What runs at the base station.
@@ -41,10 +45,12 @@ pub enum AgentKind {
         suppress_dupacks: bool,
         selective: bool,
     },
+    /// A split connection; the wireless half uses the SMART sender if `smart`.
+    Split { smart: bool },
 }
 
 impl Protocol {
-    pub const ALL: [Protocol; 11] = [
+    pub const ALL: [Protocol; 13] = [
         Protocol::E2e,
         Protocol::E2eNewReno,
         Protocol::E2eSmart,
@@ -56,6 +62,8 @@ impl Protocol {
         Protocol::LlTcpAware,
         Protocol::LlSmart,
         Protocol::LlSmartTcpAware,
+        Protocol::Split,
+        Protocol::SplitSmart,
     ];
 
     pub fn name(self) -> &'static str {
@@ -71,6 +79,8 @@ impl Protocol {
             Protocol::LlTcpAware => "ll-tcp-aware",
             Protocol::LlSmart => "ll-smart",
             Protocol::LlSmartTcpAware => "ll-smart-tcp-aware",
+            Protocol::Split => "split",
+            Protocol::SplitSmart => "split-smart",
         }
     }
 
@@ -114,6 +124,13 @@ impl Protocol {
             Protocol::LlSmartTcpAware => {
                 "LL-SMART with duplicate-ACK suppression (paper 000 LL-SMART-TCP-AWARE)"
             }
+            Protocol::Split => {
+                "the base station ends the fixed host's connection and relays through a 64 KB buffer \
+                 over a second Reno connection (paper 000 SPLIT)"
+            }
+            Protocol::SplitSmart => {
+                "SPLIT whose wireless connection uses the SMART sender (paper 000 SPLIT-SMART)"
+            }
         }
     }
 
@@ -149,9 +166,12 @@ impl Protocol {
             Protocol::E2eEln => RecoveryPolicy::ELN,
             Protocol::E2eElnRxmt => RecoveryPolicy::ELN_RXMT,
             Protocol::Efr => RecoveryPolicy::EFR,
-            Protocol::Ll | Protocol::LlTcpAware | Protocol::LlSmart | Protocol::LlSmartTcpAware => {
-                RecoveryPolicy::RENO
-            }
+            Protocol::Ll
+            | Protocol::LlTcpAware
+            | Protocol::LlSmart
+            | Protocol::LlSmartTcpAware
+            | Protocol::Split
+            | Protocol::SplitSmart => RecoveryPolicy::RENO,
         }
     }
 
@@ -161,10 +181,18 @@ impl Protocol {
             mark_eln: matches!(self, Protocol::E2eEln | Protocol::E2eElnRxmt),
             smart_acks: matches!(
                 self,
-                Protocol::E2eSmart | Protocol::LlSmart | Protocol::LlSmartTcpAware
+                Protocol::E2eSmart
+                    | Protocol::LlSmart
+                    | Protocol::LlSmartTcpAware
+                    | Protocol::SplitSmart
             ),
             sack_blocks: self == Protocol::E2eIetfSack,
         }
+    }
+
+    /// Whether the fixed host's ACKs come from the base station rather than the mobile host.
+    pub fn is_split(self) -> bool {
+        matches!(self.agent(), AgentKind::Split { .. })
     }
 
     pub fn agent(self) -> AgentKind {
@@ -185,6 +213,8 @@ impl Protocol {
                 suppress_dupacks: true,
                 selective: true,
             },
+            Protocol::Split => AgentKind::Split { smart: false },
+            Protocol::SplitSmart => AgentKind::Split { smart: true },
             _ => AgentKind::Router,
         }
     }

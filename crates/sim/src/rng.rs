@@ -12,6 +12,7 @@ pub enum Stream {
     FixedHostClock = 3,
     MobileHostClock = 4,
     InitialSequence = 5,
+    BaseStationClock = 6,
 }
 
 /// SplitMix64 finaliser: spreads a seed over 64 bits.

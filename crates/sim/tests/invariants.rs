@@ -110,7 +110,7 @@ fn forging_an_ack_is_an_ack_semantics_violation() {
                     ack.seg.ack = s.seq + s.len;
                     ack.seg.flags = Flags::ACK;
                     ack.seg.len = 0;
-                    ack.payload_tag = 0;
+                    ack.payload_tag = None;
                     vec![
                         forward(from, p),
                         Transmit {
@@ -138,7 +138,7 @@ fn altering_payload_is_caught() {
         fault: |from: Port, p: &SimPacket| {
             let mut q = *p;
             if from == Port::Wired && q.seg.len > 0 {
-                q.payload_tag ^= 1;
+                q.payload_tag = q.payload_tag.map(|t| t ^ 1);
             }
             vec![forward(from, &q)]
         },

@@ -4,9 +4,13 @@
 
 mod router;
 pub mod snoop;
+pub mod split;
+#[cfg(test)]
+mod split_tests;
 
 pub use router::Router;
 pub use snoop::{BuildPacket, SnoopAgent, SnoopConfig};
+pub use split::{SplitAgent, SplitConfig};
 
 use crate::segment::Segment;
 use crate::time::Time;

@@ -48,6 +48,9 @@ pub enum CloseWhen {
     AfterSend,
     /// A sink: read until end of file, then close.
     AfterEof,
+    /// A relay (the split base station): writes what it is given with [`super::Tcp::write`], reads
+    /// with [`super::Tcp::read`], and closes when told with [`super::Tcp::close`].
+    Relay,
 }
 
 /// One endpoint's settings.
@@ -86,6 +89,16 @@ impl TcpConfig {
             policy: RecoveryPolicy::default(),
             receiver: ReceiverPolicy::default(),
             iss: 1,
+        }
+    }
+
+    /// A relay endpoint with the given buffers (see [`CloseWhen::Relay`]).
+    pub fn relay(mss: u32, sndbuf: u32, rcvbuf: u32) -> Self {
+        TcpConfig {
+            sndbuf,
+            rcvbuf,
+            close_when: CloseWhen::Relay,
+            ..TcpConfig::bulk_sender(mss, sndbuf, 0)
         }
     }
 

@@ -128,7 +128,11 @@ impl Tcp {
             len -= todrop.min(len);
         }
         // Trim what lies beyond the window.
-        let rwnd = self.receive_space().min(TCP_MAXWIN);
+        // rcv_wnd never retracts what was already advertised
+        let rwnd = self
+            .receive_space()
+            .min(TCP_MAXWIN)
+            .max(self.rcv_adv.since(self.rcv_nxt));
         let beyond = (seq + len).diff(self.rcv_nxt + rwnd);
         if beyond > 0 {
             let beyond = beyond as u32;
@@ -177,9 +181,10 @@ impl Tcp {
         }
 
         let delivered = self.receive_data(now, seq, len, fin);
-        // The application reads what arrived in order at once; its read calls tcp_output
-        // (PRU_RCVD), which is where the every-second-segment ACK comes from.
-        self.finish_input(now, needoutput || delivered);
+        // A sink reads what arrived in order at once; its read calls tcp_output (PRU_RCVD), which
+        // is where the every-second-segment ACK comes from. A relay reads later (Tcp::read).
+        let reads_now = self.cfg.close_when != super::CloseWhen::Relay;
+        self.finish_input(now, needoutput || (delivered && reads_now));
     }
 
     /// ACK processing of a synchronized connection. Returns true when the segment is done with
@@ -241,7 +246,7 @@ impl Tcp {
             self.open_cwnd();
         }
         self.snd_wnd = self.snd_wnd.saturating_sub(acked);
-        let fin_seq = self.data_start() + (self.cfg.app_bytes as u32);
+        let fin_seq = self.data_start() + (self.total_bytes() as u32);
         let our_fin_acked = self.sent_fin && seg.ack.gt(fin_seq);
         self.snd_una = seg.ack;
         if self.snd_nxt.lt(self.snd_una) {
@@ -392,6 +397,7 @@ impl Tcp {
                 // TCP_REASS fast path: in order, nothing queued. The ACK may be delayed.
                 self.rcv_nxt += len;
                 self.stats.bytes_delivered += u64::from(len);
+                self.deliver(u64::from(len));
                 self.set_delack(now);
                 in_order = true;
             } else {
@@ -401,7 +407,9 @@ impl Tcp {
                 self.reass.insert(seq, seq + len);
                 self.stats.max_reass_bytes = self.stats.max_reass_bytes.max(self.reass.bytes());
                 if let Some(end) = self.reass.take_in_order(self.rcv_nxt) {
-                    self.stats.bytes_delivered += u64::from(end.since(self.rcv_nxt));
+                    let n = u64::from(end.since(self.rcv_nxt));
+                    self.stats.bytes_delivered += n;
+                    self.deliver(n);
                     self.rcv_nxt = end;
                     in_order = true;
                 }
@@ -427,6 +435,13 @@ impl Tcp {
             }
         }
         in_order
+    }
+
+    /// In-order data for the application: a relay holds it until it reads.
+    fn deliver(&mut self, n: u64) {
+        if self.cfg.close_when == super::CloseWhen::Relay {
+            self.unread += n;
+        }
     }
 
     /// `TF_DELACK`: the ACK goes out with the next fast-timer tick unless something sends it sooner.

@@ -8,7 +8,8 @@
 //! waking on every tick, the connection computes the tick on which each timer expires.
 //!
 //! The application is modelled as writing `app_bytes` as fast as the send buffer allows and reading
-//! everything the moment it is in order (so the advertised window is the whole receive buffer).
+//! everything the moment it is in order (so the advertised window is the whole receive buffer); a
+//! relay application (the split base station) instead writes and reads explicitly.
 
 mod config;
 mod input;
@@ -127,6 +128,16 @@ pub struct Tcp {
     out: VecDeque<(Segment, TxKind)>,
     ip_id: u16,
     stats: TcpStats,
+
+    // --- relay application (split connections) ---
+    /// Bytes a relay application has written so far.
+    relay_written: u64,
+    /// Bytes delivered in order that a relay application has not read yet.
+    unread: u64,
+    /// Receive-buffer space a relay reserves for data it already moved on (the shared relay buffer).
+    reserved: u64,
+    /// The relay application has closed.
+    close_requested: bool,
 }
 
 impl Tcp {
@@ -173,6 +184,10 @@ impl Tcp {
             out: VecDeque::new(),
             ip_id: 0,
             stats: TcpStats::default(),
+            relay_written: 0,
+            unread: 0,
+            reserved: 0,
+            close_requested: false,
             cfg,
         }
     }
@@ -376,16 +391,26 @@ impl Tcp {
         self.iss + 1
     }
 
-    /// Data bytes acknowledged by the peer.
-    fn data_acked(&self) -> u64 {
-        u64::from(self.snd_una.since(self.data_start())).min(self.cfg.app_bytes)
+    /// Bytes the application sends in all (known once it has closed).
+    fn total_bytes(&self) -> u64 {
+        match self.cfg.close_when {
+            CloseWhen::Relay => self.relay_written,
+            _ => self.cfg.app_bytes,
+        }
     }
 
-    /// End of the data the application has put in the send buffer so far (`snd_una + sb_cc`): it keeps
-    /// the buffer full until everything is written.
+    /// Data bytes acknowledged by the peer.
+    fn data_acked(&self) -> u64 {
+        u64::from(self.snd_una.since(self.data_start())).min(self.total_bytes())
+    }
+
+    /// End of the data the application has put in the send buffer so far (`snd_una + sb_cc`): a bulk
+    /// application keeps the buffer full until everything is written.
     fn buffer_end(&self) -> Seq {
-        let acked = self.data_acked();
-        let written = (acked + u64::from(self.sndbuf)).min(self.cfg.app_bytes);
+        let written = match self.cfg.close_when {
+            CloseWhen::Relay => self.relay_written,
+            _ => (self.data_acked() + u64::from(self.sndbuf)).min(self.cfg.app_bytes),
+        };
         self.data_start() + (written as u32)
     }
 
@@ -396,7 +421,69 @@ impl Tcp {
                 self.data_acked() + u64::from(self.sndbuf) >= self.cfg.app_bytes
             }
             CloseWhen::AfterEof => self.state.have_rcvd_fin(),
+            CloseWhen::Relay => self.close_requested,
         }
+    }
+
+    // --- the relay application's calls ---
+
+    /// Free space in the send buffer.
+    pub fn send_space(&self) -> u64 {
+        let buffered = self.relay_written - self.data_acked();
+        u64::from(self.sndbuf).saturating_sub(buffered)
+    }
+
+    /// Bytes written and not yet acknowledged by the peer.
+    pub fn send_buffered(&self) -> u64 {
+        self.relay_written - self.data_acked()
+    }
+
+    /// The relay application writes `n` bytes (at most [`Tcp::send_space`]).
+    pub fn write(&mut self, now: Time, n: u64) {
+        let n = n.min(self.send_space());
+        if n > 0 && !self.close_requested {
+            self.relay_written += n;
+            self.output(now);
+        }
+    }
+
+    /// Delivered bytes the relay application has not read.
+    pub fn unread(&self) -> u64 {
+        self.unread
+    }
+
+    /// The relay application reads up to `max` bytes; the opened window may be advertised.
+    pub fn read(&mut self, now: Time, max: u64) -> u64 {
+        let n = self.unread.min(max);
+        self.unread -= n;
+        if n > 0 {
+            self.output(now);
+        }
+        n
+    }
+
+    /// Receive-buffer space the relay holds elsewhere (its shared buffer); the window shrinks by it.
+    pub fn set_reserved(&mut self, bytes: u64) {
+        self.reserved = bytes;
+    }
+
+    /// Sends a window update if the window opened enough (after the reserved space shrank).
+    pub fn poke(&mut self, now: Time) {
+        self.output(now);
+    }
+
+    /// The relay application closes its side.
+    pub fn close(&mut self, now: Time) {
+        if !self.close_requested {
+            self.close_requested = true;
+            self.maybe_usrclosed();
+            self.output(now);
+        }
+    }
+
+    /// The peer's FIN has arrived and everything before it was read.
+    pub fn at_eof(&self) -> bool {
+        self.state.have_rcvd_fin() && self.unread == 0
     }
 
     /// `tcp_usrclosed`: move to the closing states once the application has closed.

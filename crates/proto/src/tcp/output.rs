@@ -17,10 +17,11 @@ impl Tcp {
         }
     }
 
-    /// The window to advertise: the free receive buffer. The application reads at once, so it is the
-    /// whole (rounded) buffer, clamped to `TCP_MAXWIN`.
+    /// The window to advertise: the free receive buffer. A sink reads at once, so it is the whole
+    /// (rounded) buffer; a relay's unread data and its reserved space take their share.
     pub(super) fn receive_space(&self) -> u32 {
-        self.rcvbuf
+        let used = self.unread + self.reserved;
+        u64::from(self.rcvbuf).saturating_sub(used) as u32
     }
 
     /// ELN: the ACK's cumulative acknowledgment points into a range that arrived corrupted.

@@ -1,0 +1,193 @@
+//! SPLIT and SPLIT-SMART (paper 000 section III-C): the base station terminates the fixed host's
+//! connection and relays its bytes over a second connection to the mobile host, through one bounded
+//! buffer (64 KB in the paper's experiments).
+//!
+//! The base station answers the fixed host with the mobile host's address and the mobile host with
+//! the fixed host's, like I-TCP. Its ACKs to the fixed host are no longer end to end: they cover data
+//! the mobile host may never have received. The wired connection is back-pressured when the buffer is
+//! full: its advertised window is what remains of the buffer.
+
+use std::collections::VecDeque;
+
+use super::snoop::BuildPacket;
+use super::{Agent, AgentStats, Port, Priority, SegmentView, Transmit};
+use crate::segment::Segment;
+use crate::tcp::{Tcp, TcpConfig};
+use crate::time::Time;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SplitConfig {
+    /// The base station's end of the fixed host's connection (a relay receiver).
+    pub wired: TcpConfig,
+    /// The base station's connection to the mobile host (a relay sender: Reno, or the SMART sender).
+    pub wireless: TcpConfig,
+    /// The relay buffer shared by both connections, in bytes.
+    pub relay_bytes: u32,
+}
+
+impl SplitConfig {
+    /// Paper 000: a 64 KB relay buffer; `wireless_policy` is Reno (SPLIT) or SMART (SPLIT-SMART).
+    pub fn paper000(mss: u32, wireless_policy: crate::tcp::RecoveryPolicy) -> SplitConfig {
+        let relay = 65536;
+        let mut wireless = TcpConfig::relay(mss, relay, relay);
+        wireless.policy = wireless_policy;
+        SplitConfig {
+            wired: TcpConfig::relay(mss, relay, relay),
+            wireless,
+            relay_bytes: relay,
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct SplitAgent<P> {
+    cfg: SplitConfig,
+    /// Towards the fixed host (the base station plays the mobile host).
+    wired: Option<Tcp>,
+    /// Towards the mobile host (the base station plays the fixed host).
+    wireless: Option<Tcp>,
+    /// A packet of the connection, to build outgoing packets from.
+    template: Option<P>,
+    out: VecDeque<Transmit<P>>,
+    stats: AgentStats,
+    max_relay: u64,
+}
+
+impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
+    pub fn new(cfg: SplitConfig) -> SplitAgent<P> {
+        SplitAgent {
+            cfg,
+            wired: None,
+            wireless: None,
+            template: None,
+            out: VecDeque::new(),
+            stats: AgentStats::default(),
+            max_relay: 0,
+        }
+    }
+
+    /// The two connections, for inspection.
+    pub fn connections(&self) -> (Option<&Tcp>, Option<&Tcp>) {
+        (self.wired.as_ref(), self.wireless.as_ref())
+    }
+
+    /// The most the relay buffer ever held.
+    pub fn max_relay_bytes(&self) -> u64 {
+        self.max_relay
+    }
+
+    /// Moves bytes from the wired connection to the wireless one as space allows, and collects what
+    /// both want to send.
+    fn pump(&mut self, now: Time) {
+        if let (Some(w), Some(m)) = (self.wired.as_mut(), self.wireless.as_mut()) {
+            let n = w.unread().min(m.send_space());
+            if n > 0 {
+                w.read(now, n);
+                m.write(now, n);
+            }
+            if w.at_eof() {
+                m.close(now);
+            }
+            // the shared buffer: what the wireless side still holds limits the wired window
+            w.set_reserved(m.send_buffered());
+            w.poke(now);
+            self.max_relay = self.max_relay.max(w.unread() + m.send_buffered());
+        }
+        let Some(like) = self.template.clone() else {
+            return;
+        };
+        if let Some(w) = self.wired.as_mut() {
+            while let Some((seg, _)) = w.poll_transmit() {
+                self.out.push_back(Transmit {
+                    port: Port::Wired,
+                    packet: P::build(&seg, &like),
+                    priority: Priority::Normal,
+                });
+            }
+        }
+        if let Some(m) = self.wireless.as_mut() {
+            while let Some((seg, _)) = m.poll_transmit() {
+                self.out.push_back(Transmit {
+                    port: Port::Wireless,
+                    packet: P::build(&seg, &like),
+                    priority: Priority::Normal,
+                });
+            }
+        }
+    }
+
+    fn open(&mut self, now: Time, syn: &Segment) {
+        let mut wired_cfg = self.cfg.wired.clone();
+        wired_cfg.rcvbuf = self.cfg.relay_bytes;
+        self.wired = Some(Tcp::listen(wired_cfg, syn.dst, syn.src));
+        let mut wl = self.cfg.wireless.clone();
+        wl.sndbuf = self.cfg.relay_bytes;
+        self.wireless = Some(Tcp::connect(wl, syn.src, syn.dst, now));
+    }
+}
+
+impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
+    fn on_packet(&mut self, now: Time, from: Port, packet: P) {
+        let Some(seg) = packet.segment().copied() else {
+            self.out.push_back(Transmit {
+                port: from.opposite(),
+                packet,
+                priority: Priority::Normal,
+            });
+            return;
+        };
+        if self.template.is_none() {
+            self.template = Some(packet.clone());
+        }
+        match from {
+            Port::Wired => {
+                if seg.is_syn() && !seg.has_ack() && self.wired.is_none() {
+                    self.open(now, &seg);
+                }
+                if let Some(w) = self.wired.as_mut() {
+                    w.on_segment(now, &seg);
+                }
+            }
+            Port::Wireless => {
+                if let Some(m) = self.wireless.as_mut() {
+                    m.on_segment(now, &seg);
+                }
+            }
+        }
+        self.stats.forwarded += 1;
+        self.pump(now);
+    }
+
+    fn on_timeout(&mut self, now: Time) {
+        for t in [self.wired.as_mut(), self.wireless.as_mut()]
+            .into_iter()
+            .flatten()
+        {
+            if t.poll_timeout().is_some_and(|d| d <= now) {
+                t.on_timeout(now);
+            }
+        }
+        self.pump(now);
+    }
+
+    fn poll_transmit(&mut self, _now: Time) -> Option<Transmit<P>> {
+        self.out.pop_front()
+    }
+
+    fn poll_timeout(&self) -> Option<Time> {
+        [self.wired.as_ref(), self.wireless.as_ref()]
+            .into_iter()
+            .flatten()
+            .filter_map(|t| t.poll_timeout())
+            .min()
+    }
+
+    fn stats(&self) -> AgentStats {
+        let mut s = self.stats.clone();
+        if let Some(m) = &self.wireless {
+            let st = m.stats();
+            s.local_retransmissions = st.rexmt_segs;
+        }
+        s
+    }
+}
