@@ -9,6 +9,8 @@ use clap::{Args, Parser, Subcommand};
     about = "TCP over lossy wireless links: the snoop agent, its link-layer family and the end-to-end \
              TCP variants, in a deterministic simulator of the papers' testbed",
     after_help = "Examples:\n  \
+        snooplab reproduce                      # every table of paper 000, 10 seeds each\n  \
+        snooplab reproduce table2 --seeds 20 --out results/\n  \
         snooplab run --protocol e2e --env lan --buffer 32k --error-every 64k --seed 1\n  \
         snooplab run --scenario examples/lan-32k.toml --json\n  \
         snooplab sweep --protocol e2e --env lan,wan --buffer 8k,32k --seeds 10\n  \
@@ -22,6 +24,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Run paper 000's experiments and print each table with the paper's numbers beside ours.
+    Reproduce(ReproduceArgs),
     /// Simulate one transfer and print its metrics.
     Run(RunArgs),
     /// Run many seeds and combinations in parallel; print mean and 95% confidence interval.
@@ -118,6 +122,29 @@ pub struct SweepArgs {
     /// Print JSON (every run and the summaries) instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    snooplab reproduce                        # all of paper 000: Tables II-V and Fig. 12\n  \
+    snooplab reproduce table3 --seeds 20\n  \
+    snooplab reproduce all --out results/     # also writes runs.json, runs.csv, report.json\n  \
+    snooplab reproduce table2 --json")]
+pub struct ReproduceArgs {
+    /// What to run: table2, table3, table4, table5, fig12 or all [default: all].
+    pub part: Option<String>,
+    /// Seeds per configuration.
+    #[arg(long, default_value = "10", allow_hyphen_values = true)]
+    pub seeds: String,
+    /// Directory for runs.json, runs.csv (every run) and report.json.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+    /// Print the report as JSON instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 #[derive(Args, Debug)]

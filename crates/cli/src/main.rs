@@ -2,6 +2,8 @@
 
 mod bench;
 mod cli;
+mod parallel;
+mod reproduce;
 mod run_cmd;
 mod settings;
 mod sweep;
@@ -18,6 +20,7 @@ fn main() {
             Ok(())
         }
         cli::Command::Bench(a) => bench::bench(a),
+        cli::Command::Reproduce(a) => reproduce::reproduce(a),
     };
     if let Err(msg) = result {
         eprintln!("error: {msg}");

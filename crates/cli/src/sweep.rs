@@ -1,13 +1,11 @@
 //! `snooplab sweep`: every combination of the listed settings times every seed, in parallel, with a
 //! progress bar on stderr; results are collected in a fixed order, so they never depend on threads.
 
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
 use serde::Serialize;
 use snooplab_sim::scenario::size_u32;
 use snooplab_sim::size::{format_size, parse_size};
 use snooplab_sim::stats::{summarize, Summary};
-use snooplab_sim::{run, Env, Protocol, RunResult, Scenario};
+use snooplab_sim::{Env, Protocol, RunResult, Scenario};
 
 use crate::cli::SweepArgs;
 use crate::settings::{parse_seed, parse_u32, set_env, split_list};
@@ -97,30 +95,7 @@ pub fn sweep(a: SweepArgs) -> Result<(), String> {
             })
         })
         .collect();
-    let bar = ProgressBar::new(jobs.len() as u64);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} runs, {elapsed} elapsed, ~{eta} left")
-            .map_err(|e| format!("progress bar: {e}"))?,
-    );
-    let work = || -> Vec<RunResult> {
-        jobs.par_iter()
-            .map(|sc| {
-                let r = run(sc);
-                bar.inc(1);
-                r
-            })
-            .collect()
-    };
-    let results = match a.threads {
-        Some(0) => return Err("threads must be at least 1".into()),
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| format!("cannot start {n} threads: {e}"))?
-            .install(work),
-        None => work(),
-    };
-    bar.finish_and_clear();
+    let results = crate::parallel::run_all(&jobs, a.threads)?;
 
     let per = seeds as usize;
     let summaries: Vec<ConfigSummary> = configs

@@ -8,6 +8,7 @@ pub mod link;
 pub mod metrics;
 pub mod packet;
 pub mod protocol;
+pub mod reproduce;
 pub mod rng;
 pub mod run;
 pub mod scenario;

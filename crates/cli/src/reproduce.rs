@@ -1,0 +1,222 @@
+//! `snooplab reproduce`: the paper's tables with ours beside them, and its claims checked.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use snooplab_sim::reproduce::{evaluate, experiments, CellReport, Paper000, Part, Report};
+use snooplab_sim::{RunResult, Scenario};
+
+use crate::cli::ReproduceArgs;
+use crate::settings::parse_seed;
+
+pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
+    let parts = Part::parse(a.part.as_deref().unwrap_or("all"))?;
+    let seeds = parse_seed(&a.seeds).map_err(|e| e.replace("seed", "seeds"))?;
+    if seeds == 0 || seeds > 10_000 {
+        return Err(format!("seeds {seeds} is out of range: use 1 to 10000"));
+    }
+    let paper = Paper000::load()?;
+    let exps = experiments(&parts);
+    let jobs: Vec<Scenario> = exps
+        .iter()
+        .flat_map(|e| {
+            (1..=seeds).map(move |s| Scenario {
+                seed: s,
+                ..e.scenario.clone()
+            })
+        })
+        .collect();
+    let started = std::time::Instant::now();
+    let results = crate::parallel::run_all(&jobs, a.threads)?;
+    let per: Vec<Vec<RunResult>> = results.chunks(seeds as usize).map(<[_]>::to_vec).collect();
+    let report = evaluate(&parts, &exps, &per, &paper, seeds);
+    if let Some(dir) = &a.out {
+        write_outputs(dir, &exps, &per, &report)?;
+    }
+    if a.json {
+        let text =
+            serde_json::to_string(&report).map_err(|e| format!("cannot encode report: {e}"))?;
+        println!("{text}");
+    } else {
+        print!("{}", render(&report));
+        eprintln!(
+            "{} runs in {:.1} s",
+            jobs.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+const W: usize = 24;
+
+fn render(r: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "snooplab reproduce: paper 000 (Balakrishnan et al. 1997), 8 MB transfers, 1400-byte segments, \
+         mean of {} seeds.\nEach cell: throughput Mb/s (wireless / wired goodput %); 'paper' is the \
+         paper's value, 'error' ours relative to it. MISS marks a throughput more than 15% off or a \
+         goodput more than 1 point off.\n",
+        r.seeds
+    );
+    for t in &r.tables {
+        let _ = writeln!(s, "{}", t.title);
+        let _ = write!(s, "{:<9}", "");
+        for p in &t.protocols {
+            let _ = write!(s, "{p:<W$}");
+        }
+        let _ = writeln!(s);
+        for row in &t.rows {
+            let _ = write!(s, "{:<9}", row.row);
+            for c in &row.cells {
+                let _ = write!(s, "{:<W$}", ours(c));
+            }
+            let _ = writeln!(s);
+            if row.cells.iter().any(|c| c.paper_throughput_mbps.is_some()) {
+                let _ = write!(s, "{:<9}", "  paper");
+                for c in &row.cells {
+                    let _ = write!(s, "{:<W$}", theirs(c));
+                }
+                let _ = writeln!(s);
+                let _ = write!(s, "{:<9}", "  error");
+                for c in &row.cells {
+                    let _ = write!(s, "{:<W$}", verdict(c));
+                }
+                let _ = writeln!(s);
+                match row.ordering_agrees {
+                    Some(true) => {
+                        let _ = writeln!(s, "  ordering agrees with the paper");
+                    }
+                    Some(false) => {
+                        let _ = writeln!(
+                            s,
+                            "  ordering DIFFERS: {}",
+                            row.ordering_differences.join("; ")
+                        );
+                    }
+                    None => {}
+                }
+            }
+        }
+        let _ = writeln!(s);
+    }
+    if !r.claims.is_empty() {
+        let _ = writeln!(s, "The paper's claims, measured:");
+        for c in &r.claims {
+            let mark = match c.holds {
+                Some(true) => "holds ",
+                Some(false) => "FAILS ",
+                None => "n/a   ",
+            };
+            let _ = writeln!(s, "  {mark} {}\n         measured: {}", c.paper, c.measured);
+        }
+        let _ = writeln!(s);
+    }
+    s
+}
+
+fn ours(c: &CellReport) -> String {
+    let bad = if c.invariant_failures > 0 {
+        " !INV"
+    } else {
+        ""
+    };
+    format!(
+        "{:.3} ({:.1}/{:.1}){bad}",
+        c.throughput_mbps.mean, c.wireless_goodput_pct.mean, c.wired_goodput_pct.mean
+    )
+}
+
+fn theirs(c: &CellReport) -> String {
+    match (
+        c.paper_throughput_mbps,
+        c.paper_wireless_goodput_pct,
+        c.paper_wired_goodput_pct,
+    ) {
+        (Some(t), Some(a), Some(b)) => format!("{t:.2} ({a:.1}/{b:.1})"),
+        (Some(t), _, _) => format!("{t:.2}"),
+        _ => "-".into(),
+    }
+}
+
+fn verdict(c: &CellReport) -> String {
+    let Some(e) = c.relative_error else {
+        return "-".into();
+    };
+    let t = if c.throughput_within_tolerance == Some(true) {
+        "ok"
+    } else {
+        "MISS"
+    };
+    let g = match c.goodput_within_tolerance {
+        Some(true) => " gp ok",
+        Some(false) => " gp MISS",
+        None => "",
+    };
+    format!("{:+.0}% {t}{g}", 100.0 * e)
+}
+
+fn write_outputs(
+    dir: &Path,
+    exps: &[snooplab_sim::reproduce::Experiment],
+    per: &[Vec<RunResult>],
+    report: &Report,
+) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
+    let write = |name: &str, text: &str| -> Result<(), String> {
+        let p = dir.join(name);
+        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
+    };
+    let runs: Vec<serde_json::Value> = exps
+        .iter()
+        .zip(per)
+        .flat_map(|(e, rs)| {
+            rs.iter()
+                .map(move |r| serde_json::json!({ "part": e.part.name(), "row": e.row, "run": r }))
+        })
+        .collect();
+    write(
+        "runs.json",
+        &serde_json::to_string(&runs).map_err(|e| format!("cannot encode runs: {e}"))?,
+    )?;
+    write(
+        "report.json",
+        &serde_json::to_string_pretty(report).map_err(|e| format!("cannot encode report: {e}"))?,
+    )?;
+    let mut csv = String::from(
+        "part,row,protocol,env,buffer_bytes,mss,transfer_bytes,error_every_bytes,burst,seed,\
+         throughput_mbps,wireless_goodput_pct,wired_goodput_pct,timeouts,fast_retransmits,\
+         local_retransmissions,dupacks_suppressed,duration_s,events,invariants_ok\n",
+    );
+    for (e, rs) in exps.iter().zip(per) {
+        for r in rs {
+            let _ = writeln!(
+                csv,
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                e.part.name(),
+                e.row.replace(',', " "),
+                r.protocol,
+                r.env,
+                r.buffer_bytes,
+                r.mss,
+                r.transfer_bytes,
+                r.error_every_bytes,
+                r.burst,
+                r.seed,
+                r.throughput_mbps,
+                r.wireless_goodput_pct,
+                r.wired_goodput_pct,
+                r.timeouts,
+                r.fast_retransmits,
+                r.local_retransmissions,
+                r.dupacks_suppressed,
+                r.duration_s,
+                r.events,
+                r.invariants.ok()
+            );
+        }
+    }
+    write("runs.csv", &csv)
+}
