@@ -2,8 +2,10 @@
 //! retransmission, and the persist timer, for when neither side has been heard from for 200 ms.
 
 use super::ack::{retransmit, round_trip_timeout};
-use super::{BuildPacket, ConnKey, SnoopAgent};
-use crate::agent::SegmentView;
+use std::collections::VecDeque;
+
+use super::{BuildPacket, Conn, ConnKey, SnoopAgent};
+use crate::agent::{AgentStats, SegmentView, Transmit};
 use crate::time::Time;
 
 impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
@@ -30,56 +32,52 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
                 continue;
             }
             let rto = round_trip_timeout(&self.cfg, conn);
-            let forwarded = conn.forwarded;
-            let head_seq = conn.last_ack;
+            let prio = self.cfg.priority_retransmit;
             let mut resent = false;
             if conn.rexmt_deadline.is_some_and(|t| t <= now) {
                 // Round-trip timer: no ACK within twice the wireless RTT of the retransmission.
-                let head = match head_seq {
-                    Some(la) => conn.cache.head_at(la),
-                    None => conn.cache.front_mut(),
-                };
-                match head {
-                    Some(e) if !e.sender_rexmit => {
-                        retransmit(
-                            &mut self.out,
-                            &mut self.stats,
-                            e,
-                            forwarded,
-                            now,
-                            self.cfg.priority_retransmit,
-                        );
-                        conn.forwarded += 1;
-                        conn.timed_tainted = true;
-                        conn.rexmt_deadline = Some(now + rto);
-                        resent = true;
-                    }
-                    _ => conn.rexmt_deadline = None,
+                if resend_head(conn, &mut self.out, &mut self.stats, now, prio, false) {
+                    conn.rexmt_deadline = Some(now + rto);
+                    resent = true;
+                } else {
+                    conn.rexmt_deadline = None;
                 }
             }
             if !conn.cache.is_empty() && now >= conn.last_activity + self.cfg.persist {
                 // Persist timer: nothing from either side for a while; try the oldest segment again
                 // and stop expecting duplicates.
-                let forwarded = conn.forwarded;
-                let head = match head_seq {
-                    Some(la) => conn.cache.head_at(la),
-                    None => conn.cache.front_mut(),
-                };
-                if let Some(e) = head.filter(|_| !resent) {
-                    retransmit(
-                        &mut self.out,
-                        &mut self.stats,
-                        e,
-                        forwarded,
-                        now,
-                        self.cfg.priority_retransmit,
-                    );
-                    conn.forwarded += 1;
-                    conn.timed_tainted = true;
+                if !resent {
+                    resend_head(conn, &mut self.out, &mut self.stats, now, prio, true);
                 }
                 conn.exp_dupacks = 0;
                 conn.last_activity = now;
             }
         }
+    }
+}
+
+/// Resends the segment the mobile host is waiting for (at the last ACK, or the oldest cached);
+/// a segment the sender retransmitted is left to the sender unless `even_senders`.
+fn resend_head<P: Clone>(
+    conn: &mut Conn<P>,
+    out: &mut VecDeque<Transmit<P>>,
+    stats: &mut AgentStats,
+    now: Time,
+    priority: bool,
+    even_senders: bool,
+) -> bool {
+    let forwarded = conn.forwarded;
+    let head = match conn.last_ack {
+        Some(la) => conn.cache.head_at(la),
+        None => conn.cache.front_mut(),
+    };
+    match head {
+        Some(e) if even_senders || !e.sender_rexmit => {
+            retransmit(out, stats, e, forwarded, now, priority);
+            conn.forwarded += 1;
+            conn.timed_tainted = true;
+            true
+        }
+        _ => false,
     }
 }
