@@ -10,6 +10,9 @@ pub mod seq;
 pub mod tcp;
 pub mod time;
 
+#[cfg(test)]
+mod test_support;
+
 pub use segment::{Endpoint, Flags, SackBlocks, Segment};
 pub use seq::Seq;
 pub use time::Time;

@@ -1,35 +1,10 @@
 //! Scripted tests of the split relay (paper 000 section III-C).
 
 use super::split::{SplitAgent, SplitConfig};
-use super::{Agent, Port, SegmentView, Transmit};
-use crate::agent::snoop::BuildPacket;
-use crate::segment::{Endpoint, Segment};
+use super::{Agent, Port, Transmit};
 use crate::tcp::{RecoveryPolicy, State, Tcp, TcpConfig};
+use crate::test_support::{Pkt, FH, MH};
 use crate::time::MS;
-
-const FH: Endpoint = Endpoint {
-    addr: 0x0a00_0001,
-    port: 20000,
-};
-const MH: Endpoint = Endpoint {
-    addr: 0x0a00_0102,
-    port: 5001,
-};
-
-#[derive(Clone, Debug)]
-struct Pkt(Segment);
-
-impl SegmentView for Pkt {
-    fn segment(&self) -> Option<&Segment> {
-        Some(&self.0)
-    }
-}
-
-impl BuildPacket for Pkt {
-    fn build(seg: &Segment, _like: &Self) -> Self {
-        Pkt(*seg)
-    }
-}
 
 /// Runs the fixed host, the split base station and a mobile host that never answers after the
 /// handshake (as if the wireless link went dark): the relay fills and the wired window closes.
@@ -46,7 +21,7 @@ fn full_relay_buffer_closes_the_wired_window() {
     for step in 0..4000 {
         let now = step * MS;
         while let Some((s, _)) = fh.poll_transmit() {
-            bs.on_packet(now, Port::Wired, Pkt(s));
+            bs.on_packet(now, Port::Wired, Pkt(Some(s)));
         }
         if fh.poll_timeout().is_some_and(|t| t <= now) {
             fh.on_timeout(now);
@@ -56,18 +31,21 @@ fn full_relay_buffer_closes_the_wired_window() {
         }
         let out: Vec<Transmit<Pkt>> = std::iter::from_fn(|| bs.poll_transmit(now)).collect();
         for t in out {
+            let Some(seg) = t.packet.0 else {
+                continue;
+            };
             match t.port {
                 Port::Wired => {
-                    wired_windows.push(t.packet.0.window);
-                    fh.on_segment(now, &t.packet.0);
+                    wired_windows.push(seg.window);
+                    fh.on_segment(now, &seg);
                 }
-                Port::Wireless if mh_alive => mh.on_segment(now, &t.packet.0),
+                Port::Wireless if mh_alive => mh.on_segment(now, &seg),
                 Port::Wireless => {}
             }
         }
         while let Some((s, _)) = mh.poll_transmit() {
             if mh_alive {
-                bs.on_packet(now, Port::Wireless, Pkt(s));
+                bs.on_packet(now, Port::Wireless, Pkt(Some(s)));
             }
         }
         if mh.state() == State::Established && mh.stats().bytes_delivered > 0 {

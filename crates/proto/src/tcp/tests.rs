@@ -2,18 +2,11 @@
 //! and timeouts, and assert exactly what it emits.
 
 use super::*;
-use crate::segment::{Endpoint, Flags, Segment};
+use crate::segment::{Flags, Segment};
 use crate::seq::Seq;
+use crate::test_support::{FH, MH};
 use crate::time::{MS, SEC};
 
-const FH: Endpoint = Endpoint {
-    addr: 0x0a00_0001,
-    port: 5001,
-};
-const MH: Endpoint = Endpoint {
-    addr: 0x0a00_0102,
-    port: 80,
-};
 const MSS: u32 = 1000;
 
 /// Passes segments between the two endpoints with no delay until neither has anything to send.

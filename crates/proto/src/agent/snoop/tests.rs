@@ -3,33 +3,11 @@
 use super::*;
 use crate::agent::{Agent, Port, Priority};
 use crate::segment::Flags;
+use crate::test_support::{Pkt, FH, MH};
 use crate::time::MS;
 
-const FH: Endpoint = Endpoint {
-    addr: 0x0a00_0001,
-    port: 20000,
-};
-const MH: Endpoint = Endpoint {
-    addr: 0x0a00_0102,
-    port: 5001,
-};
 const MSS: u32 = 1000;
 const ISS: u32 = 100;
-
-#[derive(Clone, Debug, PartialEq)]
-struct Pkt(Option<Segment>);
-
-impl SegmentView for Pkt {
-    fn segment(&self) -> Option<&Segment> {
-        self.0.as_ref()
-    }
-}
-
-impl BuildPacket for Pkt {
-    fn build(seg: &Segment, _like: &Self) -> Self {
-        Pkt(Some(*seg))
-    }
-}
 
 fn seg(src: Endpoint, dst: Endpoint, seq: u32, ack: u32, flags: Flags, len: u32) -> Segment {
     Segment {

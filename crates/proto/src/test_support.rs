@@ -1,0 +1,31 @@
+//! Fixtures shared by the scripted tests: the two hosts' addresses and a minimal packet type.
+
+use crate::agent::{BuildPacket, SegmentView};
+use crate::segment::{Endpoint, Segment};
+
+/// The fixed host (the data sender).
+pub const FH: Endpoint = Endpoint {
+    addr: 0x0a00_0001,
+    port: 20000,
+};
+/// The mobile host (the data receiver).
+pub const MH: Endpoint = Endpoint {
+    addr: 0x0a00_0102,
+    port: 5001,
+};
+
+/// A packet that is only its header view; `None` stands for a packet that is not TCP/IPv4.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pkt(pub Option<Segment>);
+
+impl SegmentView for Pkt {
+    fn segment(&self) -> Option<&Segment> {
+        self.0.as_ref()
+    }
+}
+
+impl BuildPacket for Pkt {
+    fn build(seg: &Segment, _like: &Self) -> Self {
+        Pkt(Some(*seg))
+    }
+}
