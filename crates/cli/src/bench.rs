@@ -2,22 +2,75 @@
 
 use std::time::Instant;
 
-use snooplab_sim::{run, Env, Protocol, Scenario};
+use snooplab_sim::capture::Capture;
+use snooplab_sim::{Env, Observer, Protocol, RunResult, Scenario, Simulation};
 
 use crate::cli::BenchArgs;
+
+/// What the timed runs record besides their result.
+#[derive(Clone, Copy, Debug, Default)]
+struct Recording {
+    trace: bool,
+    pcap: bool,
+}
+
+impl Recording {
+    fn parse(s: &str) -> Result<Recording, String> {
+        let mut r = Recording::default();
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match part {
+                "none" => {}
+                "trace" => r.trace = true,
+                "pcap" => r.pcap = true,
+                other => {
+                    return Err(format!(
+                        "unknown --with '{other}' (known: none, trace, pcap, trace,pcap)"
+                    ))
+                }
+            }
+        }
+        Ok(r)
+    }
+
+    fn label(self) -> &'static str {
+        match (self.trace, self.pcap) {
+            (false, false) => "no trace, no capture",
+            (true, false) => "with trace (in memory)",
+            (false, true) => "with pcap capture (encoded, written to a sink)",
+            (true, true) => "with trace and pcap capture",
+        }
+    }
+
+    fn run(self, sc: &Scenario) -> Result<RunResult, String> {
+        if !self.trace && !self.pcap {
+            return Ok(Simulation::new(sc).run());
+        }
+        let mut o = Observer::default();
+        if self.trace {
+            o = o.with_trace();
+        }
+        if self.pcap {
+            let c = Capture::new(Box::new(std::io::sink()), Box::new(std::io::sink()))
+                .map_err(|e| e.to_string())?;
+            o = o.with_capture(c);
+        }
+        Ok(Simulation::observed(sc, o).run_observed().0)
+    }
+}
 
 pub fn bench(a: BenchArgs) -> Result<(), String> {
     if a.runs == 0 {
         return Err("runs must be at least 1".into());
     }
+    let rec = Recording::parse(&a.with)?;
     let mut walls = Vec::with_capacity(a.runs as usize);
     let mut events = 0u64;
     // one warm-up run
-    let _ = run(&Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 0));
+    let _ = rec.run(&Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 0))?;
     for seed in 1..=u64::from(a.runs) {
         let sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32768, seed);
         let t = Instant::now();
-        let r = run(&sc);
+        let r = rec.run(&sc)?;
         walls.push(t.elapsed().as_secs_f64());
         events += r.events;
     }
@@ -34,6 +87,7 @@ pub fn bench(a: BenchArgs) -> Result<(), String> {
             serde_json::json!({
                 "scenario": "e2e lan 32k mss 1400 8M error-every 64k",
                 "runs": a.runs,
+                "recording": rec.label(),
                 "mean_ms": mean_ms,
                 "median_ms": median_ms,
                 "events_per_run": events_per_run,
@@ -42,8 +96,9 @@ pub fn bench(a: BenchArgs) -> Result<(), String> {
         );
     } else {
         println!(
-            "E2E LAN-32k, 8 MB, 1 error / 64 KB, {} runs on one thread:",
-            a.runs
+            "E2E LAN-32k, 8 MB, 1 error / 64 KB, {} runs on one thread, {}:",
+            a.runs,
+            rec.label()
         );
         println!("  wall time per run   {mean_ms:.1} ms mean, {median_ms:.1} ms median");
         println!("  events per run      {events_per_run:.0}");

@@ -34,6 +34,8 @@ pub enum Command {
     Protocols,
     /// Measure simulator speed: wall time and events per second of one LAN-32k E2E 8 MB run.
     Bench(BenchArgs),
+    /// Draw the sequence and congestion-window plots of a traced run (PNG and SVG).
+    Plot(PlotArgs),
 }
 
 /// The settings of one run. Each flag overrides the scenario file, which overrides the default
@@ -44,7 +46,9 @@ pub enum Command {
     snooplab run --env wan --buffer 32k --seed 7 --json\n  \
     snooplab run --error-every 0                   # calibration: no errors\n  \
     snooplab run --env lan --buffer 64k --mss 1460 --error-every 0   # paper 002's setting\n  \
-    snooplab run --burst 4                         # each error event destroys 4 frames\n\n\
+    snooplab run --burst 4                         # each error event destroys 4 frames\n  \
+    snooplab run --protocol snoop --plot plots/snoop   # trace, CSVs and plots of one run\n  \
+    snooplab run --pcap caps/ && wireshark caps/wireless.pcap\n\n\
 Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024).")]
 pub struct RunArgs {
     /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every, burst, seed, max-time-s.
@@ -80,6 +84,37 @@ pub struct RunArgs {
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
+    /// Write the run's time series as CSV into DIR: segments.csv (every data segment: new, fast,
+    /// timeout or local retransmission), acks.csv, cwnd.csv, bs_cache.csv, suppressed_dupacks.csv,
+    /// and run.json.
+    #[arg(long, value_name = "DIR")]
+    pub trace: Option<std::path::PathBuf>,
+    /// Write packet captures into DIR: wired.pcap and wireless.pcap (raw IPv4, both directions,
+    /// simulated time; corrupted frames have a broken TCP checksum).
+    #[arg(long, value_name = "DIR")]
+    pub pcap: Option<std::path::PathBuf>,
+    /// Trace the run and draw its plots into DIR: sequence, cwnd and bs_cache as PNG and SVG
+    /// (the trace CSVs go there too).
+    #[arg(long, value_name = "DIR")]
+    pub plot: Option<std::path::PathBuf>,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    snooplab plot traces/e2e                       # after: snooplab run --trace traces/e2e\n  \
+    snooplab plot traces/e2e --from 10 --to 20 --out zoom/")]
+pub struct PlotArgs {
+    /// A trace directory written by `snooplab run --trace DIR`.
+    pub trace_dir: std::path::PathBuf,
+    /// Where to write the PNG and SVG files [default: the trace directory].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
+    /// Start of the time window to draw, in seconds [default: 0].
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    pub from: Option<String>,
+    /// End of the time window to draw, in seconds [default: the end of the run].
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    pub to: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -129,6 +164,7 @@ pub struct SweepArgs {
     snooplab reproduce                        # all of paper 000: Tables II-V and Fig. 12\n  \
     snooplab reproduce table3 --seeds 20\n  \
     snooplab reproduce all --out results/     # also writes runs.json, runs.csv, report.json\n  \
+    snooplab reproduce --report report/       # report/index.html: tables, figures, claims\n  \
     snooplab reproduce table2 --json")]
 pub struct ReproduceArgs {
     /// What to run: table2, table3, table4, table5, fig12 or all [default: all].
@@ -142,6 +178,10 @@ pub struct ReproduceArgs {
     /// Print the report as JSON instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Write a self-contained HTML report to DIR/index.html: every table and figure beside the
+    /// paper's, the configurations, the claims, and traces of two example runs (PNG and SVG beside).
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<std::path::PathBuf>,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -152,6 +192,9 @@ pub struct BenchArgs {
     /// Timed runs (after one warm-up run).
     #[arg(long, default_value_t = 20)]
     pub runs: u32,
+    /// Record during the runs, to measure what it costs: none, trace, pcap or trace,pcap.
+    #[arg(long, default_value = "none", value_name = "WHAT")]
+    pub with: String,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

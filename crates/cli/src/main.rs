@@ -3,6 +3,9 @@
 mod bench;
 mod cli;
 mod parallel;
+mod plot;
+mod plot_cmd;
+mod report;
 mod reproduce;
 mod run_cmd;
 mod settings;
@@ -21,6 +24,7 @@ fn main() {
         }
         cli::Command::Bench(a) => bench::bench(a),
         cli::Command::Reproduce(a) => reproduce::reproduce(a),
+        cli::Command::Plot(a) => plot_cmd::plot(a),
     };
     if let Err(msg) = result {
         eprintln!("error: {msg}");

@@ -33,6 +33,10 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
     if let Some(dir) = &a.out {
         write_outputs(dir, &exps, &per, &report)?;
     }
+    if let Some(dir) = &a.report {
+        crate::report::write_report(dir, &report, &exps)?;
+        eprintln!("wrote {}", dir.join("index.html").display());
+    }
     if a.json {
         let text =
             serde_json::to_string(&report).map_err(|e| format!("cannot encode report: {e}"))?;
@@ -116,7 +120,7 @@ fn render(r: &Report) -> String {
     s
 }
 
-fn ours(c: &CellReport) -> String {
+pub fn ours(c: &CellReport) -> String {
     let bad = if c.invariant_failures > 0 {
         " !INV"
     } else {
@@ -128,7 +132,7 @@ fn ours(c: &CellReport) -> String {
     )
 }
 
-fn theirs(c: &CellReport) -> String {
+pub fn theirs(c: &CellReport) -> String {
     match (
         c.paper_throughput_mbps,
         c.paper_wireless_goodput_pct,
@@ -140,7 +144,7 @@ fn theirs(c: &CellReport) -> String {
     }
 }
 
-fn verdict(c: &CellReport) -> String {
+pub fn verdict(c: &CellReport) -> String {
     let Some(e) = c.relative_error else {
         return "-".into();
     };

@@ -1,19 +1,100 @@
 //! `snooplab run` and `snooplab protocols`.
 
-use snooplab_sim::{Protocol, RunResult};
+use std::path::Path;
+
+use snooplab_sim::capture::{Capture, Sink};
+use snooplab_sim::trace::TraceLog;
+use snooplab_sim::{Observer, Protocol, RunResult, Simulation};
 
 use crate::cli::RunArgs;
+use crate::plot::trace_plots::{plot_trace, View};
+use crate::plot_cmd::run_title;
 use crate::settings::scenario_from_args;
 
 pub fn run(a: RunArgs) -> Result<(), String> {
     let sc = scenario_from_args(&a)?;
-    let r = snooplab_sim::run(&sc);
+    let trace_dirs: Vec<&Path> = [a.trace.as_deref(), a.plot.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let (r, obs) = if trace_dirs.is_empty() && a.pcap.is_none() {
+        (Simulation::new(&sc).run(), None)
+    } else {
+        let mut o = Observer::default();
+        if !trace_dirs.is_empty() {
+            o = o.with_trace();
+        }
+        if let Some(dir) = &a.pcap {
+            o = o.with_capture(open_capture(dir)?);
+        }
+        let (r, o) = Simulation::observed(&sc, o).run_observed();
+        (r, Some(o))
+    };
+    if let Some(o) = obs {
+        if let (Some(c), Some(dir)) = (o.capture, &a.pcap) {
+            let (wired, wireless) = c
+                .finish()
+                .map_err(|e| format!("cannot write the captures in {}: {e}", dir.display()))?;
+            eprintln!(
+                "wrote {}: wired.pcap ({wired} packets), wireless.pcap ({wireless} packets)",
+                dir.display()
+            );
+        }
+        if let Some(t) = &o.trace {
+            for dir in &trace_dirs {
+                write_trace(dir, t, &r)?;
+            }
+            if let Some(dir) = &a.plot {
+                let figs = plot_trace(dir, &View::whole(t, run_title(&r)))?;
+                let names: Vec<String> = figs
+                    .iter()
+                    .filter_map(|f| f.png.file_stem().map(|s| s.to_string_lossy().into_owned()))
+                    .collect();
+                eprintln!("wrote {}: {} (.png, .svg)", dir.display(), names.join(", "));
+            }
+        }
+    }
     if a.json {
         let text = serde_json::to_string(&r).map_err(|e| format!("cannot encode result: {e}"))?;
         println!("{text}");
     } else {
         print_table(&r);
     }
+    Ok(())
+}
+
+fn create_dir(dir: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot create directory {}: {e}", dir.display()))
+}
+
+fn open_capture(dir: &Path) -> Result<Capture, String> {
+    create_dir(dir)?;
+    let open = |name: &str| -> Result<Sink, String> {
+        let p = dir.join(name);
+        let f =
+            std::fs::File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?;
+        Ok(Box::new(std::io::BufWriter::with_capacity(1 << 16, f)))
+    };
+    Capture::new(open("wired.pcap")?, open("wireless.pcap")?)
+        .map_err(|e| format!("cannot write a capture in {}: {e}", dir.display()))
+}
+
+/// The trace tables and the run's result (`run.json`, which `snooplab plot` reads for titles).
+fn write_trace(dir: &Path, t: &TraceLog, r: &RunResult) -> Result<(), String> {
+    create_dir(dir)?;
+    t.write_csv(dir)
+        .map_err(|e| format!("cannot write the trace in {}: {e}", dir.display()))?;
+    let json = serde_json::to_string_pretty(r).map_err(|e| format!("cannot encode result: {e}"))?;
+    let p = dir.join("run.json");
+    std::fs::write(&p, json).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    eprintln!(
+        "wrote {}: {} segments, {} ACKs, {} window changes",
+        dir.display(),
+        t.segments.len(),
+        t.acks.len(),
+        t.windows.len()
+    );
     Ok(())
 }
 

@@ -9,6 +9,7 @@ pub mod segment;
 pub mod seq;
 pub mod tcp;
 pub mod time;
+pub mod wire;
 
 #[cfg(test)]
 mod test_support;

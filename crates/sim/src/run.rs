@@ -11,15 +11,18 @@ use snooplab_proto::tcp::{RecoveryPolicy, Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
 use snooplab_proto::{Endpoint, Time};
 
+use crate::capture::Link;
 use crate::engine::{EventQueue, TimerSlot};
 use crate::error_model::{ErrorProcess, ErrorSpec};
 use crate::invariants::InvariantReport;
 use crate::link::WiredLink;
 use crate::metrics::RunResult;
+use crate::observer::{NoObserver, Observe, Observer};
 use crate::packet::{payload_tag, SimPacket};
 use crate::protocol::AgentKind;
 use crate::rng::{Rng, Stream};
 use crate::scenario::Scenario;
+use crate::trace::Who;
 use crate::wavelan::{Medium, Station};
 
 /// The fixed host's address (the data sender).
@@ -80,7 +83,7 @@ pub fn make_agent(sc: &Scenario) -> Box<dyn Agent<SimPacket>> {
     }
 }
 
-pub struct Simulation {
+pub struct Simulation<O: Observe = NoObserver> {
     sc: Scenario,
     now: Time,
     queue: EventQueue<Event>,
@@ -100,9 +103,11 @@ pub struct Simulation {
     last_fh_tx: Time,
     timeout_stall: Time,
     inv: InvariantReport,
+    /// Traces and captures, when asked for.
+    obs: O,
 }
 
-impl Simulation {
+impl Simulation<NoObserver> {
     /// A run of `sc` with the protocol's own base-station agent.
     pub fn new(sc: &Scenario) -> Simulation {
         Simulation::with_agent(sc, make_agent(sc))
@@ -110,6 +115,33 @@ impl Simulation {
 
     /// A run of `sc` with the given base-station agent (tests use this to plant faulty ones).
     pub fn with_agent(sc: &Scenario, bs: Box<dyn Agent<SimPacket>>) -> Simulation {
+        Simulation::build(sc, bs, NoObserver)
+    }
+
+    /// Runs to the end: both connections closed, nothing left to happen, or the time cap.
+    ///
+    /// The concrete entry points ([`Simulation::run`], [`Simulation::run_observed`]) are compiled
+    /// in this crate, where the event loop can inline the links and the queue; a generic entry
+    /// point would be compiled in the caller's crate without that.
+    pub fn run(self) -> RunResult {
+        self.run_to_end().0
+    }
+}
+
+impl Simulation<Observer> {
+    /// A run of `sc` with the protocol's own agent that records what `obs` asks for.
+    pub fn observed(sc: &Scenario, obs: Observer) -> Simulation<Observer> {
+        Simulation::build(sc, make_agent(sc), obs)
+    }
+
+    /// Runs to the end and hands back the observer with what it recorded.
+    pub fn run_observed(self) -> (RunResult, Observer) {
+        self.run_to_end()
+    }
+}
+
+impl<O: Observe> Simulation<O> {
+    fn build(sc: &Scenario, bs: Box<dyn Agent<SimPacket>>, obs: O) -> Simulation<O> {
         let mut fh_clock = Rng::new(sc.seed, Stream::FixedHostClock);
         let mut mh_clock = Rng::new(sc.seed, Stream::MobileHostClock);
         let mut iss = Rng::new(sc.seed, Stream::InitialSequence);
@@ -156,14 +188,14 @@ impl Simulation {
             last_fh_tx: 0,
             timeout_stall: 0,
             inv: InvariantReport::default(),
+            obs,
             sc: sc.clone(),
         };
         sim.kick_fh();
         sim
     }
 
-    /// Runs to the end: both connections closed, nothing left to happen, or the time cap.
-    pub fn run(mut self) -> RunResult {
+    fn run_to_end(mut self) -> (RunResult, O) {
         while let Some((t, ev)) = self.queue.pop() {
             if t > self.sc.max_time {
                 self.inv.note(format!(
@@ -179,7 +211,8 @@ impl Simulation {
                 break;
             }
         }
-        self.finish()
+        let obs = std::mem::take(&mut self.obs);
+        (self.finish(), obs)
     }
 
     fn dispatch(&mut self, ev: Event) {
@@ -209,16 +242,27 @@ impl Simulation {
                 }
             }
             Event::AtBsFromWire(pkt) => {
+                {
+                    self.obs.on_link(self.now, Link::Wired, &pkt);
+                }
                 self.bs.on_packet(self.now, Port::Wired, pkt);
                 self.kick_bs();
             }
             Event::AtFh(pkt) => {
+                {
+                    self.obs.on_link(self.now, Link::Wired, &pkt);
+                    self.obs
+                        .ack_arrived(self.now, Who::Fh, &pkt.seg, self.fh.iss() + 1);
+                }
                 self.check_ack_semantics(&pkt);
                 self.fh.on_segment(self.now, &pkt.seg);
                 self.kick_fh();
             }
             Event::AirDone => {
                 if let Some((from, pkt)) = self.air.finish() {
+                    {
+                        self.obs.on_link(self.now, Link::Wireless, &pkt);
+                    }
                     match from {
                         Station::BaseStation => {
                             if pkt.corrupted {
@@ -232,8 +276,7 @@ impl Simulation {
                         }
                         Station::Mobile => {
                             if !pkt.corrupted {
-                                self.bs.on_packet(self.now, Port::Wireless, pkt);
-                                self.kick_bs();
+                                self.ack_to_bs(pkt);
                             }
                         }
                     }
@@ -243,6 +286,24 @@ impl Simulation {
         }
     }
 
+    /// An ACK from the mobile host reaches the base station.
+    fn ack_to_bs(&mut self, pkt: SimPacket) {
+        if !O::ACTIVE {
+            self.bs.on_packet(self.now, Port::Wireless, pkt);
+            self.kick_bs();
+            return;
+        }
+        let first = self.mh.irs() + 1;
+        self.obs.ack_arrived(self.now, Who::Bs, &pkt.seg, first);
+        let before = self.bs.stats().dupacks_suppressed;
+        let ack = pkt.seg.ack;
+        self.bs.on_packet(self.now, Port::Wireless, pkt);
+        if self.bs.stats().dupacks_suppressed > before {
+            self.obs.suppressed(self.now, ack, first);
+        }
+        self.kick_bs();
+    }
+
     fn arm(&mut self, node: Node, want: Option<Time>) {
         if let Some((t, gen)) = self.timers[node as usize].update(want) {
             self.queue.push(t.max(self.now), Event::Timer(node, gen));
@@ -250,7 +311,11 @@ impl Simulation {
     }
 
     fn kick_fh(&mut self) {
-        while let Some((seg, _kind)) = self.fh.poll_transmit() {
+        while let Some((seg, kind)) = self.fh.poll_transmit() {
+            {
+                self.obs
+                    .endpoint_sent(self.now, Who::Fh, &seg, kind, self.fh.iss() + 1);
+            }
             self.last_fh_tx = self.now;
             let offset = u64::from(seg.seq.since(self.fh.iss() + 1));
             if seg.len > 0 && self.first_data_at.is_none() {
@@ -262,6 +327,10 @@ impl Simulation {
             }
         }
         self.check_sender_memory();
+        {
+            self.obs
+                .window(self.now, Who::Fh, self.fh.cwnd(), self.fh.ssthresh());
+        }
         let want = self.fh.poll_timeout();
         self.arm(Node::Fh, want);
     }
@@ -278,6 +347,10 @@ impl Simulation {
 
     fn kick_bs(&mut self) {
         while let Some(tx) = self.bs.poll_transmit(self.now) {
+            if tx.port == Port::Wireless {
+                self.obs
+                    .bs_sent(self.now, &tx.packet.seg, tx.origin, self.mh.irs() + 1);
+            }
             match tx.port {
                 Port::Wireless => {
                     self.air
@@ -291,6 +364,9 @@ impl Simulation {
             }
         }
         self.kick_air();
+        if O::ACTIVE {
+            self.obs.agent_state(self.now, self.bs.probe());
+        }
         let want = self.bs.poll_timeout();
         self.arm(Node::Bs, want);
     }

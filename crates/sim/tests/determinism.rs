@@ -48,3 +48,24 @@ fn golden_result_is_stable() {
     assert_eq!(r.frames_corrupted_down, 122, "error process changed");
     assert!(r.events > 10_000);
 }
+
+/// Tracing and capturing watch a run without changing it, for every kind of base-station agent.
+#[test]
+fn observing_a_run_does_not_change_it() {
+    use snooplab_sim::capture::Capture;
+    use snooplab_sim::{Observer, Simulation};
+    for p in [Protocol::E2e, Protocol::LlTcpAware, Protocol::SplitSmart] {
+        let mut sc = Scenario::paper000(p, Env::Lan, 32768, 5);
+        sc.transfer = 1 << 20;
+        let plain = serde_json::to_string(&run(&sc)).unwrap();
+        let capture = Capture::new(Box::new(std::io::sink()), Box::new(std::io::sink())).unwrap();
+        let (r, obs) =
+            Simulation::observed(&sc, Observer::default().with_trace().with_capture(capture))
+                .run_observed();
+        assert_eq!(serde_json::to_string(&r).unwrap(), plain, "{p:?}");
+        let trace = obs.trace.expect("a trace");
+        assert!(!trace.segments.is_empty() && !trace.acks.is_empty());
+        let (wired, wireless) = obs.capture.expect("captures").finish().unwrap();
+        assert!(wired > 0 && wireless > 0);
+    }
+}

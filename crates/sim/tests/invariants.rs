@@ -1,6 +1,6 @@
 //! The run-time checks catch a faulty base station (DESIGN section 6).
 
-use snooplab_proto::agent::{Agent, AgentStats, Port, Priority, Transmit};
+use snooplab_proto::agent::{Agent, AgentStats, Origin, Port, Priority, Transmit};
 use snooplab_proto::{Flags, Time};
 use snooplab_sim::packet::SimPacket;
 use snooplab_sim::{Env, Protocol, Scenario, Simulation};
@@ -29,11 +29,7 @@ impl<F: FnMut(Port, &SimPacket) -> Vec<Transmit<SimPacket>>> Agent<SimPacket> fo
 }
 
 fn forward(from: Port, p: &SimPacket) -> Transmit<SimPacket> {
-    Transmit {
-        port: from.opposite(),
-        packet: *p,
-        priority: Priority::Normal,
-    }
+    Transmit::forward(from.opposite(), *p)
 }
 
 fn scenario() -> Scenario {
@@ -117,6 +113,7 @@ fn forging_an_ack_is_an_ack_semantics_violation() {
                             port: Port::Wired,
                             packet: ack,
                             priority: Priority::Normal,
+                            origin: Origin::GeneratedAck,
                         },
                     ]
                 }

@@ -13,6 +13,7 @@ pub use snoop::{BuildPacket, SnoopAgent, SnoopConfig};
 pub use split::{SplitAgent, SplitConfig};
 
 use crate::segment::Segment;
+use crate::tcp::TxKind;
 use crate::time::Time;
 
 /// The two sides of the base station.
@@ -48,12 +49,38 @@ pub enum Priority {
     High,
 }
 
+/// Why an agent sends a packet: what traces and captures report. Links ignore it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A packet that arrived on the other port, passed on.
+    Forwarded,
+    /// A cached segment sent again by the base station (paper 002 section 3.1).
+    LocalRetransmission,
+    /// An ACK the base station made up (snoop's answer to data below the last ACK).
+    GeneratedAck,
+    /// Sent by a TCP endpoint the agent runs itself (a split connection's), for this reason.
+    Endpoint(TxKind),
+}
+
 /// A packet an agent hands to one of its ports.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Transmit<P> {
     pub port: Port,
     pub packet: P,
     pub priority: Priority,
+    pub origin: Origin,
+}
+
+impl<P> Transmit<P> {
+    /// `packet` passed on to `port` at normal priority.
+    pub fn forward(port: Port, packet: P) -> Transmit<P> {
+        Transmit {
+            port,
+            packet,
+            priority: Priority::Normal,
+            origin: Origin::Forwarded,
+        }
+    }
 }
 
 /// Counters every agent reports.
@@ -64,6 +91,17 @@ pub struct AgentStats {
     pub dupacks_suppressed: u64,
     pub generated_acks: u64,
     pub dropped: u64,
+}
+
+/// What an agent holds at a moment, for traces (cheap to take).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AgentProbe {
+    /// Segments held for all connections (snoop's cache, a split relay's unsent data).
+    pub held_segments: u32,
+    /// Payload bytes held.
+    pub held_bytes: u64,
+    /// `(cwnd, ssthresh)` of a TCP sender the agent runs itself (a split connection's wireless side).
+    pub sender_window: Option<(u32, u32)>,
 }
 
 /// The sans-IO interface of a base-station agent.
@@ -77,4 +115,8 @@ pub trait Agent<P: SegmentView> {
     /// When the agent next wants [`Agent::on_timeout`].
     fn poll_timeout(&self) -> Option<Time>;
     fn stats(&self) -> AgentStats;
+    /// What the agent holds now; nothing, for an agent that holds nothing.
+    fn probe(&self) -> AgentProbe {
+        AgentProbe::default()
+    }
 }

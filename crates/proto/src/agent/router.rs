@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use super::{Agent, AgentStats, Port, Priority, SegmentView, Transmit};
+use super::{Agent, AgentStats, Port, SegmentView, Transmit};
 use crate::time::Time;
 
 #[derive(Debug)]
@@ -23,11 +23,8 @@ impl<P> Default for Router<P> {
 impl<P: SegmentView> Agent<P> for Router<P> {
     fn on_packet(&mut self, _now: Time, from: Port, packet: P) {
         self.stats.forwarded += 1;
-        self.out.push_back(Transmit {
-            port: from.opposite(),
-            packet,
-            priority: Priority::Normal,
-        });
+        self.out
+            .push_back(Transmit::forward(from.opposite(), packet));
     }
     fn on_timeout(&mut self, _now: Time) {}
     fn poll_transmit(&mut self, _now: Time) -> Option<Transmit<P>> {

@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 
 use super::snoop::BuildPacket;
-use super::{Agent, AgentStats, Port, Priority, SegmentView, Transmit};
+use super::{Agent, AgentProbe, AgentStats, Origin, Port, Priority, SegmentView, Transmit};
 use crate::segment::Segment;
 use crate::tcp::{Tcp, TcpConfig};
 use crate::time::Time;
@@ -97,20 +97,22 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             return;
         };
         if let Some(w) = self.wired.as_mut() {
-            while let Some((seg, _)) = w.poll_transmit() {
+            while let Some((seg, kind)) = w.poll_transmit() {
                 self.out.push_back(Transmit {
                     port: Port::Wired,
                     packet: P::build(&seg, &like),
                     priority: Priority::Normal,
+                    origin: Origin::Endpoint(kind),
                 });
             }
         }
         if let Some(m) = self.wireless.as_mut() {
-            while let Some((seg, _)) = m.poll_transmit() {
+            while let Some((seg, kind)) = m.poll_transmit() {
                 self.out.push_back(Transmit {
                     port: Port::Wireless,
                     packet: P::build(&seg, &like),
                     priority: Priority::Normal,
+                    origin: Origin::Endpoint(kind),
                 });
             }
         }
@@ -129,11 +131,8 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
 impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
     fn on_packet(&mut self, now: Time, from: Port, packet: P) {
         let Some(seg) = packet.segment().copied() else {
-            self.out.push_back(Transmit {
-                port: from.opposite(),
-                packet,
-                priority: Priority::Normal,
-            });
+            self.out
+                .push_back(Transmit::forward(from.opposite(), packet));
             return;
         };
         if self.template.is_none() {
@@ -180,6 +179,17 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
             .flatten()
             .filter_map(|t| t.poll_timeout())
             .min()
+    }
+
+    fn probe(&self) -> AgentProbe {
+        let unread = self.wired.as_ref().map_or(0, Tcp::unread);
+        let unsent = self.wireless.as_ref().map_or(0, Tcp::send_buffered);
+        let mss = u64::from(self.cfg.wireless.mss.max(1));
+        AgentProbe {
+            held_segments: (unread + unsent).div_ceil(mss) as u32,
+            held_bytes: unread + unsent,
+            sender_window: self.wireless.as_ref().map(|m| (m.cwnd(), m.ssthresh())),
+        }
     }
 
     fn stats(&self) -> AgentStats {

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use super::{BuildPacket, Conn, ConnKey, SnoopAgent, SnoopConfig};
-use crate::agent::{AgentStats, Port, Priority, SegmentView, Transmit};
+use crate::agent::{AgentStats, Origin, Port, Priority, SegmentView, Transmit};
 use crate::segment::Segment;
 use crate::time::Time;
 
@@ -240,6 +240,7 @@ pub(super) fn retransmit<P: Clone>(
         } else {
             Priority::Normal
         },
+        origin: Origin::LocalRetransmission,
     });
 }
 

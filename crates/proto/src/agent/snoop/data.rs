@@ -2,7 +2,7 @@
 
 use super::cache::Entry;
 use super::{BuildPacket, Conn, ConnKey, SnoopAgent};
-use crate::agent::{Port, Priority, SegmentView, Transmit};
+use crate::agent::{Origin, Port, Priority, SegmentView, Transmit};
 use crate::segment::{Flags, Segment};
 use crate::time::Time;
 
@@ -66,6 +66,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
                         port: Port::Wired,
                         packet: pkt,
                         priority: Priority::Normal,
+                        origin: Origin::GeneratedAck,
                     });
                 } else {
                     self.stats.dropped += 1;

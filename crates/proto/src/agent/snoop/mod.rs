@@ -21,7 +21,7 @@ pub use cache::{Cache, Entry};
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::{Agent, AgentStats, Port, Priority, SegmentView, Transmit};
+use super::{Agent, AgentProbe, AgentStats, Port, SegmentView, Transmit};
 use crate::segment::{Endpoint, Segment};
 use crate::seq::Seq;
 use crate::time::{Time, MS};
@@ -180,11 +180,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
 
     fn forward(&mut self, port: Port, packet: P) {
         self.stats.forwarded += 1;
-        self.out.push_back(Transmit {
-            port,
-            packet,
-            priority: Priority::Normal,
-        });
+        self.out.push_back(Transmit::forward(port, packet));
     }
 
     /// Makes room for a new connection: forget the least recently active one.
@@ -239,6 +235,14 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SnoopAgent<P> {
 
     fn stats(&self) -> AgentStats {
         self.stats.clone()
+    }
+
+    fn probe(&self) -> AgentProbe {
+        AgentProbe {
+            held_segments: self.conns.values().map(|c| c.cache.len() as u32).sum(),
+            held_bytes: self.conns.values().map(|c| c.cache.bytes()).sum(),
+            sender_window: None,
+        }
     }
 }
 

@@ -1,0 +1,85 @@
+//! `snooplab plot`: the plots of a traced run, from its trace directory.
+
+use snooplab_sim::trace::{parse_secs, TraceLog};
+use snooplab_sim::RunResult;
+
+use crate::cli::PlotArgs;
+use crate::plot::trace_plots::{plot_trace, View};
+
+/// The title of a run's plots: what ran, where, with which errors.
+pub fn run_title(r: &RunResult) -> String {
+    title_of(
+        &r.protocol,
+        &r.env,
+        r.buffer_bytes.into(),
+        r.error_every_bytes,
+        r.burst.into(),
+        r.seed,
+    )
+}
+
+fn title_of(protocol: &str, env: &str, buffer: u64, every: u64, burst: u64, seed: u64) -> String {
+    use snooplab_sim::size::format_size;
+    let errors = if every == 0 {
+        "no errors".to_string()
+    } else if burst > 1 {
+        format!("1 error / {} B, bursts of {burst}", format_size(every))
+    } else {
+        format!("1 error / {} B", format_size(every))
+    };
+    format!(
+        "{protocol}, {}-{}, {errors}, seed {seed}",
+        env.to_uppercase(),
+        format_size(buffer)
+    )
+}
+
+/// The title from a trace directory's run.json, if it is there and readable.
+fn title_from_dir(dir: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    Some(title_of(
+        v.get("protocol")?.as_str()?,
+        v.get("env")?.as_str()?,
+        v.get("buffer_bytes")?.as_u64()?,
+        v.get("error_every_bytes")?.as_u64()?,
+        v.get("burst")?.as_u64()?,
+        v.get("seed")?.as_u64()?,
+    ))
+}
+
+fn seconds(flag: &str, v: &Option<String>) -> Result<Option<u64>, String> {
+    v.as_deref()
+        .map(|s| {
+            parse_secs(s.trim())
+                .ok_or_else(|| format!("--{flag} '{s}' is not a time in seconds (e.g. 12 or 12.5)"))
+        })
+        .transpose()
+}
+
+pub fn plot(a: PlotArgs) -> Result<(), String> {
+    let trace = TraceLog::read_csv(&a.trace_dir)?;
+    let title = title_from_dir(&a.trace_dir).unwrap_or_else(|| a.trace_dir.display().to_string());
+    let mut view = View::whole(&trace, title);
+    if let Some(f) = seconds("from", &a.from)? {
+        view.from = f;
+    }
+    if let Some(t) = seconds("to", &a.to)? {
+        view.to = t;
+    }
+    if view.to <= view.from {
+        return Err(format!(
+            "the time window is empty: --from {} s is not before --to {} s",
+            view.from as f64 / 1e9,
+            view.to as f64 / 1e9
+        ));
+    }
+    let out = a.out.as_deref().unwrap_or(&a.trace_dir);
+    std::fs::create_dir_all(out)
+        .map_err(|e| format!("cannot create directory {}: {e}", out.display()))?;
+    let figs = plot_trace(out, &view)?;
+    for f in figs {
+        println!("{}\n{}", f.png.display(), f.svg.display());
+    }
+    Ok(())
+}

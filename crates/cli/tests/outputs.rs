@@ -1,0 +1,171 @@
+//! What `run --trace/--plot`, `plot` and `reproduce --report` leave on disk, as a user would open it.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn snooplab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_snooplab"))
+        .args(args)
+        .output()
+        .expect("the snooplab binary runs")
+}
+
+fn ok(o: &Output) {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("snooplab-out-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn is_png(p: &std::path::Path) -> bool {
+    std::fs::read(p).is_ok_and(|b| b.starts_with(b"\x89PNG\r\n\x1a\n") && b.len() > 1000)
+}
+
+fn is_svg(p: &std::path::Path) -> bool {
+    std::fs::read_to_string(p).is_ok_and(|s| s.contains("<svg") && s.contains("</svg>"))
+}
+
+fn lines(p: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(p)
+        .unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn trace_marks_local_retransmissions_and_suppressed_dupacks() {
+    let dir = scratch("snoop");
+    let d = dir.to_string_lossy().into_owned();
+    let o = snooplab(&[
+        "run",
+        "--protocol",
+        "snoop",
+        "--transfer",
+        "1M",
+        "--error-every",
+        "16k",
+        "--json",
+        "--plot",
+        &d,
+    ]);
+    ok(&o);
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let segs = lines(&dir.join("segments.csv"));
+    assert_eq!(segs[0], "time_s,sender,seq,len,kind");
+    let local = segs
+        .iter()
+        .filter(|l| l.contains(",bs,") && l.ends_with(",local"))
+        .count();
+    assert_eq!(local as u64, r["local_retransmissions"].as_u64().unwrap());
+    let sup = lines(&dir.join("suppressed_dupacks.csv")).len() - 1;
+    assert_eq!(sup as u64, r["dupacks_suppressed"].as_u64().unwrap());
+    let held = lines(&dir.join("bs_cache.csv"));
+    assert!(
+        held.iter().skip(1).any(|l| !l.ends_with(",0,0")),
+        "snoop caches segments"
+    );
+    for stem in ["sequence", "cwnd", "bs_cache"] {
+        assert!(is_png(&dir.join(format!("{stem}.png"))), "{stem}.png");
+        assert!(is_svg(&dir.join(format!("{stem}.svg"))), "{stem}.svg");
+    }
+    // plotting again from the CSVs, zoomed
+    let out = dir.join("zoom");
+    let o = snooplab(&[
+        "plot",
+        &d,
+        "--from",
+        "0.5",
+        "--to",
+        "2",
+        "--out",
+        &out.to_string_lossy(),
+    ]);
+    ok(&o);
+    assert!(is_png(&out.join("sequence.png")));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn e2e_trace_counts_match_the_run() {
+    let dir = scratch("e2e");
+    let d = dir.to_string_lossy().into_owned();
+    let o = snooplab(&[
+        "run",
+        "--transfer",
+        "1M",
+        "--error-every",
+        "16k",
+        "--json",
+        "--trace",
+        &d,
+    ]);
+    ok(&o);
+    let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let segs = lines(&dir.join("segments.csv"));
+    let count = |kind: &str| {
+        segs.iter()
+            .filter(|l| l.ends_with(&format!(",{kind}")))
+            .count() as u64
+    };
+    assert_eq!(
+        count("timeout") + count("fast"),
+        r["sender_retransmitted_segments"].as_u64().unwrap()
+    );
+    assert_eq!(count("new"), 1_048_576u64.div_ceil(1400));
+    assert_eq!(count("local"), 0);
+    let cwnd = lines(&dir.join("cwnd.csv"));
+    // one segment once the connection is up (4.4BSD starts cwnd at the maximum window before)
+    assert!(cwnd.len() > 10 && cwnd.iter().any(|l| l.contains(",fh,1400,")));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn plot_rejects_what_is_not_a_trace() {
+    let dir = scratch("bad");
+    std::fs::create_dir_all(&dir).unwrap();
+    let d = dir.to_string_lossy().into_owned();
+    let o = snooplab(&["plot", &d]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("segments.csv") && err.lines().count() == 1,
+        "{err}"
+    );
+    std::fs::write(
+        dir.join("segments.csv"),
+        "time_s,sender,seq,len,kind\n1.0,xx,0,1400,new\n",
+    )
+    .unwrap();
+    let o = snooplab(&["plot", &d]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("line 2"),
+        "names the line"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn report_is_one_self_contained_page() {
+    let dir = scratch("report");
+    let d = dir.to_string_lossy().into_owned();
+    let o = snooplab(&["reproduce", "table4", "--seeds", "2", "--report", &d]);
+    ok(&o);
+    let html = std::fs::read_to_string(dir.join("index.html")).expect("index.html");
+    assert!(html.contains("Table IV") && html.contains("<table>"));
+    assert!(html.contains("paper") && html.contains("split-smart"));
+    assert!(
+        html.matches("data:image/png;base64,").count() >= 5,
+        "table figure and example traces"
+    );
+    assert!(
+        !html.contains("http://") && !html.contains("https://") && !html.contains("src=\"/"),
+        "nothing to fetch"
+    );
+    assert!(is_png(&dir.join("table4.png")) && is_svg(&dir.join("table4.svg")));
+    assert!(is_png(&dir.join("example-e2e/sequence.png")));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,221 @@
+//! The packet captures of `snooplab run --pcap`, read back with code independent of the writer: a
+//! pcap record reader written here and etherparse for the IPv4 and TCP headers. Where tshark is
+//! installed, it must read the captures without errors and count the simulator's retransmissions.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use etherparse::{Ipv4HeaderSlice, TcpHeaderSlice, TcpOptionElement, TcpOptionReadError};
+
+fn snooplab(args: &[&str]) -> serde_json::Value {
+    let o = Command::new(env!("CARGO_BIN_EXE_snooplab"))
+        .args(args)
+        .output()
+        .expect("the snooplab binary runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).expect("one JSON object")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("snooplab-pcap-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Captures one run; returns its JSON result and the directory.
+fn capture(protocol: &str, extra: &[&str]) -> (serde_json::Value, PathBuf) {
+    let dir = scratch(protocol);
+    let d = dir.to_string_lossy().into_owned();
+    let mut args = vec![
+        "run",
+        "--protocol",
+        protocol,
+        "--transfer",
+        "1M",
+        "--error-every",
+        "16k",
+        "--seed",
+        "2",
+        "--json",
+        "--pcap",
+        &d,
+    ];
+    args.extend_from_slice(extra);
+    (snooplab(&args), dir)
+}
+
+struct Record {
+    ts_ns: u64,
+    orig_len: u32,
+    data: Vec<u8>,
+}
+
+/// Classic pcap, little-endian, nanosecond magic, LINKTYPE_IPV4.
+fn read_pcap(path: &Path) -> Vec<Record> {
+    let b = std::fs::read(path).expect("capture file");
+    assert!(b.len() >= 24, "{}: no file header", path.display());
+    let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+    assert_eq!(u32_at(0), 0xa1b2_3c4d, "nanosecond pcap magic");
+    assert_eq!(u32_at(20), 228, "link type raw IPv4");
+    let snaplen = u32_at(16);
+    let mut out = vec![];
+    let mut i = 24;
+    while i < b.len() {
+        assert!(i + 16 <= b.len(), "truncated record header");
+        let (sec, nsec, incl, orig) = (u32_at(i), u32_at(i + 4), u32_at(i + 8), u32_at(i + 12));
+        assert!(nsec < 1_000_000_000);
+        assert!(incl <= snaplen && incl <= orig);
+        let start = i + 16;
+        let end = start + incl as usize;
+        assert!(end <= b.len(), "truncated record");
+        out.push(Record {
+            ts_ns: u64::from(sec) * 1_000_000_000 + u64::from(nsec),
+            orig_len: orig,
+            data: b[start..end].to_vec(),
+        });
+        i = end;
+    }
+    out
+}
+
+#[derive(Default, Debug)]
+struct Seen {
+    packets: u64,
+    bad_checksum: u64,
+    data_from_fh: u64,
+    sack_blocks: u64,
+    smart_options: u64,
+    eln_marks: u64,
+}
+
+/// Checks every record's headers and counts what the test asserts on.
+fn inspect(path: &Path) -> Seen {
+    let mut s = Seen::default();
+    let mut last_ts = 0;
+    for r in read_pcap(path) {
+        assert!(r.ts_ns >= last_ts, "timestamps in order");
+        last_ts = r.ts_ns;
+        let ip = Ipv4HeaderSlice::from_slice(&r.data).expect("an IPv4 header");
+        assert_eq!(usize::from(ip.total_len()), r.data.len(), "real length");
+        assert_eq!(r.orig_len as usize, r.data.len());
+        assert_eq!(
+            ip.header_checksum(),
+            ip.to_header().calc_header_checksum(),
+            "IPv4 header checksum"
+        );
+        assert_eq!(ip.protocol(), etherparse::IpNumber::TCP);
+        let tcp_bytes = &r.data[usize::from(ip.ihl()) * 4..];
+        let tcp = TcpHeaderSlice::from_slice(tcp_bytes).expect("a TCP header");
+        let payload = &tcp_bytes[usize::from(tcp.data_offset()) * 4..];
+        let good = tcp.calc_checksum_ipv4(&ip, payload).expect("checksum") == tcp.checksum();
+        s.packets += 1;
+        s.bad_checksum += u64::from(!good);
+        if ip.source() == [10, 0, 0, 1] && !payload.is_empty() {
+            s.data_from_fh += 1;
+        }
+        // ELN: the reserved bit 0x08 of byte 12
+        if tcp_bytes[12] & 0x08 != 0 {
+            s.eln_marks += 1;
+        }
+        for opt in tcp.options_iterator() {
+            match opt {
+                Ok(TcpOptionElement::SelectiveAcknowledgement(first, rest)) => {
+                    assert!(first.0 != first.1);
+                    s.sack_blocks += 1 + rest.iter().flatten().count() as u64;
+                }
+                Ok(TcpOptionElement::MaximumSegmentSize(m)) => assert_eq!(m, 1400),
+                Ok(_) => {}
+                Err(TcpOptionReadError::UnknownId(253)) => {
+                    // RFC 6994 layout: kind, length 8, ExID, the 32-bit sequence number
+                    let o = tcp.options();
+                    let at = o.iter().position(|&k| k == 253).expect("kind 253");
+                    assert_eq!(o[at + 1], 8);
+                    assert_eq!(&o[at + 2..at + 4], &[0x53, 0x4d]);
+                    s.smart_options += 1;
+                }
+                Err(e) => panic!("{}: bad TCP option: {e:?}", path.display()),
+            }
+        }
+    }
+    s
+}
+
+fn field(v: &serde_json::Value, k: &str) -> u64 {
+    v[k].as_u64()
+        .unwrap_or_else(|| panic!("{k} in the run JSON"))
+}
+
+#[test]
+fn captures_have_real_headers_checksums_and_the_runs_counts() {
+    let (r, dir) = capture("e2e", &[]);
+    let wired = inspect(&dir.join("wired.pcap"));
+    let wireless = inspect(&dir.join("wireless.pcap"));
+    assert_eq!(wired.bad_checksum, 0, "the wired link corrupts nothing");
+    assert_eq!(
+        wireless.bad_checksum,
+        field(&r, "frames_corrupted_down") + field(&r, "frames_corrupted_up"),
+        "every corrupted frame is in the capture with a wrong checksum"
+    );
+    assert!(wireless.bad_checksum > 0);
+    // every data segment the fixed host sent crosses the (lossless) wired link once
+    let sent = 1_048_576_u64.div_ceil(1400) + field(&r, "sender_retransmitted_segments");
+    assert_eq!(wired.data_from_fh, sent);
+    assert_eq!(
+        wireless.data_from_fh,
+        field(&r, "wireless_data_frames"),
+        "data frames on the air"
+    );
+    assert_eq!(wired.sack_blocks + wired.smart_options + wired.eln_marks, 0);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn sack_smart_and_eln_are_on_the_wire() {
+    let (_, dir) = capture("e2e-ietf-sack", &[]);
+    assert!(inspect(&dir.join("wired.pcap")).sack_blocks > 0);
+    let _ = std::fs::remove_dir_all(dir);
+
+    let (_, dir) = capture("e2e-smart", &[]);
+    let s = inspect(&dir.join("wireless.pcap"));
+    assert!(s.smart_options > 0, "{s:?}");
+    let _ = std::fs::remove_dir_all(dir);
+
+    let (r, dir) = capture("e2e-eln", &[]);
+    let s = inspect(&dir.join("wired.pcap"));
+    assert!(s.eln_marks > 0, "{s:?}");
+    assert!(field(&r, "fast_retransmits") + field(&r, "timeouts") > 0);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// tshark must parse the captures with no malformed packets and see as many retransmissions from the
+/// fixed host as the simulator counted.
+#[test]
+fn tshark_reads_the_captures_and_counts_the_retransmissions() {
+    let tshark = Command::new("tshark").arg("--version").output();
+    if !tshark.is_ok_and(|o| o.status.success()) {
+        println!("SKIPPED: tshark is not installed (apt-get install tshark)");
+        return;
+    }
+    let (r, dir) = capture("e2e", &[]);
+    let wired = dir.join("wired.pcap");
+    let count = |filter: &str| -> u64 {
+        let o = Command::new("tshark")
+            .args(["-n", "-r"])
+            .arg(&wired)
+            .args(["-Y", filter, "-T", "fields", "-e", "frame.number"])
+            .output()
+            .expect("tshark runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).lines().count() as u64
+    };
+    assert_eq!(count("_ws.malformed || _ws.expert.severity >= error"), 0);
+    assert_eq!(
+        count("ip.src == 10.0.0.1 && tcp.analysis.retransmission"),
+        field(&r, "sender_retransmitted_segments")
+    );
+    assert_eq!(
+        count("ip.src == 10.0.0.1 && tcp.analysis.fast_retransmission"),
+        field(&r, "fast_retransmits")
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,0 +1,519 @@
+//! IPv4/TCP on the wire: a [`Segment`] encoded as real header bytes with correct checksums, and real
+//! bytes parsed back into a [`Segment`]. The simulator's packet captures and the live base station
+//! both use it.
+//!
+//! What the papers' extensions look like on the wire:
+//! - SACK: the RFC 2018 option (kind 5), after two NOPs, up to three blocks.
+//! - SMART (paper 000 section II): an experimental option, kind 253 (RFC 4727), in the RFC 6994
+//!   shared layout: kind, length 8, the 16-bit experiment id [`SMART_EXID`] (not registered with
+//!   IANA), and the 32-bit sequence number of the segment that caused the ACK.
+//! - ELN: a reserved bit of the TCP header ([`ELN_BIT`] in byte 12), as paper 004 section 3.3 did
+//!   ("we use one of the unreserved bits").
+
+use crate::segment::{Endpoint, Flags, SackBlocks, Segment};
+use crate::seq::Seq;
+
+/// Bit of TCP header byte 12 (data offset, then reserved bits) that carries the ELN mark.
+pub const ELN_BIT: u8 = 0x08;
+/// TCP option kind of the SMART information: the first experimental kind of RFC 4727.
+pub const SMART_OPTION_KIND: u8 = 253;
+/// Experiment id of the SMART option (RFC 6994 layout; our own, unregistered: "SM").
+pub const SMART_EXID: u16 = 0x534d;
+/// IPv4 header without options.
+pub const IPV4_HEADER_BYTES: usize = 20;
+/// TCP header without options.
+pub const TCP_HEADER_BYTES: usize = 20;
+/// Time to live of the packets we build.
+pub const DEFAULT_TTL: u8 = 64;
+
+const OPT_EOL: u8 = 0;
+const OPT_NOP: u8 = 1;
+const OPT_MSS: u8 = 2;
+const OPT_SACK: u8 = 5;
+
+/// Why bytes are not a TCP/IPv4 segment we can read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireError {
+    /// Fewer bytes than the headers claim.
+    Truncated,
+    /// Not an IPv4 packet (the version nibble).
+    NotIpv4,
+    /// IPv4, but not TCP (the protocol number given).
+    NotTcp(u8),
+    /// A fragment: only whole datagrams are read.
+    Fragment,
+    /// A header length field below the minimum or past the packet.
+    BadHeaderLength,
+    /// A TCP option whose length is below 2 or runs past the header.
+    BadOption,
+}
+
+impl std::fmt::Display for WireError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WireError::Truncated => write!(f, "truncated packet"),
+            WireError::NotIpv4 => write!(f, "not IPv4"),
+            WireError::NotTcp(p) => write!(f, "IPv4 protocol {p}, not TCP"),
+            WireError::Fragment => write!(f, "IPv4 fragment"),
+            WireError::BadHeaderLength => write!(f, "bad header length"),
+            WireError::BadOption => write!(f, "malformed TCP option"),
+        }
+    }
+}
+
+impl std::error::Error for WireError {}
+
+/// A parsed packet: the header view, where the payload starts, and whether both checksums hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Parsed {
+    pub seg: Segment,
+    /// Offset of the TCP payload in the packet.
+    pub payload_offset: usize,
+    /// The IPv4 header checksum and the TCP checksum are both correct.
+    pub checksums_ok: bool,
+}
+
+/// Bytes of IPv4 and TCP headers, options included, that [`encode`] writes for `seg`.
+pub fn header_bytes(seg: &Segment) -> usize {
+    IPV4_HEADER_BYTES + TCP_HEADER_BYTES + seg.option_bytes() as usize
+}
+
+/// The whole IPv4 datagram of `seg` with correct checksums. The payload is `payload` when given
+/// (it must be `seg.len` bytes long, else it is cut or padded with zeros), zeros otherwise.
+pub fn encode(seg: &Segment, payload: Option<&[u8]>) -> Vec<u8> {
+    let Some(p) = payload else {
+        let mut out = encode_headers(seg);
+        out.resize(out.len() + seg.len as usize, 0);
+        return out;
+    };
+    let hdr = header_bytes(seg);
+    let total = hdr + seg.len as usize;
+    let mut out = Vec::with_capacity(total);
+    write_ipv4(&mut out, seg, total);
+    write_tcp(&mut out, seg);
+    let n = p.len().min(seg.len as usize);
+    out.extend_from_slice(&p[..n]);
+    out.resize(total, 0);
+    fill_checksums(&mut out, total);
+    out
+}
+
+/// Only the IPv4 and TCP headers of `seg`, with checksums that are correct for a payload of
+/// `seg.len` zero bytes (zeros add nothing to the Internet checksum): what a capture with zeroed
+/// payloads needs, without summing the zeros.
+pub fn encode_headers(seg: &Segment) -> Vec<u8> {
+    let hdr = header_bytes(seg);
+    let mut out = Vec::with_capacity(hdr);
+    write_ipv4(&mut out, seg, hdr + seg.len as usize);
+    write_tcp(&mut out, seg);
+    fill_checksums(&mut out, hdr + seg.len as usize);
+    out
+}
+
+/// Writes both checksums into `packet`, whose IPv4 datagram is `total` bytes long; bytes of it past
+/// the end of `packet` count as zeros.
+fn fill_checksums(packet: &mut [u8], total: usize) {
+    let ip_sum = checksum(&packet[..IPV4_HEADER_BYTES], 0);
+    packet[10..12].copy_from_slice(&ip_sum.to_be_bytes());
+    let tcp_len = total - IPV4_HEADER_BYTES;
+    let tcp_sum = tcp_checksum(packet, IPV4_HEADER_BYTES, tcp_len);
+    packet[IPV4_HEADER_BYTES + 16..IPV4_HEADER_BYTES + 18].copy_from_slice(&tcp_sum.to_be_bytes());
+}
+
+/// Breaks the TCP checksum of an encoded packet, as bit errors on the link would: the receiver's
+/// checksum test fails and it drops the segment.
+pub fn break_tcp_checksum(packet: &mut [u8]) {
+    let at = tcp_offset(packet) + 16;
+    if packet.len() >= at + 2 {
+        packet[at] ^= 0x5a;
+        packet[at + 1] ^= 0xa5;
+    }
+}
+
+fn tcp_offset(packet: &[u8]) -> usize {
+    packet
+        .first()
+        .map_or(IPV4_HEADER_BYTES, |b| usize::from(b & 0x0f) * 4)
+}
+
+fn write_ipv4(out: &mut Vec<u8>, seg: &Segment, total: usize) {
+    out.push(0x45); // version 4, 5 words
+    out.push(0); // DSCP/ECN
+    out.extend_from_slice(&(total.min(usize::from(u16::MAX)) as u16).to_be_bytes());
+    out.extend_from_slice(&seg.ip_id.to_be_bytes());
+    out.extend_from_slice(&0x4000u16.to_be_bytes()); // don't fragment
+    out.push(DEFAULT_TTL);
+    out.push(6); // TCP
+    out.extend_from_slice(&[0, 0]); // checksum, filled in later
+    out.extend_from_slice(&seg.src.addr.to_be_bytes());
+    out.extend_from_slice(&seg.dst.addr.to_be_bytes());
+}
+
+fn write_tcp(out: &mut Vec<u8>, seg: &Segment) {
+    let words = (TCP_HEADER_BYTES + seg.option_bytes() as usize) / 4;
+    out.extend_from_slice(&seg.src.port.to_be_bytes());
+    out.extend_from_slice(&seg.dst.port.to_be_bytes());
+    out.extend_from_slice(&seg.seq.0.to_be_bytes());
+    out.extend_from_slice(&seg.ack.0.to_be_bytes());
+    out.push(((words as u8) << 4) | if seg.eln { ELN_BIT } else { 0 });
+    out.push(seg.flags.0);
+    out.extend_from_slice(&seg.window.to_be_bytes());
+    out.extend_from_slice(&[0, 0]); // checksum, filled in later
+    out.extend_from_slice(&[0, 0]); // urgent pointer
+    if let Some(mss) = seg.mss {
+        out.extend_from_slice(&[OPT_MSS, 4]);
+        out.extend_from_slice(&mss.to_be_bytes());
+    }
+    if !seg.sack.is_empty() {
+        let len = 2 + 8 * seg.sack.len();
+        for _ in 0..(len.div_ceil(4) * 4 - len) {
+            out.push(OPT_NOP);
+        }
+        out.extend_from_slice(&[OPT_SACK, len as u8]);
+        for (a, b) in seg.sack.iter() {
+            out.extend_from_slice(&a.0.to_be_bytes());
+            out.extend_from_slice(&b.0.to_be_bytes());
+        }
+    }
+    if let Some(s) = seg.smart {
+        out.extend_from_slice(&[SMART_OPTION_KIND, 8]);
+        out.extend_from_slice(&SMART_EXID.to_be_bytes());
+        out.extend_from_slice(&s.0.to_be_bytes());
+    }
+}
+
+/// The Internet checksum (RFC 1071) of `data`, starting from the partial sum `initial`.
+pub fn checksum(data: &[u8], initial: u32) -> u16 {
+    let mut sum = u64::from(initial);
+    let mut chunks = data.chunks_exact(2);
+    for c in &mut chunks {
+        sum += u64::from(u16::from_be_bytes([c[0], c[1]]));
+    }
+    if let [last] = chunks.remainder() {
+        sum += u64::from(u16::from_be_bytes([*last, 0]));
+    }
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    !(sum as u16)
+}
+
+/// The TCP checksum of the `tcp_len`-byte segment starting at `tcp_at`, over the pseudo-header
+/// (addresses, protocol, TCP length) and the TCP header and payload, its checksum field counted as
+/// it stands: zero for a correct segment, the value to write when the field is zero. Bytes past the
+/// end of `packet` count as zeros.
+fn tcp_checksum(packet: &[u8], tcp_at: usize, tcp_len: usize) -> u16 {
+    let tcp = &packet[tcp_at..];
+    let mut pseudo = 0u32;
+    for w in packet[12..20].chunks_exact(2) {
+        pseudo += u32::from(u16::from_be_bytes([w[0], w[1]]));
+    }
+    pseudo += 6 + tcp_len as u32;
+    checksum(tcp, pseudo)
+}
+
+fn be16(b: &[u8], at: usize) -> u16 {
+    u16::from_be_bytes([b[at], b[at + 1]])
+}
+
+fn be32(b: &[u8], at: usize) -> u32 {
+    u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+}
+
+/// Reads an IPv4/TCP packet. Never panics, whatever the bytes; trailing bytes past the IPv4 total
+/// length (link padding) are ignored.
+pub fn parse(packet: &[u8]) -> Result<Parsed, WireError> {
+    let first = *packet.first().ok_or(WireError::Truncated)?;
+    if first >> 4 != 4 {
+        return Err(WireError::NotIpv4);
+    }
+    if packet.len() < IPV4_HEADER_BYTES {
+        return Err(WireError::Truncated);
+    }
+    let ihl = usize::from(first & 0x0f) * 4;
+    let total = usize::from(be16(packet, 2));
+    if ihl < IPV4_HEADER_BYTES || total < ihl {
+        return Err(WireError::BadHeaderLength);
+    }
+    if packet.len() < total {
+        return Err(WireError::Truncated);
+    }
+    let frag = be16(packet, 6);
+    if frag & 0x3fff != 0 {
+        return Err(WireError::Fragment);
+    }
+    if packet[9] != 6 {
+        return Err(WireError::NotTcp(packet[9]));
+    }
+    let packet = &packet[..total];
+    let tcp = &packet[ihl..];
+    if tcp.len() < TCP_HEADER_BYTES {
+        return Err(WireError::Truncated);
+    }
+    let doff = usize::from(tcp[12] >> 4) * 4;
+    if doff < TCP_HEADER_BYTES || doff > tcp.len() {
+        return Err(WireError::BadHeaderLength);
+    }
+    let mut seg = Segment {
+        src: Endpoint {
+            addr: be32(packet, 12),
+            port: be16(tcp, 0),
+        },
+        dst: Endpoint {
+            addr: be32(packet, 16),
+            port: be16(tcp, 2),
+        },
+        seq: Seq(be32(tcp, 4)),
+        ack: Seq(be32(tcp, 8)),
+        flags: Flags(tcp[13]),
+        window: be16(tcp, 14),
+        len: (tcp.len() - doff) as u32,
+        ip_id: be16(packet, 4),
+        eln: tcp[12] & ELN_BIT != 0,
+        ..Segment::default()
+    };
+    parse_options(&tcp[TCP_HEADER_BYTES..doff], &mut seg)?;
+    let ip_ok = checksum(&packet[..ihl], 0) == 0;
+    // Summing a correct segment, checksum field included, gives zero.
+    let tcp_ok = tcp_checksum(packet, ihl, packet.len() - ihl) == 0;
+    Ok(Parsed {
+        seg,
+        payload_offset: ihl + doff,
+        checksums_ok: ip_ok && tcp_ok,
+    })
+}
+
+fn parse_options(mut opts: &[u8], seg: &mut Segment) -> Result<(), WireError> {
+    while let Some(&kind) = opts.first() {
+        match kind {
+            OPT_EOL => break,
+            OPT_NOP => {
+                opts = &opts[1..];
+                continue;
+            }
+            _ => {}
+        }
+        let len = usize::from(*opts.get(1).ok_or(WireError::BadOption)?);
+        if len < 2 || len > opts.len() {
+            return Err(WireError::BadOption);
+        }
+        let body = &opts[2..len];
+        match (kind, body.len()) {
+            (OPT_MSS, 2) => seg.mss = Some(be16(body, 0)),
+            (OPT_SACK, n) if n % 8 == 0 => {
+                let mut blocks = SackBlocks::default();
+                for b in body.chunks_exact(8) {
+                    blocks.push(Seq(be32(b, 0)), Seq(be32(b, 4)));
+                }
+                seg.sack = blocks;
+            }
+            (SMART_OPTION_KIND, 6) if be16(body, 0) == SMART_EXID => {
+                seg.smart = Some(Seq(be32(body, 2)));
+            }
+            _ => {} // options the protocols here do not read (timestamps, window scale, ...)
+        }
+        opts = &opts[len..];
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn data_segment() -> Segment {
+        Segment {
+            src: Endpoint {
+                addr: 0x0a00_0001,
+                port: 20000,
+            },
+            dst: Endpoint {
+                addr: 0x0a00_0102,
+                port: 5001,
+            },
+            seq: Seq(1000),
+            ack: Seq(77),
+            flags: Flags::ACK | Flags::PSH,
+            window: 33600,
+            len: 1400,
+            ip_id: 9,
+            ..Segment::default()
+        }
+    }
+
+    #[test]
+    fn data_segment_has_real_lengths_and_checksums() {
+        let seg = data_segment();
+        let bytes = encode(&seg, None);
+        assert_eq!(bytes.len(), 1440);
+        assert_eq!(be16(&bytes, 2), 1440);
+        assert_eq!(checksum(&bytes[..20], 0), 0, "IPv4 header checksum");
+        let p = parse(&bytes).unwrap();
+        assert!(p.checksums_ok);
+        assert_eq!(p.seg, seg);
+        assert_eq!(p.payload_offset, 40);
+    }
+
+    /// A known packet, its TCP checksum worked out by hand from RFC 1071's definition.
+    #[test]
+    fn checksum_of_a_small_packet_matches_a_hand_computation() {
+        let seg = Segment {
+            src: Endpoint {
+                addr: 0x0102_0304,
+                port: 1,
+            },
+            dst: Endpoint {
+                addr: 0x0506_0708,
+                port: 2,
+            },
+            seq: Seq(0),
+            ack: Seq(0),
+            flags: Flags::SYN,
+            window: 0,
+            len: 0,
+            ..Segment::default()
+        };
+        let b = encode(&seg, None);
+        // pseudo-header: 0x0102+0x0304+0x0506+0x0708 = 0x1014, + protocol 6 + length 20 = 0x102E
+        // header: ports 1+2, data offset and flags 0x5002 (5 words, SYN) -> 0x5005
+        // sum 0x102E + 0x5005 = 0x6033 -> checksum !0x6033 = 0x9FCC
+        assert_eq!(be16(&b, 36), 0x9fcc);
+    }
+
+    #[test]
+    fn options_layout_sack_smart_mss_and_eln() {
+        let mut seg = data_segment();
+        seg.len = 0;
+        seg.eln = true;
+        seg.smart = Some(Seq(4242));
+        seg.sack.push(Seq(10), Seq(20));
+        seg.sack.push(Seq(30), Seq(40));
+        let b = encode(&seg, None);
+        let tcp = &b[20..];
+        assert_eq!(tcp[12] >> 4, 5 + 5 + 2, "20 bytes of SACK, 8 of SMART");
+        assert_eq!(tcp[12] & ELN_BIT, ELN_BIT);
+        assert_eq!(&tcp[20..24], &[1, 1, 5, 18]);
+        assert_eq!(be32(tcp, 24), 10);
+        assert_eq!(&tcp[40..44], &[253, 8, 0x53, 0x4d]);
+        assert_eq!(be32(tcp, 44), 4242);
+        assert_eq!(parse(&b).unwrap().seg, seg);
+
+        let mut syn = data_segment();
+        syn.flags = Flags::SYN;
+        syn.len = 0;
+        syn.mss = Some(1400);
+        let b = encode(&syn, None);
+        assert_eq!(&b[40..44], &[2, 4, 0x05, 0x78]);
+    }
+
+    #[test]
+    fn headers_alone_carry_the_checksums_of_the_zero_payload() {
+        let seg = data_segment();
+        let h = encode_headers(&seg);
+        assert_eq!(h.len(), 40);
+        let mut whole = h.clone();
+        whole.resize(1440, 0);
+        assert_eq!(whole, encode(&seg, Some(&[])));
+        assert!(parse(&whole).unwrap().checksums_ok);
+    }
+
+    #[test]
+    fn broken_checksum_is_detected() {
+        let mut b = encode(&data_segment(), None);
+        break_tcp_checksum(&mut b);
+        let p = parse(&b).unwrap();
+        assert!(!p.checksums_ok);
+        assert_eq!(p.seg, data_segment(), "the header still reads");
+    }
+
+    #[test]
+    fn rejects_what_is_not_a_whole_tcp_ipv4_packet() {
+        let b = encode(&data_segment(), None);
+        assert_eq!(parse(&[]), Err(WireError::Truncated));
+        assert_eq!(parse(&b[..30]), Err(WireError::Truncated));
+        let mut v6 = b.clone();
+        v6[0] = 0x60;
+        assert_eq!(parse(&v6), Err(WireError::NotIpv4));
+        let mut udp = b.clone();
+        udp[9] = 17;
+        assert_eq!(parse(&udp), Err(WireError::NotTcp(17)));
+        let mut frag = b.clone();
+        frag[6] = 0x20; // more fragments
+        assert_eq!(parse(&frag), Err(WireError::Fragment));
+        let mut opt = encode(
+            &Segment {
+                mss: Some(1400),
+                ..data_segment()
+            },
+            None,
+        );
+        opt[41] = 40; // MSS option longer than the header
+        assert_eq!(parse(&opt), Err(WireError::BadOption));
+    }
+
+    fn arb_segment() -> impl Strategy<Value = Segment> {
+        (
+            any::<(u32, u16, u32, u16)>(),
+            any::<(u32, u32, u8, u16, u16)>(),
+            0u32..3000,
+            proptest::option::of(any::<u16>()),
+            any::<bool>(),
+            proptest::option::of(any::<u32>()),
+            proptest::collection::vec((any::<u32>(), 1u32..100_000), 0..=3),
+        )
+            .prop_map(
+                |((sa, sp, da, dp), (seq, ack, fl, win, id), len, mss, eln, smart, sacks)| {
+                    let mut sack = SackBlocks::default();
+                    for (a, n) in sacks {
+                        sack.push(Seq(a), Seq(a.wrapping_add(n)));
+                    }
+                    Segment {
+                        src: Endpoint { addr: sa, port: sp },
+                        dst: Endpoint { addr: da, port: dp },
+                        seq: Seq(seq),
+                        ack: Seq(ack),
+                        flags: Flags(fl),
+                        window: win,
+                        len,
+                        ip_id: id,
+                        mss,
+                        eln,
+                        smart: smart.map(Seq),
+                        sack,
+                    }
+                },
+            )
+    }
+
+    proptest! {
+        #[test]
+        fn encode_then_parse_gives_the_segment_back(seg in arb_segment()) {
+            let b = encode(&seg, None);
+            prop_assert_eq!(b.len() as u32, seg.ip_len());
+            let p = parse(&b).unwrap();
+            prop_assert!(p.checksums_ok);
+            prop_assert_eq!(p.seg, seg);
+        }
+
+        #[test]
+        fn any_payload_keeps_the_checksum_right(seg in arb_segment(), fill in any::<u8>()) {
+            let payload = vec![fill; seg.len as usize];
+            let b = encode(&seg, Some(&payload));
+            prop_assert!(parse(&b).unwrap().checksums_ok);
+        }
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = parse(&bytes);
+        }
+
+        #[test]
+        fn mutated_packets_never_panic(seg in arb_segment(), at in any::<usize>(), v in any::<u8>()) {
+            let mut b = encode(&seg, None);
+            let i = at % b.len();
+            b[i] = v;
+            let _ = parse(&b);
+        }
+    }
+}

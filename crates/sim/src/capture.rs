@@ -1,0 +1,140 @@
+//! Packet captures of the simulated links, as classic pcap files that tcpdump and Wireshark read.
+//!
+//! Link type raw IPv4 (`LINKTYPE_IPV4`, 228), nanosecond timestamps in simulated time. Every packet is
+//! a real IPv4/TCP datagram built by [`snooplab_proto::wire`] with correct checksums and its real
+//! length; payload bytes are zeros. A frame that bit errors hit is written with a broken TCP checksum,
+//! as the paper's receivers saw it (paper 000 section IV-A: corrupted packets are dropped by the
+//! TCP checksum).
+
+use std::io::{self, Write};
+
+use snooplab_proto::wire;
+use snooplab_proto::Time;
+
+use crate::packet::SimPacket;
+
+/// Magic number of a classic pcap file with nanosecond timestamps.
+pub const PCAP_MAGIC_NS: u32 = 0xa1b2_3c4d;
+/// `LINKTYPE_IPV4`: each record is one IPv4 datagram, no link header.
+pub const LINKTYPE_IPV4: u32 = 228;
+/// Snap length written in the file header: packets are never cut.
+pub const SNAPLEN: u32 = 65535;
+
+/// Writes one classic pcap stream.
+pub struct PcapWriter<W: Write> {
+    out: W,
+    packets: u64,
+}
+
+impl<W: Write> PcapWriter<W> {
+    /// Writes the file header.
+    pub fn new(mut out: W) -> io::Result<PcapWriter<W>> {
+        let mut h = Vec::with_capacity(24);
+        h.extend_from_slice(&PCAP_MAGIC_NS.to_le_bytes());
+        h.extend_from_slice(&2u16.to_le_bytes()); // version 2.4
+        h.extend_from_slice(&4u16.to_le_bytes());
+        h.extend_from_slice(&0i32.to_le_bytes()); // GMT offset
+        h.extend_from_slice(&0u32.to_le_bytes()); // timestamp accuracy
+        h.extend_from_slice(&SNAPLEN.to_le_bytes());
+        h.extend_from_slice(&LINKTYPE_IPV4.to_le_bytes());
+        out.write_all(&h)?;
+        Ok(PcapWriter { out, packets: 0 })
+    }
+
+    /// Appends one packet seen at `at`.
+    pub fn write(&mut self, at: Time, packet: &[u8]) -> io::Result<()> {
+        self.write_padded(at, packet, packet.len())
+    }
+
+    /// Appends a packet of `len` bytes seen at `at`: `head`, then zeros.
+    pub fn write_padded(&mut self, at: Time, head: &[u8], len: usize) -> io::Result<()> {
+        const ZEROS: [u8; 4096] = [0; 4096];
+        let caplen = len.min(SNAPLEN as usize);
+        let mut rec = [0u8; 16];
+        rec[0..4].copy_from_slice(&((at / 1_000_000_000) as u32).to_le_bytes());
+        rec[4..8].copy_from_slice(&((at % 1_000_000_000) as u32).to_le_bytes());
+        rec[8..12].copy_from_slice(&(caplen as u32).to_le_bytes());
+        rec[12..16].copy_from_slice(&(len as u32).to_le_bytes());
+        self.out.write_all(&rec)?;
+        let head = &head[..head.len().min(caplen)];
+        self.out.write_all(head)?;
+        let mut zeros = caplen - head.len();
+        while zeros > 0 {
+            let n = zeros.min(ZEROS.len());
+            self.out.write_all(&ZEROS[..n])?;
+            zeros -= n;
+        }
+        self.packets += 1;
+        Ok(())
+    }
+
+    pub fn packets(&self) -> u64 {
+        self.packets
+    }
+
+    /// Flushes and hands back the writer.
+    pub fn finish(mut self) -> io::Result<W> {
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+/// A sink for a capture: a file, or memory in tests.
+pub type Sink = Box<dyn Write + Send>;
+
+/// The captures of one run: the wired link (both directions, as the base station's wired interface
+/// sees them) and the wireless link (both directions, every frame, corrupted ones included).
+pub struct Capture {
+    wired: PcapWriter<Sink>,
+    wireless: PcapWriter<Sink>,
+    error: Option<io::Error>,
+}
+
+/// Which link a packet was seen on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Link {
+    Wired,
+    Wireless,
+}
+
+impl Capture {
+    pub fn new(wired: Sink, wireless: Sink) -> io::Result<Capture> {
+        Ok(Capture {
+            wired: PcapWriter::new(wired)?,
+            wireless: PcapWriter::new(wireless)?,
+            error: None,
+        })
+    }
+
+    /// Records `pkt` arriving at the end of `link` at `at`. A write error is kept and reported by
+    /// [`Capture::finish`]; the run goes on.
+    pub fn record(&mut self, at: Time, link: Link, pkt: &SimPacket) {
+        if self.error.is_some() {
+            return;
+        }
+        // headers with checksums for the zero payload, which is written as zeros
+        let mut bytes = wire::encode_headers(&pkt.seg);
+        if pkt.corrupted {
+            wire::break_tcp_checksum(&mut bytes);
+        }
+        let len = pkt.seg.ip_len() as usize;
+        let w = match link {
+            Link::Wired => &mut self.wired,
+            Link::Wireless => &mut self.wireless,
+        };
+        if let Err(e) = w.write_padded(at, &bytes, len) {
+            self.error = Some(e);
+        }
+    }
+
+    /// Flushes both files; the packet counts of the wired and the wireless capture.
+    pub fn finish(self) -> io::Result<(u64, u64)> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let counts = (self.wired.packets(), self.wireless.packets());
+        self.wired.finish()?;
+        self.wireless.finish()?;
+        Ok(counts)
+    }
+}
