@@ -142,8 +142,11 @@ fn on_new_ack<P: Clone>(
 
 /// The duplicate-ACK rule of snoop (paper 002 section 3.1.2, case 3):
 /// - not cached, or retransmitted by the sender: the sender needs it (propagate);
-/// - the first, unexpected duplicate: retransmit the segment at once at high priority, and expect one
-///   duplicate for each packet sent after it before this retransmission;
+/// - unexpected duplicates below `dupack_threshold` (paper 000 section IV-E), or, with `selective`,
+///   one whose SMART information names a segment below the ACK (a duplicate delivery, not a
+///   loss): propagate;
+/// - the unexpected duplicate at the threshold: retransmit the segment at once at high priority, and
+///   expect one duplicate for each packet sent after it before this retransmission;
 /// - an expected duplicate: discard it;
 /// - more duplicates than expected once the segment was resent: the sender deals with them.
 ///
@@ -169,15 +172,24 @@ fn on_dupack<P: Clone>(
     if head.sender_rexmit {
         return Verdict::Propagate;
     }
+    // Is the segment at the ACK missing? SMART says so exactly: a later segment caused this ACK (a
+    // duplicate segment below the ACK is no evidence). Otherwise count duplicates to the threshold.
+    let missing = match (cfg.selective, seg.smart) {
+        (true, Some(s)) => s.gt(ack),
+        _ => conn.dupacks_for_hole >= cfg.dupack_threshold.max(1),
+    };
     let mut verdict = Verdict::Suppress;
     let mut resent = 0u64;
-    if conn.exp_dupacks == 0 && head.local_rexmits == 0 {
-        // Expect a duplicate for every packet sent after it; this one was the first of them.
+    if conn.exp_dupacks == 0 && head.local_rexmits == 0 && !missing {
+        verdict = Verdict::Propagate;
+    } else if conn.exp_dupacks == 0 && head.local_rexmits == 0 {
+        // Expect a duplicate for every packet sent after it; those seen so far were among them.
         let after = forwarded.saturating_sub(head.sent_index + 1);
         conn.hole_index = Some(head.sent_index);
         retransmit(out, stats, head, forwarded, now, cfg.priority_retransmit);
         resent += 1;
-        conn.exp_dupacks = u32::try_from(after.saturating_sub(1)).unwrap_or(u32::MAX);
+        let seen = u64::from(conn.dupacks_for_hole);
+        conn.exp_dupacks = u32::try_from(after.saturating_sub(seen)).unwrap_or(u32::MAX);
         conn.recovery_until = conn.recovery_until.or(last_seen);
         conn.rexmt_deadline = Some(now + rto);
         conn.timed_tainted = true;

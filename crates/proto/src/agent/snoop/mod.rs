@@ -44,6 +44,14 @@ pub struct SnoopConfig {
     pub priority_retransmit: bool,
     /// Retransmit the segments SMART information on the ACKs shows missing, not only the first.
     pub selective: bool,
+    /// Unexpected duplicate ACKs that make a local retransmission; the ones before it pass to the
+    /// sender. Paper 002 (section 3.1.2) retransmits on the first; paper 000's snoop "recovers from
+    /// a single loss by retransmitting the lost packet when two duplicate acknowledgments arrive for
+    /// it" (section IV-E), as the authors' ns-2 snoop does (`RTX_THRESH` 1: act on the second), so a
+    /// lone duplicate ACK, such as the one a duplicate segment draws from the receiver, does not
+    /// resend a segment that is still on its way. With `selective` and SMART information on the
+    /// ACK it does not apply: SMART names the segment that caused the duplicate.
+    pub dupack_threshold: u32,
     /// Lower bound of the round-trip timer: 200 ms in paper 000 (section III-B), 40 ms in paper 002
     /// (section 6).
     pub min_timeout: Time,
@@ -61,12 +69,14 @@ pub struct SnoopConfig {
 }
 
 impl SnoopConfig {
-    /// The paper-000 comparison's settings: 200 ms minimum timeout.
+    /// The paper-000 comparison's settings: 200 ms minimum timeout, local retransmission on the
+    /// second duplicate ACK.
     pub fn paper000(suppress_dupacks: bool, selective: bool) -> SnoopConfig {
         SnoopConfig {
             suppress_dupacks,
             priority_retransmit: suppress_dupacks,
             selective,
+            dupack_threshold: 2,
             min_timeout: 200 * MS,
             persist: 200 * MS,
             rtt_gain_shift: 2,
@@ -76,10 +86,12 @@ impl SnoopConfig {
         }
     }
 
-    /// Paper 002's snoop: duplicate-ACK suppression, 40 ms minimum timeout.
+    /// Paper 002's snoop: duplicate-ACK suppression, 40 ms minimum timeout, local retransmission on
+    /// the first duplicate ACK.
     pub fn paper002() -> SnoopConfig {
         SnoopConfig {
             min_timeout: 40 * MS,
+            dupack_threshold: 1,
             ..SnoopConfig::paper000(true, false)
         }
     }

@@ -57,8 +57,13 @@ fn seqno(t: &Transmit<Pkt>) -> u32 {
     t.packet.0.map_or(0, |s| (s.seq.0 - ISS - 1) / MSS)
 }
 
+/// Paper 000's agent with paper 002's rule of resending on the first duplicate ACK, which most tests
+/// script; `second_duplicate_resends_with_paper000_threshold` covers the threshold of 2.
 fn agent(suppress: bool, selective: bool) -> SnoopAgent<Pkt> {
-    SnoopAgent::new(SnoopConfig::paper000(suppress, selective))
+    SnoopAgent::new(SnoopConfig {
+        dupack_threshold: 1,
+        ..SnoopConfig::paper000(suppress, selective)
+    })
 }
 
 /// A snoop agent that has seen the SYN, forwarded segments 0..n at 1 ms intervals, and an ACK for
@@ -302,6 +307,41 @@ fn partial_ack_does_not_resend_a_segment_that_cannot_have_arrived_yet() {
 }
 
 #[test]
+fn second_duplicate_resends_with_paper000_threshold() {
+    let mut a = SnoopAgent::new(SnoopConfig::paper000(true, false));
+    a.on_packet(0, Port::Wired, syn());
+    for i in 0..6 {
+        a.on_packet(MS * u64::from(i + 1), Port::Wired, data(i));
+    }
+    a.on_packet(10 * MS, Port::Wireless, ack(2));
+    drain(&mut a);
+    // segment 2 lost; 3 arrives: one duplicate passes to the sender, nothing is resent
+    a.on_packet(11 * MS, Port::Wireless, ack(2));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].port, Port::Wired);
+    assert_eq!(a.stats().local_retransmissions, 0);
+    // the second (4 arrived) resends 2 at once; the one left (for 5) is expected and suppressed
+    a.on_packet(12 * MS, Port::Wireless, ack(2));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!((out[0].port, seqno(&out[0])), (Port::Wireless, 2));
+    assert_eq!(out[0].priority, Priority::High);
+    a.on_packet(13 * MS, Port::Wireless, ack(2));
+    assert!(drain(&mut a).is_empty());
+    assert_eq!(a.stats().dupacks_suppressed, 2);
+    // a lone duplicate after recovery (a duplicate segment reached the receiver) resends nothing
+    a.on_packet(20 * MS, Port::Wireless, ack(6));
+    a.on_packet(21 * MS, Port::Wired, data(6));
+    a.on_packet(22 * MS, Port::Wired, data(7));
+    drain(&mut a);
+    a.on_packet(23 * MS, Port::Wireless, ack(6));
+    let out = drain(&mut a);
+    assert!(out.iter().all(|t| t.port == Port::Wired), "propagated only");
+    assert_eq!(a.stats().local_retransmissions, 1);
+}
+
+#[test]
 fn round_trip_timer_is_armed_only_after_a_local_retransmission() {
     let mut a = primed(true, false, 6, 2);
     // no local retransmission yet: only the persist timer (200 ms after the last activity) runs
@@ -384,6 +424,27 @@ fn selective_resends_every_missing_segment_once_per_rtt() {
         .map(seqno)
         .collect();
     assert_eq!(resent, vec![1]);
+}
+
+#[test]
+fn selective_ignores_a_duplicate_caused_by_a_duplicate_segment() {
+    // 0..5 sent, 3 acknowledged; an old copy of 1 reaches the receiver again
+    let mut a = SnoopAgent::new(SnoopConfig::paper000(true, true));
+    a.on_packet(0, Port::Wired, syn());
+    for i in 0..5 {
+        a.on_packet(MS * u64::from(i + 1), Port::Wired, data(i));
+    }
+    a.on_packet(10 * MS, Port::Wireless, smart_ack(3, 2));
+    drain(&mut a);
+    a.on_packet(11 * MS, Port::Wireless, smart_ack(3, 1));
+    let out = drain(&mut a);
+    assert!(out.iter().all(|t| t.port == Port::Wired), "nothing resent");
+    assert_eq!(a.stats().local_retransmissions, 0);
+    // a duplicate caused by 4 (after the hole at 3) is evidence: 3 is resent at once
+    a.on_packet(12 * MS, Port::Wireless, smart_ack(3, 4));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!((out[0].port, seqno(&out[0])), (Port::Wireless, 3));
 }
 
 #[test]
