@@ -39,6 +39,11 @@ impl Tcp {
             self.ack_now = false;
             return;
         }
+        if self.sel.recovery {
+            // Whenever the sender may send (a window update, new data from the application), the
+            // pipe rule says what: a hole, or new data if the pipe is below cwnd.
+            self.sack_send(now);
+        }
         loop {
             let idle = self.snd_max == self.snd_una;
             let off = self.snd_nxt.since(self.snd_una);

@@ -240,7 +240,7 @@ impl Tcp {
 
     /// SACK: while the pipe is below cwnd, resend the next hole the scoreboard shows (below the
     /// highest byte reported), else send new data.
-    fn sack_send(&mut self, now: Time) {
+    pub(super) fn sack_send(&mut self, now: Time) {
         let cwnd_segs = i64::from(self.snd_cwnd / self.maxseg.max(1));
         while self.sel.pipe < cwnd_segs {
             let highest = self.sel.highest_reported();

@@ -682,3 +682,37 @@ fn smart_sender_resends_a_gap_on_the_first_duplicate_once_per_rtt() {
     assert_eq!(s.ssthresh(), ssthresh);
     assert_eq!(s.stats().fast_retransmits, 1);
 }
+
+/// The window update carried by a partial ACK opens room for new data during SACK recovery: the
+/// pipe rule must see it (it arrives after the ACK has been processed, as in `tcp_input`).
+#[test]
+fn sack_recovery_sends_new_data_when_a_partial_ack_opens_the_window() {
+    let (mut s, seqs) = with_policy(RecoveryPolicy::SACK, 9);
+    let n = seqs.len();
+    // segment 0 acknowledged; the receiver's window is exactly what is still outstanding
+    let wnd = ((n - 1) as u32 * MSS) as u16;
+    s.on_segment(SEC, &ack_to_sender(&s, seqs[1], wnd));
+    drain(&mut s);
+    assert_eq!(s.snd_max(), seqs[1] + u32::from(wnd), "no room left");
+    let sacked = |s: &Tcp, upto: usize| {
+        let mut a = ack_to_sender(s, seqs[1], wnd);
+        a.sack.push(seqs[2], seqs[upto] + MSS);
+        a
+    };
+    // 1 and the last segment lost: duplicates for 2..n-2 start recovery
+    for k in 2..n - 1 {
+        s.on_segment(SEC + MS, &sacked(&s, k));
+    }
+    let out = drain(&mut s);
+    assert_eq!(out.first().map(|(seg, _)| seg.seq), Some(seqs[1]));
+    let snd_max = s.snd_max();
+    // the retransmission arrives: a partial ACK up to the lost last segment, same window
+    s.on_segment(SEC + 10 * MS, &ack_to_sender(&s, seqs[n - 1], wnd));
+    let out = drain(&mut s);
+    assert!(
+        out.iter()
+            .any(|(seg, _)| seg.seq.ge(snd_max) && seg.len > 0),
+        "new data goes out at once: {:?}",
+        out.iter().map(|(seg, _)| seg.seq).collect::<Vec<_>>()
+    );
+}
