@@ -45,6 +45,18 @@ fn img(dir: &Path, fig: &Figure, alt: &str) -> Result<String, String> {
     ))
 }
 
+/// "8 KB", "64 KB", "8 MB", or bytes.
+fn bytes(n: u64) -> String {
+    let f = format_size(n);
+    if let Some(k) = f.strip_suffix('k') {
+        format!("{k} KB")
+    } else if let Some(m) = f.strip_suffix('M') {
+        format!("{m} MB")
+    } else {
+        format!("{f} B")
+    }
+}
+
 /// What the runs of a table row had in common, in words.
 fn configuration(s: &Scenario) -> String {
     let env = match s.env {
@@ -55,22 +67,22 @@ fn configuration(s: &Scenario) -> String {
         "no errors".to_string()
     } else if s.burst > 1 {
         format!(
-            "one error event every {} B on average (exponential), each destroying {} frames",
-            format_size(s.error_every),
+            "one error event every {} on average (exponential), each destroying {} frames",
+            bytes(s.error_every),
             s.burst
         )
     } else {
         format!(
-            "one bit error every {} B on average (exponential), both directions",
-            format_size(s.error_every)
+            "one bit error every {} on average (exponential), both directions",
+            bytes(s.error_every)
         )
     };
     format!(
-        "{env}; 2 Mb/s WaveLAN to the mobile host; {} B socket buffers; {} B segments; {} B \
+        "{env}; 2 Mb/s WaveLAN to the mobile host; {} socket buffers; {} B segments; {} \
          transfer; {errors}",
-        format_size(u64::from(s.buffer)),
+        bytes(u64::from(s.buffer)),
         s.mss,
-        format_size(s.transfer)
+        bytes(s.transfer)
     )
 }
 
