@@ -2,6 +2,7 @@
 
 mod bench;
 mod cli;
+mod files;
 mod parallel;
 mod plot;
 mod plot_cmd;

@@ -1,10 +1,11 @@
 //! `snooplab plot`: the plots of a traced run, from its trace directory.
 
-use snooplab_sim::trace::{parse_secs, TraceLog};
+use snooplab_sim::trace::TraceLog;
 use snooplab_sim::RunResult;
 
 use crate::cli::PlotArgs;
 use crate::plot::trace_plots::{plot_trace, View};
+use crate::settings::parse_seconds;
 
 /// The title of a run's plots: what ran, where, with which errors.
 pub fn run_title(r: &RunResult) -> String {
@@ -19,13 +20,13 @@ pub fn run_title(r: &RunResult) -> String {
 }
 
 fn title_of(protocol: &str, env: &str, buffer: u64, every: u64, burst: u64, seed: u64) -> String {
-    use snooplab_sim::size::format_size;
+    use snooplab_sim::size::{format_bytes, format_size};
     let errors = if every == 0 {
         "no errors".to_string()
     } else if burst > 1 {
-        format!("1 error / {} B, bursts of {burst}", format_size(every))
+        format!("1 error / {}, bursts of {burst}", format_bytes(every))
     } else {
-        format!("1 error / {} B", format_size(every))
+        format!("1 error / {}", format_bytes(every))
     };
     format!(
         "{protocol}, {}-{}, {errors}, seed {seed}",
@@ -50,10 +51,7 @@ fn title_from_dir(dir: &std::path::Path) -> Option<String> {
 
 fn seconds(flag: &str, v: &Option<String>) -> Result<Option<u64>, String> {
     v.as_deref()
-        .map(|s| {
-            parse_secs(s.trim())
-                .ok_or_else(|| format!("--{flag} '{s}' is not a time in seconds (e.g. 12 or 12.5)"))
-        })
+        .map(|s| parse_seconds(s, &format!("--{flag}")))
         .transpose()
 }
 
@@ -75,8 +73,7 @@ pub fn plot(a: PlotArgs) -> Result<(), String> {
         ));
     }
     let out = a.out.as_deref().unwrap_or(&a.trace_dir);
-    std::fs::create_dir_all(out)
-        .map_err(|e| format!("cannot create directory {}: {e}", out.display()))?;
+    crate::files::create_dir(out)?;
     let figs = plot_trace(out, &view)?;
     for f in figs {
         println!("{}\n{}", f.png.display(), f.svg.display());

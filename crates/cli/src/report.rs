@@ -8,15 +8,17 @@ use std::path::Path;
 
 use base64::Engine as _;
 use snooplab_sim::reproduce::{Experiment, Part, Report, TableReport};
-use snooplab_sim::size::format_size;
+use snooplab_sim::size::format_bytes as bytes;
 use snooplab_sim::trace::TraceLog;
 use snooplab_sim::{Observer, Protocol, Scenario, Simulation};
 
+use crate::files::{create_dir, write_file};
 use crate::plot::paper_plots::plot_tables;
 use crate::plot::trace_plots::{plot_trace, View};
 use crate::plot::Figure;
 use crate::plot_cmd::run_title;
 use crate::reproduce::{ours, theirs, verdict};
+use crate::run_cmd::write_trace;
 
 /// Text made safe for HTML.
 fn esc(s: &str) -> String {
@@ -43,18 +45,6 @@ fn img(dir: &Path, fig: &Figure, alt: &str) -> Result<String, String> {
         esc(alt),
         esc(alt)
     ))
-}
-
-/// "8 KB", "64 KB", "8 MB", or bytes.
-fn bytes(n: u64) -> String {
-    let f = format_size(n);
-    if let Some(k) = f.strip_suffix('k') {
-        format!("{k} KB")
-    } else if let Some(m) = f.strip_suffix('M') {
-        format!("{m} MB")
-    } else {
-        format!("{f} B")
-    }
 }
 
 /// What the runs of a table row had in common, in words.
@@ -166,11 +156,7 @@ fn example(dir: &Path, protocol: Protocol, stem: &str) -> Result<Vec<(Figure, St
     let (r, obs) = Simulation::observed(&sc, Observer::default().with_trace()).run_observed();
     let trace = obs.trace.unwrap_or_else(TraceLog::default);
     let sub = dir.join(stem);
-    std::fs::create_dir_all(&sub)
-        .map_err(|e| format!("cannot create directory {}: {e}", sub.display()))?;
-    trace
-        .write_csv(&sub)
-        .map_err(|e| format!("cannot write the trace in {}: {e}", sub.display()))?;
+    write_trace(&sub, &trace, &r)?;
     let title = run_title(&r);
     let figs = plot_trace(&sub, &View::whole(&trace, title.clone()))?;
     let summary = format!(
@@ -189,8 +175,7 @@ ul.cfg{font-size:13px;color:#444}li.holds{color:#185}li.fails{color:#a11}";
 
 /// Writes `dir/index.html` and its figures.
 pub fn write_report(dir: &Path, report: &Report, exps: &[Experiment]) -> Result<(), String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot create report directory {}: {e}", dir.display()))?;
+    create_dir(dir)?;
     let figs = plot_tables(dir, &report.tables)?;
     let mut h = String::new();
     let _ = writeln!(
@@ -254,6 +239,5 @@ pub fn write_report(dir: &Path, report: &Report, exps: &[Experiment]) -> Result<
         }
     }
     let _ = writeln!(h, "</body></html>");
-    let p = dir.join("index.html");
-    std::fs::write(&p, h).map_err(|e| format!("cannot write {}: {e}", p.display()))
+    write_file(&dir.join("index.html"), h)
 }

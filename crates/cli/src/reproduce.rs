@@ -7,6 +7,7 @@ use snooplab_sim::reproduce::{evaluate, experiments, CellReport, Paper000, Part,
 use snooplab_sim::{RunResult, Scenario};
 
 use crate::cli::ReproduceArgs;
+use crate::files::{create_dir, write_file};
 use crate::settings::parse_seed;
 
 pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
@@ -167,12 +168,8 @@ fn write_outputs(
     per: &[Vec<RunResult>],
     report: &Report,
 ) -> Result<(), String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot create output directory {}: {e}", dir.display()))?;
-    let write = |name: &str, text: &str| -> Result<(), String> {
-        let p = dir.join(name);
-        std::fs::write(&p, text).map_err(|e| format!("cannot write {}: {e}", p.display()))
-    };
+    create_dir(dir)?;
+    let write = |name: &str, text: &str| write_file(&dir.join(name), text);
     let runs: Vec<serde_json::Value> = exps
         .iter()
         .zip(per)

@@ -7,6 +7,7 @@ use snooplab_sim::trace::TraceLog;
 use snooplab_sim::{Observer, Protocol, RunResult, Simulation};
 
 use crate::cli::RunArgs;
+use crate::files::{create_dir, write_file};
 use crate::plot::trace_plots::{plot_trace, View};
 use crate::plot_cmd::run_title;
 use crate::settings::scenario_from_args;
@@ -63,11 +64,6 @@ pub fn run(a: RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn create_dir(dir: &Path) -> Result<(), String> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot create directory {}: {e}", dir.display()))
-}
-
 fn open_capture(dir: &Path) -> Result<Capture, String> {
     create_dir(dir)?;
     let open = |name: &str| -> Result<Sink, String> {
@@ -81,13 +77,12 @@ fn open_capture(dir: &Path) -> Result<Capture, String> {
 }
 
 /// The trace tables and the run's result (`run.json`, which `snooplab plot` reads for titles).
-fn write_trace(dir: &Path, t: &TraceLog, r: &RunResult) -> Result<(), String> {
+pub fn write_trace(dir: &Path, t: &TraceLog, r: &RunResult) -> Result<(), String> {
     create_dir(dir)?;
     t.write_csv(dir)
         .map_err(|e| format!("cannot write the trace in {}: {e}", dir.display()))?;
     let json = serde_json::to_string_pretty(r).map_err(|e| format!("cannot encode result: {e}"))?;
-    let p = dir.join("run.json");
-    std::fs::write(&p, json).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
+    write_file(&dir.join("run.json"), json)?;
     eprintln!(
         "wrote {}: {} segments, {} ACKs, {} window changes",
         dir.display(),

@@ -26,17 +26,23 @@ pub fn parse_seed(text: &str) -> Result<u64, String> {
     parse_u64(text, "seed")
 }
 
-fn parse_seconds(text: &str) -> Result<u64, String> {
-    let v: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("max-time '{text}' is not a number of seconds"))?;
-    if !(v > 0.0 && v <= 1e7) {
-        return Err(format!(
-            "max-time '{text}' must be between 0 and 1e7 seconds"
-        ));
+/// A time in decimal seconds (`12`, `12.5`, down to nanoseconds), from 0 to 1e7 s, in nanoseconds.
+pub fn parse_seconds(text: &str, what: &str) -> Result<u64, String> {
+    let t = snooplab_sim::trace::parse_secs(text.trim())
+        .ok_or_else(|| format!("{what} '{text}' is not a number of seconds (e.g. 12 or 12.5)"))?;
+    if t > 10_000_000 * SEC {
+        return Err(format!("{what} '{text}' must be between 0 and 1e7 seconds"));
     }
-    Ok((v * SEC as f64) as u64)
+    Ok(t)
+}
+
+fn parse_max_time(text: &str) -> Result<u64, String> {
+    match parse_seconds(text, "max-time")? {
+        0 => Err(format!(
+            "max-time '{text}' must be between 0 and 1e7 seconds"
+        )),
+        t => Ok(t),
+    }
 }
 
 /// Defaults, then the scenario file, then the flags.
@@ -74,7 +80,7 @@ pub fn scenario_from_args(a: &RunArgs) -> Result<Scenario, String> {
         sc.seed = parse_seed(s)?;
     }
     if let Some(m) = &a.max_time {
-        sc.max_time = parse_seconds(m)?;
+        sc.max_time = parse_max_time(m)?;
     }
     sc.validate()?;
     Ok(sc)
@@ -112,7 +118,7 @@ fn apply_file(sc: &mut Scenario, f: &ScenarioFile) -> Result<(), String> {
         sc.seed = s;
     }
     if let Some(m) = f.max_time_s {
-        sc.max_time = parse_seconds(&m.to_string())?;
+        sc.max_time = parse_max_time(&m.to_string())?;
     }
     Ok(())
 }

@@ -30,6 +30,21 @@ pub trait Chart {
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String>;
 }
 
+/// The legend box every chart uses, at `pos`.
+pub fn draw_legend<'a, DB: DrawingBackend + 'a, CT: plotters::coord::CoordTranslate>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    pos: SeriesLabelPosition,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(pos)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font((FONT, 14))
+        .draw()
+        .map_err(plot_err)
+}
+
 /// Turns a plotters error into our one-line message.
 pub fn plot_err<E: std::fmt::Display>(e: E) -> String {
     format!("plotting failed: {e}")
@@ -64,7 +79,7 @@ pub fn save(
         chart.draw(&root)?;
         root.present().map_err(plot_err)?;
     }
-    std::fs::write(&svg, &svg_text).map_err(|e| format!("cannot write {}: {e}", svg.display()))?;
+    crate::files::write_file(&svg, &svg_text)?;
     Ok(Figure { png, svg })
 }
 

@@ -7,7 +7,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use snooplab_sim::reproduce::{Part, TableReport};
 
-use super::{plot_err, save, Chart, Figure, FONT, PALETTE};
+use super::{draw_legend, plot_err, save, Chart, Figure, FONT, PALETTE};
 
 /// Bars per protocol: for each row of the table, ours (solid, with the 95% interval) and the
 /// paper's (hatched look: a lighter fill with an outline).
@@ -102,14 +102,7 @@ impl Chart for ThroughputBars<'_> {
             }
             chart.draw_series(whiskers).map_err(plot_err)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font((FONT, 13))
-            .draw()
-            .map_err(plot_err)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     }
 }
@@ -179,14 +172,7 @@ impl Chart for ErrorRateSweep<'_> {
                 .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
                 .map_err(plot_err)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font((FONT, 13))
-            .draw()
-            .map_err(plot_err)?;
+        draw_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
     }
 }

@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use snooplab_proto::Time;
 use snooplab_sim::trace::{SendKind, TraceLog, Who};
 
-use super::{plot_err, save, Chart, Figure, FONT, PALETTE};
+use super::{draw_legend, plot_err, save, Chart, Figure, FONT, PALETTE};
 
 const SIZE: (u32, u32) = (1000, 600);
 
@@ -178,14 +178,7 @@ impl Chart for SequencePlot<'_> {
                     }),
             };
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font((FONT, 14))
-            .draw()
-            .map_err(plot_err)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         Ok(())
     }
 }
@@ -266,14 +259,7 @@ impl Chart for WindowPlot<'_> {
                 .label(label)
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font((FONT, 14))
-            .draw()
-            .map_err(plot_err)?;
+        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(())
     }
 }
@@ -333,14 +319,7 @@ impl Chart for HeldPlot<'_> {
                 .map_err(plot_err)?
                 .label(format!("duplicate ACK suppressed ({})", sup.len()))
                 .legend(move |(x, y)| Cross::new((x + 8, y), 4, c));
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperRight)
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .label_font((FONT, 14))
-                .draw()
-                .map_err(plot_err)?;
+            draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         }
         Ok(())
     }
