@@ -11,6 +11,7 @@ mod reproduce;
 mod run_cmd;
 mod settings;
 mod sweep;
+mod units;
 
 use clap::Parser;
 

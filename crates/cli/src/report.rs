@@ -6,9 +6,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::units::format_bytes as bytes;
 use base64::Engine as _;
 use snooplab_sim::reproduce::{Experiment, Part, Report, TableReport};
-use snooplab_sim::size::format_bytes as bytes;
 use snooplab_sim::trace::TraceLog;
 use snooplab_sim::{Observer, Protocol, Scenario, Simulation};
 

@@ -44,29 +44,10 @@ pub fn format_size(n: u64) -> String {
     }
 }
 
-/// A size for people: "8 KB", "8 MB", or "1400 B" (K = 1024), as [`format_size`] picks the unit.
-pub fn format_bytes(n: u64) -> String {
-    let f = format_size(n);
-    if let Some(k) = f.strip_suffix('k') {
-        format!("{k} KB")
-    } else if let Some(m) = f.strip_suffix('M') {
-        format!("{m} MB")
-    } else {
-        format!("{f} B")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
-
-    #[test]
-    fn sizes_for_people() {
-        assert_eq!(format_bytes(8192), "8 KB");
-        assert_eq!(format_bytes(8 << 20), "8 MB");
-        assert_eq!(format_bytes(1400), "1400 B");
-    }
 
     #[test]
     fn examples() {
