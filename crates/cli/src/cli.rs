@@ -15,7 +15,8 @@ use clap::{Args, Parser, Subcommand};
         snooplab run --scenario examples/lan-32k.toml --json\n  \
         snooplab sweep --protocol e2e --env lan,wan --buffer 8k,32k --seeds 10\n  \
         snooplab protocols\n  \
-        snooplab bench"
+        snooplab bench\n  \
+        sudo snooplab live --protocol plain,ll-tcp-aware --runs 5   # real Linux TCP through snoop"
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -36,6 +37,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// Draw the sequence and congestion-window plots of a traced run (PNG and SVG).
     Plot(PlotArgs),
+    /// Run the base-station agents on real Linux TCP: two network namespaces, a TUN device in
+    /// each, snooplab between them as the base station (needs root).
+    Live(LiveArgs),
 }
 
 /// The settings of one run. Each flag overrides the scenario file, which overrides the default
@@ -196,6 +200,97 @@ pub struct BenchArgs {
     #[arg(long, default_value = "none", value_name = "WHAT")]
     pub with: String,
     /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    sudo snooplab live                                  # snoop, paper profile, LAN, 32k, 1 error/64 KB, 8 MB\n  \
+    sudo snooplab live --protocol plain,ll-tcp-aware --runs 5      # the comparison, mean and 95% CI\n  \
+    sudo snooplab live --linux-profile modern --protocol plain,ll-tcp-aware --runs 5\n  \
+    sudo snooplab live --error-every 0 --transfer 2M    # calibration: the emulated link's capacity\n  \
+    sudo snooplab live --env off --protocol plain,ll-tcp-aware --transfer 1G   # speed of the agents\n  \
+    sudo snooplab live --pcap caps/ && wireshark caps/wireless.pcap\n\n\
+Linux profiles: paper = reno without SACK, DSACK, timestamps, RACK, early retransmit, F-RTO, window\n\
+scaling (4.4BSD as closely as Linux goes); paper-sack = the same with SACK and DSACK; modern = the\n\
+kernel's defaults with cubic. The namespaces (snooplab-<pid>-<n>-fh/-mh) are removed at the end, on\n\
+error and on Ctrl-C; a later run removes those of a run that was killed. Sizes: 8k, 32k, 8M (k = 1024).")]
+pub struct LiveArgs {
+    /// Agents at the base station, comma-separated: plain, ll, ll-tcp-aware (snoop),
+    /// ll-smart-tcp-aware.
+    #[arg(long, default_value = "ll-tcp-aware")]
+    pub protocol: String,
+    /// Link emulation: lan (10 Mb/s Ethernet to the base station), wan (the simulator's 16-hop
+    /// path), both with the 2 Mb/s WaveLAN hop; or off (no rate limit, no delay, no errors).
+    #[arg(long, default_value = "lan")]
+    pub env: String,
+    /// How the Linux endpoints are set up: paper, paper-sack or modern.
+    #[arg(long, default_value = "paper")]
+    pub linux_profile: String,
+    /// Congestion control of the sender: reno, cubic or bbr [default: reno for the paper
+    /// profiles, cubic for modern].
+    #[arg(long)]
+    pub cc: Option<String>,
+    /// The receiver's advertised window, exactly (TCP_WINDOW_CLAMP).
+    #[arg(
+        long,
+        default_value = "32k",
+        value_name = "SIZE",
+        allow_hyphen_values = true
+    )]
+    pub buffer: String,
+    /// Segment payload without TCP options; the devices' MTU is this plus 40.
+    #[arg(
+        long,
+        default_value = "1400",
+        value_name = "BYTES",
+        allow_hyphen_values = true
+    )]
+    pub mss: String,
+    /// Bytes the fixed host sends to the mobile host.
+    #[arg(
+        long,
+        default_value = "8M",
+        value_name = "SIZE",
+        allow_hyphen_values = true
+    )]
+    pub transfer: String,
+    /// Mean bytes between bit errors on the wireless hop, both directions; 0 = none.
+    #[arg(
+        long,
+        default_value = "64k",
+        value_name = "SIZE",
+        allow_hyphen_values = true
+    )]
+    pub error_every: String,
+    /// Frames destroyed by each error event.
+    #[arg(
+        long,
+        default_value = "1",
+        value_name = "K",
+        allow_hyphen_values = true
+    )]
+    pub burst: String,
+    /// Seed of the error processes and of the transferred bytes (run i uses seed + i).
+    #[arg(long, default_value = "1", allow_hyphen_values = true)]
+    pub seed: String,
+    /// Runs per protocol; with more than one, mean and 95% confidence interval are printed.
+    #[arg(long, default_value = "1", allow_hyphen_values = true)]
+    pub runs: String,
+    /// Give up on a run after this many seconds of real time.
+    #[arg(
+        long,
+        default_value = "600",
+        value_name = "SECONDS",
+        allow_hyphen_values = true
+    )]
+    pub max_time: String,
+    /// Write wired.pcap and wireless.pcap into DIR (one subdirectory per run when there are
+    /// several), as the simulator's captures.
+    #[arg(long, value_name = "DIR")]
+    pub pcap: Option<std::path::PathBuf>,
+    /// Print JSON: every run and the summaries.
     #[arg(long)]
     pub json: bool,
 }

@@ -3,6 +3,7 @@
 mod bench;
 mod cli;
 mod files;
+mod live_cmd;
 mod parallel;
 mod plot;
 mod plot_cmd;
@@ -27,6 +28,7 @@ fn main() {
         cli::Command::Bench(a) => bench::bench(a),
         cli::Command::Reproduce(a) => reproduce::reproduce(a),
         cli::Command::Plot(a) => plot_cmd::plot(a),
+        cli::Command::Live(a) => live_cmd::live(a),
     };
     if let Err(msg) = result {
         eprintln!("error: {msg}");

@@ -36,7 +36,7 @@ pub fn parse_seconds(text: &str, what: &str) -> Result<u64, String> {
     Ok(t)
 }
 
-fn parse_max_time(text: &str) -> Result<u64, String> {
+pub fn parse_max_time(text: &str) -> Result<u64, String> {
     match parse_seconds(text, "max-time")? {
         0 => Err(format!(
             "max-time '{text}' must be between 0 and 1e7 seconds"

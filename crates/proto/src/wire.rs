@@ -73,6 +73,18 @@ pub struct Parsed {
     pub checksums_ok: bool,
 }
 
+/// The headers of a packet, read without looking at the checksums ([`parse_headers`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Headers {
+    pub seg: Segment,
+    /// Length of the IPv4 header, options included.
+    pub ip_header_len: usize,
+    /// Offset of the TCP payload in the packet.
+    pub payload_offset: usize,
+    /// The IPv4 total length: bytes past it are link padding.
+    pub total_len: usize,
+}
+
 /// Bytes of IPv4 and TCP headers, options included, that [`encode`] writes for `seg`.
 pub fn header_bytes(seg: &Segment) -> usize {
     IPV4_HEADER_BYTES + TCP_HEADER_BYTES + seg.option_bytes() as usize
@@ -220,9 +232,10 @@ fn be32(b: &[u8], at: usize) -> u32 {
     u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
-/// Reads an IPv4/TCP packet. Never panics, whatever the bytes; trailing bytes past the IPv4 total
-/// length (link padding) are ignored.
-pub fn parse(packet: &[u8]) -> Result<Parsed, WireError> {
+/// Reads the headers of an IPv4/TCP packet without checking the checksums (the live base station
+/// forwards what the kernel made; the receiver checks). Never panics, whatever the bytes; trailing
+/// bytes past the IPv4 total length (link padding) are ignored.
+pub fn parse_headers(packet: &[u8]) -> Result<Headers, WireError> {
     let first = *packet.first().ok_or(WireError::Truncated)?;
     if first >> 4 != 4 {
         return Err(WireError::NotIpv4);
@@ -273,12 +286,30 @@ pub fn parse(packet: &[u8]) -> Result<Parsed, WireError> {
         ..Segment::default()
     };
     parse_options(&tcp[TCP_HEADER_BYTES..doff], &mut seg)?;
-    let ip_ok = checksum(&packet[..ihl], 0) == 0;
+    Ok(Headers {
+        seg,
+        ip_header_len: ihl,
+        payload_offset: ihl + doff,
+        total_len: total,
+    })
+}
+
+/// Whether the IPv4 header checksum of a packet whose header is `ip_header_len` bytes holds.
+pub fn ip_header_checksum_ok(packet: &[u8], ip_header_len: usize) -> bool {
+    packet.len() >= ip_header_len && checksum(&packet[..ip_header_len], 0) == 0
+}
+
+/// Reads an IPv4/TCP packet ([`parse_headers`]) and checks both checksums.
+pub fn parse(packet: &[u8]) -> Result<Parsed, WireError> {
+    let h = parse_headers(packet)?;
+    let packet = &packet[..h.total_len];
+    let ihl = h.ip_header_len;
+    let ip_ok = ip_header_checksum_ok(packet, ihl);
     // Summing a correct segment, checksum field included, gives zero.
     let tcp_ok = tcp_checksum(packet, ihl, packet.len() - ihl) == 0;
     Ok(Parsed {
-        seg,
-        payload_offset: ihl + doff,
+        seg: h.seg,
+        payload_offset: h.payload_offset,
         checksums_ok: ip_ok && tcp_ok,
     })
 }

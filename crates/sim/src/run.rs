@@ -5,7 +5,8 @@
 //! outgoing packets go to the links and its timer is re-armed.
 
 use snooplab_proto::agent::{
-    Agent, Port, Priority, Router, SnoopAgent, SnoopConfig, SplitAgent, SplitConfig,
+    Agent, BuildPacket, Port, Priority, Router, SegmentView, SnoopAgent, SnoopConfig, SplitAgent,
+    SplitConfig,
 };
 use snooplab_proto::tcp::{RecoveryPolicy, Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
@@ -57,14 +58,9 @@ enum Event {
 /// The base-station agent each protocol uses.
 pub fn make_agent(sc: &Scenario) -> Box<dyn Agent<SimPacket>> {
     match sc.protocol.agent() {
-        AgentKind::Router => Box::new(Router::default()),
-        AgentKind::LinkLayer {
-            suppress_dupacks,
-            selective,
-        } => Box::new(SnoopAgent::new(SnoopConfig::paper000(
-            suppress_dupacks,
-            selective,
-        ))),
+        kind @ (AgentKind::Router | AgentKind::LinkLayer { .. }) => {
+            forwarding_agent(kind).unwrap_or_else(|| Box::new(Router::default()))
+        }
         AgentKind::Split { smart } => {
             let policy = if smart {
                 RecoveryPolicy::SMART
@@ -80,6 +76,26 @@ pub fn make_agent(sc: &Scenario) -> Box<dyn Agent<SimPacket>> {
             }
             Box::new(SplitAgent::new(cfg))
         }
+    }
+}
+
+/// The agents that work on any packet, the simulator's or the live mode's raw bytes: the router
+/// and the link-layer family with paper 000's settings. `None` for a split connection, which
+/// terminates TCP and needs the simulator's endpoints.
+pub fn forwarding_agent<P>(kind: AgentKind) -> Option<Box<dyn Agent<P>>>
+where
+    P: SegmentView + BuildPacket + Clone + 'static,
+{
+    match kind {
+        AgentKind::Router => Some(Box::new(Router::default())),
+        AgentKind::LinkLayer {
+            suppress_dupacks,
+            selective,
+        } => Some(Box::new(SnoopAgent::new(SnoopConfig::paper000(
+            suppress_dupacks,
+            selective,
+        )))),
+        AgentKind::Split { .. } => None,
     }
 }
 

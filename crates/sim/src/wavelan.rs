@@ -13,6 +13,23 @@ use crate::error_model::ErrorProcess;
 use crate::link::tx_time;
 use crate::packet::SimPacket;
 
+/// What the medium needs to know of a frame: its size, and a place to mark bit errors.
+pub trait Frame {
+    /// Bytes at the IP layer.
+    fn ip_len(&self) -> u32;
+    /// The channel corrupted (or spared) this frame.
+    fn set_corrupted(&mut self, corrupted: bool);
+}
+
+impl Frame for SimPacket {
+    fn ip_len(&self) -> u32 {
+        self.seg.ip_len()
+    }
+    fn set_corrupted(&mut self, corrupted: bool) {
+        self.corrupted = corrupted;
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct WavelanParams {
     /// Raw signalling rate.
@@ -41,14 +58,15 @@ pub enum Station {
     Mobile,
 }
 
-/// The medium and the two stations' transmit queues.
-pub struct Medium {
+/// The medium and the two stations' transmit queues, generic over the frame so that the simulator
+/// and the live mode's emulator run the same model.
+pub struct Medium<P = SimPacket> {
     p: WavelanParams,
-    bs_high: VecDeque<SimPacket>,
-    bs_normal: VecDeque<SimPacket>,
-    mh: VecDeque<SimPacket>,
+    bs_high: VecDeque<P>,
+    bs_normal: VecDeque<P>,
+    mh: VecDeque<P>,
     /// The frame on the air and who sent it.
-    current: Option<(Station, SimPacket)>,
+    current: Option<(Station, P)>,
     last: Station,
     /// Channel from the base station to the mobile host.
     pub down: ErrorProcess,
@@ -59,8 +77,8 @@ pub struct Medium {
     pub max_queue: usize,
 }
 
-impl Medium {
-    pub fn new(p: WavelanParams, down: ErrorProcess, up: ErrorProcess) -> Medium {
+impl<P: Frame> Medium<P> {
+    pub fn new(p: WavelanParams, down: ErrorProcess, up: ErrorProcess) -> Medium<P> {
         Medium {
             p,
             bs_high: VecDeque::new(),
@@ -82,7 +100,7 @@ impl Medium {
     }
 
     /// Queues a frame at a station; false if the queue is full and the frame is dropped.
-    pub fn enqueue(&mut self, from: Station, pkt: SimPacket, prio: Priority) -> bool {
+    pub fn enqueue(&mut self, from: Station, pkt: P, prio: Priority) -> bool {
         let q = match (from, prio) {
             (Station::BaseStation, Priority::High) => &mut self.bs_high,
             (Station::BaseStation, Priority::Normal) => &mut self.bs_normal,
@@ -106,9 +124,10 @@ impl Medium {
         (self.bs_high.len() + self.bs_normal.len(), self.mh.len())
     }
 
-    /// If the medium is idle and a frame waits, puts it on the air and returns when it ends.
-    /// Stations with frames take turns; the base station serves its high-priority queue first.
-    pub fn start_next(&mut self, now: Time) -> Option<(Time, Station, SimPacket)> {
+    /// If the medium is idle and a frame waits, puts it on the air and returns when it ends, who sent
+    /// it and the frame. Stations with frames take turns; the base station serves its high-priority
+    /// queue first.
+    pub fn start_next(&mut self, now: Time) -> Option<(Time, Station, &P)> {
         if self.current.is_some() {
             return None;
         }
@@ -131,19 +150,19 @@ impl Medium {
             Station::Mobile => self.mh.pop_front(),
         }?;
         let len = pkt.ip_len();
-        pkt.corrupted = match who {
+        pkt.set_corrupted(match who {
             Station::BaseStation => self.down.corrupts(len),
             Station::Mobile => self.up.corrupts(len),
-        };
+        });
         let air = self.airtime(len);
         self.busy_time += air;
         self.last = who;
-        self.current = Some((who, pkt));
-        Some((now + air, who, pkt))
+        let (_, on_air) = self.current.insert((who, pkt));
+        Some((now + air, who, on_air))
     }
 
     /// The frame on the air has ended: hand it over.
-    pub fn finish(&mut self) -> Option<(Station, SimPacket)> {
+    pub fn finish(&mut self) -> Option<(Station, P)> {
         self.current.take()
     }
 }

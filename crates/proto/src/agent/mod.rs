@@ -102,6 +102,8 @@ pub struct AgentProbe {
     pub held_bytes: u64,
     /// `(cwnd, ssthresh)` of a TCP sender the agent runs itself (a split connection's wireless side).
     pub sender_window: Option<(u32, u32)>,
+    /// Connections the agent keeps state for.
+    pub connections: u32,
 }
 
 /// The sans-IO interface of a base-station agent.

@@ -189,6 +189,7 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
             held_segments: (unread + unsent).div_ceil(mss) as u32,
             held_bytes: unread + unsent,
             sender_window: self.wireless.as_ref().map(|m| (m.cwnd(), m.ssthresh())),
+            connections: u32::from(self.wired.is_some()),
         }
     }
 

@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 
 use super::{BuildPacket, Conn, ConnKey, SnoopAgent, SnoopConfig};
 use crate::agent::{AgentStats, Origin, Port, Priority, SegmentView, Transmit};
-use crate::segment::Segment;
+use crate::segment::{Flags, Segment};
 use crate::time::Time;
 
 /// What happens to a duplicate ACK.
@@ -26,8 +26,19 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             self.forward(Port::Wired, packet);
             return;
         };
-        conn.last_activity = now;
+        conn.heard(now);
+        if seg.flags.contains(Flags::RST) {
+            // The connection is over: nothing cached can be of use.
+            self.forget(&key);
+            self.forward(Port::Wired, packet);
+            return;
+        }
         if !pure_ack {
+            if seg.is_fin() && seg.has_ack() && conn.last_ack.is_some_and(|la| seg.ack.gt(la)) {
+                // The mobile host closes: its FIN acknowledges what it received, which no pure
+                // ACK may follow to clean the cache (the persist timer would resend it forever).
+                self.held -= conn.cache.clean(seg.ack);
+            }
             self.forward(Port::Wired, packet);
             return;
         }
@@ -59,7 +70,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             }
             // Case 1: a new ACK.
             _ => {
-                on_new_ack(
+                self.held -= on_new_ack(
                     &self.cfg,
                     &mut self.out,
                     &mut self.stats,
@@ -76,7 +87,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
 
 /// A new ACK cleans the cache, updates the wireless RTT once per window (only if nothing in that
 /// window was retransmitted), and, during local recovery, resends the next hole at once if the ACK
-/// shows it lost.
+/// shows it lost. Returns how many segments left the cache.
 fn on_new_ack<P: Clone>(
     cfg: &SnoopConfig,
     out: &mut VecDeque<Transmit<P>>,
@@ -85,11 +96,11 @@ fn on_new_ack<P: Clone>(
     now: Time,
     seg: &Segment,
     packet: &P,
-) {
+) -> usize {
     let ack = seg.ack;
     let dupacks_before = conn.dupacks_for_hole;
     let prev_hole_index = conn.hole_index.take();
-    conn.cache.clean(ack);
+    let freed = conn.cache.clean(ack);
     if let Some((end, sent)) = conn.timed {
         if ack.ge(end) {
             if !conn.timed_tainted {
@@ -117,7 +128,7 @@ fn on_new_ack<P: Clone>(
         if ack.ge(until) || conn.cache.is_empty() {
             conn.recovery_until = None;
             conn.rexmt_deadline = None;
-            return;
+            return freed;
         }
         // A partial ACK after a local retransmission. The segment it asks for is a second hole if
         // something sent after it had already reached the mobile host: among the packets sent after
@@ -138,6 +149,7 @@ fn on_new_ack<P: Clone>(
         }
         conn.rexmt_deadline = Some(now + rto);
     }
+    freed
 }
 
 /// The duplicate-ACK rule of snoop (paper 002 section 3.1.2, case 3):

@@ -75,13 +75,14 @@ impl<P> Cache<P> {
         self.entries.front_mut()
     }
 
-    /// Inserts in sequence order (a segment overlapping a cached one is not inserted twice).
+    /// Inserts in sequence order, after any entry with the same start. Searches from the back:
+    /// almost every segment is the newest.
     pub fn insert(&mut self, e: Entry<P>) {
         let pos = self
             .entries
             .iter()
-            .position(|x| e.seq.lt(x.seq))
-            .unwrap_or(self.entries.len());
+            .rposition(|x| !e.seq.lt(x.seq))
+            .map_or(0, |i| i + 1);
         self.bytes += u64::from(e.len);
         self.entries.insert(pos, e);
     }

@@ -14,27 +14,32 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
         };
         if seg.is_syn() {
             // A new connection: whatever was known about an older one with these ends is stale.
-            self.conns.remove(&key);
+            self.forget(&key);
             let conn = self.conn_entry(key, now);
             conn.last_seen = Some(seg.seq + 1);
             self.forward(Port::Wireless, packet);
             return;
         }
         if seg.len == 0 {
-            if let Some(c) = self.conns.get_mut(&key) {
-                c.last_activity = now;
+            if seg.flags.contains(Flags::RST) {
+                self.forget(&key);
+            } else if let Some(c) = self.conns.get_mut(&key) {
+                c.heard(now);
             }
             self.forward(Port::Wireless, packet);
             return;
         }
         let high_water = self.cfg.high_water;
+        let per_connection = self.cfg.max_cached_per_connection;
+        let room_in_total = self.held < self.cfg.max_cached_total;
         let conn = self.conn_entry(key, now);
-        conn.last_activity = now;
+        conn.heard(now);
         let end = seg.seq + seg.len;
         let in_sequence = conn.last_seen.is_none_or(|ls| seg.seq.ge(ls));
         if in_sequence {
             // Case 1: a new segment in the normal increasing sequence (or past a gap upstream).
-            if conn.cache.len() < high_water {
+            let cache_it = room_in_total && conn.cache.len() < high_water.min(per_connection);
+            if cache_it {
                 conn.cache
                     .insert(new_entry(&seg, packet.clone(), conn, now, false));
             }
@@ -45,6 +50,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             }
             conn.last_seen = Some(end);
             conn.forwarded += 1;
+            self.held += usize::from(cache_it);
             self.forward(Port::Wireless, packet);
             return;
         }
@@ -75,6 +81,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             }
         }
         let index = conn.forwarded;
+        let mut cached = false;
         if let Some(e) = conn.cache.find_mut(seg.seq) {
             // Case 2a: cached earlier and not yet acknowledged: forward it. The sender's own
             // retransmission resets the count of local ones; its duplicate ACKs belong to it.
@@ -82,12 +89,14 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             e.sender_rexmit = true;
             e.sent_index = index;
             e.last_tx = now;
-        } else {
+        } else if room_in_total && conn.cache.len() < per_connection {
             // Case 3: not cached (lost upstream or evicted): cache it, marked as the sender's.
             conn.cache
                 .insert(new_entry(&seg, packet.clone(), conn, now, true));
+            cached = true;
         }
         conn.forwarded += 1;
+        self.held += usize::from(cached);
         self.forward(Port::Wireless, packet);
     }
 }

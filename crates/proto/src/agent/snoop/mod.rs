@@ -62,6 +62,11 @@ pub struct SnoopConfig {
     /// High-water mark of the cache, in segments: above it only older, out-of-order segments are
     /// cached (paper 002 section 6).
     pub high_water: usize,
+    /// Hard limit of one connection's cache, out-of-order segments included: a memory bound the
+    /// paper does not need (its windows stay far below), for a base station facing any sender.
+    pub max_cached_per_connection: usize,
+    /// Segments cached for all connections together; beyond it new segments pass uncached.
+    pub max_cached_total: usize,
     /// Connections tracked at once; the least recently active is forgotten beyond this.
     pub max_connections: usize,
     /// A connection with no packets for this long is forgotten.
@@ -81,6 +86,8 @@ impl SnoopConfig {
             persist: 200 * MS,
             rtt_gain_shift: 2,
             high_water: 64,
+            max_cached_per_connection: 128,
+            max_cached_total: 8192,
             max_connections: 1024,
             idle_timeout: 120_000 * MS,
         }
@@ -133,10 +140,21 @@ struct Conn<P> {
     /// began); the round-trip timer runs only then.
     recovery_until: Option<Seq>,
     rexmt_deadline: Option<Time>,
+    /// Last packet of the connection, or last persist retransmission: the persist timer runs
+    /// from here.
     last_activity: Time,
+    /// Last packet of the connection from either side: idle state expires from here (a persist
+    /// retransmission into a dead connection does not keep it alive).
+    last_heard: Time,
 }
 
 impl<P> Conn<P> {
+    /// A packet of this connection passed.
+    fn heard(&mut self, now: Time) {
+        self.last_activity = now;
+        self.last_heard = now;
+    }
+
     fn new(now: Time) -> Conn<P> {
         Conn {
             cache: Cache::default(),
@@ -153,6 +171,7 @@ impl<P> Conn<P> {
             recovery_until: None,
             rexmt_deadline: None,
             last_activity: now,
+            last_heard: now,
         }
     }
 }
@@ -162,6 +181,8 @@ impl<P> Conn<P> {
 pub struct SnoopAgent<P> {
     cfg: SnoopConfig,
     conns: BTreeMap<ConnKey, Conn<P>>,
+    /// Segments cached for all connections (the sum of the caches' lengths).
+    held: usize,
     out: VecDeque<Transmit<P>>,
     stats: AgentStats,
 }
@@ -171,6 +192,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
         SnoopAgent {
             cfg,
             conns: BTreeMap::new(),
+            held: 0,
             out: VecDeque::new(),
             stats: AgentStats::default(),
         }
@@ -182,7 +204,14 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
 
     /// Segments cached for all connections.
     pub fn cached_segments(&self) -> usize {
-        self.conns.values().map(|c| c.cache.len()).sum()
+        self.held
+    }
+
+    /// Forgets a connection and its cache.
+    fn forget(&mut self, key: &ConnKey) {
+        if let Some(c) = self.conns.remove(key) {
+            self.held -= c.cache.len();
+        }
     }
 
     /// Connections tracked.
@@ -201,12 +230,10 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             let oldest = self
                 .conns
                 .iter()
-                .min_by_key(|(k, c)| (c.last_activity, **k))
+                .min_by_key(|(k, c)| (c.last_heard, **k))
                 .map(|(k, _)| *k);
             match oldest {
-                Some(k) => {
-                    self.conns.remove(&k);
-                }
+                Some(k) => self.forget(&k),
                 None => break,
             }
         }
@@ -251,9 +278,10 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SnoopAgent<P> {
 
     fn probe(&self) -> AgentProbe {
         AgentProbe {
-            held_segments: self.conns.values().map(|c| c.cache.len() as u32).sum(),
+            held_segments: self.held as u32,
             held_bytes: self.conns.values().map(|c| c.cache.bytes()).sum(),
             sender_window: None,
+            connections: self.conns.len() as u32,
         }
     }
 }

@@ -488,3 +488,119 @@ fn smart_information_on_a_new_ack_also_counts() {
         .collect();
     assert_eq!(resent, vec![1], "segment 2 is known to have arrived");
 }
+
+#[test]
+fn one_connection_never_caches_more_than_its_hard_limit() {
+    let mut cfg = SnoopConfig::paper000(true, false);
+    cfg.high_water = 3;
+    cfg.max_cached_per_connection = 4;
+    let mut a = SnoopAgent::new(cfg);
+    a.on_packet(0, Port::Wired, syn());
+    for i in [0, 1, 2, 7, 8] {
+        a.on_packet(MS, Port::Wired, data(i));
+    }
+    assert_eq!(
+        a.cached_segments(),
+        3,
+        "7 and 8 are above the high-water mark"
+    );
+    // the sender fills holes: out of order, cached past the high-water mark up to the hard limit
+    for i in [3, 4, 5] {
+        a.on_packet(2 * MS, Port::Wired, data(i));
+    }
+    assert_eq!(a.cached_segments(), 4);
+    assert_eq!(a.probe().held_segments, 4);
+    assert_eq!(
+        drain(&mut a).len(),
+        9,
+        "uncached segments are still forwarded"
+    );
+}
+
+#[test]
+fn all_connections_together_stay_within_the_total_and_freed_room_is_reused() {
+    let mut cfg = SnoopConfig::paper000(true, false);
+    cfg.max_cached_total = 5;
+    let mut a = SnoopAgent::new(cfg);
+    let conn = |port: u16, p: Pkt| {
+        let mut s = p.0.unwrap_or_default();
+        if s.src == FH {
+            s.src.port = port;
+        } else {
+            s.dst.port = port;
+        }
+        Pkt(Some(s))
+    };
+    for port in [1, 2] {
+        a.on_packet(0, Port::Wired, conn(port, syn()));
+        for i in 0..4 {
+            a.on_packet(MS, Port::Wired, conn(port, data(i)));
+        }
+    }
+    assert_eq!(a.cached_segments(), 5, "4 of the first, 1 of the second");
+    assert_eq!(a.probe().connections, 2);
+    // the first connection's ACK frees 3; the second's next segments may use the room
+    a.on_packet(2 * MS, Port::Wireless, conn(1, ack(3)));
+    assert_eq!(a.cached_segments(), 2);
+    for i in 4..8 {
+        a.on_packet(3 * MS, Port::Wired, conn(2, data(i)));
+    }
+    assert_eq!(a.cached_segments(), 5);
+    // a new SYN on the second connection forgets its cache
+    a.on_packet(4 * MS, Port::Wired, conn(2, syn()));
+    assert_eq!(a.cached_segments(), 1);
+}
+
+#[test]
+fn the_mobile_hosts_fin_cleans_the_cache_and_idle_state_expires_despite_persist() {
+    let mut cfg = SnoopConfig::paper000(true, false);
+    cfg.idle_timeout = 1000 * MS;
+    let mut a = SnoopAgent::new(cfg);
+    a.on_packet(0, Port::Wired, syn());
+    for i in 0..3 {
+        a.on_packet(MS, Port::Wired, data(i));
+    }
+    a.on_packet(2 * MS, Port::Wireless, ack(1));
+    // the MH's FIN+ACK acknowledges the rest: no pure ACK follows
+    let mut fin = ack(3);
+    if let Some(s) = fin.0.as_mut() {
+        s.flags = Flags(Flags::ACK.0 | Flags::FIN.0);
+    }
+    a.on_packet(3 * MS, Port::Wireless, fin);
+    assert_eq!(a.cached_segments(), 0);
+    // a connection whose segments are never acknowledged: persist resends, but it still expires
+    let mut b = SnoopAgent::new(SnoopConfig {
+        idle_timeout: 1000 * MS,
+        ..SnoopConfig::paper000(true, false)
+    });
+    b.on_packet(0, Port::Wired, syn());
+    b.on_packet(MS, Port::Wired, data(0));
+    let mut t = MS;
+    while let Some(next) = b.poll_timeout() {
+        t = next;
+        b.on_timeout(t);
+        drain(&mut b);
+    }
+    assert_eq!(b.connections(), 0);
+    assert!((1000 * MS..1300 * MS).contains(&t), "expired at {t}");
+    assert!(
+        b.stats().local_retransmissions >= 4,
+        "persist resent meanwhile"
+    );
+}
+
+#[test]
+fn a_reset_from_either_side_forgets_the_connection() {
+    for from_mh in [false, true] {
+        let mut a = primed(true, false, 3, 1);
+        let rst = if from_mh {
+            Pkt(Some(seg(MH, FH, 1, ISS + 1, Flags::RST, 0)))
+        } else {
+            Pkt(Some(seg(FH, MH, ISS + 1, 0, Flags::RST, 0)))
+        };
+        let port = if from_mh { Port::Wireless } else { Port::Wired };
+        a.on_packet(10 * MS, port, rst);
+        assert_eq!((a.connections(), a.cached_segments()), (0, 0));
+        assert_eq!(drain(&mut a).len(), 1, "the reset itself is forwarded");
+    }
+}

@@ -14,7 +14,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             .values()
             .flat_map(|c| {
                 let persist = (!c.cache.is_empty()).then(|| c.last_activity + self.cfg.persist);
-                let idle = c.last_activity + self.cfg.idle_timeout;
+                let idle = c.last_heard + self.cfg.idle_timeout;
                 [c.rexmt_deadline, persist, Some(idle)]
             })
             .flatten()
@@ -27,8 +27,8 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             let Some(conn) = self.conns.get_mut(&key) else {
                 continue;
             };
-            if now >= conn.last_activity + self.cfg.idle_timeout {
-                self.conns.remove(&key);
+            if now >= conn.last_heard + self.cfg.idle_timeout {
+                self.forget(&key);
                 continue;
             }
             let rto = round_trip_timeout(&self.cfg, conn);

@@ -1,0 +1,268 @@
+//! `snooplab live`: the base-station agents on real Linux TCP (DESIGN section 7).
+
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use snooplab_live::emulator::LinkConfig;
+use snooplab_live::testbed::unavailable_reason;
+use snooplab_live::{CongestionControl, LinuxProfile, LiveConfig, LiveProtocol, LiveResult};
+use snooplab_sim::scenario::size_u32;
+use snooplab_sim::size::parse_size;
+use snooplab_sim::stats::{summarize, Summary};
+use snooplab_sim::wavelan::WavelanParams;
+use snooplab_sim::Env;
+
+use crate::cli::LiveArgs;
+use crate::settings::{parse_max_time, parse_seed, parse_u32, split_list};
+
+/// Mean and spread of one protocol's runs.
+#[derive(Serialize)]
+struct LiveSummary {
+    protocol: String,
+    throughput_mbps: Summary,
+    /// Mean throughput over the first protocol's mean.
+    ratio_to_first: f64,
+    /// Mean throughput over the emulated capacity.
+    fraction_of_capacity: f64,
+    local_retransmissions: Summary,
+    sender_retransmitted_segments: Summary,
+    integrity_ok_runs: usize,
+}
+
+#[derive(Serialize)]
+struct LiveReport {
+    runs: Vec<LiveResult>,
+    summaries: Vec<LiveSummary>,
+}
+
+fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
+    let protocols = split_list(&a.protocol, "protocol")?
+        .iter()
+        .map(|p| LiveProtocol::parse(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let profile = LinuxProfile::parse(&a.linux_profile)?;
+    let cc = match &a.cc {
+        Some(c) => CongestionControl::parse(c)?,
+        None => profile.default_cc(),
+    };
+    let buffer = size_u32(
+        parse_size(&a.buffer).map_err(|e| format!("buffer: {e}"))?,
+        "buffer",
+    )?;
+    let mss = parse_u32(&a.mss, "mss")?;
+    let transfer = parse_size(&a.transfer).map_err(|e| format!("transfer: {e}"))?;
+    let error_every = parse_size(&a.error_every).map_err(|e| format!("error-every: {e}"))?;
+    let burst = parse_u32(&a.burst, "burst")?;
+    let seed = parse_seed(&a.seed)?;
+    let runs = parse_u32(&a.runs, "runs")?;
+    if runs == 0 {
+        return Err("runs must be at least 1".into());
+    }
+    let max_time = parse_max_time(&a.max_time)?;
+    let env_name = a.env.trim().to_ascii_lowercase();
+    let wired = match env_name.as_str() {
+        "off" => None,
+        other => Some(
+            Env::parse(other)
+                .map_err(|e| format!("{e}, or off"))?
+                .wired(),
+        ),
+    };
+    let mut out = Vec::new();
+    for protocol in &protocols {
+        for i in 0..runs {
+            let seed = seed + u64::from(i);
+            let pcap = a.pcap.as_ref().map(|dir| {
+                if protocols.len() == 1 && runs == 1 {
+                    dir.clone()
+                } else {
+                    dir.join(format!("{}-{}", protocol.name(), seed))
+                }
+            });
+            out.push(LiveConfig {
+                protocol: *protocol,
+                env_name: env_name.clone(),
+                link: wired.clone().map(|wired| LinkConfig {
+                    wired,
+                    wavelan: WavelanParams::default(),
+                    error_every,
+                    burst,
+                    seed,
+                }),
+                profile,
+                cc,
+                buffer,
+                mss,
+                transfer,
+                seed,
+                max_time,
+                pcap,
+            });
+        }
+    }
+    Ok(out)
+}
+
+pub fn live(a: LiveArgs) -> Result<(), String> {
+    let configs = configs(&a)?;
+    if let Some(why) = unavailable_reason() {
+        return Err(format!(
+            "{why}; run as root on Linux (e.g. sudo snooplab live ...)"
+        ));
+    }
+    if configs
+        .iter()
+        .any(|c| c.protocol == LiveProtocol::LlSmartTcpAware)
+    {
+        eprintln!(
+            "note: Linux receivers put no SMART option on their ACKs; ll-smart-tcp-aware has no \
+             SMART information and acts as ll-tcp-aware"
+        );
+    }
+    snooplab_live::sys::catch_stop_signals().map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
+    if !a.json {
+        print_header();
+    }
+    let mut results = Vec::new();
+    for cfg in &configs {
+        let bar = ProgressBar::new(cfg.transfer);
+        bar.set_style(
+            ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_message(format!("{} seed {}", cfg.protocol.name(), cfg.seed));
+        let r = snooplab_live::run(cfg, &mut |p| bar.set_position(p.received));
+        bar.finish_and_clear();
+        let r = r.map_err(|e| format!("{} seed {}: {e}", cfg.protocol.name(), cfg.seed))?;
+        if !r.leftovers_removed.is_empty() {
+            eprintln!(
+                "removed namespaces left by a killed run: {}",
+                r.leftovers_removed.join(", ")
+            );
+        }
+        if !a.json {
+            print_row(&r);
+        }
+        results.push(r);
+    }
+    let summaries = summarize_runs(&results);
+    if a.json {
+        let report = LiveReport {
+            runs: results,
+            summaries,
+        };
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        println!("{text}");
+        return Ok(());
+    }
+    if results.len() > 1 {
+        println!();
+        println!(
+            "{:<19} {:>4} {:>17} {:>8} {:>8} {:>10} {:>10} {:>9}",
+            "protocol",
+            "runs",
+            "Mb/s (95% CI)",
+            "ratio",
+            "of cap",
+            "local rx",
+            "sender rx",
+            "hash ok"
+        );
+        for s in &summaries {
+            println!(
+                "{:<19} {:>4} {:>8.3} ± {:<6.3} {:>7.2}x {:>7.1}% {:>10.1} {:>10.1} {:>6}/{}",
+                s.protocol,
+                s.throughput_mbps.n,
+                s.throughput_mbps.mean,
+                s.throughput_mbps.ci95,
+                s.ratio_to_first,
+                100.0 * s.fraction_of_capacity,
+                s.local_retransmissions.mean,
+                s.sender_retransmitted_segments.mean,
+                s.integrity_ok_runs,
+                s.throughput_mbps.n
+            );
+        }
+    }
+    if results.iter().any(|r| !r.integrity_ok) {
+        return Err("the receiver's digest differs from the sender's in some run".into());
+    }
+    Ok(())
+}
+
+fn print_header() {
+    println!(
+        "{:<19} {:>5} {:>8} {:>7} {:>8} {:>8} {:>8} {:>9} {:>4} {:>4} {:>10} {:>9} {:>5}",
+        "protocol",
+        "seed",
+        "Mb/s",
+        "of cap",
+        "wl gput",
+        "local rx",
+        "dupsupp",
+        "sender rx",
+        "frec",
+        "rto",
+        "corrupt d/u",
+        "csum err",
+        "hash"
+    );
+}
+
+fn print_row(r: &LiveResult) {
+    let of_cap = if r.capacity_mbps > 0.0 {
+        format!("{:.1}%", 100.0 * r.throughput_mbps / r.capacity_mbps)
+    } else {
+        "-".into()
+    };
+    println!(
+        "{:<19} {:>5} {:>8.3} {:>7} {:>7.1}% {:>8} {:>8} {:>9} {:>4} {:>4} {:>10} {:>9} {:>5}",
+        r.protocol,
+        r.seed,
+        r.throughput_mbps,
+        of_cap,
+        r.wireless_goodput_pct,
+        r.local_retransmissions,
+        r.dupacks_suppressed,
+        r.sender_retransmitted_segments,
+        r.fast_retransmits,
+        r.timeouts,
+        format!("{}/{}", r.frames_corrupted_down, r.frames_corrupted_up),
+        r.mh_tcp_in_csum_errors,
+        if r.integrity_ok { "ok" } else { "BAD" }
+    );
+}
+
+fn summarize_runs(results: &[LiveResult]) -> Vec<LiveSummary> {
+    let mut names: Vec<&str> = Vec::new();
+    for r in results {
+        if !names.contains(&r.protocol.as_str()) {
+            names.push(&r.protocol);
+        }
+    }
+    let mut first_mean = None;
+    names
+        .iter()
+        .map(|name| {
+            let runs: Vec<&LiveResult> = results.iter().filter(|r| r.protocol == *name).collect();
+            let get = |f: &dyn Fn(&LiveResult) -> f64| -> Summary {
+                summarize(&runs.iter().map(|r| f(r)).collect::<Vec<f64>>())
+            };
+            let tput = get(&|r| r.throughput_mbps);
+            let first = *first_mean.get_or_insert(tput.mean);
+            let capacity = runs.first().map_or(0.0, |r| r.capacity_mbps);
+            LiveSummary {
+                protocol: name.to_string(),
+                throughput_mbps: tput,
+                ratio_to_first: if first > 0.0 { tput.mean / first } else { 0.0 },
+                fraction_of_capacity: if capacity > 0.0 {
+                    tput.mean / capacity
+                } else {
+                    0.0
+                },
+                local_retransmissions: get(&|r| r.local_retransmissions as f64),
+                sender_retransmitted_segments: get(&|r| r.sender_retransmitted_segments as f64),
+                integrity_ok_runs: runs.iter().filter(|r| r.integrity_ok).count(),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,388 @@
+//! The user-space link emulator of the live base station (DESIGN section 7): the simulator's link
+//! models, driven by the real clock. The wired link is a [`WiredLink`] in each direction (rate,
+//! delay, queue); the wireless hop is the simulator's WaveLAN [`Medium`] (half-duplex airtime,
+//! per-frame overhead, queues, the same error processes with the same meaning of `--error-every`
+//! and `--burst`). Off, packets go straight through: for measuring the agents' own speed.
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+use snooplab_proto::agent::{Port, Priority, Transmit};
+use snooplab_proto::Time;
+use snooplab_sim::error_model::{ErrorProcess, ErrorSpec};
+use snooplab_sim::link::{WiredLink, WiredParams};
+use snooplab_sim::rng::{Rng, Stream};
+use snooplab_sim::wavelan::{Medium, Station, WavelanParams};
+
+use crate::packet::LivePacket;
+
+/// The emulated links, as the simulator's scenario describes them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinkConfig {
+    pub wired: WiredParams,
+    pub wavelan: WavelanParams,
+    /// Mean bytes between bit errors on the wireless hop, each direction; 0 = none.
+    pub error_every: u64,
+    pub burst: u32,
+    /// Seeds the error processes (the simulator's streams).
+    pub seed: u64,
+}
+
+impl LinkConfig {
+    /// The best TCP payload rate the wireless hop allows, bit/s: back-to-back data frames of `mss`
+    /// payload bytes and `header` header bytes, and one ACK frame per `segments_per_ack` of them
+    /// sharing the half-duplex medium.
+    pub fn wireless_capacity_bps(&self, mss: u32, header: u32, segments_per_ack: u32) -> f64 {
+        let air = |ip_len: u32| {
+            self.wavelan.frame_overhead as f64
+                + f64::from(ip_len) * 8.0 * 1e9 / self.wavelan.rate_bps as f64
+        };
+        let per_ack = f64::from(segments_per_ack.max(1));
+        let ns = per_ack * air(mss + header) + air(header);
+        per_ack * f64::from(mss) * 8.0 / (ns / 1e9)
+    }
+}
+
+/// Where a packet goes next.
+#[derive(Debug)]
+pub enum Delivery {
+    /// To the agent, arriving on this port.
+    ToAgent(Port, LivePacket),
+    /// Out of the base station on this side: `Wired` to the fixed host, `Wireless` to the mobile
+    /// host (corrupted frames included, marked).
+    ToHost(Port, LivePacket),
+    /// A frame from the mobile host that the channel corrupted: the base station's link layer
+    /// discards it (captures still show it).
+    Lost(LivePacket),
+}
+
+/// A delivery and when it happens.
+#[derive(Debug)]
+pub struct Timed {
+    pub at: Time,
+    pub delivery: Delivery,
+}
+
+enum Pending {
+    Deliver(Delivery),
+    AirDone,
+}
+
+struct Scheduled {
+    at: Time,
+    order: u64,
+    what: Pending,
+}
+
+impl PartialEq for Scheduled {
+    fn eq(&self, o: &Self) -> bool {
+        (self.at, self.order) == (o.at, o.order)
+    }
+}
+impl Eq for Scheduled {}
+impl PartialOrd for Scheduled {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Scheduled {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        (self.at, self.order).cmp(&(o.at, o.order))
+    }
+}
+
+struct Links {
+    to_bs: WiredLink,
+    to_fh: WiredLink,
+    air: Medium<LivePacket>,
+}
+
+/// Counters of the emulated links.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkCounters {
+    pub frames_corrupted_down: u64,
+    pub frames_corrupted_up: u64,
+    pub queue_drops: u64,
+}
+
+pub struct Emulator {
+    links: Option<Links>,
+    pending: BinaryHeap<Reverse<Scheduled>>,
+    order: u64,
+    ready: VecDeque<Timed>,
+}
+
+impl Emulator {
+    /// The links of `cfg`, or none (`None`: everything passes at once).
+    pub fn new(cfg: Option<&LinkConfig>) -> Emulator {
+        let links = cfg.map(|c| {
+            let spec = if c.error_every == 0 {
+                ErrorSpec::None
+            } else {
+                ErrorSpec::Exponential {
+                    mean_bytes: c.error_every,
+                    burst: c.burst,
+                }
+            };
+            Links {
+                to_bs: WiredLink::new(c.wired.clone()),
+                to_fh: WiredLink::new(c.wired.clone()),
+                air: Medium::new(
+                    c.wavelan.clone(),
+                    ErrorProcess::new(spec.clone(), Rng::new(c.seed, Stream::ErrorsDown)),
+                    ErrorProcess::new(spec, Rng::new(c.seed, Stream::ErrorsUp)),
+                ),
+            }
+        });
+        Emulator {
+            links,
+            pending: BinaryHeap::new(),
+            order: 0,
+            ready: VecDeque::new(),
+        }
+    }
+
+    pub fn is_on(&self) -> bool {
+        self.links.is_some()
+    }
+
+    fn schedule(&mut self, at: Time, what: Pending) {
+        self.order += 1;
+        self.pending.push(Reverse(Scheduled {
+            at,
+            order: self.order,
+            what,
+        }));
+    }
+
+    fn deliver_now(&mut self, at: Time, delivery: Delivery) {
+        self.ready.push_back(Timed { at, delivery });
+    }
+
+    /// A packet the fixed host (`Port::Wired`) or the mobile host (`Port::Wireless`) sent.
+    pub fn from_host(&mut self, now: Time, side: Port, packet: LivePacket) {
+        let Some(l) = self.links.as_mut() else {
+            self.deliver_now(now, Delivery::ToAgent(side, packet));
+            return;
+        };
+        match side {
+            Port::Wired => {
+                if let Some(at) = l.to_bs.send(now, packet.len() as u32) {
+                    self.schedule(at, Pending::Deliver(Delivery::ToAgent(Port::Wired, packet)));
+                }
+            }
+            Port::Wireless => {
+                l.air.enqueue(Station::Mobile, packet, Priority::Normal);
+                self.start_air(now);
+            }
+        }
+    }
+
+    /// A packet the agent sends.
+    pub fn from_agent(&mut self, now: Time, tx: Transmit<LivePacket>) {
+        let Some(l) = self.links.as_mut() else {
+            self.deliver_now(now, Delivery::ToHost(tx.port, tx.packet));
+            return;
+        };
+        match tx.port {
+            Port::Wired => {
+                if let Some(at) = l.to_fh.send(now, tx.packet.len() as u32) {
+                    self.schedule(
+                        at,
+                        Pending::Deliver(Delivery::ToHost(Port::Wired, tx.packet)),
+                    );
+                }
+            }
+            Port::Wireless => {
+                l.air.enqueue(Station::BaseStation, tx.packet, tx.priority);
+                self.start_air(now);
+            }
+        }
+    }
+
+    /// Puts the next frame on the air if the medium is idle.
+    fn start_air(&mut self, now: Time) {
+        let Some(l) = self.links.as_mut() else {
+            return;
+        };
+        if let Some((end, _, _)) = l.air.start_next(now) {
+            self.schedule(end, Pending::AirDone);
+        }
+    }
+
+    /// When the next scheduled delivery is due.
+    pub fn next_due(&self) -> Option<Time> {
+        if !self.ready.is_empty() {
+            return Some(0);
+        }
+        self.pending.peek().map(|Reverse(s)| s.at)
+    }
+
+    /// The next delivery due at or before `now`, in time order. Link state advances at each event's
+    /// own time, however late the loop looks, so airtime is exact.
+    pub fn poll(&mut self, now: Time) -> Option<Timed> {
+        loop {
+            if let Some(t) = self.ready.pop_front() {
+                return Some(t);
+            }
+            let due = self.pending.peek().is_some_and(|Reverse(s)| s.at <= now);
+            if !due {
+                return None;
+            }
+            let Reverse(s) = self.pending.pop()?;
+            match s.what {
+                Pending::Deliver(d) => {
+                    return Some(Timed {
+                        at: s.at,
+                        delivery: d,
+                    })
+                }
+                Pending::AirDone => {
+                    let done = self.links.as_mut().and_then(|l| l.air.finish());
+                    if let Some((who, frame)) = done {
+                        let d = match who {
+                            Station::BaseStation => Delivery::ToHost(Port::Wireless, frame),
+                            Station::Mobile if frame.is_corrupted() => Delivery::Lost(frame),
+                            Station::Mobile => Delivery::ToAgent(Port::Wireless, frame),
+                        };
+                        self.deliver_now(s.at, d);
+                    }
+                    self.start_air(s.at);
+                }
+            }
+        }
+    }
+
+    pub fn counters(&self) -> LinkCounters {
+        match &self.links {
+            None => LinkCounters::default(),
+            Some(l) => LinkCounters {
+                frames_corrupted_down: l.air.down.corrupted,
+                frames_corrupted_up: l.air.up.corrupted,
+                queue_drops: l.to_bs.drops + l.to_fh.drops + l.air.drops,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snooplab_proto::segment::{Endpoint, Flags, Segment};
+    use snooplab_proto::time::{MS, US};
+    use snooplab_proto::{wire, Seq};
+    use snooplab_sim::scenario::Env;
+
+    fn packet(len: u32) -> LivePacket {
+        let seg = Segment {
+            src: Endpoint {
+                addr: 0x0a00_0001,
+                port: 40000,
+            },
+            dst: Endpoint {
+                addr: 0x0a00_0102,
+                port: 5001,
+            },
+            seq: Seq(1),
+            flags: Flags::ACK,
+            len,
+            ..Segment::default()
+        };
+        LivePacket::classify(wire::encode(&seg, None)).unwrap()
+    }
+
+    fn lan(error_every: u64) -> LinkConfig {
+        LinkConfig {
+            wired: Env::Lan.wired(),
+            wavelan: WavelanParams::default(),
+            error_every,
+            burst: 1,
+            seed: 1,
+        }
+    }
+
+    fn drain(e: &mut Emulator, now: Time) -> Vec<Timed> {
+        std::iter::from_fn(|| e.poll(now)).collect()
+    }
+
+    #[test]
+    fn off_passes_everything_at_once() {
+        let mut e = Emulator::new(None);
+        e.from_host(5, Port::Wired, packet(100));
+        let d = drain(&mut e, 5);
+        assert!(matches!(
+            d[..],
+            [Timed {
+                at: 5,
+                delivery: Delivery::ToAgent(Port::Wired, _)
+            }]
+        ));
+    }
+
+    #[test]
+    fn wired_then_airtime_as_the_simulator_models_them() {
+        let mut e = Emulator::new(Some(&lan(0)));
+        // 1440 IP bytes + 38 framing at 10 Mb/s = 1182.4 us, then 0.3 ms
+        e.from_host(0, Port::Wired, packet(1400));
+        assert!(drain(&mut e, MS).is_empty());
+        let d = drain(&mut e, 2 * MS);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].at, 1_183 * US - 600 + 300 * US);
+        let Delivery::ToAgent(_, p) = &d[0].delivery else {
+            panic!("not to the agent");
+        };
+        // the agent forwards it: 1084 us overhead + 1440*8/2M = 5760 us on the air
+        e.from_agent(10 * MS, Transmit::forward(Port::Wireless, p.clone()));
+        assert!(drain(&mut e, 10 * MS + 6 * MS).is_empty());
+        let d = drain(&mut e, 20 * MS);
+        assert_eq!(d[0].at, 10 * MS + 1084 * US + 5760 * US);
+        assert!(matches!(d[0].delivery, Delivery::ToHost(Port::Wireless, _)));
+    }
+
+    #[test]
+    fn half_duplex_frames_take_turns() {
+        let mut e = Emulator::new(Some(&lan(0)));
+        e.from_agent(0, Transmit::forward(Port::Wireless, packet(1400)));
+        e.from_host(0, Port::Wireless, packet(0));
+        let d = drain(&mut e, SEC_LATER);
+        let data_end = 1084 * US + 5760 * US;
+        assert_eq!(d[0].at, data_end);
+        // the 40-byte ACK waited for the data frame: 1084 us + 160 us after it
+        assert_eq!(d[1].at, data_end + 1084 * US + 160 * US);
+    }
+
+    const SEC_LATER: Time = 1_000_000_000;
+
+    #[test]
+    fn errors_corrupt_down_frames_and_lose_up_frames_at_the_configured_rate() {
+        let mut e = Emulator::new(Some(&lan(16384)));
+        let mut t = 0;
+        let (mut down_bad, mut up_lost) = (0, 0);
+        for _ in 0..2000 {
+            e.from_agent(t, Transmit::forward(Port::Wireless, packet(1400)));
+            e.from_host(t, Port::Wireless, packet(1400));
+            t += 20 * MS;
+            for d in drain(&mut e, t) {
+                match d.delivery {
+                    Delivery::ToHost(_, p) if p.is_corrupted() => down_bad += 1,
+                    Delivery::Lost(_) => up_lost += 1,
+                    _ => {}
+                }
+            }
+        }
+        let c = e.counters();
+        assert_eq!(c.frames_corrupted_down, down_bad);
+        assert_eq!(c.frames_corrupted_up, up_lost);
+        // P(frame hit) = 1 - exp(-1440/16384) = 8.4%
+        for n in [down_bad, up_lost] {
+            assert!((120..220).contains(&n), "{n} of 2000 corrupted");
+        }
+    }
+
+    #[test]
+    fn capacity_of_the_lan_wireless_hop() {
+        let c = lan(0).wireless_capacity_bps(1400, 40, 2);
+        // 2 x (1084 + 5760) + (1084 + 160) us for 2800 payload bytes
+        assert!((c - 2800.0 * 8.0 / 14.932e-3).abs() < 1.0, "{c}");
+    }
+}

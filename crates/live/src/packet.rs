@@ -1,0 +1,229 @@
+//! The live mode's packet: the bytes read from a TUN device, shared (a snoop cache entry and a
+//! queued transmission hold the same bytes, never a copy), and the header view the agents read.
+
+use std::rc::Rc;
+
+use snooplab_proto::agent::{BuildPacket, SegmentView};
+use snooplab_proto::wire::{self, WireError};
+use snooplab_proto::Segment;
+use snooplab_sim::wavelan::Frame;
+
+#[derive(Clone, Debug)]
+pub struct LivePacket {
+    bytes: Rc<Vec<u8>>,
+    /// `None` for IPv4 that is not TCP (ICMP, UDP, fragments): agents pass it through untouched.
+    seg: Option<Segment>,
+    /// The emulated channel corrupted this copy on its way (set by the WaveLAN model).
+    corrupted: bool,
+}
+
+/// Why a packet read from a TUN device was dropped instead of forwarded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reject {
+    /// The version nibble is not 4 (IPv6 is off in the namespaces; anything else is garbage).
+    NotIpv4,
+    /// Shorter than its headers say, or header lengths that do not fit, or a bad IPv4 header
+    /// checksum, or a TCP option running past the header.
+    Malformed,
+}
+
+impl LivePacket {
+    /// Reads a packet as it came out of a TUN device.
+    pub fn classify(bytes: Vec<u8>) -> Result<LivePacket, Reject> {
+        let seg = match wire::parse_headers(&bytes) {
+            Ok(h) => {
+                if !wire::ip_header_checksum_ok(&bytes, h.ip_header_len) {
+                    return Err(Reject::Malformed);
+                }
+                Some(h.seg)
+            }
+            Err(WireError::NotIpv4) => return Err(Reject::NotIpv4),
+            Err(WireError::NotTcp(_)) | Err(WireError::Fragment) => {
+                check_ipv4_header(&bytes)?;
+                None
+            }
+            Err(WireError::Truncated | WireError::BadHeaderLength | WireError::BadOption) => {
+                return Err(Reject::Malformed)
+            }
+        };
+        Ok(LivePacket {
+            bytes: Rc::new(bytes),
+            seg,
+            corrupted: false,
+        })
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    pub fn is_corrupted(&self) -> bool {
+        self.corrupted
+    }
+
+    /// TCP payload bytes, 0 for anything else.
+    pub fn payload_len(&self) -> u32 {
+        self.seg.map_or(0, |s| s.len)
+    }
+
+    /// The bytes the receiver gets: these, or for a corrupted frame a copy with the TCP checksum
+    /// broken so that the receiving kernel drops it as the papers' receivers did.
+    pub fn wire_bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+        if self.corrupted && self.seg.is_some() {
+            let mut copy = self.bytes.to_vec();
+            wire::break_tcp_checksum(&mut copy);
+            std::borrow::Cow::Owned(copy)
+        } else {
+            std::borrow::Cow::Borrowed(&self.bytes)
+        }
+    }
+
+    /// How many holders share these bytes (the agent's cache, queues): for tests of the no-copy rule.
+    pub fn holders(&self) -> usize {
+        Rc::strong_count(&self.bytes)
+    }
+}
+
+/// The IPv4 header of a non-TCP packet: long enough, lengths consistent, checksum right.
+fn check_ipv4_header(bytes: &[u8]) -> Result<(), Reject> {
+    let ihl = usize::from(bytes.first().map_or(0, |b| b & 0x0f)) * 4;
+    if ihl < 20 || bytes.len() < ihl {
+        return Err(Reject::Malformed);
+    }
+    let total = usize::from(u16::from_be_bytes([bytes[2], bytes[3]]));
+    if total < ihl || total > bytes.len() || !wire::ip_header_checksum_ok(bytes, ihl) {
+        return Err(Reject::Malformed);
+    }
+    Ok(())
+}
+
+impl SegmentView for LivePacket {
+    fn segment(&self) -> Option<&Segment> {
+        self.seg.as_ref()
+    }
+}
+
+impl BuildPacket for LivePacket {
+    /// An ACK snoop makes up (paper 002 section 3.1.1 case 2b): real headers with correct checksums.
+    fn build(seg: &Segment, _like: &Self) -> Self {
+        LivePacket {
+            bytes: Rc::new(wire::encode_headers(seg)),
+            seg: Some(*seg),
+            corrupted: false,
+        }
+    }
+}
+
+impl Frame for LivePacket {
+    fn ip_len(&self) -> u32 {
+        self.bytes.len() as u32
+    }
+    fn set_corrupted(&mut self, corrupted: bool) {
+        self.corrupted = corrupted;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use snooplab_proto::segment::{Endpoint, Flags};
+    use snooplab_proto::Seq;
+
+    fn data_segment(len: u32) -> Segment {
+        Segment {
+            src: Endpoint {
+                addr: 0x0a00_0001,
+                port: 40000,
+            },
+            dst: Endpoint {
+                addr: 0x0a00_0102,
+                port: 5001,
+            },
+            seq: Seq(1000),
+            ack: Seq(1),
+            flags: Flags::ACK,
+            window: 32768,
+            len,
+            ..Segment::default()
+        }
+    }
+
+    #[test]
+    fn tcp_is_read_other_ipv4_passes_garbage_is_rejected() {
+        let tcp = wire::encode(&data_segment(100), None);
+        let p = LivePacket::classify(tcp.clone()).unwrap();
+        assert_eq!(p.segment().map(|s| s.len), Some(100));
+        // UDP: header checksum fixed up after changing the protocol number
+        let mut udp = tcp.clone();
+        udp[9] = 17;
+        udp[10] = 0;
+        udp[11] = 0;
+        let c = wire::checksum(&udp[..20], 0);
+        udp[10..12].copy_from_slice(&c.to_be_bytes());
+        let p = LivePacket::classify(udp).unwrap();
+        assert!(p.segment().is_none());
+        let mut v6 = tcp.clone();
+        v6[0] = 0x60;
+        assert_eq!(LivePacket::classify(v6).unwrap_err(), Reject::NotIpv4);
+        assert_eq!(
+            LivePacket::classify(tcp[..30].to_vec()).unwrap_err(),
+            Reject::Malformed
+        );
+        let mut bad_sum = tcp;
+        bad_sum[8] ^= 1; // TTL changed, checksum not
+        assert_eq!(
+            LivePacket::classify(bad_sum).unwrap_err(),
+            Reject::Malformed
+        );
+        assert_eq!(
+            LivePacket::classify(Vec::new()).unwrap_err(),
+            Reject::Malformed
+        );
+    }
+
+    #[test]
+    fn corruption_breaks_a_copy_only() {
+        let mut p = LivePacket::classify(wire::encode(&data_segment(10), None)).unwrap();
+        let cached = p.clone();
+        assert_eq!(p.holders(), 2);
+        p.set_corrupted(true);
+        assert!(!wire::parse(&p.wire_bytes()).unwrap().checksums_ok);
+        assert!(wire::parse(cached.bytes()).unwrap().checksums_ok);
+    }
+
+    proptest! {
+        #[test]
+        fn classify_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..200)) {
+            let _ = LivePacket::classify(bytes);
+        }
+
+        #[test]
+        fn classify_never_panics_on_mutated_packets(
+            len in 0u32..200,
+            flips in proptest::collection::vec((0usize..300, any::<u8>()), 1..6),
+            cut in 0usize..300,
+        ) {
+            let mut b = wire::encode(&data_segment(len), None);
+            for (at, x) in flips {
+                let n = b.len();
+                b[at % n] ^= x;
+            }
+            b.truncate(cut.max(1));
+            if let Ok(p) = LivePacket::classify(b) {
+                // whatever was accepted as TCP has headers inside the bytes
+                if let Some(s) = p.segment() {
+                    prop_assert!(s.len as usize <= p.len());
+                }
+            }
+        }
+    }
+}

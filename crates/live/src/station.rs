@@ -1,0 +1,320 @@
+//! The live base station: one thread, one event loop over both TUN devices, the link emulator and
+//! the agent under test (DESIGN section 7). The agent is the simulator's object, fed raw IP packets.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::Path;
+use std::time::Instant;
+
+use snooplab_proto::agent::{Agent, AgentProbe, AgentStats, Port, SegmentView};
+use snooplab_proto::time::MS;
+use snooplab_proto::Time;
+use snooplab_sim::capture::PcapWriter;
+
+use crate::emulator::{Delivery, Emulator, LinkCounters};
+use crate::packet::{LivePacket, Reject};
+use crate::sys;
+use crate::tun::Tun;
+
+/// Packets read from one device before looking at the other and at the clock.
+const READ_BATCH: usize = 64;
+/// Largest packet a TUN read returns here (offloads are off: one MTU-sized packet per read).
+const MAX_PACKET: usize = 65536;
+
+/// What the base station counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct StationCounters {
+    /// Packets read from the fixed host's and the mobile host's devices.
+    pub packets_from_fh: u64,
+    pub packets_from_mh: u64,
+    /// Packets written to each device.
+    pub packets_to_fh: u64,
+    pub packets_to_mh: u64,
+    /// IP bytes read from both devices.
+    pub bytes_in: u64,
+    /// Read from a device and dropped: not IPv4.
+    pub rejected_not_ipv4: u64,
+    /// Read from a device and dropped: truncated, bad header lengths or checksum, bad TCP option.
+    pub rejected_malformed: u64,
+    /// IPv4 packets that are not TCP (ICMP, UDP), passed through untouched.
+    pub passed_non_tcp: u64,
+    /// TCP payload bytes that arrived from the fixed host.
+    pub wired_payload_bytes: u64,
+    /// TCP payload bytes sent to the mobile host (corrupted frames and retransmissions included).
+    pub wireless_payload_bytes: u64,
+    /// Data frames sent to the mobile host.
+    pub wireless_data_frames: u64,
+    /// Frames the channel corrupted that were handed to the mobile host's kernel (with a broken
+    /// checksum): its `TcpInCsumErrors` must count exactly these.
+    pub corrupted_to_mh: u64,
+    /// Frames from the mobile host the channel corrupted, discarded by the base station.
+    pub corrupted_from_mh: u64,
+    /// Writes a device refused.
+    pub write_errors: u64,
+    /// Most segments the agent held at once.
+    pub agent_max_held_segments: u32,
+    /// Most payload bytes the agent held at once.
+    pub agent_max_held_bytes: u64,
+}
+
+/// The wired and wireless captures (`--pcap`), as the simulator writes them.
+pub struct Captures {
+    wired: PcapWriter<BufWriter<File>>,
+    wireless: PcapWriter<BufWriter<File>>,
+}
+
+impl Captures {
+    /// `wired.pcap` and `wireless.pcap` in `dir`.
+    pub fn create(dir: &Path) -> Result<Captures, String> {
+        let open = |name: &str| -> Result<PcapWriter<BufWriter<File>>, String> {
+            let path = dir.join(name);
+            let f = File::create(&path)
+                .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+            PcapWriter::new(BufWriter::new(f))
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))
+        };
+        Ok(Captures {
+            wired: open("wired.pcap")?,
+            wireless: open("wireless.pcap")?,
+        })
+    }
+
+    fn record(&mut self, wireless: bool, at: Time, bytes: &[u8]) -> Result<(), String> {
+        let w = if wireless {
+            &mut self.wireless
+        } else {
+            &mut self.wired
+        };
+        w.write(at, bytes)
+            .map_err(|e| format!("cannot write the capture: {e}"))
+    }
+
+    pub fn finish(self) -> Result<(), String> {
+        for w in [self.wired, self.wireless] {
+            w.finish()
+                .map_err(|e| format!("cannot write the capture: {e}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// Why the loop ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The caller said the run is over.
+    Done,
+    /// Ctrl-C or SIGTERM.
+    Interrupted,
+    /// The time limit passed.
+    TimedOut,
+}
+
+pub struct BaseStation<'a> {
+    fh: &'a Tun,
+    mh: &'a Tun,
+    agent: Box<dyn Agent<LivePacket>>,
+    emulator: Emulator,
+    counters: StationCounters,
+    capture: Option<Captures>,
+    clock: Instant,
+    buf: Vec<u8>,
+}
+
+impl<'a> BaseStation<'a> {
+    pub fn new(
+        fh: &'a Tun,
+        mh: &'a Tun,
+        agent: Box<dyn Agent<LivePacket>>,
+        emulator: Emulator,
+        capture: Option<Captures>,
+    ) -> BaseStation<'a> {
+        BaseStation {
+            fh,
+            mh,
+            agent,
+            emulator,
+            counters: StationCounters::default(),
+            capture,
+            clock: Instant::now(),
+            buf: vec![0; MAX_PACKET],
+        }
+    }
+
+    fn now(&self) -> Time {
+        self.clock.elapsed().as_nanos() as Time
+    }
+
+    /// Runs until `done()` says so, Ctrl-C, or `limit` of real time; `tick` is called about every
+    /// `tick_every` with the time since the start (for progress).
+    pub fn run(
+        &mut self,
+        limit: Time,
+        done: &dyn Fn() -> bool,
+        tick_every: Time,
+        tick: &mut dyn FnMut(Time),
+    ) -> Result<Ending, String> {
+        let mut next_tick = tick_every;
+        loop {
+            let now = self.now();
+            if done() {
+                return Ok(Ending::Done);
+            }
+            if sys::stop_requested() {
+                return Ok(Ending::Interrupted);
+            }
+            if now >= limit {
+                return Ok(Ending::TimedOut);
+            }
+            if now >= next_tick {
+                tick(now);
+                next_tick = now + tick_every;
+            }
+            self.run_due(now)?;
+            // Sleep until a device has a packet, the emulator or the agent is due, or 50 ms pass
+            // (to look at `done` and the stop flag).
+            let mut wake = now + 50 * MS;
+            if let Some(t) = self.emulator.next_due() {
+                wake = wake.min(t);
+            }
+            if let Some(t) = self.agent.poll_timeout() {
+                wake = wake.min(t);
+            }
+            let now = self.now();
+            let ready = if wake > now {
+                sys::wait_readable([self.fh.raw_fd(), self.mh.raw_fd()], wake - now)
+                    .map_err(|e| format!("waiting for packets: {e}"))?
+            } else {
+                [true, true]
+            };
+            if ready[0] {
+                self.read_device(Port::Wired)?;
+            }
+            if ready[1] {
+                self.read_device(Port::Wireless)?;
+            }
+        }
+    }
+
+    /// Agent timers and emulator deliveries that are due.
+    fn run_due(&mut self, now: Time) -> Result<(), String> {
+        if self.agent.poll_timeout().is_some_and(|t| t <= now) {
+            self.agent.on_timeout(now);
+            self.drain_agent(now);
+        }
+        while let Some(d) = self.emulator.poll(now) {
+            self.deliver(now, d.at, d.delivery)?;
+        }
+        Ok(())
+    }
+
+    /// Reads up to a batch of packets from one side's device.
+    fn read_device(&mut self, side: Port) -> Result<(), String> {
+        let tun = match side {
+            Port::Wired => self.fh,
+            Port::Wireless => self.mh,
+        };
+        for _ in 0..READ_BATCH {
+            let n = match tun.recv(&mut self.buf) {
+                Ok(Some(n)) => n,
+                Ok(None) => break,
+                Err(e) => return Err(format!("reading {}: {e}", tun.name())),
+            };
+            let now = self.now();
+            match side {
+                Port::Wired => self.counters.packets_from_fh += 1,
+                Port::Wireless => self.counters.packets_from_mh += 1,
+            }
+            self.counters.bytes_in += n as u64;
+            match LivePacket::classify(self.buf[..n].to_vec()) {
+                Ok(p) => {
+                    if p.segment().is_none() {
+                        self.counters.passed_non_tcp += 1;
+                    }
+                    self.emulator.from_host(now, side, p);
+                    self.run_due(now)?;
+                }
+                Err(Reject::NotIpv4) => self.counters.rejected_not_ipv4 += 1,
+                Err(Reject::Malformed) => self.counters.rejected_malformed += 1,
+            }
+        }
+        Ok(())
+    }
+
+    fn drain_agent(&mut self, now: Time) {
+        while let Some(tx) = self.agent.poll_transmit(now) {
+            self.emulator.from_agent(now, tx);
+        }
+        let probe = self.agent.probe();
+        let c = &mut self.counters;
+        c.agent_max_held_segments = c.agent_max_held_segments.max(probe.held_segments);
+        c.agent_max_held_bytes = c.agent_max_held_bytes.max(probe.held_bytes);
+    }
+
+    fn deliver(&mut self, now: Time, at: Time, d: Delivery) -> Result<(), String> {
+        match d {
+            Delivery::ToAgent(port, p) => {
+                if port == Port::Wired {
+                    self.counters.wired_payload_bytes += u64::from(p.payload_len());
+                }
+                if let Some(c) = self.capture.as_mut() {
+                    c.record(port == Port::Wireless, at, p.bytes())?;
+                }
+                self.agent.on_packet(now, port, p);
+                self.drain_agent(now);
+            }
+            Delivery::ToHost(port, p) => {
+                let bytes = p.wire_bytes();
+                if let Some(c) = self.capture.as_mut() {
+                    c.record(port == Port::Wireless, at, &bytes)?;
+                }
+                let (tun, sent) = match port {
+                    Port::Wired => (self.fh, &mut self.counters.packets_to_fh),
+                    Port::Wireless => {
+                        if p.payload_len() > 0 {
+                            self.counters.wireless_payload_bytes += u64::from(p.payload_len());
+                            self.counters.wireless_data_frames += 1;
+                        }
+                        self.counters.corrupted_to_mh += u64::from(p.is_corrupted());
+                        (self.mh, &mut self.counters.packets_to_mh)
+                    }
+                };
+                match tun.send(&bytes) {
+                    Ok(()) => *sent += 1,
+                    Err(_) => self.counters.write_errors += 1,
+                }
+            }
+            Delivery::Lost(p) => {
+                self.counters.corrupted_from_mh += 1;
+                if let Some(c) = self.capture.as_mut() {
+                    c.record(true, at, &p.wire_bytes())?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub fn counters(&self) -> StationCounters {
+        self.counters
+    }
+
+    pub fn agent_stats(&self) -> AgentStats {
+        self.agent.stats()
+    }
+
+    /// What the agent holds now.
+    pub fn agent_probe(&self) -> AgentProbe {
+        self.agent.probe()
+    }
+
+    pub fn link_counters(&self) -> LinkCounters {
+        self.emulator.counters()
+    }
+
+    /// Ends the captures.
+    pub fn finish(self) -> Result<(), String> {
+        match self.capture {
+            Some(c) => c.finish(),
+            None => Ok(()),
+        }
+    }
+}

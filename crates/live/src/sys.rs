@@ -1,0 +1,354 @@
+//! The few Linux system calls the live mode needs that std does not offer: entering a network
+//! namespace, the TUN ioctls, `ppoll`, and TCP socket options. Every `unsafe` block of the crate is
+//! here, each a direct call with checked arguments.
+
+use std::ffi::CString;
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::path::Path;
+
+use snooplab_proto::Time;
+
+fn check(ret: libc::c_int) -> io::Result<libc::c_int> {
+    if ret < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(ret)
+    }
+}
+
+/// Moves the calling thread into another network namespace until dropped (`setns(2)` changes only
+/// the calling thread). Sockets and devices opened meanwhile stay in that namespace.
+pub struct NetnsGuard {
+    home: File,
+}
+
+impl NetnsGuard {
+    /// Enters the namespace whose handle is the file at `path` (`/run/netns/NAME`).
+    pub fn enter(path: &Path) -> io::Result<NetnsGuard> {
+        let home = File::open("/proc/thread-self/ns/net")?;
+        let target = File::open(path)?;
+        // SAFETY: setns with a valid namespace descriptor; it affects only this thread.
+        check(unsafe { libc::setns(target.as_raw_fd(), libc::CLONE_NEWNET) })?;
+        Ok(NetnsGuard { home })
+    }
+}
+
+impl Drop for NetnsGuard {
+    fn drop(&mut self) {
+        // SAFETY: as above; returning to the namespace the thread came from.
+        let ret = unsafe { libc::setns(self.home.as_raw_fd(), libc::CLONE_NEWNET) };
+        if ret < 0 {
+            // A thread left in the wrong namespace would open later sockets there: not survivable.
+            eprintln!(
+                "snooplab: cannot return to the original network namespace: {}",
+                io::Error::last_os_error()
+            );
+            std::process::abort();
+        }
+    }
+}
+
+const IFF_TUN: libc::c_short = 0x0001;
+const IFF_NO_PI: libc::c_short = 0x1000;
+/// `_IOW('T', 202, int)`
+const TUNSETIFF: libc::c_ulong = 0x4004_54ca;
+/// `_IOW('T', 208, unsigned int)`
+const TUNSETOFFLOAD: libc::c_ulong = 0x4004_54d0;
+
+#[repr(C)]
+struct IfReqFlags {
+    name: [u8; libc::IFNAMSIZ],
+    flags: libc::c_short,
+    _pad: [u8; 22],
+}
+
+/// Opens `/dev/net/tun` non-blocking and attaches a new TUN device `name` (IFF_TUN | IFF_NO_PI: every
+/// read is one bare IP packet), with every offload off so that no read is larger than the MTU.
+/// The device is created in the calling thread's network namespace.
+pub fn open_tun(name: &str) -> io::Result<OwnedFd> {
+    if name.is_empty() || name.len() >= libc::IFNAMSIZ {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("interface name '{name}' must have 1 to 15 bytes"),
+        ));
+    }
+    let path = CString::new("/dev/net/tun").map_err(io::Error::other)?;
+    // SAFETY: open with a NUL-terminated path; the descriptor is owned below.
+    let fd = check(unsafe {
+        libc::open(
+            path.as_ptr(),
+            libc::O_RDWR | libc::O_NONBLOCK | libc::O_CLOEXEC,
+        )
+    })?;
+    // SAFETY: fd was just returned by open and is owned by nobody else.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    let mut req = IfReqFlags {
+        name: [0; libc::IFNAMSIZ],
+        flags: IFF_TUN | IFF_NO_PI,
+        _pad: [0; 22],
+    };
+    req.name[..name.len()].copy_from_slice(name.as_bytes());
+    // SAFETY: TUNSETIFF reads and writes a struct ifreq, which IfReqFlags lays out (40 bytes).
+    check(unsafe { libc::ioctl(fd.as_raw_fd(), TUNSETIFF as _, &mut req as *mut IfReqFlags) })?;
+    // SAFETY: TUNSETOFFLOAD takes its flags by value.
+    check(unsafe { libc::ioctl(fd.as_raw_fd(), TUNSETOFFLOAD as _, 0 as libc::c_ulong) })?;
+    Ok(fd)
+}
+
+/// `read(2)` on a non-blocking descriptor: `Ok(None)` when nothing is waiting.
+pub fn read_nonblocking(fd: RawFd, buf: &mut [u8]) -> io::Result<Option<usize>> {
+    // SAFETY: the buffer is valid for buf.len() bytes.
+    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    if n < 0 {
+        let e = io::Error::last_os_error();
+        return match e.kind() {
+            io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => Ok(None),
+            _ => Err(e),
+        };
+    }
+    Ok(Some(n as usize))
+}
+
+/// `write(2)` of one whole packet.
+pub fn write_packet(fd: RawFd, packet: &[u8]) -> io::Result<()> {
+    // SAFETY: the buffer is valid for packet.len() bytes.
+    let n = unsafe { libc::write(fd, packet.as_ptr().cast(), packet.len()) };
+    if n < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    if n as usize != packet.len() {
+        return Err(io::Error::other(format!(
+            "short write: {n} of {} bytes",
+            packet.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Waits until one of `fds` is readable or `timeout` nanoseconds pass (`ppoll(2)`: nanosecond
+/// resolution, which the 1 ms of `poll(2)` lacks for a 2 Mb/s link). Returns which are readable.
+pub fn wait_readable<const N: usize>(fds: [RawFd; N], timeout: Time) -> io::Result<[bool; N]> {
+    let mut pfds = fds.map(|fd| libc::pollfd {
+        fd,
+        events: libc::POLLIN,
+        revents: 0,
+    });
+    let ts = libc::timespec {
+        tv_sec: (timeout / 1_000_000_000) as libc::time_t,
+        tv_nsec: (timeout % 1_000_000_000) as libc::c_long,
+    };
+    // SAFETY: pfds holds N valid pollfd structs; ts is a valid timespec; no signal mask.
+    let ret = unsafe { libc::ppoll(pfds.as_mut_ptr(), N as libc::nfds_t, &ts, std::ptr::null()) };
+    if ret < 0 {
+        let e = io::Error::last_os_error();
+        if e.kind() == io::ErrorKind::Interrupted {
+            return Ok([false; N]);
+        }
+        return Err(e);
+    }
+    Ok(pfds.map(|p| p.revents & (libc::POLLIN | libc::POLLERR | libc::POLLHUP) != 0))
+}
+
+/// Sets an integer socket option.
+pub fn set_int_option(
+    fd: RawFd,
+    level: libc::c_int,
+    name: libc::c_int,
+    value: libc::c_int,
+) -> io::Result<()> {
+    // SAFETY: the option value is a valid c_int of the size passed.
+    check(unsafe {
+        libc::setsockopt(
+            fd,
+            level,
+            name,
+            (&value as *const libc::c_int).cast(),
+            std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+        )
+    })
+    .map(|_| ())
+}
+
+/// Reads an integer socket option.
+pub fn get_int_option(fd: RawFd, level: libc::c_int, name: libc::c_int) -> io::Result<i32> {
+    let mut value: libc::c_int = 0;
+    let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+    // SAFETY: value and len are valid for writing; len says how much room value has.
+    check(unsafe {
+        libc::getsockopt(
+            fd,
+            level,
+            name,
+            (&mut value as *mut libc::c_int).cast(),
+            &mut len,
+        )
+    })?;
+    Ok(value)
+}
+
+/// Chooses the congestion control algorithm of a TCP socket (`TCP_CONGESTION`).
+pub fn set_congestion_control(fd: RawFd, name: &str) -> io::Result<()> {
+    // SAFETY: the option value is name's bytes, of the length passed.
+    check(unsafe {
+        libc::setsockopt(
+            fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_CONGESTION,
+            name.as_ptr().cast(),
+            name.len() as libc::socklen_t,
+        )
+    })
+    .map(|_| ())
+}
+
+/// The congestion control algorithm a TCP socket uses.
+pub fn congestion_control(fd: RawFd) -> io::Result<String> {
+    let mut buf = [0u8; 16];
+    let mut len = buf.len() as libc::socklen_t;
+    // SAFETY: buf and len are valid for writing; len says how much room buf has.
+    check(unsafe {
+        libc::getsockopt(
+            fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_CONGESTION,
+            buf.as_mut_ptr().cast(),
+            &mut len,
+        )
+    })?;
+    let end = buf.iter().position(|b| *b == 0).unwrap_or(buf.len());
+    Ok(String::from_utf8_lossy(&buf[..end]).into_owned())
+}
+
+/// What the kernel reports of a TCP connection (`TCP_INFO`) that the results use.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpInfo {
+    /// Segments retransmitted over the connection's life (`tcpi_total_retrans`).
+    pub total_retrans: u32,
+    /// Smoothed RTT, microseconds.
+    pub rtt_us: u32,
+    /// Send MSS.
+    pub snd_mss: u32,
+    /// Bitmask of negotiated options (`TCPI_OPT_*`).
+    pub options: u8,
+}
+
+/// Reads `TCP_INFO` of a socket.
+pub fn tcp_info(fd: RawFd) -> io::Result<TcpInfo> {
+    // SAFETY: tcp_info is plain old data; all-zero is a valid value.
+    let mut info: libc::tcp_info = unsafe { std::mem::zeroed() };
+    let mut len = std::mem::size_of::<libc::tcp_info>() as libc::socklen_t;
+    // SAFETY: info and len are valid for writing; len says how much room info has.
+    check(unsafe {
+        libc::getsockopt(
+            fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_INFO,
+            (&mut info as *mut libc::tcp_info).cast(),
+            &mut len,
+        )
+    })?;
+    Ok(TcpInfo {
+        total_retrans: info.tcpi_total_retrans,
+        rtt_us: info.tcpi_rtt,
+        snd_mss: info.tcpi_snd_mss,
+        options: info.tcpi_options,
+    })
+}
+
+static STOP_REQUESTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+extern "C" fn on_stop_signal(_: libc::c_int) {
+    STOP_REQUESTED.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Turns SIGINT and SIGTERM into a request to stop (see [`stop_requested`]) so that the run ends
+/// through its normal path and removes its namespaces.
+pub fn catch_stop_signals() -> io::Result<()> {
+    for sig in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: installing a handler that only stores to an atomic (async-signal-safe).
+        let ret = unsafe { libc::signal(sig, on_stop_signal as *const () as libc::sighandler_t) };
+        if ret == libc::SIG_ERR {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// Whether Ctrl-C (or SIGTERM) arrived since [`catch_stop_signals`].
+pub fn stop_requested() -> bool {
+    STOP_REQUESTED.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Whether a process with this id exists.
+pub fn process_alive(pid: u32) -> bool {
+    Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Sends `frame` out of the device `ifname` of the calling thread's namespace as it is, with no
+/// checks (an `AF_PACKET` socket): the device's reader gets exactly these bytes. For tests and
+/// diagnostics of what the base station does with malformed packets.
+pub fn send_on_device(ifname: &str, frame: &[u8]) -> io::Result<()> {
+    let name = CString::new(ifname).map_err(io::Error::other)?;
+    // SAFETY: a NUL-terminated name.
+    let index = unsafe { libc::if_nametoindex(name.as_ptr()) };
+    if index == 0 {
+        return Err(io::Error::last_os_error());
+    }
+    let proto = (libc::ETH_P_IP as u16).to_be();
+    // SAFETY: creating a socket; the descriptor is owned below.
+    let fd =
+        check(unsafe { libc::socket(libc::AF_PACKET, libc::SOCK_RAW, libc::c_int::from(proto)) })?;
+    // SAFETY: fd was just returned by socket and is owned by nobody else.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    // SAFETY: sockaddr_ll is plain old data; all-zero is valid before the fields are set.
+    let mut addr: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
+    addr.sll_family = libc::AF_PACKET as u16;
+    addr.sll_protocol = proto;
+    addr.sll_ifindex = index as i32;
+    // SAFETY: frame is valid for its length; addr is a valid sockaddr_ll of the size passed.
+    let n = unsafe {
+        libc::sendto(
+            fd.as_raw_fd(),
+            frame.as_ptr().cast(),
+            frame.len(),
+            0,
+            (&addr as *const libc::sockaddr_ll).cast(),
+            std::mem::size_of::<libc::sockaddr_ll>() as libc::socklen_t,
+        )
+    };
+    if n < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// A TCP connection to `to` whose congestion control is `cc` from the first segment on
+/// (`TCP_CONGESTION` set before `connect`, which `std::net` cannot do). Opened in the calling
+/// thread's namespace.
+pub fn connect_tcp(to: std::net::SocketAddrV4, cc: &str) -> io::Result<std::net::TcpStream> {
+    // SAFETY: creating a socket; the descriptor is owned below.
+    let fd =
+        check(unsafe { libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) })?;
+    // SAFETY: fd was just returned by socket and is owned by nobody else.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    set_congestion_control(fd.as_raw_fd(), cc)?;
+    let addr = libc::sockaddr_in {
+        sin_family: libc::AF_INET as libc::sa_family_t,
+        sin_port: to.port().to_be(),
+        sin_addr: libc::in_addr {
+            s_addr: u32::from(*to.ip()).to_be(),
+        },
+        sin_zero: [0; 8],
+    };
+    // SAFETY: addr is a valid sockaddr_in of the size passed.
+    check(unsafe {
+        libc::connect(
+            fd.as_raw_fd(),
+            (&addr as *const libc::sockaddr_in).cast(),
+            std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+        )
+    })?;
+    Ok(std::net::TcpStream::from(fd))
+}

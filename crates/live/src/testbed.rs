@@ -1,0 +1,109 @@
+//! The live testbed: the fixed host's and the mobile host's namespaces, one TUN device in each, and
+//! the snooplab process between them as the base station (DESIGN section 7).
+//!
+//! ```text
+//!  netns snooplab-<pid>-<n>-fh          snooplab (base station)          netns ...-mh
+//!  10.0.0.1 --route 10.0.1.0/24--> [tun snl0] <-> wired | agent | air <-> [tun snl0] 10.0.1.2
+//! ```
+//!
+//! Nothing else is connected to either namespace: every packet either host sends goes through
+//! snooplab, and snooplab writes only into these two devices.
+
+use std::net::Ipv4Addr;
+
+use crate::netns::{unique_run_id, Namespace};
+use crate::profile::LinuxProfile;
+use crate::tun::Tun;
+
+/// The fixed host's address (the simulator's, `10.0.0.1`).
+pub const FH_IP: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 1);
+/// The mobile host's address (the simulator's, `10.0.1.2`).
+pub const MH_IP: Ipv4Addr = Ipv4Addr::new(10, 0, 1, 2);
+/// Where the mobile host's receiver listens.
+pub const MH_PORT: u16 = 5001;
+/// Name of the TUN device in each namespace.
+pub const TUN_NAME: &str = "snl0";
+
+/// Everything a run needs from the kernel; dropping it removes all of it.
+pub struct Testbed {
+    // Field order is drop order: the devices close before their namespaces go.
+    pub fh_tun: Tun,
+    pub mh_tun: Tun,
+    pub fh: Namespace,
+    pub mh: Namespace,
+}
+
+/// What to set up.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestbedConfig {
+    pub profile: LinuxProfile,
+    /// MTU of both TUN devices: the MSS is this minus 40 bytes of headers and any options.
+    pub mtu: u32,
+}
+
+impl Testbed {
+    pub fn create(cfg: &TestbedConfig) -> Result<Testbed, String> {
+        let id = unique_run_id();
+        let fh = Namespace::create(format!("{id}-fh"))?;
+        let mh = Namespace::create(format!("{id}-mh"))?;
+        for ns in [&fh, &mh] {
+            disable_ipv6(ns)?;
+            for (key, value) in cfg.profile.sysctls() {
+                ns.set_sysctl(key, &value)?;
+            }
+        }
+        let fh_tun = Tun::create_in(&fh, TUN_NAME)?;
+        let mh_tun = Tun::create_in(&mh, TUN_NAME)?;
+        let mtu = cfg.mtu.to_string();
+        for (ns, own, peer_net) in [(&fh, FH_IP, "10.0.1.0/24"), (&mh, MH_IP, "10.0.0.0/24")] {
+            ns.ip(&["link", "set", "dev", TUN_NAME, "mtu", &mtu, "up"])?;
+            ns.ip(&["addr", "add", &format!("{own}/24"), "dev", TUN_NAME])?;
+            ns.ip(&["route", "add", peer_net, "dev", TUN_NAME])?;
+        }
+        Ok(Testbed {
+            fh_tun,
+            mh_tun,
+            fh,
+            mh,
+        })
+    }
+}
+
+/// No IPv6 in the namespaces: no router solicitations or neighbour discovery on the devices, only
+/// the traffic of the run (DESIGN section 7). Kernels without IPv6 have nothing to turn off.
+fn disable_ipv6(ns: &Namespace) -> Result<(), String> {
+    if !std::path::Path::new("/proc/sys/net/ipv6").exists() {
+        return Ok(());
+    }
+    ns.set_sysctl("net.ipv6.conf.all.disable_ipv6", "1")?;
+    ns.set_sysctl("net.ipv6.conf.default.disable_ipv6", "1")
+}
+
+/// Why the live mode cannot run here, or `None` if it can: it needs root, `/dev/net/tun` and
+/// `ip netns`. Tests print this and skip.
+pub fn unavailable_reason() -> Option<String> {
+    // SAFETY-free check of the effective user: /proc/self/status has it.
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let euid = status
+        .lines()
+        .find(|l| l.starts_with("Uid:"))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .and_then(|v| v.parse::<u32>().ok());
+    if euid != Some(0) {
+        return Some("live mode needs root (network namespaces and TUN devices)".into());
+    }
+    if !std::path::Path::new("/dev/net/tun").exists() {
+        return Some("live mode needs /dev/net/tun".into());
+    }
+    match std::process::Command::new("ip")
+        .args(["netns", "list"])
+        .output()
+    {
+        Ok(o) if o.status.success() => None,
+        Ok(o) => Some(format!(
+            "`ip netns list` fails: {}",
+            String::from_utf8_lossy(&o.stderr).trim()
+        )),
+        Err(e) => Some(format!("live mode needs `ip` from iproute2: {e}")),
+    }
+}

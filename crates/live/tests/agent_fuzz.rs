@@ -1,0 +1,198 @@
+//! Fuzzing the live packet path without a kernel: arbitrary and mutated bytes, as a TUN device could
+//! deliver them, through the parser and into every agent, with timers firing in between. Nothing
+//! may panic, the cache stays within its limits, and whatever the agent sends is a packet it was
+//! given or one it built with correct checksums.
+
+use proptest::prelude::*;
+use snooplab_live::packet::LivePacket;
+use snooplab_live::LiveProtocol;
+use snooplab_proto::agent::{Agent, Port, SegmentView, SnoopAgent, SnoopConfig};
+use snooplab_proto::segment::{Endpoint, Flags, Segment};
+use snooplab_proto::time::MS;
+use snooplab_proto::{wire, Seq};
+
+const FH: Endpoint = Endpoint {
+    addr: 0x0a00_0001,
+    port: 40000,
+};
+const MH: Endpoint = Endpoint {
+    addr: 0x0a00_0102,
+    port: 5001,
+};
+
+/// One input: a plausible segment of one of three connections, then byte damage.
+#[derive(Clone, Debug)]
+struct Input {
+    from_mh: bool,
+    conn: u16,
+    flags: u8,
+    seq_step: u32,
+    ack_step: u32,
+    len: u32,
+    damage: Vec<(usize, u8)>,
+    cut: Option<usize>,
+    advance_ms: u64,
+}
+
+fn input() -> impl Strategy<Value = Input> {
+    (
+        any::<bool>(),
+        0u16..3,
+        prop_oneof![
+            Just(0x10u8),
+            Just(0x10),
+            Just(0x10),
+            Just(0x02),
+            Just(0x11),
+            any::<u8>()
+        ],
+        0u32..12,
+        0u32..12,
+        prop_oneof![Just(0u32), Just(1400), 0u32..1500],
+        proptest::collection::vec((0usize..1600, any::<u8>()), 0..3),
+        proptest::option::weighted(0.1, 0usize..1600),
+        0u64..300,
+    )
+        .prop_map(
+            |(from_mh, conn, flags, seq_step, ack_step, len, damage, cut, advance_ms)| Input {
+                from_mh,
+                conn,
+                flags,
+                seq_step,
+                ack_step,
+                len,
+                damage,
+                cut,
+                advance_ms,
+            },
+        )
+}
+
+fn bytes_of(i: &Input) -> Vec<u8> {
+    let (mut src, mut dst) = (FH, MH);
+    src.port += i.conn;
+    if i.from_mh {
+        std::mem::swap(&mut src, &mut dst);
+    }
+    let seg = Segment {
+        src,
+        dst,
+        seq: Seq(1000 + i.seq_step * 1400),
+        ack: Seq(1000 + i.ack_step * 1400),
+        flags: Flags(i.flags),
+        window: 32768,
+        len: if i.from_mh { 0 } else { i.len },
+        ..Segment::default()
+    };
+    let mut b = wire::encode(&seg, None);
+    for (at, x) in &i.damage {
+        let n = b.len();
+        b[at % n] ^= x;
+    }
+    if let Some(c) = i.cut {
+        b.truncate(c);
+    }
+    b
+}
+
+fn agents() -> Vec<Box<dyn Agent<LivePacket>>> {
+    let mut v: Vec<Box<dyn Agent<LivePacket>>> = LiveProtocol::ALL
+        .iter()
+        .filter_map(|p| p.agent().ok())
+        .collect();
+    // and one with tiny limits, so that they bind
+    v.push(Box::new(SnoopAgent::new(SnoopConfig {
+        max_cached_total: 4,
+        max_cached_per_connection: 3,
+        max_connections: 2,
+        ..SnoopConfig::paper000(true, true)
+    })));
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_packet_sequence_through_any_agent(inputs in proptest::collection::vec(input(), 1..80)) {
+        for mut agent in agents() {
+            let mut given: Vec<Vec<u8>> = Vec::new();
+            let mut now = 0;
+            for i in &inputs {
+                now += i.advance_ms * MS;
+                if agent.poll_timeout().is_some_and(|t| t <= now) {
+                    agent.on_timeout(now);
+                }
+                let Ok(p) = LivePacket::classify(bytes_of(i)) else { continue };
+                given.push(p.bytes().to_vec());
+                let port = if i.from_mh { Port::Wireless } else { Port::Wired };
+                agent.on_packet(now, port, p);
+                while let Some(tx) = agent.poll_transmit(now) {
+                    let out = tx.packet.bytes();
+                    let built = wire::parse(out).map(|x| x.checksums_ok).unwrap_or(false)
+                        && tx.packet.segment().is_some_and(|s| s.len == 0);
+                    prop_assert!(given.iter().any(|g| g == out) || built,
+                        "the agent sent bytes it was not given and did not build");
+                }
+                let probe = agent.probe();
+                prop_assert!(probe.held_segments <= 8192);
+                prop_assert!(probe.connections <= 1024);
+            }
+        }
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic_the_parser_or_an_agent(
+        packets in proptest::collection::vec(proptest::collection::vec(any::<u8>(), 0..120), 1..40)
+    ) {
+        for mut agent in agents() {
+            for (k, b) in packets.iter().enumerate() {
+                let mut b = b.clone();
+                if let Some(first) = b.first_mut() {
+                    *first = 0x45; // mostly IPv4 with a plain header, to get past the first check
+                }
+                if let Ok(p) = LivePacket::classify(b) {
+                    let port = if k % 2 == 0 { Port::Wired } else { Port::Wireless };
+                    agent.on_packet(k as u64 * MS, port, p);
+                    while agent.poll_transmit(k as u64 * MS).is_some() {}
+                }
+                agent.on_timeout(k as u64 * 300 * MS);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_tiny_limits_bind_in_a_plain_sequence() {
+    let mut a = agents().pop().unwrap_or_else(|| unreachable!());
+    for conn in 0..3u16 {
+        let syn = Input {
+            from_mh: false,
+            conn,
+            flags: 0x02,
+            seq_step: 0,
+            ack_step: 0,
+            len: 0,
+            damage: vec![],
+            cut: None,
+            advance_ms: 0,
+        };
+        if let Ok(p) = LivePacket::classify(bytes_of(&syn)) {
+            a.on_packet(0, Port::Wired, p);
+        }
+        for k in 1..6 {
+            let d = Input {
+                flags: 0x10,
+                seq_step: k,
+                len: 1400,
+                ..syn.clone()
+            };
+            if let Ok(p) = LivePacket::classify(bytes_of(&d)) {
+                a.on_packet(MS, Port::Wired, p);
+            }
+        }
+    }
+    let probe = a.probe();
+    assert_eq!(probe.connections, 2);
+    assert!(probe.held_segments <= 4);
+}

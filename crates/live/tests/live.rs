@@ -1,0 +1,462 @@
+//! Live mode end to end: real Linux TCP in two namespaces through the base station. These need
+//! root, /dev/net/tun and `ip netns`; elsewhere each test prints why it skips and passes.
+//! Transfers are short (256 KB to 1 MB) so the whole file runs in well under a minute.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddrV4, TcpListener, TcpStream, UdpSocket};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use snooplab_live::emulator::{Emulator, LinkConfig};
+use snooplab_live::packet::LivePacket;
+use snooplab_live::payload::{self, StreamDigest};
+use snooplab_live::station::BaseStation;
+use snooplab_live::testbed::{unavailable_reason, Testbed, TestbedConfig, FH_IP, MH_IP, TUN_NAME};
+use snooplab_live::{snmp, sys, CongestionControl, LinuxProfile, LiveConfig, LiveProtocol};
+use snooplab_proto::agent::{Agent, SnoopAgent, SnoopConfig};
+use snooplab_proto::time::{MS, SEC};
+use snooplab_proto::wire;
+use snooplab_sim::wavelan::WavelanParams;
+use snooplab_sim::Env;
+
+fn skip(test: &str) -> bool {
+    match unavailable_reason() {
+        Some(why) => {
+            eprintln!("skipping live test {test}: {why}");
+            true
+        }
+        None => false,
+    }
+}
+
+fn lan(error_every: u64, seed: u64) -> LinkConfig {
+    LinkConfig {
+        wired: Env::Lan.wired(),
+        wavelan: WavelanParams::default(),
+        error_every,
+        burst: 1,
+        seed,
+    }
+}
+
+fn config(protocol: LiveProtocol, error_every: u64, transfer: u64) -> LiveConfig {
+    LiveConfig {
+        protocol,
+        env_name: "lan".into(),
+        link: Some(lan(error_every, 3)),
+        profile: LinuxProfile::Paper,
+        cc: CongestionControl::Reno,
+        buffer: 32 * 1024,
+        mss: 1400,
+        transfer,
+        seed: 3,
+        max_time: 120 * SEC,
+        pcap: None,
+    }
+}
+
+#[test]
+fn every_agent_delivers_the_bytes_intact_with_and_without_errors() {
+    if skip("every_agent_delivers_the_bytes_intact_with_and_without_errors") {
+        return;
+    }
+    for protocol in LiveProtocol::ALL {
+        for error_every in [0, 16 * 1024] {
+            let r = snooplab_live::run(&config(protocol, error_every, 256 * 1024), &mut |_| {})
+                .unwrap_or_else(|e| panic!("{} errors {error_every}: {e}", protocol.name()));
+            let what = format!("{} errors {error_every}", protocol.name());
+            assert!(r.integrity_ok, "{what}: digest differs");
+            assert_eq!(r.mss, 1400, "{what}: paper profile, MTU 1440, no options");
+            assert_eq!(r.cc, "reno");
+            // every corrupted frame reached the mobile host's kernel, which dropped it
+            assert_eq!(r.mh_tcp_in_csum_errors, r.station.corrupted_to_mh, "{what}");
+            // (a frame still on the air when the run ended is counted but not delivered)
+            assert!(
+                r.frames_corrupted_down <= r.station.corrupted_to_mh + 1,
+                "{what}"
+            );
+            if error_every == 0 {
+                assert_eq!(r.frames_corrupted_down + r.frames_corrupted_up, 0);
+                assert_eq!(r.local_retransmissions, 0, "{what}");
+            } else {
+                assert!(
+                    r.frames_corrupted_down > 3,
+                    "{what}: too few errors to test"
+                );
+            }
+            if error_every > 0 && protocol != LiveProtocol::Plain {
+                // the agent repairs the losses: each corrupted data frame is resent locally
+                assert!(
+                    r.local_retransmissions >= r.frames_corrupted_down / 2,
+                    "{what}: {} local retransmissions for {} corrupted frames",
+                    r.local_retransmissions,
+                    r.frames_corrupted_down
+                );
+            }
+            if error_every > 0 && protocol == LiveProtocol::LlTcpAware {
+                // and hides them from the sender
+                assert!(
+                    r.sender_retransmitted_segments * 4 <= r.frames_corrupted_down,
+                    "{what}: the sender retransmitted {} for {} corrupted frames",
+                    r.sender_retransmitted_segments,
+                    r.frames_corrupted_down
+                );
+            }
+            if error_every > 0 && protocol == LiveProtocol::Plain {
+                assert_eq!(r.local_retransmissions, 0);
+                assert!(r.sender_retransmitted_segments + 2 >= r.frames_corrupted_down);
+            }
+        }
+    }
+}
+
+#[test]
+fn without_errors_both_plain_and_snoop_fill_the_emulated_link() {
+    if skip("without_errors_both_plain_and_snoop_fill_the_emulated_link") {
+        return;
+    }
+    for protocol in [LiveProtocol::Plain, LiveProtocol::LlTcpAware] {
+        let r = snooplab_live::run(&config(protocol, 0, 1 << 20), &mut |_| {})
+            .unwrap_or_else(|e| panic!("{}: {e}", protocol.name()));
+        assert!(r.integrity_ok);
+        let fraction = r.throughput_mbps / r.capacity_mbps;
+        assert!(
+            fraction >= 0.9,
+            "{}: {:.3} Mb/s is {:.1}% of {:.3}",
+            protocol.name(),
+            r.throughput_mbps,
+            100.0 * fraction,
+            r.capacity_mbps
+        );
+        assert!(
+            fraction <= 1.02,
+            "faster than the emulated link: {fraction}"
+        );
+    }
+}
+
+#[test]
+fn the_modern_profile_negotiates_what_the_paper_profile_turns_off() {
+    if skip("the_modern_profile_negotiates_what_the_paper_profile_turns_off") {
+        return;
+    }
+    let mut c = config(LiveProtocol::LlTcpAware, 16 * 1024, 128 * 1024);
+    c.profile = LinuxProfile::Modern;
+    c.cc = CongestionControl::Cubic;
+    let r = snooplab_live::run(&c, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.integrity_ok);
+    assert_eq!(r.cc, "cubic");
+    assert_eq!(r.mss, 1388, "timestamps take 12 bytes of every segment");
+}
+
+/// A pcap file's records (timestamp, bytes), from our own writer's format.
+fn read_pcap(path: &std::path::Path) -> Vec<Vec<u8>> {
+    let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut out = Vec::new();
+    let mut at = 24;
+    while at + 16 <= b.len() {
+        let caplen = u32::from_le_bytes([b[at + 8], b[at + 9], b[at + 10], b[at + 11]]) as usize;
+        out.push(b[at + 16..at + 16 + caplen].to_vec());
+        at += 16 + caplen;
+    }
+    out
+}
+
+#[test]
+fn captures_show_both_links_and_every_corrupted_frame() {
+    if skip("captures_show_both_links_and_every_corrupted_frame") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("snooplab-live-pcap-{}", std::process::id()));
+    let mut c = config(LiveProtocol::LlTcpAware, 16 * 1024, 256 * 1024);
+    c.pcap = Some(dir.clone());
+    let r = snooplab_live::run(&c, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let wired = read_pcap(&dir.join("wired.pcap"));
+    let wireless = read_pcap(&dir.join("wireless.pcap"));
+    let bad = |pkts: &[Vec<u8>]| {
+        pkts.iter()
+            .filter(|p| !wire::parse(p).map(|x| x.checksums_ok).unwrap_or(false))
+            .count() as u64
+    };
+    assert_eq!(bad(&wired), 0);
+    assert_eq!(
+        bad(&wireless),
+        r.station.corrupted_to_mh + r.station.corrupted_from_mh
+    );
+    // packets are captured when they leave the wired link: the last few may still be on it
+    let through_wired = r.station.packets_from_fh + r.station.packets_to_fh;
+    assert!(wired.len() as u64 <= through_wired && wired.len() as u64 + 3 >= through_wired);
+    let data_down = wireless
+        .iter()
+        .filter_map(|p| wire::parse_headers(p).ok())
+        .filter(|h| h.seg.src.addr == u32::from(FH_IP) && h.seg.len > 0)
+        .count() as u64;
+    assert_eq!(data_down, r.wireless_data_frames);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs a base station with `agent` between the namespaces of `tb` while `work` runs on another
+/// thread; returns what `work` returned and the station, stopped.
+fn with_station<'t, T: Send>(
+    tb: &'t Testbed,
+    agent: Box<dyn Agent<LivePacket>>,
+    link: Option<LinkConfig>,
+    work: impl FnOnce() -> T + Send,
+    linger: u64,
+) -> (T, BaseStation<'t>) {
+    let mut station = BaseStation::new(
+        &tb.fh_tun,
+        &tb.mh_tun,
+        agent,
+        Emulator::new(link.as_ref()),
+        None,
+    );
+    let finished = AtomicBool::new(false);
+    let out = std::thread::scope(|s| {
+        let h = s.spawn(|| {
+            let r = work();
+            finished.store(true, Ordering::SeqCst);
+            r
+        });
+        station
+            .run(
+                120 * SEC,
+                &|| finished.load(Ordering::SeqCst),
+                SEC,
+                &mut |_| {},
+            )
+            .unwrap_or_else(|e| panic!("station: {e}"));
+        h.join().unwrap_or_else(|_| panic!("work panicked"))
+    });
+    if linger > 0 {
+        let start = std::time::Instant::now();
+        station
+            .run(
+                120 * SEC,
+                &|| start.elapsed().as_nanos() as u64 >= linger,
+                10 * MS,
+                &mut |_| {},
+            )
+            .unwrap_or_else(|e| panic!("station: {e}"));
+    }
+    (out, station)
+}
+
+fn testbed() -> Testbed {
+    Testbed::create(&TestbedConfig {
+        profile: LinuxProfile::Paper,
+        mtu: 1440,
+    })
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn icmp_echo_request(src: [u8; 4], dst: [u8; 4]) -> Vec<u8> {
+    let mut p = vec![0u8; 28 + 8];
+    p[0] = 0x45;
+    let total = p.len() as u16;
+    p[2..4].copy_from_slice(&total.to_be_bytes());
+    p[8] = 64;
+    p[9] = 1;
+    p[12..16].copy_from_slice(&src);
+    p[16..20].copy_from_slice(&dst);
+    let c = wire::checksum(&p[..20], 0);
+    p[10..12].copy_from_slice(&c.to_be_bytes());
+    p[20] = 8; // echo request
+    p[24..28].copy_from_slice(&[0x12, 0x34, 0, 1]);
+    p[28..].copy_from_slice(b"snooplab");
+    let c = wire::checksum(&p[20..], 0);
+    p[22..24].copy_from_slice(&c.to_be_bytes());
+    p
+}
+
+#[test]
+fn icmp_and_udp_pass_untouched_and_garbage_is_dropped_and_counted() {
+    if skip("icmp_and_udp_pass_untouched_and_garbage_is_dropped_and_counted") {
+        return;
+    }
+    let tb = testbed();
+    let agent = LiveProtocol::LlTcpAware
+        .agent()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let udp_payload: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
+    let (got, station) = with_station(
+        &tb,
+        agent,
+        Some(lan(0, 1)),
+        || {
+            let rx = {
+                let _in = tb.mh.enter().unwrap_or_else(|e| panic!("{e}"));
+                UdpSocket::bind(SocketAddrV4::new(MH_IP, 9999)).unwrap_or_else(|e| panic!("{e}"))
+            };
+            rx.set_read_timeout(Some(Duration::from_secs(5))).ok();
+            {
+                let _in = tb.fh.enter().unwrap_or_else(|e| panic!("{e}"));
+                let tx =
+                    UdpSocket::bind(SocketAddrV4::new(FH_IP, 0)).unwrap_or_else(|e| panic!("{e}"));
+                tx.send_to(&udp_payload, SocketAddrV4::new(MH_IP, 9999))
+                    .unwrap_or_else(|e| panic!("{e}"));
+                // An echo request written out of the fixed host's device: the mobile host's
+                // kernel answers it, through the base station both ways.
+                let ping = icmp_echo_request(FH_IP.octets(), MH_IP.octets());
+                sys::send_on_device(TUN_NAME, &ping).unwrap_or_else(|e| panic!("{e}"));
+                // garbage written into the device: IPv6, truncated TCP, bad header checksum,
+                // header length below 20, empty
+                let tcp = wire::encode(&snooplab_proto::Segment::default(), None);
+                let mut bad_sum = tcp.clone();
+                bad_sum[8] ^= 0xff;
+                let mut short_ihl = tcp.clone();
+                short_ihl[0] = 0x43;
+                for g in [
+                    vec![0x60u8; 48],
+                    tcp[..30].to_vec(),
+                    bad_sum,
+                    short_ihl,
+                    vec![0x45, 0, 0],
+                ] {
+                    sys::send_on_device(TUN_NAME, &g).unwrap_or_else(|e| panic!("{e}"));
+                }
+            }
+            let mut buf = [0u8; 2000];
+            let n = rx.recv(&mut buf).unwrap_or_else(|e| panic!("udp: {e}"));
+            // wait for the echo reply to come back to the fixed host
+            std::thread::sleep(Duration::from_millis(300));
+            buf[..n].to_vec()
+        },
+        0,
+    );
+    assert_eq!(got, udp_payload, "the UDP datagram arrived unchanged");
+    let icmp = |ns: &snooplab_live::netns::Namespace, field: &str| -> u64 {
+        let _in = ns.enter().unwrap_or_else(|e| panic!("{e}"));
+        let text = std::fs::read_to_string("/proc/thread-self/net/snmp").unwrap_or_default();
+        let mut lines = text.lines().filter(|l| l.starts_with("Icmp:"));
+        let (names, values) = (lines.next().unwrap_or(""), lines.next().unwrap_or(""));
+        let at = names
+            .split_whitespace()
+            .position(|n| n == field)
+            .unwrap_or(0);
+        values
+            .split_whitespace()
+            .nth(at)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    assert_eq!(
+        icmp(&tb.mh, "InEchos"),
+        1,
+        "the echo request reached the mobile host intact"
+    );
+    assert_eq!(icmp(&tb.fh, "InEchoReps"), 1, "its reply came back intact");
+    assert_eq!(icmp(&tb.mh, "InErrors") + icmp(&tb.fh, "InErrors"), 0);
+    let c = station.counters();
+    assert_eq!(c.rejected_not_ipv4, 1);
+    assert_eq!(c.rejected_malformed, 4);
+    assert_eq!(c.passed_non_tcp, 3, "UDP, echo request, echo reply");
+    // nothing was counted as TCP
+    assert_eq!(station.agent_probe().connections, 0);
+    let _ = snmp::read(&tb.mh).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn two_hundred_connections_through_snoop_stay_within_the_cache_bounds_and_expire() {
+    if skip("two_hundred_connections_through_snoop_stay_within_the_cache_bounds_and_expire") {
+        return;
+    }
+    const CONNS: usize = 200;
+    const EACH: u64 = 48 * 1024;
+    let tb = testbed();
+    let cfg = SnoopConfig {
+        max_cached_total: 1000,
+        idle_timeout: 2 * SEC,
+        ..SnoopConfig::paper000(true, false)
+    };
+    // A fast wireless hop (20 Mb/s, 100 us per frame) with errors, so the caches fill and the
+    // agent works, and the test takes seconds.
+    let link = LinkConfig {
+        wavelan: WavelanParams {
+            rate_bps: 20_000_000,
+            frame_overhead: 100_000,
+            queue_packets: 1000,
+        },
+        ..lan(64 * 1024, 5)
+    };
+    let listener = {
+        let _in = tb.mh.enter().unwrap_or_else(|e| panic!("{e}"));
+        TcpListener::bind(SocketAddrV4::new(MH_IP, 7000)).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let ok = AtomicUsize::new(0);
+    let ((), station) = with_station(
+        &tb,
+        Box::new(SnoopAgent::new(cfg)),
+        Some(link),
+        || {
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    for _ in 0..CONNS {
+                        let (mut c, _) = listener.accept().unwrap_or_else(|e| panic!("{e}"));
+                        let ok = &ok;
+                        s.spawn(move || {
+                            let mut d = StreamDigest::default();
+                            let mut buf = vec![0u8; 16384];
+                            loop {
+                                match c.read(&mut buf) {
+                                    Ok(0) => break,
+                                    Ok(n) => d.update(&buf[..n]),
+                                    Err(e) => panic!("read: {e}"),
+                                }
+                            }
+                            let mut expect = vec![0u8; EACH as usize];
+                            payload::fill(9, 0, &mut expect);
+                            let mut e = StreamDigest::default();
+                            e.update(&expect);
+                            if d.finish() == e.finish() {
+                                ok.fetch_add(1, Ordering::SeqCst);
+                            }
+                        });
+                    }
+                });
+                // all connections first (one at a time: no listen-queue overflow), then all
+                // transfers at once
+                let streams: Vec<TcpStream> = (0..CONNS)
+                    .map(|_| {
+                        let _in = tb.fh.enter().unwrap_or_else(|e| panic!("{e}"));
+                        TcpStream::connect(SocketAddrV4::new(MH_IP, 7000))
+                            .unwrap_or_else(|e| panic!("connect: {e}"))
+                    })
+                    .collect();
+                for mut c in streams {
+                    s.spawn(move || {
+                        let mut data = vec![0u8; EACH as usize];
+                        payload::fill(9, 0, &mut data);
+                        c.write_all(&data).unwrap_or_else(|e| panic!("write: {e}"));
+                    });
+                }
+            });
+        },
+        3 * SEC,
+    );
+    assert_eq!(
+        ok.load(Ordering::SeqCst),
+        CONNS,
+        "every connection's bytes arrived intact"
+    );
+    let c = station.counters();
+    let stats = station.agent_stats();
+    assert!(
+        stats.local_retransmissions > 0,
+        "the agent had losses to repair"
+    );
+    assert!(
+        c.agent_max_held_segments <= 1000,
+        "held {} segments, limit 1000",
+        c.agent_max_held_segments
+    );
+    assert!(c.agent_max_held_bytes <= 1000 * 1400);
+    assert!(
+        c.agent_max_held_segments >= 500,
+        "the limit was not approached ({}): the test does not test it",
+        c.agent_max_held_segments
+    );
+    let probe = station.agent_probe();
+    assert_eq!(probe.connections, 0, "idle connections expired");
+    assert_eq!(probe.held_segments, 0);
+}
