@@ -210,7 +210,8 @@ pub struct BenchArgs {
     sudo snooplab live --protocol plain,ll-tcp-aware --runs 5      # the comparison, mean and 95% CI\n  \
     sudo snooplab live --linux-profile modern --protocol plain,ll-tcp-aware --runs 5\n  \
     sudo snooplab live --error-every 0 --transfer 2M    # calibration: the emulated link's capacity\n  \
-    sudo snooplab live --env off --protocol plain,ll-tcp-aware --transfer 1G   # speed of the agents\n  \
+    sudo snooplab live --env off --protocol plain,ll-tcp-aware --transfer 1G \\\n      \
+         --linux-profile modern --buffer 4M --mss 1460     # speed of the agents, no emulation\n  \
     sudo snooplab live --pcap caps/ && wireshark caps/wireless.pcap\n\n\
 Linux profiles: paper = reno without SACK, DSACK, timestamps, RACK, early retransmit, F-RTO, window\n\
 scaling (4.4BSD as closely as Linux goes); paper-sack = the same with SACK and DSACK; modern = the\n\

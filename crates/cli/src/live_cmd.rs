@@ -104,6 +104,9 @@ fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
 
 pub fn live(a: LiveArgs) -> Result<(), String> {
     let configs = configs(&a)?;
+    for c in &configs {
+        snooplab_live::run::validate(c)?;
+    }
     if let Some(why) = unavailable_reason() {
         return Err(format!(
             "{why}; run as root on Linux (e.g. sudo snooplab live ...)"

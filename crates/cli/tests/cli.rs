@@ -179,6 +179,26 @@ fn bad_input_is_rejected_with_a_clear_error() {
         "cannot read scenario file",
     );
     assert_rejected(&["frobnicate"], "unrecognized subcommand");
+    // live: settings are checked before anything needs root
+    assert_rejected(
+        &["live", "--protocol", "e2e"],
+        "unknown live protocol 'e2e'",
+    );
+    assert_rejected(&["live", "--env", "moon"], "unknown env 'moon'");
+    assert_rejected(
+        &["live", "--linux-profile", "bsd"],
+        "unknown Linux profile 'bsd'",
+    );
+    assert_rejected(
+        &["live", "--cc", "vegas"],
+        "unknown congestion control 'vegas'",
+    );
+    assert_rejected(&["live", "--runs", "0"], "runs must be at least 1");
+    assert_rejected(&["live", "--mss", "10"], "mss 10 is out of range");
+    assert_rejected(
+        &["live", "--error-every", "3"],
+        "error-every 3 is too small",
+    );
 }
 
 #[test]

@@ -227,3 +227,18 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod size_tests {
+    use super::*;
+    use snooplab_proto::agent::snoop::Entry;
+
+    /// The memory bound the README states: a cached segment is its bytes (shared, allocated once at
+    /// read: the packet length plus the `Rc` and `Vec` headers, 40 bytes) and one cache entry.
+    #[test]
+    fn a_cached_segment_costs_its_bytes_and_a_small_entry() {
+        let entry = std::mem::size_of::<Entry<LivePacket>>();
+        eprintln!("cache entry: {entry} bytes");
+        assert!(entry <= 160, "{entry}");
+    }
+}

@@ -136,8 +136,8 @@ pub struct LiveResult {
     pub seed: u64,
     /// Transfer bytes * 8 / (last byte received - connection established), Mb/s.
     pub throughput_mbps: f64,
-    /// Best payload rate the emulated wireless hop allows (one ACK per two segments), Mb/s; 0 with
-    /// the emulator off.
+    /// Best payload rate the emulated wireless hop allows, Mb/s: back-to-back frames of the MSS in
+    /// use and one ACK frame per two of them on the half-duplex medium; 0 with the emulator off.
     pub capacity_mbps: f64,
     /// Transfer bytes / payload bytes the base station sent to the mobile host, %.
     pub wireless_goodput_pct: f64,
@@ -240,12 +240,14 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveR
         Ending::Interrupted => {
             return Err("interrupted (Ctrl-C); the namespaces are removed".into())
         }
-        Ending::TimedOut => return Err(format!(
+        Ending::TimedOut => {
+            return Err(format!(
             "the transfer did not finish within {} s ({} of {} bytes received); raise --max-time",
             cfg.max_time / SEC,
             received.load(Ordering::Relaxed),
             cfg.transfer
-        )),
+        ))
+        }
     }
     let rx = rx.map_err(|e| format!("receiver: {e}"))?;
     let tx = tx.map_err(|e| format!("sender: {e}"))?;
@@ -259,7 +261,8 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveR
     Ok(result)
 }
 
-fn validate(cfg: &LiveConfig) -> Result<(), String> {
+/// Checks the settings; the message names the offending one and what is allowed.
+pub fn validate(cfg: &LiveConfig) -> Result<(), String> {
     if !(88..=65495).contains(&cfg.mss) {
         return Err(format!(
             "mss {} is out of range: use 88 to 65495 (the MTU of the devices is mss + 40)",
@@ -319,11 +322,14 @@ fn report(
     let secs = as_secs_f64(duration.max(1));
     let bits = rx.bytes as f64 * 8.0;
     let packets = st.packets_from_fh + st.packets_from_mh;
+    // The segments' real size: options (timestamps) take payload room, not MTU.
+    let mss = tx.tcp_info.snd_mss.clamp(1, cfg.mss);
+    let headers = cfg.mss + HEADER_BYTES - mss;
     let (error_every, burst, capacity) = match &cfg.link {
         Some(l) => (
             l.error_every,
             l.burst,
-            l.wireless_capacity_bps(cfg.mss, HEADER_BYTES, 2) / 1e6,
+            l.wireless_capacity_bps(mss, headers, 2) / 1e6,
         ),
         None => (0, 1, 0.0),
     };
