@@ -9,9 +9,8 @@ use std::collections::{BinaryHeap, VecDeque};
 
 use snooplab_proto::agent::{Port, Priority, Transmit};
 use snooplab_proto::Time;
-use snooplab_sim::error_model::{ErrorProcess, ErrorSpec};
+use snooplab_sim::error_model::ErrorSpec;
 use snooplab_sim::link::{WiredLink, WiredParams};
-use snooplab_sim::rng::{Rng, Stream};
 use snooplab_sim::wavelan::{Medium, Station, WavelanParams};
 
 use crate::packet::LivePacket;
@@ -115,24 +114,14 @@ pub struct Emulator {
 impl Emulator {
     /// The links of `cfg`, or none (`None`: everything passes at once).
     pub fn new(cfg: Option<&LinkConfig>) -> Emulator {
-        let links = cfg.map(|c| {
-            let spec = if c.error_every == 0 {
-                ErrorSpec::None
-            } else {
-                ErrorSpec::Exponential {
-                    mean_bytes: c.error_every,
-                    burst: c.burst,
-                }
-            };
-            Links {
-                to_bs: WiredLink::new(c.wired.clone()),
-                to_fh: WiredLink::new(c.wired.clone()),
-                air: Medium::new(
-                    c.wavelan.clone(),
-                    ErrorProcess::new(spec.clone(), Rng::new(c.seed, Stream::ErrorsDown)),
-                    ErrorProcess::new(spec, Rng::new(c.seed, Stream::ErrorsUp)),
-                ),
-            }
+        let links = cfg.map(|c| Links {
+            to_bs: WiredLink::new(c.wired.clone()),
+            to_fh: WiredLink::new(c.wired.clone()),
+            air: Medium::with_errors(
+                c.wavelan.clone(),
+                ErrorSpec::every(c.error_every, c.burst),
+                c.seed,
+            ),
         });
         Emulator {
             links,
@@ -268,27 +257,13 @@ impl Emulator {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use snooplab_proto::segment::{Endpoint, Flags, Segment};
+    use crate::packet::test_segment;
     use snooplab_proto::time::{MS, US};
-    use snooplab_proto::{wire, Seq};
+    use snooplab_proto::wire;
     use snooplab_sim::scenario::Env;
 
     fn packet(len: u32) -> LivePacket {
-        let seg = Segment {
-            src: Endpoint {
-                addr: 0x0a00_0001,
-                port: 40000,
-            },
-            dst: Endpoint {
-                addr: 0x0a00_0102,
-                port: 5001,
-            },
-            seq: Seq(1),
-            flags: Flags::ACK,
-            len,
-            ..Segment::default()
-        };
-        LivePacket::classify(wire::encode(&seg, None)).unwrap()
+        LivePacket::classify(wire::encode(&test_segment(len), None)).unwrap()
     }
 
     fn lan(error_every: u64) -> LinkConfig {

@@ -131,30 +131,35 @@ impl Frame for LivePacket {
     }
 }
 
+/// A data segment from the fixed host to the mobile host, for the crate's unit tests.
+#[cfg(test)]
+pub(crate) fn test_segment(len: u32) -> Segment {
+    use snooplab_proto::segment::{Endpoint, Flags};
+    Segment {
+        src: Endpoint {
+            addr: 0x0a00_0001,
+            port: 40000,
+        },
+        dst: Endpoint {
+            addr: 0x0a00_0102,
+            port: 5001,
+        },
+        seq: snooplab_proto::Seq(1000),
+        ack: snooplab_proto::Seq(1),
+        flags: Flags::ACK,
+        window: 32768,
+        len,
+        ..Segment::default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
-    use snooplab_proto::segment::{Endpoint, Flags};
-    use snooplab_proto::Seq;
 
     fn data_segment(len: u32) -> Segment {
-        Segment {
-            src: Endpoint {
-                addr: 0x0a00_0001,
-                port: 40000,
-            },
-            dst: Endpoint {
-                addr: 0x0a00_0102,
-                port: 5001,
-            },
-            seq: Seq(1000),
-            ack: Seq(1),
-            flags: Flags::ACK,
-            window: 32768,
-            len,
-            ..Segment::default()
-        }
+        test_segment(len)
     }
 
     #[test]

@@ -8,6 +8,7 @@ use serde::Serialize;
 use snooplab_proto::agent::Agent;
 use snooplab_proto::time::{as_secs_f64, MS, SEC};
 use snooplab_proto::Time;
+use snooplab_sim::error_model::check_error_settings;
 use snooplab_sim::protocol::Protocol;
 use snooplab_sim::run::forwarding_agent;
 
@@ -278,18 +279,10 @@ pub fn validate(cfg: &LiveConfig) -> Result<(), String> {
     if cfg.transfer == 0 {
         return Err("transfer must be at least 1 byte".into());
     }
-    if let Some(l) = &cfg.link {
-        if l.error_every != 0 && l.error_every < 512 {
-            return Err(format!(
-                "error-every {} is too small: use 0 (no errors) or at least 512 bytes",
-                l.error_every
-            ));
-        }
-        if l.burst == 0 {
-            return Err("burst must be at least 1 frame".into());
-        }
+    match &cfg.link {
+        Some(l) => check_error_settings(l.error_every, l.burst),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn pct(part: u64, whole: u64) -> f64 {

@@ -15,6 +15,36 @@ pub enum ErrorSpec {
     Exponential { mean_bytes: u64, burst: u32 },
 }
 
+impl ErrorSpec {
+    /// The model `--error-every` and `--burst` name: mean bytes between bit errors (0 = none) and
+    /// frames destroyed per error event. Check them first with [`check_error_settings`].
+    pub fn every(error_every: u64, burst: u32) -> ErrorSpec {
+        if error_every == 0 {
+            ErrorSpec::None
+        } else {
+            ErrorSpec::Exponential {
+                mean_bytes: error_every,
+                burst,
+            }
+        }
+    }
+}
+
+/// Whether `--error-every` and `--burst` are usable; the message names the setting and the range.
+pub fn check_error_settings(error_every: u64, burst: u32) -> Result<(), String> {
+    if error_every != 0 && error_every < 512 {
+        return Err(format!(
+            "error-every {error_every} is too small: use 0 (no errors) or at least 512 bytes"
+        ));
+    }
+    if burst == 0 || burst > 1000 {
+        return Err(format!(
+            "burst {burst} is out of range: use 1 to 1000 frames per error event"
+        ));
+    }
+    Ok(())
+}
+
 /// The running state of one direction's error process.
 #[derive(Clone, Debug)]
 pub struct ErrorProcess {

@@ -14,7 +14,7 @@ use snooplab_proto::{Endpoint, Time};
 
 use crate::capture::Link;
 use crate::engine::{EventQueue, TimerSlot};
-use crate::error_model::{ErrorProcess, ErrorSpec};
+use crate::error_model::ErrorSpec;
 use crate::invariants::InvariantReport;
 use crate::link::WiredLink;
 use crate::metrics::RunResult;
@@ -173,18 +173,10 @@ impl<O: Observe> Simulation<O> {
         mcfg.timers.fast_phase = mh_clock.below(mcfg.timers.fast_tick);
         mcfg.iss = iss.next_u64() as u32;
 
-        let spec = if sc.error_every == 0 {
-            ErrorSpec::None
-        } else {
-            ErrorSpec::Exponential {
-                mean_bytes: sc.error_every,
-                burst: sc.burst,
-            }
-        };
-        let air = Medium::new(
+        let air = Medium::with_errors(
             sc.wavelan.clone(),
-            ErrorProcess::new(spec.clone(), Rng::new(sc.seed, Stream::ErrorsDown)),
-            ErrorProcess::new(spec, Rng::new(sc.seed, Stream::ErrorsUp)),
+            ErrorSpec::every(sc.error_every, sc.burst),
+            sc.seed,
         );
         let mut sim = Simulation {
             now: 0,

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use snooplab_proto::time::{Time, SEC, US};
 
+use crate::error_model::check_error_settings;
 use crate::link::WiredParams;
 pub use crate::protocol::Protocol;
 use crate::size::{format_size, parse_size};
@@ -124,18 +125,7 @@ impl Scenario {
                 self.transfer
             ));
         }
-        if self.error_every != 0 && self.error_every < 512 {
-            return Err(format!(
-                "error-every {} is too small: use 0 (no errors) or at least 512 bytes",
-                self.error_every
-            ));
-        }
-        if self.burst == 0 || self.burst > 1000 {
-            return Err(format!(
-                "burst {} is out of range: use 1 to 1000 frames per error event",
-                self.burst
-            ));
-        }
+        check_error_settings(self.error_every, self.burst)?;
         if self.max_time == 0 {
             return Err("max-time must be positive".into());
         }

@@ -9,9 +9,10 @@ use snooplab_proto::agent::Priority;
 use snooplab_proto::time::US;
 use snooplab_proto::Time;
 
-use crate::error_model::ErrorProcess;
+use crate::error_model::{ErrorProcess, ErrorSpec};
 use crate::link::tx_time;
 use crate::packet::SimPacket;
+use crate::rng::{Rng, Stream};
 
 /// What the medium needs to know of a frame: its size, and a place to mark bit errors.
 pub trait Frame {
@@ -92,6 +93,16 @@ impl<P: Frame> Medium<P> {
             busy_time: 0,
             max_queue: 0,
         }
+    }
+
+    /// The medium with the error model `spec` in both directions, each drawn from its own stream of
+    /// `seed` (the same frames are hit whatever else the run does).
+    pub fn with_errors(p: WavelanParams, spec: ErrorSpec, seed: u64) -> Medium<P> {
+        Medium::new(
+            p,
+            ErrorProcess::new(spec.clone(), Rng::new(seed, Stream::ErrorsDown)),
+            ErrorProcess::new(spec, Rng::new(seed, Stream::ErrorsUp)),
+        )
     }
 
     /// Airtime of a frame carrying `ip_len` IP bytes.
