@@ -39,7 +39,11 @@ impl LivePacket {
             }
             Err(WireError::NotIpv4) => return Err(Reject::NotIpv4),
             Err(WireError::NotTcp(_)) | Err(WireError::Fragment) => {
-                check_ipv4_header(&bytes)?;
+                // parse_headers checked the lengths before it looked at the protocol
+                let ihl = usize::from(bytes.first().map_or(0, |b| b & 0x0f)) * 4;
+                if !wire::ip_header_checksum_ok(&bytes, ihl) {
+                    return Err(Reject::Malformed);
+                }
                 None
             }
             Err(WireError::Truncated | WireError::BadHeaderLength | WireError::BadOption) => {
@@ -90,19 +94,6 @@ impl LivePacket {
     pub fn holders(&self) -> usize {
         Rc::strong_count(&self.bytes)
     }
-}
-
-/// The IPv4 header of a non-TCP packet: long enough, lengths consistent, checksum right.
-fn check_ipv4_header(bytes: &[u8]) -> Result<(), Reject> {
-    let ihl = usize::from(bytes.first().map_or(0, |b| b & 0x0f)) * 4;
-    if ihl < 20 || bytes.len() < ihl {
-        return Err(Reject::Malformed);
-    }
-    let total = usize::from(u16::from_be_bytes([bytes[2], bytes[3]]));
-    if total < ihl || total > bytes.len() || !wire::ip_header_checksum_ok(bytes, ihl) {
-        return Err(Reject::Malformed);
-    }
-    Ok(())
 }
 
 impl SegmentView for LivePacket {

@@ -201,6 +201,13 @@ impl<'a> BaseStation<'a> {
             self.agent.on_timeout(now);
             self.drain_agent(now);
         }
+        self.deliver_due(now)
+    }
+
+    /// Emulator deliveries that are due (after each packet read: with the emulator off, the packet
+    /// itself). The agent's timers wait for the next turn of the loop: looking for the next one
+    /// scans every connection, which is not worth doing per packet.
+    fn deliver_due(&mut self, now: Time) -> Result<(), String> {
         while let Some(d) = self.emulator.poll(now) {
             self.deliver(now, d.at, d.delivery)?;
         }
@@ -231,7 +238,7 @@ impl<'a> BaseStation<'a> {
                         self.counters.passed_non_tcp += 1;
                     }
                     self.emulator.from_host(now, side, p);
-                    self.run_due(now)?;
+                    self.deliver_due(now)?;
                 }
                 Err(Reject::NotIpv4) => self.counters.rejected_not_ipv4 += 1,
                 Err(Reject::Malformed) => self.counters.rejected_malformed += 1,

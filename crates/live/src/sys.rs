@@ -171,23 +171,6 @@ pub fn set_int_option(
     .map(|_| ())
 }
 
-/// Reads an integer socket option.
-pub fn get_int_option(fd: RawFd, level: libc::c_int, name: libc::c_int) -> io::Result<i32> {
-    let mut value: libc::c_int = 0;
-    let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
-    // SAFETY: value and len are valid for writing; len says how much room value has.
-    check(unsafe {
-        libc::getsockopt(
-            fd,
-            level,
-            name,
-            (&mut value as *mut libc::c_int).cast(),
-            &mut len,
-        )
-    })?;
-    Ok(value)
-}
-
 /// Chooses the congestion control algorithm of a TCP socket (`TCP_CONGESTION`).
 pub fn set_congestion_control(fd: RawFd, name: &str) -> io::Result<()> {
     // SAFETY: the option value is name's bytes, of the length passed.

@@ -82,7 +82,7 @@ fn disable_ipv6(ns: &Namespace) -> Result<(), String> {
 /// Why the live mode cannot run here, or `None` if it can: it needs root, `/dev/net/tun` and
 /// `ip netns`. Tests print this and skip.
 pub fn unavailable_reason() -> Option<String> {
-    // SAFETY-free check of the effective user: /proc/self/status has it.
+    // The effective user id, from /proc/self/status (no libc call needed).
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     let euid = status
         .lines()
