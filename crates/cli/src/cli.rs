@@ -128,10 +128,10 @@ pub struct PlotArgs {
     snooplab sweep --error-every 16k,32k,64k,128k,256k --seeds 5 --json\n\n\
 Lists are comma-separated; every combination runs with seeds seed-base .. seed-base+seeds-1.")]
 pub struct SweepArgs {
-    /// Protocols, comma-separated [default: e2e].
+    /// Protocols, comma-separated.
     #[arg(long, default_value = "e2e")]
     pub protocol: String,
-    /// Environments, comma-separated [default: lan].
+    /// Environments, comma-separated.
     #[arg(long, default_value = "lan")]
     pub env: String,
     /// Socket buffers, comma-separated.
@@ -212,10 +212,11 @@ pub struct BenchArgs {
     sudo snooplab live --error-every 0 --transfer 2M    # calibration: the emulated link's capacity\n  \
     sudo snooplab live --env off --protocol plain,ll-tcp-aware --transfer 1G \\\n      \
          --linux-profile modern --buffer 4M --mss 1460     # speed of the agents, no emulation\n  \
+    sudo snooplab live --protocol plain --rto-min kernel --runs 5   # plain with Linux's 200 ms RTO floor\n  \
     sudo snooplab live --pcap caps/ && wireshark caps/wireless.pcap\n\n\
 Linux profiles: paper = reno without SACK, DSACK, timestamps, RACK, early retransmit, F-RTO, window\n\
-scaling (4.4BSD as closely as Linux goes); paper-sack = the same with SACK and DSACK; modern = the\n\
-kernel's defaults with cubic. The namespaces (snooplab-<pid>-<n>-fh/-mh) are removed at the end, on\n\
+scaling, with 4.4BSD's 1 s minimum RTO and 1-segment initial window (4.4BSD as closely as Linux\n\
+goes); paper-sack = the same with SACK and DSACK; modern = the kernel's defaults with cubic. The namespaces (snooplab-<pid>-<n>-fh/-mh) are removed at the end, on\n\
 error and on Ctrl-C; a later run removes those of a run that was killed. Sizes: 8k, 32k, 8M (k = 1024).")]
 pub struct LiveArgs {
     /// Agents at the base station, comma-separated: plain, ll, ll-tcp-aware (snoop),
@@ -233,6 +234,10 @@ pub struct LiveArgs {
     /// profiles, cubic for modern].
     #[arg(long)]
     pub cc: Option<String>,
+    /// Lower bound of the endpoints' retransmission timeout (route rto_min), e.g. 1s or 200ms, or
+    /// 'kernel' for Linux's own 200 ms [default: 1s for the paper profiles, kernel for modern].
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
+    pub rto_min: Option<String>,
     /// The receiver's advertised window, exactly (TCP_WINDOW_CLAMP).
     #[arg(
         long,

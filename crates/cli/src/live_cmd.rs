@@ -44,6 +44,10 @@ fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
         Some(c) => CongestionControl::parse(c)?,
         None => profile.default_cc(),
     };
+    let rto_min_ms = match &a.rto_min {
+        Some(t) => snooplab_live::profile::parse_rto_min(t)?,
+        None => profile.default_rto_min_ms(),
+    };
     let buffer = size_u32(
         parse_size(&a.buffer).map_err(|e| format!("buffer: {e}"))?,
         "buffer",
@@ -90,6 +94,7 @@ fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
                 }),
                 profile,
                 cc,
+                rto_min_ms,
                 buffer,
                 mss,
                 transfer,

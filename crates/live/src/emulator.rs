@@ -40,6 +40,20 @@ impl LinkConfig {
         let ns = per_ack * air(mss + header) + air(header);
         per_ack * f64::from(mss) * 8.0 / (ns / 1e9)
     }
+
+    /// The best TCP payload rate of the wired link towards the mobile host, bit/s: back-to-back
+    /// segments of `mss` payload bytes and `header` header bytes plus the link's framing.
+    pub fn wired_capacity_bps(&self, mss: u32, header: u32) -> f64 {
+        let frame = mss + header + self.wired.framing_bytes;
+        self.wired.rate_bps as f64 * f64::from(mss) / f64::from(frame.max(1))
+    }
+
+    /// The best TCP payload rate of the whole emulated path, bit/s: the slower of the wired link
+    /// (the WAN pipe, 1.35 Mb/s of payload at MSS 1400) and the wireless hop (1.5 Mb/s).
+    pub fn path_capacity_bps(&self, mss: u32, header: u32, segments_per_ack: u32) -> f64 {
+        self.wireless_capacity_bps(mss, header, segments_per_ack)
+            .min(self.wired_capacity_bps(mss, header))
+    }
 }
 
 /// Where a packet goes next.
@@ -359,5 +373,17 @@ mod tests {
         let c = lan(0).wireless_capacity_bps(1400, 40, 2);
         // 2 x (1084 + 5760) + (1084 + 160) us for 2800 payload bytes
         assert!((c - 2800.0 * 8.0 / 14.932e-3).abs() < 1.0, "{c}");
+        // 10 Mb/s Ethernet is not the bottleneck
+        assert_eq!(lan(0).path_capacity_bps(1400, 40, 2), c);
+    }
+
+    #[test]
+    fn capacity_of_the_wan_path_is_its_wired_pipe() {
+        let mut wan = lan(0);
+        wan.wired = Env::Wan.wired();
+        let c = wan.path_capacity_bps(1400, 40, 2);
+        // 1.3886 Mb/s of IP packets, 1400 of every 1440 bytes payload: paper 000's 1.35 Mb/s
+        assert!((c - 1_388_571.0 * 1400.0 / 1440.0).abs() < 1.0, "{c}");
+        assert!(c < wan.wireless_capacity_bps(1400, 40, 2));
     }
 }

@@ -36,8 +36,10 @@ impl CongestionControl {
 pub enum LinuxProfile {
     /// The paper's 4.4BSD-style sender as far as Linux goes: Reno, no SACK, no DSACK, no timestamps,
     /// no RACK, no early retransmit, no F-RTO, no window scaling (the advertised window is the
-    /// buffer, exactly), no ECN. What stays Linux: NewReno-style partial-ACK handling, a 200 ms
-    /// minimum RTO with fine-grained timers, delayed ACKs with quick-ack.
+    /// buffer, exactly), no ECN; BSD's 1 s minimum RTO and 1-segment initial window as route
+    /// options. What stays Linux: NewReno-style partial-ACK handling (no knob turns it off), RTO
+    /// from fine-grained timers (RTT + max(4 RTTVAR, minimum) rather than 500 ms ticks), delayed
+    /// ACKs with quick-ack.
     Paper,
     /// As `Paper` with SACK (and DSACK) on: the paper's E2E-IETF-SACK.
     PaperSack,
@@ -79,6 +81,27 @@ impl LinuxProfile {
         }
     }
 
+    /// Lower bound of the retransmission timeout, in milliseconds, as the `rto_min` route option;
+    /// `None` keeps the kernel's (200 ms). The paper profiles take 4.4BSD's `TCPTV_MIN`: 2 slow
+    /// ticks of 500 ms = 1 s (paper 000 section IV-A: the testbed runs BSD/OS 2.1, a 4.4BSD Reno
+    /// stack; the simulator's `rttmin_ticks`).
+    pub fn default_rto_min_ms(self) -> Option<u32> {
+        match self {
+            LinuxProfile::Paper | LinuxProfile::PaperSack => Some(1000),
+            LinuxProfile::Modern => None,
+        }
+    }
+
+    /// Initial congestion window in segments, as the `initcwnd` route option; `None` keeps the
+    /// kernel's (10). 4.4BSD starts slow start from one segment (`tcp_mss` sets
+    /// `snd_cwnd = mss`), as the simulator's sender does.
+    pub fn initcwnd(self) -> Option<u32> {
+        match self {
+            LinuxProfile::Paper | LinuxProfile::PaperSack => Some(1),
+            LinuxProfile::Modern => None,
+        }
+    }
+
     /// The sysctls to write in both namespaces. Every TCP knob the profiles differ on is written,
     /// also where it equals the kernel default, so that a run never depends on the host's settings.
     /// Congestion control is not among them: outside the initial namespace only the algorithms the
@@ -114,6 +137,34 @@ impl LinuxProfile {
     }
 }
 
+/// Largest `--rto-min`: beyond a minute a run would only measure waiting.
+pub const MAX_RTO_MIN_MS: u32 = 60_000;
+
+/// Parses `--rto-min`: `kernel` (the kernel's own, 200 ms), or a time such as `1s`, `0.5s`,
+/// `200ms`; whole milliseconds from 1 ms to 60 s.
+pub fn parse_rto_min(text: &str) -> Result<Option<u32>, String> {
+    let t = text.trim().to_ascii_lowercase();
+    if t == "kernel" {
+        return Ok(None);
+    }
+    let bad = || {
+        format!("rto-min '{text}' is not a time between 1ms and 60s (e.g. 1s, 200ms) or 'kernel'")
+    };
+    let (number, scale) = if let Some(n) = t.strip_suffix("ms") {
+        (n, 1.0)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, 1000.0)
+    } else {
+        return Err(bad());
+    };
+    let value: f64 = number.trim().parse().map_err(|_| bad())?;
+    let ms = value * scale;
+    if !ms.is_finite() || ms.fract() != 0.0 || ms < 1.0 || ms > f64::from(MAX_RTO_MIN_MS) {
+        return Err(bad());
+    }
+    Ok(Some(ms as u32))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +194,24 @@ mod tests {
         let ps = LinuxProfile::PaperSack.sysctls();
         assert!(ps.contains(&("net.ipv4.tcp_sack", "1".to_string())));
         assert!(ps.contains(&("net.ipv4.tcp_timestamps", "0".to_string())));
+        assert_eq!(LinuxProfile::Paper.default_rto_min_ms(), Some(1000));
+        assert_eq!(LinuxProfile::Paper.initcwnd(), Some(1));
+        assert_eq!(LinuxProfile::Modern.default_rto_min_ms(), None);
+        assert_eq!(LinuxProfile::Modern.initcwnd(), None);
+    }
+
+    #[test]
+    fn rto_min_takes_seconds_milliseconds_or_kernel() {
+        assert_eq!(parse_rto_min("1s"), Ok(Some(1000)));
+        assert_eq!(parse_rto_min(" 200ms"), Ok(Some(200)));
+        assert_eq!(parse_rto_min("0.5s"), Ok(Some(500)));
+        assert_eq!(parse_rto_min("Kernel"), Ok(None));
+        assert_eq!(parse_rto_min("60s"), Ok(Some(60_000)));
+        for bad in [
+            "", "1", "0ms", "-1s", "0.0005s", "61s", "nan s", "infs", "1.5ms", "1 min",
+        ] {
+            let e = parse_rto_min(bad).unwrap_err();
+            assert!(e.contains("between 1ms and 60s"), "{bad}: {e}");
+        }
     }
 }

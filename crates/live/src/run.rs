@@ -16,7 +16,7 @@ use crate::emulator::{Emulator, LinkConfig};
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
 use crate::netns;
 use crate::packet::LivePacket;
-use crate::profile::{CongestionControl, LinuxProfile};
+use crate::profile::{CongestionControl, LinuxProfile, MAX_RTO_MIN_MS};
 use crate::snmp::{self, TcpCounters};
 use crate::station::{BaseStation, Captures, Ending, StationCounters};
 use crate::testbed::{Testbed, TestbedConfig};
@@ -98,6 +98,9 @@ pub struct LiveConfig {
     pub link: Option<LinkConfig>,
     pub profile: LinuxProfile,
     pub cc: CongestionControl,
+    /// Lower bound of both hosts' retransmission timeout (route `rto_min`), ms; `None` = the
+    /// kernel's 200 ms. Usually the profile's [`LinuxProfile::default_rto_min_ms`].
+    pub rto_min_ms: Option<u32>,
     /// The receiver's advertised window, exactly (bytes).
     pub buffer: u32,
     /// TCP payload per segment without options: the devices' MTU is this plus 40.
@@ -128,6 +131,12 @@ pub struct LiveResult {
     pub env: String,
     pub linux_profile: String,
     pub cc: String,
+    /// Route `rto_min` of both hosts, ms; null = the kernel's (200 ms).
+    pub rto_min_ms: Option<u32>,
+    /// Route `initcwnd` of both hosts, segments; null = the kernel's (10).
+    pub initcwnd: Option<u32>,
+    /// The sender's retransmission timeout when the transfer ended (`tcpi_rto`), ms.
+    pub sender_rto_ms: f64,
     pub buffer_bytes: u32,
     /// MSS the sender used (`TCP_INFO`).
     pub mss: u32,
@@ -137,8 +146,9 @@ pub struct LiveResult {
     pub seed: u64,
     /// Transfer bytes * 8 / (last byte received - connection established), Mb/s.
     pub throughput_mbps: f64,
-    /// Best payload rate the emulated wireless hop allows, Mb/s: back-to-back frames of the MSS in
-    /// use and one ACK frame per two of them on the half-duplex medium; 0 with the emulator off.
+    /// Best payload rate the emulated path allows, Mb/s: the slower of the wired link and the
+    /// wireless hop (back-to-back frames of the MSS in use and one ACK frame per two of them on the
+    /// half-duplex medium); 0 with the emulator off.
     pub capacity_mbps: f64,
     /// Transfer bytes / payload bytes the base station sent to the mobile host, %.
     pub wireless_goodput_pct: f64,
@@ -189,6 +199,8 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveR
     let testbed = Testbed::create(&TestbedConfig {
         profile: cfg.profile,
         mtu: cfg.mss + HEADER_BYTES,
+        rto_min_ms: cfg.rto_min_ms,
+        initcwnd: cfg.profile.initcwnd(),
     })?;
     let receiver = Receiver::listen(&testbed.mh, cfg.buffer)?;
     let capture = match &cfg.pcap {
@@ -279,6 +291,14 @@ pub fn validate(cfg: &LiveConfig) -> Result<(), String> {
     if cfg.transfer == 0 {
         return Err("transfer must be at least 1 byte".into());
     }
+    if let Some(ms) = cfg.rto_min_ms {
+        if !(1..=MAX_RTO_MIN_MS).contains(&ms) {
+            return Err(format!(
+                "rto-min {ms} ms is out of range: use 1ms to {}s",
+                MAX_RTO_MIN_MS / 1000
+            ));
+        }
+    }
     match &cfg.link {
         Some(l) => check_error_settings(l.error_every, l.burst),
         None => Ok(()),
@@ -322,7 +342,7 @@ fn report(
         Some(l) => (
             l.error_every,
             l.burst,
-            l.wireless_capacity_bps(mss, headers, 2) / 1e6,
+            l.path_capacity_bps(mss, headers, 2) / 1e6,
         ),
         None => (0, 1, 0.0),
     };
@@ -332,6 +352,9 @@ fn report(
         env: cfg.env_name.clone(),
         linux_profile: cfg.profile.name().into(),
         cc: tx.cc.clone(),
+        rto_min_ms: cfg.rto_min_ms,
+        initcwnd: cfg.profile.initcwnd(),
+        sender_rto_ms: f64::from(tx.tcp_info.rto_us) / 1e3,
         buffer_bytes: cfg.buffer,
         mss: tx.tcp_info.snd_mss,
         transfer_bytes: cfg.transfer,

@@ -211,6 +211,8 @@ pub struct TcpInfo {
     pub total_retrans: u32,
     /// Smoothed RTT, microseconds.
     pub rtt_us: u32,
+    /// Current retransmission timeout, microseconds (`tcpi_rto`).
+    pub rto_us: u32,
     /// Send MSS.
     pub snd_mss: u32,
     /// Bitmask of negotiated options (`TCPI_OPT_*`).
@@ -235,6 +237,7 @@ pub fn tcp_info(fd: RawFd) -> io::Result<TcpInfo> {
     Ok(TcpInfo {
         total_retrans: info.tcpi_total_retrans,
         rtt_us: info.tcpi_rtt,
+        rto_us: info.tcpi_rto,
         snd_mss: info.tcpi_snd_mss,
         options: info.tcpi_options,
     })

@@ -39,6 +39,24 @@ pub struct TestbedConfig {
     pub profile: LinuxProfile,
     /// MTU of both TUN devices: the MSS is this minus 40 bytes of headers and any options.
     pub mtu: u32,
+    /// `rto_min` of the routes between the hosts, ms; `None` = the kernel's.
+    pub rto_min_ms: Option<u32>,
+    /// `initcwnd` of the routes between the hosts, segments; `None` = the kernel's.
+    pub initcwnd: Option<u32>,
+}
+
+impl TestbedConfig {
+    /// The route options after `ip route add <net> dev snl0`.
+    fn route_options(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(ms) = self.rto_min_ms {
+            out.extend(["rto_min".to_string(), format!("{ms}ms")]);
+        }
+        if let Some(n) = self.initcwnd {
+            out.extend(["initcwnd".to_string(), n.to_string()]);
+        }
+        out
+    }
 }
 
 impl Testbed {
@@ -55,10 +73,13 @@ impl Testbed {
         let fh_tun = Tun::create_in(&fh, TUN_NAME)?;
         let mh_tun = Tun::create_in(&mh, TUN_NAME)?;
         let mtu = cfg.mtu.to_string();
+        let options = cfg.route_options();
         for (ns, own, peer_net) in [(&fh, FH_IP, "10.0.1.0/24"), (&mh, MH_IP, "10.0.0.0/24")] {
             ns.ip(&["link", "set", "dev", TUN_NAME, "mtu", &mtu, "up"])?;
             ns.ip(&["addr", "add", &format!("{own}/24"), "dev", TUN_NAME])?;
-            ns.ip(&["route", "add", peer_net, "dev", TUN_NAME])?;
+            let mut route = vec!["route", "add", peer_net, "dev", TUN_NAME];
+            route.extend(options.iter().map(String::as_str));
+            ns.ip(&route)?;
         }
         Ok(Testbed {
             fh_tun,
@@ -105,5 +126,24 @@ pub fn unavailable_reason() -> Option<String> {
             String::from_utf8_lossy(&o.stderr).trim()
         )),
         Err(e) => Some(format!("live mode needs `ip` from iproute2: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn route_options_follow_the_config() {
+        let mut cfg = TestbedConfig {
+            profile: LinuxProfile::Paper,
+            mtu: 1440,
+            rto_min_ms: Some(1000),
+            initcwnd: Some(1),
+        };
+        assert_eq!(cfg.route_options(), ["rto_min", "1000ms", "initcwnd", "1"]);
+        cfg.rto_min_ms = None;
+        cfg.initcwnd = None;
+        assert!(cfg.route_options().is_empty());
     }
 }

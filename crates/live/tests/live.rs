@@ -46,6 +46,7 @@ fn config(protocol: LiveProtocol, error_every: u64, transfer: u64) -> LiveConfig
         link: Some(lan(error_every, 3)),
         profile: LinuxProfile::Paper,
         cc: CongestionControl::Reno,
+        rto_min_ms: LinuxProfile::Paper.default_rto_min_ms(),
         buffer: 32 * 1024,
         mss: 1400,
         transfer,
@@ -68,6 +69,8 @@ fn every_agent_delivers_the_bytes_intact_with_and_without_errors() {
             assert!(r.integrity_ok, "{what}: digest differs");
             assert_eq!(r.mss, 1400, "{what}: paper profile, MTU 1440, no options");
             assert_eq!(r.cc, "reno");
+            // the route's rto_min (4.4BSD's 1 s floor) reached the sender's socket
+            assert!(r.sender_rto_ms >= 1000.0, "{what}: rto {}", r.sender_rto_ms);
             // every corrupted frame reached the mobile host's kernel, which dropped it
             assert_eq!(r.mh_tcp_in_csum_errors, r.station.corrupted_to_mh, "{what}");
             // (a frame still on the air when the run ended is counted but not delivered)
@@ -143,9 +146,16 @@ fn the_modern_profile_negotiates_what_the_paper_profile_turns_off() {
     let mut c = config(LiveProtocol::LlTcpAware, 16 * 1024, 128 * 1024);
     c.profile = LinuxProfile::Modern;
     c.cc = CongestionControl::Cubic;
+    c.rto_min_ms = None;
     let r = snooplab_live::run(&c, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     assert!(r.integrity_ok);
     assert_eq!(r.cc, "cubic");
+    // the kernel's own 200 ms floor plus a few ms of RTT
+    assert!(
+        (200.0..1000.0).contains(&r.sender_rto_ms),
+        "rto {}",
+        r.sender_rto_ms
+    );
     assert_eq!(r.mss, 1388, "timestamps take 12 bytes of every segment");
 }
 
@@ -246,6 +256,8 @@ fn testbed() -> Testbed {
     Testbed::create(&TestbedConfig {
         profile: LinuxProfile::Paper,
         mtu: 1440,
+        rto_min_ms: None,
+        initcwnd: None,
     })
     .unwrap_or_else(|e| panic!("{e}"))
 }
