@@ -159,6 +159,30 @@ fn the_modern_profile_negotiates_what_the_paper_profile_turns_off() {
     assert_eq!(r.mss, 1388, "timestamps take 12 bytes of every segment");
 }
 
+#[test]
+fn the_paper_profile_routes_carry_bsd_rto_min_and_initial_window() {
+    if skip("the_paper_profile_routes_carry_bsd_rto_min_and_initial_window") {
+        return;
+    }
+    let bed = Testbed::create(&TestbedConfig {
+        profile: LinuxProfile::Paper,
+        mtu: 1440,
+        rto_min_ms: LinuxProfile::Paper.default_rto_min_ms(),
+        initcwnd: LinuxProfile::Paper.initcwnd(),
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    for ns in [&bed.fh, &bed.mh] {
+        let out = std::process::Command::new("ip")
+            .args(["-n", ns.name(), "route", "show", "dev", TUN_NAME])
+            .output()
+            .unwrap_or_else(|e| panic!("ip route show: {e}"));
+        // (iproute2 prints a locked metric as "rto_min lock 1s")
+        let routes = String::from_utf8_lossy(&out.stdout).replace(" lock", "");
+        assert!(routes.contains("rto_min 1s"), "{}: {routes}", ns.name());
+        assert!(routes.contains("initcwnd 1"), "{}: {routes}", ns.name());
+    }
+}
+
 /// A pcap file's records (timestamp, bytes), from our own writer's format.
 fn read_pcap(path: &std::path::Path) -> Vec<Vec<u8>> {
     let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
