@@ -209,6 +209,7 @@ pub struct BenchArgs {
     sudo snooplab live                                  # snoop, paper profile, LAN, 32k, 1 error/64 KB, 8 MB\n  \
     sudo snooplab live --protocol plain,ll-tcp-aware --runs 5      # the comparison, mean and 95% CI\n  \
     sudo snooplab live --linux-profile modern --protocol plain,ll-tcp-aware --runs 5\n  \
+    sudo snooplab live --env wan --protocol plain,ll-tcp-aware --runs 5   # over the 16-hop WAN path\n  \
     sudo snooplab live --error-every 0 --transfer 2M    # calibration: the emulated link's capacity\n  \
     sudo snooplab live --env off --protocol plain,ll-tcp-aware --transfer 1G \\\n      \
          --linux-profile modern --buffer 4M --mss 1460     # speed of the agents, no emulation\n  \
@@ -216,8 +217,9 @@ pub struct BenchArgs {
     sudo snooplab live --pcap caps/ && wireshark caps/wireless.pcap\n\n\
 Linux profiles: paper = reno without SACK, DSACK, timestamps, RACK, early retransmit, F-RTO, window\n\
 scaling, with 4.4BSD's 1 s minimum RTO and 1-segment initial window (4.4BSD as closely as Linux\n\
-goes); paper-sack = the same with SACK and DSACK; modern = the kernel's defaults with cubic. The namespaces (snooplab-<pid>-<n>-fh/-mh) are removed at the end, on\n\
-error and on Ctrl-C; a later run removes those of a run that was killed. Sizes: 8k, 32k, 8M (k = 1024).")]
+goes); paper-sack = the same with SACK and DSACK; modern = the kernel's defaults with cubic.\n\
+The namespaces (snooplab-<pid>-<n>-fh/-mh) are removed at the end, on error and on Ctrl-C; a later\n\
+run removes those of a run that was killed. Sizes: 8k, 32k, 8M (k = 1024).")]
 pub struct LiveArgs {
     /// Agents at the base station, comma-separated: plain, ll, ll-tcp-aware (snoop),
     /// ll-smart-tcp-aware.
