@@ -33,6 +33,8 @@ pub enum Command {
     Sweep(SweepArgs),
     /// List the protocol names with a one-line description each.
     Protocols,
+    /// List the host profiles (the TCP implementation of the papers' hosts) and their details.
+    Hosts,
     /// Measure simulator speed: wall time and events per second of one LAN-32k E2E 8 MB run.
     Bench(BenchArgs),
     /// Draw the sequence and congestion-window plots of a traced run (PNG and SVG).
@@ -52,10 +54,13 @@ pub enum Command {
     snooplab run --env lan --buffer 64k --mss 1460 --error-every 0   # paper 002's setting\n  \
     snooplab run --burst 4                         # each error event destroys 4 frames\n  \
     snooplab run --protocol snoop --plot plots/snoop   # trace, CSVs and plots of one run\n  \
-    snooplab run --pcap caps/ && wireshark caps/wireless.pcap\n\n\
+    snooplab run --pcap caps/ && wireshark caps/wireless.pcap\n  \
+    snooplab run --host bsd44-lite                 # the TCP as modelled before host profiles\n  \
+    snooplab run --buffer 8k --host-detail read-delay=5ms   # a reader that runs 5 ms late\n\n\
 Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024).")]
 pub struct RunArgs {
-    /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every, burst, seed, max-time-s.
+    /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every, burst, seed,
+    /// max-time-s, host, and a [host-details] table.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<std::path::PathBuf>,
     /// Protocol (see `snooplab protocols`) [default: e2e].
@@ -85,6 +90,14 @@ pub struct RunArgs {
     /// Stop at this simulated time, in seconds, and report the run incomplete [default: 3600].
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
     pub max_time: Option<String>,
+    /// TCP implementation of every host: bsd44-lite, bsdos-2.1 or freebsd-2.2 (see `snooplab
+    /// hosts`) [default: bsdos-2.1, paper 000's hosts].
+    #[arg(long, value_name = "NAME")]
+    pub host: Option<String>,
+    /// Change one host detail, e.g. reader=instant, persist=off, read-delay=2ms (repeatable;
+    /// keys: ca-increment, reader, header-prediction, persist, read-delay, read-size).
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub host_detail: Vec<String>,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -125,7 +138,8 @@ pub struct PlotArgs {
 #[command(after_help = "Examples:\n  \
     snooplab sweep --seeds 10                              # E2E, LAN 32k, 1 error/64 KB\n  \
     snooplab sweep --env lan,wan --buffer 8k,32k --seeds 10\n  \
-    snooplab sweep --error-every 16k,32k,64k,128k,256k --seeds 5 --json\n\n\
+    snooplab sweep --error-every 16k,32k,64k,128k,256k --seeds 5 --json\n  \
+    snooplab sweep --host bsd44-lite,bsdos-2.1 --buffer 8k,32k --seeds 20\n\n\
 Lists are comma-separated; every combination runs with seeds seed-base .. seed-base+seeds-1.")]
 pub struct SweepArgs {
     /// Protocols, comma-separated.
@@ -149,6 +163,12 @@ pub struct SweepArgs {
     /// Frames per error event, comma-separated.
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
     pub burst: String,
+    /// Host profiles, comma-separated (bsd44-lite, bsdos-2.1, freebsd-2.2).
+    #[arg(long, default_value = "bsdos-2.1", value_name = "NAMES")]
+    pub host: String,
+    /// Change one host detail in every run, e.g. reader=instant (repeatable).
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub host_detail: Vec<String>,
     /// Number of seeds per combination.
     #[arg(long, default_value = "10", allow_hyphen_values = true)]
     pub seeds: String,
@@ -169,7 +189,9 @@ pub struct SweepArgs {
     snooplab reproduce table3 --seeds 20\n  \
     snooplab reproduce all --out results/     # also writes runs.json, runs.csv, report.json\n  \
     snooplab reproduce --report report/       # report/index.html: tables, figures, claims\n  \
-    snooplab reproduce table2 --json")]
+    snooplab reproduce table2 --json\n  \
+    snooplab reproduce --host bsd44-lite     # with the TCP as modelled before host profiles\n  \
+    snooplab reproduce --ablation --seeds 20 # what each host detail is worth, cell by cell")]
 pub struct ReproduceArgs {
     /// What to run: table2, table3, table4, table5, fig12 or all [default: all].
     pub part: Option<String>,
@@ -189,6 +211,16 @@ pub struct ReproduceArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// TCP implementation of every host (bsd44-lite, bsdos-2.1, freebsd-2.2).
+    #[arg(long, default_value = "bsdos-2.1", value_name = "NAME")]
+    pub host: String,
+    /// Instead of the tables: run Tables III and IV with each host detail switched, one at a
+    /// time, between --host and --against, and print how much each moves each cell.
+    #[arg(long)]
+    pub ablation: bool,
+    /// The other profile of --ablation.
+    #[arg(long, default_value = "bsd44-lite", value_name = "NAME")]
+    pub against: String,
 }
 
 #[derive(Args, Debug)]

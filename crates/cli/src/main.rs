@@ -25,6 +25,10 @@ fn main() {
             run_cmd::protocols();
             Ok(())
         }
+        cli::Command::Hosts => {
+            run_cmd::hosts();
+            Ok(())
+        }
         cli::Command::Bench(a) => bench::bench(a),
         cli::Command::Reproduce(a) => reproduce::reproduce(a),
         cli::Command::Plot(a) => plot_cmd::plot(a),

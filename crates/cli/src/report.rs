@@ -8,6 +8,7 @@ use std::path::Path;
 
 use crate::units::format_bytes as bytes;
 use base64::Engine as _;
+use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::reproduce::{Experiment, Part, Report, TableReport};
 use snooplab_sim::trace::TraceLog;
 use snooplab_sim::{Observer, Protocol, Scenario, Simulation};
@@ -151,8 +152,14 @@ fn table_html(t: &TableReport, exps: &[Experiment]) -> String {
 }
 
 /// Traces one run for the report's example figures.
-fn example(dir: &Path, protocol: Protocol, stem: &str) -> Result<Vec<(Figure, String)>, String> {
-    let sc = Scenario::paper000(protocol, snooplab_sim::Env::Lan, 32768, 1);
+fn example(
+    dir: &Path,
+    protocol: Protocol,
+    host: HostPreset,
+    stem: &str,
+) -> Result<Vec<(Figure, String)>, String> {
+    let mut sc = Scenario::paper000(protocol, snooplab_sim::Env::Lan, 32768, 1);
+    sc.set_host(host);
     let (r, obs) = Simulation::observed(&sc, Observer::default().with_trace()).run_observed();
     let trace = obs.trace.unwrap_or_else(TraceLog::default);
     let sub = dir.join(stem);
@@ -187,11 +194,13 @@ pub fn write_report(dir: &Path, report: &Report, exps: &[Experiment]) -> Result<
         h,
         "<h1>snooplab: paper 000 reproduced</h1><p>Balakrishnan, Padmanabhan, Seshan and Katz, \
          \"A Comparison of Mechanisms for Improving TCP Performance over Wireless Links\" \
-         (1997), simulated by snooplab {}. Every cell is the mean of {} seeds (± the 95% \
-         confidence interval of the mean), throughput in Mb/s with (wireless / wired goodput \
-         %); the paper's value is below it, then our relative error. MISS marks a throughput \
-         more than 15% off or a goodput more than 1 point off; the README explains each miss.</p>",
+         (1997), simulated by snooplab {} with {} hosts. Every cell is the mean of {} seeds (± \
+         the 95% confidence interval of the mean), throughput in Mb/s with (wireless / wired \
+         goodput %); the paper's value is below it, then our relative error. MISS marks a \
+         throughput more than 15% off or a goodput more than 1 point off; the README explains \
+         each miss.</p>",
         env!("CARGO_PKG_VERSION"),
+        esc(&report.host),
         report.seeds
     );
     for t in &report.tables {
@@ -234,7 +243,10 @@ pub fn write_report(dir: &Path, report: &Report, exps: &[Experiment]) -> Result<
         (Protocol::E2e, "example-e2e"),
         (Protocol::LlTcpAware, "example-ll-tcp-aware"),
     ] {
-        for (f, summary) in example(dir, p, stem)? {
+        let host = exps
+            .first()
+            .map_or(HostPreset::Bsdos21, |e| e.scenario.host_preset);
+        for (f, summary) in example(dir, p, host, stem)? {
             h.push_str(&img(dir, &f, &summary)?);
         }
     }

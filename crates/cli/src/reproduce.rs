@@ -9,6 +9,7 @@ use snooplab_sim::{RunResult, Scenario};
 use crate::cli::ReproduceArgs;
 use crate::files::{create_dir, write_file};
 use crate::settings::parse_seed;
+use snooplab_proto::tcp::HostPreset;
 
 pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
     let parts = Part::parse(a.part.as_deref().unwrap_or("all"))?;
@@ -16,8 +17,12 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
     if seeds == 0 || seeds > 10_000 {
         return Err(format!("seeds {seeds} is out of range: use 1 to 10000"));
     }
+    let host = HostPreset::parse(&a.host)?;
     let paper = Paper000::load()?;
-    let exps = experiments(&parts);
+    let mut exps = experiments(&parts);
+    for e in &mut exps {
+        e.scenario.set_host(host);
+    }
     let jobs: Vec<Scenario> = exps
         .iter()
         .flat_map(|e| {
@@ -60,9 +65,10 @@ fn render(r: &Report) -> String {
     let _ = writeln!(
         s,
         "snooplab reproduce: paper 000 (Balakrishnan et al. 1997), 8 MB transfers, 1400-byte segments, \
-         mean of {} seeds.\nEach cell: throughput Mb/s (wireless / wired goodput %); 'paper' is the \
+         {} hosts, mean of {} seeds.\nEach cell: throughput Mb/s (wireless / wired goodput %); 'paper' is the \
          paper's value, 'error' ours relative to it. MISS marks a throughput more than 15% off or a \
          goodput more than 1 point off.\n",
+        r.host,
         r.seeds
     );
     for t in &r.tables {

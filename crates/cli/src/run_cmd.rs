@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_sim::capture::{Capture, Sink};
 use snooplab_sim::trace::TraceLog;
 use snooplab_sim::{Observer, Protocol, RunResult, Simulation};
@@ -95,7 +96,7 @@ pub fn write_trace(dir: &Path, t: &TraceLog, r: &RunResult) -> Result<(), String
 
 fn print_table(r: &RunResult) {
     println!(
-        "{} {} buffer {} B, mss {} B, {} B transfer, error every {} B (burst {}), seed {}",
+        "{} {} buffer {} B, mss {} B, {} B transfer, error every {} B (burst {}), seed {}, host {}",
         r.protocol,
         r.env,
         r.buffer_bytes,
@@ -103,7 +104,8 @@ fn print_table(r: &RunResult) {
         r.transfer_bytes,
         r.error_every_bytes,
         r.burst,
-        r.seed
+        r.seed,
+        r.host
     );
     println!("  throughput          {:8.3} Mb/s", r.throughput_mbps);
     println!("  wireless goodput    {:8.2} %", r.wireless_goodput_pct);
@@ -126,6 +128,14 @@ fn print_table(r: &RunResult) {
     );
     println!("  local retransmits   {:8}", r.local_retransmissions);
     println!(
+        "  persist probes      {:8}   ({} zero-window ACKs, {} window updates by reads)",
+        r.persist_timeouts, r.zero_window_acks, r.window_updates
+    );
+    println!(
+        "  header prediction   {:8} ACKs ({} at the fast-retransmit threshold), {} data",
+        r.predicted_acks, r.predicted_acks_in_recovery, r.predicted_data
+    );
+    println!(
         "  corrupted frames    {:8} data, {} ACK",
         r.frames_corrupted_down, r.frames_corrupted_up
     );
@@ -139,5 +149,18 @@ fn print_table(r: &RunResult) {
 pub fn protocols() {
     for p in Protocol::ALL {
         println!("{:<20} {}", p.name(), p.description());
+    }
+}
+
+/// The host profiles, each with its details (`--host`, `--host-detail`, docs/host-profiles.md).
+pub fn hosts() {
+    for h in HostPreset::ALL {
+        println!("{:<12} {}", h.name(), h.description());
+        let p = h.profile();
+        let details: Vec<String> = HostProfile::KEYS
+            .iter()
+            .filter_map(|k| p.get(k).map(|v| format!("{k}={v}")))
+            .collect();
+        println!("{:<12} {}", "", details.join(" "));
     }
 }

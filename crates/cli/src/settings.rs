@@ -1,7 +1,8 @@
 //! Turning command-line text and scenario files into a validated [`Scenario`].
 
+use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::SEC;
-use snooplab_sim::scenario::{default_scenario, size_u32, ScenarioFile};
+use snooplab_sim::scenario::{default_scenario, size_u32, value_text, ScenarioFile};
 use snooplab_sim::size::parse_size;
 use snooplab_sim::{Env, Protocol, Scenario};
 
@@ -82,8 +83,26 @@ pub fn scenario_from_args(a: &RunArgs) -> Result<Scenario, String> {
     if let Some(m) = &a.max_time {
         sc.max_time = parse_max_time(m)?;
     }
+    if let Some(h) = &a.host {
+        sc.set_host(HostPreset::parse(h)?);
+    }
+    apply_host_details(&mut sc, &a.host_detail)?;
     sc.validate()?;
     Ok(sc)
+}
+
+/// `--host-detail KEY=VALUE` flags, in order, over the scenario's host profile.
+pub fn apply_host_details(sc: &mut Scenario, details: &[String]) -> Result<(), String> {
+    for d in details {
+        let (k, v) = d.split_once('=').ok_or_else(|| {
+            format!(
+                "host-detail '{d}' is not KEY=VALUE (keys: {})",
+                HostProfile::KEYS.join(", ")
+            )
+        })?;
+        sc.host.set(k.trim(), v)?;
+    }
+    Ok(())
 }
 
 /// The env also chooses the wired link model.
@@ -119,6 +138,15 @@ fn apply_file(sc: &mut Scenario, f: &ScenarioFile) -> Result<(), String> {
     }
     if let Some(m) = f.max_time_s {
         sc.max_time = parse_max_time(&m.to_string())?;
+    }
+    if let Some(h) = &f.host {
+        sc.set_host(HostPreset::parse(h)?);
+    }
+    if let Some(details) = &f.host_details {
+        for (k, v) in details {
+            let text = value_text(v).map_err(|e| format!("host-details.{k}: {e}"))?;
+            sc.host.set(k, &text)?;
+        }
     }
     Ok(())
 }

@@ -8,11 +8,13 @@ use snooplab_sim::stats::{summarize, Summary};
 use snooplab_sim::{Env, Protocol, RunResult, Scenario};
 
 use crate::cli::SweepArgs;
-use crate::settings::{parse_seed, parse_u32, set_env, split_list};
+use crate::settings::{apply_host_details, parse_seed, parse_u32, set_env, split_list};
+use snooplab_proto::tcp::HostPreset;
 
 #[derive(Serialize)]
 struct ConfigSummary {
     protocol: String,
+    host: String,
     env: String,
     buffer_bytes: u32,
     mss: u32,
@@ -59,21 +61,29 @@ fn scenarios(a: &SweepArgs) -> Result<(Vec<Scenario>, u64), String> {
         return Err(format!("seeds {seeds} is out of range: use 1 to 100000"));
     }
     let base = parse_seed(&a.seed_base)?;
+    let hosts = split_list(&a.host, "host")?
+        .iter()
+        .map(|h| HostPreset::parse(h))
+        .collect::<Result<Vec<_>, _>>()?;
     let mut out = vec![];
     for &p in &protocols {
-        for &e in &envs {
-            for &b in &buffers {
-                for &m in &msss {
-                    for &err in &errors {
-                        for &k in &bursts {
-                            let mut sc = Scenario::paper000(p, e, size_u32(b, "buffer")?, base);
-                            set_env(&mut sc, e);
-                            sc.mss = size_u32(m, "mss")?;
-                            sc.transfer = transfer;
-                            sc.error_every = err;
-                            sc.burst = k;
-                            sc.validate()?;
-                            out.push(sc);
+        for &h in &hosts {
+            for &e in &envs {
+                for &b in &buffers {
+                    for &m in &msss {
+                        for &err in &errors {
+                            for &k in &bursts {
+                                let mut sc = Scenario::paper000(p, e, size_u32(b, "buffer")?, base);
+                                set_env(&mut sc, e);
+                                sc.mss = size_u32(m, "mss")?;
+                                sc.transfer = transfer;
+                                sc.error_every = err;
+                                sc.burst = k;
+                                sc.set_host(h);
+                                apply_host_details(&mut sc, &a.host_detail)?;
+                                sc.validate()?;
+                                out.push(sc);
+                            }
                         }
                     }
                 }
@@ -121,6 +131,7 @@ fn summarize_config(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
     };
     ConfigSummary {
         protocol: sc.protocol.name().into(),
+        host: sc.host_label(),
         env: sc.env.name().into(),
         buffer_bytes: sc.buffer,
         mss: sc.mss,
@@ -141,8 +152,9 @@ fn summarize_config(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
 
 fn print_table(rows: &[ConfigSummary]) {
     println!(
-        "{:<10} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>16} {:>14} {:>14} {:>9} {:>8} {:>9}",
+        "{:<10} {:<11} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>16} {:>14} {:>14} {:>9} {:>8} {:>9}",
         "protocol",
+        "host",
         "env",
         "buffer",
         "mss",
@@ -163,8 +175,9 @@ fn print_table(rows: &[ConfigSummary]) {
             format!("{} FAIL", r.invariant_failures)
         };
         println!(
-            "{:<10} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>7.3} ± {:<6.3} {:>6.2} ± {:<5.2} {:>6.2} ± {:<5.2} {:>9.1} {:>8.1} {:>9}",
+            "{:<10} {:<11} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>7.3} ± {:<6.3} {:>6.2} ± {:<5.2} {:>6.2} ± {:<5.2} {:>9.1} {:>8.1} {:>9}",
             r.protocol,
+            r.host,
             r.env,
             format_size(u64::from(r.buffer_bytes)),
             r.mss,

@@ -1,5 +1,7 @@
 //! The result of one run (DESIGN section 5), as printed by `run --json`.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use crate::invariants::InvariantReport;
@@ -51,6 +53,22 @@ pub struct RunResult {
     pub timeout_causes: TimeoutCauseCounts,
     /// Sender socket buffer after 4.4BSD rounds it to whole segments.
     pub effective_buffer_bytes: u32,
+    /// The host profile of every TCP in the run, and any details changed from it.
+    pub host: String,
+    /// Every host detail in force.
+    pub host_details: BTreeMap<String, String>,
+    /// Persist-timer expirations at the sender (each sends a probe).
+    pub persist_timeouts: u64,
+    /// ACKs the receiver sent advertising a zero window.
+    pub zero_window_acks: u64,
+    /// Window updates the receiving application's reads sent.
+    pub window_updates: u64,
+    /// ACKs the sender took by header prediction.
+    pub predicted_acks: u64,
+    /// ... of them while its duplicate-ACK count stood at the fast-retransmit threshold.
+    pub predicted_acks_in_recovery: u64,
+    /// Data segments the receiver took by header prediction.
+    pub predicted_data: u64,
     pub invariants: InvariantReport,
 }
 

@@ -8,7 +8,7 @@ use snooplab_proto::agent::{
     Agent, BuildPacket, Port, Priority, Router, SegmentView, SnoopAgent, SnoopConfig, SplitAgent,
     SplitConfig,
 };
-use snooplab_proto::tcp::{RecoveryPolicy, Tcp, TcpConfig};
+use snooplab_proto::tcp::{HostProfile, RecoveryPolicy, Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
 use snooplab_proto::{Endpoint, Time};
 
@@ -70,6 +70,7 @@ pub fn make_agent(sc: &Scenario) -> Box<dyn Agent<SimPacket>> {
             let mut cfg = SplitConfig::paper000(sc.mss, policy);
             let mut clock = Rng::new(sc.seed, Stream::BaseStationClock);
             for t in [&mut cfg.wired, &mut cfg.wireless] {
+                t.host = sc.host;
                 t.timers.slow_phase = clock.below(t.timers.slow_tick);
                 t.timers.fast_phase = clock.below(t.timers.fast_tick);
                 t.iss = clock.next_u64() as u32;
@@ -164,11 +165,13 @@ impl<O: Observe> Simulation<O> {
 
         let mut fcfg = TcpConfig::bulk_sender(sc.mss, sc.buffer, sc.transfer);
         fcfg.policy = sc.protocol.sender_policy();
+        fcfg.host = sc.host;
         fcfg.timers.slow_phase = fh_clock.below(fcfg.timers.slow_tick);
         fcfg.timers.fast_phase = fh_clock.below(fcfg.timers.fast_tick);
         fcfg.iss = iss.next_u64() as u32;
         let mut mcfg = TcpConfig::sink(sc.mss, sc.buffer);
         mcfg.receiver = sc.protocol.receiver_policy();
+        mcfg.host = sc.host;
         mcfg.timers.slow_phase = mh_clock.below(mcfg.timers.slow_tick);
         mcfg.timers.fast_phase = mh_clock.below(mcfg.timers.fast_tick);
         mcfg.iss = iss.next_u64() as u32;
@@ -241,6 +244,7 @@ impl<O: Observe> Simulation<O> {
                     }
                     Node::Mh => {
                         self.mh.on_timeout(self.now);
+                        self.after_mh_input();
                         self.kick_mh();
                     }
                     Node::Bs => {
@@ -411,12 +415,14 @@ impl<O: Observe> Simulation<O> {
         }
     }
 
+    /// After the mobile host's TCP ran: the transfer is complete when its application has read
+    /// the last byte.
     fn after_mh_input(&mut self) {
         let delivered = self.mh.stats().bytes_delivered;
         if delivered > self.sc.transfer {
             self.inv.over_delivery = delivered - self.sc.transfer;
         }
-        if delivered >= self.sc.transfer && self.complete_at.is_none() {
+        if self.mh.stats().bytes_read >= self.sc.transfer && self.complete_at.is_none() {
             self.complete_at = Some(self.now);
         }
         let (_, rcvbuf) = self.mh.buffers();
@@ -471,6 +477,7 @@ impl<O: Observe> Simulation<O> {
         let sc = &self.sc;
         let delivered = self.mh.stats().bytes_delivered;
         self.inv.complete = delivered == sc.transfer && self.complete_at.is_some();
+        let ms = self.mh.stats();
         if !self.inv.complete {
             let why = if self.fh.stats().dropped {
                 "the sender gave up after 12 retransmissions"
@@ -526,6 +533,17 @@ impl<O: Observe> Simulation<O> {
             timeout_stall_s: as_secs_f64(self.timeout_stall),
             timeout_causes: (&fs.timeout_causes).into(),
             effective_buffer_bytes: self.fh.buffers().0,
+            host: sc.host_label(),
+            host_details: HostProfile::KEYS
+                .iter()
+                .filter_map(|k| sc.host.get(k).map(|v| (k.to_string(), v)))
+                .collect(),
+            persist_timeouts: fs.persist_timeouts,
+            zero_window_acks: ms.zero_window_acks,
+            window_updates: ms.window_updates,
+            predicted_acks: fs.predicted_acks,
+            predicted_acks_in_recovery: fs.predicted_acks_in_recovery,
+            predicted_data: ms.predicted_data,
             invariants: self.inv,
         }
     }

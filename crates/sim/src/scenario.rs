@@ -1,7 +1,10 @@
 //! What one run is: protocol, environment, sizes, error model and seed (DESIGN section 2), from the
 //! command line or a TOML file, validated with errors that say what to fix.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
+use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::{Time, SEC, US};
 
 use crate::error_model::check_error_settings;
@@ -85,6 +88,11 @@ pub struct Scenario {
     pub max_time: Time,
     pub wavelan: WavelanParams,
     pub wired: WiredParams,
+    /// The named host profile the TCP details start from (every TCP of the run: both hosts, and
+    /// a split base station's two connections).
+    pub host_preset: HostPreset,
+    /// The TCP implementation details in force: the preset's, with any single details changed.
+    pub host: HostProfile,
 }
 
 impl Scenario {
@@ -102,6 +110,30 @@ impl Scenario {
             max_time: 3600 * SEC,
             wavelan: WavelanParams::default(),
             wired: env.wired(),
+            host_preset: PAPER000_HOST,
+            host: PAPER000_HOST.profile(),
+        }
+    }
+
+    /// Uses the named host profile, dropping single-detail changes.
+    pub fn set_host(&mut self, preset: HostPreset) {
+        self.host_preset = preset;
+        self.host = preset.profile();
+    }
+
+    /// The host as reports name it: the preset, and the details changed from it
+    /// (`bsdos-2.1` or `bsdos-2.1 [reader=instant]`).
+    pub fn host_label(&self) -> String {
+        let base = self.host_preset.profile();
+        let changed: Vec<String> = base
+            .differences(&self.host)
+            .iter()
+            .filter_map(|k| self.host.get(k).map(|v| format!("{k}={v}")))
+            .collect();
+        if changed.is_empty() {
+            self.host_preset.name().to_string()
+        } else {
+            format!("{} [{}]", self.host_preset.name(), changed.join(","))
         }
     }
 
@@ -142,6 +174,9 @@ impl Scenario {
     }
 }
 
+/// The hosts of paper 000 (section IV-A: "all running BSD/OS 2.1") and paper 002 (BSD/OS 2.0).
+pub const PAPER000_HOST: HostPreset = HostPreset::Bsdos21;
+
 /// A size in a scenario file: a number of bytes or a string such as "32k".
 #[derive(Clone, Debug, Deserialize)]
 #[serde(untagged)]
@@ -173,6 +208,25 @@ pub struct ScenarioFile {
     pub burst: Option<i64>,
     pub seed: Option<u64>,
     pub max_time_s: Option<f64>,
+    /// A host profile name (`snooplab run --help` lists them).
+    pub host: Option<String>,
+    /// Single host details over the profile: `reader = "instant"`, `persist = false`, ...
+    pub host_details: Option<BTreeMap<String, toml::Value>>,
+}
+
+/// A scalar of a scenario file as the text a flag would carry.
+pub fn value_text(v: &toml::Value) -> Result<String, String> {
+    Ok(match v {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Boolean(b) => if *b { "on" } else { "off" }.to_string(),
+        other => {
+            return Err(format!(
+                "expected a string, number or boolean, found {other}"
+            ))
+        }
+    })
 }
 
 impl ScenarioFile {

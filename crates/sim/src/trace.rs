@@ -40,6 +40,8 @@ pub enum SendKind {
     Timeout,
     /// Local retransmission by the base station's link-layer agent.
     Local,
+    /// A persist-timer probe into a closed (or too small) window.
+    Persist,
 }
 
 impl SendKind {
@@ -49,6 +51,7 @@ impl SendKind {
             SendKind::Fast => "fast",
             SendKind::Timeout => "timeout",
             SendKind::Local => "local",
+            SendKind::Persist => "persist",
         }
     }
 
@@ -59,6 +62,7 @@ impl SendKind {
             TxKind::Ack => None,
             TxKind::FastRetransmit => Some(SendKind::Fast),
             TxKind::TimeoutRetransmit => Some(SendKind::Timeout),
+            TxKind::PersistProbe => Some(SendKind::Persist),
         }
     }
 }
@@ -295,7 +299,8 @@ impl TraceLog {
                 "fast" => SendKind::Fast,
                 "timeout" => SendKind::Timeout,
                 "local" => SendKind::Local,
-                v => return Err(r.bad("kind (new, fast, timeout, local)", v)),
+                "persist" => SendKind::Persist,
+                v => return Err(r.bad("kind (new, fast, timeout, local, persist)", v)),
             };
             t.segments.push(SegmentRow {
                 at: r.time(0)?,

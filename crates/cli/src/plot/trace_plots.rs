@@ -65,7 +65,7 @@ struct Marks {
     size: i32,
 }
 
-const MARKS: [Marks; 5] = [
+const MARKS: [Marks; 6] = [
     Marks {
         sender: Who::Fh,
         kind: SendKind::New,
@@ -100,6 +100,13 @@ const MARKS: [Marks; 5] = [
         label: "BS local retransmission",
         color: PALETTE[0],
         size: 4,
+    },
+    Marks {
+        sender: Who::Fh,
+        kind: SendKind::Persist,
+        label: "FH persist probe",
+        color: PALETTE[2],
+        size: 7,
     },
 ];
 
@@ -146,7 +153,7 @@ impl Chart for SequencePlot<'_> {
             let (c, sz) = (m.color, m.size);
             let label = format!("{} ({})", m.label, pts.len());
             match m.kind {
-                SendKind::New => chart
+                SendKind::New | SendKind::Persist => chart
                     .draw_series(pts.iter().map(|&p| Circle::new(p, sz, c.filled())))
                     .map_err(plot_err)?
                     .label(label)

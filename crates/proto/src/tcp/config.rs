@@ -1,5 +1,6 @@
 //! Configuration of one 4.4BSD TCP endpoint: buffers, coarse timers and the loss-recovery policy.
 
+use crate::tcp::host::HostProfile;
 use crate::tcp::policy::{ReceiverPolicy, RecoveryPolicy};
 use crate::time::{Time, MS};
 
@@ -24,6 +25,10 @@ pub struct TimerConfig {
     pub srtt_default_ticks: u32,
     /// `TCP_MAXRXTSHIFT`: retransmissions of one segment before the connection is dropped (12).
     pub max_rxtshift: u32,
+    /// `TCPTV_PERSMIN`: shortest persist interval, in slow ticks (10 = 5 s).
+    pub persmin_ticks: u32,
+    /// `TCPTV_PERSMAX`: longest persist interval, in slow ticks (120 = 60 s).
+    pub persmax_ticks: u32,
 }
 
 impl Default for TimerConfig {
@@ -37,6 +42,8 @@ impl Default for TimerConfig {
             rexmtmax_ticks: 128,
             srtt_default_ticks: 6,
             max_rxtshift: 12,
+            persmin_ticks: 10,
+            persmax_ticks: 120,
         }
     }
 }
@@ -71,6 +78,8 @@ pub struct TcpConfig {
     pub timers: TimerConfig,
     pub policy: RecoveryPolicy,
     pub receiver: ReceiverPolicy,
+    /// The host's implementation details (congestion avoidance, reader, header prediction, persist).
+    pub host: HostProfile,
     /// Initial send sequence number.
     pub iss: u32,
 }
@@ -88,6 +97,7 @@ impl TcpConfig {
             timers: TimerConfig::default(),
             policy: RecoveryPolicy::default(),
             receiver: ReceiverPolicy::default(),
+            host: HostProfile::default(),
             iss: 1,
         }
     }

@@ -2,19 +2,103 @@
 //! connection: the handshake, trimming to the window, ACK processing with Reno's fast retransmit and
 //! fast recovery, window update, reassembly and FIN processing.
 
-use super::{Deflation, PartialAck, Selective, State, Tcp, TxKind, TCP_MAXWIN};
+use super::{
+    CaIncrement, Deflation, DelayedAck, HeaderPrediction, PartialAck, Selective, State, Tcp,
+    TxKind, TCP_MAXWIN,
+};
 use crate::segment::Segment;
 use crate::time::{next_tick_after, ticks_between, Time};
 
 impl Tcp {
     /// A segment for this connection arrives at `now`. Checksum-failed segments never get here.
+    ///
+    /// A reading process woken by the segment's data reads after `tcp_input` is done, so after the
+    /// ACK it may have sent (with no read delay, at the same instant).
     pub fn on_segment(&mut self, now: Time, seg: &Segment) {
+        if self.state != State::Closed {
+            self.last_rcvd_at = now; // t_idle = 0
+        }
         match self.state {
             State::Closed => {}
             State::Listen => self.input_listen(now, seg),
             State::SynSent => self.input_syn_sent(now, seg),
-            _ => self.input_synchronized(now, seg),
+            _ => {
+                if !self.header_prediction(now, seg) {
+                    self.input_synchronized(now, seg)
+                }
+            }
         }
+        if self.read_at.is_some_and(|t| t <= now) {
+            self.app_read(now);
+        }
+    }
+
+    /// Header prediction (Lite2 tcp_input.c lines 416-510): the two common cases of a one-way
+    /// transfer skip the slow path. Returns true when the segment was handled here.
+    ///
+    /// The ACK branch does not open cwnd (hence `cwnd >= snd_wnd`), does not reset `t_dupacks` and
+    /// does not deflate a window inflated by fast recovery. The papers' variants added information
+    /// to ACKs (SACK blocks, SMART, the ELN mark) that only their slow-path code reads, so such ACKs
+    /// and their recovery states stay on the slow path.
+    fn header_prediction(&mut self, now: Time, seg: &Segment) -> bool {
+        use crate::segment::Flags;
+        let mode = self.cfg.host.header_prediction;
+        if mode == HeaderPrediction::Off
+            || self.state != State::Established
+            || !seg.has_ack()
+            || seg.flags.intersects(Flags::SYN | Flags::FIN | Flags::RST)
+            || seg.seq != self.rcv_nxt
+            || seg.window == 0
+            || u32::from(seg.window) != self.snd_wnd
+            || self.snd_nxt != self.snd_max
+            || !seg.sack.is_empty()
+            || seg.smart.is_some()
+            || seg.eln
+            || self.sel.recovery
+            || self.eln_recovery
+        {
+            return false;
+        }
+        if seg.len == 0 {
+            if !(seg.ack.gt(self.snd_una)
+                && seg.ack.le(self.snd_max)
+                && self.snd_cwnd >= self.snd_wnd
+                && (mode != HeaderPrediction::FreeBsd || self.dupacks < self.cur_thresh))
+            {
+                return false;
+            }
+            // A pure ACK for outstanding data.
+            self.stats.predicted_acks += 1;
+            self.stats.acks_rcvd += 1;
+            if self.dupacks >= self.cur_thresh {
+                self.stats.predicted_acks_in_recovery += 1;
+            }
+            self.selective_on_ack(now, seg); // our send log's bookkeeping only
+            self.take_rtt_sample(now, seg.ack);
+            self.snd_una = seg.ack;
+            if self.snd_una == self.snd_max {
+                self.rexmt_at = None;
+            } else if self.persist_at.is_none() {
+                self.arm_rexmt(now, self.rtt.rxtcur);
+            }
+            // sowwakeup: the writer fills the buffer (and may close); tcp_output if data waits.
+            self.maybe_usrclosed();
+            self.output(now);
+            return true;
+        }
+        if seg.ack != self.snd_una || !self.reass.is_empty() || seg.len > self.receive_space() {
+            return false;
+        }
+        // In-sequence data with nothing queued and room for it.
+        self.stats.predicted_data += 1;
+        self.last_rcvd_seq = Some(seg.seq);
+        self.rcv_nxt += seg.len;
+        self.stats.bytes_delivered += u64::from(seg.len);
+        self.deliver(now, u64::from(seg.len));
+        if self.ack_in_order(now, seg.flags.contains(crate::segment::Flags::PSH)) {
+            self.output(now);
+        }
+        true
     }
 
     /// A segment for this connection arrived with a bad checksum: it is discarded, but with ELN the
@@ -107,6 +191,7 @@ impl Tcp {
         let mut seq = seg.seq;
         let mut len = seg.len;
         let mut fin = seg.is_fin();
+        let mut push = seg.flags.contains(crate::segment::Flags::PSH);
 
         // Trim what lies before rcv_nxt (a retransmitted SYN, or data already received).
         let todrop = self.rcv_nxt.diff(seq);
@@ -139,11 +224,11 @@ impl Tcp {
             if beyond >= len {
                 self.ack_now = true;
                 len = 0;
-                fin = false;
             } else {
                 len -= beyond;
-                fin = false;
             }
+            fin = false;
+            push = false;
         }
 
         if !seg.has_ack() {
@@ -180,11 +265,11 @@ impl Tcp {
             needoutput = true;
         }
 
-        let delivered = self.receive_data(now, seq, len, fin);
-        // A sink reads what arrived in order at once; its read calls tcp_output (PRU_RCVD), which
-        // is where the every-second-segment ACK comes from. A relay reads later (Tcp::read).
-        let reads_now = self.cfg.close_when != super::CloseWhen::Relay;
-        self.finish_input(now, needoutput || (delivered && reads_now));
+        let delivered = self.receive_data(now, seq, len, fin, push);
+        // An instant reader takes what arrived in order at once; its read calls tcp_output
+        // (PRU_RCVD), which is where the every-second-segment ACK comes from. A reading process
+        // does the same when it runs (Tcp::app_read); a relay reads later (Tcp::read).
+        self.finish_input(now, needoutput || (delivered && self.reads_instantly()));
     }
 
     /// ACK processing of a synchronized connection. Returns true when the segment is done with
@@ -217,8 +302,8 @@ impl Tcp {
                 && seg.ack.lt(self.recover));
         if !partial {
             let deflate = !self.eln_recovery
-                && match self.cfg.policy.deflation {
-                    Deflation::BsdLite => self.dupacks > self.cur_thresh,
+                && match self.cfg.host.deflation {
+                    Deflation::AboveThreshold => self.dupacks > self.cur_thresh,
                     Deflation::AtThreshold => self.dupacks >= self.cur_thresh,
                 };
             let newreno_exit =
@@ -239,7 +324,7 @@ impl Tcp {
         if seg.ack == self.snd_max {
             self.rexmt_at = None;
             *needoutput = true;
-        } else {
+        } else if self.persist_at.is_none() {
             self.arm_rexmt(now, self.rtt.rxtcur);
         }
         if !partial {
@@ -279,13 +364,16 @@ impl Tcp {
         false
     }
 
-    /// Slow start below ssthresh (one segment per ACK), congestion avoidance above it with 4.4BSD's
-    /// increment `maxseg * maxseg / cwnd + maxseg / 8`.
+    /// Slow start below ssthresh (one segment per ACK), congestion avoidance above it with the host's
+    /// increment: `maxseg * maxseg / cwnd`, plus `maxseg / 8` in 4.4BSD-Lite (see [`CaIncrement`]).
     fn open_cwnd(&mut self) {
         let cw = self.snd_cwnd;
         let mut incr = self.maxseg;
         if cw > self.snd_ssthresh {
-            incr = incr * incr / cw + incr / 8;
+            incr = match self.cfg.host.ca_increment {
+                CaIncrement::PlusEighth => incr * incr / cw + incr / 8,
+                CaIncrement::Plain => incr * incr / cw,
+            };
         }
         self.snd_cwnd = (cw + incr).min(TCP_MAXWIN);
     }
@@ -382,8 +470,16 @@ impl Tcp {
         self.resend_one(now, una, TxKind::FastRetransmit);
     }
 
-    /// Accepts `[seq, seq + len)` and a FIN; returns true if data or the FIN came in order.
-    fn receive_data(&mut self, now: Time, seq: crate::seq::Seq, len: u32, fin: bool) -> bool {
+    /// Accepts `[seq, seq + len)` and a FIN (`TCP_REASS`); returns true if data or the FIN came in
+    /// order. `push`: the segment carried PSH.
+    fn receive_data(
+        &mut self,
+        now: Time,
+        seq: crate::seq::Seq,
+        len: u32,
+        fin: bool,
+        push: bool,
+    ) -> bool {
         if self.state.have_rcvd_fin() || matches!(self.state, State::TimeWait) {
             if len > 0 || fin {
                 self.ack_now = true;
@@ -397,8 +493,8 @@ impl Tcp {
                 // TCP_REASS fast path: in order, nothing queued. The ACK may be delayed.
                 self.rcv_nxt += len;
                 self.stats.bytes_delivered += u64::from(len);
-                self.deliver(u64::from(len));
-                self.set_delack(now);
+                self.deliver(now, u64::from(len));
+                self.ack_in_order(now, push);
                 in_order = true;
             } else {
                 if seq != self.rcv_nxt {
@@ -409,7 +505,7 @@ impl Tcp {
                 if let Some(end) = self.reass.take_in_order(self.rcv_nxt) {
                     let n = u64::from(end.since(self.rcv_nxt));
                     self.stats.bytes_delivered += n;
-                    self.deliver(n);
+                    self.deliver(now, n);
                     self.rcv_nxt = end;
                     in_order = true;
                 }
@@ -432,15 +528,71 @@ impl Tcp {
                     s => s,
                 };
                 in_order = true;
+                self.wake_reader(now); // socantrcvmore -> sorwakeup: the reader sees end of file
             }
         }
         in_order
     }
 
-    /// In-order data for the application: a relay holds it until it reads.
-    fn deliver(&mut self, n: u64) {
-        if self.cfg.close_when == super::CloseWhen::Relay {
+    /// The receiving application takes its data the moment it is in order (the model before host
+    /// profiles); a reading process and a relay hold it in `so_rcv` until they read.
+    fn reads_instantly(&self) -> bool {
+        self.cfg.close_when != super::CloseWhen::Relay
+            && self.cfg.host.reader == super::ReaderModel::Instant
+    }
+
+    /// In-order data appended to `so_rcv` (`sbappend`, then `sorwakeup`).
+    fn deliver(&mut self, now: Time, n: u64) {
+        if self.reads_instantly() {
+            self.stats.bytes_read += n;
+        } else {
             self.unread += n;
+            self.wake_reader(now);
+        }
+    }
+
+    /// `sorwakeup`: a reading process sleeping in `read()` becomes runnable and reads after the
+    /// host's read delay. A relay reads when its agent says (Tcp::read).
+    fn wake_reader(&mut self, now: Time) {
+        if self.cfg.close_when == super::CloseWhen::AfterEof
+            && self.cfg.host.reader == super::ReaderModel::Process
+            && self.read_at.is_none()
+        {
+            self.read_at = Some(now + self.cfg.host.read_delay);
+        }
+    }
+
+    /// The reading process runs: `read()` calls of up to `read_size` bytes until `so_rcv` is empty,
+    /// each ending in `PRU_RCVD`, i.e. `tcp_output`, whose window-update rule decides whether an
+    /// ACK goes out; then, once the FIN is in, the read of end of file and `close()`.
+    pub(super) fn app_read(&mut self, now: Time) {
+        self.read_at = None;
+        let size = u64::from(self.cfg.host.read_size.max(1));
+        while self.unread > 0 {
+            let n = self.unread.min(size);
+            self.unread -= n;
+            self.stats.bytes_read += n;
+            self.stats.reads += 1;
+            let before = self.stats.segs_sent;
+            self.output(now);
+            self.stats.window_updates += self.stats.segs_sent - before;
+        }
+        if self.state.have_rcvd_fin() && !self.eof_read {
+            self.eof_read = true;
+            self.maybe_usrclosed();
+            self.output(now);
+        }
+    }
+
+    /// In-order data was appended: `TF_DELACK`, or with the `ack-push` rule `TF_ACKNOW` for a segment
+    /// that carried PSH. Returns true when the ACK is due now.
+    fn ack_in_order(&mut self, now: Time, push: bool) -> bool {
+        if push && self.cfg.host.delayed_ack == DelayedAck::AckPush {
+            self.ack_now = true;
+            true
+        } else {
+            self.set_delack(now);
+            false
         }
     }
 

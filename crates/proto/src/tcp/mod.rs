@@ -7,11 +7,12 @@
 //! the `n`-th tick of that clock after `t`, so up to one tick early relative to `n * 500 ms`. Instead of
 //! waking on every tick, the connection computes the tick on which each timer expires.
 //!
-//! The application is modelled as writing `app_bytes` as fast as the send buffer allows and reading
-//! everything the moment it is in order (so the advertised window is the whole receive buffer); a
-//! relay application (the split base station) instead writes and reads explicitly.
+//! The sending application writes `app_bytes` as fast as the send buffer allows. The receiving
+//! application is a reading process or reads instantly, as the host profile says (`host.rs`); a relay
+//! application (the split base station) instead writes and reads explicitly.
 
 mod config;
+mod host;
 mod input;
 mod output;
 mod policy;
@@ -21,18 +22,22 @@ mod selective;
 mod stats;
 
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
+pub use host::{
+    format_duration, parse_duration, CaIncrement, Deflation, DelayedAck, HeaderPrediction,
+    HostPreset, HostProfile, ReaderModel, DEFAULT_READ_SIZE,
+};
 pub use policy::{
-    Deflation, DupAckThreshold, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy, Selective,
+    DupAckThreshold, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy, Selective,
 };
 pub use reass::Reassembly;
-pub use rtt::{BsdRtt, BACKOFF};
+pub use rtt::{BsdRtt, RttEstimator, BACKOFF};
 pub use stats::{TcpStats, TimeoutCauses, TxKind};
 
 use std::collections::VecDeque;
 
 use crate::segment::{Endpoint, Segment};
 use crate::seq::Seq;
-use crate::time::{next_tick_after, Time};
+use crate::time::{next_tick_after, ticks_between, Time};
 
 /// `TCP_MAXWIN`: the largest window a header can carry without window scaling.
 pub const TCP_MAXWIN: u32 = 65535;
@@ -96,6 +101,13 @@ pub struct Tcp {
     timing: Option<(Time, Seq)>,
     /// When the retransmission timer expires (`t_timer[TCPT_REXMT]`), on a slow tick.
     rexmt_at: Option<Time>,
+    /// When the persist timer expires (`t_timer[TCPT_PERSIST]`), on a slow tick. Never set together
+    /// with `rexmt_at`.
+    persist_at: Option<Time>,
+    /// `t_force`: `tcp_output` is called to send a persist probe.
+    force: bool,
+    /// When a segment last arrived (`t_idle` counts slow ticks since then).
+    last_rcvd_at: Time,
     /// What a retransmission below `snd_max` is, for counters and traces.
     rexmt_cause: TxKind,
     /// `snd_max` when the last fast retransmit happened: the end of that loss episode's window.
@@ -124,6 +136,10 @@ pub struct Tcp {
     delack_at: Option<Time>,
     /// `TF_ACKNOW`
     ack_now: bool,
+    /// When the woken reading process next reads (a [`ReaderModel::Process`] sink).
+    read_at: Option<Time>,
+    /// The reading process has read end of file.
+    eof_read: bool,
 
     out: VecDeque<(Segment, TxKind)>,
     ip_id: u16,
@@ -143,7 +159,7 @@ pub struct Tcp {
 impl Tcp {
     fn new(cfg: TcpConfig, local: Endpoint, remote: Endpoint, state: State) -> Tcp {
         let iss = Seq(cfg.iss);
-        let rtt = BsdRtt::new(&cfg.timers);
+        let rtt = BsdRtt::new(&cfg.timers, cfg.host.rtt_estimator);
         Tcp {
             local,
             remote,
@@ -166,6 +182,9 @@ impl Tcp {
             rtt,
             timing: None,
             rexmt_at: None,
+            persist_at: None,
+            force: false,
+            last_rcvd_at: 0,
             rexmt_cause: TxKind::TimeoutRetransmit,
             recover: iss,
             last_rexmt_start: None,
@@ -181,6 +200,8 @@ impl Tcp {
             last_rcvd_seq: None,
             delack_at: None,
             ack_now: false,
+            read_at: None,
+            eof_read: false,
             out: VecDeque::new(),
             ip_id: 0,
             stats: TcpStats::default(),
@@ -211,14 +232,18 @@ impl Tcp {
 
     /// The earliest time [`Tcp::on_timeout`] must be called.
     pub fn poll_timeout(&self) -> Option<Time> {
-        match (self.rexmt_at, self.delack_at) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [self.rexmt_at, self.delack_at, self.persist_at, self.read_at]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
-    /// Runs the timers due at `now`: `tcp_fasttimo` (delayed ACK) and `tcp_slowtimo` (retransmission).
+    /// Runs what is due at `now`: the reading process, `tcp_fasttimo` (delayed ACK) and
+    /// `tcp_slowtimo` (retransmission or persist).
     pub fn on_timeout(&mut self, now: Time) {
+        if self.read_at.is_some_and(|t| t <= now) {
+            self.app_read(now);
+        }
         if self.delack_at.is_some_and(|t| t <= now) {
             self.delack_at = None;
             self.ack_now = true;
@@ -229,6 +254,28 @@ impl Tcp {
             self.rexmt_at = None;
             self.retransmit_timeout(now);
         }
+        if self.persist_at.is_some_and(|t| t <= now) {
+            self.persist_timeout(now);
+        }
+    }
+
+    /// `tcp_timers(TCPT_PERSIST)`: back off, then force one byte (or what a small window allows) out.
+    fn persist_timeout(&mut self, now: Time) {
+        self.persist_at = None;
+        self.stats.persist_timeouts += 1;
+        self.set_persist(now);
+        self.force = true;
+        self.output(now);
+        self.force = false;
+    }
+
+    /// `tcp_setpersist`: (re)start the persist timer at `srtt + 2 rttvar` times the backoff, within
+    /// `TCPTV_PERSMIN`..`TCPTV_PERSMAX`, and count one more backoff.
+    fn set_persist(&mut self, now: Time) {
+        debug_assert!(self.rexmt_at.is_none(), "tcp_output REXMT");
+        let ticks = self.rtt.persist_ticks(&self.cfg.timers);
+        self.persist_at = Some(self.slow_ticks_from(now, ticks));
+        self.rtt.bump_shift(self.cfg.timers.max_rxtshift);
     }
 
     /// `tcp_timers(TCPT_REXMT)`: back off, collapse the window to one segment, go back to `snd_una`.
@@ -286,9 +333,20 @@ impl Tcp {
 
     /// Sets the retransmission timer to `ticks` slow ticks from `now`.
     fn arm_rexmt(&mut self, now: Time, ticks: u32) {
+        self.rexmt_at = Some(self.slow_ticks_from(now, ticks));
+    }
+
+    /// When a timer of `ticks` slow ticks set at `now` expires: on the `ticks`-th tick after `now`.
+    fn slow_ticks_from(&self, now: Time, ticks: u32) -> Time {
         let t = &self.cfg.timers;
         let first = next_tick_after(now, t.slow_phase, t.slow_tick);
-        self.rexmt_at = Some(first + u64::from(ticks.max(1) - 1) * t.slow_tick);
+        first + u64::from(ticks.max(1) - 1) * t.slow_tick
+    }
+
+    /// `t_idle`: slow ticks since a segment last arrived.
+    fn idle_ticks(&self, now: Time) -> u64 {
+        let t = &self.cfg.timers;
+        ticks_between(self.last_rcvd_at, now, t.slow_phase, t.slow_tick)
     }
 
     /// `tcp_mss()`: take the peer's MSS offer and round the socket buffers to whole segments.
@@ -377,6 +435,14 @@ impl Tcp {
     pub fn delack_deadline(&self) -> Option<Time> {
         self.delack_at
     }
+    /// When the persist timer will expire, if it runs.
+    pub fn persist_deadline(&self) -> Option<Time> {
+        self.persist_at
+    }
+    /// In-order data the receiving application has not read yet (`so_rcv.sb_cc`).
+    pub fn unread_bytes(&self) -> u64 {
+        self.unread
+    }
     /// Out-of-order data currently held.
     pub fn reass_bytes(&self) -> u32 {
         self.reass.bytes()
@@ -420,7 +486,10 @@ impl Tcp {
             CloseWhen::AfterSend => {
                 self.data_acked() + u64::from(self.sndbuf) >= self.cfg.app_bytes
             }
-            CloseWhen::AfterEof => self.state.have_rcvd_fin(),
+            CloseWhen::AfterEof => match self.cfg.host.reader {
+                ReaderModel::Instant => self.state.have_rcvd_fin(),
+                ReaderModel::Process => self.eof_read,
+            },
             CloseWhen::Relay => self.close_requested,
         }
     }

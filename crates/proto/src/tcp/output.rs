@@ -44,14 +44,34 @@ impl Tcp {
             // pipe rule says what: a hole, or new data if the pipe is below cwnd.
             self.sack_send(now);
         }
+        let idle = self.snd_max == self.snd_una;
+        if idle && self.idle_ticks(now) >= u64::from(self.rtt.rxtcur) {
+            // Idle for a retransmission interval: no ACKs will clock data out, so slow-start again
+            // (Lite2 tcp_output.c lines 90-97).
+            self.snd_cwnd = self.maxseg;
+        }
         loop {
             let idle = self.snd_max == self.snd_una;
             let off = self.snd_nxt.since(self.snd_una);
-            let win = self.snd_wnd.min(self.snd_cwnd);
+            let mut win = self.snd_wnd.min(self.snd_cwnd);
             let mut flags = self.outflags();
             let buffer_end = self.buffer_end();
             // `sb_cc`: data in the send buffer, counted from snd_una.
             let sb_cc = buffer_end.since(self.snd_una.max(self.data_start()));
+            if self.force {
+                if win == 0 {
+                    // A persist probe: one byte into the closed window (the FIN only if no data is
+                    // left to send).
+                    if off < sb_cc {
+                        flags.remove(Flags::FIN);
+                    }
+                    win = 1;
+                } else {
+                    // A small window: send what it allows and leave the persist state.
+                    self.persist_at = None;
+                    self.rtt.rxtshift = 0;
+                }
+            }
             // In SACK recovery the scoreboard decides what is sent (selective.rs).
             let data_allowed =
                 !matches!(self.state, State::SynSent | State::SynRcvd) && !self.sel.recovery;
@@ -88,6 +108,7 @@ impl Tcp {
                 // Sender silly-window avoidance and Nagle (no TF_NODELAY).
                 if len == self.maxseg
                     || (idle && len + off >= sb_cc)
+                    || self.force
                     || len >= self.max_sndwnd / 2
                     || self.snd_nxt.lt(self.snd_max)
                 {
@@ -116,6 +137,16 @@ impl Tcp {
                 send = true;
             }
             if !send {
+                // Data waits but the window is too small to send it, and neither timer runs: go
+                // to the persist state (Lite2 tcp_output.c lines 229-255).
+                if self.cfg.host.persist
+                    && sb_cc > 0
+                    && self.rexmt_at.is_none()
+                    && self.persist_at.is_none()
+                {
+                    self.rtt.rxtshift = 0;
+                    self.set_persist(now);
+                }
                 return;
             }
             self.send_segment(now, flags, len);
@@ -126,16 +157,23 @@ impl Tcp {
     }
 
     /// The `send:` part of `tcp_output`: builds one segment and advances the sequence variables.
-    pub(super) fn send_segment(&mut self, now: Time, flags: Flags, len: u32) {
+    pub(super) fn send_segment(&mut self, now: Time, mut flags: Flags, len: u32) {
+        // "If we're sending everything we've got, set PUSH" (Lite2 tcp_output.c lines 380-387).
+        if len > 0 && self.snd_nxt + len == self.buffer_end() {
+            flags |= Flags::PSH;
+        }
         // Retransmitting a FIN that was already sent: back up over it.
         if flags.contains(Flags::FIN) && self.sent_fin && self.snd_nxt == self.snd_max {
             self.snd_nxt = self.snd_nxt - 1;
         }
-        let seq = if len > 0 || flags.intersects(Flags::SYN | Flags::FIN) {
-            self.snd_nxt
-        } else {
-            self.snd_max
-        };
+        // A pure ACK carries snd_max, unless persisting: then snd_max may lie one byte beyond the
+        // closed window, and snd_nxt is right (Lite2 tcp_output.c lines 420-436).
+        let seq =
+            if len > 0 || flags.intersects(Flags::SYN | Flags::FIN) || self.persist_at.is_some() {
+                self.snd_nxt
+            } else {
+                self.snd_max
+            };
         let mut win = self.receive_space();
         if win < self.rcvbuf / 4 && win < self.maxseg {
             win = 0;
@@ -145,7 +183,10 @@ impl Tcp {
         if win < promised {
             win = promised;
         }
-        let kind = if len > 0 || flags.intersects(Flags::SYN | Flags::FIN) {
+        let probe = self.force && self.persist_at.is_some();
+        let kind = if probe && len > 0 {
+            TxKind::PersistProbe
+        } else if len > 0 || flags.intersects(Flags::SYN | Flags::FIN) {
             if self.snd_nxt.lt(self.snd_max) {
                 self.rexmt_cause
             } else {
@@ -185,6 +226,7 @@ impl Tcp {
             },
         };
         self.stats.eln_acks_sent += u64::from(seg.eln);
+        self.stats.zero_window_acks += u64::from(flags.contains(Flags::ACK) && win == 0);
         self.ip_id = self.ip_id.wrapping_add(1);
 
         self.log_sent(now, seq, len, kind == TxKind::New);
@@ -201,24 +243,35 @@ impl Tcp {
             self.stats.acks_sent += 1;
         }
 
-        // Advance snd_nxt/snd_max, start RTT timing and the retransmission timer.
-        let start = self.snd_nxt;
-        if flags.contains(Flags::SYN) {
-            self.snd_nxt += 1;
-        }
-        if flags.contains(Flags::FIN) {
-            self.snd_nxt += 1;
-            self.sent_fin = true;
-        }
-        self.snd_nxt += len;
-        if self.snd_nxt.gt(self.snd_max) {
-            self.snd_max = self.snd_nxt;
-            if self.timing.is_none() {
-                self.timing = Some((now, start));
+        if probe {
+            // In the persist state only snd_max moves (Lite2 tcp_output.c lines 479-525).
+            if (self.snd_nxt + len).gt(self.snd_max) {
+                self.snd_max = self.snd_nxt + len;
             }
-        }
-        if self.rexmt_at.is_none() && self.snd_nxt != self.snd_una {
-            self.arm_rexmt(now, self.rtt.rxtcur);
+        } else {
+            // Advance snd_nxt/snd_max, start RTT timing and the retransmission timer.
+            let start = self.snd_nxt;
+            if flags.contains(Flags::SYN) {
+                self.snd_nxt += 1;
+            }
+            if flags.contains(Flags::FIN) {
+                self.snd_nxt += 1;
+                self.sent_fin = true;
+            }
+            self.snd_nxt += len;
+            if self.snd_nxt.gt(self.snd_max) {
+                self.snd_max = self.snd_nxt;
+                if self.timing.is_none() {
+                    self.timing = Some((now, start));
+                }
+            }
+            if self.rexmt_at.is_none() && self.snd_nxt != self.snd_una {
+                self.arm_rexmt(now, self.rtt.rxtcur);
+                if self.persist_at.is_some() {
+                    self.persist_at = None;
+                    self.rtt.rxtshift = 0;
+                }
+            }
         }
         let outstanding = self.snd_max.since(self.snd_una);
         self.stats.max_outstanding = self.stats.max_outstanding.max(outstanding);

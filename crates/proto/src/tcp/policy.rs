@@ -1,15 +1,7 @@
 //! The named policy points of the one TCP (DESIGN section 3). Each paper protocol is a value of
 //! [`RecoveryPolicy`] (plus, for the receiver, [`ReceiverPolicy`]), never a copy of the state machine.
-
-/// When a new ACK after fast retransmit deflates the inflated window back to `ssthresh`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Deflation {
-    /// 4.4BSD-Lite `tcp_input`: `if (t_dupacks > tcprexmtthresh && snd_cwnd > snd_ssthresh)`; after
-    /// exactly three duplicates the window stays at `ssthresh + 3 segments` (Stevens vol. 2, p. 970).
-    BsdLite,
-    /// Deflate whenever fast retransmit happened (`t_dupacks >= tcprexmtthresh`), as later BSDs do.
-    AtThreshold,
-}
+//! What differs between the hosts' implementations of the same protocol (e.g. when fast recovery
+//! deflates the window) is a host detail (`host.rs`).
 
 /// How many duplicate ACKs trigger fast retransmit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,7 +65,6 @@ pub enum Selective {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RecoveryPolicy {
     pub dupack_threshold: DupAckThreshold,
-    pub deflation: Deflation,
     pub partial_ack: PartialAck,
     /// `Some` if the sender acts on ELN marks.
     pub eln: Option<ElnSender>,
@@ -84,7 +75,6 @@ impl RecoveryPolicy {
     /// TCP Reno as in 4.4BSD-Lite: the E2E protocol of paper 000.
     pub const RENO: RecoveryPolicy = RecoveryPolicy {
         dupack_threshold: DupAckThreshold::Fixed(3),
-        deflation: Deflation::BsdLite,
         partial_ack: PartialAck::ExitRecovery,
         eln: None,
         selective: Selective::None,

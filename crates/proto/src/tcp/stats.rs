@@ -11,6 +11,8 @@ pub enum TxKind {
     FastRetransmit,
     /// Retransmission after the retransmission timer expired (go-back-N from `snd_una`).
     TimeoutRetransmit,
+    /// A byte (or what a small window allows) forced out by the persist timer.
+    PersistProbe,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -49,6 +51,23 @@ pub struct TcpStats {
     pub max_outstanding: u32,
     /// Connection dropped after too many retransmissions.
     pub dropped: bool,
+    /// Persist-timer expirations (`tcps_persisttimeo`): each sends a probe.
+    pub persist_timeouts: u64,
+    /// ACKs sent advertising a zero window.
+    pub zero_window_acks: u64,
+    /// Segments sent by the reading application's `PRU_RCVD` (window updates).
+    pub window_updates: u64,
+    /// Pure ACKs taken by header prediction (`tcps_predack`).
+    pub predicted_acks: u64,
+    /// ... of them while `t_dupacks` was at the fast-retransmit threshold (fast recovery ended
+    /// without resetting it).
+    pub predicted_acks_in_recovery: u64,
+    /// In-order data segments taken by header prediction (`tcps_preddat`).
+    pub predicted_data: u64,
+    /// Bytes the receiving application has read.
+    pub bytes_read: u64,
+    /// `read()` calls that returned data.
+    pub reads: u64,
 }
 
 /// What the sender's state says about why the retransmission timer had to expire: the evidence for

@@ -37,11 +37,23 @@ fn established(buffer: u32, app_bytes: u64) -> (Tcp, Tcp) {
 }
 
 fn established_with(buffer: u32, app_bytes: u64, policy: RecoveryPolicy) -> (Tcp, Tcp) {
+    established_hosts(buffer, app_bytes, policy, HostProfile::default())
+}
+
+/// A sender and a sink, both with `host`'s TCP details, after the handshake.
+fn established_hosts(
+    buffer: u32,
+    app_bytes: u64,
+    policy: RecoveryPolicy,
+    host: HostProfile,
+) -> (Tcp, Tcp) {
     let mut scfg = TcpConfig::bulk_sender(MSS, buffer, app_bytes);
     scfg.iss = 1000;
     scfg.policy = policy;
+    scfg.host = host;
     let mut rcfg = TcpConfig::sink(MSS, buffer);
     rcfg.iss = 5000;
+    rcfg.host = host;
     let mut s = Tcp::connect(scfg, FH, MH, 0);
     let mut r = Tcp::listen(rcfg, MH, FH);
     // SYN -> SYN/ACK -> ACK (plus the first data segment, which carries the ACK)
@@ -170,7 +182,7 @@ fn duplicates_inflate_the_window_and_new_ack_deflates_it() {
 }
 
 #[test]
-fn bsd_lite_keeps_the_window_after_exactly_three_duplicates() {
+fn bsd_keeps_the_window_after_exactly_three_duplicates_and_freebsd_deflates_it() {
     let (mut s, _) = sender_with_window(8);
     let wnd = s.snd_wnd() as u16;
     let una = s.snd_una();
@@ -185,9 +197,7 @@ fn bsd_lite_keeps_the_window_after_exactly_three_duplicates() {
     );
 
     let (mut s, _) = sender_with_window(8);
-    let mut cfg_policy = RecoveryPolicy::RENO;
-    cfg_policy.deflation = Deflation::AtThreshold;
-    s.cfg.policy = cfg_policy;
+    s.cfg.host = HostPreset::Freebsd22.profile(); // t_dupacks >= tcprexmtthresh
     for _ in 0..3 {
         s.on_segment(SEC, &ack_to_sender(&s, una, wnd));
     }
@@ -328,7 +338,14 @@ fn receiver_acks_every_second_segment_at_once() {
 
 #[test]
 fn out_of_order_segment_gets_an_immediate_duplicate_ack_and_hole_fill_is_acked() {
-    let (_s, mut r) = established(32768, 100_000);
+    // The instant reader of the earlier model: the hole fill's ACK is the only segment and
+    // advertises the whole buffer (see `hole_fill_ack_advertises_the_unread_data` for BSD's reader).
+    let (_s, mut r) = established_hosts(
+        32768,
+        100_000,
+        RecoveryPolicy::RENO,
+        HostPreset::Bsd44Lite.profile(),
+    );
     r.on_segment(10 * MS, &data_to_sink(&r, 0, MSS));
     drain(&mut r);
     // segment 2 lost; segment 3 arrives
@@ -349,6 +366,7 @@ fn out_of_order_segment_gets_an_immediate_duplicate_ack_and_hole_fill_is_acked()
     let out = drain(&mut r);
     assert_eq!(out.len(), 1);
     assert_eq!(out[0].0.ack, r.irs() + 1 + 4 * MSS);
+    assert_eq!(u32::from(out[0].0.window), r.buffers().1);
     assert_eq!(r.stats().bytes_delivered, u64::from(4 * MSS));
     assert_eq!(r.reass_bytes(), 0);
 }
@@ -397,14 +415,23 @@ fn receive_window_bounds_what_is_outstanding() {
 }
 
 #[test]
-fn slow_start_then_congestion_avoidance_increment() {
-    let (mut s, _) = sender_with_window(2);
-    assert_eq!(s.cwnd(), 2 * MSS, "one segment per ACK in slow start");
-    s.snd_ssthresh = MSS;
-    let cw = s.cwnd();
-    let ack = s.snd_una() + MSS;
-    s.on_segment(SEC, &ack_to_sender(&s, ack, 64000));
-    assert_eq!(s.cwnd(), cw + MSS * MSS / cw + MSS / 8);
+fn slow_start_then_congestion_avoidance_increment_of_each_host() {
+    for host in HostPreset::ALL {
+        let (mut s, _) = sender_with_window(2);
+        s.cfg.host = host.profile();
+        assert_eq!(s.cwnd(), 2 * MSS, "one segment per ACK in slow start");
+        s.snd_ssthresh = MSS;
+        let cw = s.cwnd();
+        let ack = s.snd_una() + MSS;
+        s.on_segment(SEC, &ack_to_sender(&s, ack, 64000));
+        let expected = match host {
+            // 4.4BSD-Lite tcp_input.c 8.5: maxseg^2/cwnd + maxseg/8
+            HostPreset::Bsd44Lite => cw + MSS * MSS / cw + MSS / 8,
+            // CSRG 8.7 (BSD/OS 2.1 as Lite2) and FreeBSD 2.2: maxseg^2/cwnd
+            HostPreset::Bsdos21 | HostPreset::Freebsd22 => cw + MSS * MSS / cw,
+        };
+        assert_eq!(s.cwnd(), expected, "{}", host.name());
+    }
 }
 
 #[test]

@@ -227,6 +227,8 @@ pub struct TableReport {
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub seeds: u64,
+    /// The host profile of every run.
+    pub host: String,
     pub tables: Vec<TableReport>,
     pub claims: Vec<Claim>,
 }
@@ -287,6 +289,9 @@ pub fn evaluate(
     }
     let mut report = Report {
         seeds,
+        host: exps
+            .first()
+            .map_or_else(String::new, |e| e.scenario.host_label()),
         tables,
         claims: vec![],
     };

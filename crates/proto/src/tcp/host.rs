@@ -1,0 +1,485 @@
+//! Host profiles: the TCP implementation details in which the papers' hosts differ from the
+//! 4.4BSD-Lite that Stevens vol. 2 describes (DESIGN section 3).
+//!
+//! Paper 000 ran BSD/OS 2.1 (section IV-A), paper 002 BSD/OS 2.0 and paper 001 FreeBSD 2.2.1. Each
+//! detail is a field of [`HostProfile`] with the rule it selects and its source; a named
+//! [`HostPreset`] fills every field. BSD/OS is not public: its profile takes the CSRG changes
+//! that BSDI's Mike Karels made after 4.4BSD-Lite (the 4.4BSD-Lite2 sources), see
+//! `docs/host-profiles.md`.
+//!
+//! Two settings are not profile details because no source gives them: how long the reading
+//! process takes to run after it is woken (`read_delay`) and how much it asks for per read
+//! (`read_size`). They are user settings with defaults stated below.
+
+use crate::tcp::rtt::RttEstimator;
+use crate::time::{Time, MS, US};
+
+/// The congestion-avoidance increment per new ACK above `ssthresh` (Stevens vol. 2, p. 977).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CaIncrement {
+    /// `maxseg*maxseg/cwnd + maxseg/8`: CSRG tcp_input.c 7.23 (June 1990, "from van: ... faster window
+    /// opening in linear mode (add 1/8 packet)") to 8.6; 4.4BSD-Lite's tcp_input.c 8.5.
+    PlusEighth,
+    /// `maxseg*maxseg/cwnd`: CSRG tcp_input.c 8.7 (27 October 1994, "per Van via Sally Floyd, do not
+    /// add the constant maxseg/8 ... (from karels)"); 4.4BSD-Lite2 tcp_input.c lines 1037-1044.
+    Plain,
+}
+
+/// How the receiving application takes data out of the socket's receive buffer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReaderModel {
+    /// The data is gone the moment it is in order: the advertised window is always the whole
+    /// buffer, and the ACK for a segment that fills a hole advertises it too. The model before host
+    /// profiles; no BSD worked so.
+    Instant,
+    /// A process asleep in `read()`. `TCP_REASS` appends in-order data to `so_rcv` and calls
+    /// `sorwakeup`, which only makes the reader runnable: the ACK that `tcp_input` sends (a hole fill
+    /// sets `TF_ACKNOW`) goes out first and advertises `sbspace(so_rcv)` with that data unread
+    /// (Lite2 tcp_input.c lines 88-103, 1282-1283; `ipintr` drains its queue before any process
+    /// runs). The reader then runs after `read_delay`, reads up to `read_size` bytes per call, and
+    /// each `soreceive` ends with one `PRU_RCVD`, i.e. one `tcp_output` (uipc_socket.c 8.6 lines
+    /// 766-773, tcp_usrreq.c PRU_RCVD), whose window-update rule decides whether an ACK goes out.
+    Process,
+}
+
+/// Which segments header prediction may take (Lite2 tcp_input.c lines 416-510).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeaderPrediction {
+    /// Every segment takes the slow path.
+    Off,
+    /// 4.4BSD (CSRG tcp_input.c 7.23, 1990, "from van", to Lite2): a pure ACK for new data with
+    /// an unchanged window while `cwnd >= snd_wnd`, or in-order data with nothing queued.
+    Bsd,
+    /// FreeBSD 2.2: the same, and the ACK branch also requires `t_dupacks < tcprexmtthresh`, so an
+    /// ACK arriving in fast recovery always takes the slow path (in FreeBSD's tcp_input.c of 1997
+    /// and its 2.2.2 port, not in 2.1.7.1).
+    FreeBsd,
+}
+
+/// When the first new ACK after fast retransmit deflates cwnd to ssthresh (Stevens vol. 2, p. 970).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Deflation {
+    /// 4.4BSD-Lite and Lite2 (tcp_input.c lines 989-996): `if (t_dupacks > tcprexmtthresh && ...)`;
+    /// after exactly three duplicates the window stays at `ssthresh + 3 segments`.
+    AboveThreshold,
+    /// FreeBSD 2.2: `t_dupacks >= tcprexmtthresh`, so it deflates after the third duplicate too.
+    AtThreshold,
+}
+
+/// When the receiver ACKs in-order data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DelayedAck {
+    /// `TCP_REASS` sets `TF_DELACK`; the ACK goes out with the next window update of a read (every
+    /// second full segment with a reader that keeps up) or on the 200 ms fast tick.
+    Bsd,
+    /// A segment carrying PSH is ACKed at once (`TF_ACKNOW`): CSRG tcp_input.c 8.9 (May 1995, "from
+    /// mycroft", backed out by 8.10 the next day) and FreeBSD's `TCP_ACK_HACK` kernel option. In no
+    /// profile: a user setting.
+    AckPush,
+}
+
+/// The TCP implementation details of one host. Presets: [`HostPreset`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HostProfile {
+    /// Congestion-avoidance increment.
+    pub ca_increment: CaIncrement,
+    /// The receiving application.
+    pub reader: ReaderModel,
+    /// Header prediction: the fast path of a one-way transfer. Its ACK branch neither resets
+    /// `t_dupacks` nor opens cwnd nor deflates it.
+    pub header_prediction: HeaderPrediction,
+    /// The persist timer (`tcp_setpersist`, Lite2 tcp_output.c lines 587-603; `TCPT_PERSIST` in
+    /// tcp_timer.c): a sender with data and a window too small to use probes with one byte, backing
+    /// off from `TCPTV_PERSMIN` (5 s) to `TCPTV_PERSMAX` (60 s).
+    pub persist: bool,
+    /// When fast recovery deflates the window.
+    pub deflation: Deflation,
+    /// The round-trip estimator and the RTO it gives.
+    pub rtt_estimator: RttEstimator,
+    /// When in-order data is ACKed.
+    pub delayed_ack: DelayedAck,
+    /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
+    /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
+    pub read_delay: Time,
+    /// User setting: the bytes one `read()` asks for. Default 8192, the buffer of `ttcp -r` and of
+    /// the BSD `ftp` client's data loop (`st_blksize` of an FFS file), the tools of the time.
+    pub read_size: u32,
+}
+
+/// The default of [`HostProfile::read_size`].
+pub const DEFAULT_READ_SIZE: u32 = 8192;
+
+impl HostProfile {
+    /// Every detail's key as scenario files and `--host-detail` name it.
+    pub const KEYS: [&'static str; 9] = [
+        "ca-increment",
+        "reader",
+        "header-prediction",
+        "persist",
+        "deflation",
+        "rtt-estimator",
+        "delayed-ack",
+        "read-delay",
+        "read-size",
+    ];
+
+    /// The value of one detail as text (the form [`HostProfile::set`] reads).
+    pub fn get(&self, key: &str) -> Option<String> {
+        Some(match key {
+            "ca-increment" => match self.ca_increment {
+                CaIncrement::PlusEighth => "plus-eighth".into(),
+                CaIncrement::Plain => "plain".into(),
+            },
+            "reader" => match self.reader {
+                ReaderModel::Instant => "instant".into(),
+                ReaderModel::Process => "process".into(),
+            },
+            "header-prediction" => match self.header_prediction {
+                HeaderPrediction::Off => "off".into(),
+                HeaderPrediction::Bsd => "bsd".into(),
+                HeaderPrediction::FreeBsd => "freebsd".into(),
+            },
+            "persist" => on_off(self.persist).into(),
+            "deflation" => match self.deflation {
+                Deflation::AboveThreshold => "above-threshold".into(),
+                Deflation::AtThreshold => "at-threshold".into(),
+            },
+            "rtt-estimator" => match self.rtt_estimator {
+                RttEstimator::Lite => "lite".into(),
+                RttEstimator::Fine => "fine".into(),
+            },
+            "delayed-ack" => match self.delayed_ack {
+                DelayedAck::Bsd => "bsd".into(),
+                DelayedAck::AckPush => "ack-push".into(),
+            },
+            "read-delay" => format_duration(self.read_delay),
+            "read-size" => self.read_size.to_string(),
+            _ => return None,
+        })
+    }
+
+    /// Sets one detail from text; the error names the key and what it accepts.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let v = value.trim().to_ascii_lowercase();
+        let bad = |accepted: &str| format!("host detail {key} = '{value}': use {accepted}");
+        match key {
+            "ca-increment" => {
+                self.ca_increment = match v.as_str() {
+                    "plus-eighth" => CaIncrement::PlusEighth,
+                    "plain" => CaIncrement::Plain,
+                    _ => return Err(bad("plus-eighth (4.4BSD-Lite) or plain (CSRG 8.7, Lite2)")),
+                }
+            }
+            "reader" => {
+                self.reader = match v.as_str() {
+                    "instant" => ReaderModel::Instant,
+                    "process" => ReaderModel::Process,
+                    _ => return Err(bad("instant or process")),
+                }
+            }
+            "header-prediction" => {
+                self.header_prediction = match v.as_str() {
+                    "off" | "false" | "no" | "0" => HeaderPrediction::Off,
+                    "bsd" | "on" | "true" | "yes" | "1" => HeaderPrediction::Bsd,
+                    "freebsd" => HeaderPrediction::FreeBsd,
+                    _ => return Err(bad("off, bsd (4.4BSD) or freebsd (FreeBSD 2.2)")),
+                }
+            }
+            "persist" => self.persist = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
+            "deflation" => {
+                self.deflation = match v.as_str() {
+                    "above-threshold" => Deflation::AboveThreshold,
+                    "at-threshold" => Deflation::AtThreshold,
+                    _ => {
+                        return Err(bad(
+                            "above-threshold (4.4BSD: more than 3 duplicates) or at-threshold \
+                             (FreeBSD 2.2)",
+                        ))
+                    }
+                }
+            }
+            "rtt-estimator" => {
+                self.rtt_estimator = match v.as_str() {
+                    "lite" => RttEstimator::Lite,
+                    "fine" => RttEstimator::Fine,
+                    _ => return Err(bad("lite (4.4BSD) or fine (FreeBSD 2.2)")),
+                }
+            }
+            "delayed-ack" => {
+                self.delayed_ack = match v.as_str() {
+                    "bsd" => DelayedAck::Bsd,
+                    "ack-push" => DelayedAck::AckPush,
+                    _ => return Err(bad("bsd or ack-push")),
+                }
+            }
+            "read-delay" => {
+                let d =
+                    parse_duration(&v).ok_or_else(|| bad("a time such as 0, 500us, 2ms or 1s"))?;
+                if d > 10 * crate::time::SEC {
+                    return Err(bad("a time from 0 to 10s"));
+                }
+                self.read_delay = d;
+            }
+            "read-size" => {
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| bad("a number of bytes from 1 to 1048576"))?;
+                if n == 0 || n > 1 << 20 {
+                    return Err(bad("a number of bytes from 1 to 1048576"));
+                }
+                self.read_size = n;
+            }
+            _ => {
+                return Err(format!(
+                    "unknown host detail '{key}' (known: {})",
+                    Self::KEYS.join(", ")
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// The keys whose values differ between two profiles, in [`HostProfile::KEYS`] order.
+    pub fn differences(&self, other: &HostProfile) -> Vec<&'static str> {
+        Self::KEYS
+            .iter()
+            .copied()
+            .filter(|k| self.get(k) != other.get(k))
+            .collect()
+    }
+}
+
+impl Default for HostProfile {
+    /// BSD/OS 2.1, the hosts of paper 000.
+    fn default() -> Self {
+        HostPreset::Bsdos21.profile()
+    }
+}
+
+/// The named host profiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HostPreset {
+    /// The model before host profiles, byte for byte: 4.4BSD-Lite's congestion avoidance (Stevens
+    /// vol. 2) with an application that reads instantly, and neither header prediction nor the
+    /// persist timer (Lite had both; with an instant reader the window never closes and header
+    /// prediction would end fast recovery without resetting `t_dupacks`, see `docs/host-profiles.md`).
+    Bsd44Lite,
+    /// BSD/OS 2.1 (paper 000; paper 002's 2.0 had the same TCP as far as the sources tell): the
+    /// 4.4BSD-Lite2 TCP, i.e. Lite with the CSRG changes of 1994-95, most of them by BSDI's Mike
+    /// Karels, among them congestion avoidance without `maxseg/8` (tcp_input.c 8.7). A reading
+    /// process, header prediction and the persist timer, as every BSD had.
+    Bsdos21,
+    /// FreeBSD 2.2.1 (paper 001): Lite2's congestion avoidance, reader and persist timer, with
+    /// FreeBSD's own header-prediction guard, deflation at the third duplicate and its finer
+    /// round-trip estimator (initial RTO 3 s).
+    Freebsd22,
+}
+
+impl HostPreset {
+    pub const ALL: [HostPreset; 3] = [
+        HostPreset::Bsd44Lite,
+        HostPreset::Bsdos21,
+        HostPreset::Freebsd22,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            HostPreset::Bsd44Lite => "bsd44-lite",
+            HostPreset::Bsdos21 => "bsdos-2.1",
+            HostPreset::Freebsd22 => "freebsd-2.2",
+        }
+    }
+
+    pub fn description(self) -> &'static str {
+        match self {
+            HostPreset::Bsd44Lite => {
+                "the model before host profiles: 4.4BSD-Lite congestion avoidance (+maxseg/8), \
+                 an application that reads instantly, no header prediction, no persist timer"
+            }
+            HostPreset::Bsdos21 => {
+                "BSD/OS 2.1 (papers 000, 002) as 4.4BSD-Lite2: congestion avoidance without \
+                 maxseg/8 (CSRG 8.7, from BSDI), a reading process, header prediction, persist timer"
+            }
+            HostPreset::Freebsd22 => {
+                "FreeBSD 2.2.1 (paper 001): as bsdos-2.1, plus header prediction only outside \
+                 fast recovery, deflation at the 3rd duplicate, the finer RTT estimator (srtt x32)"
+            }
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<HostPreset, String> {
+        let n = name.trim().to_ascii_lowercase();
+        let alias = match n.as_str() {
+            "lite" | "4.4bsd-lite" | "bsd44" => Some(HostPreset::Bsd44Lite),
+            "bsdos" | "bsd/os-2.1" | "bsdos21" | "lite2" => Some(HostPreset::Bsdos21),
+            "freebsd" | "freebsd-2.2.1" | "freebsd22" => Some(HostPreset::Freebsd22),
+            _ => None,
+        };
+        alias
+            .or_else(|| HostPreset::ALL.iter().copied().find(|p| p.name() == n))
+            .ok_or_else(|| {
+                let known: Vec<&str> = HostPreset::ALL.iter().map(|p| p.name()).collect();
+                format!("unknown host '{name}' (known: {})", known.join(", "))
+            })
+    }
+
+    pub fn profile(self) -> HostProfile {
+        let user = |p: HostProfile| HostProfile {
+            read_delay: 0,
+            read_size: DEFAULT_READ_SIZE,
+            ..p
+        };
+        let lite2 = HostProfile {
+            ca_increment: CaIncrement::Plain,
+            reader: ReaderModel::Process,
+            header_prediction: HeaderPrediction::Bsd,
+            persist: true,
+            deflation: Deflation::AboveThreshold,
+            rtt_estimator: RttEstimator::Lite,
+            delayed_ack: DelayedAck::Bsd,
+            read_delay: 0,
+            read_size: 0,
+        };
+        match self {
+            HostPreset::Bsd44Lite => user(HostProfile {
+                ca_increment: CaIncrement::PlusEighth,
+                reader: ReaderModel::Instant,
+                header_prediction: HeaderPrediction::Off,
+                persist: false,
+                ..lite2
+            }),
+            HostPreset::Bsdos21 => user(lite2),
+            HostPreset::Freebsd22 => user(HostProfile {
+                header_prediction: HeaderPrediction::FreeBsd,
+                deflation: Deflation::AtThreshold,
+                rtt_estimator: RttEstimator::Fine,
+                ..lite2
+            }),
+        }
+    }
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+fn parse_on_off(v: &str) -> Option<bool> {
+    match v {
+        "on" | "true" | "yes" | "1" => Some(true),
+        "off" | "false" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+/// `0`, `250us`, `2ms`, `1.5ms`, `1s` (a bare number is milliseconds).
+pub fn parse_duration(text: &str) -> Option<Time> {
+    let t = text.trim();
+    let (num, unit) = if let Some(n) = t.strip_suffix("us") {
+        (n, US)
+    } else if let Some(n) = t.strip_suffix("ms") {
+        (n, MS)
+    } else if let Some(n) = t.strip_suffix('s') {
+        (n, crate::time::SEC)
+    } else {
+        (t, MS)
+    };
+    let num = num.trim();
+    if num.is_empty() || num.starts_with('-') {
+        return None;
+    }
+    let (int, frac) = num.split_once('.').unwrap_or((num, ""));
+    if !int.chars().all(|c| c.is_ascii_digit())
+        || !frac.chars().all(|c| c.is_ascii_digit())
+        || frac.len() > 9
+        || (int.is_empty() && frac.is_empty())
+    {
+        return None;
+    }
+    let whole: u64 = if int.is_empty() { 0 } else { int.parse().ok()? };
+    let mut frac_ns: u64 = 0;
+    if !frac.is_empty() {
+        let scaled: u64 = frac.parse().ok()?;
+        frac_ns = scaled.checked_mul(unit)? / 10u64.pow(frac.len() as u32);
+    }
+    whole.checked_mul(unit)?.checked_add(frac_ns)
+}
+
+/// A duration as [`parse_duration`] reads it back: `0`, `250us`, `2ms`, `1s`, `1.250us`.
+pub fn format_duration(t: Time) -> String {
+    if t == 0 {
+        "0".into()
+    } else if t.is_multiple_of(crate::time::SEC) {
+        format!("{}s", t / crate::time::SEC)
+    } else if t.is_multiple_of(MS) {
+        format!("{}ms", t / MS)
+    } else if t.is_multiple_of(US) {
+        format!("{}us", t / US)
+    } else {
+        format!("{}.{:03}us", t / US, t % US)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn presets_parse_and_differ() {
+        for p in HostPreset::ALL {
+            assert_eq!(HostPreset::parse(p.name()), Ok(p));
+        }
+        assert!(HostPreset::parse("solaris")
+            .unwrap_err()
+            .contains("unknown host 'solaris'"));
+        let lite = HostPreset::Bsd44Lite.profile();
+        let bsdos = HostPreset::Bsdos21.profile();
+        assert_eq!(
+            lite.differences(&bsdos),
+            vec!["ca-increment", "reader", "header-prediction", "persist"]
+        );
+        let freebsd = HostPreset::Freebsd22.profile();
+        assert_eq!(
+            bsdos.differences(&freebsd),
+            vec!["header-prediction", "deflation", "rtt-estimator"]
+        );
+    }
+
+    #[test]
+    fn every_key_round_trips() {
+        let mut p = HostProfile::default();
+        for key in HostProfile::KEYS {
+            let v = p.get(key).expect("known key");
+            p.set(key, &v).expect("its own value parses");
+            assert_eq!(p.get(key), Some(v));
+        }
+        assert!(p
+            .set("nagle", "on")
+            .unwrap_err()
+            .contains("unknown host detail 'nagle'"));
+        assert!(p
+            .set("reader", "lazy")
+            .unwrap_err()
+            .contains("instant or process"));
+        assert!(p.set("read-size", "0").is_err());
+        assert!(p.set("read-delay", "-1ms").is_err());
+        p.set("read-delay", "1.5ms").unwrap();
+        assert_eq!(p.read_delay, 1_500_000);
+    }
+
+    proptest! {
+        #[test]
+        fn durations_round_trip(ns in 0u64..20_000_000_000) {
+            prop_assert_eq!(parse_duration(&format_duration(ns)), Some(ns));
+        }
+
+        #[test]
+        fn duration_parser_never_panics(s in "\\PC{0,12}") {
+            let _ = parse_duration(&s);
+        }
+    }
+}
