@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use snooplab_sim::reproduce::ablation::{ablation_jobs, Ablation, ABLATION_PARTS};
 use snooplab_sim::reproduce::{evaluate, experiments, CellReport, Paper000, Part, Report};
 use snooplab_sim::{RunResult, Scenario};
 
@@ -16,6 +17,9 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
     let seeds = parse_seed(&a.seeds).map_err(|e| e.replace("seed", "seeds"))?;
     if seeds == 0 || seeds > 10_000 {
         return Err(format!("seeds {seeds} is out of range: use 1 to 10000"));
+    }
+    if a.ablation {
+        return ablation(&a, seeds);
     }
     let host = HostPreset::parse(&a.host)?;
     let paper = Paper000::load()?;
@@ -226,4 +230,134 @@ fn write_outputs(
         }
     }
     write("runs.csv", &csv)
+}
+
+/// `reproduce --ablation`: Tables III and IV with one host detail at a time switched between two
+/// profiles, both ways.
+fn ablation(a: &ReproduceArgs, seeds: u64) -> Result<(), String> {
+    let from = HostPreset::parse(&a.host)?;
+    let to = HostPreset::parse(&a.against)?;
+    if from == to {
+        return Err(format!(
+            "--ablation compares two host profiles, but --host and --against are both {}",
+            from.name()
+        ));
+    }
+    if a.part.as_deref().is_some_and(|p| p != "all") {
+        return Err("--ablation runs Tables III and IV; leave out the part".into());
+    }
+    let paper = Paper000::load()?;
+    let jobs = ablation_jobs(from, to, seeds);
+    let started = std::time::Instant::now();
+    let results = crate::parallel::run_all(&jobs, a.threads)?;
+    let ab = Ablation::evaluate(from, to, seeds, &results, &paper);
+    if let Some(dir) = &a.out {
+        create_dir(dir)?;
+        let json = serde_json::to_string_pretty(&ab)
+            .map_err(|e| format!("cannot encode the ablation: {e}"))?;
+        write_file(&dir.join("ablation.json"), json)?;
+    }
+    if a.json {
+        let text =
+            serde_json::to_string(&ab).map_err(|e| format!("cannot encode the ablation: {e}"))?;
+        println!("{text}");
+    } else {
+        print!("{}", render_ablation(&ab));
+        eprintln!(
+            "{} runs in {:.1} s",
+            jobs.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+fn render_ablation(ab: &Ablation) -> String {
+    let mut s = String::new();
+    let parts: Vec<&str> = ABLATION_PARTS.iter().map(|p| p.name()).collect();
+    let _ = writeln!(
+        s,
+        "snooplab reproduce --ablation: paper 000 {} (8 MB, 1 error / 64 KB), mean of {} seeds.\n\
+         Each table starts from one host profile and switches one detail at a time to the other \
+         profile's value;\nthe detail columns give the change of the mean throughput from the \
+         first column. '!n': n runs incomplete or with a failed invariant.\n",
+        parts.join(" and "),
+        ab.seeds
+    );
+    for (base, other) in [(&ab.from, &ab.to), (&ab.to, &ab.from)] {
+        let idx = ab.group(base);
+        let Some((&first, rest)) = idx.split_first() else {
+            continue;
+        };
+        let _ = writeln!(s, "From {base}, one detail at a time set to {other}'s:");
+        let labels: Vec<String> = rest
+            .iter()
+            .map(|&i| {
+                let v = &ab.variants[i];
+                format!(
+                    "{}={}",
+                    v.detail.clone().unwrap_or_default(),
+                    v.value.clone().unwrap_or_default()
+                )
+            })
+            .collect();
+        let widths: Vec<usize> = labels.iter().map(|l| l.len().max(9) + 2).collect();
+        let _ = write!(s, "{:<30}{:>7}{:>12}", "cell", "paper", base);
+        for (l, w) in labels.iter().zip(&widths) {
+            let _ = write!(s, "{l:>w$}");
+        }
+        let other_idx = ab.group(other).first().copied();
+        let _ = writeln!(s, "{:>14}", other);
+        let mut sums = vec![0.0; rest.len()];
+        for c in &ab.cells {
+            let cell = format!(
+                "{} {} {}",
+                if c.part == Part::Table3 { "III" } else { "IV" },
+                c.row,
+                c.protocol
+            );
+            let paper = c
+                .paper_throughput_mbps
+                .map_or("-".to_string(), |p| format!("{p:.2}"));
+            let b = c.throughput_mbps[first].mean;
+            let _ = write!(
+                s,
+                "{cell:<30}{paper:>7}{:>12}",
+                format!("{b:.3}{}", fails(c.failures[first]))
+            );
+            for (k, (&i, w)) in rest.iter().zip(&widths).enumerate() {
+                let v = c.throughput_mbps[i].mean;
+                let change = if b > 0.0 { 100.0 * (v - b) / b } else { 0.0 };
+                sums[k] += change.abs();
+                let _ = write!(
+                    s,
+                    "{:>w$}",
+                    format!("{change:+.1}%{}", fails(c.failures[i]))
+                );
+            }
+            if let Some(o) = other_idx {
+                let _ = write!(
+                    s,
+                    "{:>14}",
+                    format!("{:.3}{}", c.throughput_mbps[o].mean, fails(c.failures[o]))
+                );
+            }
+            let _ = writeln!(s);
+        }
+        let n = ab.cells.len().max(1) as f64;
+        let _ = write!(s, "{:<49}", "mean |change| over the cells");
+        for (sum, w) in sums.iter().zip(&widths) {
+            let _ = write!(s, "{:>w$}", format!("{:.1}%", sum / n));
+        }
+        let _ = writeln!(s, "\n");
+    }
+    s
+}
+
+fn fails(n: usize) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(" !{n}")
+    }
 }

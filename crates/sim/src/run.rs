@@ -481,6 +481,8 @@ impl<O: Observe> Simulation<O> {
         if !self.inv.complete {
             let why = if self.fh.stats().dropped {
                 "the sender gave up after 12 retransmissions"
+            } else if self.now < sc.max_time {
+                "nothing was left to happen (a deadlock: no packet in flight, no timer set)"
             } else {
                 "the run ended"
             };

@@ -95,7 +95,10 @@ impl Tcp {
         self.rcv_nxt += seg.len;
         self.stats.bytes_delivered += u64::from(seg.len);
         self.deliver(now, u64::from(seg.len));
-        if self.ack_in_order(now, seg.flags.contains(crate::segment::Flags::PSH)) {
+        let ack_now = self.ack_in_order(now, seg.flags.contains(crate::segment::Flags::PSH));
+        // An instant reader's read (PRU_RCVD) runs tcp_output here; a reading process does when
+        // it runs.
+        if ack_now || self.reads_instantly() {
             self.output(now);
         }
         true

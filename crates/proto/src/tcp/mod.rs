@@ -569,4 +569,6 @@ impl Tcp {
 }
 
 #[cfg(test)]
+mod host_tests;
+#[cfg(test)]
 mod tests;

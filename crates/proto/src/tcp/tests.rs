@@ -7,10 +7,10 @@ use crate::seq::Seq;
 use crate::test_support::{FH, MH};
 use crate::time::{MS, SEC};
 
-const MSS: u32 = 1000;
+pub(super) const MSS: u32 = 1000;
 
 /// Passes segments between the two endpoints with no delay until neither has anything to send.
-fn exchange(now: Time, a: &mut Tcp, b: &mut Tcp) {
+pub(super) fn exchange(now: Time, a: &mut Tcp, b: &mut Tcp) {
     loop {
         let mut moved = false;
         while let Some((s, _)) = a.poll_transmit() {
@@ -27,21 +27,21 @@ fn exchange(now: Time, a: &mut Tcp, b: &mut Tcp) {
     }
 }
 
-fn drain(t: &mut Tcp) -> Vec<(Segment, TxKind)> {
+pub(super) fn drain(t: &mut Tcp) -> Vec<(Segment, TxKind)> {
     std::iter::from_fn(|| t.poll_transmit()).collect()
 }
 
 /// A sender and a sink after the three-way handshake, at time 0, and the sender's queued data.
-fn established(buffer: u32, app_bytes: u64) -> (Tcp, Tcp) {
+pub(super) fn established(buffer: u32, app_bytes: u64) -> (Tcp, Tcp) {
     established_with(buffer, app_bytes, RecoveryPolicy::RENO)
 }
 
-fn established_with(buffer: u32, app_bytes: u64, policy: RecoveryPolicy) -> (Tcp, Tcp) {
+pub(super) fn established_with(buffer: u32, app_bytes: u64, policy: RecoveryPolicy) -> (Tcp, Tcp) {
     established_hosts(buffer, app_bytes, policy, HostProfile::default())
 }
 
 /// A sender and a sink, both with `host`'s TCP details, after the handshake.
-fn established_hosts(
+pub(super) fn established_hosts(
     buffer: u32,
     app_bytes: u64,
     policy: RecoveryPolicy,
@@ -69,7 +69,7 @@ fn established_hosts(
 }
 
 /// An ACK from the sink to the sender.
-fn ack_to_sender(s: &Tcp, ack: Seq, window: u16) -> Segment {
+pub(super) fn ack_to_sender(s: &Tcp, ack: Seq, window: u16) -> Segment {
     Segment {
         src: MH,
         dst: FH,
@@ -87,7 +87,7 @@ fn ack_to_sender(s: &Tcp, ack: Seq, window: u16) -> Segment {
 }
 
 /// A data segment from the sender to the sink.
-fn data_to_sink(r: &Tcp, offset: u32, len: u32) -> Segment {
+pub(super) fn data_to_sink(r: &Tcp, offset: u32, len: u32) -> Segment {
     Segment {
         src: FH,
         dst: MH,
@@ -106,11 +106,11 @@ fn data_to_sink(r: &Tcp, offset: u32, len: u32) -> Segment {
 
 /// Brings a sender into steady congestion avoidance with `segs` segments outstanding, all sent at
 /// `now`; returns their sequence numbers.
-fn sender_with_window(segs: u32) -> (Tcp, Vec<Seq>) {
+pub(super) fn sender_with_window(segs: u32) -> (Tcp, Vec<Seq>) {
     sender_with_window_policy(segs, RecoveryPolicy::RENO)
 }
 
-fn sender_with_window_policy(segs: u32, policy: RecoveryPolicy) -> (Tcp, Vec<Seq>) {
+pub(super) fn sender_with_window_policy(segs: u32, policy: RecoveryPolicy) -> (Tcp, Vec<Seq>) {
     let (mut s, _r) = established_with(64 * 1024, 10_000_000, policy);
     let first = drain(&mut s);
     assert_eq!(first.len(), 1, "slow start begins with one segment");

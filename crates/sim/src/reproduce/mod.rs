@@ -1,6 +1,7 @@
 //! `snooplab reproduce`: paper 000's experiments (Tables II-V, Fig. 12), run and set beside the
 //! paper's numbers, with the paper's claims checked as measured ratios.
 
+pub mod ablation;
 mod claims;
 pub mod paper;
 

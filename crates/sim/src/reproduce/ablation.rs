@@ -1,0 +1,200 @@
+//! What each host detail is worth: paper 000's Table III and Table IV cells run with one host
+//! detail at a time switched from one profile to the other, in both directions (`snooplab reproduce
+//! --ablation`).
+
+use serde::Serialize;
+use snooplab_proto::tcp::HostPreset;
+
+use super::{experiments, Experiment, Paper000, Part};
+use crate::metrics::RunResult;
+use crate::scenario::Scenario;
+use crate::stats::{summarize, Summary};
+
+/// The parts whose cells the ablation runs: the end-to-end and split-connection tables, where the
+/// hosts' TCP does the recovering.
+pub const ABLATION_PARTS: [Part; 2] = [Part::Table3, Part::Table4];
+
+/// One host configuration of the ablation: a profile, with at most one detail taken from the other.
+#[derive(Clone, Debug, Serialize)]
+pub struct Variant {
+    /// The profile it starts from.
+    pub profile: String,
+    /// The detail set to the other profile's value, if any.
+    pub detail: Option<String>,
+    /// The detail's value in this variant.
+    pub value: Option<String>,
+}
+
+/// Every variant, in a fixed order: `from`; `from` with each differing detail from `to`; `to`;
+/// `to` with each differing detail from `from`.
+pub fn variants(from: HostPreset, to: HostPreset) -> Vec<(Variant, Scenario)> {
+    let mut out = vec![];
+    for (base, other) in [(from, to), (to, from)] {
+        let mut sc = Scenario::paper000(crate::Protocol::E2e, crate::Env::Lan, 32768, 1);
+        sc.set_host(base);
+        out.push((
+            Variant {
+                profile: base.name().into(),
+                detail: None,
+                value: None,
+            },
+            sc.clone(),
+        ));
+        let (b, o) = (base.profile(), other.profile());
+        for key in b.differences(&o) {
+            let mut v = sc.clone();
+            if let Some(val) = o.get(key) {
+                // a value another profile holds always parses
+                let _ = v.host.set(key, &val);
+            }
+            out.push((
+                Variant {
+                    profile: base.name().into(),
+                    detail: Some(key.into()),
+                    value: o.get(key),
+                },
+                v,
+            ));
+        }
+    }
+    out
+}
+
+/// The runs of the ablation, in order: every experiment of [`ABLATION_PARTS`], every variant,
+/// seeds 1..=`seeds`.
+pub fn ablation_jobs(from: HostPreset, to: HostPreset, seeds: u64) -> Vec<Scenario> {
+    let vars = variants(from, to);
+    let mut jobs = vec![];
+    for e in experiments(&ABLATION_PARTS) {
+        for (_, host_sc) in &vars {
+            for seed in 1..=seeds {
+                let mut sc = e.scenario.clone();
+                sc.host_preset = host_sc.host_preset;
+                sc.host = host_sc.host;
+                sc.seed = seed;
+                jobs.push(sc);
+            }
+        }
+    }
+    jobs
+}
+
+/// One cell of a table under every variant.
+#[derive(Clone, Debug, Serialize)]
+pub struct AblationCell {
+    pub part: Part,
+    pub row: String,
+    pub protocol: String,
+    pub paper_throughput_mbps: Option<f64>,
+    /// Throughput of each variant, in [`Ablation::variants`] order.
+    pub throughput_mbps: Vec<Summary>,
+    /// Coarse timeouts per run of each variant.
+    pub timeouts: Vec<Summary>,
+    /// Runs that did not complete or broke an invariant, per variant.
+    pub failures: Vec<usize>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Ablation {
+    pub from: String,
+    pub to: String,
+    pub seeds: u64,
+    pub variants: Vec<Variant>,
+    pub cells: Vec<AblationCell>,
+}
+
+impl Ablation {
+    /// Builds the report from the runs of [`ablation_jobs`], in that order.
+    pub fn evaluate(
+        from: HostPreset,
+        to: HostPreset,
+        seeds: u64,
+        runs: &[RunResult],
+        paper: &Paper000,
+    ) -> Ablation {
+        let vars: Vec<Variant> = variants(from, to).into_iter().map(|(v, _)| v).collect();
+        let exps: Vec<Experiment> = experiments(&ABLATION_PARTS);
+        let per_cell = vars.len() * seeds as usize;
+        let cells = exps
+            .iter()
+            .zip(runs.chunks(per_cell.max(1)))
+            .map(|(e, rs)| {
+                let by_variant: Vec<&[RunResult]> = rs.chunks(seeds.max(1) as usize).collect();
+                let col = |f: &dyn Fn(&RunResult) -> f64| -> Vec<Summary> {
+                    by_variant
+                        .iter()
+                        .map(|v| summarize(&v.iter().map(f).collect::<Vec<_>>()))
+                        .collect()
+                };
+                AblationCell {
+                    part: e.part,
+                    row: e.row.clone(),
+                    protocol: e.protocol.name().into(),
+                    paper_throughput_mbps: paper
+                        .cell(e.protocol.name(), &e.row)
+                        .map(|c| c.throughput),
+                    throughput_mbps: col(&|r| r.throughput_mbps),
+                    timeouts: col(&|r| r.timeouts as f64),
+                    failures: by_variant
+                        .iter()
+                        .map(|v| {
+                            v.iter()
+                                .filter(|r| !(r.invariants.ok() && r.invariants.complete))
+                                .count()
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        Ablation {
+            from: from.name().into(),
+            to: to.name().into(),
+            seeds,
+            variants: vars,
+            cells,
+        }
+    }
+
+    /// The indices of the variants that start from `profile`: the profile itself first.
+    pub fn group(&self, profile: &str) -> Vec<usize> {
+        (0..self.variants.len())
+            .filter(|&i| self.variants[i].profile == profile)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variants_switch_one_detail_at_a_time_both_ways() {
+        let v = variants(HostPreset::Bsdos21, HostPreset::Bsd44Lite);
+        let names: Vec<String> = v
+            .iter()
+            .map(|(v, _)| format!("{}:{}", v.profile, v.detail.clone().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                "bsdos-2.1:",
+                "bsdos-2.1:ca-increment",
+                "bsdos-2.1:reader",
+                "bsdos-2.1:header-prediction",
+                "bsdos-2.1:persist",
+                "bsd44-lite:",
+                "bsd44-lite:ca-increment",
+                "bsd44-lite:reader",
+                "bsd44-lite:header-prediction",
+                "bsd44-lite:persist",
+            ]
+        );
+        // each switched variant differs from its base in exactly that detail
+        let base = v[0].1.host;
+        for (var, sc) in &v[1..5] {
+            let key = var.detail.clone().unwrap_or_default();
+            assert_eq!(base.differences(&sc.host), vec![key.as_str()]);
+        }
+        assert_eq!(v[1].1.host_label(), "bsdos-2.1 [ca-increment=plus-eighth]");
+    }
+}
