@@ -139,6 +139,74 @@ fn scenario_file_sets_the_run_and_flags_override_it() {
 }
 
 #[test]
+fn host_profiles_from_flags_and_scenario_files() {
+    // the default is paper 000's BSD/OS 2.1
+    let o = snooplab(&["run", "--json", "--transfer", "256k"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert_eq!(v["host"], "bsdos-2.1");
+    assert_eq!(v["host_details"]["reader"], "process");
+    for key in [
+        "persist_timeouts",
+        "zero_window_acks",
+        "window_updates",
+        "predicted_acks",
+        "predicted_data",
+    ] {
+        assert!(v.get(key).is_some(), "missing key {key}");
+    }
+    let o = snooplab(&[
+        "run",
+        "--json",
+        "--transfer",
+        "256k",
+        "--host",
+        "freebsd-2.2",
+        "--host-detail",
+        "read-delay=2ms",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert_eq!(v["host"], "freebsd-2.2 [read-delay=2ms]");
+    assert_eq!(v["host_details"]["rtt-estimator"], "fine");
+    // the same from a file, and the flag over the file
+    let dir = std::env::temp_dir().join(format!("snooplab-host-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("h.toml");
+    std::fs::write(
+        &path,
+        "transfer = \"256k\"\nhost = \"freebsd-2.2\"\n[host-details]\nread-delay = \"2ms\"\nread-size = 4096\npersist = true\n",
+    )
+    .expect("write scenario");
+    let p = path.to_string_lossy().to_string();
+    let o = snooplab(&["run", "--scenario", &p, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert_eq!(v["host"], "freebsd-2.2 [read-delay=2ms,read-size=4096]");
+    let o = snooplab(&[
+        "run",
+        "--scenario",
+        &p,
+        "--json",
+        "--host-detail",
+        "read-size=8192",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert_eq!(v["host"], "freebsd-2.2 [read-delay=2ms]");
+    std::fs::remove_dir_all(&dir).ok();
+    // every profile is listed with its details
+    let o = snooplab(&["hosts"]);
+    let out = stdout(&o);
+    for name in [
+        "bsd44-lite",
+        "bsdos-2.1",
+        "freebsd-2.2",
+        "ca-increment=plain",
+    ] {
+        assert!(out.contains(name), "{out}");
+    }
+}
+
+#[test]
 fn protocols_lists_names_with_descriptions() {
     let o = snooplab(&["protocols"]);
     assert!(o.status.success());
@@ -172,6 +240,21 @@ fn bad_input_is_rejected_with_a_clear_error() {
     assert_rejected(&["run", "--burst", "0"], "burst 0");
     assert_rejected(&["run", "--seed", "x"], "seed");
     assert_rejected(&["run", "--error-every", "3"], "error-every 3 is too small");
+    assert_rejected(&["run", "--host", "solaris"], "unknown host 'solaris'");
+    assert_rejected(&["run", "--host-detail", "reader"], "is not KEY=VALUE");
+    assert_rejected(
+        &["run", "--host-detail", "nagle=on"],
+        "unknown host detail 'nagle'",
+    );
+    assert_rejected(
+        &["run", "--host-detail", "read-delay=soon"],
+        "host detail read-delay = 'soon'",
+    );
+    assert_rejected(&["sweep", "--host", "bsdos-2.1,,"], "empty item");
+    assert_rejected(
+        &["reproduce", "--ablation", "--against", "bsdos-2.1"],
+        "both bsdos-2.1",
+    );
     assert_rejected(&["sweep", "--seeds", "0"], "seeds");
     assert_rejected(&["sweep", "--buffer", "8k,,32k"], "empty item");
     assert_rejected(
@@ -215,6 +298,17 @@ fn malformed_scenario_files_are_rejected() {
         ("type.toml", "burst = \"many\"\n", "scenario file"),
         ("negative.toml", "buffer = -8192\n", "negative"),
         ("proto.toml", "protocol = \"vegas\"\n", "unknown protocol"),
+        ("host.toml", "host = \"ultrix\"\n", "unknown host 'ultrix'"),
+        (
+            "detail.toml",
+            "[host-details]\npersist = \"maybe\"\n",
+            "host detail persist",
+        ),
+        (
+            "detailkey.toml",
+            "[host-details]\nwindow-scale = true\n",
+            "unknown host detail 'window-scale'",
+        ),
     ];
     for (name, text, needle) in cases {
         let path = dir.join(name);
