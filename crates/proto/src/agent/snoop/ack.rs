@@ -54,14 +54,23 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             Some(la) if ack.lt(la) => {
                 self.stats.dropped += 1;
             }
-            // Case 3: a duplicate ACK (a pure window update is not one).
+            // A pure window update: the last ACK again with another window (a BSD receiver sends
+            // one when its application reads after the ACK for a hole fill). The sender does not
+            // count it as a duplicate (tcp_input's test includes the window) and it says nothing
+            // about losses: it goes on, and snoop's recovery state stays as it was. Paper 002's
+            // snoop_ack (Fig. 2) does not mention windows; this is our reading of its three cases.
             Some(la)
                 if ack == la
                     && conn
                         .ack_template
                         .as_ref()
-                        .is_none_or(|(t, _)| t.window == seg.window) =>
+                        .is_some_and(|(t, _)| t.window != seg.window) =>
             {
+                conn.ack_template = Some((seg, packet.clone()));
+                self.forward(Port::Wired, packet);
+            }
+            // Case 3: a duplicate ACK.
+            Some(la) if ack == la => {
                 let verdict = on_dupack(&self.cfg, &mut self.out, &mut self.stats, conn, now, &seg);
                 match verdict {
                     Verdict::Propagate => self.forward(Port::Wired, packet),

@@ -295,6 +295,45 @@ fn partial_ack_after_a_local_retransmission_resends_the_next_hole() {
     );
 }
 
+/// The same ACK with another window: what a BSD receiver sends when its application reads after the
+/// ACK for a hole fill.
+fn window_update(n: u32, window: u16) -> Pkt {
+    let mut p = ack(n);
+    if let Some(s) = p.0.as_mut() {
+        s.window = window;
+    }
+    p
+}
+
+#[test]
+fn a_window_update_passes_and_leaves_local_recovery_alone() {
+    // 2 and 4 lost; 3, 5 arrive; the retransmission of 2 fills the hole and the partial ACK for 4
+    // carries the window less the unread data; then the reader's window update follows
+    let mut a = primed(true, false, 6, 2);
+    a.on_packet(20 * MS, Port::Wireless, ack(2));
+    a.on_packet(21 * MS, Port::Wireless, ack(2));
+    drain(&mut a);
+    a.on_packet(25 * MS, Port::Wireless, window_update(4, 30000));
+    let out = drain(&mut a);
+    assert_eq!(
+        out.iter().filter(|t| t.port == Port::Wireless).count(),
+        1,
+        "4 resent"
+    );
+    a.on_packet(25 * MS, Port::Wireless, window_update(4, 32768));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1, "the update is forwarded, nothing resent");
+    assert_eq!(out[0].port, Port::Wired);
+    assert_eq!(out[0].packet.0.map(|s| s.window), Some(32768));
+    // the duplicate that the packet sent after 4 (segment 5) draws was expected: still suppressed
+    a.on_packet(26 * MS, Port::Wireless, window_update(4, 32768));
+    assert!(
+        drain(&mut a).is_empty(),
+        "expected duplicates are still discarded"
+    );
+    assert_eq!(a.stats().local_retransmissions, 2);
+}
+
 #[test]
 fn partial_ack_does_not_resend_a_segment_that_cannot_have_arrived_yet() {
     // 2 lost; only 3 arrived (one duplicate); 4 and 5 are still on their way
