@@ -6,6 +6,7 @@ use snooplab_sim::capture::Capture;
 use snooplab_sim::{Env, Observer, Protocol, RunResult, Scenario, Simulation};
 
 use crate::cli::BenchArgs;
+use snooplab_proto::tcp::HostPreset;
 
 /// What the timed runs record besides their result.
 #[derive(Clone, Copy, Debug, Default)]
@@ -63,12 +64,18 @@ pub fn bench(a: BenchArgs) -> Result<(), String> {
         return Err("runs must be at least 1".into());
     }
     let rec = Recording::parse(&a.with)?;
+    let host = HostPreset::parse(&a.host)?;
+    let scenario = |seed| {
+        let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32768, seed);
+        sc.set_host(host);
+        sc
+    };
     let mut walls = Vec::with_capacity(a.runs as usize);
     let mut events = 0u64;
     // one warm-up run
-    let _ = rec.run(&Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 0))?;
+    let _ = rec.run(&scenario(0))?;
     for seed in 1..=u64::from(a.runs) {
-        let sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32768, seed);
+        let sc = scenario(seed);
         let t = Instant::now();
         let r = rec.run(&sc)?;
         walls.push(t.elapsed().as_secs_f64());
@@ -86,6 +93,7 @@ pub fn bench(a: BenchArgs) -> Result<(), String> {
             "{}",
             serde_json::json!({
                 "scenario": "e2e lan 32k mss 1400 8M error-every 64k",
+                "host": host.name(),
                 "runs": a.runs,
                 "recording": rec.label(),
                 "mean_ms": mean_ms,
@@ -96,7 +104,8 @@ pub fn bench(a: BenchArgs) -> Result<(), String> {
         );
     } else {
         println!(
-            "E2E LAN-32k, 8 MB, 1 error / 64 KB, {} runs on one thread, {}:",
+            "E2E LAN-32k, 8 MB, 1 error / 64 KB, {} hosts, {} runs on one thread, {}:",
+            host.name(),
             a.runs,
             rec.label()
         );

@@ -95,7 +95,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME")]
     pub host: Option<String>,
     /// Change one host detail, e.g. reader=instant, persist=off, read-delay=2ms (repeatable;
-    /// keys: ca-increment, reader, header-prediction, persist, read-delay, read-size).
+    /// keys: ca-increment, reader, header-prediction, persist, deflation, rtt-estimator,
+    /// delayed-ack, read-delay, read-size; `snooplab hosts` shows each profile's values).
     #[arg(long, value_name = "KEY=VALUE")]
     pub host_detail: Vec<String>,
     /// Print one JSON object instead of a table.
@@ -231,6 +232,9 @@ pub struct BenchArgs {
     /// Record during the runs, to measure what it costs: none, trace, pcap or trace,pcap.
     #[arg(long, default_value = "none", value_name = "WHAT")]
     pub with: String,
+    /// Host profile of the benchmarked runs (bsd44-lite, bsdos-2.1, freebsd-2.2).
+    #[arg(long, default_value = "bsdos-2.1", value_name = "NAME")]
+    pub host: String,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
