@@ -51,8 +51,16 @@ impl Recording {
             o = o.with_trace();
         }
         if self.pcap {
-            let c = Capture::new(Box::new(std::io::sink()), Box::new(std::io::sink()))
-                .map_err(|e| e.to_string())?;
+            let sinks: Vec<(String, snooplab_sim::capture::Sink)> =
+                snooplab_sim::Network::from_scenario(sc)
+                    .capture_names()
+                    .into_iter()
+                    .map(|n| {
+                        let sink: snooplab_sim::capture::Sink = Box::new(std::io::sink());
+                        (n, sink)
+                    })
+                    .collect();
+            let c = Capture::new(sinks).map_err(|e| e.to_string())?;
             o = o.with_capture(c);
         }
         Ok(Simulation::observed(sc, o).run_observed().0)

@@ -5,10 +5,10 @@ use serde::Serialize;
 use snooplab_live::emulator::LinkConfig;
 use snooplab_live::testbed::unavailable_reason;
 use snooplab_live::{CongestionControl, LinuxProfile, LiveConfig, LiveProtocol, LiveResult};
+use snooplab_sim::medium::WavelanParams;
 use snooplab_sim::scenario::size_u32;
 use snooplab_sim::size::parse_size;
 use snooplab_sim::stats::{summarize, Summary};
-use snooplab_sim::wavelan::WavelanParams;
 use snooplab_sim::Env;
 
 use crate::cli::LiveArgs;

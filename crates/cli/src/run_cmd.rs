@@ -5,7 +5,7 @@ use std::path::Path;
 use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_sim::capture::{Capture, Sink};
 use snooplab_sim::trace::TraceLog;
-use snooplab_sim::{Observer, Protocol, RunResult, Simulation};
+use snooplab_sim::{Network, Observer, Protocol, RunResult, Simulation};
 
 use crate::cli::RunArgs;
 use crate::files::{create_dir, write_file};
@@ -27,20 +27,24 @@ pub fn run(a: RunArgs) -> Result<(), String> {
             o = o.with_trace();
         }
         if let Some(dir) = &a.pcap {
-            o = o.with_capture(open_capture(dir)?);
+            o = o.with_capture(open_capture(
+                dir,
+                &Network::from_scenario(&sc).capture_names(),
+            )?);
         }
         let (r, o) = Simulation::observed(&sc, o).run_observed();
         (r, Some(o))
     };
     if let Some(o) = obs {
         if let (Some(c), Some(dir)) = (o.capture, &a.pcap) {
-            let (wired, wireless) = c
+            let counts = c
                 .finish()
                 .map_err(|e| format!("cannot write the captures in {}: {e}", dir.display()))?;
-            eprintln!(
-                "wrote {}: wired.pcap ({wired} packets), wireless.pcap ({wireless} packets)",
-                dir.display()
-            );
+            let files: Vec<String> = counts
+                .iter()
+                .map(|(name, n)| format!("{name}.pcap ({n} packets)"))
+                .collect();
+            eprintln!("wrote {}: {}", dir.display(), files.join(", "));
         }
         if let Some(t) = &o.trace {
             for dir in &trace_dirs {
@@ -65,16 +69,18 @@ pub fn run(a: RunArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn open_capture(dir: &Path) -> Result<Capture, String> {
+/// One capture file per link and cell, `<name>.pcap`, in `dir`.
+pub fn open_capture(dir: &Path, names: &[String]) -> Result<Capture, String> {
     create_dir(dir)?;
-    let open = |name: &str| -> Result<Sink, String> {
-        let p = dir.join(name);
+    let mut sinks = Vec::with_capacity(names.len());
+    for name in names {
+        let p = dir.join(format!("{name}.pcap"));
         let f =
             std::fs::File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?;
-        Ok(Box::new(std::io::BufWriter::with_capacity(1 << 16, f)))
-    };
-    Capture::new(open("wired.pcap")?, open("wireless.pcap")?)
-        .map_err(|e| format!("cannot write a capture in {}: {e}", dir.display()))
+        let sink: Sink = Box::new(std::io::BufWriter::with_capacity(1 << 16, f));
+        sinks.push((name.clone(), sink));
+    }
+    Capture::new(sinks).map_err(|e| format!("cannot write a capture in {}: {e}", dir.display()))
 }
 
 /// The trace tables and the run's result (`run.json`, which `snooplab plot` reads for titles).

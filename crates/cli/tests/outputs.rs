@@ -55,7 +55,11 @@ fn trace_marks_local_retransmissions_and_suppressed_dupacks() {
     ok(&o);
     let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     let segs = lines(&dir.join("segments.csv"));
-    assert_eq!(segs[0], "time_s,sender,seq,len,kind");
+    assert_eq!(segs[0], "time_s,flow,sender,seq,len,kind");
+    assert_eq!(
+        lines(&dir.join("nodes.csv")),
+        vec!["name,kind", "fh,host", "bs,base-station", "mh,host"]
+    );
     let local = segs
         .iter()
         .filter(|l| l.contains(",bs,") && l.ends_with(",local"))
@@ -132,12 +136,13 @@ fn plot_rejects_what_is_not_a_trace() {
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("segments.csv") && err.lines().count() == 1,
+        err.contains("nodes.csv") && err.contains("trace directory") && err.lines().count() == 1,
         "{err}"
     );
+    std::fs::write(dir.join("nodes.csv"), "name,kind\nfh,host\n").unwrap();
     std::fs::write(
         dir.join("segments.csv"),
-        "time_s,sender,seq,len,kind\n1.0,xx,0,1400,new\n",
+        "time_s,flow,sender,seq,len,kind\n1.0,flow0,xx,0,1400,new\n",
     )
     .unwrap();
     let o = snooplab(&["plot", &d]);

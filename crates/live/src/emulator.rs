@@ -4,16 +4,22 @@
 //! per-frame overhead, queues, the same error processes with the same meaning of `--error-every`
 //! and `--burst`). Off, packets go straight through: for measuring the agents' own speed.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use snooplab_proto::agent::{Port, Priority, Transmit};
 use snooplab_proto::Time;
-use snooplab_sim::error_model::ErrorSpec;
+use snooplab_sim::channel::{Channel, ChannelSpec};
+use snooplab_sim::engine::{EventQueue, TimerSlot};
 use snooplab_sim::link::{WiredLink, WiredParams};
-use snooplab_sim::wavelan::{Medium, Station, WavelanParams};
+use snooplab_sim::medium::{
+    one_flow_capacity_bps, AccessModel, Medium, WavelanParams, BASE_STATION,
+};
+use snooplab_sim::rng::{Rng, Stream};
 
 use crate::packet::LivePacket;
+
+/// The mobile host's station in the emulated cell.
+const MOBILE: usize = 1;
 
 /// The emulated links, as the simulator's scenario describes them.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,15 +36,9 @@ pub struct LinkConfig {
 impl LinkConfig {
     /// The best TCP payload rate the wireless hop allows, bit/s: back-to-back data frames of `mss`
     /// payload bytes and `header` header bytes, and one ACK frame per `segments_per_ack` of them
-    /// sharing the half-duplex medium.
+    /// sharing the half-duplex medium (the simulator's formula).
     pub fn wireless_capacity_bps(&self, mss: u32, header: u32, segments_per_ack: u32) -> f64 {
-        let air = |ip_len: u32| {
-            self.wavelan.frame_overhead as f64
-                + f64::from(ip_len) * 8.0 * 1e9 / self.wavelan.rate_bps as f64
-        };
-        let per_ack = f64::from(segments_per_ack.max(1));
-        let ns = per_ack * air(mss + header) + air(header);
-        per_ack * f64::from(mss) * 8.0 / (ns / 1e9)
+        one_flow_capacity_bps(&self.wavelan, mss, header, segments_per_ack)
     }
 
     /// The best TCP payload rate of the wired link towards the mobile host, bit/s: back-to-back
@@ -76,38 +76,19 @@ pub struct Timed {
     pub delivery: Delivery,
 }
 
+/// What the emulator's event queue (the simulator's) holds.
 enum Pending {
     Deliver(Delivery),
-    AirDone,
-}
-
-struct Scheduled {
-    at: Time,
-    order: u64,
-    what: Pending,
-}
-
-impl PartialEq for Scheduled {
-    fn eq(&self, o: &Self) -> bool {
-        (self.at, self.order) == (o.at, o.order)
-    }
-}
-impl Eq for Scheduled {}
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for Scheduled {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        (self.at, self.order).cmp(&(o.at, o.order))
-    }
+    /// The medium's timer, with its generation.
+    Air(u32),
 }
 
 struct Links {
     to_bs: WiredLink,
     to_fh: WiredLink,
+    /// The simulator's cell: the base station and one mobile host, turn taking.
     air: Medium<LivePacket>,
+    air_timer: TimerSlot,
 }
 
 /// Counters of the emulated links.
@@ -120,42 +101,35 @@ pub struct LinkCounters {
 
 pub struct Emulator {
     links: Option<Links>,
-    pending: BinaryHeap<Reverse<Scheduled>>,
-    order: u64,
+    queue: EventQueue<Pending>,
     ready: VecDeque<Timed>,
 }
 
 impl Emulator {
     /// The links of `cfg`, or none (`None`: everything passes at once).
     pub fn new(cfg: Option<&LinkConfig>) -> Emulator {
-        let links = cfg.map(|c| Links {
-            to_bs: WiredLink::new(c.wired.clone()),
-            to_fh: WiredLink::new(c.wired.clone()),
-            air: Medium::with_errors(
-                c.wavelan.clone(),
-                ErrorSpec::every(c.error_every, c.burst),
-                c.seed,
-            ),
+        let links = cfg.map(|c| {
+            let spec = ChannelSpec::every(c.error_every, c.burst);
+            let channels = vec![(
+                Channel::new(&spec, Rng::new(c.seed, Stream::ErrorsDown)),
+                Channel::new(&spec, Rng::new(c.seed, Stream::ErrorsUp)),
+            )];
+            Links {
+                to_bs: WiredLink::new(c.wired.clone()),
+                to_fh: WiredLink::new(c.wired.clone()),
+                air: Medium::new(c.wavelan.clone(), AccessModel::Turns, channels),
+                air_timer: TimerSlot::default(),
+            }
         });
         Emulator {
             links,
-            pending: BinaryHeap::new(),
-            order: 0,
+            queue: EventQueue::default(),
             ready: VecDeque::new(),
         }
     }
 
     pub fn is_on(&self) -> bool {
         self.links.is_some()
-    }
-
-    fn schedule(&mut self, at: Time, what: Pending) {
-        self.order += 1;
-        self.pending.push(Reverse(Scheduled {
-            at,
-            order: self.order,
-            what,
-        }));
     }
 
     fn deliver_now(&mut self, at: Time, delivery: Delivery) {
@@ -171,11 +145,13 @@ impl Emulator {
         match side {
             Port::Wired => {
                 if let Some(at) = l.to_bs.send(now, packet.len() as u32) {
-                    self.schedule(at, Pending::Deliver(Delivery::ToAgent(Port::Wired, packet)));
+                    self.queue
+                        .push(at, Pending::Deliver(Delivery::ToAgent(Port::Wired, packet)));
                 }
             }
             Port::Wireless => {
-                l.air.enqueue(Station::Mobile, packet, Priority::Normal);
+                l.air
+                    .enqueue(MOBILE, BASE_STATION, packet, Priority::Normal);
                 self.start_air(now);
             }
         }
@@ -190,26 +166,27 @@ impl Emulator {
         match tx.port {
             Port::Wired => {
                 if let Some(at) = l.to_fh.send(now, tx.packet.len() as u32) {
-                    self.schedule(
+                    self.queue.push(
                         at,
                         Pending::Deliver(Delivery::ToHost(Port::Wired, tx.packet)),
                     );
                 }
             }
             Port::Wireless => {
-                l.air.enqueue(Station::BaseStation, tx.packet, tx.priority);
+                l.air.enqueue(BASE_STATION, MOBILE, tx.packet, tx.priority);
                 self.start_air(now);
             }
         }
     }
 
-    /// Puts the next frame on the air if the medium is idle.
+    /// Puts the next frame on the air if the medium lets one go, and arms its timer.
     fn start_air(&mut self, now: Time) {
         let Some(l) = self.links.as_mut() else {
             return;
         };
-        if let Some((end, _, _)) = l.air.start_next(now) {
-            self.schedule(end, Pending::AirDone);
+        l.air.start(now);
+        if let Some((t, gen)) = l.air_timer.update(l.air.poll_timeout()) {
+            self.queue.push(t.max(now), Pending::Air(gen));
         }
     }
 
@@ -218,7 +195,7 @@ impl Emulator {
         if !self.ready.is_empty() {
             return Some(0);
         }
-        self.pending.peek().map(|Reverse(s)| s.at)
+        self.queue.peek_time()
     }
 
     /// The next delivery due at or before `now`, in time order. Link state advances at each event's
@@ -228,29 +205,32 @@ impl Emulator {
             if let Some(t) = self.ready.pop_front() {
                 return Some(t);
             }
-            let due = self.pending.peek().is_some_and(|Reverse(s)| s.at <= now);
-            if !due {
+            if self.queue.peek_time().is_none_or(|at| at > now) {
                 return None;
             }
-            let Reverse(s) = self.pending.pop()?;
-            match s.what {
-                Pending::Deliver(d) => {
-                    return Some(Timed {
-                        at: s.at,
-                        delivery: d,
-                    })
-                }
-                Pending::AirDone => {
-                    let done = self.links.as_mut().and_then(|l| l.air.finish());
-                    if let Some((who, frame)) = done {
-                        let d = match who {
-                            Station::BaseStation => Delivery::ToHost(Port::Wireless, frame),
-                            Station::Mobile if frame.is_corrupted() => Delivery::Lost(frame),
-                            Station::Mobile => Delivery::ToAgent(Port::Wireless, frame),
-                        };
-                        self.deliver_now(s.at, d);
+            let (at, what) = self.queue.pop()?;
+            match what {
+                Pending::Deliver(d) => return Some(Timed { at, delivery: d }),
+                Pending::Air(gen) => {
+                    let Some(l) = self.links.as_mut() else {
+                        continue;
+                    };
+                    if !l.air_timer.fire(gen) {
+                        continue;
                     }
-                    self.start_air(s.at);
+                    l.air.on_timeout(at);
+                    while let Some(tx) = l.air.poll_done() {
+                        let frame = tx.frame;
+                        let d = if tx.from == BASE_STATION {
+                            Delivery::ToHost(Port::Wireless, frame)
+                        } else if frame.is_corrupted() || tx.collided {
+                            Delivery::Lost(frame)
+                        } else {
+                            Delivery::ToAgent(Port::Wireless, frame)
+                        };
+                        self.ready.push_back(Timed { at, delivery: d });
+                    }
+                    self.start_air(at);
                 }
             }
         }
@@ -260,9 +240,11 @@ impl Emulator {
         match &self.links {
             None => LinkCounters::default(),
             Some(l) => LinkCounters {
-                frames_corrupted_down: l.air.down.corrupted,
-                frames_corrupted_up: l.air.up.corrupted,
-                queue_drops: l.to_bs.drops + l.to_fh.drops + l.air.drops,
+                frames_corrupted_down: l.air.channel(BASE_STATION, MOBILE).corrupted,
+                frames_corrupted_up: l.air.channel(MOBILE, BASE_STATION).corrupted,
+                queue_drops: l.to_bs.drops
+                    + l.to_fh.drops
+                    + l.air.stations.iter().map(|s| s.drops).sum::<u64>(),
             },
         }
     }

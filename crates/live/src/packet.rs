@@ -6,7 +6,7 @@ use std::rc::Rc;
 use snooplab_proto::agent::{BuildPacket, SegmentView};
 use snooplab_proto::wire::{self, WireError};
 use snooplab_proto::Segment;
-use snooplab_sim::wavelan::Frame;
+use snooplab_sim::medium::Frame;
 
 #[derive(Clone, Debug)]
 pub struct LivePacket {

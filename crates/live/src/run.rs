@@ -8,7 +8,7 @@ use serde::Serialize;
 use snooplab_proto::agent::Agent;
 use snooplab_proto::time::{as_secs_f64, MS, SEC};
 use snooplab_proto::Time;
-use snooplab_sim::error_model::check_error_settings;
+use snooplab_sim::channel::check_error_settings;
 use snooplab_sim::protocol::Protocol;
 use snooplab_sim::run::forwarding_agent;
 

@@ -16,7 +16,7 @@ use snooplab_live::{snmp, sys, CongestionControl, LinuxProfile, LiveConfig, Live
 use snooplab_proto::agent::{Agent, SnoopAgent, SnoopConfig};
 use snooplab_proto::time::{MS, SEC};
 use snooplab_proto::wire;
-use snooplab_sim::wavelan::WavelanParams;
+use snooplab_sim::medium::WavelanParams;
 use snooplab_sim::Env;
 
 fn skip(test: &str) -> bool {

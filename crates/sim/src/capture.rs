@@ -82,59 +82,57 @@ impl<W: Write> PcapWriter<W> {
 /// A sink for a capture: a file, or memory in tests.
 pub type Sink = Box<dyn Write + Send>;
 
-/// The captures of one run: the wired link (both directions, as the base station's wired interface
-/// sees them) and the wireless link (both directions, every frame, corrupted ones included).
+/// The captures of one run, one per wired link (both directions, as seen at the receiving end) and
+/// one per cell (every frame in both directions, corrupted ones included), in the network's order:
+/// links first, then cells.
 pub struct Capture {
-    wired: PcapWriter<Sink>,
-    wireless: PcapWriter<Sink>,
+    writers: Vec<(String, PcapWriter<Sink>)>,
     error: Option<io::Error>,
 }
 
-/// Which link a packet was seen on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Link {
-    Wired,
-    Wireless,
-}
-
 impl Capture {
-    pub fn new(wired: Sink, wireless: Sink) -> io::Result<Capture> {
+    /// One named capture per link, then per cell.
+    pub fn new(sinks: Vec<(String, Sink)>) -> io::Result<Capture> {
+        let mut writers = Vec::with_capacity(sinks.len());
+        for (name, sink) in sinks {
+            writers.push((name, PcapWriter::new(sink)?));
+        }
         Ok(Capture {
-            wired: PcapWriter::new(wired)?,
-            wireless: PcapWriter::new(wireless)?,
+            writers,
             error: None,
         })
     }
 
-    /// Records `pkt` arriving at the end of `link` at `at`. A write error is kept and reported by
-    /// [`Capture::finish`]; the run goes on.
-    pub fn record(&mut self, at: Time, link: Link, pkt: &SimPacket) {
+    /// Records `pkt` arriving at the end of link or cell `index` at `at`. A write error is kept and
+    /// reported by [`Capture::finish`]; the run goes on.
+    pub fn record(&mut self, at: Time, index: usize, pkt: &SimPacket) {
         if self.error.is_some() {
             return;
         }
+        let Some((_, w)) = self.writers.get_mut(index) else {
+            return;
+        };
         // headers with checksums for the zero payload, which is written as zeros
         let mut bytes = wire::encode_headers(&pkt.seg);
         if pkt.corrupted {
             wire::break_tcp_checksum(&mut bytes);
         }
         let len = pkt.seg.ip_len() as usize;
-        let w = match link {
-            Link::Wired => &mut self.wired,
-            Link::Wireless => &mut self.wireless,
-        };
         if let Err(e) = w.write_padded(at, &bytes, len) {
             self.error = Some(e);
         }
     }
 
-    /// Flushes both files; the packet counts of the wired and the wireless capture.
-    pub fn finish(self) -> io::Result<(u64, u64)> {
+    /// Flushes every file; each capture's name and packet count.
+    pub fn finish(self) -> io::Result<Vec<(String, u64)>> {
         if let Some(e) = self.error {
             return Err(e);
         }
-        let counts = (self.wired.packets(), self.wireless.packets());
-        self.wired.finish()?;
-        self.wireless.finish()?;
+        let mut counts = Vec::with_capacity(self.writers.len());
+        for (name, w) in self.writers {
+            counts.push((name, w.packets()));
+            w.finish()?;
+        }
         Ok(counts)
     }
 }

@@ -58,6 +58,11 @@ impl<E> EventQueue<E> {
         self.heap.pop().map(|e| (e.time, e.event))
     }
 
+    /// When the earliest event is due.
+    pub fn peek_time(&self) -> Option<Time> {
+        self.heap.peek().map(|e| e.time)
+    }
+
     pub fn len(&self) -> usize {
         self.heap.len()
     }

@@ -42,6 +42,19 @@ impl InvariantReport {
             && self.over_delivery == 0
     }
 
+    /// Adds another flow's findings: the run is complete when every flow is, and the counters add up.
+    pub fn merge(&mut self, other: &InvariantReport, flow: &str) {
+        self.complete &= other.complete;
+        self.payload_mismatches += other.payload_mismatches;
+        self.ack_semantics_violations += other.ack_semantics_violations;
+        self.split_acks_ahead += other.split_acks_ahead;
+        self.memory_bound_violations += other.memory_bound_violations;
+        self.over_delivery += other.over_delivery;
+        for m in &other.messages {
+            self.note(format!("{flow}: {m}"));
+        }
+    }
+
     /// One line saying what is wrong, or "ok".
     pub fn summary(&self) -> String {
         if self.ok() {

@@ -2,11 +2,15 @@
 //! (DESIGN sections 2, 5 and 6) around the sans-IO protocol objects of `snooplab-proto`.
 
 pub mod capture;
+pub mod channel;
 pub mod engine;
-pub mod error_model;
+pub mod flow;
 pub mod invariants;
 pub mod link;
+pub mod medium;
 pub mod metrics;
+pub mod network;
+pub mod nodes;
 pub mod observer;
 pub mod packet;
 pub mod protocol;
@@ -17,9 +21,9 @@ pub mod scenario;
 pub mod size;
 pub mod stats;
 pub mod trace;
-pub mod wavelan;
 
 pub use metrics::RunResult;
+pub use network::Network;
 pub use observer::{NoObserver, Observe, Observer};
-pub use run::{run, Simulation};
+pub use run::{run, run_network, Simulation};
 pub use scenario::{Env, Protocol, Scenario};

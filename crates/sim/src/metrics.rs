@@ -69,7 +69,82 @@ pub struct RunResult {
     pub predicted_acks_in_recovery: u64,
     /// Data segments the receiver took by header prediction.
     pub predicted_data: u64,
+    /// The run's checks, every flow's together.
     pub invariants: InvariantReport,
+    /// Every flow's own result (a single-flow run has one, the same as the keys above).
+    pub flows: Vec<FlowResult>,
+    /// All flows together.
+    pub aggregate: Aggregate,
+    /// Every cell's medium.
+    pub cells: Vec<CellResult>,
+}
+
+/// The result of one flow.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FlowResult {
+    pub flow: String,
+    pub from: String,
+    pub to: String,
+    pub protocol: String,
+    pub buffer_bytes: u32,
+    pub mss: u32,
+    pub transfer_bytes: u64,
+    /// When the sender opened its connection, seconds.
+    pub start_s: f64,
+    pub throughput_mbps: f64,
+    /// Transfer bytes / payload bytes of this flow's data that crossed a wireless medium, %.
+    pub wireless_goodput_pct: f64,
+    pub wired_goodput_pct: f64,
+    pub timeouts: u64,
+    pub fast_retransmits: u64,
+    pub duration_s: f64,
+    pub sender_retransmitted_segments: u64,
+    pub sender_dupacks: u64,
+    pub wireless_data_frames: u64,
+    pub timeout_stall_s: f64,
+    pub timeout_causes: TimeoutCauseCounts,
+    pub effective_buffer_bytes: u32,
+    pub host: String,
+    pub persist_timeouts: u64,
+    pub zero_window_acks: u64,
+    pub window_updates: u64,
+    pub predicted_acks: u64,
+    pub predicted_acks_in_recovery: u64,
+    pub predicted_data: u64,
+    pub invariants: InvariantReport,
+}
+
+/// All flows of a run together.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Aggregate {
+    pub flows: usize,
+    /// Flows whose transfer completed.
+    pub complete_flows: usize,
+    pub transfer_bytes: u64,
+    /// All transfer bytes * 8 / (last completion - first data sent), Mb/s (0 unless all completed).
+    pub throughput_mbps: f64,
+    /// Jain's fairness index of the flows' throughputs: 1 when equal, 1/n when one flow has it all.
+    pub fairness: f64,
+}
+
+/// One cell's medium.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CellResult {
+    pub cell: String,
+    /// The access model: `turns` or `csma`.
+    pub access: String,
+    pub stations: usize,
+    /// Frames put on the air, all stations.
+    pub frames: u64,
+    /// Frames destroyed by a collision.
+    pub collisions: u64,
+    /// Frames the channels corrupted, base station to mobile hosts and back.
+    pub frames_corrupted_down: u64,
+    pub frames_corrupted_up: u64,
+    /// Seconds the medium carried frames, and that as a share of the run.
+    pub airtime_s: f64,
+    pub utilisation_pct: f64,
+    pub queue_drops: u64,
 }
 
 /// [`snooplab_proto::tcp::TimeoutCauses`] for the report.

@@ -4,30 +4,39 @@ use snooplab_proto::agent::{AgentProbe, Origin};
 use snooplab_proto::tcp::TxKind;
 use snooplab_proto::{Segment, Seq, Time};
 
-use crate::capture::{Capture, Link};
+use crate::capture::Capture;
+use crate::network::{FlowId, Network, NodeId, NodeKind};
 use crate::packet::SimPacket;
-use crate::trace::{AckRow, HeldRow, SegmentRow, SendKind, TraceLog, Who, WindowRow};
+use crate::trace::{
+    AckRow, HeldRow, SegmentRow, SendKind, SuppressedRow, TraceLog, TraceNode, WindowRow,
+};
 
 /// What to record during a run.
 #[derive(Default)]
 pub struct Observer {
     pub trace: Option<TraceLog>,
     pub capture: Option<Capture>,
-    last_window: [Option<(u32, u32)>; 2],
-    last_ack: [Option<Seq>; 2],
-    last_held: Option<(u32, u64)>,
-}
-
-fn slot(who: Who) -> usize {
-    match who {
-        Who::Fh => 0,
-        Who::Bs => 1,
-    }
+    last_window: Vec<((NodeId, FlowId), (u32, u32))>,
+    last_ack: Vec<((NodeId, FlowId), Option<Seq>)>,
+    last_held: Vec<(NodeId, (u32, u64))>,
 }
 
 /// Byte offset of `seq` from the first data byte `first` (wrapping as sequence numbers do).
 fn offset(seq: Seq, first: Seq) -> u64 {
     u64::from(seq.since(first))
+}
+
+/// The value kept for `key`, inserted as `fresh` if there is none yet: a tiny map for the few
+/// (node, flow) pairs of a run.
+fn slot<K: PartialEq + Copy, V: Copy>(v: &mut Vec<(K, V)>, key: K, fresh: V) -> &mut V {
+    let i = match v.iter().position(|(k, _)| *k == key) {
+        Some(i) => i,
+        None => {
+            v.push((key, fresh));
+            v.len() - 1
+        }
+    };
+    &mut v[i].1
 }
 
 impl Observer {
@@ -49,20 +58,50 @@ impl Observer {
 pub trait Observe: Default {
     /// Whether the run should gather what the hooks need (false: skip that work too).
     const ACTIVE: bool;
-    /// A TCP endpoint's data segment leaves `who`; `first` is its first data byte's sequence number.
-    fn endpoint_sent(&mut self, _at: Time, _who: Who, _seg: &Segment, _kind: TxKind, _first: Seq) {}
-    /// The base station sends `seg` for `origin`.
-    fn bs_sent(&mut self, _at: Time, _seg: &Segment, _origin: Origin, _first: Seq) {}
-    /// An ACK arrives at `who` (the fixed host, or the base station from the mobile host).
-    fn ack_arrived(&mut self, _at: Time, _who: Who, _seg: &Segment, _first: Seq) {}
+    /// The run is about to start in `net`.
+    fn begin(&mut self, _net: &Network) {}
+    /// A TCP endpoint of `flow` on host `node` sends a segment; `first` is its first data byte.
+    fn endpoint_sent(
+        &mut self,
+        _at: Time,
+        _node: NodeId,
+        _flow: FlowId,
+        _seg: &Segment,
+        _kind: TxKind,
+        _first: Seq,
+    ) {
+    }
+    /// Base station `node` sends `seg` of `flow` for `origin`.
+    fn bs_sent(
+        &mut self,
+        _at: Time,
+        _node: NodeId,
+        _flow: FlowId,
+        _seg: &Segment,
+        _origin: Origin,
+        _first: Seq,
+    ) {
+    }
+    /// An ACK of `flow` arrives at `node` (the flow's sender, or a base station from its cell).
+    fn ack_arrived(
+        &mut self,
+        _at: Time,
+        _node: NodeId,
+        _flow: FlowId,
+        _seg: &Segment,
+        _first: Seq,
+    ) {
+    }
     /// A sender's congestion window as it stands now.
-    fn window(&mut self, _at: Time, _who: Who, _cwnd: u32, _ssthresh: u32) {}
-    /// What the base station holds now.
-    fn agent_state(&mut self, _at: Time, _probe: AgentProbe) {}
-    /// The base station suppressed a duplicate ACK.
-    fn suppressed(&mut self, _at: Time, _ack: Seq, _first: Seq) {}
-    /// `pkt` reaches the far end of `link`.
-    fn on_link(&mut self, _at: Time, _link: Link, _pkt: &SimPacket) {}
+    fn window(&mut self, _at: Time, _node: NodeId, _flow: FlowId, _cwnd: u32, _ssthresh: u32) {}
+    /// What base station `node` holds now; `flow` is the one flow it relays, if one.
+    fn agent_state(&mut self, _at: Time, _node: NodeId, _flow: Option<FlowId>, _probe: AgentProbe) {
+    }
+    /// Base station `node` suppressed a duplicate ACK of `flow`.
+    fn suppressed(&mut self, _at: Time, _node: NodeId, _flow: FlowId, _ack: Seq, _first: Seq) {}
+    /// `pkt` reaches the far end of a wired link (capture `capture` = its index) or of a cell's
+    /// medium (links first, then cells).
+    fn on_link(&mut self, _at: Time, _capture: usize, _pkt: &SimPacket) {}
 }
 
 /// Records nothing.
@@ -76,13 +115,35 @@ impl Observe for NoObserver {
 impl Observe for Observer {
     const ACTIVE: bool = true;
 
-    /// A TCP endpoint's data segment leaves `who`; `first` is its first data byte's sequence number.
-    fn endpoint_sent(&mut self, at: Time, who: Who, seg: &Segment, kind: TxKind, first: Seq) {
+    fn begin(&mut self, net: &Network) {
+        if let Some(t) = self.trace.as_mut() {
+            t.nodes = net
+                .nodes
+                .iter()
+                .map(|n| TraceNode {
+                    name: n.name.clone(),
+                    base_station: matches!(n.kind, NodeKind::BaseStation { .. }),
+                })
+                .collect();
+            t.flows = net.flows.iter().map(|f| f.name.clone()).collect();
+        }
+    }
+
+    fn endpoint_sent(
+        &mut self,
+        at: Time,
+        node: NodeId,
+        flow: FlowId,
+        seg: &Segment,
+        kind: TxKind,
+        first: Seq,
+    ) {
         if let (Some(t), Some(kind)) = (self.trace.as_mut(), SendKind::of(kind)) {
             if seg.len > 0 {
                 t.segments.push(SegmentRow {
                     at,
-                    sender: who,
+                    flow,
+                    sender: node,
                     seq: offset(seg.seq, first),
                     len: seg.len,
                     kind,
@@ -91,39 +152,48 @@ impl Observe for Observer {
         }
     }
 
-    /// The base station sends `seg` for `origin`; only its own data segments are traced.
-    fn bs_sent(&mut self, at: Time, seg: &Segment, origin: Origin, first: Seq) {
+    /// Only a base station's own data segments are traced.
+    fn bs_sent(
+        &mut self,
+        at: Time,
+        node: NodeId,
+        flow: FlowId,
+        seg: &Segment,
+        origin: Origin,
+        first: Seq,
+    ) {
         match origin {
             Origin::LocalRetransmission => {
                 if let Some(t) = self.trace.as_mut() {
                     t.segments.push(SegmentRow {
                         at,
-                        sender: Who::Bs,
+                        flow,
+                        sender: node,
                         seq: offset(seg.seq, first),
                         len: seg.len,
                         kind: SendKind::Local,
                     });
                 }
             }
-            Origin::Endpoint(kind) => self.endpoint_sent(at, Who::Bs, seg, kind, first),
+            Origin::Endpoint(kind) => self.endpoint_sent(at, node, flow, seg, kind, first),
             Origin::Forwarded | Origin::GeneratedAck => {}
         }
     }
 
-    /// An ACK arrives at `who` (the fixed host, or the base station from the mobile host).
-    fn ack_arrived(&mut self, at: Time, who: Who, seg: &Segment, first: Seq) {
+    fn ack_arrived(&mut self, at: Time, node: NodeId, flow: FlowId, seg: &Segment, first: Seq) {
         let Some(t) = self.trace.as_mut() else {
             return;
         };
         if !seg.has_ack() || seg.len > 0 || seg.is_syn() {
             return;
         }
-        let last = &mut self.last_ack[slot(who)];
+        let last = slot(&mut self.last_ack, (node, flow), None);
         let duplicate = *last == Some(seg.ack) && !seg.is_fin();
         *last = Some(seg.ack);
         t.acks.push(AckRow {
             at,
-            receiver: who,
+            flow,
+            receiver: node,
             ack: offset(seg.ack, first),
             window: seg.window,
             duplicate,
@@ -133,37 +203,40 @@ impl Observe for Observer {
         });
     }
 
-    /// A sender's congestion window as it stands now; recorded when it changed.
-    fn window(&mut self, at: Time, who: Who, cwnd: u32, ssthresh: u32) {
+    /// Recorded when it changed.
+    fn window(&mut self, at: Time, node: NodeId, flow: FlowId, cwnd: u32, ssthresh: u32) {
         let Some(t) = self.trace.as_mut() else {
             return;
         };
-        let last = &mut self.last_window[slot(who)];
-        if *last != Some((cwnd, ssthresh)) {
-            *last = Some((cwnd, ssthresh));
+        let last = slot(&mut self.last_window, (node, flow), (u32::MAX, u32::MAX));
+        if *last != (cwnd, ssthresh) {
+            *last = (cwnd, ssthresh);
             t.windows.push(WindowRow {
                 at,
-                sender: who,
+                flow,
+                sender: node,
                 cwnd,
                 ssthresh,
             });
         }
     }
 
-    /// What the base station holds now; recorded when it changed.
-    fn agent_state(&mut self, at: Time, probe: AgentProbe) {
+    /// Recorded when it changed.
+    fn agent_state(&mut self, at: Time, node: NodeId, flow: Option<FlowId>, probe: AgentProbe) {
         if self.trace.is_none() {
             return;
         }
-        if let Some((cwnd, ssthresh)) = probe.sender_window {
-            self.window(at, Who::Bs, cwnd, ssthresh);
+        if let (Some((cwnd, ssthresh)), Some(f)) = (probe.sender_window, flow) {
+            self.window(at, node, f, cwnd, ssthresh);
         }
         let now = (probe.held_segments, probe.held_bytes);
-        if self.last_held != Some(now) {
-            self.last_held = Some(now);
+        let last = slot(&mut self.last_held, node, (u32::MAX, u64::MAX));
+        if *last != now {
+            *last = now;
             if let Some(t) = self.trace.as_mut() {
                 t.held.push(HeldRow {
                     at,
+                    node,
                     segments: now.0,
                     bytes: now.1,
                 });
@@ -171,17 +244,20 @@ impl Observe for Observer {
         }
     }
 
-    /// The base station suppressed a duplicate ACK.
-    fn suppressed(&mut self, at: Time, ack: Seq, first: Seq) {
+    fn suppressed(&mut self, at: Time, node: NodeId, flow: FlowId, ack: Seq, first: Seq) {
         if let Some(t) = self.trace.as_mut() {
-            t.suppressed.push((at, offset(ack, first)));
+            t.suppressed.push(SuppressedRow {
+                at,
+                flow,
+                node,
+                ack: offset(ack, first),
+            });
         }
     }
 
-    /// `pkt` reaches the far end of `link`.
-    fn on_link(&mut self, at: Time, link: Link, pkt: &SimPacket) {
+    fn on_link(&mut self, at: Time, capture: usize, pkt: &SimPacket) {
         if let Some(c) = self.capture.as_mut() {
-            c.record(at, link, pkt);
+            c.record(at, capture, pkt);
         }
     }
 }

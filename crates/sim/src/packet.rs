@@ -50,3 +50,29 @@ pub fn payload_tag(offset: u64, len: u32) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z ^ (z >> 31)
 }
+
+/// A header-only segment between two made-up hosts, for unit tests.
+#[cfg(test)]
+pub fn test_segment() -> Segment {
+    use snooplab_proto::{Endpoint, Flags, Seq};
+    Segment {
+        src: Endpoint {
+            addr: 0x0a00_0001,
+            port: 20000,
+        },
+        dst: Endpoint {
+            addr: 0x0a00_0102,
+            port: 5001,
+        },
+        seq: Seq(1),
+        ack: Seq(1),
+        flags: Flags::ACK,
+        window: 32768,
+        len: 0,
+        ip_id: 0,
+        mss: None,
+        eln: false,
+        smart: None,
+        sack: snooplab_proto::SackBlocks::default(),
+    }
+}

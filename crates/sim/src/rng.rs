@@ -29,7 +29,14 @@ pub struct Rng(Pcg64);
 
 impl Rng {
     pub fn new(seed: u64, stream: Stream) -> Rng {
-        let id = stream as u64;
+        Rng::indexed(seed, stream, 0)
+    }
+
+    /// The stream of the `index`-th component of a kind (the second mobile host's clock, the third
+    /// station's channel); index 0 is [`Rng::new`]'s stream, so the paper-000 testbed draws what it
+    /// always drew.
+    pub fn indexed(seed: u64, stream: Stream, index: u64) -> Rng {
+        let id = stream as u64 | index << 8;
         let state = (u128::from(splitmix64(seed ^ id.wrapping_mul(0xA076_1D64_78BD_642F))) << 64)
             | u128::from(splitmix64(seed.wrapping_add(id)));
         Rng(Pcg64::new(state, u128::from(splitmix64(id)) | 1))
@@ -118,6 +125,22 @@ mod tests {
         let xa2: Vec<u64> = (0..4).map(|_| a2.next_u64()).collect();
         assert_eq!(xa, xa2);
         assert_ne!(xa, xb);
+    }
+
+    #[test]
+    fn indexed_streams_differ_and_index_zero_is_the_plain_stream() {
+        let first = |mut r: Rng| r.next_u64();
+        assert_eq!(
+            first(Rng::indexed(7, Stream::ErrorsDown, 0)),
+            first(Rng::new(7, Stream::ErrorsDown))
+        );
+        let xs: Vec<u64> = (0..4)
+            .map(|i| first(Rng::indexed(7, Stream::ErrorsDown, i)))
+            .collect();
+        let mut d = xs.clone();
+        d.sort();
+        d.dedup();
+        assert_eq!(d.len(), 4);
     }
 
     #[test]

@@ -7,11 +7,11 @@ use serde::{Deserialize, Serialize};
 use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::{Time, SEC, US};
 
-use crate::error_model::check_error_settings;
+use crate::channel::check_error_settings;
 use crate::link::WiredParams;
+use crate::medium::WavelanParams;
 pub use crate::protocol::Protocol;
 use crate::size::{format_size, parse_size};
-use crate::wavelan::WavelanParams;
 
 /// The wired part of the path (paper 000 section IV-A, Fig. 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -139,24 +139,7 @@ impl Scenario {
 
     /// Checks the settings; the message names the offending setting and says what is allowed.
     pub fn validate(&self) -> Result<(), String> {
-        if self.mss < 64 || self.mss > 65495 {
-            return Err(format!(
-                "mss {} is out of range: use 64 to 65495 bytes (the papers use 1400, 1440, 1460)",
-                self.mss
-            ));
-        }
-        if self.buffer < 1024 || self.buffer > 262_144 {
-            return Err(format!(
-                "buffer {} is out of range: use 1k to 256k (4.4BSD sb_max; the papers use 8k, 32k, 64k)",
-                self.buffer
-            ));
-        }
-        if self.transfer == 0 || self.transfer > 1 << 30 {
-            return Err(format!(
-                "transfer {} is out of range: use 1 byte to 1G",
-                self.transfer
-            ));
-        }
+        check_tcp_settings(self.mss, self.buffer, self.transfer)?;
         check_error_settings(self.error_every, self.burst)?;
         if self.max_time == 0 {
             return Err("max-time must be positive".into());
@@ -172,6 +155,27 @@ impl Scenario {
             format_size(u64::from(self.buffer))
         )
     }
+}
+
+/// Whether a flow's segment size, socket buffer and transfer are usable; the message names the setting
+/// and says what is allowed.
+pub fn check_tcp_settings(mss: u32, buffer: u32, transfer: u64) -> Result<(), String> {
+    if !(64..=65495).contains(&mss) {
+        return Err(format!(
+            "mss {mss} is out of range: use 64 to 65495 bytes (the papers use 1400, 1440, 1460)"
+        ));
+    }
+    if !(1024..=262_144).contains(&buffer) {
+        return Err(format!(
+            "buffer {buffer} is out of range: use 1k to 256k (4.4BSD sb_max; the papers use 8k, 32k, 64k)"
+        ));
+    }
+    if transfer == 0 || transfer > 1 << 30 {
+        return Err(format!(
+            "transfer {transfer} is out of range: use 1 byte to 1G"
+        ));
+    }
+    Ok(())
 }
 
 /// The hosts of paper 000 (section IV-A: "all running BSD/OS 2.1") and paper 002 (BSD/OS 2.0).

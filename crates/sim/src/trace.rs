@@ -1,9 +1,10 @@
 //! Per-run time series, the evidence behind the papers' sequence and window plots (paper 000
 //! Figs. 4, 5, 7, 8, 10, 11), written as CSV.
 //!
-//! Two senders can appear: `fh`, the fixed host's TCP, and `bs`, the base station when it sends data
-//! of its own (a link-layer local retransmission, or a split connection's wireless side). Sequence
-//! numbers are byte offsets into the transfer as that sender numbers it (0 = first data byte).
+//! Every row names its flow and a node: a host's TCP, or a base station when it sends data of its own
+//! (a link-layer local retransmission, or a split connection's wireless side) or receives ACKs from its
+//! cell. Sequence numbers are byte offsets into the flow's transfer as that sender numbers it (0 =
+//! first data byte). `nodes.csv` says which node is a base station.
 
 use std::fmt::Write as _;
 use std::io;
@@ -12,22 +13,12 @@ use std::path::Path;
 use snooplab_proto::tcp::TxKind;
 use snooplab_proto::Time;
 
-/// Who sent a data segment or received an ACK.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Who {
-    /// The fixed host.
-    Fh,
-    /// The base station.
-    Bs,
-}
-
-impl Who {
-    pub fn name(self) -> &'static str {
-        match self {
-            Who::Fh => "fh",
-            Who::Bs => "bs",
-        }
-    }
+/// A node of the traced run, by name, and whether it is a base station (a base station's own data
+/// segments are local retransmissions or a split connection's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceNode {
+    pub name: String,
+    pub base_station: bool,
 }
 
 /// Why a data segment was sent.
@@ -70,7 +61,10 @@ impl SendKind {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SegmentRow {
     pub at: Time,
-    pub sender: Who,
+    /// Index into [`TraceLog::flows`].
+    pub flow: usize,
+    /// Index into [`TraceLog::nodes`].
+    pub sender: usize,
     pub seq: u64,
     pub len: u32,
     pub kind: SendKind,
@@ -79,8 +73,9 @@ pub struct SegmentRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct AckRow {
     pub at: Time,
-    /// Where the ACK arrived: the fixed host, or the base station (from the mobile host).
-    pub receiver: Who,
+    pub flow: usize,
+    /// Where the ACK arrived: the flow's sender, or a base station (from its cell).
+    pub receiver: usize,
     pub ack: u64,
     pub window: u16,
     /// Same acknowledgment number as the previous ACK there, no data.
@@ -94,7 +89,8 @@ pub struct AckRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct WindowRow {
     pub at: Time,
-    pub sender: Who,
+    pub flow: usize,
+    pub sender: usize,
     pub cwnd: u32,
     pub ssthresh: u32,
 }
@@ -102,29 +98,62 @@ pub struct WindowRow {
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeldRow {
     pub at: Time,
+    /// The base station.
+    pub node: usize,
     pub segments: u32,
     pub bytes: u64,
+}
+
+/// A duplicate ACK a base station kept from the sender.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SuppressedRow {
+    pub at: Time,
+    pub flow: usize,
+    pub node: usize,
+    /// Acknowledgment offset.
+    pub ack: u64,
 }
 
 /// Everything traced in one run, in time order per table.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TraceLog {
+    pub nodes: Vec<TraceNode>,
+    /// Flow names, by flow index.
+    pub flows: Vec<String>,
     pub segments: Vec<SegmentRow>,
     pub acks: Vec<AckRow>,
     pub windows: Vec<WindowRow>,
-    /// What the base station holds (snoop's cache, or a split relay's buffer), on each change.
+    /// What each base station holds (snoop's cache, or a split relay's buffer), on each change.
     pub held: Vec<HeldRow>,
-    /// Duplicate ACKs the base station suppressed: time and acknowledgment offset.
-    pub suppressed: Vec<(Time, u64)>,
+    /// Duplicate ACKs base stations suppressed.
+    pub suppressed: Vec<SuppressedRow>,
+}
+
+impl TraceLog {
+    /// A node's name (`?` for an index the trace does not know).
+    pub fn name(&self, node: usize) -> &str {
+        self.nodes.get(node).map_or("?", |n| n.name.as_str())
+    }
+
+    /// Whether `node` is a base station.
+    pub fn is_base_station(&self, node: usize) -> bool {
+        self.nodes.get(node).is_some_and(|n| n.base_station)
+    }
+
+    /// A flow's name.
+    pub fn flow_name(&self, flow: usize) -> &str {
+        self.flows.get(flow).map_or("?", String::as_str)
+    }
 }
 
 /// The names of the files [`TraceLog::write_csv`] writes.
-pub const TRACE_FILES: [&str; 5] = [
+pub const TRACE_FILES: [&str; 6] = [
     "segments.csv",
     "acks.csv",
     "cwnd.csv",
     "bs_cache.csv",
     "suppressed_dupacks.csv",
+    "nodes.csv",
 ];
 
 /// Seconds with nanosecond digits.
@@ -135,13 +164,14 @@ pub fn secs(t: Time) -> String {
 impl TraceLog {
     /// Writes one CSV file per table into `dir` (which must exist).
     pub fn write_csv(&self, dir: &Path) -> io::Result<()> {
-        let mut s = String::from("time_s,sender,seq,len,kind\n");
+        let mut s = String::from("time_s,flow,sender,seq,len,kind\n");
         for r in &self.segments {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{}",
+                "{},{},{},{},{},{}",
                 secs(r.at),
-                r.sender.name(),
+                self.flow_name(r.flow),
+                self.name(r.sender),
                 r.seq,
                 r.len,
                 r.kind.name()
@@ -149,13 +179,14 @@ impl TraceLog {
         }
         std::fs::write(dir.join(TRACE_FILES[0]), &s)?;
 
-        s = String::from("time_s,at,ack,window,duplicate,eln,sack_blocks,smart\n");
+        s = String::from("time_s,flow,at,ack,window,duplicate,eln,sack_blocks,smart\n");
         for r in &self.acks {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{}",
                 secs(r.at),
-                r.receiver.name(),
+                self.flow_name(r.flow),
+                self.name(r.receiver),
                 r.ack,
                 r.window,
                 u8::from(r.duplicate),
@@ -166,30 +197,56 @@ impl TraceLog {
         }
         std::fs::write(dir.join(TRACE_FILES[1]), &s)?;
 
-        s = String::from("time_s,sender,cwnd,ssthresh\n");
+        s = String::from("time_s,flow,sender,cwnd,ssthresh\n");
         for r in &self.windows {
             let _ = writeln!(
                 s,
-                "{},{},{},{}",
+                "{},{},{},{},{}",
                 secs(r.at),
-                r.sender.name(),
+                self.flow_name(r.flow),
+                self.name(r.sender),
                 r.cwnd,
                 r.ssthresh
             );
         }
         std::fs::write(dir.join(TRACE_FILES[2]), &s)?;
 
-        s = String::from("time_s,segments,bytes\n");
+        s = String::from("time_s,node,segments,bytes\n");
         for r in &self.held {
-            let _ = writeln!(s, "{},{},{}", secs(r.at), r.segments, r.bytes);
+            let _ = writeln!(
+                s,
+                "{},{},{},{}",
+                secs(r.at),
+                self.name(r.node),
+                r.segments,
+                r.bytes
+            );
         }
         std::fs::write(dir.join(TRACE_FILES[3]), &s)?;
 
-        s = String::from("time_s,ack\n");
-        for (at, ack) in &self.suppressed {
-            let _ = writeln!(s, "{},{}", secs(*at), ack);
+        s = String::from("time_s,flow,node,ack\n");
+        for r in &self.suppressed {
+            let _ = writeln!(
+                s,
+                "{},{},{},{}",
+                secs(r.at),
+                self.flow_name(r.flow),
+                self.name(r.node),
+                r.ack
+            );
         }
-        std::fs::write(dir.join(TRACE_FILES[4]), &s)
+        std::fs::write(dir.join(TRACE_FILES[4]), &s)?;
+
+        s = String::from("name,kind\n");
+        for n in &self.nodes {
+            let kind = if n.base_station {
+                "base-station"
+            } else {
+                "host"
+            };
+            let _ = writeln!(s, "{},{kind}", n.name);
+        }
+        std::fs::write(dir.join(TRACE_FILES[5]), &s)
     }
 }
 
@@ -272,12 +329,13 @@ impl Row<'_> {
         let v = self.get(i)?;
         v.parse().map_err(|_| self.bad(what, v))
     }
-    fn who(&self, i: usize) -> Result<Who, String> {
-        match self.get(i)? {
-            "fh" => Ok(Who::Fh),
-            "bs" => Ok(Who::Bs),
-            v => Err(self.bad("sender (fh or bs)", v)),
-        }
+    /// A node named in nodes.csv.
+    fn node(&self, i: usize, nodes: &[TraceNode]) -> Result<usize, String> {
+        let v = self.get(i)?;
+        nodes
+            .iter()
+            .position(|n| n.name == v)
+            .ok_or_else(|| self.bad("node (not in nodes.csv)", v))
     }
     fn flag(&self, i: usize) -> Result<bool, String> {
         match self.get(i)? {
@@ -292,9 +350,32 @@ impl TraceLog {
     /// Reads a directory written by [`TraceLog::write_csv`].
     pub fn read_csv(dir: &Path) -> Result<TraceLog, String> {
         let mut t = TraceLog::default();
-        let f = CsvFile::open(dir, TRACE_FILES[0], "time_s,sender,seq,len,kind")?;
+        let f = CsvFile::open(dir, TRACE_FILES[5], "name,kind")?;
         for r in f.rows() {
-            let kind = match r.get(4)? {
+            let base_station = match r.get(1)? {
+                "host" => false,
+                "base-station" => true,
+                v => return Err(r.bad("kind (host or base-station)", v)),
+            };
+            t.nodes.push(TraceNode {
+                name: r.get(0)?.to_string(),
+                base_station,
+            });
+        }
+        let nodes = t.nodes.clone();
+        let mut flow = |name: &str| -> usize {
+            match t.flows.iter().position(|f| f == name) {
+                Some(i) => i,
+                None => {
+                    t.flows.push(name.to_string());
+                    t.flows.len() - 1
+                }
+            }
+        };
+        let mut segments = vec![];
+        let f = CsvFile::open(dir, TRACE_FILES[0], "time_s,flow,sender,seq,len,kind")?;
+        for r in f.rows() {
+            let kind = match r.get(5)? {
                 "new" => SendKind::New,
                 "fast" => SendKind::Fast,
                 "timeout" => SendKind::Timeout,
@@ -302,56 +383,74 @@ impl TraceLog {
                 "persist" => SendKind::Persist,
                 v => return Err(r.bad("kind (new, fast, timeout, local, persist)", v)),
             };
-            t.segments.push(SegmentRow {
+            segments.push(SegmentRow {
                 at: r.time(0)?,
-                sender: r.who(1)?,
-                seq: r.num(2, "sequence offset")?,
-                len: r.num(3, "length")?,
+                flow: flow(r.get(1)?),
+                sender: r.node(2, &nodes)?,
+                seq: r.num(3, "sequence offset")?,
+                len: r.num(4, "length")?,
                 kind,
             });
         }
+        let mut acks = vec![];
         let f = CsvFile::open(
             dir,
             TRACE_FILES[1],
-            "time_s,at,ack,window,duplicate,eln,sack_blocks,smart",
+            "time_s,flow,at,ack,window,duplicate,eln,sack_blocks,smart",
         )?;
         for r in f.rows() {
-            let smart = match r.get(7)? {
+            let smart = match r.get(8)? {
                 "" => None,
-                _ => Some(r.num(7, "SMART offset")?),
+                _ => Some(r.num(8, "SMART offset")?),
             };
-            t.acks.push(AckRow {
+            acks.push(AckRow {
                 at: r.time(0)?,
-                receiver: r.who(1)?,
-                ack: r.num(2, "ack offset")?,
-                window: r.num(3, "window")?,
-                duplicate: r.flag(4)?,
-                eln: r.flag(5)?,
-                sack_blocks: r.num(6, "SACK block count")?,
+                flow: flow(r.get(1)?),
+                receiver: r.node(2, &nodes)?,
+                ack: r.num(3, "ack offset")?,
+                window: r.num(4, "window")?,
+                duplicate: r.flag(5)?,
+                eln: r.flag(6)?,
+                sack_blocks: r.num(7, "SACK block count")?,
                 smart,
             });
         }
-        let f = CsvFile::open(dir, TRACE_FILES[2], "time_s,sender,cwnd,ssthresh")?;
+        let mut windows = vec![];
+        let f = CsvFile::open(dir, TRACE_FILES[2], "time_s,flow,sender,cwnd,ssthresh")?;
         for r in f.rows() {
-            t.windows.push(WindowRow {
+            windows.push(WindowRow {
                 at: r.time(0)?,
-                sender: r.who(1)?,
-                cwnd: r.num(2, "cwnd")?,
-                ssthresh: r.num(3, "ssthresh")?,
+                flow: flow(r.get(1)?),
+                sender: r.node(2, &nodes)?,
+                cwnd: r.num(3, "cwnd")?,
+                ssthresh: r.num(4, "ssthresh")?,
             });
         }
-        let f = CsvFile::open(dir, TRACE_FILES[3], "time_s,segments,bytes")?;
+        let mut held = vec![];
+        let f = CsvFile::open(dir, TRACE_FILES[3], "time_s,node,segments,bytes")?;
         for r in f.rows() {
-            t.held.push(HeldRow {
+            held.push(HeldRow {
                 at: r.time(0)?,
-                segments: r.num(1, "segment count")?,
-                bytes: r.num(2, "byte count")?,
+                node: r.node(1, &nodes)?,
+                segments: r.num(2, "segment count")?,
+                bytes: r.num(3, "byte count")?,
             });
         }
-        let f = CsvFile::open(dir, TRACE_FILES[4], "time_s,ack")?;
+        let mut suppressed = vec![];
+        let f = CsvFile::open(dir, TRACE_FILES[4], "time_s,flow,node,ack")?;
         for r in f.rows() {
-            t.suppressed.push((r.time(0)?, r.num(1, "ack offset")?));
+            suppressed.push(SuppressedRow {
+                at: r.time(0)?,
+                flow: flow(r.get(1)?),
+                node: r.node(2, &nodes)?,
+                ack: r.num(3, "ack offset")?,
+            });
         }
+        t.segments = segments;
+        t.acks = acks;
+        t.windows = windows;
+        t.held = held;
+        t.suppressed = suppressed;
         Ok(t)
     }
 }

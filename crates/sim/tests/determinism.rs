@@ -58,14 +58,19 @@ fn observing_a_run_does_not_change_it() {
         let mut sc = Scenario::paper000(p, Env::Lan, 32768, 5);
         sc.transfer = 1 << 20;
         let plain = serde_json::to_string(&run(&sc)).unwrap();
-        let capture = Capture::new(Box::new(std::io::sink()), Box::new(std::io::sink())).unwrap();
+        let sinks: Vec<(String, snooplab_sim::capture::Sink)> = vec![
+            ("wired".into(), Box::new(std::io::sink())),
+            ("wireless".into(), Box::new(std::io::sink())),
+        ];
+        let capture = Capture::new(sinks).unwrap();
         let (r, obs) =
             Simulation::observed(&sc, Observer::default().with_trace().with_capture(capture))
                 .run_observed();
         assert_eq!(serde_json::to_string(&r).unwrap(), plain, "{p:?}");
         let trace = obs.trace.expect("a trace");
         assert!(!trace.segments.is_empty() && !trace.acks.is_empty());
-        let (wired, wireless) = obs.capture.expect("captures").finish().unwrap();
+        let counts = obs.capture.expect("captures").finish().unwrap();
+        let (wired, wireless) = (counts[0].1, counts[1].1);
         assert!(wired > 0 && wireless > 0);
     }
 }

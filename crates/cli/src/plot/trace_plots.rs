@@ -7,7 +7,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use snooplab_proto::Time;
-use snooplab_sim::trace::{SendKind, TraceLog, Who};
+use snooplab_sim::trace::{SendKind, TraceLog};
 
 use super::{draw_legend, plot_err, save, Chart, Figure, FONT, PALETTE};
 
@@ -17,13 +17,15 @@ fn secs(t: Time) -> f64 {
     t as f64 / 1e9
 }
 
-/// The part of a trace to draw: a title and a time window.
+/// The part of a trace to draw: a title, a time window and the flow.
 #[derive(Clone, Debug)]
 pub struct View<'a> {
     pub trace: &'a TraceLog,
     pub title: String,
     pub from: Time,
     pub to: Time,
+    /// Index of the flow drawn (the trace's first by default).
+    pub flow: usize,
 }
 
 impl<'a> View<'a> {
@@ -41,6 +43,7 @@ impl<'a> View<'a> {
             title,
             from: 0,
             to: end.max(1),
+            flow: 0,
         }
     }
 
@@ -56,9 +59,10 @@ impl<'a> View<'a> {
 /// Sequence offset (KB) of every data segment against time.
 pub struct SequencePlot<'a>(pub View<'a>);
 
-/// One series of marks: which segments, how they look, what the legend says.
+/// One series of marks: which segments (sent by the flow's host, or by a base station), how they
+/// look, what the legend says.
 struct Marks {
-    sender: Who,
+    base_station: bool,
     kind: SendKind,
     label: &'static str,
     color: RGBColor,
@@ -67,44 +71,44 @@ struct Marks {
 
 const MARKS: [Marks; 6] = [
     Marks {
-        sender: Who::Fh,
+        base_station: false,
         kind: SendKind::New,
-        label: "FH new data",
+        label: "sender new data",
         color: RGBColor(60, 60, 60),
         size: 1,
     },
     Marks {
-        sender: Who::Bs,
+        base_station: true,
         kind: SendKind::New,
         label: "BS new data (split)",
         color: RGBColor(150, 150, 150),
         size: 1,
     },
     Marks {
-        sender: Who::Fh,
+        base_station: false,
         kind: SendKind::Fast,
-        label: "FH fast retransmission",
+        label: "sender fast retransmission",
         color: PALETTE[3],
         size: 5,
     },
     Marks {
-        sender: Who::Fh,
+        base_station: false,
         kind: SendKind::Timeout,
-        label: "FH timeout retransmission",
+        label: "sender timeout retransmission",
         color: PALETTE[1],
         size: 6,
     },
     Marks {
-        sender: Who::Bs,
+        base_station: true,
         kind: SendKind::Local,
         label: "BS local retransmission",
         color: PALETTE[0],
         size: 4,
     },
     Marks {
-        sender: Who::Fh,
+        base_station: false,
         kind: SendKind::Persist,
-        label: "FH persist probe",
+        label: "sender persist probe",
         color: PALETTE[2],
         size: 7,
     },
@@ -118,7 +122,7 @@ impl Chart for SequencePlot<'_> {
             .trace
             .segments
             .iter()
-            .filter(|r| v.contains(r.at))
+            .filter(|r| r.flow == v.flow && v.contains(r.at))
             .collect();
         let kb = |s: u64| s as f64 / 1024.0;
         let (lo, hi) = rows.iter().fold((f64::MAX, 0f64), |(lo, hi), r| {
@@ -144,7 +148,7 @@ impl Chart for SequencePlot<'_> {
         for m in &MARKS {
             let pts: Vec<(f64, f64)> = rows
                 .iter()
-                .filter(|r| r.sender == m.sender && r.kind == m.kind)
+                .filter(|r| v.trace.is_base_station(r.sender) == m.base_station && r.kind == m.kind)
                 .map(|r| (secs(r.at), kb(r.seq)))
                 .collect();
             if pts.is_empty() {
@@ -237,14 +241,19 @@ impl Chart for WindowPlot<'_> {
             .draw()
             .map_err(plot_err)?;
         let series = [
-            (Who::Fh, false, "FH cwnd", PALETTE[0]),
-            (Who::Fh, true, "FH ssthresh", PALETTE[1]),
-            (Who::Bs, false, "BS cwnd (split)", PALETTE[2]),
-            (Who::Bs, true, "BS ssthresh (split)", PALETTE[3]),
+            (false, false, "sender cwnd", PALETTE[0]),
+            (false, true, "sender ssthresh", PALETTE[1]),
+            (true, false, "BS cwnd (split)", PALETTE[2]),
+            (true, true, "BS ssthresh (split)", PALETTE[3]),
         ];
-        for (who, thresh, label, color) in series {
+        for (bs, thresh, label, color) in series {
             // the value in force when the window opens, then every change inside it
-            let rows: Vec<_> = v.trace.windows.iter().filter(|r| r.sender == who).collect();
+            let rows: Vec<_> = v
+                .trace
+                .windows
+                .iter()
+                .filter(|r| r.flow == v.flow && v.trace.is_base_station(r.sender) == bs)
+                .collect();
             let start = rows.iter().rev().find(|r| r.at < v.from);
             let pts: Vec<(f64, f64)> = start
                 .map(|r| (x.start, *r))
@@ -316,8 +325,8 @@ impl Chart for HeldPlot<'_> {
             .trace
             .suppressed
             .iter()
-            .filter(|(t, _)| v.contains(*t))
-            .map(|(t, _)| secs(*t))
+            .filter(|r| r.flow == v.flow && v.contains(r.at))
+            .map(|r| secs(r.at))
             .collect();
         if !sup.is_empty() {
             let c = PALETTE[1];

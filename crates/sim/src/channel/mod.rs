@@ -1,0 +1,150 @@
+//! Channel (loss) models of the wireless link, behind one seam (DESIGN section 2): a [`Channel`] is
+//! given each frame with the time it starts on the air and says whether bit errors corrupt it. Every
+//! station of a cell has its own channel in each direction, each drawing from its own random stream.
+//!
+//! The models, one file each: `exponential.rs` (bit errors with exponential gaps, and bursts).
+//! A model that needs the time (a two-state Gilbert-Elliott channel, a replayed trace) gets it here.
+
+mod exponential;
+
+pub use exponential::ExponentialErrors;
+
+use snooplab_proto::Time;
+
+use crate::rng::Rng;
+
+/// Which loss model a channel runs, with its parameters: what scenario files name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChannelSpec {
+    /// No errors.
+    None,
+    /// Bit errors with exponentially distributed gaps of mean `mean_bytes` bytes between them
+    /// (BER = 1 / (8 * mean)); a frame is corrupted if an error falls inside its bytes, headers
+    /// included. Each error event destroys `burst` consecutive frames (1 = the plain model; Table V
+    /// uses 2, 4, 6).
+    Exponential { mean_bytes: u64, burst: u32 },
+}
+
+impl ChannelSpec {
+    /// The model `--error-every` and `--burst` name: mean bytes between bit errors (0 = none) and
+    /// frames destroyed per error event. Check them first with [`check_error_settings`].
+    pub fn every(error_every: u64, burst: u32) -> ChannelSpec {
+        if error_every == 0 {
+            ChannelSpec::None
+        } else {
+            ChannelSpec::Exponential {
+                mean_bytes: error_every,
+                burst,
+            }
+        }
+    }
+
+    /// Checks the parameters; the message names the setting and the range.
+    pub fn validate(&self) -> Result<(), String> {
+        match *self {
+            ChannelSpec::None => Ok(()),
+            ChannelSpec::Exponential { mean_bytes, burst } => {
+                check_error_settings(mean_bytes, burst)
+            }
+        }
+    }
+
+    /// A short description for reports: `none`, `1/64k`, `1/64k burst 4`.
+    pub fn label(&self) -> String {
+        match *self {
+            ChannelSpec::None => "none".into(),
+            ChannelSpec::Exponential { mean_bytes, burst } => {
+                let every = crate::size::format_size(mean_bytes);
+                if burst > 1 {
+                    format!("1/{every} burst {burst}")
+                } else {
+                    format!("1/{every}")
+                }
+            }
+        }
+    }
+}
+
+/// Whether `--error-every` and `--burst` are usable; the message names the setting and the range.
+pub fn check_error_settings(error_every: u64, burst: u32) -> Result<(), String> {
+    if error_every != 0 && error_every < 512 {
+        return Err(format!(
+            "error-every {error_every} is too small: use 0 (no errors) or at least 512 bytes"
+        ));
+    }
+    if burst == 0 || burst > 1000 {
+        return Err(format!(
+            "burst {burst} is out of range: use 1 to 1000 frames per error event"
+        ));
+    }
+    Ok(())
+}
+
+#[derive(Clone, Debug)]
+enum Model {
+    None,
+    Exponential(ExponentialErrors),
+}
+
+/// One direction of one station's channel: the loss model's running state and its counters.
+#[derive(Clone, Debug)]
+pub struct Channel {
+    model: Model,
+    /// Frames passed through.
+    pub frames: u64,
+    /// Frames the model corrupted.
+    pub corrupted: u64,
+}
+
+impl Channel {
+    /// A channel running `spec`, drawing from `rng` (the model draws nothing for [`ChannelSpec::None`]).
+    pub fn new(spec: &ChannelSpec, rng: Rng) -> Channel {
+        let model = match *spec {
+            ChannelSpec::None => Model::None,
+            ChannelSpec::Exponential { mean_bytes, burst } => {
+                Model::Exponential(ExponentialErrors::new(mean_bytes, burst, rng))
+            }
+        };
+        Channel {
+            model,
+            frames: 0,
+            corrupted: 0,
+        }
+    }
+
+    /// A frame of `bytes` bytes goes on the air at `now`; true if the channel corrupts it.
+    pub fn corrupts(&mut self, _now: Time, bytes: u32) -> bool {
+        self.frames += 1;
+        let hit = match &mut self.model {
+            Model::None => false,
+            Model::Exponential(e) => e.corrupts(bytes),
+        };
+        self.corrupted += u64::from(hit);
+        hit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Stream;
+
+    #[test]
+    fn none_never_corrupts() {
+        let mut c = Channel::new(&ChannelSpec::None, Rng::new(1, Stream::ErrorsDown));
+        assert!((0..10_000).all(|i| !c.corrupts(i, 1500)));
+        assert_eq!((c.frames, c.corrupted), (10_000, 0));
+    }
+
+    #[test]
+    fn counters_follow_the_model() {
+        let spec = ChannelSpec::every(16384, 1);
+        let mut c = Channel::new(&spec, Rng::new(2, Stream::ErrorsDown));
+        let hits = (0..10_000).filter(|&i| c.corrupts(i, 1440)).count() as u64;
+        assert_eq!(c.corrupted, hits);
+        assert!(hits > 0);
+        assert_eq!(spec.label(), "1/16k");
+        assert_eq!(ChannelSpec::every(65536, 4).label(), "1/64k burst 4");
+        assert!(ChannelSpec::every(100, 1).validate().is_err());
+    }
+}

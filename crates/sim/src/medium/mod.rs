@@ -1,0 +1,339 @@
+//! A wireless cell's shared medium (paper 000 section IV-A, DESIGN section 2): one half-duplex 2 Mb/s
+//! channel between a base station (station 0) and its mobile hosts (stations 1..). Every frame pays a
+//! fixed per-frame MAC overhead on top of its bits; a corrupted frame still uses its airtime and reaches
+//! its receiver, which discards it on the checksum.
+//!
+//! The medium is sans-IO, like the protocol objects: frames are queued with [`Medium::enqueue`],
+//! [`Medium::start`] puts the next frame on the air when the access rule allows, the loop calls
+//! [`Medium::on_timeout`] at [`Medium::poll_timeout`], and finished frames come out of
+//! [`Medium::poll_done`]. The simulator and the live mode's emulator drive the same object.
+//!
+//! Who sends next is the access model's decision, one file each: `turns.rs` (stations with frames take
+//! turns, today's calibrated model and the default). Bit errors come from each station's channel in
+//! each direction (`crate::channel`).
+
+mod turns;
+
+use std::collections::VecDeque;
+
+use snooplab_proto::agent::Priority;
+use snooplab_proto::time::US;
+use snooplab_proto::Time;
+
+use crate::channel::Channel;
+use crate::link::tx_time;
+use crate::packet::SimPacket;
+
+/// A station of a cell: 0 is the base station, 1.. its mobile hosts in the order they joined.
+pub type StationId = usize;
+
+/// The base station of every cell.
+pub const BASE_STATION: StationId = 0;
+
+/// What the medium needs to know of a frame: its size, and a place to mark bit errors.
+pub trait Frame {
+    /// Bytes at the IP layer.
+    fn ip_len(&self) -> u32;
+    /// The channel corrupted (or spared) this frame.
+    fn set_corrupted(&mut self, corrupted: bool);
+}
+
+impl Frame for SimPacket {
+    fn ip_len(&self) -> u32 {
+        self.seg.ip_len()
+    }
+    fn set_corrupted(&mut self, corrupted: bool) {
+        self.corrupted = corrupted;
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WavelanParams {
+    /// Raw signalling rate.
+    pub rate_bps: u64,
+    /// Fixed airtime each frame pays besides its IP bytes: MAC header, preamble, inter-frame spacing and
+    /// contention. See `docs/model.md`, "Calibration", for how 1084 us was derived.
+    pub frame_overhead: Time,
+    /// Frames each station's queue holds (per priority at the base station).
+    pub queue_packets: usize,
+}
+
+impl Default for WavelanParams {
+    fn default() -> Self {
+        WavelanParams {
+            rate_bps: 2_000_000,
+            frame_overhead: 1084 * US,
+            queue_packets: 1000,
+        }
+    }
+}
+
+/// How stations share the medium.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum AccessModel {
+    /// Stations with frames take turns, round robin, one frame each; the medium is never idle while a
+    /// frame waits and frames never collide. The per-frame overhead stands for all contention.
+    #[default]
+    Turns,
+}
+
+impl AccessModel {
+    pub fn name(&self) -> &'static str {
+        match self {
+            AccessModel::Turns => "turns",
+        }
+    }
+}
+
+/// A frame queued at a station, and where it goes.
+#[derive(Clone, Debug)]
+struct Queued<P> {
+    to: StationId,
+    frame: P,
+}
+
+/// A station's transmit queues: local retransmissions (high) go before queued traffic.
+#[derive(Clone, Debug)]
+struct Queues<P> {
+    high: VecDeque<Queued<P>>,
+    normal: VecDeque<Queued<P>>,
+}
+
+impl<P> Default for Queues<P> {
+    fn default() -> Self {
+        Queues {
+            high: VecDeque::new(),
+            normal: VecDeque::new(),
+        }
+    }
+}
+
+impl<P> Queues<P> {
+    fn is_empty(&self) -> bool {
+        self.high.is_empty() && self.normal.is_empty()
+    }
+    fn len(&self) -> usize {
+        self.high.len() + self.normal.len()
+    }
+    fn pop(&mut self) -> Option<Queued<P>> {
+        self.high.pop_front().or_else(|| self.normal.pop_front())
+    }
+}
+
+/// A frame that went on the air: who sent it to whom, and what the receiver gets.
+#[derive(Clone, Debug)]
+pub struct Transmission<P> {
+    pub from: StationId,
+    pub to: StationId,
+    /// Marked corrupted if the channel hit it (or it collided).
+    pub frame: P,
+    /// Another station's frame overlapped it: both are destroyed.
+    pub collided: bool,
+}
+
+/// Counters of one station.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StationCounters {
+    /// Frames the station put on the air.
+    pub frames: u64,
+    /// Frames it dropped because its queue was full.
+    pub drops: u64,
+}
+
+/// The shared medium of one cell and its stations' queues, generic over the frame so that the
+/// simulator and the live mode's emulator run the same model.
+pub struct Medium<P = SimPacket> {
+    p: WavelanParams,
+    model: AccessModel,
+    queues: Vec<Queues<P>>,
+    /// Channel from the base station to each station (index 0 unused).
+    down: Vec<Channel>,
+    /// Channel from each station to the base station (index 0 unused).
+    up: Vec<Channel>,
+    /// The frame on the air and when it ends.
+    on_air: Option<(Time, Transmission<P>)>,
+    /// The station that sent last (turn taking starts after it).
+    last: StationId,
+    done: VecDeque<Transmission<P>>,
+    pub stations: Vec<StationCounters>,
+    /// Frames destroyed by a collision.
+    pub collisions: u64,
+    /// Time the medium carried a frame.
+    pub busy_time: Time,
+    /// Longest queue any station had.
+    pub max_queue: usize,
+}
+
+impl<P: Frame> Medium<P> {
+    /// A medium with the base station and `channels.len()` mobile stations; `channels[i]` is the
+    /// (down, up) pair of station `i + 1`.
+    pub fn new(
+        p: WavelanParams,
+        model: AccessModel,
+        channels: Vec<(Channel, Channel)>,
+    ) -> Medium<P> {
+        let n = channels.len() + 1;
+        let (mut down, mut up) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let none = || {
+            Channel::new(
+                &crate::channel::ChannelSpec::None,
+                crate::rng::Rng::new(0, crate::rng::Stream::ErrorsDown),
+            )
+        };
+        down.push(none());
+        up.push(none());
+        for (d, u) in channels {
+            down.push(d);
+            up.push(u);
+        }
+        Medium {
+            p,
+            model,
+            queues: (0..n).map(|_| Queues::default()).collect(),
+            down,
+            up,
+            on_air: None,
+            // the base station goes first
+            last: n - 1,
+            done: VecDeque::new(),
+            stations: vec![StationCounters::default(); n],
+            collisions: 0,
+            busy_time: 0,
+            max_queue: 0,
+        }
+    }
+
+    pub fn params(&self) -> &WavelanParams {
+        &self.p
+    }
+
+    pub fn model(&self) -> &AccessModel {
+        &self.model
+    }
+
+    /// Stations, the base station included.
+    pub fn station_count(&self) -> usize {
+        self.queues.len()
+    }
+
+    /// Airtime of a frame carrying `ip_len` IP bytes.
+    pub fn airtime(&self, ip_len: u32) -> Time {
+        airtime(&self.p, ip_len)
+    }
+
+    /// The channel that frames from `from` to `to` cross.
+    pub fn channel(&self, from: StationId, to: StationId) -> &Channel {
+        if from == BASE_STATION {
+            &self.down[to]
+        } else {
+            &self.up[from]
+        }
+    }
+
+    /// Queues a frame at station `from` for station `to`; false if the queue is full and the frame
+    /// is dropped. Only the base station has a high-priority queue.
+    pub fn enqueue(&mut self, from: StationId, to: StationId, frame: P, prio: Priority) -> bool {
+        let q = &mut self.queues[from];
+        let high = prio == Priority::High && from == BASE_STATION;
+        let len = if high { q.high.len() } else { q.normal.len() };
+        if len >= self.p.queue_packets {
+            self.stations[from].drops += 1;
+            return false;
+        }
+        let item = Queued { to, frame };
+        if high {
+            q.high.push_back(item);
+        } else {
+            q.normal.push_back(item);
+        }
+        self.max_queue = self.max_queue.max(q.len());
+        true
+    }
+
+    pub fn is_busy(&self) -> bool {
+        self.on_air.is_some()
+    }
+
+    /// The frame on the air, if any.
+    pub fn on_air(&self) -> Option<&P> {
+        self.on_air.as_ref().map(|(_, t)| &t.frame)
+    }
+
+    /// Frames waiting at each station.
+    pub fn queued(&self) -> Vec<usize> {
+        self.queues.iter().map(Queues::len).collect()
+    }
+
+    /// Puts the next frame on the air if the access model lets a station send now.
+    pub fn start(&mut self, now: Time) {
+        match self.model {
+            AccessModel::Turns => self.start_turn(now),
+        }
+    }
+
+    /// When the medium next needs [`Medium::on_timeout`].
+    pub fn poll_timeout(&self) -> Option<Time> {
+        self.on_air.as_ref().map(|(end, _)| *end)
+    }
+
+    /// The time asked for has come: a frame on the air has ended.
+    pub fn on_timeout(&mut self, now: Time) {
+        if self.on_air.as_ref().is_some_and(|(end, _)| *end <= now) {
+            if let Some((_, t)) = self.on_air.take() {
+                self.done.push_back(t);
+            }
+        }
+    }
+
+    /// The next frame that has ended, for its receiver.
+    pub fn poll_done(&mut self) -> Option<Transmission<P>> {
+        self.done.pop_front()
+    }
+
+    /// Takes `from`'s next frame and puts it on the air at `now`, through its channel.
+    fn transmit(&mut self, now: Time, from: StationId) {
+        let Some(Queued { to, mut frame }) = self.queues[from].pop() else {
+            return;
+        };
+        let len = frame.ip_len();
+        let channel = if from == BASE_STATION {
+            &mut self.down[to]
+        } else {
+            &mut self.up[from]
+        };
+        frame.set_corrupted(channel.corrupts(now, len));
+        let air = airtime(&self.p, len);
+        self.busy_time += air;
+        self.last = from;
+        self.stations[from].frames += 1;
+        let t = Transmission {
+            from,
+            to,
+            frame,
+            collided: false,
+        };
+        self.on_air = Some((now + air, t));
+    }
+}
+
+/// Airtime of a frame carrying `ip_len` IP bytes: the per-frame overhead plus its bits.
+pub fn airtime(p: &WavelanParams, ip_len: u32) -> Time {
+    p.frame_overhead + tx_time(ip_len, p.rate_bps)
+}
+
+/// The best TCP payload rate of a cell with one sender and one receiver, bit/s: back-to-back data
+/// frames of `mss` payload and `header` header bytes and one ACK frame per `segments_per_ack` of
+/// them sharing the half-duplex medium.
+pub fn one_flow_capacity_bps(
+    p: &WavelanParams,
+    mss: u32,
+    header: u32,
+    segments_per_ack: u32,
+) -> f64 {
+    let per_ack = u64::from(segments_per_ack.max(1));
+    let ns = per_ack * airtime(p, mss + header) + airtime(p, header);
+    per_ack as f64 * f64::from(mss) * 8.0 / (ns as f64 / 1e9)
+}
+
+#[cfg(test)]
+mod tests;

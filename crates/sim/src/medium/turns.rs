@@ -1,0 +1,24 @@
+//! The turn-taking access model: whenever the medium is free and frames wait, the next station after
+//! the one that sent last (round robin over the cell's stations) sends one frame. With a base station
+//! and one mobile host, data frames and ACK frames alternate, which with the calibrated per-frame
+//! overhead gives paper 000's 1.5 Mb/s (`docs/model.md`, "Calibration"). Frames never collide: the
+//! overhead stands for all contention.
+
+use snooplab_proto::Time;
+
+use super::{Frame, Medium};
+
+impl<P: Frame> Medium<P> {
+    pub(super) fn start_turn(&mut self, now: Time) {
+        if self.on_air.is_some() {
+            return;
+        }
+        let n = self.queues.len();
+        let next = (1..=n)
+            .map(|k| (self.last + k) % n)
+            .find(|&s| !self.queues[s].is_empty());
+        if let Some(from) = next {
+            self.transmit(now, from);
+        }
+    }
+}

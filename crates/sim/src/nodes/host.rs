@@ -1,0 +1,101 @@
+//! A host: the TCP endpoints of the flows that start or end on it, demultiplexed by address and port.
+//! The sending application's bytes are a function of their offset in the transfer, so every data
+//! packet carries a digest the receiver checks (`packet.rs`).
+
+use snooplab_proto::agent::{Origin, Priority};
+use snooplab_proto::tcp::Tcp;
+use snooplab_proto::Time;
+
+use super::Outgoing;
+use crate::network::FlowId;
+use crate::packet::{payload_tag, SimPacket};
+
+/// Which end of its flow a connection is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Sender,
+    Receiver,
+}
+
+/// One TCP endpoint of a flow.
+pub struct Conn {
+    pub flow: FlowId,
+    pub role: Role,
+    pub tcp: Tcp,
+}
+
+/// A host's TCP endpoints. A packet for no endpoint here is dropped and counted.
+#[derive(Default)]
+pub struct HostNode {
+    pub conns: Vec<Conn>,
+    /// Packets that matched no endpoint.
+    pub unmatched: u64,
+    /// The endpoint whose output is being drained (`poll_transmit` goes through them in order).
+    next: usize,
+}
+
+impl HostNode {
+    /// The endpoint a segment from `seg.src` to `seg.dst` belongs to.
+    pub fn conn_index(&self, packet: &SimPacket) -> Option<usize> {
+        let s = &packet.seg;
+        self.conns
+            .iter()
+            .position(|c| c.tcp.local() == s.dst && c.tcp.remote() == s.src)
+    }
+
+    /// The endpoint of `flow` with `role` here, if any.
+    pub fn conn_of(&self, flow: FlowId, role: Role) -> Option<&Conn> {
+        self.conns.iter().find(|c| c.flow == flow && c.role == role)
+    }
+
+    pub fn on_packet(&mut self, now: Time, packet: SimPacket) {
+        match self.conn_index(&packet) {
+            Some(i) => self.on_packet_at(now, i, packet),
+            None => self.unmatched += 1,
+        }
+    }
+
+    /// A packet for endpoint `i` (as [`HostNode::conn_index`] found it).
+    pub fn on_packet_at(&mut self, now: Time, i: usize, packet: SimPacket) {
+        let tcp = &mut self.conns[i].tcp;
+        if packet.corrupted {
+            tcp.on_corrupted(&packet.seg);
+        } else {
+            tcp.on_segment(now, &packet.seg);
+        }
+    }
+
+    pub fn on_timeout(&mut self, now: Time) {
+        for c in &mut self.conns {
+            if c.tcp.poll_timeout().is_some_and(|t| t <= now) {
+                c.tcp.on_timeout(now);
+            }
+        }
+    }
+
+    /// The next segment any endpoint sends, endpoints in order; data carries its digest.
+    pub fn poll_transmit(&mut self) -> Option<Outgoing> {
+        while self.next < self.conns.len() {
+            let c = &mut self.conns[self.next];
+            if let Some((seg, kind)) = c.tcp.poll_transmit() {
+                let tag = (c.role == Role::Sender && seg.len > 0).then(|| {
+                    let offset = u64::from(seg.seq.since(c.tcp.iss() + 1));
+                    payload_tag(offset, seg.len)
+                });
+                return Some(Outgoing {
+                    packet: SimPacket::new(seg, tag),
+                    priority: Priority::Normal,
+                    origin: Origin::Endpoint(kind),
+                    flow: Some(c.flow),
+                });
+            }
+            self.next += 1;
+        }
+        self.next = 0;
+        None
+    }
+
+    pub fn poll_timeout(&self) -> Option<Time> {
+        self.conns.iter().filter_map(|c| c.tcp.poll_timeout()).min()
+    }
+}
