@@ -51,15 +51,15 @@ impl Recording {
             o = o.with_trace();
         }
         if self.pcap {
-            let sinks: Vec<(String, snooplab_sim::capture::Sink)> =
-                snooplab_sim::Network::from_scenario(sc)
-                    .capture_names()
-                    .into_iter()
-                    .map(|n| {
-                        let sink: snooplab_sim::capture::Sink = Box::new(std::io::sink());
-                        (n, sink)
-                    })
-                    .collect();
+            let sinks: Vec<(String, snooplab_sim::capture::Sink)> = sc
+                .network()
+                .capture_names()
+                .into_iter()
+                .map(|n| {
+                    let sink: snooplab_sim::capture::Sink = Box::new(std::io::sink());
+                    (n, sink)
+                })
+                .collect();
             let c = Capture::new(sinks).map_err(|e| e.to_string())?;
             o = o.with_capture(c);
         }

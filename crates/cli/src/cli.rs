@@ -56,11 +56,15 @@ pub enum Command {
     snooplab run --protocol snoop --plot plots/snoop   # trace, CSVs and plots of one run\n  \
     snooplab run --pcap caps/ && wireshark caps/wireless.pcap\n  \
     snooplab run --host bsd44-lite                 # the TCP as modelled before host profiles\n  \
+    snooplab run --scenario examples/cell-3-senders.toml   # a network: 3 mobile senders, one cell\n  \
+    snooplab run --error-every-down 64k --error-every-up 0  # errors on the downlink only\n  \
     snooplab run --buffer 8k --host-detail read-delay=5ms   # a reader that runs 5 ms late\n\n\
 Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024).")]
 pub struct RunArgs {
-    /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every, burst, seed,
-    /// max-time-s, host, and a [host-details] table.
+    /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every,
+    /// error-every-down, error-every-up, burst, down/up channel models, seed, max-time-s, host, a
+    /// [host-details] table, and a network of its own ([[node]], [[link]], [[cell]], [[flow]]
+    /// tables, docs/networks.md) whose flows, links and channels take these as defaults.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<std::path::PathBuf>,
     /// Protocol (see `snooplab protocols`) [default: e2e].
@@ -75,12 +79,20 @@ pub struct RunArgs {
     /// Segment size in payload bytes [default: 1400].
     #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     pub mss: Option<String>,
-    /// Bytes to transfer from the fixed host to the mobile host [default: 8M].
+    /// Bytes each flow transfers (paper 000: the fixed host to the mobile host) [default: 8M].
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
     pub transfer: Option<String>,
     /// Mean bytes between bit errors on the wireless link, both directions; 0 = none [default: 64k].
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
     pub error_every: Option<String>,
+    /// Mean bytes between bit errors from the base station to its mobile hosts only, over
+    /// --error-every.
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
+    pub error_every_down: Option<String>,
+    /// Mean bytes between bit errors from the mobile hosts to the base station only, over
+    /// --error-every.
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
+    pub error_every_up: Option<String>,
     /// Frames destroyed by each error event [default: 1].
     #[arg(long, value_name = "K", allow_hyphen_values = true)]
     pub burst: Option<String>,
@@ -140,33 +152,40 @@ pub struct PlotArgs {
     snooplab sweep --seeds 10                              # E2E, LAN 32k, 1 error/64 KB\n  \
     snooplab sweep --env lan,wan --buffer 8k,32k --seeds 10\n  \
     snooplab sweep --error-every 16k,32k,64k,128k,256k --seeds 5 --json\n  \
-    snooplab sweep --host bsd44-lite,bsdos-2.1 --buffer 8k,32k --seeds 20\n\n\
+    snooplab sweep --host bsd44-lite,bsdos-2.1 --buffer 8k,32k --seeds 20\n  \
+    snooplab sweep --scenario examples/cell-3-senders.toml --protocol e2e,efr --seeds 5\n\n\
 Lists are comma-separated; every combination runs with seeds seed-base .. seed-base+seeds-1.")]
 pub struct SweepArgs {
-    /// Protocols, comma-separated.
-    #[arg(long, default_value = "e2e")]
-    pub protocol: String,
-    /// Environments, comma-separated.
-    #[arg(long, default_value = "lan")]
-    pub env: String,
-    /// Socket buffers, comma-separated.
-    #[arg(long, default_value = "32k", allow_hyphen_values = true)]
-    pub buffer: String,
-    /// Segment sizes, comma-separated.
-    #[arg(long, default_value = "1400", allow_hyphen_values = true)]
-    pub mss: String,
-    /// Transfer size.
-    #[arg(long, default_value = "8M", allow_hyphen_values = true)]
-    pub transfer: String,
-    /// Mean bytes between errors, comma-separated; 0 = none.
-    #[arg(long, default_value = "64k", allow_hyphen_values = true)]
-    pub error_every: String,
-    /// Frames per error event, comma-separated.
-    #[arg(long, default_value = "1", allow_hyphen_values = true)]
-    pub burst: String,
-    /// Host profiles, comma-separated (bsd44-lite, bsdos-2.1, freebsd-2.2).
-    #[arg(long, default_value = "bsdos-2.1", value_name = "NAMES")]
-    pub host: String,
+    /// A scenario file (as `snooplab run --scenario`; a network file too) whose settings are the
+    /// base of every combination; the list flags below replace them.
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<std::path::PathBuf>,
+    /// Protocols, comma-separated [default: e2e, or the scenario file's].
+    #[arg(long)]
+    pub protocol: Option<String>,
+    /// Environments, comma-separated [default: lan, or the scenario file's].
+    #[arg(long)]
+    pub env: Option<String>,
+    /// Socket buffers, comma-separated [default: 32k, or the scenario file's].
+    #[arg(long, allow_hyphen_values = true)]
+    pub buffer: Option<String>,
+    /// Segment sizes, comma-separated [default: 1400, or the scenario file's].
+    #[arg(long, allow_hyphen_values = true)]
+    pub mss: Option<String>,
+    /// Transfer size of every flow [default: 8M, or the scenario file's].
+    #[arg(long, allow_hyphen_values = true)]
+    pub transfer: Option<String>,
+    /// Mean bytes between errors, comma-separated; 0 = none [default: 64k, or the scenario
+    /// file's].
+    #[arg(long, allow_hyphen_values = true)]
+    pub error_every: Option<String>,
+    /// Frames per error event, comma-separated [default: 1, or the scenario file's].
+    #[arg(long, allow_hyphen_values = true)]
+    pub burst: Option<String>,
+    /// Host profiles, comma-separated: bsd44-lite, bsdos-2.1, freebsd-2.2 [default: bsdos-2.1,
+    /// or the scenario file's].
+    #[arg(long, value_name = "NAMES")]
+    pub host: Option<String>,
     /// Change one host detail in every run, e.g. reader=instant (repeatable).
     #[arg(long, value_name = "KEY=VALUE")]
     pub host_detail: Vec<String>,

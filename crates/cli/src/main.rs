@@ -17,6 +17,12 @@ mod units;
 use clap::Parser;
 
 fn main() {
+    // `snooplab run | head` ends quietly, as a Unix filter should, instead of panicking on the
+    // closed pipe.
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = cli::Cli::parse();
     let result = match cli.command {
         cli::Command::Run(a) => run_cmd::run(a),

@@ -5,7 +5,7 @@ use std::path::Path;
 use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_sim::capture::{Capture, Sink};
 use snooplab_sim::trace::TraceLog;
-use snooplab_sim::{Network, Observer, Protocol, RunResult, Simulation};
+use snooplab_sim::{Observer, Protocol, RunResult, Scenario, Simulation};
 
 use crate::cli::RunArgs;
 use crate::files::{create_dir, write_file};
@@ -27,10 +27,7 @@ pub fn run(a: RunArgs) -> Result<(), String> {
             o = o.with_trace();
         }
         if let Some(dir) = &a.pcap {
-            o = o.with_capture(open_capture(
-                dir,
-                &Network::from_scenario(&sc).capture_names(),
-            )?);
+            o = o.with_capture(open_capture(dir, &sc.network().capture_names())?);
         }
         let (r, o) = Simulation::observed(&sc, o).run_observed();
         (r, Some(o))
@@ -64,7 +61,7 @@ pub fn run(a: RunArgs) -> Result<(), String> {
         let text = serde_json::to_string(&r).map_err(|e| format!("cannot encode result: {e}"))?;
         println!("{text}");
     } else {
-        print_table(&r);
+        print_table(&r, &sc);
     }
     Ok(())
 }
@@ -100,16 +97,19 @@ pub fn write_trace(dir: &Path, t: &TraceLog, r: &RunResult) -> Result<(), String
     Ok(())
 }
 
-fn print_table(r: &RunResult) {
+fn print_table(r: &RunResult, sc: &Scenario) {
+    if r.flows.len() > 1 {
+        print_network_table(r);
+        return;
+    }
     println!(
-        "{} {} buffer {} B, mss {} B, {} B transfer, error every {} B (burst {}), seed {}, host {}",
+        "{} {} buffer {} B, mss {} B, {} B transfer, errors {}, seed {}, host {}",
         r.protocol,
         r.env,
         r.buffer_bytes,
         r.mss,
         r.transfer_bytes,
-        r.error_every_bytes,
-        r.burst,
+        errors_label(sc),
         r.seed,
         r.host
     );
@@ -146,6 +146,74 @@ fn print_table(r: &RunResult) {
         r.frames_corrupted_down, r.frames_corrupted_up
     );
     println!("  events              {:8}", r.events);
+    println!("  invariants          {}", r.invariants.summary());
+    for m in &r.invariants.messages {
+        println!("    {m}");
+    }
+}
+
+/// The channels of paper 000's testbed: `1/64k` in both directions, or each direction's.
+fn errors_label(sc: &Scenario) -> String {
+    let (down, up) = (sc.channel(true).label(), sc.channel(false).label());
+    if down == up {
+        format!("{down} each way")
+    } else {
+        format!("{down} down, {up} up")
+    }
+}
+
+/// A run of several flows: one row per flow, the aggregate, one row per cell.
+fn print_network_table(r: &RunResult) {
+    println!(
+        "{} flows, seed {}: {} of {} complete, aggregate {:.3} Mb/s, fairness {:.3}",
+        r.aggregate.flows,
+        r.seed,
+        r.aggregate.complete_flows,
+        r.aggregate.flows,
+        r.aggregate.throughput_mbps,
+        r.aggregate.fairness
+    );
+    println!(
+        "  {:<10} {:<14} {:<18} {:>8} {:>9} {:>9} {:>8} {:>6} {:>6} {:>8}  invariants",
+        "flow", "path", "protocol", "Mb/s", "wl good%", "wd good%", "dur s", "TOs", "fast", "rexmt"
+    );
+    for f in &r.flows {
+        println!(
+            "  {:<10} {:<14} {:<18} {:>8.3} {:>9.2} {:>9.2} {:>8.3} {:>6} {:>6} {:>8}  {}",
+            f.flow,
+            format!("{}>{}", f.from, f.to),
+            f.protocol,
+            f.throughput_mbps,
+            f.wireless_goodput_pct,
+            f.wired_goodput_pct,
+            f.duration_s,
+            f.timeouts,
+            f.fast_retransmits,
+            f.sender_retransmitted_segments,
+            f.invariants.summary()
+        );
+    }
+    println!(
+        "  {:<10} {:<8} {:>8} {:>10} {:>10} {:>10} {:>7} {:>6}",
+        "cell", "access", "frames", "collisions", "bad down", "bad up", "busy %", "drops"
+    );
+    for c in &r.cells {
+        println!(
+            "  {:<10} {:<8} {:>8} {:>10} {:>10} {:>10} {:>7.1} {:>6}",
+            c.cell,
+            c.access,
+            c.frames,
+            c.collisions,
+            c.frames_corrupted_down,
+            c.frames_corrupted_up,
+            c.utilisation_pct,
+            c.queue_drops
+        );
+    }
+    println!(
+        "  local retransmits {}, duplicate ACKs suppressed {}, events {}",
+        r.local_retransmissions, r.dupacks_suppressed, r.events
+    );
     println!("  invariants          {}", r.invariants.summary());
     for m in &r.invariants.messages {
         println!("    {m}");

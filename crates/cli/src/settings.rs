@@ -2,7 +2,7 @@
 
 use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::SEC;
-use snooplab_sim::scenario::{default_scenario, size_u32, value_text, ScenarioFile};
+use snooplab_sim::scenario::{default_scenario, size_u32, ScenarioFile};
 use snooplab_sim::size::parse_size;
 use snooplab_sim::{Env, Protocol, Scenario};
 
@@ -54,13 +54,14 @@ pub fn scenario_from_args(a: &RunArgs) -> Result<Scenario, String> {
             .map_err(|e| format!("cannot read scenario file {}: {e}", path.display()))?;
         let f = ScenarioFile::parse(&text)
             .map_err(|e| format!("scenario file {}: {e}", path.display()))?;
-        apply_file(&mut sc, &f).map_err(|e| format!("scenario file {}: {e}", path.display()))?;
+        f.apply(&mut sc)
+            .map_err(|e| format!("scenario file {}: {e}", path.display()))?;
     }
     if let Some(p) = &a.protocol {
         sc.protocol = Protocol::parse(p)?;
     }
     if let Some(e) = &a.env {
-        set_env(&mut sc, Env::parse(e)?);
+        sc.set_env(Env::parse(e)?);
     }
     if let Some(b) = &a.buffer {
         sc.buffer = size_u32(parse_size(b).map_err(|e| format!("buffer: {e}"))?, "buffer")?;
@@ -71,11 +72,26 @@ pub fn scenario_from_args(a: &RunArgs) -> Result<Scenario, String> {
     if let Some(t) = &a.transfer {
         sc.transfer = parse_size(t).map_err(|e| format!("transfer: {e}"))?;
     }
+    // the shorthand flags override the file's channel models
     if let Some(e) = &a.error_every {
         sc.error_every = parse_size(e).map_err(|e| format!("error-every: {e}"))?;
+        sc.error_every_down = None;
+        sc.error_every_up = None;
+        sc.channel_down = None;
+        sc.channel_up = None;
+    }
+    if let Some(e) = &a.error_every_down {
+        sc.error_every_down = Some(parse_size(e).map_err(|e| format!("error-every-down: {e}"))?);
+        sc.channel_down = None;
+    }
+    if let Some(e) = &a.error_every_up {
+        sc.error_every_up = Some(parse_size(e).map_err(|e| format!("error-every-up: {e}"))?);
+        sc.channel_up = None;
     }
     if let Some(b) = &a.burst {
         sc.burst = parse_u32(b, "burst")?;
+        sc.channel_down = None;
+        sc.channel_up = None;
     }
     if let Some(s) = &a.seed {
         sc.seed = parse_seed(s)?;
@@ -101,52 +117,6 @@ pub fn apply_host_details(sc: &mut Scenario, details: &[String]) -> Result<(), S
             )
         })?;
         sc.host.set(k.trim(), v)?;
-    }
-    Ok(())
-}
-
-/// The env also chooses the wired link model.
-pub fn set_env(sc: &mut Scenario, env: Env) {
-    sc.env = env;
-    sc.wired = env.wired();
-}
-
-fn apply_file(sc: &mut Scenario, f: &ScenarioFile) -> Result<(), String> {
-    if let Some(p) = &f.protocol {
-        sc.protocol = Protocol::parse(p)?;
-    }
-    if let Some(e) = &f.env {
-        set_env(sc, Env::parse(e)?);
-    }
-    if let Some(b) = &f.buffer {
-        sc.buffer = size_u32(b.bytes("buffer")?, "buffer")?;
-    }
-    if let Some(m) = &f.mss {
-        sc.mss = size_u32(m.bytes("mss")?, "mss")?;
-    }
-    if let Some(t) = &f.transfer {
-        sc.transfer = t.bytes("transfer")?;
-    }
-    if let Some(e) = &f.error_every {
-        sc.error_every = e.bytes("error-every")?;
-    }
-    if let Some(b) = f.burst {
-        sc.burst = u32::try_from(b).map_err(|_| format!("burst {b} is out of range"))?;
-    }
-    if let Some(s) = f.seed {
-        sc.seed = s;
-    }
-    if let Some(m) = f.max_time_s {
-        sc.max_time = parse_max_time(&m.to_string())?;
-    }
-    if let Some(h) = &f.host {
-        sc.set_host(HostPreset::parse(h)?);
-    }
-    if let Some(details) = &f.host_details {
-        for (k, v) in details {
-            let text = value_text(v).map_err(|e| format!("host-details.{k}: {e}"))?;
-            sc.host.set(k, &text)?;
-        }
     }
     Ok(())
 }

@@ -2,13 +2,13 @@
 //! progress bar on stderr; results are collected in a fixed order, so they never depend on threads.
 
 use serde::Serialize;
-use snooplab_sim::scenario::size_u32;
+use snooplab_sim::scenario::{default_scenario, size_u32, ScenarioFile};
 use snooplab_sim::size::{format_size, parse_size};
 use snooplab_sim::stats::{summarize, Summary};
 use snooplab_sim::{Env, Protocol, RunResult, Scenario};
 
 use crate::cli::SweepArgs;
-use crate::settings::{apply_host_details, parse_seed, parse_u32, set_env, split_list};
+use crate::settings::{apply_host_details, parse_seed, parse_u32, split_list};
 use snooplab_proto::tcp::HostPreset;
 
 #[derive(Serialize)]
@@ -30,41 +30,62 @@ struct ConfigSummary {
     timeouts: Summary,
     fast_retransmits: Summary,
     timeout_stall_s: Summary,
+    /// Runs of several flows: all flows together, and each flow's throughput by name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    aggregate_throughput_mbps: Option<Summary>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    flows: Vec<FlowSummary>,
 }
 
-/// Every combination, in a fixed order.
-fn scenarios(a: &SweepArgs) -> Result<(Vec<Scenario>, u64), String> {
-    let protocols = split_list(&a.protocol, "protocol")?
-        .iter()
-        .map(|p| Protocol::parse(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let envs = split_list(&a.env, "env")?
-        .iter()
-        .map(|e| Env::parse(e))
-        .collect::<Result<Vec<_>, _>>()?;
-    let sizes = |text: &str, what: &str| -> Result<Vec<u64>, String> {
-        split_list(text, what)?
+#[derive(Serialize)]
+struct FlowSummary {
+    flow: String,
+    from: String,
+    to: String,
+    throughput_mbps: Summary,
+}
+
+/// The values of a list flag, or `[None]` (keep the base scenario's) when it is absent.
+fn list<T>(
+    text: &Option<String>,
+    what: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Vec<Option<T>>, String> {
+    match text {
+        None => Ok(vec![None]),
+        Some(t) => split_list(t, what)?
             .iter()
-            .map(|s| parse_size(s).map_err(|e| format!("{what}: {e}")))
-            .collect()
-    };
-    let buffers = sizes(&a.buffer, "buffer")?;
-    let msss = sizes(&a.mss, "mss")?;
-    let errors = sizes(&a.error_every, "error-every")?;
-    let bursts = split_list(&a.burst, "burst")?
-        .iter()
-        .map(|b| parse_u32(b, "burst"))
-        .collect::<Result<Vec<_>, _>>()?;
-    let transfer = parse_size(&a.transfer).map_err(|e| format!("transfer: {e}"))?;
+            .map(|v| parse(v).map(Some))
+            .collect(),
+    }
+}
+
+/// Every combination, in a fixed order: the defaults, then the scenario file, then each listed value.
+fn scenarios(a: &SweepArgs) -> Result<(Vec<Scenario>, u64), String> {
+    let mut base = default_scenario();
+    if let Some(path) = &a.scenario {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read scenario file {}: {e}", path.display()))?;
+        ScenarioFile::parse(&text)
+            .and_then(|f| f.apply(&mut base))
+            .map_err(|e| format!("scenario file {}: {e}", path.display()))?;
+    }
+    let size =
+        |what: &'static str| move |t: &str| parse_size(t).map_err(|e| format!("{what}: {e}"));
+    let protocols = list(&a.protocol, "protocol", Protocol::parse)?;
+    let envs = list(&a.env, "env", Env::parse)?;
+    let buffers = list(&a.buffer, "buffer", size("buffer"))?;
+    let msss = list(&a.mss, "mss", size("mss"))?;
+    let errors = list(&a.error_every, "error-every", size("error-every"))?;
+    let bursts = list(&a.burst, "burst", |b| parse_u32(b, "burst"))?;
+    let hosts = list(&a.host, "host", HostPreset::parse)?;
+    if let Some(t) = &a.transfer {
+        base.transfer = parse_size(t).map_err(|e| format!("transfer: {e}"))?;
+    }
     let seeds = parse_seed(&a.seeds).map_err(|e| e.replace("seed", "seeds"))?;
     if seeds == 0 || seeds > 100_000 {
         return Err(format!("seeds {seeds} is out of range: use 1 to 100000"));
     }
-    let base = parse_seed(&a.seed_base)?;
-    let hosts = split_list(&a.host, "host")?
-        .iter()
-        .map(|h| HostPreset::parse(h))
-        .collect::<Result<Vec<_>, _>>()?;
     let mut out = vec![];
     for &p in &protocols {
         for &h in &hosts {
@@ -73,13 +94,34 @@ fn scenarios(a: &SweepArgs) -> Result<(Vec<Scenario>, u64), String> {
                     for &m in &msss {
                         for &err in &errors {
                             for &k in &bursts {
-                                let mut sc = Scenario::paper000(p, e, size_u32(b, "buffer")?, base);
-                                set_env(&mut sc, e);
-                                sc.mss = size_u32(m, "mss")?;
-                                sc.transfer = transfer;
-                                sc.error_every = err;
-                                sc.burst = k;
-                                sc.set_host(h);
+                                let mut sc = base.clone();
+                                if let Some(p) = p {
+                                    sc.protocol = p;
+                                }
+                                if let Some(e) = e {
+                                    sc.set_env(e);
+                                }
+                                if let Some(b) = b {
+                                    sc.buffer = size_u32(b, "buffer")?;
+                                }
+                                if let Some(m) = m {
+                                    sc.mss = size_u32(m, "mss")?;
+                                }
+                                if let Some(err) = err {
+                                    sc.error_every = err;
+                                    sc.error_every_down = None;
+                                    sc.error_every_up = None;
+                                    sc.channel_down = None;
+                                    sc.channel_up = None;
+                                }
+                                if let Some(k) = k {
+                                    sc.burst = k;
+                                    sc.channel_down = None;
+                                    sc.channel_up = None;
+                                }
+                                if let Some(h) = h {
+                                    sc.set_host(h);
+                                }
                                 apply_host_details(&mut sc, &a.host_detail)?;
                                 sc.validate()?;
                                 out.push(sc);
@@ -129,6 +171,7 @@ fn summarize_config(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
     let col = |f: &dyn Fn(&RunResult) -> f64| -> Summary {
         summarize(&runs.iter().map(f).collect::<Vec<_>>())
     };
+    let multi = runs.first().is_some_and(|r| r.flows.len() > 1);
     ConfigSummary {
         protocol: sc.protocol.name().into(),
         host: sc.host_label(),
@@ -147,6 +190,22 @@ fn summarize_config(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
         timeouts: col(&|r| r.timeouts as f64),
         fast_retransmits: col(&|r| r.fast_retransmits as f64),
         timeout_stall_s: col(&|r| r.timeout_stall_s),
+        aggregate_throughput_mbps: multi.then(|| col(&|r| r.aggregate.throughput_mbps)),
+        flows: if multi {
+            runs[0]
+                .flows
+                .iter()
+                .enumerate()
+                .map(|(i, f)| FlowSummary {
+                    flow: f.flow.clone(),
+                    from: f.from.clone(),
+                    to: f.to.clone(),
+                    throughput_mbps: col(&|r| r.flows.get(i).map_or(0.0, |f| f.throughput_mbps)),
+                })
+                .collect()
+        } else {
+            vec![]
+        },
     }
 }
 
@@ -194,6 +253,24 @@ fn print_table(rows: &[ConfigSummary]) {
             r.fast_retransmits.mean,
             inv
         );
+        if let Some(agg) = &r.aggregate_throughput_mbps {
+            let flows: Vec<String> = r
+                .flows
+                .iter()
+                .map(|f| {
+                    format!(
+                        "{} {}>{} {:.3} ± {:.3}",
+                        f.flow, f.from, f.to, f.throughput_mbps.mean, f.throughput_mbps.ci95
+                    )
+                })
+                .collect();
+            println!(
+                "    all flows {:.3} ± {:.3} Mb/s; {}",
+                agg.mean,
+                agg.ci95,
+                flows.join("; ")
+            );
+        }
     }
     println!("(± is the half-width of the 95% confidence interval of the mean over seeds)");
 }

@@ -319,6 +319,89 @@ fn malformed_scenario_files_are_rejected() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Three hosts and a base station: fh on the wire, mh in the cell.
+const NET: &str = "[[node]]\nname = \"fh\"\n[[node]]\nname = \"bs\"\nkind = \"base-station\"\n\
+[[node]]\nname = \"mh\"\n[[link]]\nbetween = [\"fh\", \"bs\"]\n[[cell]]\nbase-station = \"bs\"\n\
+stations = [\"mh\"]\n";
+
+#[test]
+fn malformed_network_files_are_rejected_in_one_line() {
+    let dir = std::env::temp_dir().join(format!("snooplab-badnet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let flow = "[[flow]]\nfrom = \"fh\"\nto = \"mh\"\n";
+    let cases = [
+        (format!("{NET}{flow}rate = 3\n"), "unknown field `rate`"),
+        (format!("{NET}[[link]]\nbetween = [\"bs\", \"ghost\"]\n{flow}"), "unknown node 'ghost'"),
+        (format!("{NET}[[flow]]\nfrom = \"fh\"\nto = \"mhx\"\n"), "flow 'flow0', to: unknown node 'mhx'"),
+        (
+            format!("{NET}[[node]]\nname = \"bs2\"\nkind = \"base-station\"\n[[node]]\nname = \"mh2\"\n\
+[[cell]]\nbase-station = \"bs2\"\nstations = [\"mh2\"]\n[[flow]]\nfrom = \"fh\"\nto = \"mh2\"\n"),
+            "no path from 'fh' to 'mh2'",
+        ),
+        (format!("{NET}{flow}[[flow]]\nfrom = \"mh\"\nto = \"mh\"\n"), "from a host to itself"),
+        (format!("[[node]]\nname = \"fh\"\n{flow}"), "unknown node 'mh'"),
+        (NET.replace("stations", "down = { model = \"gilbert\" }\nstations") + flow, "gilbert"),
+        (NET.replace("stations", "access = \"aloha\"\nstations") + flow, "unknown access 'aloha'"),
+        (NET.replace("stations", "error-every = 7\nstations") + flow, "error-every 7 is too small"),
+        (format!("protocol = \"split\"\n{NET}[[flow]]\nfrom = \"mh\"\nto = \"fh\"\n"), "split base station"),
+        (format!("{NET}{flow}").replace("kind = \"base-station\"", "kind = \"satellite\""), "unknown kind 'satellite'"),
+        (NET.to_string(), "at least one [[flow]]"),
+    ];
+    for (i, (text, needle)) in cases.iter().enumerate() {
+        let path = dir.join(format!("net{i}.toml"));
+        std::fs::write(&path, text).expect("write");
+        let p = path.to_string_lossy().to_string();
+        assert_rejected(&["run", "--scenario", &p], needle);
+        let err = stderr(&snooplab(&["run", "--scenario", &p]));
+        assert_eq!(err.lines().count(), 1, "{text}: {err}");
+        assert!(err.starts_with("error: "), "{err}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn network_runs_are_per_flow_and_do_not_depend_on_thread_count() {
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/cell-3-senders.toml"
+    );
+    let base = [
+        "sweep",
+        "--json",
+        "--scenario",
+        example,
+        "--seeds",
+        "3",
+        "--transfer",
+        "256k",
+        "--protocol",
+        "e2e,efr",
+    ];
+    let mut one = base.to_vec();
+    one.extend_from_slice(&["--threads", "1"]);
+    let mut two = base.to_vec();
+    two.extend_from_slice(&["--threads", "2"]);
+    let (a, b) = (snooplab(&one), snooplab(&two));
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(stdout(&a), stdout(&b));
+    let v: serde_json::Value = serde_json::from_str(stdout(&a).trim()).expect("JSON");
+    let runs = v["runs"].as_array().expect("runs");
+    assert_eq!(runs.len(), 6);
+    assert_eq!(runs[0]["flows"].as_array().map(Vec::len), Some(3));
+    assert_eq!(runs[0]["flows"][2]["from"], "mh3");
+    assert_eq!(runs[0]["cells"][0]["stations"], 4);
+    assert!(v["summaries"][0]["aggregate_throughput_mbps"]["mean"]
+        .as_f64()
+        .is_some());
+    // run --json: one flow's keys at the top, every flow under "flows"
+    let o = snooplab(&["run", "--json", "--scenario", example, "--transfer", "256k"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert_eq!(r["aggregate"]["flows"], 3);
+    assert_eq!(r["aggregate"]["complete_flows"], 3);
+    assert_eq!(r["throughput_mbps"], r["flows"][0]["throughput_mbps"]);
+}
+
 #[test]
 fn reproduce_prints_tables_beside_the_paper_and_writes_outputs() {
     let dir = std::env::temp_dir().join(format!("snooplab-repro-{}", std::process::id()));

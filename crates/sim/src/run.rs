@@ -152,7 +152,7 @@ pub struct Simulation<O: Observe = NoObserver> {
 impl Simulation<NoObserver> {
     /// A run of paper 000's testbed as `sc` describes it.
     pub fn new(sc: &Scenario) -> Simulation {
-        Simulation::of_network(&Network::from_scenario(sc), sc.env.name())
+        Simulation::of_network(&sc.network(), sc.env.name())
     }
 
     /// A run of any network; `env` labels it in the results.
@@ -171,7 +171,7 @@ impl Simulation<NoObserver> {
 
     /// A run of paper 000's testbed with the given base-station agent (tests plant faulty ones).
     pub fn with_agent(sc: &Scenario, agent: Box<dyn Agent<SimPacket>>) -> Simulation {
-        let net = Network::from_scenario(sc);
+        let net = sc.network();
         let bs = net.node_id("bs");
         let mut sim = Simulation::of_network(&net, sc.env.name());
         if let Some(SimNode::BaseStation(b)) = bs.and_then(|n| sim.nodes.get_mut(n)) {
@@ -184,7 +184,7 @@ impl Simulation<NoObserver> {
 impl Simulation<Observer> {
     /// A run of paper 000's testbed that records what `obs` asks for.
     pub fn observed(sc: &Scenario, obs: Observer) -> Simulation<Observer> {
-        Simulation::build(&Network::from_scenario(sc), sc.env.name(), obs)
+        Simulation::build(&sc.network(), sc.env.name(), obs)
     }
 
     /// A run of any network that records what `obs` asks for.

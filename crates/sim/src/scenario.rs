@@ -7,9 +7,15 @@ use serde::{Deserialize, Serialize};
 use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::{Time, SEC, US};
 
-use crate::channel::check_error_settings;
+use crate::network::file::Tables;
+
+use std::sync::Arc;
+
+use crate::channel::{check_error_settings, ChannelSpec};
 use crate::link::WiredParams;
 use crate::medium::WavelanParams;
+use crate::network::file::{CellTable, ChannelTable, FlowTable, LinkTable, NodeTable, Topology};
+use crate::network::Network;
 pub use crate::protocol::Protocol;
 use crate::size::{format_size, parse_size};
 
@@ -81,8 +87,15 @@ pub struct Scenario {
     pub transfer: u64,
     /// Mean bytes between bit errors on the wireless link, each direction; 0 = no errors.
     pub error_every: u64,
+    /// The same for one direction only (base station to mobile host, and back), over `error_every`.
+    pub error_every_down: Option<u64>,
+    pub error_every_up: Option<u64>,
     /// Frames destroyed by each error event.
     pub burst: u32,
+    /// A channel model named in a scenario file (`down = { model = ... }`), over the shorthand
+    /// above: the base station to its mobile hosts, and back.
+    pub channel_down: Option<ChannelSpec>,
+    pub channel_up: Option<ChannelSpec>,
     pub seed: u64,
     /// Give up (and report the run incomplete) at this simulated time.
     pub max_time: Time,
@@ -93,6 +106,9 @@ pub struct Scenario {
     pub host_preset: HostPreset,
     /// The TCP implementation details in force: the preset's, with any single details changed.
     pub host: HostProfile,
+    /// A network from a scenario file (`[[node]]`, `[[link]]`, `[[cell]]`, `[[flow]]`), run instead
+    /// of paper 000's testbed; the settings above are its defaults.
+    pub topology: Option<Arc<Topology>>,
 }
 
 impl Scenario {
@@ -105,14 +121,47 @@ impl Scenario {
             mss: 1400,
             transfer: 8 << 20,
             error_every: 65536,
+            error_every_down: None,
+            error_every_up: None,
             burst: 1,
+            channel_down: None,
+            channel_up: None,
             seed,
             max_time: 3600 * SEC,
             wavelan: WavelanParams::default(),
             wired: env.wired(),
             host_preset: PAPER000_HOST,
             host: PAPER000_HOST.profile(),
+            topology: None,
         }
+    }
+
+    /// The wireless channel of one direction (`down`: base station to mobile host): a model the
+    /// file named, else the shorthand's exponential errors.
+    pub fn channel(&self, down: bool) -> ChannelSpec {
+        let (named, every) = if down {
+            (&self.channel_down, self.error_every_down)
+        } else {
+            (&self.channel_up, self.error_every_up)
+        };
+        match named {
+            Some(spec) => spec.clone(),
+            None => ChannelSpec::every(every.unwrap_or(self.error_every), self.burst),
+        }
+    }
+
+    /// The network this scenario runs: its file's, or paper 000's testbed.
+    pub fn network(&self) -> Network {
+        match &self.topology {
+            Some(t) => Network::from_topology(t, self),
+            None => Network::paper000(self),
+        }
+    }
+
+    /// The env also chooses the wired link model.
+    pub fn set_env(&mut self, env: Env) {
+        self.env = env;
+        self.wired = env.wired();
     }
 
     /// Uses the named host profile, dropping single-detail changes.
@@ -141,10 +190,16 @@ impl Scenario {
     pub fn validate(&self) -> Result<(), String> {
         check_tcp_settings(self.mss, self.buffer, self.transfer)?;
         check_error_settings(self.error_every, self.burst)?;
+        for every in [self.error_every_down, self.error_every_up]
+            .into_iter()
+            .flatten()
+        {
+            check_error_settings(every, self.burst)?;
+        }
         if self.max_time == 0 {
             return Err("max-time must be positive".into());
         }
-        Ok(())
+        self.network().validate()
     }
 
     /// A short label for tables: `lan-32k`.
@@ -209,13 +264,28 @@ pub struct ScenarioFile {
     pub mss: Option<SizeValue>,
     pub transfer: Option<SizeValue>,
     pub error_every: Option<SizeValue>,
+    pub error_every_down: Option<SizeValue>,
+    pub error_every_up: Option<SizeValue>,
     pub burst: Option<i64>,
+    /// Channel models by name, over the `error-every` shorthand: `{ model = "exponential", every
+    /// = "64k", burst = 2 }` or `{ model = "none" }`.
+    pub down: Option<ChannelTable>,
+    pub up: Option<ChannelTable>,
     pub seed: Option<u64>,
     pub max_time_s: Option<f64>,
     /// A host profile name (`snooplab run --help` lists them).
     pub host: Option<String>,
     /// Single host details over the profile: `reader = "instant"`, `persist = false`, ...
     pub host_details: Option<BTreeMap<String, toml::Value>>,
+    /// A network instead of paper 000's testbed (`docs/networks.md`).
+    #[serde(default)]
+    pub node: Vec<NodeTable>,
+    #[serde(default)]
+    pub link: Vec<LinkTable>,
+    #[serde(default)]
+    pub cell: Vec<CellTable>,
+    #[serde(default)]
+    pub flow: Vec<FlowTable>,
 }
 
 /// A scalar of a scenario file as the text a flag would carry.
@@ -239,12 +309,82 @@ impl ScenarioFile {
             let msg = e.message().replace('\n', " ");
             match e.span() {
                 Some(span) => {
-                    let line = text[..span.start.min(text.len())].lines().count().max(1);
+                    let line = text.as_bytes()[..span.start.min(text.len())]
+                        .iter()
+                        .filter(|&&b| b == b'\n')
+                        .count()
+                        + 1;
                     format!("line {line}: {msg}")
                 }
                 None => msg,
             }
         })
+    }
+
+    /// Sets what the file sets in `sc`; the message names the key.
+    pub fn apply(&self, sc: &mut Scenario) -> Result<(), String> {
+        let f = self;
+        if let Some(p) = &f.protocol {
+            sc.protocol = Protocol::parse(p)?;
+        }
+        if let Some(e) = &f.env {
+            sc.set_env(Env::parse(e)?);
+        }
+        if let Some(b) = &f.buffer {
+            sc.buffer = size_u32(b.bytes("buffer")?, "buffer")?;
+        }
+        if let Some(m) = &f.mss {
+            sc.mss = size_u32(m.bytes("mss")?, "mss")?;
+        }
+        if let Some(t) = &f.transfer {
+            sc.transfer = t.bytes("transfer")?;
+        }
+        if let Some(e) = &f.error_every {
+            sc.error_every = e.bytes("error-every")?;
+        }
+        if let Some(e) = &f.error_every_down {
+            sc.error_every_down = Some(e.bytes("error-every-down")?);
+        }
+        if let Some(e) = &f.error_every_up {
+            sc.error_every_up = Some(e.bytes("error-every-up")?);
+        }
+        if let Some(b) = f.burst {
+            sc.burst = u32::try_from(b).map_err(|_| format!("burst {b} is out of range"))?;
+        }
+        if let Some(c) = &f.down {
+            sc.channel_down = Some(c.spec("down")?);
+        }
+        if let Some(c) = &f.up {
+            sc.channel_up = Some(c.spec("up")?);
+        }
+        if let Some(s) = f.seed {
+            sc.seed = s;
+        }
+        if let Some(m) = f.max_time_s {
+            if !(m > 0.0 && m <= 1e7) {
+                return Err(format!("max-time-s {m} must be between 0 and 1e7 seconds"));
+            }
+            sc.max_time = (m * SEC as f64).round() as Time;
+        }
+        if let Some(h) = &f.host {
+            sc.set_host(HostPreset::parse(h)?);
+        }
+        if let Some(details) = &f.host_details {
+            for (k, v) in details {
+                let text = value_text(v).map_err(|e| format!("host-details.{k}: {e}"))?;
+                sc.host.set(k, &text)?;
+            }
+        }
+        if !(f.node.is_empty() && f.link.is_empty() && f.cell.is_empty() && f.flow.is_empty()) {
+            let tables = Tables {
+                nodes: &f.node,
+                links: &f.link,
+                cells: &f.cell,
+                flows: &f.flow,
+            };
+            sc.topology = Some(Arc::new(Topology::resolve(&tables)?));
+        }
+        Ok(())
     }
 }
 

@@ -3,8 +3,10 @@
 //! host to any host. Nodes, links, cells and flows are indexed; the event loop (`run.rs`) moves packets
 //! along the routes computed here without naming any of them.
 //!
-//! Paper 000's testbed is one preset of it ([`Network::from_scenario`], `paper000.rs`).
+//! Paper 000's testbed is one preset of it ([`Network::paper000`], `paper000.rs`); a scenario file can describe any
+//! other (`file.rs`).
 
+pub mod file;
 pub mod paper000;
 mod routes;
 

@@ -4,7 +4,6 @@
 //! single-path simulator this replaced, so traces and captures read as before.
 
 use super::{Cell, Flow, Link, Network, Node, NodeKind, Station};
-use crate::channel::ChannelSpec;
 use crate::scenario::Scenario;
 
 /// The fixed host's address (10.0.0.1) and the first flow's source port.
@@ -19,9 +18,9 @@ pub const SRC_PORT: u16 = 20000;
 pub const DST_PORT: u16 = 5001;
 
 impl Network {
-    /// The network a single-path [`Scenario`] describes: paper 000's testbed.
-    pub fn from_scenario(sc: &Scenario) -> Network {
-        let channel = ChannelSpec::every(sc.error_every, sc.burst);
+    /// Paper 000's testbed with `sc`'s settings ([`Scenario::network`] runs it unless the scenario
+    /// describes a network of its own).
+    pub fn paper000(sc: &Scenario) -> Network {
         Network {
             nodes: vec![
                 Node {
@@ -52,8 +51,8 @@ impl Network {
                 base_station: 1,
                 stations: vec![Station {
                     node: 2,
-                    down: channel.clone(),
-                    up: channel,
+                    down: sc.channel(true),
+                    up: sc.channel(false),
                 }],
                 params: sc.wavelan.clone(),
                 access: Default::default(),

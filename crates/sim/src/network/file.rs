@@ -1,0 +1,678 @@
+//! Networks in scenario files (`docs/networks.md`): `[[node]]`, `[[link]]`, `[[cell]]` and `[[flow]]`
+//! tables beside a scenario's top-level settings, which stay the defaults of every flow, link and
+//! channel that does not set its own.
+//!
+//! Parsing happens in two steps: [`Topology::resolve`] checks the tables and turns names into
+//! indices (every error names the table and the key), and [`Network::from_topology`] fills in the
+//! scenario's defaults, which cannot fail. So a scenario carries its topology and `--protocol`,
+//! `--buffer`, ... still change every flow that does not name its own.
+
+use serde::Deserialize;
+use snooplab_proto::tcp::{HostPreset, HostProfile};
+use snooplab_proto::time::{Time, SEC, US};
+
+use super::{Cell, Flow, Link, Network, Node, NodeKind, Station};
+use crate::channel::ChannelSpec;
+use crate::link::WiredParams;
+use crate::medium::AccessModel;
+use crate::protocol::{AgentKind, Protocol};
+use crate::scenario::{size_u32, value_text, Env, Scenario, SizeValue};
+
+use std::collections::BTreeMap;
+use std::net::Ipv4Addr;
+
+/// First source and destination ports; flow `i` uses `+ i`.
+use super::paper000::{DST_PORT, SRC_PORT};
+
+/// A `[[node]]` table.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct NodeTable {
+    pub name: String,
+    /// `host` (the default), `base-station` or `router` (a base station without a cell that runs
+    /// plain forwarding).
+    pub kind: Option<String>,
+    /// IPv4 address, dotted quad [default: 10.0.x.y by position].
+    pub address: Option<String>,
+    /// Base stations: the agent the named protocol runs at the base station (`snooplab
+    /// protocols`), or `router` [default: the scenario's protocol's].
+    pub agent: Option<String>,
+}
+
+/// A `[[link]]` table: a full-duplex wired link.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LinkTable {
+    /// Name of its capture file [default: `a-b`].
+    pub name: Option<String>,
+    /// The two nodes it connects.
+    pub between: Vec<String>,
+    /// The wired model to start from: `lan` or `wan` [default: the scenario's env].
+    pub env: Option<String>,
+    pub rate_bps: Option<u64>,
+    /// One-way propagation and processing delay, milliseconds.
+    pub delay_ms: Option<f64>,
+    /// Packets each direction's queue holds.
+    pub queue: Option<usize>,
+    /// Link-layer bytes added to each IP packet.
+    pub framing_bytes: Option<u32>,
+}
+
+/// A channel model, tagged by `model`: `{ model = "none" }` or `{ model = "exponential", every =
+/// "64k", burst = 1 }`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "model", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum ChannelTable {
+    None,
+    Exponential {
+        /// Mean bytes between bit errors.
+        every: SizeValue,
+        /// Frames destroyed by each error event [default: 1].
+        burst: Option<i64>,
+    },
+}
+
+impl ChannelTable {
+    pub fn spec(&self, what: &str) -> Result<ChannelSpec, String> {
+        let spec = match self {
+            ChannelTable::None => ChannelSpec::None,
+            ChannelTable::Exponential { every, burst } => {
+                let mean_bytes = every.bytes(&format!("{what}.every"))?;
+                if mean_bytes == 0 {
+                    return Err(format!(
+                        "{what}.every: use model = \"none\" for a channel without errors"
+                    ));
+                }
+                let burst = match burst {
+                    Some(b) => u32::try_from(*b)
+                        .map_err(|_| format!("{what}.burst {b} is out of range"))?,
+                    None => 1,
+                };
+                ChannelSpec::Exponential { mean_bytes, burst }
+            }
+        };
+        spec.validate().map_err(|e| format!("{what}: {e}"))?;
+        Ok(spec)
+    }
+}
+
+/// The channel keys a scenario's top level, a cell and a station may set; the most specific level
+/// that says something about a direction decides it. (The tables spell them out rather than
+/// flattening this struct in, so that the parser's errors keep their line numbers.)
+#[derive(Clone, Debug, Default)]
+pub struct ChannelKeys {
+    pub error_every: Option<SizeValue>,
+    pub error_every_down: Option<SizeValue>,
+    pub error_every_up: Option<SizeValue>,
+    pub burst: Option<i64>,
+    pub down: Option<ChannelTable>,
+    pub up: Option<ChannelTable>,
+}
+
+/// One level's channel settings, checked.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ChannelLevel {
+    pub every: Option<u64>,
+    pub every_down: Option<u64>,
+    pub every_up: Option<u64>,
+    pub burst: Option<u32>,
+    pub down: Option<ChannelSpec>,
+    pub up: Option<ChannelSpec>,
+}
+
+impl ChannelKeys {
+    pub fn resolve(&self, what: &str) -> Result<ChannelLevel, String> {
+        let size = |v: &Option<SizeValue>, key: &str| -> Result<Option<u64>, String> {
+            v.as_ref()
+                .map(|s| s.bytes(&format!("{what}{key}")))
+                .transpose()
+        };
+        let level = ChannelLevel {
+            every: size(&self.error_every, "error-every")?,
+            every_down: size(&self.error_every_down, "error-every-down")?,
+            every_up: size(&self.error_every_up, "error-every-up")?,
+            burst: self
+                .burst
+                .map(|b| u32::try_from(b).map_err(|_| format!("{what}burst {b} is out of range")))
+                .transpose()?,
+            down: self
+                .down
+                .as_ref()
+                .map(|c| c.spec(&format!("{what}down")))
+                .transpose()?,
+            up: self
+                .up
+                .as_ref()
+                .map(|c| c.spec(&format!("{what}up")))
+                .transpose()?,
+        };
+        let check = |every: u64, burst: u32| {
+            crate::channel::check_error_settings(every, burst).map_err(|m| format!("{what}{m}"))
+        };
+        for e in [level.every, level.every_down, level.every_up]
+            .into_iter()
+            .flatten()
+        {
+            check(e, 1)?;
+        }
+        if let Some(b) = level.burst {
+            check(0, b)?;
+        }
+        Ok(level)
+    }
+}
+
+impl ChannelLevel {
+    /// The channel of one direction given the levels from the most specific outwards: the first
+    /// level with a tagged model for the direction or an `error-every` decides, with the most
+    /// specific `burst`; if none does, `outer` (the scenario's channel), with that burst.
+    pub fn pick(levels: &[&ChannelLevel], down: bool, outer: ChannelSpec) -> ChannelSpec {
+        let burst = levels.iter().find_map(|l| l.burst);
+        let outer_burst = match outer {
+            ChannelSpec::Exponential { burst, .. } => burst,
+            ChannelSpec::None => 1,
+        };
+        for l in levels {
+            let (tagged, every_dir) = if down {
+                (&l.down, l.every_down)
+            } else {
+                (&l.up, l.every_up)
+            };
+            if let Some(spec) = tagged {
+                return spec.clone();
+            }
+            if let Some(every) = every_dir.or(l.every) {
+                return ChannelSpec::every(every, burst.unwrap_or(outer_burst));
+            }
+        }
+        match (outer, burst) {
+            (ChannelSpec::Exponential { mean_bytes, .. }, Some(burst)) => {
+                ChannelSpec::Exponential { mean_bytes, burst }
+            }
+            (spec, _) => spec,
+        }
+    }
+}
+
+/// A station of a cell with its own channel settings (`[[cell.station]]`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct StationTable {
+    pub node: String,
+    pub error_every: Option<SizeValue>,
+    pub error_every_down: Option<SizeValue>,
+    pub error_every_up: Option<SizeValue>,
+    pub burst: Option<i64>,
+    pub down: Option<ChannelTable>,
+    pub up: Option<ChannelTable>,
+}
+
+/// A `[[cell]]` table: a base station's wireless cell.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CellTable {
+    /// Name of its capture file [default: `<base station>-cell`].
+    pub name: Option<String>,
+    pub base_station: String,
+    /// Its mobile hosts, with the cell's channel settings.
+    #[serde(default)]
+    pub stations: Vec<String>,
+    /// Mobile hosts with channel settings of their own.
+    #[serde(default)]
+    pub station: Vec<StationTable>,
+    /// How the stations share the medium: `turns` [default].
+    pub access: Option<String>,
+    pub rate_bps: Option<u64>,
+    /// Fixed airtime of every frame besides its bits, microseconds.
+    pub frame_overhead_us: Option<u64>,
+    /// Frames each station's queue holds.
+    pub queue: Option<usize>,
+    pub error_every: Option<SizeValue>,
+    pub error_every_down: Option<SizeValue>,
+    pub error_every_up: Option<SizeValue>,
+    pub burst: Option<i64>,
+    pub down: Option<ChannelTable>,
+    pub up: Option<ChannelTable>,
+}
+
+/// The channel keys of a table that has them all.
+macro_rules! channel_keys {
+    ($t:expr) => {
+        ChannelKeys {
+            error_every: $t.error_every.clone(),
+            error_every_down: $t.error_every_down.clone(),
+            error_every_up: $t.error_every_up.clone(),
+            burst: $t.burst,
+            down: $t.down.clone(),
+            up: $t.up.clone(),
+        }
+    };
+}
+
+/// A `[[flow]]` table: a one-way TCP transfer.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FlowTable {
+    /// [default: `flow<i>`]
+    pub name: Option<String>,
+    pub from: String,
+    pub to: String,
+    pub protocol: Option<String>,
+    pub host: Option<String>,
+    pub host_details: Option<BTreeMap<String, toml::Value>>,
+    pub buffer: Option<SizeValue>,
+    pub mss: Option<SizeValue>,
+    pub transfer: Option<SizeValue>,
+    /// When the sender opens the connection, seconds [default: 0].
+    pub start_s: Option<f64>,
+}
+
+/// The network tables of a scenario file.
+#[derive(Clone, Debug, Default)]
+pub struct Tables<'a> {
+    pub nodes: &'a [NodeTable],
+    pub links: &'a [LinkTable],
+    pub cells: &'a [CellTable],
+    pub flows: &'a [FlowTable],
+}
+
+/// A network described in a file, names resolved to indices and values checked; the scenario
+/// fills in what it leaves open ([`Network::from_topology`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Topology {
+    nodes: Vec<TopoNode>,
+    links: Vec<TopoLink>,
+    cells: Vec<TopoCell>,
+    flows: Vec<TopoFlow>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct TopoNode {
+    name: String,
+    addr: u32,
+    /// `None` for a host; for a base station its agent, `None` inside for the scenario's.
+    base_station: Option<Option<AgentKind>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct TopoLink {
+    name: String,
+    ends: [usize; 2],
+    env: Option<Env>,
+    rate_bps: Option<u64>,
+    delay: Option<Time>,
+    queue: Option<usize>,
+    framing_bytes: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct TopoCell {
+    name: String,
+    base_station: usize,
+    /// Each station's node and its own channel settings.
+    stations: Vec<(usize, ChannelLevel)>,
+    channel: ChannelLevel,
+    access: AccessModel,
+    rate_bps: Option<u64>,
+    frame_overhead: Option<Time>,
+    queue: Option<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct TopoFlow {
+    name: String,
+    from: usize,
+    to: usize,
+    protocol: Option<Protocol>,
+    host: Option<HostPreset>,
+    host_details: Vec<(String, String)>,
+    buffer: Option<u32>,
+    mss: Option<u32>,
+    transfer: Option<u64>,
+    start: Time,
+}
+
+/// Names become file names (captures) and CSV values: letters, digits, `-`, `_`, `.`.
+fn check_name(name: &str, what: &str) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} name '{name}' must be letters, digits, '-', '_' or '.'"
+        ))
+    }
+}
+
+/// Seconds from a file as nanoseconds, within 0..=1e7 s.
+fn seconds(s: f64, what: &str) -> Result<Time, String> {
+    if !(0.0..=1e7).contains(&s) {
+        return Err(format!("{what} {s} must be between 0 and 1e7 seconds"));
+    }
+    Ok((s * SEC as f64).round() as Time)
+}
+
+impl Topology {
+    /// Checks the tables and resolves their names; the message names the table and the key.
+    pub fn resolve(t: &Tables) -> Result<Topology, String> {
+        if t.nodes.is_empty() {
+            return Err("a network needs [[node]] tables".into());
+        }
+        if t.flows.is_empty() {
+            return Err("a network needs at least one [[flow]] table".into());
+        }
+        let mut nodes = Vec::with_capacity(t.nodes.len());
+        if t.nodes.len() > 250 * 256 {
+            return Err("a network holds at most 64000 nodes".into());
+        }
+        for (i, n) in t.nodes.iter().enumerate() {
+            let what = format!("node '{}'", n.name);
+            check_name(&n.name, "node")?;
+            let base_station = match n.kind.as_deref().unwrap_or("host") {
+                "host" => {
+                    if n.agent.is_some() {
+                        return Err(format!(
+                            "{what}: agent is for base stations (kind = \"base-station\")"
+                        ));
+                    }
+                    None
+                }
+                "base-station" => Some(
+                    n.agent
+                        .as_deref()
+                        .map(|a| parse_agent(a).map_err(|e| format!("{what}: agent: {e}")))
+                        .transpose()?,
+                ),
+                "router" => {
+                    if n.agent.is_some() {
+                        return Err(format!("{what}: a router runs no agent"));
+                    }
+                    Some(Some(AgentKind::Router))
+                }
+                other => {
+                    return Err(format!(
+                        "{what}: unknown kind '{other}' (known: host, base-station, router)"
+                    ))
+                }
+            };
+            let addr = match &n.address {
+                Some(a) => u32::from(
+                    a.trim()
+                        .parse::<Ipv4Addr>()
+                        .map_err(|_| format!("{what}: address '{a}' is not an IPv4 address"))?,
+                ),
+                // 10.0.0.1, 10.0.0.2, ...
+                None => u32::from(Ipv4Addr::new(10, 0, (i / 250) as u8, (i % 250 + 1) as u8)),
+            };
+            nodes.push(TopoNode {
+                name: n.name.clone(),
+                addr,
+                base_station,
+            });
+        }
+        let node = |name: &str, what: &str| -> Result<usize, String> {
+            t.nodes
+                .iter()
+                .position(|n| n.name == name)
+                .ok_or_else(|| format!("{what}: unknown node '{name}'"))
+        };
+        let mut links = Vec::with_capacity(t.links.len());
+        for (i, l) in t.links.iter().enumerate() {
+            let label = l.name.clone().unwrap_or_else(|| format!("#{}", i + 1));
+            let what = format!("link '{label}'");
+            let [a, b] = l.between.as_slice() else {
+                return Err(format!("{what}: between must name two nodes"));
+            };
+            let ends = [
+                node(a, &format!("{what}, between"))?,
+                node(b, &format!("{what}, between"))?,
+            ];
+            let name = l.name.clone().unwrap_or_else(|| format!("{a}-{b}"));
+            check_name(&name, "link")?;
+            links.push(TopoLink {
+                name,
+                ends,
+                env: l
+                    .env
+                    .as_deref()
+                    .map(Env::parse)
+                    .transpose()
+                    .map_err(|e| format!("{what}: {e}"))?,
+                rate_bps: l.rate_bps,
+                delay: l
+                    .delay_ms
+                    .map(|d| seconds(d / 1000.0, &format!("{what}: delay-ms")))
+                    .transpose()?,
+                queue: l.queue,
+                framing_bytes: l.framing_bytes,
+            });
+        }
+        let mut cells = Vec::with_capacity(t.cells.len());
+        for c in t.cells {
+            let name = c
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("{}-cell", c.base_station));
+            let what = format!("cell '{name}'");
+            check_name(&name, "cell")?;
+            let base_station = node(&c.base_station, &format!("{what}, base-station"))?;
+            let mut stations = Vec::new();
+            for s in &c.stations {
+                stations.push((
+                    node(s, &format!("{what}, stations"))?,
+                    ChannelLevel::default(),
+                ));
+            }
+            for s in &c.station {
+                let swhat = format!("{what}, station '{}'", s.node);
+                stations.push((
+                    node(&s.node, &swhat)?,
+                    channel_keys!(s).resolve(&format!("{swhat}: "))?,
+                ));
+            }
+            let access = match c.access.as_deref().unwrap_or("turns") {
+                "turns" => AccessModel::Turns,
+                other => return Err(format!("{what}: unknown access '{other}' (known: turns)")),
+            };
+            cells.push(TopoCell {
+                name,
+                base_station,
+                stations,
+                channel: channel_keys!(c).resolve(&format!("{what}: "))?,
+                access,
+                rate_bps: c.rate_bps,
+                frame_overhead: c.frame_overhead_us.map(|u| u * US),
+                queue: c.queue,
+            });
+        }
+        let mut flows = Vec::with_capacity(t.flows.len());
+        for (i, f) in t.flows.iter().enumerate() {
+            let name = f.name.clone().unwrap_or_else(|| format!("flow{i}"));
+            check_name(&name, "flow")?;
+            let what = format!("flow '{name}'");
+            let mut host_details = Vec::new();
+            let preset = f
+                .host
+                .as_deref()
+                .map(HostPreset::parse)
+                .transpose()
+                .map_err(|e| format!("{what}: {e}"))?;
+            for (k, v) in f.host_details.iter().flatten() {
+                let text = value_text(v).map_err(|e| format!("{what}: host-details.{k}: {e}"))?;
+                // checked against a profile now, applied to the flow's later
+                let mut p = preset.map_or_else(HostProfile::default, HostPreset::profile);
+                p.set(k, &text)
+                    .map_err(|e| format!("{what}: host-details: {e}"))?;
+                host_details.push((k.clone(), text));
+            }
+            let size = |v: &Option<SizeValue>, key: &str| -> Result<Option<u64>, String> {
+                v.as_ref()
+                    .map(|s| s.bytes(&format!("{what}: {key}")))
+                    .transpose()
+            };
+            flows.push(TopoFlow {
+                from: node(&f.from, &format!("{what}, from"))?,
+                to: node(&f.to, &format!("{what}, to"))?,
+                protocol: f
+                    .protocol
+                    .as_deref()
+                    .map(Protocol::parse)
+                    .transpose()
+                    .map_err(|e| format!("{what}: {e}"))?,
+                host: preset,
+                host_details,
+                buffer: size(&f.buffer, "buffer")?
+                    .map(|b| size_u32(b, &format!("{what}: buffer")))
+                    .transpose()?,
+                mss: size(&f.mss, "mss")?
+                    .map(|b| size_u32(b, &format!("{what}: mss")))
+                    .transpose()?,
+                transfer: size(&f.transfer, "transfer")?,
+                start: f
+                    .start_s
+                    .map(|s| seconds(s, &format!("{what}: start-s")))
+                    .transpose()?
+                    .unwrap_or(0),
+                name,
+            });
+        }
+        let topo = Topology {
+            nodes,
+            links,
+            cells,
+            flows,
+        };
+        let names: Vec<&str> = topo
+            .links
+            .iter()
+            .map(|l| l.name.as_str())
+            .chain(topo.cells.iter().map(|c| c.name.as_str()))
+            .collect();
+        for (i, n) in names.iter().enumerate() {
+            if names[..i].contains(n) {
+                return Err(format!(
+                    "two links or cells are named '{n}' (each names a capture file)"
+                ));
+            }
+        }
+        for (i, f) in topo.flows.iter().enumerate() {
+            if topo.flows[..i].iter().any(|g| g.name == f.name) {
+                return Err(format!("flow '{}' is defined twice", f.name));
+            }
+        }
+        Ok(topo)
+    }
+}
+
+/// A base station's agent by the protocol that runs it (or `router`).
+fn parse_agent(name: &str) -> Result<AgentKind, String> {
+    if name.trim().eq_ignore_ascii_case("router") {
+        return Ok(AgentKind::Router);
+    }
+    Protocol::parse(name).map(Protocol::agent)
+}
+
+impl Network {
+    /// The network a file described, with `sc`'s settings wherever it leaves one open.
+    pub fn from_topology(t: &Topology, sc: &Scenario) -> Network {
+        let nodes = t
+            .nodes
+            .iter()
+            .map(|n| Node {
+                name: n.name.clone(),
+                kind: match n.base_station {
+                    None => NodeKind::Host,
+                    Some(agent) => NodeKind::BaseStation {
+                        agent: agent.unwrap_or_else(|| sc.protocol.agent()),
+                    },
+                },
+                addr: n.addr,
+            })
+            .collect();
+        let links = t
+            .links
+            .iter()
+            .map(|l| {
+                let base = l.env.map_or_else(|| sc.wired.clone(), Env::wired);
+                Link {
+                    name: l.name.clone(),
+                    ends: l.ends,
+                    params: WiredParams {
+                        rate_bps: l.rate_bps.unwrap_or(base.rate_bps),
+                        delay: l.delay.unwrap_or(base.delay),
+                        framing_bytes: l.framing_bytes.unwrap_or(base.framing_bytes),
+                        queue_packets: l.queue.unwrap_or(base.queue_packets),
+                    },
+                }
+            })
+            .collect();
+        let cells = t
+            .cells
+            .iter()
+            .map(|c| {
+                let mut params = sc.wavelan.clone();
+                params.rate_bps = c.rate_bps.unwrap_or(params.rate_bps);
+                params.frame_overhead = c.frame_overhead.unwrap_or(params.frame_overhead);
+                params.queue_packets = c.queue.unwrap_or(params.queue_packets);
+                Cell {
+                    name: c.name.clone(),
+                    base_station: c.base_station,
+                    stations: c
+                        .stations
+                        .iter()
+                        .map(|(node, own)| {
+                            let levels = [own, &c.channel];
+                            Station {
+                                node: *node,
+                                down: ChannelLevel::pick(&levels, true, sc.channel(true)),
+                                up: ChannelLevel::pick(&levels, false, sc.channel(false)),
+                            }
+                        })
+                        .collect(),
+                    params,
+                    access: c.access.clone(),
+                }
+            })
+            .collect();
+        let flows = t
+            .flows
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let (host_preset, mut host) = match f.host {
+                    Some(p) => (p, p.profile()),
+                    None => (sc.host_preset, sc.host),
+                };
+                for (k, v) in &f.host_details {
+                    // checked when the file was read
+                    let _ = host.set(k, v);
+                }
+                Flow {
+                    name: f.name.clone(),
+                    from: f.from,
+                    to: f.to,
+                    protocol: f.protocol.unwrap_or(sc.protocol),
+                    host_preset,
+                    host,
+                    buffer: f.buffer.unwrap_or(sc.buffer),
+                    mss: f.mss.unwrap_or(sc.mss),
+                    transfer: f.transfer.unwrap_or(sc.transfer),
+                    start: f.start,
+                    src_port: SRC_PORT.wrapping_add(i as u16),
+                    dst_port: DST_PORT.wrapping_add(i as u16),
+                }
+            })
+            .collect();
+        Network {
+            nodes,
+            links,
+            cells,
+            flows,
+            seed: sc.seed,
+            max_time: sc.max_time,
+        }
+    }
+}
