@@ -116,15 +116,16 @@ pub struct RunArgs {
     pub json: bool,
     /// Write the run's time series as CSV into DIR: segments.csv (every data segment: new, fast,
     /// timeout or local retransmission), acks.csv, cwnd.csv, bs_cache.csv, suppressed_dupacks.csv,
-    /// and run.json.
+    /// nodes.csv and run.json; every row names its flow.
     #[arg(long, value_name = "DIR")]
     pub trace: Option<std::path::PathBuf>,
-    /// Write packet captures into DIR: wired.pcap and wireless.pcap (raw IPv4, both directions,
-    /// simulated time; corrupted frames have a broken TCP checksum).
+    /// Write packet captures into DIR, one per wired link and cell named after it (paper 000's
+    /// testbed: wired.pcap and wireless.pcap; raw IPv4, both directions, simulated time; corrupted
+    /// frames have a broken TCP checksum).
     #[arg(long, value_name = "DIR")]
     pub pcap: Option<std::path::PathBuf>,
-    /// Trace the run and draw its plots into DIR: sequence, cwnd and bs_cache as PNG and SVG
-    /// (the trace CSVs go there too).
+    /// Trace the run and draw its plots into DIR: sequence, cwnd and bs_cache as PNG and SVG, one
+    /// set per flow when there are several (the trace CSVs go there too).
     #[arg(long, value_name = "DIR")]
     pub plot: Option<std::path::PathBuf>,
 }

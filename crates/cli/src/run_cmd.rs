@@ -224,6 +224,13 @@ pub fn protocols() {
     for p in Protocol::ALL {
         println!("{:<20} {}", p.name(), p.description());
     }
+    println!(
+        "\nDirection: the link-layer agents (ll, ll-tcp-aware/snoop, ll-smart, ll-smart-tcp-aware) \
+         serve data that enters the base station from the wired side and leaves into its cell, one \
+         cache per connection, for any number of connections; data a mobile host sends passes \
+         through untouched (no NACKs for mobile senders yet). A split base station relays one \
+         flow, towards its mobile host."
+    );
 }
 
 /// The host profiles, each with its details (`--host`, `--host-detail`, docs/host-profiles.md).

@@ -86,7 +86,7 @@ impl Protocol {
 
     pub fn description(self) -> &'static str {
         match self {
-            Protocol::E2e => "TCP Reno as in 4.4BSD-Lite end to end; the base station only routes (paper 000 E2E)",
+            Protocol::E2e => "TCP Reno as the hosts' BSD runs it, end to end; the base station only routes (paper 000 E2E)",
             Protocol::E2eNewReno => {
                 "Reno that stays in fast recovery on partial ACKs, resending the next hole (paper 000 E2E-NEWRENO)"
             }
@@ -110,8 +110,8 @@ impl Protocol {
                  windows (paper 001 EFR)"
             }
             Protocol::Ll => {
-                "the base station resends lost segments from its cache on duplicate ACKs and its own \
-                 timer, but passes every duplicate ACK on (paper 000 LL)"
+                "the base station caches data bound for its cell and resends lost segments on duplicate \
+                 ACKs and its own timer, but passes every duplicate ACK on (paper 000 LL)"
             }
             Protocol::LlTcpAware => {
                 "the snoop agent: local retransmission plus suppression of the duplicate ACKs it \

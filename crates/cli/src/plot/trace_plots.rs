@@ -343,12 +343,46 @@ impl Chart for HeldPlot<'_> {
 
 /// Writes `sequence`, `cwnd` and (when the base station held anything) `bs_cache` plots into `dir`.
 pub fn plot_trace(dir: &Path, view: &View) -> Result<Vec<Figure>, String> {
+    let flows = &view.trace.flows;
+    if flows.len() <= 1 {
+        return plot_flow(dir, view, "");
+    }
+    // several flows: each its own sequence and window plots, named after the flow
+    let mut out = vec![];
+    for (i, name) in flows.iter().enumerate() {
+        let v = View {
+            flow: i,
+            title: format!("{}, flow {name}", view.title),
+            ..view.clone()
+        };
+        out.extend(plot_flow(dir, &v, &format!("-{name}"))?);
+    }
+    Ok(out)
+}
+
+/// The plots of one flow, into files named `sequence<suffix>`, ...
+fn plot_flow(dir: &Path, view: &View, suffix: &str) -> Result<Vec<Figure>, String> {
     let mut out = vec![
-        save(dir, "sequence", SIZE, &SequencePlot(view.clone()))?,
-        save(dir, "cwnd", SIZE, &WindowPlot(view.clone()))?,
+        save(
+            dir,
+            &format!("sequence{suffix}"),
+            SIZE,
+            &SequencePlot(view.clone()),
+        )?,
+        save(
+            dir,
+            &format!("cwnd{suffix}"),
+            SIZE,
+            &WindowPlot(view.clone()),
+        )?,
     ];
     if view.trace.held.iter().any(|r| r.segments > 0) {
-        out.push(save(dir, "bs_cache", SIZE, &HeldPlot(view.clone()))?);
+        out.push(save(
+            dir,
+            &format!("bs_cache{suffix}"),
+            SIZE,
+            &HeldPlot(view.clone()),
+        )?);
     }
     Ok(out)
 }

@@ -11,6 +11,13 @@
 //! The agent caches the fixed host's unacknowledged segments (`data.rs`, paper 002 Fig. 1), watches
 //! the mobile host's ACKs (`ack.rs`, Fig. 2: the duplicate-ACK rule lives there), and retransmits
 //! locally on duplicate ACKs and on its own timers (`timers.rs`, section 6).
+//!
+//! Direction: it serves data that arrives on the wired port and leaves on the wireless port (a
+//! fixed host sending to a mobile host), keeping state per connection (`ConnKey`), for any number
+//! of connections at once. Data a mobile host sends arrives on the wireless port and is forwarded
+//! untouched, as are the fixed host's ACKs for it: a connection is only ever cached in the
+//! downstream direction. Paper 002's scheme for mobile senders (section 5: NACKs from the base
+//! station) is a separate mechanism, not part of this agent.
 
 mod ack;
 mod cache;
