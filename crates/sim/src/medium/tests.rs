@@ -449,7 +449,7 @@ mod csma {
         assert!(rate < 0.05, "{rate}");
         // the sender waits 0-15 slots, the deferring station 0-31, then 0-63 ... 0-255: the station
         // that just sent usually wins again, and the other gives a frame up after 15 busy
-        // attempts now and then (about 5% of the frames; a two-state Markov chain of the rule gives
+        // attempts now and then (4-5% of the frames; a two-state Markov chain of the rule gives
         // the same)
         assert!(dropped > 0);
         assert!(drop_rate < 0.10, "{drop_rate}");
