@@ -117,7 +117,12 @@ impl Emulator {
             Links {
                 to_bs: WiredLink::new(c.wired.clone()),
                 to_fh: WiredLink::new(c.wired.clone()),
-                air: Medium::new(c.wavelan.clone(), AccessModel::Turns, channels),
+                air: Medium::new(
+                    c.wavelan.clone(),
+                    AccessModel::Turns,
+                    channels,
+                    Rng::indexed(c.seed, Stream::MediumBackoff, 0),
+                ),
                 air_timer: TimerSlot::default(),
             }
         });

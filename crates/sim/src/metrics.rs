@@ -145,6 +145,8 @@ pub struct CellResult {
     pub airtime_s: f64,
     pub utilisation_pct: f64,
     pub queue_drops: u64,
+    /// Frames dropped because too many access attempts found the medium busy (CSMA).
+    pub access_drops: u64,
 }
 
 /// [`snooplab_proto::tcp::TimeoutCauses`] for the report.

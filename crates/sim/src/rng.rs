@@ -13,6 +13,8 @@ pub enum Stream {
     MobileHostClock = 4,
     InitialSequence = 5,
     BaseStationClock = 6,
+    /// A cell's CSMA/CA backoffs (`medium/csma.rs`), one stream per cell. Turn taking draws nothing.
+    MediumBackoff = 7,
 }
 
 /// SplitMix64 finaliser: spreads a seed over 64 bits.

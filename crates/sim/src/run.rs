@@ -309,7 +309,8 @@ impl<O: Observe> Simulation<O> {
                         )
                     })
                     .collect();
-                Medium::new(cell.params.clone(), cell.access.clone(), channels)
+                let backoff = Rng::indexed(seed, Stream::MediumBackoff, c as u64);
+                Medium::new(cell.params.clone(), cell.access.clone(), channels, backoff)
             })
             .collect();
         obs.begin(net);
@@ -403,7 +404,8 @@ impl<O: Observe> Simulation<O> {
         }
         // frames still on the air went on the air
         for c in 0..self.cells.len() {
-            if let Some(seg) = self.cells[c].on_air().map(|f| f.seg) {
+            let on_air: Vec<_> = self.cells[c].frames_on_air().map(|f| f.seg).collect();
+            for seg in on_air {
                 self.count_wireless(&seg);
             }
         }
@@ -698,9 +700,10 @@ impl<O: Observe> Simulation<O> {
         }
     }
 
-    /// Puts cell `c`'s next frame on the air if it may go.
+    /// Puts cell `c`'s next frame on the air if it may go. Under CSMA the medium is always told (a
+    /// frame queued during a transmission defers from now; backoffs end during transmissions).
     fn start_cell(&mut self, c: usize) {
-        if self.cells[c].is_busy() {
+        if self.cells[c].can_skip_start() {
             return; // nothing can start, and the timer stands
         }
         self.cells[c].start(self.now);
@@ -943,6 +946,7 @@ impl<O: Observe> Simulation<O> {
                     airtime_s: as_secs_f64(m.busy_time),
                     utilisation_pct: pct(m.busy_time, self.now),
                     queue_drops: m.stations.iter().map(|s| s.drops).sum(),
+                    access_drops: m.stations.iter().map(|s| s.gave_up).sum(),
                 }
             })
             .collect();

@@ -9,10 +9,14 @@
 //! [`Medium::poll_done`]. The simulator and the live mode's emulator drive the same object.
 //!
 //! Who sends next is the access model's decision, one file each: `turns.rs` (stations with frames take
-//! turns, today's calibrated model and the default). Bit errors come from each station's channel in
-//! each direction (`crate::channel`).
+//! turns, today's calibrated model and the default) and `csma.rs` (the original WaveLAN's CSMA/CA:
+//! carrier sense, inter-frame spacing, random backoff, collisions). Bit errors come from each
+//! station's channel in each direction (`crate::channel`).
 
+mod csma;
 mod turns;
+
+pub use csma::CsmaParams;
 
 use std::collections::VecDeque;
 
@@ -23,6 +27,7 @@ use snooplab_proto::Time;
 use crate::channel::Channel;
 use crate::link::tx_time;
 use crate::packet::SimPacket;
+use crate::rng::Rng;
 
 /// A station of a cell: 0 is the base station, 1.. its mobile hosts in the order they joined.
 pub type StationId = usize;
@@ -52,7 +57,8 @@ pub struct WavelanParams {
     /// Raw signalling rate.
     pub rate_bps: u64,
     /// Fixed airtime each frame pays besides its IP bytes: MAC header, preamble, inter-frame spacing and
-    /// contention. See `docs/model.md`, "Calibration", for how 1084 us was derived.
+    /// contention. See `docs/model.md`, "Calibration", for how 1084 us was derived. Under CSMA the
+    /// IFS and the mean post-transmission backoff come off it ([`CsmaParams::frame_overhead`]).
     pub frame_overhead: Time,
     /// Frames each station's queue holds (per priority at the base station).
     pub queue_packets: usize,
@@ -75,12 +81,33 @@ pub enum AccessModel {
     /// frame waits and frames never collide. The per-frame overhead stands for all contention.
     #[default]
     Turns,
+    /// The original WaveLAN's CSMA/CA (`csma.rs`): carrier sense, inter-frame spacing, random
+    /// backoff in slots, collisions that destroy every frame involved, no link-level ACK.
+    Csma(CsmaParams),
 }
 
 impl AccessModel {
     pub fn name(&self) -> &'static str {
         match self {
             AccessModel::Turns => "turns",
+            AccessModel::Csma(_) => "csma",
+        }
+    }
+
+    /// The fixed airtime a frame pays besides its bits under this model: the calibrated overhead
+    /// under turn taking, less the explicitly modelled waits under CSMA.
+    pub fn frame_overhead(&self, p: &WavelanParams) -> Time {
+        match self {
+            AccessModel::Turns => p.frame_overhead,
+            AccessModel::Csma(c) => c.frame_overhead(p.frame_overhead),
+        }
+    }
+
+    /// Checks the model's parameters against the cell's.
+    pub fn validate(&self, p: &WavelanParams) -> Result<(), String> {
+        match self {
+            AccessModel::Turns => Ok(()),
+            AccessModel::Csma(c) => c.validate(p.frame_overhead),
         }
     }
 }
@@ -138,6 +165,8 @@ pub struct StationCounters {
     pub frames: u64,
     /// Frames it dropped because its queue was full.
     pub drops: u64,
+    /// Frames it dropped because too many attempts found the medium busy (CSMA).
+    pub gave_up: u64,
 }
 
 /// The shared medium of one cell and its stations' queues, generic over the frame so that the
@@ -145,20 +174,24 @@ pub struct StationCounters {
 pub struct Medium<P = SimPacket> {
     p: WavelanParams,
     model: AccessModel,
+    /// The fixed airtime of every frame under `model`.
+    overhead: Time,
     queues: Vec<Queues<P>>,
     /// Channel from the base station to each station (index 0 unused).
     down: Vec<Channel>,
     /// Channel from each station to the base station (index 0 unused).
     up: Vec<Channel>,
-    /// The frame on the air and when it ends.
+    /// The frame on the air and when it ends (turn taking).
     on_air: Option<(Time, Transmission<P>)>,
+    /// The CSMA state, its frames on the air included (CSMA only).
+    csma: Option<csma::Csma<P>>,
     /// The station that sent last (turn taking starts after it).
     last: StationId,
     done: VecDeque<Transmission<P>>,
     pub stations: Vec<StationCounters>,
     /// Frames destroyed by a collision.
     pub collisions: u64,
-    /// Time the medium carried a frame.
+    /// Time the medium carried a frame (overlapping frames counted once).
     pub busy_time: Time,
     /// Longest queue any station had.
     pub max_queue: usize,
@@ -166,11 +199,13 @@ pub struct Medium<P = SimPacket> {
 
 impl<P: Frame> Medium<P> {
     /// A medium with the base station and `channels.len()` mobile stations; `channels[i]` is the
-    /// (down, up) pair of station `i + 1`.
+    /// (down, up) pair of station `i + 1`. `backoff` is the cell's stream for CSMA backoffs
+    /// ([`crate::rng::Stream::MediumBackoff`]); turn taking draws nothing from it.
     pub fn new(
         p: WavelanParams,
         model: AccessModel,
         channels: Vec<(Channel, Channel)>,
+        backoff: Rng,
     ) -> Medium<P> {
         let n = channels.len() + 1;
         let (mut down, mut up) = (Vec::with_capacity(n), Vec::with_capacity(n));
@@ -186,13 +221,19 @@ impl<P: Frame> Medium<P> {
             down.push(d);
             up.push(u);
         }
+        let csma = match &model {
+            AccessModel::Turns => None,
+            AccessModel::Csma(c) => Some(csma::Csma::new(c.clone(), n, backoff)),
+        };
         Medium {
+            overhead: model.frame_overhead(&p),
             p,
             model,
             queues: (0..n).map(|_| Queues::default()).collect(),
             down,
             up,
             on_air: None,
+            csma,
             // the base station goes first
             last: n - 1,
             done: VecDeque::new(),
@@ -216,9 +257,9 @@ impl<P: Frame> Medium<P> {
         self.queues.len()
     }
 
-    /// Airtime of a frame carrying `ip_len` IP bytes.
+    /// Airtime of a frame carrying `ip_len` IP bytes under this medium's access model.
     pub fn airtime(&self, ip_len: u32) -> Time {
-        airtime(&self.p, ip_len)
+        self.overhead + tx_time(ip_len, self.p.rate_bps)
     }
 
     /// The channel that frames from `from` to `to` cross.
@@ -250,13 +291,30 @@ impl<P: Frame> Medium<P> {
         true
     }
 
+    /// A frame is on the air.
     pub fn is_busy(&self) -> bool {
-        self.on_air.is_some()
+        match &self.csma {
+            None => self.on_air.is_some(),
+            Some(c) => c.is_busy(),
+        }
     }
 
-    /// The frame on the air, if any.
-    pub fn on_air(&self) -> Option<&P> {
-        self.on_air.as_ref().map(|(_, t)| &t.frame)
+    /// Whether the loop may skip [`Medium::start`] now: it would do nothing, and the time
+    /// [`Medium::poll_timeout`] gave after the last call still stands. Under turn taking while a
+    /// frame is on the air. Under CSMA never: a frame queued while another is on the air must sense
+    /// the medium now (to defer), and backoffs end while frames are on the air.
+    pub fn can_skip_start(&self) -> bool {
+        match &self.csma {
+            None => self.on_air.is_some(),
+            Some(_) => false,
+        }
+    }
+
+    /// The frames on the air: none, one, or (CSMA) a colliding group.
+    pub fn frames_on_air(&self) -> impl Iterator<Item = &P> {
+        let turn = self.on_air.iter().map(|(_, t)| &t.frame);
+        let csma = self.csma.iter().flat_map(|c| c.frames_on_air());
+        turn.chain(csma)
     }
 
     /// Frames waiting at each station.
@@ -268,16 +326,24 @@ impl<P: Frame> Medium<P> {
     pub fn start(&mut self, now: Time) {
         match self.model {
             AccessModel::Turns => self.start_turn(now),
+            AccessModel::Csma(_) => self.csma_step(now),
         }
     }
 
     /// When the medium next needs [`Medium::on_timeout`].
     pub fn poll_timeout(&self) -> Option<Time> {
+        if let Some(c) = &self.csma {
+            return c.poll_timeout();
+        }
         self.on_air.as_ref().map(|(end, _)| *end)
     }
 
-    /// The time asked for has come: a frame on the air has ended.
+    /// The time asked for has come: a frame on the air has ended (or, under CSMA, a station's wait).
     pub fn on_timeout(&mut self, now: Time) {
+        if self.csma.is_some() {
+            self.csma_step(now);
+            return;
+        }
         if self.on_air.as_ref().is_some_and(|(end, _)| *end <= now) {
             if let Some((_, t)) = self.on_air.take() {
                 self.done.push_back(t);
@@ -290,11 +356,20 @@ impl<P: Frame> Medium<P> {
         self.done.pop_front()
     }
 
-    /// Takes `from`'s next frame and puts it on the air at `now`, through its channel.
+    /// Takes `from`'s next frame and puts it on the air at `now`, through its channel (turn taking).
     fn transmit(&mut self, now: Time, from: StationId) {
-        let Some(Queued { to, mut frame }) = self.queues[from].pop() else {
+        let Some((air, t)) = self.take_frame(now, from) else {
             return;
         };
+        self.busy_time += air;
+        self.last = from;
+        self.on_air = Some((now + air, t));
+    }
+
+    /// Takes `from`'s next frame (high priority first) as it leaves at `now`: marked by its channel,
+    /// counted, with its airtime.
+    fn take_frame(&mut self, now: Time, from: StationId) -> Option<(Time, Transmission<P>)> {
+        let Queued { to, mut frame } = self.queues[from].pop()?;
         let len = frame.ip_len();
         let channel = if from == BASE_STATION {
             &mut self.down[to]
@@ -302,9 +377,6 @@ impl<P: Frame> Medium<P> {
             &mut self.up[from]
         };
         frame.set_corrupted(channel.corrupts(now, len));
-        let air = airtime(&self.p, len);
-        self.busy_time += air;
-        self.last = from;
         self.stations[from].frames += 1;
         let t = Transmission {
             from,
@@ -312,11 +384,12 @@ impl<P: Frame> Medium<P> {
             frame,
             collided: false,
         };
-        self.on_air = Some((now + air, t));
+        Some((self.airtime(len), t))
     }
 }
 
-/// Airtime of a frame carrying `ip_len` IP bytes: the per-frame overhead plus its bits.
+/// Airtime of a frame carrying `ip_len` IP bytes under turn taking: the per-frame overhead plus its
+/// bits ([`Medium::airtime`] for any model).
 pub fn airtime(p: &WavelanParams, ip_len: u32) -> Time {
     p.frame_overhead + tx_time(ip_len, p.rate_bps)
 }

@@ -206,6 +206,9 @@ impl Network {
             if cell.stations.is_empty() {
                 return Err(format!("cell '{}' has no mobile hosts", cell.name));
             }
+            cell.access
+                .validate(&cell.params)
+                .map_err(|e| format!("cell '{}': {e}", cell.name))?;
             if cell.params.rate_bps == 0 || cell.params.queue_packets == 0 {
                 return Err(format!(
                     "cell '{}': rate and queue must be positive",

@@ -1,0 +1,399 @@
+//! The CSMA/CA access model of the original 2 Mb/s WaveLAN (NCR/AT&T/Lucent, ISA 82586 controller plus
+//! the WaveLAN modem, pre-802.11), as its drivers program it and as Kunz's course slide describes the
+//! protocol (sources on each constant of [`CsmaParams`]; `docs/model.md`, "The cell's medium").
+//!
+//! The rule, per station, for the frame at the head of its queue (the base station's high-priority
+//! queue first):
+//!
+//! - **Carrier sense.** A station senses the transmissions that started before the present instant; two
+//!   stations that start in the same instant do not hear each other. The medium is *free* for a
+//!   station when nothing it senses is on the air and the last frame left the air at least
+//!   [`CsmaParams::ifs`] ago.
+//! - **A fresh frame** (the station was idle) on a medium that is not busy is sent as soon as the
+//!   medium has been idle for the IFS: at once if it already has, otherwise when the IFS ends.
+//! - **Deferral.** A frame that finds the medium busy waits until the medium goes idle, then waits the
+//!   IFS and a backoff of `S` slots, `S` uniform in `[0, cw)`, and senses again. The backoff is a
+//!   timer: it runs whether or not another station starts meanwhile.
+//! - **Busy at the end of a backoff** is a failed attempt: the window doubles (up to
+//!   [`CsmaParams::cw_max`]) and the station defers again; after [`CsmaParams::max_attempts`]
+//!   failed attempts the frame is dropped ([`super::StationCounters::gave_up`]).
+//! - **After its own frame** a station with another frame ready (or ready within the IFS) waits the
+//!   IFS and `K` slots, `K` uniform in `[0, post_tx_window)`, so that it cannot monopolise the medium;
+//!   finding the medium busy then is a deferral (window `cw_min`), not a failed attempt.
+//! - **Collisions.** Stations whose waits end in the same instant all send: every frame of the group
+//!   uses its airtime, nobody detects the overlap, and each frame reaches its receiver marked
+//!   collided and corrupted ([`super::Medium::collisions`] counts them). There is no link-level
+//!   acknowledgement or retransmission.
+//!
+//! Each frame's airtime is its bits plus a fixed overhead that, under CSMA, excludes the IFS and the
+//! mean post-transmission backoff, which are modelled explicitly
+//! ([`CsmaParams::frame_overhead`]): one station sending back to back then sees the calibrated
+//! turn-taking model's mean time per frame.
+
+use snooplab_proto::time::US;
+use snooplab_proto::Time;
+
+use super::{Frame, Medium, StationId, Transmission};
+use crate::rng::Rng;
+
+/// The MAC constants of the original WaveLAN. Every value is a parameter; the defaults and their
+/// sources are those of the research note `wavelan-mac.md` (summarised in `docs/model.md`). One bit
+/// time at 2 Mb/s is 0.5 us, the unit of the modem's timing registers ("bit periods (.5 us)",
+/// Linux `drivers/net/wavelan.h`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsmaParams {
+    /// Inter-frame spacing: the idle time every station waits after the medium goes idle before it
+    /// may send or count down a backoff. 16 us = 32 bit times: the 82586's `cfg_ifs = 0x20` and the
+    /// modem's `mmw_ifs = 0x20` ("min time between transmission in bit periods (.5 us)") as the Linux
+    /// driver programs them from Lucent's manual WCIN085B (`drivers/net/wavelan.c`, Linux 2.0.37 to
+    /// 2.6). The older default board configuration (IFS=120, FreeBSD `if_wl.c`) and Kunz's slide
+    /// give 60 us: a sensitivity case.
+    pub ifs: Time,
+    /// Backoff slot. 6 us = 12 bit times: the 82586's `cfg_slotl = 0x0C` from WCIN085B (Linux
+    /// `wavelan.c`; FreeBSD `if_wl.c`, "slottime=12"). The PCMCIA card's 82593 was meant to use 32
+    /// bit times (16 us) and Kunz's slide says 23 us: the slot in microseconds is uncertain, model it
+    /// over 6-23 us.
+    pub slot: Time,
+    /// First contention window, slots: a deferring station draws its backoff from `[0, cw_min)`.
+    /// 32 ("pick number between 0 and 31", Kunz, "WaveLAN MAC Protocol", Carleton SCE 581).
+    pub cw_min: u32,
+    /// Largest window: each failed attempt doubles the window up to this. 256 ("double backoff
+    /// range until we reach range 0-255", Kunz).
+    pub cw_max: u32,
+    /// Failed attempts (backoffs that ended on a busy medium) after which a frame is dropped. 15:
+    /// the 82586's `AC_CFG_RETRYNUM(15)` and the 82593's `max_retr = 15` (Linux drivers), "drop
+    /// packet after 15 attempts" (Kunz).
+    pub max_attempts: u32,
+    /// Window of the wait after a station's own frame before its next one, slots: `[0, 16)`. "If
+    /// station has more than one packet to send: wait WIFS plus backoff-period in range 0-15 (avoid
+    /// monopolization)" (Kunz).
+    pub post_tx_window: u32,
+}
+
+impl Default for CsmaParams {
+    fn default() -> Self {
+        CsmaParams {
+            ifs: 16 * US,
+            slot: 6 * US,
+            cw_min: 32,
+            cw_max: 256,
+            max_attempts: 15,
+            post_tx_window: 16,
+        }
+    }
+}
+
+impl CsmaParams {
+    /// Mean wait after a station's own frame besides the IFS: `(post_tx_window - 1) / 2` slots
+    /// (45 us with the defaults).
+    pub fn mean_post_tx_backoff(&self) -> Time {
+        self.slot * u64::from(self.post_tx_window.saturating_sub(1)) / 2
+    }
+
+    /// The fixed airtime each frame pays under CSMA, from the calibrated turn-taking overhead
+    /// `calibrated` (`WavelanParams::frame_overhead`, 1084 us): the IFS and the mean post-transmission
+    /// backoff are modelled explicitly, so they come off it,
+    ///
+    /// `overhead_csma = calibrated - ifs - (post_tx_window - 1) / 2 * slot`
+    ///
+    /// (1084 - 16 - 7.5 * 6 = 1023 us with the defaults). One station sending back to back then
+    /// takes `calibrated + bits` per frame on average, as under turn taking. This is the only place
+    /// the CSMA overhead is computed.
+    pub fn frame_overhead(&self, calibrated: Time) -> Time {
+        calibrated.saturating_sub(self.ifs + self.mean_post_tx_backoff())
+    }
+
+    /// Checks the parameters against the calibrated per-frame overhead they come off.
+    pub fn validate(&self, calibrated: Time) -> Result<(), String> {
+        if self.slot == 0 {
+            return Err("the CSMA slot must be positive".into());
+        }
+        if self.cw_min == 0 || self.cw_max < self.cw_min {
+            return Err(format!(
+                "CSMA contention windows must satisfy 1 <= cw_min <= cw_max, got {} and {}",
+                self.cw_min, self.cw_max
+            ));
+        }
+        if self.max_attempts == 0 || self.post_tx_window == 0 {
+            return Err("CSMA max_attempts and post_tx_window must be at least 1".into());
+        }
+        if self.ifs + self.mean_post_tx_backoff() > calibrated {
+            return Err(format!(
+                "the CSMA IFS and mean post-transmission backoff ({} us) exceed the per-frame overhead ({} us)",
+                (self.ifs + self.mean_post_tx_backoff()) / US,
+                calibrated / US
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Where a station's head frame stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Nothing to send, or a frame not yet looked at.
+    Idle,
+    /// Its frame is on the air.
+    Sending,
+    /// Found the medium busy: waits for it to go idle, then backs off.
+    Deferring,
+    /// Senses the medium at `at` and sends if it is free. `backoff`: the wait was a backoff, so a
+    /// busy medium then is a failed attempt.
+    Waiting { at: Time, backoff: bool },
+}
+
+/// One station's MAC state.
+#[derive(Clone, Debug)]
+struct Mac {
+    phase: Phase,
+    /// Contention window for its next backoff, slots.
+    cw: u32,
+    /// The head frame's attempt: 1 until its first backoff ends on a busy medium.
+    attempt: u32,
+    /// When its own last frame left the air.
+    own_end: Option<Time>,
+    /// Test hook: every backoff this station draws is this many slots.
+    #[cfg(test)]
+    fixed: Option<u32>,
+}
+
+/// A frame on the air.
+#[derive(Clone, Debug)]
+struct OnAir<P> {
+    start: Time,
+    end: Time,
+    tx: Transmission<P>,
+}
+
+/// The CSMA/CA state of one cell.
+pub(super) struct Csma<P> {
+    p: CsmaParams,
+    stations: Vec<Mac>,
+    /// Frames on the air: one, or a colliding group.
+    on_air: Vec<OnAir<P>>,
+    /// When the last frame left the air.
+    last_end: Option<Time>,
+    rng: Rng,
+}
+
+impl<P: Frame> Csma<P> {
+    pub(super) fn new(p: CsmaParams, stations: usize, rng: Rng) -> Csma<P> {
+        Csma {
+            stations: (0..stations)
+                .map(|_| Mac {
+                    phase: Phase::Idle,
+                    cw: p.cw_min,
+                    attempt: 1,
+                    own_end: None,
+                    #[cfg(test)]
+                    fixed: None,
+                })
+                .collect(),
+            on_air: Vec::with_capacity(stations),
+            last_end: None,
+            rng,
+            p,
+        }
+    }
+
+    pub(super) fn is_busy(&self) -> bool {
+        !self.on_air.is_empty()
+    }
+
+    pub(super) fn frames_on_air(&self) -> impl Iterator<Item = &P> {
+        self.on_air.iter().map(|f| &f.tx.frame)
+    }
+
+    /// The next instant something happens: a frame ends or a wait ends.
+    pub(super) fn poll_timeout(&self) -> Option<Time> {
+        let ends = self.on_air.iter().map(|f| f.end);
+        let waits = self.stations.iter().filter_map(|m| match m.phase {
+            Phase::Waiting { at, .. } => Some(at),
+            _ => None,
+        });
+        ends.chain(waits).min()
+    }
+
+    /// A transmission started before `now` is on the air.
+    fn busy(&self, now: Time) -> bool {
+        self.on_air.iter().any(|f| f.start < now)
+    }
+
+    /// The medium is free for a station sensing it at `now`.
+    fn free(&self, now: Time) -> bool {
+        !self.busy(now) && self.last_end.is_none_or(|e| now >= e + self.p.ifs)
+    }
+
+    /// A backoff of `[0, window)` slots for station `s`.
+    fn draw(&mut self, s: StationId, window: u32) -> Time {
+        #[cfg(test)]
+        if let Some(k) = self.stations[s].fixed {
+            return self.p.slot * u64::from(k);
+        }
+        let _ = s;
+        self.p.slot * self.rng.below(u64::from(window))
+    }
+
+    /// The frames that end by `now` leave the air, in order of end then station.
+    fn end_frames(&mut self, m: &mut Medium<P>, now: Time) {
+        while let Some(i) = (0..self.on_air.len())
+            .filter(|&i| self.on_air[i].end <= now)
+            .min_by_key(|&i| (self.on_air[i].end, self.on_air[i].tx.from))
+        {
+            let f = self.on_air.remove(i);
+            self.last_end = Some(self.last_end.map_or(f.end, |e| e.max(f.end)));
+            let st = &mut self.stations[f.tx.from];
+            st.phase = Phase::Idle;
+            st.own_end = Some(f.end);
+            m.done.push_back(f.tx);
+        }
+    }
+
+    /// Stations with a frame not yet looked at sense the medium.
+    fn admit(&mut self, m: &Medium<P>, now: Time) {
+        for s in 0..self.stations.len() {
+            if self.stations[s].phase != Phase::Idle || m.queues[s].is_empty() {
+                continue;
+            }
+            let (cw_min, ifs) = (self.p.cw_min, self.p.ifs);
+            let post_tx = self.p.post_tx_window;
+            self.stations[s].cw = cw_min;
+            self.stations[s].attempt = 1;
+            let phase = if self.busy(now) {
+                Phase::Deferring
+            } else {
+                match self.last_end {
+                    // its own frame was the last on the air, less than the IFS ago: the
+                    // anti-monopolisation wait
+                    Some(e) if self.stations[s].own_end == Some(e) && now < e + ifs => {
+                        Phase::Waiting {
+                            at: e + ifs + self.draw(s, post_tx),
+                            backoff: false,
+                        }
+                    }
+                    Some(e) => Phase::Waiting {
+                        at: now.max(e + ifs),
+                        backoff: false,
+                    },
+                    None => Phase::Waiting {
+                        at: now,
+                        backoff: false,
+                    },
+                }
+            };
+            self.stations[s].phase = phase;
+        }
+    }
+
+    /// Once the medium is idle, deferring stations start their backoffs, counted from the end of
+    /// the last frame plus the IFS.
+    fn start_backoffs(&mut self) {
+        if !self.on_air.is_empty() {
+            return;
+        }
+        let from = self.last_end.unwrap_or(0) + self.p.ifs;
+        for s in 0..self.stations.len() {
+            if self.stations[s].phase == Phase::Deferring {
+                let cw = self.stations[s].cw;
+                let at = from + self.draw(s, cw);
+                self.stations[s].phase = Phase::Waiting { at, backoff: true };
+            }
+        }
+    }
+
+    /// Stations whose wait has ended sense the medium: they send if it is free (together, if
+    /// several), otherwise defer or, after a backoff, count a failed attempt.
+    fn attempts(&mut self, m: &mut Medium<P>, now: Time) {
+        // frames that start now are not heard by the others that start now: one answer for all
+        let free = self.free(now);
+        for s in 0..self.stations.len() {
+            let Phase::Waiting { at, backoff } = self.stations[s].phase else {
+                continue;
+            };
+            if at > now {
+                continue;
+            }
+            if free {
+                self.send(m, now, s);
+            } else if !backoff {
+                self.stations[s].phase = Phase::Deferring;
+            } else if self.stations[s].attempt >= self.p.max_attempts {
+                // too many attempts found the medium busy: the frame is dropped
+                m.queues[s].pop();
+                m.stations[s].gave_up += 1;
+                self.stations[s].phase = Phase::Idle;
+            } else {
+                let st = &mut self.stations[s];
+                st.attempt += 1;
+                st.cw = st.cw.saturating_mul(2).min(self.p.cw_max);
+                st.phase = Phase::Deferring;
+            }
+        }
+    }
+
+    /// Station `s` puts its head frame on the air at `now`; frames that started in the same instant
+    /// collide with it.
+    fn send(&mut self, m: &mut Medium<P>, now: Time, s: StationId) {
+        let Some((air, mut tx)) = m.take_frame(now, s) else {
+            self.stations[s].phase = Phase::Idle;
+            return;
+        };
+        let end = now + air;
+        let busy_until = self.on_air.iter().map(|f| f.end).max().unwrap_or(now);
+        m.busy_time += end.saturating_sub(busy_until.max(now));
+        for f in self.on_air.iter_mut().filter(|f| f.start == now) {
+            if !f.tx.collided {
+                f.tx.collided = true;
+                f.tx.frame.set_corrupted(true);
+                m.collisions += 1;
+            }
+            if !tx.collided {
+                tx.collided = true;
+                tx.frame.set_corrupted(true);
+                m.collisions += 1;
+            }
+        }
+        self.stations[s].phase = Phase::Sending;
+        self.on_air.push(OnAir {
+            start: now,
+            end,
+            tx,
+        });
+    }
+}
+
+impl<P: Frame> Medium<P> {
+    /// Everything the CSMA rule does at `now`: frames that end leave the air, new frames sense the
+    /// medium, deferring stations start their backoffs, ended waits send, defer or fail. Calling it
+    /// again at the same `now` changes nothing unless frames were queued in between.
+    pub(super) fn csma_step(&mut self, now: Time) {
+        let Some(mut c) = self.csma.take() else {
+            return;
+        };
+        c.end_frames(self, now);
+        c.admit(self, now);
+        c.start_backoffs();
+        c.attempts(self, now);
+        // a dropped frame's successor, and stations that found the IFS not yet over
+        c.admit(self, now);
+        c.start_backoffs();
+        self.csma = Some(c);
+    }
+
+    /// Test hook: every backoff station `s` draws from now on (after its own frame and after a
+    /// deferral) is `slots` slots.
+    #[cfg(test)]
+    pub(super) fn fix_backoff(&mut self, s: StationId, slots: u32) {
+        if let Some(c) = self.csma.as_mut() {
+            c.stations[s].fixed = Some(slots);
+        }
+    }
+
+    /// Test view: station `s`'s contention window and its head frame's attempt.
+    #[cfg(test)]
+    pub(super) fn contention(&self, s: StationId) -> Option<(u32, u32)> {
+        self.csma
+            .as_ref()
+            .map(|c| (c.stations[s].cw, c.stations[s].attempt))
+    }
+}
