@@ -194,12 +194,20 @@ fn print_network_table(r: &RunResult) {
         );
     }
     println!(
-        "  {:<10} {:<8} {:>8} {:>10} {:>10} {:>10} {:>7} {:>6}",
-        "cell", "access", "frames", "collisions", "bad down", "bad up", "busy %", "drops"
+        "  {:<10} {:<8} {:>8} {:>10} {:>10} {:>10} {:>7} {:>6} {:>8}",
+        "cell",
+        "access",
+        "frames",
+        "collisions",
+        "bad down",
+        "bad up",
+        "busy %",
+        "drops",
+        "gave up"
     );
     for c in &r.cells {
         println!(
-            "  {:<10} {:<8} {:>8} {:>10} {:>10} {:>10} {:>7.1} {:>6}",
+            "  {:<10} {:<8} {:>8} {:>10} {:>10} {:>10} {:>7.1} {:>6} {:>8}",
             c.cell,
             c.access,
             c.frames,
@@ -207,7 +215,8 @@ fn print_network_table(r: &RunResult) {
             c.frames_corrupted_down,
             c.frames_corrupted_up,
             c.utilisation_pct,
-            c.queue_drops
+            c.queue_drops,
+            c.access_drops
         );
     }
     println!(

@@ -342,6 +342,8 @@ fn malformed_network_files_are_rejected_in_one_line() {
         (format!("[[node]]\nname = \"fh\"\n{flow}"), "unknown node 'mh'"),
         (NET.replace("stations", "down = { model = \"gilbert\" }\nstations") + flow, "gilbert"),
         (NET.replace("stations", "access = \"aloha\"\nstations") + flow, "unknown access 'aloha'"),
+        (NET.replace("stations", "csma = { slot-us = 23 }\nstations") + flow, "csma settings need access"),
+        (NET.replace("stations", "access = \"csma\"\ncsma = { slot = 23 }\nstations") + flow, "unknown field `slot`"),
         (NET.replace("stations", "error-every = 7\nstations") + flow, "error-every 7 is too small"),
         (format!("protocol = \"split\"\n{NET}[[flow]]\nfrom = \"mh\"\nto = \"fh\"\n"), "split base station"),
         (format!("{NET}{flow}").replace("kind = \"base-station\"", "kind = \"satellite\""), "unknown kind 'satellite'"),

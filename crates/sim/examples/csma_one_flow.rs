@@ -11,7 +11,7 @@ use snooplab_sim::{run_network, Env, Network, Protocol, RunResult, Scenario};
 fn run(access: &AccessModel, error_every: u64, seed: u64) -> RunResult {
     let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32768, seed);
     sc.error_every = error_every;
-    let mut net = Network::from_scenario(&sc);
+    let mut net = Network::paper000(&sc);
     net.cells[0].access = access.clone();
     run_network(&net, sc.env.name())
 }

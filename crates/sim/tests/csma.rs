@@ -16,7 +16,7 @@ fn three_senders(access: AccessModel, seed: u64) -> Network {
     let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32768, seed);
     sc.error_every = 0;
     sc.transfer = TRANSFER;
-    let mut net = Network::from_scenario(&sc);
+    let mut net = Network::paper000(&sc);
     let fh = net.node_id("fh").expect("fh");
     let template = net.flows[0].clone();
     net.flows.clear();

@@ -82,6 +82,41 @@ fn flows_in_both_directions_complete_with_errors_each_way() {
     assert!(c.frames_corrupted_down > c.frames_corrupted_up);
 }
 
+#[test]
+fn a_csma_cell_from_a_file_counts_its_collisions() {
+    let text = std::fs::read_to_string(format!(
+        "{}/../../examples/cell-3-senders.toml",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("example exists");
+    let csma = text.replace(
+        "stations = [\"mh1\", \"mh2\", \"mh3\"]",
+        "stations = [\"mh1\", \"mh2\", \"mh3\"]\naccess = \"csma\"\ncsma = { slot-us = 23, ifs-us = 60 }",
+    );
+    assert_ne!(text, csma);
+    let sc = scenario(&csma);
+    match &sc.network().cells[0].access {
+        snooplab_sim::medium::AccessModel::Csma(p) => {
+            assert_eq!((p.slot, p.ifs), (23_000, 60_000));
+            assert_eq!(p.cw_min, 32);
+        }
+        other => panic!("expected csma, got {other:?}"),
+    }
+    let r = run(&sc);
+    assert_clean(&r);
+    let c = &r.cells[0];
+    assert_eq!(c.access, "csma");
+    assert!(c.collisions > 0, "{c:?}");
+    // a collision destroys every frame in it: the senders resend them
+    assert!(
+        r.flows
+            .iter()
+            .map(|f| f.sender_retransmitted_segments)
+            .sum::<u64>()
+            > 0
+    );
+}
+
 /// Paper 000's testbed written as a network file, with the preset's names and addresses.
 const PAPER000_AS_FILE: &str = r#"
 [[node]]

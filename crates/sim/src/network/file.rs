@@ -14,7 +14,7 @@ use snooplab_proto::time::{Time, SEC, US};
 use super::{Cell, Flow, Link, Network, Node, NodeKind, Station};
 use crate::channel::ChannelSpec;
 use crate::link::WiredParams;
-use crate::medium::AccessModel;
+use crate::medium::{AccessModel, CsmaParams};
 use crate::protocol::{AgentKind, Protocol};
 use crate::scenario::{size_u32, value_text, Env, Scenario, SizeValue};
 
@@ -220,8 +220,10 @@ pub struct CellTable {
     /// Mobile hosts with channel settings of their own.
     #[serde(default)]
     pub station: Vec<StationTable>,
-    /// How the stations share the medium: `turns` [default].
+    /// How the stations share the medium: `turns` [default] or `csma`.
     pub access: Option<String>,
+    /// CSMA/CA's constants, each over its default (`access = "csma"` only).
+    pub csma: Option<CsmaTable>,
     pub rate_bps: Option<u64>,
     /// Fixed airtime of every frame besides its bits, microseconds.
     pub frame_overhead_us: Option<u64>,
@@ -233,6 +235,33 @@ pub struct CellTable {
     pub burst: Option<i64>,
     pub down: Option<ChannelTable>,
     pub up: Option<ChannelTable>,
+}
+
+/// `csma = { slot-us = 23, ifs-us = 60 }`: the CSMA/CA constants a cell changes
+/// (`crate::medium::CsmaParams` documents each and its source).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CsmaTable {
+    pub ifs_us: Option<u64>,
+    pub slot_us: Option<u64>,
+    pub cw_min: Option<u32>,
+    pub cw_max: Option<u32>,
+    pub max_attempts: Option<u32>,
+    pub post_tx_window: Option<u32>,
+}
+
+impl CsmaTable {
+    fn params(&self) -> CsmaParams {
+        let d = CsmaParams::default();
+        CsmaParams {
+            ifs: self.ifs_us.map_or(d.ifs, |u| u * US),
+            slot: self.slot_us.map_or(d.slot, |u| u * US),
+            cw_min: self.cw_min.unwrap_or(d.cw_min),
+            cw_max: self.cw_max.unwrap_or(d.cw_max),
+            max_attempts: self.max_attempts.unwrap_or(d.max_attempts),
+            post_tx_window: self.post_tx_window.unwrap_or(d.post_tx_window),
+        }
+    }
 }
 
 /// The channel keys of a table that has them all.
@@ -473,9 +502,19 @@ impl Topology {
                     channel_keys!(s).resolve(&format!("{swhat}: "))?,
                 ));
             }
-            let access = match c.access.as_deref().unwrap_or("turns") {
-                "turns" => AccessModel::Turns,
-                other => return Err(format!("{what}: unknown access '{other}' (known: turns)")),
+            let access = match (c.access.as_deref().unwrap_or("turns"), &c.csma) {
+                ("turns", None) => AccessModel::Turns,
+                ("csma", csma) => {
+                    AccessModel::Csma(csma.as_ref().map(CsmaTable::params).unwrap_or_default())
+                }
+                ("turns", Some(_)) => {
+                    return Err(format!("{what}: csma settings need access = \"csma\""))
+                }
+                (other, _) => {
+                    return Err(format!(
+                        "{what}: unknown access '{other}' (known: turns, csma)"
+                    ))
+                }
             };
             cells.push(TopoCell {
                 name,
