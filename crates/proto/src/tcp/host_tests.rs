@@ -367,3 +367,205 @@ fn the_sender_sets_psh_on_the_segment_that_empties_its_buffer() {
     let out = drain(&mut s);
     assert!(out[0].0.flags.contains(crate::segment::Flags::PSH));
 }
+
+/// SACK recovery: segments 0 and 2 of the window lost, three SACKed duplicates start recovery
+/// (0 resent), then its retransmission arrives and the partial ACK for 2 closes the window.
+fn sack_partial_ack_closing_the_window() -> (Tcp, Vec<crate::seq::Seq>, Time) {
+    let (mut s, seqs) = super::tests::sender_with_window_policy(8, RecoveryPolicy::SACK);
+    let n = seqs.len();
+    let wnd = s.snd_wnd() as u16;
+    let sacked = |s: &Tcp, ack: crate::seq::Seq, window: u16, blocks: &[(usize, usize)]| {
+        let mut a = ack_to_sender(s, ack, window);
+        for &(from, to) in blocks {
+            a.sack.push(seqs[from], seqs[to - 1] + MSS);
+        }
+        a
+    };
+    // 1, then 3 and 4 arrive
+    let dups: [&[(usize, usize)]; 3] = [&[(1, 2)], &[(3, 4), (1, 2)], &[(3, 5), (1, 2)]];
+    for blocks in dups {
+        s.on_segment(SEC, &sacked(&s, seqs[0], wnd, blocks));
+    }
+    let out = drain(&mut s);
+    assert_eq!(out.first().map(|(seg, _)| seg.seq), Some(seqs[0]));
+    let now = SEC + 10 * MS;
+    s.on_segment(now, &sacked(&s, seqs[2], 0, &[(3, n)]));
+    (s, seqs, now)
+}
+
+#[test]
+fn sack_recovery_into_a_closed_window_enters_persist_and_probes() {
+    // The partial ACK closes the window; the receiver's update when its reader runs is lost. BSD
+    // stops the retransmission timer and pulls snd_nxt back (Lite2 tcp_output.c lines 139-155),
+    // whatever selective recovery would send, so the persist timer takes over.
+    let (mut s, seqs, now) = sack_partial_ack_closing_the_window();
+    let n = seqs.len();
+    assert!(
+        drain(&mut s).iter().all(|(seg, _)| seg.len == 0),
+        "nothing into a closed window"
+    );
+    assert_eq!(s.rexmt_deadline(), None);
+    assert_eq!(s.snd_nxt(), s.snd_una());
+    let at = s.persist_deadline().expect("persisting");
+    assert!(at - now > 4 * SEC);
+    s.on_timeout(at);
+    let probe = drain(&mut s);
+    assert_eq!(probe.len(), 1);
+    assert_eq!(probe[0].1, TxKind::PersistProbe);
+    assert_eq!((probe[0].0.seq, probe[0].0.len), (seqs[2], 1));
+    assert_eq!((s.stats().timeouts, s.rexmt_deadline()), (0, None));
+    // the receiver's window has opened: it takes the byte, and the rest goes out at once
+    let mut reply = ack_to_sender(&s, seqs[2] + 1, 64000);
+    reply.sack.push(seqs[3], seqs[n - 1] + MSS);
+    s.on_segment(at + MS, &reply);
+    let out = drain(&mut s);
+    assert_eq!(out.len(), 1, "{out:?}");
+    assert_eq!((out[0].0.seq, out[0].0.len), (seqs[2] + 1, MSS));
+    assert!(s.persist_deadline().is_none());
+    assert!(s.rexmt_deadline().is_some());
+}
+
+#[test]
+fn header_prediction_leaves_a_newreno_partial_ack_to_the_slow_path() {
+    // reader=instant header-prediction=bsd: the hole fill's ACK carries the unchanged window and
+    // cwnd, inflated by seven duplicates, exceeds it
+    let mut h = host(HostPreset::Bsd44Lite);
+    h.header_prediction = HeaderPrediction::Bsd;
+    let (mut s, mut r) = established_hosts(8192, 10_000_000, RecoveryPolicy::NEWRENO, h);
+    let mut now = 0;
+    fill_window(&mut now, &mut s, &mut r, 9);
+    let (data, dups) = round(&mut now, &mut s, &mut r, &[0, 2], &[]);
+    assert_eq!((data.len(), dups.len()), (9, 7));
+    assert_eq!(s.stats().fast_retransmits, 1);
+    assert!(s.cwnd() > s.snd_wnd());
+    // the retransmission of 0 arrives: a partial ACK up to the second hole
+    let (rexmt, answer) = round(&mut now, &mut s, &mut r, &[], &[]);
+    assert_eq!(rexmt.len(), 1);
+    assert_eq!(
+        (answer[0].ack, u32::from(answer[0].window)),
+        (data[2].seq, 9000)
+    );
+    assert_eq!(s.stats().predicted_acks_in_recovery, 0);
+    assert_eq!(s.stats().partial_ack_retransmits, 1);
+    let out = drain(&mut s);
+    assert_eq!(
+        out.first().map(|(seg, kind)| (seg.seq, *kind)),
+        Some((data[2].seq, TxKind::FastRetransmit)),
+        "the second hole is resent at once"
+    );
+    assert!(s.dupacks() >= 3, "still in fast recovery");
+}
+
+#[test]
+fn a_fin_queued_ahead_of_a_hole_is_taken_when_the_hole_fills() {
+    // data 0-1, a FIN with no data at 3000 (segment 2 missing), then segment 2: the FIN is in
+    // order at once, on the fast path's host as without header prediction
+    for preset in [HostPreset::Bsd44Lite, HostPreset::Bsdos21] {
+        let (_s, mut r) = pair(32768, host(preset));
+        r.on_segment(10 * MS, &data_to_sink(&r, 0, MSS));
+        r.on_segment(11 * MS, &data_to_sink(&r, MSS, MSS));
+        let mut fin = data_to_sink(&r, 3 * MSS, 0);
+        fin.flags |= crate::segment::Flags::FIN;
+        r.on_segment(12 * MS, &fin);
+        assert_eq!(r.state(), State::Established);
+        drain(&mut r);
+        r.on_segment(13 * MS, &data_to_sink(&r, 2 * MSS, MSS));
+        let out = drain(&mut r);
+        let fin_seq = r.irs() + 1 + 3 * MSS;
+        assert_eq!(r.rcv_nxt(), fin_seq + 1, "{}", preset.name());
+        assert_eq!(r.state(), State::LastAck, "{}", preset.name());
+        assert!(out.iter().any(
+            |(seg, _)| seg.ack == fin_seq + 1 && seg.flags.contains(crate::segment::Flags::FIN)
+        ));
+        assert_eq!(
+            r.stats().predicted_data,
+            u64::from(preset == HostPreset::Bsdos21)
+        );
+    }
+}
+
+#[test]
+fn the_segment_after_a_refused_probe_is_in_the_send_log() {
+    // A SACK sender with a full window's cwnd; all acknowledged, the window closed.
+    let (mut s, _r) = established_hosts(
+        8192,
+        10_000_000,
+        RecoveryPolicy::SACK,
+        host(HostPreset::Bsdos21),
+    );
+    let mut now = 10 * MS;
+    while s.cwnd() < 9000 {
+        drain(&mut s);
+        let ack = s.snd_una() + MSS;
+        s.on_segment(now, &ack_to_sender(&s, ack, 9000));
+        now += MS;
+    }
+    drain(&mut s);
+    s.on_segment(now, &ack_to_sender(&s, s.snd_max(), 0));
+    let una = s.snd_una();
+    let at = s.persist_deadline().expect("persisting");
+    // the receiver repeats its ACK shortly before the probe: not idle, cwnd is kept
+    s.on_segment(at - 100 * MS, &ack_to_sender(&s, una, 0));
+    s.on_timeout(at);
+    let probe = drain(&mut s);
+    assert_eq!(probe.len(), 1);
+    assert_eq!(probe[0].1, TxKind::PersistProbe);
+    // the probe is refused; then the window opens: snd_max is una + 1, so the first segment into
+    // it counts as a retransmission
+    s.on_segment(at + MS, &ack_to_sender(&s, una, 0));
+    s.on_segment(at + 2 * MS, &ack_to_sender(&s, una, 9000));
+    let out = drain(&mut s);
+    assert_eq!(out.len(), 9);
+    assert_eq!(out[0].0.seq, una);
+    assert_eq!(s.stats().rexmt_segs, 1);
+    // that segment is lost, the next three are SACKed: recovery resends it at once
+    for k in 2..=4 {
+        let mut dup = ack_to_sender(&s, una, 9000);
+        dup.sack.push(una + MSS, una + k * MSS);
+        s.on_segment(at + 10 * MS, &dup);
+    }
+    let out = drain(&mut s);
+    assert_eq!(
+        out.first().map(|(seg, kind)| (seg.seq, seg.len, *kind)),
+        Some((una, MSS, TxKind::FastRetransmit))
+    );
+}
+
+/// A relay sender (it writes when told) and a sink, after the handshake.
+fn relay_pair(buffer: u32) -> (Tcp, Tcp) {
+    let mut scfg = TcpConfig::relay(MSS, buffer, buffer);
+    scfg.iss = 1000;
+    let mut rcfg = TcpConfig::sink(MSS, buffer);
+    rcfg.iss = 5000;
+    let mut s = Tcp::connect(scfg, crate::test_support::FH, crate::test_support::MH, 0);
+    let mut r = Tcp::listen(rcfg, crate::test_support::MH, crate::test_support::FH);
+    super::tests::exchange(0, &mut s, &mut r);
+    assert_eq!(
+        (s.state(), r.state()),
+        (State::Established, State::Established)
+    );
+    (s, r)
+}
+
+#[test]
+fn an_idle_sender_slow_starts_again_after_one_rto() {
+    for (idle, segs) in [(200 * MS, 6), (10 * SEC, 1)] {
+        let (mut s, mut r) = relay_pair(32768);
+        let mut now = 10 * MS;
+        s.write(now, 30_000);
+        for _ in 0..100 {
+            if s.snd_una() == s.snd_max() {
+                break;
+            }
+            round(&mut now, &mut s, &mut r, &[], &[]);
+        }
+        assert_eq!(s.snd_una(), s.snd_max(), "all acknowledged");
+        assert!(s.cwnd() >= 6 * MSS, "cwnd {}", s.cwnd());
+        assert!(u64::from(s.rtt().rxtcur) * 500 * MS < 10 * SEC);
+        // the relay writes again after `idle`: within one RTO the window is kept; after it
+        // (t_idle >= t_rxtcur) only one segment goes out (Lite2 tcp_output.c lines 90-97)
+        now += idle;
+        s.write(now, 6 * u64::from(MSS));
+        assert_eq!(drain(&mut s).len(), segs, "after {idle} ns");
+    }
+}

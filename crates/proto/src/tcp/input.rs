@@ -39,7 +39,8 @@ impl Tcp {
     /// The ACK branch does not open cwnd (hence `cwnd >= snd_wnd`), does not reset `t_dupacks` and
     /// does not deflate a window inflated by fast recovery. The papers' variants added information
     /// to ACKs (SACK blocks, SMART, the ELN mark) that only their slow-path code reads, so such ACKs
-    /// and their recovery states stay on the slow path.
+    /// and their recovery states (SACK's and ELN's, and NewReno's partial ACKs) stay on the slow
+    /// path.
     fn header_prediction(&mut self, now: Time, seg: &Segment) -> bool {
         use crate::segment::Flags;
         let mode = self.cfg.host.header_prediction;
@@ -60,10 +61,15 @@ impl Tcp {
             return false;
         }
         if seg.len == 0 {
+            // NewReno's partial ACK must reach `partial_ack_retransmit` on the slow path.
+            let newreno_partial = self.cfg.policy.partial_ack == PartialAck::RetransmitNextHole
+                && self.dupacks >= self.cur_thresh
+                && seg.ack.lt(self.recover);
             if !(seg.ack.gt(self.snd_una)
                 && seg.ack.le(self.snd_max)
                 && self.snd_cwnd >= self.snd_wnd
                 && (mode != HeaderPrediction::FreeBsd || self.dupacks < self.cur_thresh))
+                || newreno_partial
             {
                 return false;
             }
@@ -86,10 +92,15 @@ impl Tcp {
             self.output(now);
             return true;
         }
-        if seg.ack != self.snd_una || !self.reass.is_empty() || seg.len > self.receive_space() {
+        if seg.ack != self.snd_una
+            || !self.reass.is_empty()
+            || self.pending_fin.is_some()
+            || seg.len > self.receive_space()
+        {
             return false;
         }
-        // In-sequence data with nothing queued and room for it.
+        // In-sequence data with nothing queued and room for it: a FIN that arrived ahead of a hole
+        // is queued too (BSD keeps it on the reassembly queue: `seg_next != tp`, Lite2 line 488).
         self.stats.predicted_data += 1;
         self.last_rcvd_seq = Some(seg.seq);
         self.rcv_nxt += seg.len;

@@ -72,21 +72,26 @@ impl Tcp {
                     self.rtt.rxtshift = 0;
                 }
             }
-            // In SACK recovery the scoreboard decides what is sent (selective.rs).
-            let data_allowed =
-                !matches!(self.state, State::SynSent | State::SynRcvd) && !self.sel.recovery;
-            let mut len: i64 = if data_allowed {
-                i64::from(sb_cc.min(win)) - i64::from(off)
-            } else {
+            let handshake = matches!(self.state, State::SynSent | State::SynRcvd);
+            let mut len: i64 = if handshake {
                 0
+            } else {
+                i64::from(sb_cc.min(win)) - i64::from(off)
             };
             if len < 0 {
                 // The window shrank below what is already sent (or only the FIN is outstanding).
+                // If it closed, stop retransmitting and pull snd_nxt back: persist is entered below
+                // (Lite2 tcp_output.c lines 139-155). This holds in SACK recovery too.
                 len = 0;
                 if win == 0 {
                     self.rexmt_at = None;
                     self.snd_nxt = self.snd_una;
                 }
+            }
+            if self.sel.recovery && self.persist_at.is_none() && !self.force {
+                // In SACK recovery the scoreboard decides what is sent (selective.rs). While
+                // persisting, these rules send: the probe, then what the reopened window allows.
+                len = 0;
             }
             let mut sendalot = false;
             if len > i64::from(self.maxseg) {
@@ -229,7 +234,7 @@ impl Tcp {
         self.stats.zero_window_acks += u64::from(flags.contains(Flags::ACK) && win == 0);
         self.ip_id = self.ip_id.wrapping_add(1);
 
-        self.log_sent(now, seq, len, kind == TxKind::New);
+        self.log_sent(now, seq, len, kind);
         // Counters.
         self.stats.segs_sent += 1;
         if len > 0 {

@@ -231,11 +231,30 @@ mod tests {
 
     #[test]
     fn rto_is_bounded_below_by_rttmin() {
+        // an estimate below TCPTV_MIN (2 ticks): srtt and rttvar nearly 0, a 1-tick sample
         let mut r = lite();
         r.srtt = 1;
         r.rttvar = 0;
         r.sample(1);
-        assert!(r.rxtcur >= 2);
+        assert_eq!(r.rexmtval(), 1);
+        assert_eq!(r.rxtcur, 2);
+        // t_rttmin raised to 4 ticks: a LAN estimate of 3 ticks gives 4, in both estimators (the
+        // FreeBSD floor is max(t_rttmin, rtt + 2)), and a backoff starts from the estimate
+        let t = TimerConfig {
+            rttmin_ticks: 4,
+            ..TimerConfig::default()
+        };
+        let mut r = BsdRtt::new(&t, RttEstimator::Lite);
+        r.sample(1);
+        assert_eq!((r.rexmtval(), r.rxtcur), (3, 4));
+        assert!(r.on_timeout(12));
+        assert_eq!(r.rxtcur, 6);
+        let mut f = BsdRtt::new(&t, RttEstimator::Fine);
+        for _ in 0..50 {
+            f.sample(1);
+        }
+        assert!(f.rexmtval() < 3);
+        assert_eq!(f.rxtcur, 4);
     }
 
     #[test]

@@ -89,21 +89,28 @@ impl Tcp {
         b
     }
 
-    /// Records a data segment as it goes out.
-    pub(super) fn log_sent(&mut self, now: Time, seq: Seq, len: u32, new: bool) {
+    /// Records a data segment as it goes out. A segment below `snd_max` that the log does not hold
+    /// is entered in sequence order: after a refused window probe `snd_max` is `snd_una + 1`, so the
+    /// first segment into the reopened window counts as a retransmission (as in BSD) although
+    /// nothing of it but the probe byte was ever sent. Probes themselves are not entered.
+    pub(super) fn log_sent(&mut self, now: Time, seq: Seq, len: u32, kind: TxKind) {
         if self.selective() == Selective::None || len == 0 {
             return;
         }
-        if new {
-            self.sel.log.push_back(Sent {
-                seq,
-                len,
-                last_tx: now,
-                rexmits: 0,
-            });
+        let sent = Sent {
+            seq,
+            len,
+            last_tx: now,
+            rexmits: 0,
+        };
+        if kind == TxKind::New {
+            self.sel.log.push_back(sent);
         } else if let Some(s) = self.sel.log.iter_mut().find(|s| s.seq == seq) {
             s.last_tx = now;
             s.rexmits += 1;
+        } else if kind != TxKind::PersistProbe {
+            let at = self.sel.log.partition_point(|s| s.seq.lt(seq));
+            self.sel.log.insert(at, sent);
         }
     }
 
@@ -239,8 +246,14 @@ impl Tcp {
     }
 
     /// SACK: while the pipe is below cwnd, resend the next hole the scoreboard shows (below the
-    /// highest byte reported), else send new data.
+    /// highest byte reported), else send new data. Not into a closed window, nor while persisting:
+    /// the window is then the persist timer's, and `tcp_output`'s own rules send the probe and then,
+    /// from `snd_una`, what the reopened window allows (Lite2 tcp_output.c lines 139-155, 251-255);
+    /// a retransmission here would start the retransmission timer into a closed window instead.
     pub(super) fn sack_send(&mut self, now: Time) {
+        if self.snd_wnd == 0 || self.persist_at.is_some() {
+            return;
+        }
         let cwnd_segs = i64::from(self.snd_cwnd / self.maxseg.max(1));
         while self.sel.pipe < cwnd_segs {
             let highest = self.sel.highest_reported();

@@ -8,7 +8,18 @@ use crate::agent::{AgentStats, Origin, Port, Priority, SegmentView, Transmit};
 use crate::segment::{Flags, Segment};
 use crate::time::Time;
 
-/// What happens to a duplicate ACK.
+/// Whether an ACK repeating the last acknowledgment is the receiver's window update: its window is
+/// at least two of the connection's segments larger than the last ACK's (the smallest opening for
+/// which 4.4BSD-Lite2's `tcp_output` sends an update; a duplicate ACK that follows a smaller read
+/// carries less).
+fn window_update<P>(conn: &Conn<P>, seg: &Segment) -> bool {
+    let Some((t, _)) = &conn.ack_template else {
+        return false;
+    };
+    conn.max_segment > 0 && u32::from(seg.window) >= u32::from(t.window) + 2 * conn.max_segment
+}
+
+/// What snoop's duplicate-ACK rule ([`on_dupack`]) would do with a duplicate ACK.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Verdict {
     Propagate,
@@ -54,27 +65,35 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             Some(la) if ack.lt(la) => {
                 self.stats.dropped += 1;
             }
-            // A pure window update: the last ACK again with another window (a BSD receiver sends
-            // one when its application reads after the ACK for a hole fill). The sender does not
-            // count it as a duplicate (tcp_input's test includes the window) and it says nothing
-            // about losses: it goes on, and snoop's recovery state stays as it was. Paper 002's
-            // snoop_ack (Fig. 2) does not mention windows; this is our reading of its three cases.
-            Some(la)
-                if ack == la
-                    && conn
-                        .ack_template
-                        .as_ref()
-                        .is_some_and(|(t, _)| t.window != seg.window) =>
-            {
+            // The last ACK again with a window at least two segments larger: the receiving
+            // application read, and its TCP announced the room (4.4BSD-Lite2 tcp_output.c sends a
+            // pure window update only when the window opens by two segments or half the buffer). It
+            // says nothing about losses: it goes on and becomes the template, and snoop's recovery
+            // state stays as it was. (With a buffer under four segments, an update of half of it
+            // is smaller and counts as a duplicate below; it is still forwarded.)
+            Some(la) if ack == la && window_update(conn, &seg) => {
                 conn.ack_template = Some((seg, packet.clone()));
                 self.forward(Port::Wired, packet);
             }
-            // Case 3: a duplicate ACK.
+            // Case 3: a duplicate ACK. One that carries another window than the last ACK (a read
+            // opened the window by less than an update needs, then an out-of-order segment
+            // arrived) counts for snoop's loss detection like any duplicate, but is always
+            // forwarded and becomes the template: the BSD sender does not count it as a duplicate
+            // (tcp_input's test includes `tiwin == snd_wnd`), so suppressing it would only lose
+            // its window. Paper 002's snoop_ack (section 3.1.2, Fig. 2) does not mention windows;
+            // this is our reading of its duplicate-ACK case.
             Some(la) if ack == la => {
+                let new_window = conn
+                    .ack_template
+                    .as_ref()
+                    .is_some_and(|(t, _)| t.window != seg.window);
                 let verdict = on_dupack(&self.cfg, &mut self.out, &mut self.stats, conn, now, &seg);
+                if new_window {
+                    conn.ack_template = Some((seg, packet.clone()));
+                }
                 match verdict {
-                    Verdict::Propagate => self.forward(Port::Wired, packet),
-                    Verdict::Suppress => self.stats.dupacks_suppressed += 1,
+                    Verdict::Suppress if !new_window => self.stats.dupacks_suppressed += 1,
+                    _ => self.forward(Port::Wired, packet),
                 }
             }
             // Case 1: a new ACK.
@@ -174,6 +193,9 @@ fn on_new_ack<P: Clone>(
 /// Without TCP awareness (LL) the same retransmissions happen but every duplicate propagates. With
 /// `selective` the SMART information on each ACK also resends every other missing segment below the
 /// one that caused it, at most once per wireless RTT.
+///
+/// Does the accounting and returns the rule's verdict; `snoop_ack` forwards a duplicate that carries
+/// a new window whatever the verdict.
 fn on_dupack<P: Clone>(
     cfg: &SnoopConfig,
     out: &mut VecDeque<Transmit<P>>,

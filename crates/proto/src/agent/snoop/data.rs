@@ -34,6 +34,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
         let room_in_total = self.held < self.cfg.max_cached_total;
         let conn = self.conn_entry(key, now);
         conn.heard(now);
+        conn.max_segment = conn.max_segment.max(seg.len);
         let end = seg.seq + seg.len;
         let in_sequence = conn.last_seen.is_none_or(|ls| seg.seq.ge(ls));
         if in_sequence {

@@ -128,6 +128,9 @@ struct Conn<P> {
     last_ack: Option<Seq>,
     /// Header of the last ACK from the mobile host, to generate ACKs from.
     ack_template: Option<(Segment, P)>,
+    /// Largest data segment seen from the fixed host: the receiver's segment size, as far as the
+    /// base station can tell (it tells a window update from a duplicate ACK).
+    max_segment: u32,
     /// Duplicate ACKs still expected for the segment being retransmitted locally.
     exp_dupacks: u32,
     /// Duplicate ACKs seen since the last new ACK.
@@ -168,6 +171,7 @@ impl<P> Conn<P> {
             last_seen: None,
             last_ack: None,
             ack_template: None,
+            max_segment: 0,
             exp_dupacks: 0,
             dupacks_for_hole: 0,
             hole_index: None,

@@ -320,18 +320,60 @@ fn a_window_update_passes_and_leaves_local_recovery_alone() {
         1,
         "4 resent"
     );
+    // the window opens by 2768 bytes, more than two 1000-byte segments: the reader's update
     a.on_packet(25 * MS, Port::Wireless, window_update(4, 32768));
     let out = drain(&mut a);
     assert_eq!(out.len(), 1, "the update is forwarded, nothing resent");
     assert_eq!(out[0].port, Port::Wired);
     assert_eq!(out[0].packet.0.map(|s| s.window), Some(32768));
-    // the duplicate that the packet sent after 4 (segment 5) draws was expected: still suppressed
+    assert_eq!(a.stats().dupacks_suppressed, 2, "those at 20 and 21 ms");
+    // it was not counted: the two duplicates expected for 4 (segment 5 and the resent 2 were sent
+    // after it) are still to come and are suppressed; the next one goes to the sender
     a.on_packet(26 * MS, Port::Wireless, window_update(4, 32768));
-    assert!(
-        drain(&mut a).is_empty(),
-        "expected duplicates are still discarded"
-    );
+    a.on_packet(27 * MS, Port::Wireless, window_update(4, 32768));
+    assert!(drain(&mut a).is_empty(), "the expected duplicates");
+    a.on_packet(28 * MS, Port::Wireless, window_update(4, 32768));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].port, Port::Wired);
     assert_eq!(a.stats().local_retransmissions, 2);
+    // the update became the template: an ACK generated for a sender retransmission carries it
+    a.on_packet(30 * MS, Port::Wired, data(1));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].packet.0.map(|s| s.window), Some(32768));
+}
+
+#[test]
+fn a_duplicate_with_a_larger_window_counts_toward_the_threshold() {
+    // Paper 000's threshold of 2. The receiver's reader opened the window by less than two
+    // segments after the last ACK (no update sent), so the next duplicate carries a larger window.
+    let mut a = SnoopAgent::new(SnoopConfig::paper000(true, false));
+    a.on_packet(0, Port::Wired, syn());
+    for i in 0..6 {
+        a.on_packet(MS * u64::from(i + 1), Port::Wired, data(i));
+    }
+    a.on_packet(10 * MS, Port::Wireless, window_update(2, 30000));
+    drain(&mut a);
+    // 2 lost; 3 arrives: the first duplicate, same window, passes
+    a.on_packet(11 * MS, Port::Wireless, window_update(2, 30000));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].port, Port::Wired);
+    // 4 arrives after a read: the second duplicate, with a larger window, resends 2 at once and
+    // still reaches the sender with its window
+    a.on_packet(12 * MS, Port::Wireless, window_update(2, 31000));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 2, "{out:?}");
+    assert_eq!((out[0].port, seqno(&out[0])), (Port::Wireless, 2));
+    assert_eq!(out[0].priority, Priority::High);
+    assert_eq!(out[1].port, Port::Wired);
+    assert_eq!(out[1].packet.0.map(|s| s.window), Some(31000));
+    assert_eq!(a.stats().local_retransmissions, 1);
+    // 5 arrives: the duplicate left is expected and suppressed
+    a.on_packet(13 * MS, Port::Wireless, window_update(2, 31000));
+    assert!(drain(&mut a).is_empty());
+    assert_eq!(a.stats().dupacks_suppressed, 1);
 }
 
 #[test]
