@@ -42,6 +42,9 @@ pub enum Command {
     /// Run the base-station agents on real Linux TCP: two network namespaces, a TUN device in
     /// each, snooplab between them as the base station (needs root).
     Live(LiveArgs),
+    /// Write a channel trace for `--down trace:FILE`: from a Gilbert-Elliott process or a `ping`
+    /// log (docs/channels.md).
+    ChannelTrace(crate::channel_cmd::ChannelTraceArgs),
 }
 
 /// The settings of one run. Each flag overrides the scenario file, which overrides the default
@@ -58,7 +61,9 @@ pub enum Command {
     snooplab run --host bsd44-lite                 # the TCP as modelled before host profiles\n  \
     snooplab run --scenario examples/cell-3-senders.toml   # a network: 3 mobile senders, one cell\n  \
     snooplab run --error-every-down 64k --error-every-up 0  # errors on the downlink only\n  \
-    snooplab run --buffer 8k --host-detail read-delay=5ms   # a reader that runs 5 ms late\n\n\
+    snooplab run --buffer 8k --host-detail read-delay=5ms   # a reader that runs 5 ms late\n  \
+    snooplab run --down gilbert-elliott:good-every=0,bad-every=2k,good-time=1s,bad-time=50ms\n  \
+    snooplab run --down trace:examples/fading.trace --up none   # a recorded channel\n\n\
 Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024).")]
 pub struct RunArgs {
     /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every,
@@ -96,6 +101,14 @@ pub struct RunArgs {
     /// Frames destroyed by each error event [default: 1].
     #[arg(long, value_name = "K", allow_hyphen_values = true)]
     pub burst: Option<String>,
+    /// Channel model from the base station to its mobile hosts, over the shorthand: none,
+    /// exponential:every=64k[,burst=2], gilbert-elliott:good-every=1M,bad-every=2k,good-time=1s,
+    /// bad-time=50ms, or trace:FILE (docs/channels.md).
+    #[arg(long, value_name = "MODEL")]
+    pub down: Option<String>,
+    /// Channel model from the mobile hosts to the base station (as --down).
+    #[arg(long, value_name = "MODEL")]
+    pub up: Option<String>,
     /// Random seed [default: 1].
     #[arg(long, allow_hyphen_values = true)]
     pub seed: Option<String>,

@@ -1,6 +1,7 @@
 //! The `snooplab` command line.
 
 mod bench;
+mod channel_cmd;
 mod cli;
 mod files;
 mod live_cmd;
@@ -39,6 +40,7 @@ fn main() {
         cli::Command::Reproduce(a) => reproduce::reproduce(a),
         cli::Command::Plot(a) => plot_cmd::plot(a),
         cli::Command::Live(a) => live_cmd::live(a),
+        cli::Command::ChannelTrace(a) => channel_cmd::channel_trace(&a),
     };
     if let Err(msg) = result {
         eprintln!("error: {msg}");

@@ -2,6 +2,8 @@
 
 use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::SEC;
+use snooplab_sim::channel::ChannelSpec;
+use snooplab_sim::network::file::ChannelTable;
 use snooplab_sim::scenario::{default_scenario, size_u32, ScenarioFile};
 use snooplab_sim::size::parse_size;
 use snooplab_sim::{Env, Protocol, Scenario};
@@ -52,8 +54,9 @@ pub fn scenario_from_args(a: &RunArgs) -> Result<Scenario, String> {
     if let Some(path) = &a.scenario {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read scenario file {}: {e}", path.display()))?;
-        let f = ScenarioFile::parse(&text)
+        let mut f = ScenarioFile::parse(&text)
             .map_err(|e| format!("scenario file {}: {e}", path.display()))?;
+        f.rebase_paths(path.parent().unwrap_or(std::path::Path::new(".")));
         f.apply(&mut sc)
             .map_err(|e| format!("scenario file {}: {e}", path.display()))?;
     }
@@ -93,6 +96,12 @@ pub fn scenario_from_args(a: &RunArgs) -> Result<Scenario, String> {
         sc.channel_down = None;
         sc.channel_up = None;
     }
+    if let Some(c) = &a.down {
+        sc.channel_down = Some(channel_flag(c, "down")?);
+    }
+    if let Some(c) = &a.up {
+        sc.channel_up = Some(channel_flag(c, "up")?);
+    }
     if let Some(s) = &a.seed {
         sc.seed = parse_seed(s)?;
     }
@@ -105,6 +114,13 @@ pub fn scenario_from_args(a: &RunArgs) -> Result<Scenario, String> {
     apply_host_details(&mut sc, &a.host_detail)?;
     sc.validate()?;
     Ok(sc)
+}
+
+/// A `--down`/`--up` channel model (file names relative to the current directory).
+pub fn channel_flag(text: &str, what: &str) -> Result<ChannelSpec, String> {
+    ChannelTable::from_flag(text)
+        .map_err(|e| format!("{what}: {e}"))?
+        .spec(what)
 }
 
 /// `--host-detail KEY=VALUE` flags, in order, over the scenario's host profile.

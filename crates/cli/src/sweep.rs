@@ -67,7 +67,10 @@ fn scenarios(a: &SweepArgs) -> Result<(Vec<Scenario>, u64), String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read scenario file {}: {e}", path.display()))?;
         ScenarioFile::parse(&text)
-            .and_then(|f| f.apply(&mut base))
+            .and_then(|mut f| {
+                f.rebase_paths(path.parent().unwrap_or(std::path::Path::new(".")));
+                f.apply(&mut base)
+            })
             .map_err(|e| format!("scenario file {}: {e}", path.display()))?;
     }
     let size =

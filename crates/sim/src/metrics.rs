@@ -147,6 +147,23 @@ pub struct CellResult {
     pub queue_drops: u64,
     /// Frames dropped because too many access attempts found the medium busy (CSMA).
     pub access_drops: u64,
+    /// Each mobile host's channel models, as labels (`1/64k`, `ge 0-1/2k 1s-50ms`, `trace FILE`).
+    pub channels: Vec<StationChannels>,
+}
+
+/// The channel models of one station of a cell.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StationChannels {
+    pub station: String,
+    /// Base station to the mobile host.
+    pub down: String,
+    /// Mobile host to the base station.
+    pub up: String,
+    /// Frames each direction's channel passed, and how many of them it corrupted.
+    pub frames_down: u64,
+    pub corrupted_down: u64,
+    pub frames_up: u64,
+    pub corrupted_up: u64,
 }
 
 /// [`snooplab_proto::tcp::TimeoutCauses`] for the report.

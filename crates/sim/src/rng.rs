@@ -15,6 +15,8 @@ pub enum Stream {
     BaseStationClock = 6,
     /// A cell's CSMA/CA backoffs (`medium/csma.rs`), one stream per cell. Turn taking draws nothing.
     MediumBackoff = 7,
+    /// `snooplab channel-trace`'s Gilbert-Elliott process (not drawn in runs).
+    ChannelTrace = 8,
 }
 
 /// SplitMix64 finaliser: spreads a seed over 64 bits.

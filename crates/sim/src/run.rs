@@ -22,7 +22,7 @@ use crate::flow::FlowState;
 use crate::invariants::InvariantReport;
 use crate::link::WiredLink;
 use crate::medium::{Medium, Transmission};
-use crate::metrics::{Aggregate, CellResult, FlowResult, RunResult};
+use crate::metrics::{Aggregate, CellResult, FlowResult, RunResult, StationChannels};
 use crate::network::{FlowId, Hop, Network, NodeId, NodeKind, Routes};
 use crate::nodes::{BaseStationNode, Conn, HostNode, Outgoing, Role, Side, SimNode};
 use crate::observer::{NoObserver, Observe, Observer};
@@ -947,6 +947,24 @@ impl<O: Observe> Simulation<O> {
                     utilisation_pct: pct(m.busy_time, self.now),
                     queue_drops: m.stations.iter().map(|s| s.drops).sum(),
                     access_drops: m.stations.iter().map(|s| s.gave_up).sum(),
+                    channels: spec
+                        .stations
+                        .iter()
+                        .enumerate()
+                        .map(|(i, st)| {
+                            let down = m.channel(crate::medium::BASE_STATION, i + 1);
+                            let up = m.channel(i + 1, crate::medium::BASE_STATION);
+                            StationChannels {
+                                station: net.nodes[st.node].name.clone(),
+                                down: st.down.label(),
+                                up: st.up.label(),
+                                frames_down: down.frames,
+                                corrupted_down: down.corrupted,
+                                frames_up: up.frames,
+                                corrupted_up: up.corrupted,
+                            }
+                        })
+                        .collect(),
                 }
             })
             .collect();
@@ -968,9 +986,10 @@ impl<O: Observe> Simulation<O> {
         let first = &flows[0];
         let spec0 = &net.flows[0];
         let (error_every, burst) = match net.cells.first().and_then(|c| c.stations.first()) {
-            Some(s) => match s.down {
-                ChannelSpec::Exponential { mean_bytes, burst } => (mean_bytes, burst),
-                ChannelSpec::None => (0, 1),
+            Some(s) => match &s.down {
+                ChannelSpec::Exponential { mean_bytes, burst } => (*mean_bytes, *burst),
+                // the cells' `channels` name the other models
+                _ => (0, 1),
             },
             None => (0, 1),
         };

@@ -321,6 +321,22 @@ impl ScenarioFile {
         })
     }
 
+    /// Makes the relative file names inside the file (channel traces) relative to `dir`, the
+    /// directory the scenario file is in.
+    pub fn rebase_paths(&mut self, dir: &std::path::Path) {
+        let cells = self.cell.iter_mut().flat_map(|c| {
+            let stations = c.station.iter_mut().flat_map(|s| [&mut s.down, &mut s.up]);
+            [&mut c.down, &mut c.up].into_iter().chain(stations)
+        });
+        for t in [&mut self.down, &mut self.up]
+            .into_iter()
+            .chain(cells)
+            .flatten()
+        {
+            t.rebase(dir);
+        }
+    }
+
     /// Sets what the file sets in `sc`; the message names the key.
     pub fn apply(&self, sc: &mut Scenario) -> Result<(), String> {
         let f = self;

@@ -2,12 +2,20 @@
 //! given each frame with the time it starts on the air and says whether bit errors corrupt it. Every
 //! station of a cell has its own channel in each direction, each drawing from its own random stream.
 //!
-//! The models, one file each: `exponential.rs` (bit errors with exponential gaps, and bursts).
-//! A model that needs the time (a two-state Gilbert-Elliott channel, a replayed trace) gets it here.
+//! The models, one file each: `exponential.rs` (bit errors with exponential gaps, and bursts),
+//! `gilbert_elliott.rs` (a two-state channel whose state runs on the clock) and `replay.rs` (recorded
+//! error marks, per frame or per period of time).
 
 mod exponential;
+pub mod generate;
+mod gilbert_elliott;
+mod replay;
 
 pub use exponential::ExponentialErrors;
+pub use gilbert_elliott::{GilbertElliott, GilbertElliottParams};
+pub use replay::{ChannelTrace, Marks, Replay, MAX_TRACE_BYTES};
+
+use std::sync::Arc;
 
 use snooplab_proto::Time;
 
@@ -23,6 +31,10 @@ pub enum ChannelSpec {
     /// included. Each error event destroys `burst` consecutive frames (1 = the plain model; Table V
     /// uses 2, 4, 6).
     Exponential { mean_bytes: u64, burst: u32 },
+    /// Two states, good and bad, each with its own bit-error rate and mean sojourn time.
+    GilbertElliott(GilbertElliottParams),
+    /// Recorded error marks, replayed.
+    Trace(Arc<ChannelTrace>),
 }
 
 impl ChannelSpec {
@@ -46,21 +58,41 @@ impl ChannelSpec {
             ChannelSpec::Exponential { mean_bytes, burst } => {
                 check_error_settings(mean_bytes, burst)
             }
+            ChannelSpec::GilbertElliott(p) => p.validate(),
+            ChannelSpec::Trace(_) => Ok(()),
         }
     }
 
-    /// A short description for reports: `none`, `1/64k`, `1/64k burst 4`.
+    /// A short description for reports: `none`, `1/64k`, `1/64k burst 4`, `ge 1/1M-1/2k 1s-50ms`,
+    /// `trace FILE`.
     pub fn label(&self) -> String {
-        match *self {
+        match self {
             ChannelSpec::None => "none".into(),
             ChannelSpec::Exponential { mean_bytes, burst } => {
-                let every = crate::size::format_size(mean_bytes);
-                if burst > 1 {
+                let every = crate::size::format_size(*mean_bytes);
+                if *burst > 1 {
                     format!("1/{every} burst {burst}")
                 } else {
                     format!("1/{every}")
                 }
             }
+            ChannelSpec::GilbertElliott(p) => {
+                let every = |e: u64| {
+                    if e == 0 {
+                        "0".to_string()
+                    } else {
+                        format!("1/{}", crate::size::format_size(e))
+                    }
+                };
+                format!(
+                    "ge {}-{} {}-{}",
+                    every(p.good_every),
+                    every(p.bad_every),
+                    snooplab_proto::tcp::format_duration(p.good_time),
+                    snooplab_proto::tcp::format_duration(p.bad_time)
+                )
+            }
+            ChannelSpec::Trace(t) => format!("trace {}", t.source),
         }
     }
 }
@@ -84,6 +116,8 @@ pub fn check_error_settings(error_every: u64, burst: u32) -> Result<(), String> 
 enum Model {
     None,
     Exponential(ExponentialErrors),
+    GilbertElliott(GilbertElliott),
+    Replay(Replay),
 }
 
 /// One direction of one station's channel: the loss model's running state and its counters.
@@ -99,11 +133,13 @@ pub struct Channel {
 impl Channel {
     /// A channel running `spec`, drawing from `rng` (the model draws nothing for [`ChannelSpec::None`]).
     pub fn new(spec: &ChannelSpec, rng: Rng) -> Channel {
-        let model = match *spec {
+        let model = match spec {
             ChannelSpec::None => Model::None,
             ChannelSpec::Exponential { mean_bytes, burst } => {
-                Model::Exponential(ExponentialErrors::new(mean_bytes, burst, rng))
+                Model::Exponential(ExponentialErrors::new(*mean_bytes, *burst, rng))
             }
+            ChannelSpec::GilbertElliott(p) => Model::GilbertElliott(GilbertElliott::new(*p, rng)),
+            ChannelSpec::Trace(t) => Model::Replay(Replay::new(Arc::clone(t))),
         };
         Channel {
             model,
@@ -113,11 +149,13 @@ impl Channel {
     }
 
     /// A frame of `bytes` bytes goes on the air at `now`; true if the channel corrupts it.
-    pub fn corrupts(&mut self, _now: Time, bytes: u32) -> bool {
+    pub fn corrupts(&mut self, now: Time, bytes: u32) -> bool {
         self.frames += 1;
         let hit = match &mut self.model {
             Model::None => false,
             Model::Exponential(e) => e.corrupts(bytes),
+            Model::GilbertElliott(g) => g.corrupts(now, bytes),
+            Model::Replay(r) => r.corrupts(now),
         };
         self.corrupted += u64::from(hit);
         hit

@@ -12,11 +12,13 @@ use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::{Time, SEC, US};
 
 use super::{Cell, Flow, Link, Network, Node, NodeKind, Station};
-use crate::channel::ChannelSpec;
+use crate::channel::{ChannelSpec, ChannelTrace, GilbertElliottParams};
 use crate::link::WiredParams;
 use crate::medium::{AccessModel, CsmaParams};
 use crate::protocol::{AgentKind, Protocol};
 use crate::scenario::{size_u32, value_text, Env, Scenario, SizeValue};
+use std::path::Path;
+use std::sync::Arc;
 
 use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
@@ -58,8 +60,9 @@ pub struct LinkTable {
     pub framing_bytes: Option<u32>,
 }
 
-/// A channel model, tagged by `model`: `{ model = "none" }` or `{ model = "exponential", every =
-/// "64k", burst = 1 }`.
+/// A channel model, tagged by `model`: `{ model = "none" }`, `{ model = "exponential", every =
+/// "64k", burst = 1 }`, `{ model = "gilbert-elliott", good-every = "1M", bad-every = "2k", good-time =
+/// "1s", bad-time = "50ms" }` or `{ model = "trace", file = "fading.trace" }` (docs/channels.md).
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "model", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum ChannelTable {
@@ -69,6 +72,21 @@ pub enum ChannelTable {
         every: SizeValue,
         /// Frames destroyed by each error event [default: 1].
         burst: Option<i64>,
+    },
+    #[serde(rename_all = "kebab-case")]
+    GilbertElliott {
+        /// Mean bytes between bit errors in the good state (0 = none).
+        good_every: SizeValue,
+        /// Mean bytes between bit errors in the bad state (0 = none).
+        bad_every: SizeValue,
+        /// Mean time in the good state: `1s`, `200ms`, `500us`.
+        good_time: String,
+        /// Mean time in the bad state.
+        bad_time: String,
+    },
+    Trace {
+        /// A channel trace file (relative to the scenario file's directory).
+        file: String,
     },
 }
 
@@ -90,9 +108,73 @@ impl ChannelTable {
                 };
                 ChannelSpec::Exponential { mean_bytes, burst }
             }
+            ChannelTable::GilbertElliott {
+                good_every,
+                bad_every,
+                good_time,
+                bad_time,
+            } => {
+                let time = |v: &str, key: &str| {
+                    snooplab_proto::tcp::parse_duration(v).ok_or_else(|| {
+                        format!(
+                            "{what}.{key}: `{}` is not a duration (e.g. 1s, 50ms, 500us)",
+                            v.chars().take(40).collect::<String>()
+                        )
+                    })
+                };
+                ChannelSpec::GilbertElliott(GilbertElliottParams {
+                    good_every: good_every.bytes(&format!("{what}.good-every"))?,
+                    bad_every: bad_every.bytes(&format!("{what}.bad-every"))?,
+                    good_time: time(good_time, "good-time")?,
+                    bad_time: time(bad_time, "bad-time")?,
+                })
+            }
+            ChannelTable::Trace { file } => ChannelSpec::Trace(Arc::new(
+                ChannelTrace::read(Path::new(file)).map_err(|e| format!("{what}: {e}"))?,
+            )),
         };
         spec.validate().map_err(|e| format!("{what}: {e}"))?;
         Ok(spec)
+    }
+
+    /// Reads the command line's form of a model: `none`, `exponential:every=64k,burst=2`,
+    /// `gilbert-elliott:good-every=1M,bad-every=2k,good-time=1s,bad-time=50ms`, `trace:FILE`: the
+    /// same keys as the file's table, so both are read by one parser.
+    pub fn from_flag(text: &str) -> Result<ChannelTable, String> {
+        let (model, rest) = text.split_once(':').unwrap_or((text, ""));
+        let mut table = toml::Table::new();
+        table.insert("model".into(), toml::Value::String(model.trim().into()));
+        if model.trim() == "trace" && !rest.contains('=') {
+            table.insert("file".into(), toml::Value::String(rest.into()));
+        } else {
+            for kv in rest.split(',').filter(|kv| !kv.trim().is_empty()) {
+                let (k, v) = kv
+                    .split_once('=')
+                    .ok_or_else(|| format!("`{kv}` is not KEY=VALUE (e.g. good-time=1s)"))?;
+                let v = v.trim();
+                let value = match v.parse::<i64>() {
+                    Ok(n) => toml::Value::Integer(n),
+                    Err(_) => toml::Value::String(v.into()),
+                };
+                table.insert(k.trim().into(), value);
+            }
+        }
+        toml::Value::Table(table).try_into().map_err(|e: toml::de::Error| {
+            format!(
+                "{} (models: none, exponential:every=SIZE[,burst=K], gilbert-elliott:good-every=SIZE,\
+                 bad-every=SIZE,good-time=T,bad-time=T, trace:FILE)",
+                e.message().replace('\n', " ")
+            )
+        })
+    }
+
+    /// Makes a relative trace file name relative to `dir` (the scenario file's directory).
+    pub fn rebase(&mut self, dir: &Path) {
+        if let ChannelTable::Trace { file } = self {
+            if Path::new(file.as_str()).is_relative() {
+                *file = dir.join(file.as_str()).to_string_lossy().into_owned();
+            }
+        }
     }
 }
 
@@ -170,7 +252,7 @@ impl ChannelLevel {
         let burst = levels.iter().find_map(|l| l.burst);
         let outer_burst = match outer {
             ChannelSpec::Exponential { burst, .. } => burst,
-            ChannelSpec::None => 1,
+            _ => 1,
         };
         for l in levels {
             let (tagged, every_dir) = if down {
