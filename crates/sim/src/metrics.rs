@@ -47,7 +47,8 @@ pub struct RunResult {
     /// Packets dropped by a full queue (none in the papers' settings).
     pub queue_drops: u64,
     /// Seconds the sender spent waiting for the retransmission timer: from the last transmission
-    /// before each timeout to the timeout.
+    /// before each timeout to the timeout, within the span of `duration_s` (handshake timeouts
+    /// before the first data segment are not counted), so never more than `duration_s`.
     pub timeout_stall_s: f64,
     /// Why the timeouts happened, from the sender's state at each.
     pub timeout_causes: TimeoutCauseCounts,

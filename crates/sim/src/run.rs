@@ -479,8 +479,7 @@ impl<O: Observe> Simulation<O> {
         self.nodes[n].on_timeout(self.now);
         for &(f, b) in &before {
             if self.tcp(f, Role::Sender).map_or(0, |t| t.stats().timeouts) > b {
-                let fl = &mut self.flows[f];
-                fl.timeout_stall += self.now.saturating_sub(fl.last_tx);
+                self.flows[f].add_timeout_stall(self.now);
             }
         }
         self.scratch = before;
