@@ -199,13 +199,24 @@ fn write_outputs(
     let mut csv = String::from(
         "part,row,protocol,env,buffer_bytes,mss,transfer_bytes,error_every_bytes,burst,seed,\
          throughput_mbps,wireless_goodput_pct,wired_goodput_pct,timeouts,fast_retransmits,\
-         local_retransmissions,dupacks_suppressed,duration_s,events,invariants_ok\n",
+         local_retransmissions,dupacks_suppressed,duration_s,events,invariants_ok,\
+         relay_timeouts,relay_fast_retransmits,relay_retransmitted_segments\n",
     );
     for (e, rs) in exps.iter().zip(per) {
         for r in rs {
+            // a split run's relay sender (base station to mobile host); empty for the others
+            let relay = r.relay.as_ref().map_or_else(
+                || ",,".to_string(),
+                |c| {
+                    format!(
+                        "{},{},{}",
+                        c.timeouts, c.fast_retransmits, c.retransmitted_segments
+                    )
+                },
+            );
             let _ = writeln!(
                 csv,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{relay}",
                 e.part.name(),
                 e.row.replace(',', " "),
                 r.protocol,

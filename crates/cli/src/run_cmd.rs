@@ -4,6 +4,7 @@ use std::path::Path;
 
 use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_sim::capture::{Capture, Sink};
+use snooplab_sim::metrics::RelayCounters;
 use snooplab_sim::trace::TraceLog;
 use snooplab_sim::{Observer, Protocol, RunResult, Scenario, Simulation};
 
@@ -133,6 +134,9 @@ fn print_table(r: &RunResult, sc: &Scenario) {
         r.sender_retransmitted_segments
     );
     println!("  local retransmits   {:8}", r.local_retransmissions);
+    if let Some(relay) = &r.relay {
+        print_relay(relay);
+    }
     println!(
         "  persist probes      {:8}   ({} zero-window ACKs, {} window updates by reads)",
         r.persist_timeouts, r.zero_window_acks, r.window_updates
@@ -150,6 +154,38 @@ fn print_table(r: &RunResult, sc: &Scenario) {
     for m in &r.invariants.messages {
         println!("    {m}");
     }
+}
+
+/// A split run's second sender, the base station's TCP to the mobile host. The lines above it are
+/// the fixed host's sender, which the base station acknowledges over the wired path and which
+/// therefore rarely times out: the wireless losses are the relay's to repair.
+fn print_relay(relay: &RelayCounters) {
+    println!(
+        "  relay sender (split: the base station's TCP to the mobile host; the sender lines above \
+         are the fixed host's)"
+    );
+    let c = &relay.timeout_causes;
+    println!(
+        "    timeouts          {:8}   (causes: {} retransmission lost, {} multiple losses in a \
+         window, {} window too small for 3 dupacks, {} other, {} handshake)",
+        relay.timeouts,
+        c.retransmission_lost,
+        c.multiple_losses,
+        c.small_window,
+        c.other,
+        c.handshake
+    );
+    println!("    fast retransmits  {:8}", relay.fast_retransmits);
+    println!(
+        "    retransmits       {:8} segments{}",
+        relay.retransmitted_segments,
+        if relay.gave_up {
+            " (gave up after 12 retransmissions of one segment)"
+        } else {
+            ""
+        }
+    );
+    println!("    duplicate ACKs    {:8}", relay.dupacks);
 }
 
 /// The channels of paper 000's testbed: `1/64k` in both directions, or each direction's.

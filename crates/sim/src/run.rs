@@ -9,8 +9,8 @@
 use std::collections::VecDeque;
 
 use snooplab_proto::agent::{
-    Agent, BuildPacket, Origin, Router, SegmentView, SnoopAgent, SnoopConfig, SplitAgent,
-    SplitConfig,
+    Agent, BuildPacket, Origin, RelayReport, Router, SegmentView, SnoopAgent, SnoopConfig,
+    SplitAgent, SplitConfig,
 };
 use snooplab_proto::tcp::{HostProfile, RecoveryPolicy, Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
@@ -555,6 +555,14 @@ impl<O: Observe> Simulation<O> {
         }
     }
 
+    /// The relay sender of the split base station that relays flow `f`, if any.
+    fn relay_of(&self, f: FlowId) -> Option<RelayReport> {
+        self.nodes.iter().find_map(|n| match n {
+            SimNode::BaseStation(b) => b.agent.relay().filter(|r| r.endpoints == self.endpoints[f]),
+            SimNode::Host(_) => None,
+        })
+    }
+
     fn agent_stats(&self, node: NodeId) -> snooplab_proto::agent::AgentStats {
         match &self.nodes[node] {
             SimNode::BaseStation(b) => b.agent.stats(),
@@ -914,6 +922,7 @@ impl<O: Observe> Simulation<O> {
                 predicted_acks: fs.predicted_acks,
                 predicted_acks_in_recovery: fs.predicted_acks_in_recovery,
                 predicted_data: ms.predicted_data,
+                relay: self.relay_of(f).map(|r| (&r.sender).into()),
                 invariants: inv,
             });
         }
@@ -1031,6 +1040,7 @@ impl<O: Observe> Simulation<O> {
             predicted_acks: first.predicted_acks,
             predicted_acks_in_recovery: first.predicted_acks_in_recovery,
             predicted_data: first.predicted_data,
+            relay: first.relay.clone(),
             invariants: if flows.len() == 1 && self.inv.messages.is_empty() {
                 first.invariants.clone()
             } else {

@@ -1,8 +1,38 @@
-//! Results that must not be lost or contradict each other (issue 14): the timeout stall lies within
-//! the transfer's duration.
+//! Results that must not be lost or contradict each other (issue 14): a split run reports its relay
+//! sender's counters; the timeout stall lies within the transfer's duration.
 
 use proptest::prelude::*;
 use snooplab_sim::{run, Env, Protocol, Scenario};
+
+/// SPLIT's wireless losses are repaired by the base station's own sender: its timeouts (14 in this
+/// run) were lost behind the fixed host's, which are always 0.
+#[test]
+fn split_reports_the_relay_senders_counters() {
+    let r = run(&Scenario::paper000(Protocol::Split, Env::Lan, 32768, 1));
+    assert!(r.invariants.ok(), "{:?}", r.invariants.messages);
+    assert_eq!(r.timeouts, 0, "the fixed host's sender");
+    let relay = r
+        .relay
+        .as_ref()
+        .expect("a split run reports its relay sender");
+    assert!(relay.timeouts > 0, "{relay:?}");
+    assert!(relay.fast_retransmits > 0);
+    assert_eq!(relay.retransmitted_segments, r.local_retransmissions);
+    assert!(!relay.gave_up);
+    let causes = &relay.timeout_causes;
+    assert_eq!(
+        causes.retransmission_lost
+            + causes.multiple_losses
+            + causes.small_window
+            + causes.other
+            + causes.handshake,
+        relay.timeouts
+    );
+    assert_eq!(r.flows[0].relay.as_ref(), Some(relay));
+    // the other protocols have no relay, and keep their keys' meaning
+    let e2e = run(&Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 1));
+    assert!(e2e.relay.is_none() && e2e.timeouts > 0);
+}
 
 /// The run of issue 14: five SYN timeouts (about 206 s) before the first data segment, counted in
 /// `timeout_stall_s` (1135.5 s) but not in `duration_s` (937.0 s), which starts at the first data

@@ -10,7 +10,9 @@
 use std::collections::VecDeque;
 
 use super::snoop::BuildPacket;
-use super::{Agent, AgentProbe, AgentStats, Origin, Port, Priority, SegmentView, Transmit};
+use super::{
+    Agent, AgentProbe, AgentStats, Origin, Port, Priority, RelayReport, SegmentView, Transmit,
+};
 use crate::segment::Segment;
 use crate::tcp::{Tcp, TcpConfig};
 use crate::time::Time;
@@ -191,6 +193,15 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
             sender_window: self.wireless.as_ref().map(|m| (m.cwnd(), m.ssthresh())),
             connections: u32::from(self.wired.is_some()),
         }
+    }
+
+    fn relay(&self) -> Option<RelayReport> {
+        let m = self.wireless.as_ref()?;
+        Some(RelayReport {
+            // the wireless connection runs from the fixed host's address to the mobile host's
+            endpoints: (m.local(), m.remote()),
+            sender: m.stats().clone(),
+        })
     }
 
     fn stats(&self) -> AgentStats {
