@@ -27,6 +27,8 @@ pub struct FlowState {
     /// The end of the last wait added to `timeout_stall`: a timeout that sent nothing leaves
     /// `last_tx` where it was, and the next one must not count that wait again.
     pub stall_counted_to: Time,
+    /// When the sender gave up (12 retransmissions of one segment).
+    pub gave_up_at: Option<Time>,
     pub inv: InvariantReport,
 }
 

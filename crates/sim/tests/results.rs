@@ -1,5 +1,6 @@
 //! Results that must not be lost or contradict each other (issue 14): a split run reports its relay
-//! sender's counters; the timeout stall lies within the transfer's duration.
+//! sender's counters; an incomplete run says which connection gave up or stalled, and why; the
+//! timeout stall lies within the transfer's duration.
 
 use proptest::prelude::*;
 use snooplab_sim::{run, Env, Protocol, Scenario};
@@ -32,6 +33,71 @@ fn split_reports_the_relay_senders_counters() {
     // the other protocols have no relay, and keep their keys' meaning
     let e2e = run(&Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 1));
     assert!(e2e.relay.is_none() && e2e.timeouts > 0);
+}
+
+/// Issue 14's incomplete split run. The relay sender (base station to mobile host) gave up after 12
+/// retransmissions at 646 s with 64 KB in its buffer; the full buffer then held the wired window at
+/// zero and the fixed host probed it until the time cap (3600 s), and the run said only "nothing
+/// was left to happen (a deadlock ...)" and "stopped at the time cap". The relay now resets the
+/// fixed host's connection, the run ends there, and the message names the connection.
+#[test]
+fn an_incomplete_split_run_says_the_relay_gave_up() {
+    let mut sc = Scenario::paper000(Protocol::Split, Env::Wan, 4096, 148_014_286);
+    sc.error_every = 4096;
+    sc.burst = 4;
+    sc.transfer = 512 * 1024;
+    let r = run(&sc);
+    assert!(!r.invariants.complete);
+    let relay = r.relay.as_ref().expect("a split run");
+    assert!(relay.gave_up && relay.timeouts >= 12, "{relay:?}");
+    let msgs = r.invariants.messages.join("\n");
+    assert!(
+        msgs.contains("relay sender") && msgs.contains("gave up") && msgs.contains("646.088 s"),
+        "{msgs}"
+    );
+    assert!(msgs.contains("reset the fixed host's connection"), "{msgs}");
+    assert!(
+        !msgs.contains("deadlock") && !msgs.contains("time cap"),
+        "{msgs}"
+    );
+    // the run ends when the reset reaches the fixed host, not at a timer cancelled by it
+    assert!(
+        r.duration_s > 645.0 && r.duration_s < 646.1,
+        "{}",
+        r.duration_s
+    );
+    assert!(r.persist_timeouts < 30, "{} probes", r.persist_timeouts);
+}
+
+/// A run stopped by its time cap says so, not that nothing was left to happen.
+#[test]
+fn a_run_stopped_by_the_time_cap_says_so() {
+    let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 1);
+    sc.max_time = snooplab_proto::time::SEC;
+    let r = run(&sc);
+    assert!(!r.invariants.complete);
+    let msgs = r.invariants.messages.join("\n");
+    assert!(
+        msgs.contains("the run reached its time cap of 1.000 s"),
+        "{msgs}"
+    );
+    assert!(!msgs.contains("deadlock"), "{msgs}");
+}
+
+/// An e2e sender that gives up is named, with the time.
+#[test]
+fn a_sender_that_gives_up_says_when() {
+    let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 8192, 964_442_835);
+    sc.error_every = 16384;
+    sc.burst = 4;
+    sc.transfer = 512 * 1024;
+    let r = run(&sc);
+    let msgs = r.invariants.messages.join("\n");
+    assert!(
+        msgs.contains("the sender gave up after 12 retransmissions of one segment at 1142.713 s"),
+        "{msgs}"
+    );
+    assert!(r.relay.is_none());
 }
 
 /// The run of issue 14: five SYN timeouts (about 206 s) before the first data segment, counted in

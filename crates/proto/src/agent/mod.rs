@@ -115,6 +115,9 @@ pub struct RelayReport {
     pub endpoints: (Endpoint, Endpoint),
     /// The wireless-side sender's counters.
     pub sender: TcpStats,
+    /// When the wireless-side sender gave up (12 retransmissions of one segment), and the bytes
+    /// the relay then held for the mobile host. The relay resets the fixed host's connection then.
+    pub gave_up: Option<(Time, u64)>,
 }
 
 /// The sans-IO interface of a base-station agent.
