@@ -8,6 +8,8 @@ use snooplab_sim::metrics::RelayCounters;
 use snooplab_sim::trace::TraceLog;
 use snooplab_sim::{Observer, Protocol, RunResult, Scenario, Simulation};
 
+use snooplab_live::run::LiveProtocol;
+
 use crate::cli::RunArgs;
 use crate::files::{create_dir, write_file};
 use crate::plot::trace_plots::{plot_trace, View};
@@ -104,10 +106,10 @@ fn print_table(r: &RunResult, sc: &Scenario) {
         return;
     }
     println!(
-        "{} {} buffer {} B, mss {} B, {} B transfer, errors {}, seed {}, host {}",
+        "{} {} {}, mss {} B, {} B transfer, errors {}, seed {}, host {}",
         r.protocol,
         r.env,
-        r.buffer_bytes,
+        buffer_label(r),
         r.mss,
         r.transfer_bytes,
         errors_label(sc),
@@ -186,6 +188,19 @@ fn print_relay(relay: &RelayCounters) {
         }
     );
     println!("    duplicate ACKs    {:8}", relay.dupacks);
+}
+
+/// The socket buffer the hosts used, and the one asked for when 4.4BSD's `tcp_mss()` rounded it up
+/// to whole segments (`--buffer 32k` with 1400-byte segments holds 24 segments: 33600 bytes).
+fn buffer_label(r: &RunResult) -> String {
+    if r.effective_buffer_bytes == r.buffer_bytes {
+        format!("buffer {} B", r.buffer_bytes)
+    } else {
+        format!(
+            "buffer {} B ({} B requested, rounded up to whole segments as 4.4BSD does)",
+            r.effective_buffer_bytes, r.buffer_bytes
+        )
+    }
 }
 
 /// The channels of paper 000's testbed: `1/64k` in both directions, or each direction's.
@@ -267,8 +282,23 @@ fn print_network_table(r: &RunResult) {
 
 pub fn protocols() {
     for p in Protocol::ALL {
-        println!("{:<20} {}", p.name(), p.description());
+        // which base-station agents `snooplab live` runs, from the live crate's own list
+        let live = LiveProtocol::ALL
+            .iter()
+            .find(|l| l.sim_protocol() == p)
+            .map_or_else(String::new, |l| format!(" [live: {}]", l.name()));
+        println!("{:<20} {}{live}", p.name(), p.description());
     }
+    let live: Vec<&str> = LiveProtocol::ALL.iter().map(|l| l.name()).collect();
+    println!(
+        "\nLive mode (`snooplab live --protocol`, real Linux TCP through the base-station agent): \
+         {}, marked [live] above; plain is e2e's base station, which only routes. \
+         ll-smart-tcp-aware runs as ll-tcp-aware there, since Linux ACKs carry no SMART \
+         information. The others are simulator-only (`snooplab run`): the end-to-end variants \
+         and efr change the hosts' TCP and split terminates the connection, which Linux hosts \
+         do not do, and ll-smart needs SMART information on the ACKs. See docs/live.md.",
+        live.join(", ")
+    );
     println!(
         "\nDirection: the link-layer agents (ll, ll-tcp-aware/snoop, ll-smart, ll-smart-tcp-aware) \
          serve data that enters the base station from the wired side and leaves into its cell, one \
