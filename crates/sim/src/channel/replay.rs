@@ -108,9 +108,11 @@ impl ChannelTrace {
                 }
                 Marks::Times { bad }
             }
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "{source} line {n}: expected `frames`, `frames repeat` or `time`, got `{header}`"
-            )),
+            ))
+            }
         };
         Ok(ChannelTrace {
             source: source.to_string(),
