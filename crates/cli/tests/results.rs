@@ -257,3 +257,32 @@ fn report_captions_tell_timeouts_from_the_segments_they_resent() {
     assert!(html.contains("'gp ok'"));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Every key `run --json` prints for a split run, its checks' and its relay sender's included, is
+/// documented in docs/outputs.md (`split_acks_ahead` was not).
+#[test]
+fn every_run_json_key_is_documented() {
+    let doc = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/outputs.md"),
+    )
+    .expect("docs/outputs.md");
+    let v: serde_json::Value = serde_json::from_str(
+        stdout(&snooplab(&[
+            "run",
+            "--protocol",
+            "split",
+            "--transfer",
+            "256k",
+            "--json",
+        ]))
+        .trim(),
+    )
+    .expect("JSON");
+    let mut missing = vec![];
+    for obj in [&v, &v["invariants"], &v["relay"], &v["timeout_causes"]] {
+        let keys = obj.as_object().expect("an object").keys();
+        missing.extend(keys.filter(|k| !doc.contains(&format!("`{k}`"))).cloned());
+    }
+    assert!(missing.is_empty(), "not in docs/outputs.md: {missing:?}");
+    assert!(doc.contains("broken end-to-end semantics"));
+}
