@@ -64,14 +64,18 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
 
 const W: usize = 24;
 
+/// What the cells and the `error` line say.
+pub const LEGEND: &str = "Each cell: throughput Mb/s (wireless / wired goodput %); 'paper' is the paper's value. \
+'error': our throughput relative to the paper's, then 'ok' if within 15% or 'MISS', then for the \
+goodputs 'gp ok' if both are within 1 point of the paper's or 'gp MISS' (no 'gp' where the paper gives \
+no goodputs). '-': not run (the paper ran no E2E-SMART in the WAN).";
+
 fn render(r: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
         "snooplab reproduce: paper 000 (Balakrishnan et al. 1997), 8 MB transfers, 1400-byte segments, \
-         {} hosts, mean of {} seeds.\nEach cell: throughput Mb/s (wireless / wired goodput %); 'paper' is the \
-         paper's value, 'error' ours relative to it. MISS marks a throughput more than 15% off or a \
-         goodput more than 1 point off.\n",
+         {} hosts, mean of {} seeds.\n{LEGEND}\n",
         r.host,
         r.seeds
     );
@@ -83,22 +87,25 @@ fn render(r: &Report) -> String {
         }
         let _ = writeln!(s);
         for row in &t.rows {
-            let _ = write!(s, "{:<9}", row.row);
-            for c in &row.cells {
-                let _ = write!(s, "{:<W$}", ours(c));
-            }
-            let _ = writeln!(s);
+            // each value under its protocol's heading: a row may lack a protocol (E2E-SMART in
+            // the WAN), which is then marked, not skipped
+            let line = |f: &dyn Fn(&CellReport) -> String| -> String {
+                t.protocols
+                    .iter()
+                    .map(|p| {
+                        let text = row
+                            .cells
+                            .iter()
+                            .find(|c| &c.protocol == p)
+                            .map_or_else(|| "-".to_string(), f);
+                        format!("{text:<W$}")
+                    })
+                    .collect()
+            };
+            let _ = writeln!(s, "{:<9}{}", row.row, line(&ours));
             if row.cells.iter().any(|c| c.paper_throughput_mbps.is_some()) {
-                let _ = write!(s, "{:<9}", "  paper");
-                for c in &row.cells {
-                    let _ = write!(s, "{:<W$}", theirs(c));
-                }
-                let _ = writeln!(s);
-                let _ = write!(s, "{:<9}", "  error");
-                for c in &row.cells {
-                    let _ = write!(s, "{:<W$}", verdict(c));
-                }
-                let _ = writeln!(s);
+                let _ = writeln!(s, "{:<9}{}", "  paper", line(&theirs));
+                let _ = writeln!(s, "{:<9}{}", "  error", line(&verdict));
                 match row.ordering_agrees {
                     Some(true) => {
                         let _ = writeln!(s, "  ordering agrees with the paper");
@@ -199,13 +206,24 @@ fn write_outputs(
     let mut csv = String::from(
         "part,row,protocol,env,buffer_bytes,mss,transfer_bytes,error_every_bytes,burst,seed,\
          throughput_mbps,wireless_goodput_pct,wired_goodput_pct,timeouts,fast_retransmits,\
-         local_retransmissions,dupacks_suppressed,duration_s,events,invariants_ok\n",
+         local_retransmissions,dupacks_suppressed,duration_s,events,invariants_ok,\
+         relay_timeouts,relay_fast_retransmits,relay_retransmitted_segments\n",
     );
     for (e, rs) in exps.iter().zip(per) {
         for r in rs {
+            // a split run's relay sender (base station to mobile host); empty for the others
+            let relay = r.relay.as_ref().map_or_else(
+                || ",,".to_string(),
+                |c| {
+                    format!(
+                        "{},{},{}",
+                        c.timeouts, c.fast_retransmits, c.retransmitted_segments
+                    )
+                },
+            );
             let _ = writeln!(
                 csv,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{relay}",
                 e.part.name(),
                 e.row.replace(',', " "),
                 r.protocol,

@@ -4,8 +4,11 @@ use std::path::Path;
 
 use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_sim::capture::{Capture, Sink};
+use snooplab_sim::metrics::RelayCounters;
 use snooplab_sim::trace::TraceLog;
 use snooplab_sim::{Observer, Protocol, RunResult, Scenario, Simulation};
+
+use snooplab_live::run::LiveProtocol;
 
 use crate::cli::RunArgs;
 use crate::files::{create_dir, write_file};
@@ -103,10 +106,10 @@ fn print_table(r: &RunResult, sc: &Scenario) {
         return;
     }
     println!(
-        "{} {} buffer {} B, mss {} B, {} B transfer, errors {}, seed {}, host {}",
+        "{} {} {}, mss {} B, {} B transfer, errors {}, seed {}, host {}",
         r.protocol,
         r.env,
-        r.buffer_bytes,
+        buffer_label(r),
         r.mss,
         r.transfer_bytes,
         errors_label(sc),
@@ -133,6 +136,9 @@ fn print_table(r: &RunResult, sc: &Scenario) {
         r.sender_retransmitted_segments
     );
     println!("  local retransmits   {:8}", r.local_retransmissions);
+    if let Some(relay) = &r.relay {
+        print_relay(relay);
+    }
     println!(
         "  persist probes      {:8}   ({} zero-window ACKs, {} window updates by reads)",
         r.persist_timeouts, r.zero_window_acks, r.window_updates
@@ -149,6 +155,51 @@ fn print_table(r: &RunResult, sc: &Scenario) {
     println!("  invariants          {}", r.invariants.summary());
     for m in &r.invariants.messages {
         println!("    {m}");
+    }
+}
+
+/// A split run's second sender, the base station's TCP to the mobile host. The lines above it are
+/// the fixed host's sender, which the base station acknowledges over the wired path and which
+/// therefore rarely times out: the wireless losses are the relay's to repair.
+fn print_relay(relay: &RelayCounters) {
+    println!(
+        "  relay sender (split: the base station's TCP to the mobile host; the sender lines above \
+         are the fixed host's)"
+    );
+    let c = &relay.timeout_causes;
+    println!(
+        "    timeouts          {:8}   (causes: {} retransmission lost, {} multiple losses in a \
+         window, {} window too small for 3 dupacks, {} other, {} handshake)",
+        relay.timeouts,
+        c.retransmission_lost,
+        c.multiple_losses,
+        c.small_window,
+        c.other,
+        c.handshake
+    );
+    println!("    fast retransmits  {:8}", relay.fast_retransmits);
+    println!(
+        "    retransmits       {:8} segments{}",
+        relay.retransmitted_segments,
+        if relay.gave_up {
+            " (gave up after 12 retransmissions of one segment)"
+        } else {
+            ""
+        }
+    );
+    println!("    duplicate ACKs    {:8}", relay.dupacks);
+}
+
+/// The socket buffer the hosts used, and the one asked for when 4.4BSD's `tcp_mss()` rounded it up
+/// to whole segments (`--buffer 32k` with 1400-byte segments holds 24 segments: 33600 bytes).
+fn buffer_label(r: &RunResult) -> String {
+    if r.effective_buffer_bytes == r.buffer_bytes {
+        format!("buffer {} B", r.buffer_bytes)
+    } else {
+        format!(
+            "buffer {} B ({} B requested, rounded up to whole segments as 4.4BSD does)",
+            r.effective_buffer_bytes, r.buffer_bytes
+        )
     }
 }
 
@@ -231,8 +282,23 @@ fn print_network_table(r: &RunResult) {
 
 pub fn protocols() {
     for p in Protocol::ALL {
-        println!("{:<20} {}", p.name(), p.description());
+        // which base-station agents `snooplab live` runs, from the live crate's own list
+        let live = LiveProtocol::ALL
+            .iter()
+            .find(|l| l.sim_protocol() == p)
+            .map_or_else(String::new, |l| format!(" [live: {}]", l.name()));
+        println!("{:<20} {}{live}", p.name(), p.description());
     }
+    let live: Vec<&str> = LiveProtocol::ALL.iter().map(|l| l.name()).collect();
+    println!(
+        "\nLive mode (`snooplab live --protocol`, real Linux TCP through the base-station agent): \
+         {}, marked [live] above; plain is e2e's base station, which only routes. \
+         ll-smart-tcp-aware runs as ll-tcp-aware there, since Linux ACKs carry no SMART \
+         information. The others are simulator-only (`snooplab run`): the end-to-end variants \
+         and efr change the hosts' TCP and split terminates the connection, which Linux hosts \
+         do not do, and ll-smart needs SMART information on the ACKs. See docs/live.md.",
+        live.join(", ")
+    );
     println!(
         "\nDirection: the link-layer agents (ll, ll-tcp-aware/snoop, ll-smart, ll-smart-tcp-aware) \
          serve data that enters the base station from the wired side and leaves into its cell, one \

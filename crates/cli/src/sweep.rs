@@ -30,6 +30,14 @@ struct ConfigSummary {
     timeouts: Summary,
     fast_retransmits: Summary,
     timeout_stall_s: Summary,
+    /// Split runs: the base station's relay sender to the mobile host (the keys above are the
+    /// fixed host's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    relay_timeouts: Option<Summary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    relay_fast_retransmits: Option<Summary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    relay_retransmitted_segments: Option<Summary>,
     /// Runs of several flows: all flows together, and each flow's throughput by name.
     #[serde(skip_serializing_if = "Option::is_none")]
     aggregate_throughput_mbps: Option<Summary>,
@@ -175,6 +183,10 @@ fn summarize_config(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
         summarize(&runs.iter().map(f).collect::<Vec<_>>())
     };
     let multi = runs.first().is_some_and(|r| r.flows.len() > 1);
+    let split = runs.iter().any(|r| r.relay.is_some());
+    let relay = |f: &dyn Fn(&snooplab_sim::metrics::RelayCounters) -> u64| {
+        split.then(|| col(&|r| r.relay.as_ref().map_or(0.0, |c| f(c) as f64)))
+    };
     ConfigSummary {
         protocol: sc.protocol.name().into(),
         host: sc.host_label(),
@@ -193,6 +205,9 @@ fn summarize_config(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
         timeouts: col(&|r| r.timeouts as f64),
         fast_retransmits: col(&|r| r.fast_retransmits as f64),
         timeout_stall_s: col(&|r| r.timeout_stall_s),
+        relay_timeouts: relay(&|c| c.timeouts),
+        relay_fast_retransmits: relay(&|c| c.fast_retransmits),
+        relay_retransmitted_segments: relay(&|c| c.retransmitted_segments),
         aggregate_throughput_mbps: multi.then(|| col(&|r| r.aggregate.throughput_mbps)),
         flows: if multi {
             runs[0]
@@ -256,6 +271,18 @@ fn print_table(rows: &[ConfigSummary]) {
             r.fast_retransmits.mean,
             inv
         );
+        if let (Some(t), Some(f), Some(x)) = (
+            &r.relay_timeouts,
+            &r.relay_fast_retransmits,
+            &r.relay_retransmitted_segments,
+        ) {
+            // the columns above are the fixed host's sender; a split run's losses are the relay's
+            println!(
+                "    relay sender (base station to mobile host): timeouts {:.1}, fastrx {:.1}, \
+                 retransmitted segments {:.1}",
+                t.mean, f.mean, x.mean
+            );
+        }
         if let Some(agg) = &r.aggregate_throughput_mbps {
             let flows: Vec<String> = r
                 .flows

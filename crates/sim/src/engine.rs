@@ -91,6 +91,11 @@ impl TimerSlot {
         want.map(|t| (t, self.generation))
     }
 
+    /// True if an entry of `generation` is the live one (not re-armed or cancelled since).
+    pub fn is_live(&self, generation: u32) -> bool {
+        generation == self.generation && self.armed.is_some()
+    }
+
     /// True if a popped entry of `generation` is the live one; disarms it.
     pub fn fire(&mut self, generation: u32) -> bool {
         if generation == self.generation && self.armed.is_some() {

@@ -24,6 +24,11 @@ pub struct FlowState {
     /// The sender's last transmission, and the time it sat idle before its timeouts.
     pub last_tx: Time,
     pub timeout_stall: Time,
+    /// The end of the last wait added to `timeout_stall`: a timeout that sent nothing leaves
+    /// `last_tx` where it was, and the next one must not count that wait again.
+    pub stall_counted_to: Time,
+    /// When the sender gave up (12 retransmissions of one segment).
+    pub gave_up_at: Option<Time>,
     pub inv: InvariantReport,
 }
 
@@ -35,5 +40,19 @@ impl FlowState {
             receiver_conn,
             ..FlowState::default()
         }
+    }
+
+    /// A timeout of the sender at `now`: the wait since its last transmission, as far as it lies
+    /// within the span `duration_s` measures (first data segment to the last byte read). Handshake
+    /// timeouts (a lost SYN) wait before that span and a timeout after the last byte was read (a
+    /// lost FIN) after it; counting them made `timeout_stall_s` exceed `duration_s`.
+    pub fn add_timeout_stall(&mut self, now: Time) {
+        let Some(first) = self.first_data_at else {
+            return;
+        };
+        let from = self.last_tx.max(first).max(self.stall_counted_to);
+        let until = self.complete_at.map_or(now, |c| c.min(now));
+        self.timeout_stall += until.saturating_sub(from);
+        self.stall_counted_to = self.stall_counted_to.max(now);
     }
 }

@@ -47,7 +47,8 @@ pub struct RunResult {
     /// Packets dropped by a full queue (none in the papers' settings).
     pub queue_drops: u64,
     /// Seconds the sender spent waiting for the retransmission timer: from the last transmission
-    /// before each timeout to the timeout.
+    /// before each timeout to the timeout, within the span of `duration_s` (handshake timeouts
+    /// before the first data segment are not counted), so never more than `duration_s`.
     pub timeout_stall_s: f64,
     /// Why the timeouts happened, from the sender's state at each.
     pub timeout_causes: TimeoutCauseCounts,
@@ -69,6 +70,10 @@ pub struct RunResult {
     pub predicted_acks_in_recovery: u64,
     /// Data segments the receiver took by header prediction.
     pub predicted_data: u64,
+    /// A split run's second sender: the base station's TCP towards the mobile host, whose
+    /// timeouts and retransmissions the keys above (the fixed host's) do not include. `null`
+    /// for the other protocols.
+    pub relay: Option<RelayCounters>,
     /// The run's checks, every flow's together.
     pub invariants: InvariantReport,
     /// Every flow's own result (a single-flow run has one, the same as the keys above).
@@ -111,7 +116,39 @@ pub struct FlowResult {
     pub predicted_acks: u64,
     pub predicted_acks_in_recovery: u64,
     pub predicted_data: u64,
+    pub relay: Option<RelayCounters>,
     pub invariants: InvariantReport,
+}
+
+/// The counters of the TCP sender a split base station runs towards the mobile host.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RelayCounters {
+    /// Retransmission-timer expirations of the relay sender.
+    pub timeouts: u64,
+    /// Its fast retransmissions.
+    pub fast_retransmits: u64,
+    /// Segments it retransmitted (by timeouts and fast retransmissions; the same count as
+    /// `local_retransmissions` for a single split base station).
+    pub retransmitted_segments: u64,
+    /// Duplicate ACKs that reached it.
+    pub dupacks: u64,
+    /// Why its timeouts happened.
+    pub timeout_causes: TimeoutCauseCounts,
+    /// It gave up after 12 retransmissions of one segment.
+    pub gave_up: bool,
+}
+
+impl From<&snooplab_proto::tcp::TcpStats> for RelayCounters {
+    fn from(s: &snooplab_proto::tcp::TcpStats) -> Self {
+        RelayCounters {
+            timeouts: s.timeouts,
+            fast_retransmits: s.fast_retransmits,
+            retransmitted_segments: s.rexmt_segs,
+            dupacks: s.dupacks_rcvd,
+            timeout_causes: (&s.timeout_causes).into(),
+            gave_up: s.dropped,
+        }
+    }
 }
 
 /// All flows of a run together.

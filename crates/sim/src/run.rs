@@ -9,8 +9,8 @@
 use std::collections::VecDeque;
 
 use snooplab_proto::agent::{
-    Agent, BuildPacket, Origin, Router, SegmentView, SnoopAgent, SnoopConfig, SplitAgent,
-    SplitConfig,
+    Agent, BuildPacket, Origin, RelayReport, Router, SegmentView, SnoopAgent, SnoopConfig,
+    SplitAgent, SplitConfig,
 };
 use snooplab_proto::tcp::{HostProfile, RecoveryPolicy, Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
@@ -142,6 +142,8 @@ pub struct Simulation<O: Observe = NoObserver> {
     /// The TCP configuration each flow's sender opens with, until it starts.
     pending: Vec<Option<TcpConfig>>,
     events: u64,
+    /// The loop stopped at the time cap with events still to come.
+    capped: bool,
     inv: InvariantReport,
     /// The report's scenario labels: environment, and the first station's error model.
     env: String,
@@ -352,6 +354,7 @@ impl<O: Observe> Simulation<O> {
             endpoints,
             pending,
             events: 0,
+            capped: false,
             inv: InvariantReport::default(),
             env: env.to_string(),
             obs,
@@ -388,11 +391,18 @@ impl<O: Observe> Simulation<O> {
 
     fn run_to_end(mut self) -> (RunResult, O) {
         while let Some((t, ev)) = self.queue.pop() {
+            if self.is_stale(ev) {
+                // A timer re-armed or cancelled since: not an event. It must not move the clock
+                // (an incomplete run's duration would end at a timer that never fired) nor stop
+                // the run at the time cap.
+                continue;
+            }
             if t > self.net.max_time {
                 self.inv.note(format!(
                     "stopped at the time cap of {} s",
                     as_secs_f64(self.net.max_time)
                 ));
+                self.capped = true;
                 break;
             }
             self.now = t;
@@ -434,18 +444,25 @@ impl<O: Observe> Simulation<O> {
         }
     }
 
+    fn is_stale(&self, ev: Event) -> bool {
+        match ev {
+            Event::Node(n, gen) => !self.node_timers[n].is_live(gen),
+            Event::Cell(c, gen) => !self.cell_timers[c].is_live(gen),
+            Event::Arrive(..) | Event::Start(_) => false,
+        }
+    }
+
     fn dispatch(&mut self, ev: Event) {
         match ev {
             Event::Node(n, gen) => {
+                // disarms the slot (`run_to_end` skipped the stale entries)
                 if !self.node_timers[n].fire(gen) {
-                    self.events -= 1; // a stale entry is not an event
                     return;
                 }
                 self.node_timeout(n);
             }
             Event::Cell(c, gen) => {
                 if !self.cell_timers[c].fire(gen) {
-                    self.events -= 1;
                     return;
                 }
                 self.cells[c].on_timeout(self.now);
@@ -478,9 +495,14 @@ impl<O: Observe> Simulation<O> {
         }
         self.nodes[n].on_timeout(self.now);
         for &(f, b) in &before {
-            if self.tcp(f, Role::Sender).map_or(0, |t| t.stats().timeouts) > b {
+            let sender = self.tcp(f, Role::Sender);
+            if sender.map_or(0, |t| t.stats().timeouts) > b {
+                let dropped = sender.is_some_and(|t| t.stats().dropped);
                 let fl = &mut self.flows[f];
-                fl.timeout_stall += self.now.saturating_sub(fl.last_tx);
+                fl.add_timeout_stall(self.now);
+                if dropped && fl.gave_up_at.is_none() {
+                    fl.gave_up_at = Some(self.now);
+                }
             }
         }
         self.scratch = before;
@@ -556,6 +578,58 @@ impl<O: Observe> Simulation<O> {
         }
     }
 
+    /// Why flow `f` did not complete: which connection gave up or stalled, and when.
+    fn why_incomplete(&self, f: FlowId) -> String {
+        let secs = |t: Time| format!("{:.3} s", as_secs_f64(t));
+        let relay = self.relay_of(f);
+        // a split flow has two senders: name the fixed host's as such
+        let who = if relay.is_some() {
+            "the fixed host's sender (the split connection's wired half)"
+        } else {
+            "the sender"
+        };
+        let sender = self.tcp(f, Role::Sender).map(|t| t.stats());
+        if let Some((at, held)) = relay.as_ref().and_then(|r| r.gave_up) {
+            return format!(
+                "the base station's relay sender (the split connection's wireless half) gave up \
+                 after 12 retransmissions of one segment at {}, holding {held} bytes for the \
+                 mobile host; the base station then reset the fixed host's connection",
+                secs(at)
+            );
+        }
+        if sender.is_some_and(|s| s.dropped) {
+            let at = self.flows[f]
+                .gave_up_at
+                .map_or_else(String::new, |t| format!(" at {}", secs(t)));
+            return format!("{who} gave up after 12 retransmissions of one segment{at}");
+        }
+        if sender.is_some_and(|s| s.reset_received) {
+            return format!("{who}'s connection was reset");
+        }
+        if self.capped {
+            let stalled = match self.tcp(f, Role::Sender) {
+                Some(t) if t.persist_deadline().is_some() => format!(
+                    "; {who} was probing a zero window ({} persist probes)",
+                    t.stats().persist_timeouts
+                ),
+                _ => String::new(),
+            };
+            return format!(
+                "the run reached its time cap of {}{stalled}",
+                secs(self.net.max_time)
+            );
+        }
+        "nothing was left to happen (a deadlock: no packet in flight, no timer set)".into()
+    }
+
+    /// The relay sender of the split base station that relays flow `f`, if any.
+    fn relay_of(&self, f: FlowId) -> Option<RelayReport> {
+        self.nodes.iter().find_map(|n| match n {
+            SimNode::BaseStation(b) => b.agent.relay().filter(|r| r.endpoints == self.endpoints[f]),
+            SimNode::Host(_) => None,
+        })
+    }
+
     fn agent_stats(&self, node: NodeId) -> snooplab_proto::agent::AgentStats {
         match &self.nodes[node] {
             SimNode::BaseStation(b) => b.agent.stats(),
@@ -584,6 +658,9 @@ impl<O: Observe> Simulation<O> {
 
     /// An ACK reaches a flow's sender: checked against what the receiver holds, and traced.
     fn ack_arrives(&mut self, node: NodeId, f: FlowId, pkt: &SimPacket) {
+        if pkt.seg.flags.contains(snooplab_proto::Flags::RST) {
+            return; // a reset acknowledges nothing
+        }
         let Some(first) = self.tcp(f, Role::Sender).map(|t| t.iss() + 1) else {
             return;
         };
@@ -858,15 +935,9 @@ impl<O: Observe> Simulation<O> {
             let delivered = receiver.map_or(0, |t| t.stats().bytes_delivered);
             inv.complete = delivered == spec.transfer && st.complete_at.is_some();
             if !inv.complete {
-                let why = if sender.is_some_and(|t| t.stats().dropped) {
-                    "the sender gave up after 12 retransmissions"
-                } else if self.now < net.max_time {
-                    "nothing was left to happen (a deadlock: no packet in flight, no timer set)"
-                } else {
-                    "the run ended"
-                };
+                let why = self.why_incomplete(f);
                 inv.note(format!(
-                    "{why} with {delivered} of {} bytes delivered",
+                    "{why}, with {delivered} of {} bytes delivered",
                     spec.transfer
                 ));
             }
@@ -915,6 +986,7 @@ impl<O: Observe> Simulation<O> {
                 predicted_acks: fs.predicted_acks,
                 predicted_acks_in_recovery: fs.predicted_acks_in_recovery,
                 predicted_data: ms.predicted_data,
+                relay: self.relay_of(f).map(|r| (&r.sender).into()),
                 invariants: inv,
             });
         }
@@ -1032,6 +1104,7 @@ impl<O: Observe> Simulation<O> {
             predicted_acks: first.predicted_acks,
             predicted_acks_in_recovery: first.predicted_acks_in_recovery,
             predicted_data: first.predicted_data,
+            relay: first.relay.clone(),
             invariants: if flows.len() == 1 && self.inv.messages.is_empty() {
                 first.invariants.clone()
             } else {

@@ -50,7 +50,7 @@ impl SendKind {
     pub fn of(kind: TxKind) -> Option<SendKind> {
         match kind {
             TxKind::New => Some(SendKind::New),
-            TxKind::Ack => None,
+            TxKind::Ack | TxKind::Reset => None,
             TxKind::FastRetransmit => Some(SendKind::Fast),
             TxKind::TimeoutRetransmit => Some(SendKind::Timeout),
             TxKind::PersistProbe => Some(SendKind::Persist),

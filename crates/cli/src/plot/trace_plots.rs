@@ -155,7 +155,9 @@ impl Chart for SequencePlot<'_> {
                 continue;
             }
             let (c, sz) = (m.color, m.size);
-            let label = format!("{} ({})", m.label, pts.len());
+            // counted in segments: one timeout resends every segment from the first unacknowledged
+            // one as slow start reopens the window, so it is not the run's count of timeouts
+            let label = format!("{} ({} segments)", m.label, pts.len());
             match m.kind {
                 SendKind::New | SendKind::Persist => chart
                     .draw_series(pts.iter().map(|&p| Circle::new(p, sz, c.filled())))

@@ -12,8 +12,8 @@ pub use router::Router;
 pub use snoop::{BuildPacket, SnoopAgent, SnoopConfig};
 pub use split::{SplitAgent, SplitConfig};
 
-use crate::segment::Segment;
-use crate::tcp::TxKind;
+use crate::segment::{Endpoint, Segment};
+use crate::tcp::{TcpStats, TxKind};
 use crate::time::Time;
 
 /// The two sides of the base station.
@@ -106,6 +106,20 @@ pub struct AgentProbe {
     pub connections: u32,
 }
 
+/// The TCP sender a split base station runs towards the mobile host: its counters, which the fixed
+/// host's sender does not see (its timeouts and retransmissions are the relay's, not the fixed
+/// host's).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RelayReport {
+    /// The relayed connection as the fixed host numbers it: (fixed host, mobile host).
+    pub endpoints: (Endpoint, Endpoint),
+    /// The wireless-side sender's counters.
+    pub sender: TcpStats,
+    /// When the wireless-side sender gave up (12 retransmissions of one segment), and the bytes
+    /// the relay then held for the mobile host. The relay resets the fixed host's connection then.
+    pub gave_up: Option<(Time, u64)>,
+}
+
 /// The sans-IO interface of a base-station agent.
 pub trait Agent<P: SegmentView> {
     /// A packet arrives on `from`.
@@ -120,5 +134,9 @@ pub trait Agent<P: SegmentView> {
     /// What the agent holds now; nothing, for an agent that holds nothing.
     fn probe(&self) -> AgentProbe {
         AgentProbe::default()
+    }
+    /// The relay sender of a split connection; `None` for an agent that runs no TCP.
+    fn relay(&self) -> Option<RelayReport> {
+        None
     }
 }

@@ -6,13 +6,21 @@
 //! the fixed host's, like I-TCP. Its ACKs to the fixed host are no longer end to end: they cover data
 //! the mobile host may never have received. The wired connection is back-pressured when the buffer is
 //! full: its advertised window is what remains of the buffer.
+//!
+//! When the wireless connection gives up (12 retransmissions of one segment), the relay can never
+//! deliver what it holds: it aborts the fixed host's connection with a reset, as a relay process
+//! whose socket to the mobile host failed closes the other one. Before, the full buffer kept the
+//! wired window at zero for good and the fixed host sent persist probes until the run's time cap.
 
 use std::collections::VecDeque;
 
 use super::snoop::BuildPacket;
-use super::{Agent, AgentProbe, AgentStats, Origin, Port, Priority, SegmentView, Transmit};
-use crate::segment::Segment;
-use crate::tcp::{Tcp, TcpConfig};
+use super::{
+    Agent, AgentProbe, AgentStats, Origin, Port, Priority, RelayReport, SegmentView, Transmit,
+};
+use crate::segment::{Flags, Segment};
+use crate::seq::Seq;
+use crate::tcp::{Tcp, TcpConfig, TxKind};
 use crate::time::Time;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -51,6 +59,8 @@ pub struct SplitAgent<P> {
     out: VecDeque<Transmit<P>>,
     stats: AgentStats,
     max_relay: u64,
+    /// When the wireless connection gave up, and the bytes held then.
+    gave_up: Option<(Time, u64)>,
 }
 
 impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
@@ -63,6 +73,7 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             out: VecDeque::new(),
             stats: AgentStats::default(),
             max_relay: 0,
+            gave_up: None,
         }
     }
 
@@ -79,6 +90,14 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
     /// Moves bytes from the wired connection to the wireless one as space allows, and collects what
     /// both want to send.
     fn pump(&mut self, now: Time) {
+        if let (Some(w), Some(m)) = (self.wired.as_mut(), self.wireless.as_mut()) {
+            if m.stats().dropped && self.gave_up.is_none() {
+                // nothing held can reach the mobile host any more: the relay gives up the fixed
+                // host's connection too, rather than holding its window shut for good
+                self.gave_up = Some((now, w.unread() + m.send_buffered()));
+                w.abort();
+            }
+        }
         if let (Some(w), Some(m)) = (self.wired.as_mut(), self.wireless.as_mut()) {
             let n = w.unread().min(m.send_space());
             if n > 0 {
@@ -128,6 +147,24 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
     }
 }
 
+/// The reset a host with no connection answers `seg` with (`tcp_respond` from `dropwithreset`):
+/// at the acknowledged sequence number if `seg` carries an ACK, else acknowledging `seg`.
+fn reset_for(seg: &Segment) -> Segment {
+    let (seq, ack, flags) = if seg.has_ack() {
+        (seg.ack, Seq(0), Flags::RST)
+    } else {
+        (Seq(0), seg.seq + seg.seq_len(), Flags::RST | Flags::ACK)
+    };
+    Segment {
+        src: seg.dst,
+        dst: seg.src,
+        seq,
+        ack,
+        flags,
+        ..Segment::default()
+    }
+}
+
 impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
     fn on_packet(&mut self, now: Time, from: Port, packet: P) {
         let Some(seg) = packet.segment().copied() else {
@@ -142,6 +179,18 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
             Port::Wired => {
                 if seg.is_syn() && !seg.has_ack() && self.wired.is_none() {
                     self.open(now, &seg);
+                }
+                if self.gave_up.is_some() && !seg.flags.contains(Flags::RST) {
+                    // the aborted connection no longer exists: answer whatever the fixed host
+                    // still sends with a reset (RFC 793; BSD's `dropwithreset`), in case the
+                    // first was lost
+                    self.out.push_back(Transmit {
+                        port: Port::Wired,
+                        packet: P::build(&reset_for(&seg), &packet),
+                        priority: Priority::Normal,
+                        origin: Origin::Endpoint(TxKind::Reset),
+                    });
+                    return;
                 }
                 if let Some(w) = self.wired.as_mut() {
                     w.on_segment(now, &seg);
@@ -191,6 +240,16 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
             sender_window: self.wireless.as_ref().map(|m| (m.cwnd(), m.ssthresh())),
             connections: u32::from(self.wired.is_some()),
         }
+    }
+
+    fn relay(&self) -> Option<RelayReport> {
+        let m = self.wireless.as_ref()?;
+        Some(RelayReport {
+            // the wireless connection runs from the fixed host's address to the mobile host's
+            endpoints: (m.local(), m.remote()),
+            sender: m.stats().clone(),
+            gave_up: self.gave_up,
+        })
     }
 
     fn stats(&self) -> AgentStats {

@@ -15,6 +15,10 @@ impl Tcp {
     /// A reading process woken by the segment's data reads after `tcp_input` is done, so after the
     /// ACK it may have sent (with no read delay, at the same instant).
     pub fn on_segment(&mut self, now: Time, seg: &Segment) {
+        if seg.flags.contains(crate::segment::Flags::RST) {
+            self.input_reset(seg);
+            return;
+        }
         if self.state != State::Closed {
             self.last_rcvd_at = now; // t_idle = 0
         }
@@ -137,6 +141,28 @@ impl Tcp {
             if self.corrupted_holes.len() > 64 {
                 self.corrupted_holes.remove(0);
             }
+        }
+    }
+
+    /// A reset (Lite2 `tcp_input`, "If the RST bit is set"): in SYN_SENT it counts only if it
+    /// acknowledges the SYN (ECONNREFUSED); in the synchronized states only if its sequence number
+    /// lies in the receive window (BSD drops one outside it while trimming). The connection closes
+    /// at once (ECONNRESET) and nothing is sent in reply; a listener ignores it.
+    fn input_reset(&mut self, seg: &Segment) {
+        let acceptable = match self.state {
+            State::Closed | State::Listen => false,
+            State::SynSent => seg.has_ack() && seg.ack == self.snd_max,
+            _ => {
+                let rwnd = self
+                    .receive_space()
+                    .min(TCP_MAXWIN)
+                    .max(self.rcv_adv.since(self.rcv_nxt));
+                seg.seq.ge(self.rcv_nxt) && seg.seq.le(self.rcv_nxt + rwnd)
+            }
+        };
+        if acceptable {
+            self.enter_closed();
+            self.stats.reset_received = true;
         }
     }
 

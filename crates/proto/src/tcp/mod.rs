@@ -35,7 +35,7 @@ pub use stats::{TcpStats, TimeoutCauses, TxKind};
 
 use std::collections::VecDeque;
 
-use crate::segment::{Endpoint, Segment};
+use crate::segment::{Endpoint, Flags, Segment};
 use crate::seq::Seq;
 use crate::time::{next_tick_after, ticks_between, Time};
 
@@ -548,6 +548,42 @@ impl Tcp {
             self.maybe_usrclosed();
             self.output(now);
         }
+    }
+
+    /// The application aborts the connection, as `tcp_drop` does: it closes at once and, once the
+    /// peer's SYN has arrived, tells the peer with a reset (`tcp_output` from the CLOSED state sends
+    /// RST|ACK at `snd_nxt`). What was queued or unread is discarded.
+    pub fn abort(&mut self) {
+        if self.state == State::Closed {
+            return;
+        }
+        let tell = self.state.have_rcvd_syn();
+        self.enter_closed();
+        self.stats.aborted = true;
+        if tell {
+            let rst = Segment {
+                src: self.local,
+                dst: self.remote,
+                seq: self.snd_nxt,
+                ack: self.rcv_nxt,
+                flags: Flags::RST | Flags::ACK,
+                ip_id: self.ip_id,
+                ..Segment::default()
+            };
+            self.ip_id = self.ip_id.wrapping_add(1);
+            self.stats.segs_sent += 1;
+            self.out.push_back((rst, TxKind::Reset));
+        }
+    }
+
+    /// CLOSED: no timer runs and nothing more is sent.
+    fn enter_closed(&mut self) {
+        self.state = State::Closed;
+        self.out.clear();
+        self.rexmt_at = None;
+        self.persist_at = None;
+        self.delack_at = None;
+        self.read_at = None;
     }
 
     /// The peer's FIN has arrived and everything before it was read.

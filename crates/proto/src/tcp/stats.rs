@@ -13,6 +13,8 @@ pub enum TxKind {
     TimeoutRetransmit,
     /// A byte (or what a small window allows) forced out by the persist timer.
     PersistProbe,
+    /// A reset: the application aborted the connection.
+    Reset,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -51,6 +53,10 @@ pub struct TcpStats {
     pub max_outstanding: u32,
     /// Connection dropped after too many retransmissions.
     pub dropped: bool,
+    /// The application aborted the connection (a reset was sent if the peer's SYN had arrived).
+    pub aborted: bool,
+    /// The peer reset the connection.
+    pub reset_received: bool,
     /// Persist-timer expirations (`tcps_persisttimeo`): each sends a probe.
     pub persist_timeouts: u64,
     /// ACKs sent advertising a zero window.
