@@ -7,6 +7,7 @@ mod live_cmd;
 mod parallel;
 mod plot;
 mod plot_cmd;
+mod progress;
 mod report;
 mod reproduce;
 mod run_cmd;

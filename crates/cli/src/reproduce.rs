@@ -37,7 +37,7 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         })
         .collect();
     let started = std::time::Instant::now();
-    let results = crate::parallel::run_all(&jobs, a.threads)?;
+    let results = crate::parallel::run_all(&jobs, a.threads, "reproduce")?;
     let per: Vec<Vec<RunResult>> = results.chunks(seeds as usize).map(<[_]>::to_vec).collect();
     let report = evaluate(&parts, &exps, &per, &paper, seeds);
     if let Some(dir) = &a.out {
@@ -249,7 +249,7 @@ fn ablation(a: &ReproduceArgs, seeds: u64) -> Result<(), String> {
     let paper = Paper000::load()?;
     let jobs = ablation_jobs(from, to, seeds);
     let started = std::time::Instant::now();
-    let results = crate::parallel::run_all(&jobs, a.threads)?;
+    let results = crate::parallel::run_all(&jobs, a.threads, "reproduce")?;
     let ab = Ablation::evaluate(from, to, seeds, &results, &paper);
     if let Some(dir) = &a.out {
         create_dir(dir)?;

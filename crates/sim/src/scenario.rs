@@ -361,10 +361,7 @@ impl ScenarioFile {
             sc.seed = s;
         }
         if let Some(m) = f.max_time_s {
-            if !(m > 0.0 && m <= 1e7) {
-                return Err(format!("max-time-s {m} must be between 0 and 1e7 seconds"));
-            }
-            sc.max_time = (m * SEC as f64).round() as Time;
+            sc.max_time = max_time_from_secs(m, &format!("max-time-s {m}"))?;
         }
         if let Some(h) = &f.host {
             sc.set_host(HostPreset::parse(h)?);
@@ -396,6 +393,21 @@ pub fn default_scenario() -> Scenario {
 /// Converts a size to u32 for settings that must fit one.
 pub fn size_u32(n: u64, what: &str) -> Result<u32, String> {
     u32::try_from(n).map_err(|_| format!("{what} {n} is too large"))
+}
+
+/// The longest simulated time a run may be given, seconds (about 116 days).
+pub const MAX_TIME_LIMIT_S: f64 = 1e7;
+
+/// A run's cap on simulated time from seconds, as the command line (`--max-time`) and a scenario
+/// file (`max-time-s`) give it: one check and one rounding for both, so the same number means the
+/// same run wherever it is written. `what` names the setting and its value in the message.
+pub fn max_time_from_secs(secs: f64, what: &str) -> Result<Time, String> {
+    if !(secs > 0.0 && secs <= MAX_TIME_LIMIT_S) {
+        return Err(format!(
+            "{what} is out of range: use more than 0 and at most 1e7 seconds"
+        ));
+    }
+    Ok((secs * SEC as f64).round() as Time)
 }
 
 /// Default cap on simulated time.
