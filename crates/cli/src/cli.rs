@@ -59,7 +59,7 @@ pub enum Command {
     snooplab run --scenario examples/cell-3-senders.toml   # a network: 3 mobile senders, one cell\n  \
     snooplab run --error-every-down 64k --error-every-up 0  # errors on the downlink only\n  \
     snooplab run --buffer 8k --host-detail read-delay=5ms   # a reader that runs 5 ms late\n\n\
-Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024).")]
+Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024), 1.5M (whole bytes).")]
 pub struct RunArgs {
     /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every,
     /// error-every-down, error-every-up, burst, down/up channel models, seed, max-time-s, host, a

@@ -4,6 +4,7 @@ mod bench;
 mod cli;
 mod files;
 mod live_cmd;
+mod message;
 mod parallel;
 mod plot;
 mod plot_cmd;
@@ -42,7 +43,7 @@ fn main() {
         cli::Command::Live(a) => live_cmd::live(a),
     };
     if let Err(msg) = result {
-        eprintln!("error: {msg}");
+        eprintln!("error: {}", message::one_line(&msg));
         std::process::exit(2);
     }
 }

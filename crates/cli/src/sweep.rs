@@ -268,8 +268,12 @@ fn summarize_config(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
 }
 
 fn print_table(rows: &[ConfigSummary]) {
+    // the name columns fit the longest name (ll-smart-tcp-aware, a host with changed details), so
+    // the columns after them stay aligned
+    let pw = rows.iter().map(|r| r.protocol.len()).fold(10, usize::max);
+    let hw = rows.iter().map(|r| r.host.len()).fold(11, usize::max);
     println!(
-        "{:<10} {:<11} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>16} {:>14} {:>14} {:>9} {:>8} {:>9}",
+        "{:<pw$} {:<hw$} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>16} {:>14} {:>14} {:>9} {:>8} {:>9}",
         "protocol",
         "host",
         "env",
@@ -292,7 +296,7 @@ fn print_table(rows: &[ConfigSummary]) {
             format!("{} FAIL", r.invariant_failures)
         };
         println!(
-            "{:<10} {:<11} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>7.3} ± {:<6.3} {:>6.2} ± {:<5.2} {:>6.2} ± {:<5.2} {:>9.1} {:>8.1} {:>9}",
+            "{:<pw$} {:<hw$} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>7.3} ± {:<6.3} {:>6.2} ± {:<5.2} {:>6.2} ± {:<5.2} {:>9.1} {:>8.1} {:>9}",
             r.protocol,
             r.host,
             r.env,

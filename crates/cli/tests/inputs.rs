@@ -238,3 +238,216 @@ fn scenario_files_that_are_not_small_regular_files_are_refused_unread() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Writes `text` as a scenario file in `dir` and runs `run --scenario` on it.
+fn run_file(dir: &Path, name: &str, text: &str, extra: &[&str]) -> (Output, String) {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write scenario");
+    let p = s(&path);
+    let mut args = vec!["run", "--scenario", &p];
+    args.extend_from_slice(extra);
+    (snooplab(&args), p)
+}
+
+fn refused_file(dir: &Path, name: &str, text: &str, needles: &[&str]) {
+    let (o, _) = run_file(dir, name, text, &[]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{text}: {err}");
+    assert_eq!(err.lines().count(), 1, "{text}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{text}: expected '{n}' in: {err}");
+    }
+}
+
+#[test]
+fn file_errors_name_the_line_the_key_and_what_is_expected() {
+    let dir = scratch("messages");
+    refused_file(
+        &dir,
+        "bool.toml",
+        "buffer = true\n",
+        &["line 1: buffer: expected a size like 32k or 32768, got a boolean"],
+    );
+    refused_file(
+        &dir,
+        "float.toml",
+        "seed = 2\nmss = 1400.5\n",
+        &["line 2: mss: 1400.5 is not a whole number of bytes"],
+    );
+    refused_file(
+        &dir,
+        "table.toml",
+        "seed = 2\n[down]\nmodel = \"exponential\"\nevery = true\n",
+        &["line 4: down.every: expected a size like 32k or 32768, got a boolean"],
+    );
+    refused_file(
+        &dir,
+        "burst.toml",
+        "burst = \"many\"\n",
+        &["line 1: burst: expected a whole number, got string \"many\""],
+    );
+    // unknown keys on their own line, after a comment, a blank line and inside a channel table
+    refused_file(
+        &dir,
+        "unknown.toml",
+        "# a comment\nseed = 2\n\nbufer = \"8k\"\n",
+        &["line 4: unknown field `bufer`"],
+    );
+    refused_file(
+        &dir,
+        "unknown-down.toml",
+        "seed = 2\n[down]\nmodel = \"exponential\"\nevery = \"64k\"\nrate = 1\n",
+        &["line 5: unknown field `rate`"],
+    );
+    refused_file(
+        &dir,
+        "none.toml",
+        "down = { model = \"none\", every = \"64k\" }\n",
+        &["down: model \"none\" takes no every or burst"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn max_time_is_checked_alike_on_the_command_line_and_in_a_file() {
+    let dir = scratch("maxtime");
+    let o = snooplab(&["run", "--max-time", "1e7", "--transfer", "1k", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (o, _) = run_file(
+        &dir,
+        "ok.toml",
+        "max-time-s = 1e7\ntransfer = \"1k\"\n",
+        &["--json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_refused(
+        &["run", "--max-time", "1e8"],
+        &["max-time '1e8' is out of range: use more than 0 and at most 1e7 seconds"],
+    );
+    refused_file(
+        &dir,
+        "big.toml",
+        "max-time-s = 1e8\n",
+        &["max-time-s 100000000 is out of range: use more than 0 and at most 1e7 seconds"],
+    );
+    assert_refused(&["run", "--max-time", "0"], &["out of range"]);
+    assert_refused(&["run", "--max-time", "nan"], &["out of range"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sizes_with_a_decimal_point_are_whole_bytes_or_refused_alike() {
+    let dir = scratch("sizes");
+    let transfer = |o: &Output| -> serde_json::Value {
+        assert!(o.status.success(), "{}", stderr(o));
+        let v: serde_json::Value = serde_json::from_str(stdout(o).trim()).expect("JSON");
+        v["transfer_bytes"].clone()
+    };
+    let flag = snooplab(&["run", "--transfer", "1.5M", "--json", "--error-every", "0"]);
+    assert_eq!(transfer(&flag), 1_572_864);
+    let (file, _) = run_file(
+        &dir,
+        "t.toml",
+        "transfer = \"1.5M\"\nerror-every = 0\nmss = 1400.0\n",
+        &["--json"],
+    );
+    assert_eq!(transfer(&file), 1_572_864);
+    assert_eq!(stdout(&flag), stdout(&file));
+    assert_refused(
+        &["run", "--transfer", "1.1k"],
+        &["transfer: size '1.1k' is not a whole number of bytes"],
+    );
+    refused_file(
+        &dir,
+        "t2.toml",
+        "transfer = \"1.1k\"\n",
+        &["transfer: size '1.1k' is not a whole number of bytes"],
+    );
+    refused_file(
+        &dir,
+        "t3.toml",
+        "transfer = 1.5\n",
+        &["transfer: 1.5 is not a whole number of bytes"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn long_values_are_echoed_as_a_short_prefix_on_one_line() {
+    let dir = scratch("long");
+    let long = "x".repeat(1_000_000);
+    refused_file(
+        &dir,
+        "long.toml",
+        &format!("protocol = \"{long}\"\n"),
+        &[
+            "unknown protocol 'xxxx",
+            "(1000000 characters)",
+            "(known: e2e",
+        ],
+    );
+    let (o, _) = run_file(&dir, "long.toml", &format!("protocol = \"{long}\"\n"), &[]);
+    assert!(stderr(&o).len() < 1000, "{} bytes", stderr(&o).len());
+    refused_file(
+        &dir,
+        "newline.toml",
+        "protocol = \"\"\"e2e\nsnoop\"\"\"\n",
+        &["unknown protocol 'e2e\\nsnoop'"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_plot_that_cannot_be_written_keeps_the_result_and_says_which_file() {
+    let dir = scratch("plot");
+    std::fs::create_dir_all(dir.join("sequence.png")).expect("a directory in the way");
+    let o = snooplab(&["run", "--transfer", "64k", "--plot", &s(&dir)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("throughput"),
+        "the result: {}",
+        stdout(&o)
+    );
+    let err = stderr(&o);
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(
+        errors[0].contains("sequence.png: Is a directory") && !err.contains("Error("),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sweep_table_columns_line_up_for_long_names() {
+    let o = snooplab(&[
+        "sweep",
+        "--protocol",
+        "e2e,ll-smart-tcp-aware",
+        "--host-detail",
+        "reader=instant",
+        "--seeds",
+        "2",
+        "--transfer",
+        "64k",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let bars: Vec<Option<usize>> = out
+        .lines()
+        .filter(|l| l.contains('|'))
+        .map(|l| l.chars().position(|c| c == '|'))
+        .collect();
+    assert_eq!(bars.len(), 3, "{out}");
+    assert!(bars.iter().all(|b| *b == bars[0]), "{out}");
+    // and each row's env starts under the heading's
+    let env_col: Vec<Option<usize>> = out
+        .lines()
+        .filter(|l| l.contains('|'))
+        .map(|l| l.find(" lan ").or_else(|| l.find(" env ")))
+        .collect();
+    assert!(
+        env_col.iter().all(|c| c.is_some() && *c == env_col[0]),
+        "{out}"
+    );
+}

@@ -58,37 +58,52 @@ pub struct LinkTable {
     pub framing_bytes: Option<u32>,
 }
 
-/// A channel model, tagged by `model`: `{ model = "none" }` or `{ model = "exponential", every =
-/// "64k", burst = 1 }`.
+/// A channel model, named by `model`: `{ model = "none" }` or `{ model = "exponential", every =
+/// "64k", burst = 1 }`. A plain table rather than a serde-tagged enum: serde reads a tagged enum
+/// through a buffer that loses the positions, so an unknown key would be reported at the table's
+/// first line instead of its own.
 #[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "model", rename_all = "kebab-case", deny_unknown_fields)]
-pub enum ChannelTable {
-    None,
-    Exponential {
-        /// Mean bytes between bit errors.
-        every: SizeValue,
-        /// Frames destroyed by each error event [default: 1].
-        burst: Option<i64>,
-    },
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct ChannelTable {
+    /// `none` or `exponential`.
+    pub model: String,
+    /// Mean bytes between bit errors (`exponential`).
+    pub every: Option<SizeValue>,
+    /// Frames destroyed by each error event [default: 1] (`exponential`).
+    pub burst: Option<i64>,
 }
 
 impl ChannelTable {
     pub fn spec(&self, what: &str) -> Result<ChannelSpec, String> {
-        let spec = match self {
-            ChannelTable::None => ChannelSpec::None,
-            ChannelTable::Exponential { every, burst } => {
+        let spec = match self.model.as_str() {
+            "none" => {
+                if self.every.is_some() || self.burst.is_some() {
+                    return Err(format!("{what}: model \"none\" takes no every or burst"));
+                }
+                ChannelSpec::None
+            }
+            "exponential" => {
+                let every = self.every.as_ref().ok_or_else(|| {
+                    format!("{what}: model \"exponential\" needs every (mean bytes between errors)")
+                })?;
                 let mean_bytes = every.bytes(&format!("{what}.every"))?;
                 if mean_bytes == 0 {
                     return Err(format!(
                         "{what}.every: use model = \"none\" for a channel without errors"
                     ));
                 }
-                let burst = match burst {
-                    Some(b) => u32::try_from(*b)
-                        .map_err(|_| format!("{what}.burst {b} is out of range"))?,
+                let burst = match self.burst {
+                    Some(b) => {
+                        u32::try_from(b).map_err(|_| format!("{what}.burst {b} is out of range"))?
+                    }
                     None => 1,
                 };
                 ChannelSpec::Exponential { mean_bytes, burst }
+            }
+            other => {
+                return Err(format!(
+                    "{what}: unknown model '{other}' (known: none, exponential)"
+                ))
             }
         };
         spec.validate().map_err(|e| format!("{what}: {e}"))?;
