@@ -1,5 +1,7 @@
 //! The `snooplab` command line.
 
+#[cfg(test)]
+mod args_proptest;
 mod bench;
 mod cli;
 mod files;

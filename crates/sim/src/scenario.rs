@@ -533,7 +533,13 @@ pub fn max_time_from_secs(secs: f64, what: &str) -> Result<Time, String> {
             "{what} is out of range: use more than 0 and at most 1e7 seconds"
         ));
     }
-    Ok((secs * SEC as f64).round() as Time)
+    match (secs * SEC as f64).round() as Time {
+        // below half a nanosecond: no time at all
+        0 => Err(format!(
+            "{what} is out of range: use more than 0 and at most 1e7 seconds"
+        )),
+        t => Ok(t),
+    }
 }
 
 /// Default cap on simulated time.
