@@ -10,7 +10,7 @@ use snooplab_proto::tcp::HostPreset;
 
 /// What the timed runs record besides their result.
 #[derive(Clone, Copy, Debug, Default)]
-struct Recording {
+pub struct Recording {
     trace: bool,
     pcap: bool,
 }
@@ -67,12 +67,23 @@ impl Recording {
     }
 }
 
-pub fn bench(a: BenchArgs) -> Result<(), String> {
-    if a.runs == 0 {
-        return Err("runs must be at least 1".into());
+/// The most timed runs `bench --runs` takes (documented in `--help`): a run takes a few
+/// milliseconds, so this is minutes, where `--runs 100000000` would run for days.
+pub const MAX_RUNS: u32 = 100_000;
+
+/// Checks the settings without running anything: what to record, and the host.
+pub fn plan(a: &BenchArgs) -> Result<(Recording, HostPreset), String> {
+    if a.runs == 0 || a.runs > MAX_RUNS {
+        return Err(format!(
+            "runs {} is out of range: use 1 to {MAX_RUNS}",
+            a.runs
+        ));
     }
-    let rec = Recording::parse(&a.with)?;
-    let host = HostPreset::parse(&a.host)?;
+    Ok((Recording::parse(&a.with)?, HostPreset::parse(&a.host)?))
+}
+
+pub fn bench(a: BenchArgs) -> Result<(), String> {
+    let (rec, host) = plan(&a)?;
     let scenario = |seed| {
         let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32768, seed);
         sc.set_host(host);
@@ -82,13 +93,16 @@ pub fn bench(a: BenchArgs) -> Result<(), String> {
     let mut events = 0u64;
     // one warm-up run
     let _ = rec.run(&scenario(0))?;
+    let progress = crate::progress::Progress::new("bench", u64::from(a.runs))?;
     for seed in 1..=u64::from(a.runs) {
         let sc = scenario(seed);
         let t = Instant::now();
         let r = rec.run(&sc)?;
         walls.push(t.elapsed().as_secs_f64());
         events += r.events;
+        progress.inc();
     }
+    progress.finish();
     let total: f64 = walls.iter().sum();
     let mean_ms = 1e3 * total / walls.len() as f64;
     let mut sorted = walls.clone();

@@ -64,12 +64,13 @@ pub enum Command {
     snooplab run --buffer 8k --host-detail read-delay=5ms   # a reader that runs 5 ms late\n  \
     snooplab run --down gilbert-elliott:good-every=0,bad-every=2k,good-time=1s,bad-time=50ms\n  \
     snooplab run --down trace:examples/fading.trace --up none   # a recorded channel\n\n\
-Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024).")]
+Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024), 1.5M (whole bytes).")]
 pub struct RunArgs {
     /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every,
     /// error-every-down, error-every-up, burst, down/up channel models, seed, max-time-s, host, a
     /// [host-details] table, and a network of its own ([[node]], [[link]], [[cell]], [[flow]]
-    /// tables, docs/networks.md) whose flows, links and channels take these as defaults.
+    /// tables, docs/networks.md) whose flows, links and channels take these as defaults. A
+    /// regular file of at most 1 MiB.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<std::path::PathBuf>,
     /// Protocol (see `snooplab protocols`) [default: e2e].
@@ -112,7 +113,8 @@ pub struct RunArgs {
     /// Random seed [default: 1].
     #[arg(long, allow_hyphen_values = true)]
     pub seed: Option<String>,
-    /// Stop at this simulated time, in seconds, and report the run incomplete [default: 3600].
+    /// Stop at this simulated time, in seconds (more than 0, at most 1e7), and report the run
+    /// incomplete [default: 3600].
     #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
     pub max_time: Option<String>,
     /// TCP implementation of every host: bsd44-lite, bsdos-2.1 or freebsd-2.2 (see `snooplab
@@ -168,7 +170,8 @@ pub struct PlotArgs {
     snooplab sweep --error-every 16k,32k,64k,128k,256k --seeds 5 --json\n  \
     snooplab sweep --host bsd44-lite,bsdos-2.1 --buffer 8k,32k --seeds 20\n  \
     snooplab sweep --scenario examples/cell-3-senders.toml --protocol e2e,efr --seeds 5\n\n\
-Lists are comma-separated; every combination runs with seeds seed-base .. seed-base+seeds-1.")]
+Lists are comma-separated; every combination runs with seeds seed-base .. seed-base+seeds-1.\n\
+A sweep plans at most 100000 runs (combinations x seeds).")]
 pub struct SweepArgs {
     /// A scenario file (as `snooplab run --scenario`; a network file too) whose settings are the
     /// base of every combination; the list flags below replace them.
@@ -203,13 +206,14 @@ pub struct SweepArgs {
     /// Change one host detail in every run, e.g. reader=instant (repeatable).
     #[arg(long, value_name = "KEY=VALUE")]
     pub host_detail: Vec<String>,
-    /// Number of seeds per combination.
+    /// Number of seeds per combination, 1 to 100000.
     #[arg(long, default_value = "10", allow_hyphen_values = true)]
     pub seeds: String,
     /// First seed.
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
     pub seed_base: String,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads (default: all cores; at most one per run and 256). Results do not depend
+    /// on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Print JSON (every run and the summaries) instead of a table.
@@ -242,7 +246,8 @@ pub struct ReproduceArgs {
     /// paper's, the configurations, the claims, and traces of two example runs (PNG and SVG beside).
     #[arg(long, value_name = "DIR")]
     pub report: Option<std::path::PathBuf>,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads (default: all cores; at most one per run and 256). Results do not depend
+    /// on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// TCP implementation of every host (bsd44-lite, bsdos-2.1, freebsd-2.2).
@@ -259,7 +264,7 @@ pub struct ReproduceArgs {
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
-    /// Timed runs (after one warm-up run).
+    /// Timed runs (after one warm-up run), 1 to 100000.
     #[arg(long, default_value_t = 20)]
     pub runs: u32,
     /// Record during the runs, to measure what it costs: none, trace, pcap or trace,pcap.

@@ -1,13 +1,17 @@
 //! The `snooplab` command line.
 
+#[cfg(test)]
+mod args_proptest;
 mod bench;
 mod channel_cmd;
 mod cli;
 mod files;
 mod live_cmd;
+mod message;
 mod parallel;
 mod plot;
 mod plot_cmd;
+mod progress;
 mod report;
 mod reproduce;
 mod run_cmd;
@@ -43,7 +47,7 @@ fn main() {
         cli::Command::ChannelTrace(a) => channel_cmd::channel_trace(&a),
     };
     if let Err(msg) = result {
-        eprintln!("error: {msg}");
+        eprintln!("error: {}", message::one_line(&msg));
         std::process::exit(2);
     }
 }

@@ -12,12 +12,42 @@ use crate::files::{create_dir, write_file};
 use crate::settings::parse_seed;
 use snooplab_proto::tcp::HostPreset;
 
-pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
+/// Checks the arguments without running anything: the part, the seeds, the host profiles.
+pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Part>, u64), String> {
     let parts = Part::parse(a.part.as_deref().unwrap_or("all"))?;
     let seeds = parse_seed(&a.seeds).map_err(|e| e.replace("seed", "seeds"))?;
     if seeds == 0 || seeds > 10_000 {
         return Err(format!("seeds {seeds} is out of range: use 1 to 10000"));
     }
+    if a.ablation {
+        ablation_profiles(a)?;
+    } else {
+        HostPreset::parse(&a.host)?;
+    }
+    if a.threads == Some(0) {
+        return Err("threads must be at least 1".into());
+    }
+    Ok((parts, seeds))
+}
+
+/// The two profiles of `--ablation`, checked.
+fn ablation_profiles(a: &ReproduceArgs) -> Result<(HostPreset, HostPreset), String> {
+    let from = HostPreset::parse(&a.host)?;
+    let to = HostPreset::parse(&a.against)?;
+    if from == to {
+        return Err(format!(
+            "--ablation compares two host profiles, but --host and --against are both {}",
+            from.name()
+        ));
+    }
+    if a.part.as_deref().is_some_and(|p| p != "all") {
+        return Err("--ablation runs Tables III and IV; leave out the part".into());
+    }
+    Ok((from, to))
+}
+
+pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
+    let (parts, seeds) = plan(&a)?;
     if a.ablation {
         return ablation(&a, seeds);
     }
@@ -37,7 +67,7 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         })
         .collect();
     let started = std::time::Instant::now();
-    let results = crate::parallel::run_all(&jobs, a.threads)?;
+    let results = crate::parallel::run_all(&jobs, a.threads, "reproduce")?;
     let per: Vec<Vec<RunResult>> = results.chunks(seeds as usize).map(<[_]>::to_vec).collect();
     let report = evaluate(&parts, &exps, &per, &paper, seeds);
     if let Some(dir) = &a.out {
@@ -253,21 +283,11 @@ fn write_outputs(
 /// `reproduce --ablation`: Tables III and IV with one host detail at a time switched between two
 /// profiles, both ways.
 fn ablation(a: &ReproduceArgs, seeds: u64) -> Result<(), String> {
-    let from = HostPreset::parse(&a.host)?;
-    let to = HostPreset::parse(&a.against)?;
-    if from == to {
-        return Err(format!(
-            "--ablation compares two host profiles, but --host and --against are both {}",
-            from.name()
-        ));
-    }
-    if a.part.as_deref().is_some_and(|p| p != "all") {
-        return Err("--ablation runs Tables III and IV; leave out the part".into());
-    }
+    let (from, to) = ablation_profiles(a)?;
     let paper = Paper000::load()?;
     let jobs = ablation_jobs(from, to, seeds);
     let started = std::time::Instant::now();
-    let results = crate::parallel::run_all(&jobs, a.threads)?;
+    let results = crate::parallel::run_all(&jobs, a.threads, "reproduce")?;
     let ab = Ablation::evaluate(from, to, seeds, &results, &paper);
     if let Some(dir) = &a.out {
         create_dir(dir)?;

@@ -35,6 +35,13 @@ pub fn run(a: RunArgs) -> Result<(), String> {
         let (r, o) = Simulation::observed(&sc, o).run_observed();
         (r, Some(o))
     };
+    // the result first: a capture, trace or plot that cannot be written must not lose it
+    if a.json {
+        let text = serde_json::to_string(&r).map_err(|e| format!("cannot encode result: {e}"))?;
+        println!("{text}");
+    } else {
+        print_table(&r, &sc);
+    }
     if let Some(o) = obs {
         if let (Some(c), Some(dir)) = (o.capture, &a.pcap) {
             let counts = c
@@ -59,12 +66,6 @@ pub fn run(a: RunArgs) -> Result<(), String> {
                 eprintln!("wrote {}: {} (.png, .svg)", dir.display(), names.join(", "));
             }
         }
-    }
-    if a.json {
-        let text = serde_json::to_string(&r).map_err(|e| format!("cannot encode result: {e}"))?;
-        println!("{text}");
-    } else {
-        print_table(&r, &sc);
     }
     Ok(())
 }

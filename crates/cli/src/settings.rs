@@ -4,7 +4,7 @@ use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::SEC;
 use snooplab_sim::channel::ChannelSpec;
 use snooplab_sim::network::file::ChannelTable;
-use snooplab_sim::scenario::{default_scenario, size_u32, ScenarioFile};
+use snooplab_sim::scenario::{default_scenario, max_time_from_secs, size_u32, ScenarioFile};
 use snooplab_sim::size::parse_size;
 use snooplab_sim::{Env, Protocol, Scenario};
 
@@ -39,21 +39,20 @@ pub fn parse_seconds(text: &str, what: &str) -> Result<u64, String> {
     Ok(t)
 }
 
+/// `--max-time`: decimal seconds, exponents allowed (`600`, `12.5`, `1e4`), checked and rounded
+/// as a scenario file's `max-time-s`.
 pub fn parse_max_time(text: &str) -> Result<u64, String> {
-    match parse_seconds(text, "max-time")? {
-        0 => Err(format!(
-            "max-time '{text}' must be between 0 and 1e7 seconds"
-        )),
-        t => Ok(t),
-    }
+    let secs: f64 = text.trim().parse().map_err(|_| {
+        format!("max-time '{text}' is not a number of seconds (e.g. 600, 12.5 or 1e4)")
+    })?;
+    max_time_from_secs(secs, &format!("max-time '{text}'"))
 }
 
 /// Defaults, then the scenario file, then the flags.
 pub fn scenario_from_args(a: &RunArgs) -> Result<Scenario, String> {
     let mut sc = default_scenario();
     if let Some(path) = &a.scenario {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read scenario file {}: {e}", path.display()))?;
+        let text = crate::files::read_scenario(path)?;
         let mut f = ScenarioFile::parse(&text)
             .map_err(|e| format!("scenario file {}: {e}", path.display()))?;
         f.rebase_paths(path.parent().unwrap_or(std::path::Path::new(".")));

@@ -68,12 +68,59 @@ fn list<T>(
     }
 }
 
+/// The most runs one sweep plans (documented in `--help` and docs/outputs.md): every planned
+/// scenario and every result is held in memory until the summaries are printed, so a cross
+/// product of tens of millions would exhaust the machine before the first run ends.
+pub const MAX_PLANNED_RUNS: u64 = 100_000;
+
+/// What a sweep runs: every combination, each with seeds `seed_base ..= seed_base + seeds - 1`.
+pub struct Plan {
+    pub configs: Vec<Scenario>,
+    pub seeds: u64,
+    pub seed_base: u64,
+}
+
+impl Plan {
+    /// Every run: each combination with each seed, combinations in order.
+    fn jobs(&self) -> Vec<Scenario> {
+        self.configs
+            .iter()
+            .flat_map(|sc| {
+                (0..self.seeds).map(move |i| Scenario {
+                    seed: self.seed_base + i,
+                    ..sc.clone()
+                })
+            })
+            .collect()
+    }
+}
+
+/// Checks every setting and builds the combinations, without running anything.
+pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
+    let (configs, seeds) = scenarios(a)?;
+    let seed_base = parse_seed(&a.seed_base).map_err(|e| e.replace("seed", "seed-base"))?;
+    if seed_base.checked_add(seeds - 1).is_none() {
+        return Err(format!(
+            "seed-base {seed_base} with {seeds} seeds goes past the largest seed, {}",
+            u64::MAX
+        ));
+    }
+    let plan = Plan {
+        configs,
+        seeds,
+        seed_base,
+    };
+    if a.threads == Some(0) {
+        return Err("threads must be at least 1".into());
+    }
+    Ok(plan)
+}
+
 /// Every combination, in a fixed order: the defaults, then the scenario file, then each listed value.
 fn scenarios(a: &SweepArgs) -> Result<(Vec<Scenario>, u64), String> {
     let mut base = default_scenario();
     if let Some(path) = &a.scenario {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read scenario file {}: {e}", path.display()))?;
+        let text = crate::files::read_scenario(path)?;
         ScenarioFile::parse(&text)
             .and_then(|mut f| {
                 f.rebase_paths(path.parent().unwrap_or(std::path::Path::new(".")));
@@ -96,6 +143,25 @@ fn scenarios(a: &SweepArgs) -> Result<(Vec<Scenario>, u64), String> {
     let seeds = parse_seed(&a.seeds).map_err(|e| e.replace("seed", "seeds"))?;
     if seeds == 0 || seeds > 100_000 {
         return Err(format!("seeds {seeds} is out of range: use 1 to 100000"));
+    }
+    // counted before anything is built, so a huge cross product costs nothing
+    let combinations = [
+        protocols.len(),
+        hosts.len(),
+        envs.len(),
+        buffers.len(),
+        msss.len(),
+        errors.len(),
+        bursts.len(),
+    ]
+    .iter()
+    .fold(1u128, |n, &len| n.saturating_mul(len as u128));
+    let runs = combinations.saturating_mul(u128::from(seeds));
+    if runs > u128::from(MAX_PLANNED_RUNS) {
+        return Err(format!(
+            "the sweep plans {runs} runs ({combinations} combinations x {seeds} seeds), more than \
+             the limit of {MAX_PLANNED_RUNS}: use fewer values or seeds"
+        ));
     }
     let mut out = vec![];
     for &p in &protocols {
@@ -147,18 +213,10 @@ fn scenarios(a: &SweepArgs) -> Result<(Vec<Scenario>, u64), String> {
 }
 
 pub fn sweep(a: SweepArgs) -> Result<(), String> {
-    let (configs, seeds) = scenarios(&a)?;
-    let base = parse_seed(&a.seed_base)?;
-    let jobs: Vec<Scenario> = configs
-        .iter()
-        .flat_map(|sc| {
-            (0..seeds).map(move |i| Scenario {
-                seed: base + i,
-                ..sc.clone()
-            })
-        })
-        .collect();
-    let results = crate::parallel::run_all(&jobs, a.threads)?;
+    let plan = plan(&a)?;
+    let jobs = plan.jobs();
+    let results = crate::parallel::run_all(&jobs, a.threads, "sweep")?;
+    let (configs, seeds) = (&plan.configs, plan.seeds);
 
     let per = seeds as usize;
     let summaries: Vec<ConfigSummary> = configs
@@ -228,8 +286,12 @@ fn summarize_config(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
 }
 
 fn print_table(rows: &[ConfigSummary]) {
+    // the name columns fit the longest name (ll-smart-tcp-aware, a host with changed details), so
+    // the columns after them stay aligned
+    let pw = rows.iter().map(|r| r.protocol.len()).fold(10, usize::max);
+    let hw = rows.iter().map(|r| r.host.len()).fold(11, usize::max);
     println!(
-        "{:<10} {:<11} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>16} {:>14} {:>14} {:>9} {:>8} {:>9}",
+        "{:<pw$} {:<hw$} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>16} {:>14} {:>14} {:>9} {:>8} {:>9}",
         "protocol",
         "host",
         "env",
@@ -252,7 +314,7 @@ fn print_table(rows: &[ConfigSummary]) {
             format!("{} FAIL", r.invariant_failures)
         };
         println!(
-            "{:<10} {:<11} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>7.3} ± {:<6.3} {:>6.2} ± {:<5.2} {:>6.2} ± {:<5.2} {:>9.1} {:>8.1} {:>9}",
+            "{:<pw$} {:<hw$} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>7.3} ± {:<6.3} {:>6.2} ± {:<5.2} {:>6.2} ± {:<5.2} {:>9.1} {:>8.1} {:>9}",
             r.protocol,
             r.host,
             r.env,

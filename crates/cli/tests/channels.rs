@@ -100,7 +100,7 @@ fn bad_channel_models_give_one_error_line() {
             vec!["run", "--up", "gilbert-elliott:good-every=0"],
             "bad-every",
         ),
-        (vec!["run", "--down", "fading"], "unknown variant"),
+        (vec!["run", "--down", "fading"], "unknown model"),
         (
             vec![
                 "run",

@@ -237,11 +237,73 @@ pub fn check_tcp_settings(mss: u32, buffer: u32, transfer: u64) -> Result<(), St
 pub const PAPER000_HOST: HostPreset = HostPreset::Bsdos21;
 
 /// A size in a scenario file: a number of bytes or a string such as "32k".
-#[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug)]
 pub enum SizeValue {
     Bytes(i64),
     Text(String),
+}
+
+/// What a size in a file should look like, for messages.
+const SIZE_EXPECTED: &str = "expected a size like 32k or 32768";
+
+/// Written by hand rather than `#[serde(untagged)]`, whose only message is "data did not match any
+/// variant of untagged enum SizeValue": this one says what a size looks like and what was found.
+impl<'de> Deserialize<'de> for SizeValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SizeValue, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = SizeValue;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(SIZE_EXPECTED)
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<SizeValue, E> {
+                Ok(SizeValue::Bytes(n))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<SizeValue, E> {
+                i64::try_from(n)
+                    .map(SizeValue::Bytes)
+                    .map_err(|_| E::custom(format!("size {n} is too large")))
+            }
+            // a whole number written as a float (`1400.0`) is that many bytes, as "1400.0" is
+            // on the command line; anything else is not a number of bytes
+            fn visit_f64<E: serde::de::Error>(self, x: f64) -> Result<SizeValue, E> {
+                if x.is_finite() && x.fract() == 0.0 && x.abs() < 9.0e15 {
+                    Ok(SizeValue::Bytes(x as i64))
+                } else {
+                    Err(E::custom(format!(
+                        "{x} is not a whole number of bytes ({SIZE_EXPECTED})"
+                    )))
+                }
+            }
+            fn visit_str<E: serde::de::Error>(self, t: &str) -> Result<SizeValue, E> {
+                Ok(SizeValue::Text(t.to_string()))
+            }
+            fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<SizeValue, E> {
+                Err(E::custom(format!("{SIZE_EXPECTED}, got a boolean")))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<SizeValue, A::Error> {
+                Err(serde::de::Error::custom(format!(
+                    "{SIZE_EXPECTED}, got an array"
+                )))
+            }
+            // TOML hands dates and times over as a one-key table
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<SizeValue, A::Error> {
+                let date = m
+                    .next_key::<String>()
+                    .ok()
+                    .flatten()
+                    .is_some_and(|k| k.contains("datetime"));
+                let found = if date { "a date or time" } else { "a table" };
+                Err(serde::de::Error::custom(format!(
+                    "{SIZE_EXPECTED}, got {found}"
+                )))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl SizeValue {
@@ -304,9 +366,11 @@ pub fn value_text(v: &toml::Value) -> Result<String, String> {
 }
 
 impl ScenarioFile {
+    /// Reads a file; a message names the line, the key when the error is in its value, and what
+    /// was expected.
     pub fn parse(text: &str) -> Result<ScenarioFile, String> {
         toml::from_str(text).map_err(|e| {
-            let msg = e.message().replace('\n', " ");
+            let msg = plain_message(&e.message().replace('\n', " "));
             match e.span() {
                 Some(span) => {
                     let line = text.as_bytes()[..span.start.min(text.len())]
@@ -314,7 +378,10 @@ impl ScenarioFile {
                         .filter(|&&b| b == b'\n')
                         .count()
                         + 1;
-                    format!("line {line}: {msg}")
+                    match key_of_value(text, span.start) {
+                        Some(key) => format!("line {line}: {key}: {msg}"),
+                        None => format!("line {line}: {msg}"),
+                    }
                 }
                 None => msg,
             }
@@ -377,10 +444,7 @@ impl ScenarioFile {
             sc.seed = s;
         }
         if let Some(m) = f.max_time_s {
-            if !(m > 0.0 && m <= 1e7) {
-                return Err(format!("max-time-s {m} must be between 0 and 1e7 seconds"));
-            }
-            sc.max_time = (m * SEC as f64).round() as Time;
+            sc.max_time = max_time_from_secs(m, &format!("max-time-s {m}"))?;
         }
         if let Some(h) = &f.host {
             sc.set_host(HostPreset::parse(h)?);
@@ -404,6 +468,65 @@ impl ScenarioFile {
     }
 }
 
+/// serde's type errors in words: `invalid type: string "x", expected i64` becomes `expected a
+/// whole number, got string "x"`.
+fn plain_message(msg: &str) -> String {
+    let rest = msg
+        .strip_prefix("invalid type: ")
+        .or_else(|| msg.strip_prefix("invalid value: "));
+    let Some((found, expected)) = rest.and_then(|r| r.rsplit_once(", expected ")) else {
+        return msg.to_string();
+    };
+    let expected = match expected {
+        "i64" | "i32" => "a whole number",
+        "u64" | "u32" | "u16" | "u8" | "usize" => "a whole number, 0 or more",
+        "f64" | "f32" => "a number",
+        "a boolean" => "true or false",
+        "a map" => "a table",
+        other => other,
+    };
+    format!("expected {expected}, got {found}")
+}
+
+/// The key (dotted from its table) whose value starts at byte `pos`: `buffer` for `buffer = true`,
+/// `down.every` for `down = { every = true }` or `every = true` under `[down]`. `None` when `pos`
+/// is not right after `key =` on its line (the error is about a key or a whole table, and the
+/// message names it).
+fn key_of_value(text: &str, pos: usize) -> Option<String> {
+    let before = text.get(..pos)?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let prefix = before[line_start..].trim_end().strip_suffix('=')?;
+    // `a = { b = 1, c = {` ... : every `{` opens a key's inline table
+    let mut path: Vec<&str> = Vec::new();
+    let parts: Vec<&str> = prefix.split('{').collect();
+    for (i, part) in parts.iter().enumerate() {
+        let mut k = part.rsplit(',').next().unwrap_or(part).trim();
+        if i + 1 < parts.len() {
+            k = k.strip_suffix('=')?.trim_end();
+        }
+        path.push(k);
+    }
+    let bare = |k: &str| {
+        !k.is_empty()
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    };
+    if !path.iter().all(|k| bare(k)) {
+        return None;
+    }
+    // the table the line is in: the last header above it
+    let header = text[..line_start].lines().rev().find_map(|l| {
+        let l = l.trim();
+        l.starts_with('[')
+            .then(|| l.trim_matches(|c| c == '[' || c == ']').trim())
+    });
+    let mut key = path.join(".");
+    if let Some(h) = header.filter(|h| bare(h)) {
+        key = format!("{h}.{key}");
+    }
+    Some(key)
+}
+
 /// Defaults of `snooplab run`: paper 000's LAN, 32 KB, one error every 64 KB.
 pub fn default_scenario() -> Scenario {
     Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 1)
@@ -412,6 +535,27 @@ pub fn default_scenario() -> Scenario {
 /// Converts a size to u32 for settings that must fit one.
 pub fn size_u32(n: u64, what: &str) -> Result<u32, String> {
     u32::try_from(n).map_err(|_| format!("{what} {n} is too large"))
+}
+
+/// The longest simulated time a run may be given, seconds (about 116 days).
+pub const MAX_TIME_LIMIT_S: f64 = 1e7;
+
+/// A run's cap on simulated time from seconds, as the command line (`--max-time`) and a scenario
+/// file (`max-time-s`) give it: one check and one rounding for both, so the same number means the
+/// same run wherever it is written. `what` names the setting and its value in the message.
+pub fn max_time_from_secs(secs: f64, what: &str) -> Result<Time, String> {
+    if !(secs > 0.0 && secs <= MAX_TIME_LIMIT_S) {
+        return Err(format!(
+            "{what} is out of range: use more than 0 and at most 1e7 seconds"
+        ));
+    }
+    match (secs * SEC as f64).round() as Time {
+        // below half a nanosecond: no time at all
+        0 => Err(format!(
+            "{what} is out of range: use more than 0 and at most 1e7 seconds"
+        )),
+        t => Ok(t),
+    }
 }
 
 /// Default cap on simulated time.

@@ -1,7 +1,9 @@
 //! Byte sizes as users write them: `8192`, `8k`, `8K`, `64KiB`, `8M`.
 
 /// Parses a size in bytes. `k`/`K` is 1024 and `m`/`M` is 1024 * 1024, as in the papers
-/// ("8 Mbyte" transfers are 8 * 2^20 bytes, "32 kbyte" buffers 32768).
+/// ("8 Mbyte" transfers are 8 * 2^20 bytes, "32 kbyte" buffers 32768). A decimal point is allowed
+/// when the result is a whole number of bytes (`1.5M` is 1572864, `1.5k` 1536), so a size means the
+/// same here and in a scenario file, where `1400.0` is 1400 bytes.
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
     if t.is_empty() {
@@ -15,22 +17,39 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         .strip_suffix("ib")
         .or_else(|| lower.strip_suffix('b'))
         .unwrap_or(&lower);
-    let (digits, mult) = match stripped.chars().last() {
+    let (number, mult) = match stripped.chars().last() {
         Some('k') => (&stripped[..stripped.len() - 1], 1u64 << 10),
         Some('m') => (&stripped[..stripped.len() - 1], 1u64 << 20),
         Some('g') => (&stripped[..stripped.len() - 1], 1u64 << 30),
         _ => (stripped, 1),
     };
-    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) {
+    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
+    let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
+    if whole.is_empty() || !digits(whole) || !digits(frac) {
         return Err(format!(
-            "size '{text}' is not a whole number of bytes (examples: 8192, 8k, 8M)"
+            "size '{text}' is not a whole number of bytes (examples: 8192, 8k, 1.5M)"
         ));
     }
-    let n: u64 = digits
-        .parse()
-        .map_err(|_| format!("size '{text}' is too large"))?;
-    n.checked_mul(mult)
-        .ok_or_else(|| format!("size '{text}' is too large"))
+    let too_large = || format!("size '{text}' is too large");
+    let n: u64 = whole.parse().map_err(|_| too_large())?;
+    let n = n.checked_mul(mult).ok_or_else(too_large)?;
+    // the fraction's bytes, exactly: frac / 10^len * mult, in integers; trailing zeros say nothing
+    let frac = frac.trim_end_matches('0');
+    if frac.is_empty() {
+        return Ok(n);
+    }
+    let not_whole = || format!("size '{text}' is not a whole number of bytes");
+    if frac.len() > 20 {
+        return Err(not_whole());
+    }
+    let f: u128 = frac.parse().map_err(|_| not_whole())?;
+    let scaled = f * u128::from(mult);
+    let unit = 10u128.pow(frac.len() as u32);
+    if !scaled.is_multiple_of(unit) {
+        return Err(not_whole());
+    }
+    let extra = u64::try_from(scaled / unit).map_err(|_| too_large())?;
+    n.checked_add(extra).ok_or_else(too_large)
 }
 
 /// Formats a size the way `parse_size` reads it, compactly (`32k`, `8M`, `1400`).
@@ -59,7 +78,19 @@ mod tests {
         assert_eq!(parse_size("0"), Ok(0));
         assert!(parse_size("-8k").unwrap_err().contains("negative"));
         assert!(parse_size("eight").is_err());
-        assert!(parse_size("1.5k").is_err());
+        assert_eq!(parse_size("1.5k"), Ok(1536));
+        assert_eq!(parse_size("1.5M"), Ok(1_572_864));
+        assert_eq!(parse_size("1400.0"), Ok(1400));
+        assert_eq!(parse_size("0.25k"), Ok(256));
+        assert!(parse_size("1.1k")
+            .unwrap_err()
+            .contains("not a whole number of bytes"));
+        assert!(parse_size("1400.5")
+            .unwrap_err()
+            .contains("not a whole number of bytes"));
+        assert!(parse_size(".5k").is_err());
+        assert!(parse_size("1.2.3k").is_err());
+        assert!(parse_size("1e3").is_err());
         assert!(parse_size("").is_err());
         assert!(parse_size("99999999999999999999G").is_err());
     }

@@ -67,6 +67,9 @@ pub fn save(
     init_fonts()?;
     let png = dir.join(format!("{stem}.png"));
     let svg = dir.join(format!("{stem}.svg"));
+    // opened here first so that a path that cannot be written (a directory of that name, no
+    // permission) is reported as such, not as the drawing library's debug dump
+    std::fs::File::create(&png).map_err(|e| format!("cannot write {}: {e}", png.display()))?;
     {
         let root = BitMapBackend::new(&png, size).into_drawing_area();
         chart.draw(&root)?;

@@ -60,78 +60,118 @@ pub struct LinkTable {
     pub framing_bytes: Option<u32>,
 }
 
-/// A channel model, tagged by `model`: `{ model = "none" }`, `{ model = "exponential", every =
+/// A channel model, named by `model`: `{ model = "none" }`, `{ model = "exponential", every =
 /// "64k", burst = 1 }`, `{ model = "gilbert-elliott", good-every = "1M", bad-every = "2k", good-time =
-/// "1s", bad-time = "50ms" }` or `{ model = "trace", file = "fading.trace" }` (docs/channels.md).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(tag = "model", rename_all = "kebab-case", deny_unknown_fields)]
-pub enum ChannelTable {
-    None,
-    Exponential {
-        /// Mean bytes between bit errors.
-        every: SizeValue,
-        /// Frames destroyed by each error event [default: 1].
-        burst: Option<i64>,
-    },
-    #[serde(rename_all = "kebab-case")]
-    GilbertElliott {
-        /// Mean bytes between bit errors in the good state (0 = none).
-        good_every: SizeValue,
-        /// Mean bytes between bit errors in the bad state (0 = none).
-        bad_every: SizeValue,
-        /// Mean time in the good state: `1s`, `200ms`, `500us`.
-        good_time: String,
-        /// Mean time in the bad state.
-        bad_time: String,
-    },
-    Trace {
-        /// A channel trace file (relative to the scenario file's directory).
-        file: String,
-    },
+/// "1s", bad-time = "50ms" }` or `{ model = "trace", file = "fading.trace" }` (docs/channels.md). A
+/// plain table rather than a serde-tagged enum: serde reads a tagged enum through a buffer that loses
+/// the positions, so an unknown key would be reported at the table's first line instead of its own.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct ChannelTable {
+    /// `none`, `exponential`, `gilbert-elliott` or `trace`.
+    pub model: String,
+    /// Mean bytes between bit errors (`exponential`).
+    pub every: Option<SizeValue>,
+    /// Frames destroyed by each error event [default: 1] (`exponential`).
+    pub burst: Option<i64>,
+    /// Mean bytes between bit errors in the good and the bad state, 0 = none (`gilbert-elliott`).
+    pub good_every: Option<SizeValue>,
+    pub bad_every: Option<SizeValue>,
+    /// Mean time in the good and the bad state: `1s`, `200ms`, `500us` (`gilbert-elliott`).
+    pub good_time: Option<String>,
+    pub bad_time: Option<String>,
+    /// A channel trace file, relative to the scenario file's directory (`trace`).
+    pub file: Option<String>,
 }
 
+/// The keys each model takes (besides `model`).
+const MODEL_KEYS: [(&str, &[&str]); 4] = [
+    ("none", &[]),
+    ("exponential", &["every", "burst"]),
+    (
+        "gilbert-elliott",
+        &["good-every", "bad-every", "good-time", "bad-time"],
+    ),
+    ("trace", &["file"]),
+];
+
 impl ChannelTable {
+    /// The keys this table sets, by their file names.
+    fn keys_set(&self) -> Vec<&'static str> {
+        let set = [
+            ("every", self.every.is_some()),
+            ("burst", self.burst.is_some()),
+            ("good-every", self.good_every.is_some()),
+            ("bad-every", self.bad_every.is_some()),
+            ("good-time", self.good_time.is_some()),
+            ("bad-time", self.bad_time.is_some()),
+            ("file", self.file.is_some()),
+        ];
+        set.iter().filter(|(_, on)| *on).map(|(k, _)| *k).collect()
+    }
+
     pub fn spec(&self, what: &str) -> Result<ChannelSpec, String> {
-        let spec = match self {
-            ChannelTable::None => ChannelSpec::None,
-            ChannelTable::Exponential { every, burst } => {
-                let mean_bytes = every.bytes(&format!("{what}.every"))?;
+        let model = self.model.as_str();
+        let Some((_, takes)) = MODEL_KEYS.iter().find(|(m, _)| *m == model) else {
+            return Err(format!(
+                "{what}: unknown model '{}' (known: none, exponential, gilbert-elliott, trace)",
+                model.chars().take(40).collect::<String>()
+            ));
+        };
+        if let Some(k) = self.keys_set().into_iter().find(|k| !takes.contains(k)) {
+            return Err(format!(
+                "{what}: model \"{model}\" takes no {k} (its keys: {})",
+                if takes.is_empty() {
+                    "none".to_string()
+                } else {
+                    takes.join(", ")
+                }
+            ));
+        }
+        let need = |key: &str| format!("{what}: model \"{model}\" needs {key}");
+        let size = |v: &Option<SizeValue>, key: &str| -> Result<u64, String> {
+            v.as_ref()
+                .ok_or_else(|| need(key))?
+                .bytes(&format!("{what}.{key}"))
+        };
+        let time = |v: &Option<String>, key: &str| -> Result<Time, String> {
+            let v = v.as_ref().ok_or_else(|| need(key))?;
+            snooplab_proto::tcp::parse_duration(v).ok_or_else(|| {
+                format!(
+                    "{what}.{key}: '{}' is not a duration (e.g. 1s, 50ms, 500us)",
+                    v.chars().take(40).collect::<String>()
+                )
+            })
+        };
+        let spec = match model {
+            "exponential" => {
+                let mean_bytes = size(&self.every, "every")?;
                 if mean_bytes == 0 {
                     return Err(format!(
                         "{what}.every: use model = \"none\" for a channel without errors"
                     ));
                 }
-                let burst = match burst {
-                    Some(b) => u32::try_from(*b)
-                        .map_err(|_| format!("{what}.burst {b} is out of range"))?,
+                let burst = match self.burst {
+                    Some(b) => {
+                        u32::try_from(b).map_err(|_| format!("{what}.burst {b} is out of range"))?
+                    }
                     None => 1,
                 };
                 ChannelSpec::Exponential { mean_bytes, burst }
             }
-            ChannelTable::GilbertElliott {
-                good_every,
-                bad_every,
-                good_time,
-                bad_time,
-            } => {
-                let time = |v: &str, key: &str| {
-                    snooplab_proto::tcp::parse_duration(v).ok_or_else(|| {
-                        format!(
-                            "{what}.{key}: `{}` is not a duration (e.g. 1s, 50ms, 500us)",
-                            v.chars().take(40).collect::<String>()
-                        )
-                    })
-                };
-                ChannelSpec::GilbertElliott(GilbertElliottParams {
-                    good_every: good_every.bytes(&format!("{what}.good-every"))?,
-                    bad_every: bad_every.bytes(&format!("{what}.bad-every"))?,
-                    good_time: time(good_time, "good-time")?,
-                    bad_time: time(bad_time, "bad-time")?,
-                })
+            "gilbert-elliott" => ChannelSpec::GilbertElliott(GilbertElliottParams {
+                good_every: size(&self.good_every, "good-every")?,
+                bad_every: size(&self.bad_every, "bad-every")?,
+                good_time: time(&self.good_time, "good-time")?,
+                bad_time: time(&self.bad_time, "bad-time")?,
+            }),
+            "trace" => {
+                let file = self.file.as_ref().ok_or_else(|| need("file"))?;
+                ChannelSpec::Trace(Arc::new(
+                    ChannelTrace::read(Path::new(file)).map_err(|e| format!("{what}: {e}"))?,
+                ))
             }
-            ChannelTable::Trace { file } => ChannelSpec::Trace(Arc::new(
-                ChannelTrace::read(Path::new(file)).map_err(|e| format!("{what}: {e}"))?,
-            )),
+            _ => ChannelSpec::None,
         };
         spec.validate().map_err(|e| format!("{what}: {e}"))?;
         Ok(spec)
@@ -170,7 +210,7 @@ impl ChannelTable {
 
     /// Makes a relative trace file name relative to `dir` (the scenario file's directory).
     pub fn rebase(&mut self, dir: &Path) {
-        if let ChannelTable::Trace { file } = self {
+        if let Some(file) = &mut self.file {
             if Path::new(file.as_str()).is_relative() {
                 *file = dir.join(file.as_str()).to_string_lossy().into_owned();
             }

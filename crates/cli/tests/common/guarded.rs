@@ -1,0 +1,51 @@
+//! Running the binary with a guard against hangs.
+
+use std::io::Read;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// Only a guard against a hang, so that a regression fails instead of blocking the suite; far
+/// longer than any of these commands takes, and nothing is asserted about the time.
+const HANG_GUARD: Duration = Duration::from_secs(300);
+
+/// Runs the binary with stdout and stderr piped (so stderr is not a terminal), killing it if it
+/// has not ended within [`HANG_GUARD`].
+pub fn snooplab<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_snooplab"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the snooplab binary runs");
+    // drain both pipes on threads, so a chatty child cannot block on a full pipe
+    let mut out = child.stdout.take().expect("stdout piped");
+    let mut err = child.stderr.take().expect("stderr piped");
+    let out_t = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = out.read_to_end(&mut b);
+        b
+    });
+    let err_t = std::thread::spawn(move || {
+        let mut b = Vec::new();
+        let _ = err.read_to_end(&mut b);
+        b
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if started.elapsed() > HANG_GUARD {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("snooplab {args:?} did not end (killed)");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: out_t.join().expect("stdout reader"),
+        stderr: err_t.join().expect("stderr reader"),
+    }
+}

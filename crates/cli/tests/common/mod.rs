@@ -1,0 +1,4 @@
+//! Support shared by the integration tests.
+
+pub mod argv;
+pub mod guarded;

@@ -1,0 +1,412 @@
+//! Inputs that used to hang, exhaust the machine or confuse (issue 14): each is clamped (saying
+//! so) or refused with one `error:` line and exit code 2, and no result is lost.
+
+#[path = "common/guarded.rs"]
+mod guarded;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn snooplab(args: &[&str]) -> Output {
+    guarded::snooplab(args)
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Exit code 2, exactly one line on stderr, starting `error:`, containing every needle.
+fn assert_refused(args: &[&str], needles: &[&str]) -> String {
+    let o = snooplab(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: expected '{n}' in: {err}");
+    }
+    err
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("snooplab-inputs-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+fn s(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
+
+#[test]
+fn threads_are_capped_at_what_is_useful_and_say_so() {
+    // two runs: two threads, however many were asked for
+    let o = snooplab(&[
+        "sweep",
+        "--threads",
+        "100000",
+        "--seeds",
+        "2",
+        "--transfer",
+        "64k",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--threads 100000 lowered to 2"),
+        "{}",
+        stderr(&o)
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert_eq!(v["runs"].as_array().map(Vec::len), Some(2));
+    // the same for reproduce
+    let o = snooplab(&[
+        "reproduce",
+        "table2",
+        "--seeds",
+        "1",
+        "--threads",
+        "100000",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("lowered to"), "{}", stderr(&o));
+    // more runs than the ceiling: the ceiling
+    let o = snooplab(&[
+        "sweep",
+        "--threads",
+        "1000",
+        "--seeds",
+        "300",
+        "--transfer",
+        "1k",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--threads 1000 lowered to 256 (at most 256)"),
+        "{}",
+        stderr(&o)
+    );
+    assert_refused(
+        &["sweep", "--threads", "0"],
+        &["threads must be at least 1"],
+    );
+}
+
+#[test]
+fn a_sweep_of_tens_of_millions_of_runs_is_refused_before_it_is_built() {
+    let many = vec!["8k"; 5000].join(",");
+    let mss = vec!["1400"; 5000].join(",");
+    assert_refused(
+        &["sweep", "--buffer", &many, "--mss", &mss, "--seeds", "2"],
+        &["50000000 runs", "25000000 combinations x 2 seeds", "100000"],
+    );
+    // at the limit is fine to plan (a bad setting is still found first)
+    assert_refused(
+        &["sweep", "--seeds", "100000", "--buffer", "3"],
+        &["buffer 3 is out of range"],
+    );
+    assert_refused(
+        &[
+            "sweep",
+            "--seed-base",
+            "18446744073709551615",
+            "--seeds",
+            "2",
+        ],
+        &["seed-base 18446744073709551615 with 2 seeds"],
+    );
+}
+
+#[test]
+fn bench_has_a_ceiling_and_progress() {
+    assert_refused(
+        &["bench", "--runs", "100000000"],
+        &["runs 100000000 is out of range: use 1 to 100000"],
+    );
+    let o = snooplab(&["bench", "--runs", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("bench: 1/2 runs done") && err.contains("bench: 2/2 runs done"),
+        "{err}"
+    );
+}
+
+#[test]
+fn progress_is_plain_lines_when_stderr_is_not_a_terminal() {
+    let o = snooplab(&["sweep", "--seeds", "3", "--transfer", "64k"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    for i in 1..=3 {
+        assert!(err.contains(&format!("sweep: {i}/3 runs done")), "{err}");
+    }
+    let o = snooplab(&["reproduce", "table2", "--seeds", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    // a line per tenth of the job, the last one at the end
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("reproduce: "))
+        .collect();
+    assert!(lines.len() >= 2 && lines.len() <= 11, "{err}");
+    let last = lines.last().copied().unwrap_or_default();
+    let total = last
+        .split_whitespace()
+        .nth(1)
+        .and_then(|f| f.split_once('/'))
+        .map(|(a, b)| (a.to_string(), b.to_string()));
+    assert!(matches!(total, Some((a, b)) if a == b), "{err}");
+}
+
+#[test]
+fn scenario_files_that_are_not_small_regular_files_are_refused_unread() {
+    let dir = scratch("files");
+    for cmd in ["run", "sweep"] {
+        assert_refused(
+            &[cmd, "--scenario", "/dev/zero"],
+            &[
+                "scenario file /dev/zero is not a regular file",
+                "character device",
+            ],
+        );
+        assert_refused(&[cmd, "--scenario", &s(&dir)], &["a directory"]);
+    }
+    // a FIFO without a writer: opening it must not block
+    let fifo = dir.join("fifo.toml");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    assert_refused(&["run", "--scenario", &s(&fifo)], &["a FIFO"]);
+    assert_refused(&["sweep", "--scenario", &s(&fifo)], &["a FIFO"]);
+    // over 1 MiB (sparse: nothing is written)
+    let big = dir.join("big.toml");
+    std::fs::File::create(&big)
+        .and_then(|f| f.set_len(2 << 20))
+        .expect("big file");
+    assert_refused(
+        &["run", "--scenario", &s(&big)],
+        &["2097152 bytes", "1048576 (1 MiB)"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Writes `text` as a scenario file in `dir` and runs `run --scenario` on it.
+fn run_file(dir: &Path, name: &str, text: &str, extra: &[&str]) -> (Output, String) {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write scenario");
+    let p = s(&path);
+    let mut args = vec!["run", "--scenario", &p];
+    args.extend_from_slice(extra);
+    (snooplab(&args), p)
+}
+
+fn refused_file(dir: &Path, name: &str, text: &str, needles: &[&str]) {
+    let (o, _) = run_file(dir, name, text, &[]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{text}: {err}");
+    assert_eq!(err.lines().count(), 1, "{text}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{text}: expected '{n}' in: {err}");
+    }
+}
+
+#[test]
+fn file_errors_name_the_line_the_key_and_what_is_expected() {
+    let dir = scratch("messages");
+    refused_file(
+        &dir,
+        "bool.toml",
+        "buffer = true\n",
+        &["line 1: buffer: expected a size like 32k or 32768, got a boolean"],
+    );
+    refused_file(
+        &dir,
+        "float.toml",
+        "seed = 2\nmss = 1400.5\n",
+        &["line 2: mss: 1400.5 is not a whole number of bytes"],
+    );
+    refused_file(
+        &dir,
+        "table.toml",
+        "seed = 2\n[down]\nmodel = \"exponential\"\nevery = true\n",
+        &["line 4: down.every: expected a size like 32k or 32768, got a boolean"],
+    );
+    refused_file(
+        &dir,
+        "burst.toml",
+        "burst = \"many\"\n",
+        &["line 1: burst: expected a whole number, got string \"many\""],
+    );
+    // unknown keys on their own line, after a comment, a blank line and inside a channel table
+    refused_file(
+        &dir,
+        "unknown.toml",
+        "# a comment\nseed = 2\n\nbufer = \"8k\"\n",
+        &["line 4: unknown field `bufer`"],
+    );
+    refused_file(
+        &dir,
+        "unknown-down.toml",
+        "seed = 2\n[down]\nmodel = \"exponential\"\nevery = \"64k\"\nrate = 1\n",
+        &["line 5: unknown field `rate`"],
+    );
+    refused_file(
+        &dir,
+        "none.toml",
+        "down = { model = \"none\", every = \"64k\" }\n",
+        &["down: model \"none\" takes no every"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn max_time_is_checked_alike_on_the_command_line_and_in_a_file() {
+    let dir = scratch("maxtime");
+    let o = snooplab(&["run", "--max-time", "1e7", "--transfer", "1k", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let (o, _) = run_file(
+        &dir,
+        "ok.toml",
+        "max-time-s = 1e7\ntransfer = \"1k\"\n",
+        &["--json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_refused(
+        &["run", "--max-time", "1e8"],
+        &["max-time '1e8' is out of range: use more than 0 and at most 1e7 seconds"],
+    );
+    refused_file(
+        &dir,
+        "big.toml",
+        "max-time-s = 1e8\n",
+        &["max-time-s 100000000 is out of range: use more than 0 and at most 1e7 seconds"],
+    );
+    assert_refused(&["run", "--max-time", "0"], &["out of range"]);
+    assert_refused(&["run", "--max-time", "nan"], &["out of range"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sizes_with_a_decimal_point_are_whole_bytes_or_refused_alike() {
+    let dir = scratch("sizes");
+    let transfer = |o: &Output| -> serde_json::Value {
+        assert!(o.status.success(), "{}", stderr(o));
+        let v: serde_json::Value = serde_json::from_str(stdout(o).trim()).expect("JSON");
+        v["transfer_bytes"].clone()
+    };
+    let flag = snooplab(&["run", "--transfer", "1.5M", "--json", "--error-every", "0"]);
+    assert_eq!(transfer(&flag), 1_572_864);
+    let (file, _) = run_file(
+        &dir,
+        "t.toml",
+        "transfer = \"1.5M\"\nerror-every = 0\nmss = 1400.0\n",
+        &["--json"],
+    );
+    assert_eq!(transfer(&file), 1_572_864);
+    assert_eq!(stdout(&flag), stdout(&file));
+    assert_refused(
+        &["run", "--transfer", "1.1k"],
+        &["transfer: size '1.1k' is not a whole number of bytes"],
+    );
+    refused_file(
+        &dir,
+        "t2.toml",
+        "transfer = \"1.1k\"\n",
+        &["transfer: size '1.1k' is not a whole number of bytes"],
+    );
+    refused_file(
+        &dir,
+        "t3.toml",
+        "transfer = 1.5\n",
+        &["transfer: 1.5 is not a whole number of bytes"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn long_values_are_echoed_as_a_short_prefix_on_one_line() {
+    let dir = scratch("long");
+    let long = "x".repeat(1_000_000);
+    refused_file(
+        &dir,
+        "long.toml",
+        &format!("protocol = \"{long}\"\n"),
+        &[
+            "unknown protocol 'xxxx",
+            "(1000000 characters)",
+            "(known: e2e",
+        ],
+    );
+    let (o, _) = run_file(&dir, "long.toml", &format!("protocol = \"{long}\"\n"), &[]);
+    assert!(stderr(&o).len() < 1000, "{} bytes", stderr(&o).len());
+    refused_file(
+        &dir,
+        "newline.toml",
+        "protocol = \"\"\"e2e\nsnoop\"\"\"\n",
+        &["unknown protocol 'e2e\\nsnoop'"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_plot_that_cannot_be_written_keeps_the_result_and_says_which_file() {
+    let dir = scratch("plot");
+    std::fs::create_dir_all(dir.join("sequence.png")).expect("a directory in the way");
+    let o = snooplab(&["run", "--transfer", "64k", "--plot", &s(&dir)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("throughput"),
+        "the result: {}",
+        stdout(&o)
+    );
+    let err = stderr(&o);
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert!(
+        errors[0].contains("sequence.png: Is a directory") && !err.contains("Error("),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sweep_table_columns_line_up_for_long_names() {
+    let o = snooplab(&[
+        "sweep",
+        "--protocol",
+        "e2e,ll-smart-tcp-aware",
+        "--host-detail",
+        "reader=instant",
+        "--seeds",
+        "2",
+        "--transfer",
+        "64k",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let bars: Vec<Option<usize>> = out
+        .lines()
+        .filter(|l| l.contains('|'))
+        .map(|l| l.chars().position(|c| c == '|'))
+        .collect();
+    assert_eq!(bars.len(), 3, "{out}");
+    assert!(bars.iter().all(|b| *b == bars[0]), "{out}");
+    // and each row's env starts under the heading's
+    let env_col: Vec<Option<usize>> = out
+        .lines()
+        .filter(|l| l.contains('|'))
+        .map(|l| l.find(" lan ").or_else(|| l.find(" env ")))
+        .collect();
+    assert!(
+        env_col.iter().all(|c| c.is_some() && *c == env_col[0]),
+        "{out}"
+    );
+}
