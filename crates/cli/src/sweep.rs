@@ -21,6 +21,10 @@ struct ConfigSummary {
     transfer_bytes: u64,
     error_every_bytes: u64,
     burst: u32,
+    /// The channel models of paper 000's two directions (`1/64k`, `ge 0-1/1k 1s-50ms`, `trace F`):
+    /// what err/B and burst stand for when the scenario names models of its own.
+    channel_down: String,
+    channel_up: String,
     seeds: usize,
     incomplete_runs: usize,
     invariant_failures: usize,
@@ -254,6 +258,8 @@ fn summarize_config(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
         transfer_bytes: sc.transfer,
         error_every_bytes: sc.error_every,
         burst: sc.burst,
+        channel_down: sc.channel(true).label(),
+        channel_up: sc.channel(false).label(),
         seeds: runs.len(),
         incomplete_runs: runs.iter().filter(|r| !r.invariants.complete).count(),
         invariant_failures: runs.iter().filter(|r| !r.invariants.ok()).count(),
@@ -333,6 +339,12 @@ fn print_table(rows: &[ConfigSummary]) {
             r.fast_retransmits.mean,
             inv
         );
+        let shorthand =
+            snooplab_sim::channel::ChannelSpec::every(r.error_every_bytes, r.burst).label();
+        if r.channel_down != shorthand || r.channel_up != shorthand {
+            // err/B and burst above are the shorthand; the scenario named other models
+            println!("    channel: down {}, up {}", r.channel_down, r.channel_up);
+        }
         if let (Some(t), Some(f), Some(x)) = (
             &r.relay_timeouts,
             &r.relay_fast_retransmits,
