@@ -50,15 +50,55 @@ impl SelectiveState {
     }
 
     fn covered(&self, s: &Sent) -> bool {
+        self.holds(s.seq, s.end())
+    }
+
+    /// The receiver reported holding all of `[seq, end)`.
+    fn holds(&self, seq: Seq, end: Seq) -> bool {
         self.scoreboard
             .ranges()
             .iter()
-            .any(|&(a, b)| a.le(s.seq) && s.end().le(b))
+            .any(|&(a, b)| a.le(seq) && end.le(b))
     }
 
     /// Highest byte the receiver reported holding.
     fn highest_reported(&self) -> Option<Seq> {
         self.scoreboard.ranges().last().map(|r| r.1)
+    }
+
+    /// The segment to resend from `at` (`snd_una`, or `high_rxt`): the one logged there if there is
+    /// one, else the rest of the logged segment that holds `at`.
+    ///
+    /// The log is in sequence order but its entries may overlap and need not start at `at`: a
+    /// segment is logged as it is first sent, and a timeout's go-back-N resends from `snd_una`
+    /// with lengths that follow cwnd (`min(sb_cc, win) - off`, Lite2 tcp_output.c), so after it
+    /// the log holds both the original segments and resends with other boundaries, and the
+    /// receiver's cumulative ACK may end inside a logged segment. `None` only if no logged
+    /// segment holds `at` (e.g. only a persist probe's byte is outstanding).
+    fn segment_at(&self, at: Seq) -> Option<(Seq, u32)> {
+        let live = |s: &&Sent| s.end().gt(at);
+        let exact = self.log.iter().filter(live).find(|s| s.seq == at);
+        let holding = || self.log.iter().filter(live).find(|s| s.seq.le(at));
+        exact.or_else(holding).map(|s| (at, s.end().since(at)))
+    }
+
+    /// SACK: the next hole to resend, as `(seq, len)`: the first logged segment from `high_rxt`
+    /// on, below the highest byte reported, that the receiver does not hold (Fall and Floyd's
+    /// scoreboard; RFC 6675's NextSeg (1): the lowest byte not SACKed, above HighRxt, below the
+    /// highest SACKed byte). It starts at `high_rxt` itself when a logged segment holds that byte
+    /// ([`SelectiveState::segment_at`]): after a partial ACK `high_rxt` is `snd_una`, which may lie
+    /// inside a segment resent with other boundaries.
+    fn next_hole(&self) -> Option<(Seq, u32)> {
+        let highest = self.highest_reported()?;
+        let lost =
+            |&(seq, len): &(Seq, u32)| (seq + len).le(highest) && !self.holds(seq, seq + len);
+        self.segment_at(self.high_rxt).filter(lost).or_else(|| {
+            self.log
+                .iter()
+                .filter(|r| r.seq.ge(self.high_rxt))
+                .map(|r| (r.seq, r.len))
+                .find(lost)
+        })
     }
 }
 
@@ -202,6 +242,24 @@ impl Tcp {
     }
 
     /// SACK: the threshold-th duplicate starts scoreboard recovery (Fall and Floyd, "Sack1").
+    ///
+    /// The segment the duplicates ask for, the one starting at `snd_una`, goes at once, whatever
+    /// the pipe; then the pipe rule takes over. This is step (4) of the loss recovery of RFC 3517
+    /// and RFC 6675 (section 5): "retransmit the first data segment presumed dropped -- the segment
+    /// starting with sequence number HighACK + 1", and BSD's fast retransmit (`snd_nxt = th_ack;
+    /// tcp_output()`). It starts at `snd_una` even when the cumulative ACK ends inside a logged
+    /// segment ([`SelectiveState::segment_at`]); before, only a segment logged exactly at
+    /// `snd_una` at the head of the log was resent, and otherwise nothing.
+    ///
+    /// The retransmission timer is restarted by that retransmission, as BSD's fast retransmit
+    /// clears `t_timer[TCPT_REXMT]` for the `tcp_output` that follows to set it again (Lite2
+    /// tcp_output.c: "if (tp->t_timer[TCPT_REXMT] == 0 && tp->snd_nxt != tp->snd_una)"). It is
+    /// never stopped without a segment being sent: while data is outstanding one of the
+    /// retransmission and persist timers runs (Lite2 tcp_input.c: "if (ti->ti_ack ==
+    /// tp->snd_max) tp->t_timer[TCPT_REXMT] = 0; else if (tp->t_timer[TCPT_PERSIST] == 0)
+    /// tp->t_timer[TCPT_REXMT] = tp->t_rxtcur;"). Without it nothing would ever send again:
+    /// `tcp_input` counts a duplicate ACK only while the timer runs, so the pipe rule would
+    /// never run again either.
     pub(super) fn sack_enter(&mut self, now: Time) {
         self.stats.fast_retransmits += 1;
         self.recover = self.snd_max;
@@ -212,13 +270,10 @@ impl Tcp {
         let outstanding = i64::from(self.snd_max.since(self.snd_una) / self.maxseg.max(1));
         self.sel.pipe = outstanding - i64::from(self.dupacks);
         self.timing = None;
-        self.rexmt_at = None;
-        // The segment the duplicates ask for goes at once, whatever the pipe (as Reno's fast
-        // retransmit); then the pipe rule takes over.
-        let first = self.sel.log.front().copied();
-        if let Some(r) = first.filter(|r| r.seq == self.snd_una) {
-            self.send_exact(now, r.seq, r.len, TxKind::FastRetransmit);
-            self.sel.high_rxt = r.end();
+        if let Some((seq, len)) = self.sel.segment_at(self.snd_una) {
+            self.rexmt_at = None;
+            self.send_exact(now, seq, len, TxKind::FastRetransmit);
+            self.sel.high_rxt = seq + len;
             self.sel.pipe += 1;
         }
         self.sack_send(now);
@@ -256,18 +311,9 @@ impl Tcp {
         }
         let cwnd_segs = i64::from(self.snd_cwnd / self.maxseg.max(1));
         while self.sel.pipe < cwnd_segs {
-            let highest = self.sel.highest_reported();
-            let hole = self
-                .sel
-                .log
-                .iter()
-                .filter(|r| r.seq.ge(self.sel.high_rxt))
-                .filter(|r| highest.is_some_and(|h| r.end().le(h)))
-                .find(|r| !self.sel.covered(r))
-                .copied();
-            if let Some(r) = hole {
-                self.send_exact(now, r.seq, r.len, TxKind::FastRetransmit);
-                self.sel.high_rxt = r.end();
+            if let Some((seq, len)) = self.sel.next_hole() {
+                self.send_exact(now, seq, len, TxKind::FastRetransmit);
+                self.sel.high_rxt = seq + len;
                 self.sel.pipe += 1;
                 continue;
             }
@@ -288,5 +334,33 @@ impl Tcp {
             }
             self.sel.pipe += 1;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sent(seq: u32, len: u32) -> Sent {
+        Sent {
+            seq: Seq(seq),
+            len,
+            last_tx: 0,
+            rexmits: 0,
+        }
+    }
+
+    /// The segment at `snd_una`: the one logged there, else the rest of the one holding it.
+    #[test]
+    fn segment_at_snd_una_with_overlapping_boundaries() {
+        let mut st = SelectiveState::default();
+        // originals [1000, 2000), [2000, 3000); a resend [1633, 2633) straddling 2000
+        st.log
+            .extend([sent(1000, 1000), sent(1633, 1000), sent(2000, 1000)]);
+        assert_eq!(st.segment_at(Seq(2000)), Some((Seq(2000), 1000)));
+        assert_eq!(st.segment_at(Seq(1000)), Some((Seq(1000), 1000)));
+        // no segment starts at 2500: the rest of the first one that holds it
+        assert_eq!(st.segment_at(Seq(2500)), Some((Seq(2500), 133)));
+        assert_eq!(st.segment_at(Seq(3000)), None);
     }
 }

@@ -743,3 +743,140 @@ fn sack_recovery_sends_new_data_when_a_partial_ack_opens_the_window() {
         out.iter().map(|(seg, _)| seg.seq).collect::<Vec<_>>()
     );
 }
+
+/// A SACK sender with 16 segments of 1000 bytes outstanding from `base` whose first segment was
+/// lost twice: two timeouts bring ssthresh to two segments, and the resends then arrive one by one,
+/// the receiver ACKing `base + 1000`, ..., `base + acks * 1000`. Past ssthresh, congestion avoidance
+/// makes cwnd odd and the go-back-N resends follow it, not the original boundaries: 1000 + 333,
+/// 1000 + 300, ... (as BSD's `len = min(sb_cc, win) - off`). Returns the sender, `base`, the time,
+/// the window and the resends as (offset from `base`, length).
+fn sack_sender_in_go_back_n(acks: u32) -> (Tcp, Seq, Time, u16, Vec<(u32, u32)>) {
+    let (mut s, seqs) = with_policy(RecoveryPolicy::SACK, 16);
+    let base = seqs[0];
+    let mut now = 0;
+    for _ in 0..2 {
+        now = s.poll_timeout().unwrap();
+        s.on_timeout(now);
+        let out = drain(&mut s);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].0.seq, base);
+    }
+    assert_eq!(s.ssthresh(), 2 * MSS);
+    let wnd = s.snd_wnd() as u16;
+    let mut sent = vec![];
+    for k in 1..=acks {
+        now += 10 * MS;
+        s.on_segment(now, &ack_to_sender(&s, base + k * MSS, wnd));
+        sent.extend(
+            drain(&mut s)
+                .iter()
+                .map(|(g, _)| (g.seq.since(base), g.len)),
+        );
+    }
+    (s, base, now, wnd, sent)
+}
+
+/// The receiver held an original segment and ACKs up to its end, an original boundary that lies
+/// inside a lost resend: the third duplicate must still resend the segment at `snd_una` and restart
+/// the retransmission timer (RFC 3517 (4.2), BSD's fast retransmit). Before the fix nothing was sent
+/// and the timer was left off, so later duplicates were not counted (no timer running) and the
+/// connection deadlocked (gilbert-elliott.toml, e2e-ietf-sack, seeds 7 and 10).
+#[test]
+fn sack_recovery_resends_at_snd_una_when_the_ack_ends_inside_a_resent_segment() {
+    let (mut s, base, mut now, wnd, resent) = sack_sender_in_go_back_n(5);
+    let off = |q: Seq| q.since(base);
+    assert!(
+        resent.contains(&(7633, 1000)),
+        "a resend straddles the original boundary 8000: {resent:?}"
+    );
+    // The receiver held the original segment [7000, 8000): the resends up to 7633 bring its ACK to
+    // 8000, inside the resend [7633, 8633), which is lost; [8633, 8908) arrives and is SACKed.
+    now += 10 * MS;
+    let una = base + 8 * MSS;
+    s.on_segment(now, &ack_to_sender(&s, una, wnd));
+    drain(&mut s);
+    assert_eq!(s.snd_una(), una);
+    assert!(s.rexmt_deadline().is_some());
+    let dup = |s: &Tcp| {
+        let mut a = ack_to_sender(s, una, wnd);
+        a.sack.push(base + 8633, base + 8908);
+        a
+    };
+    for i in 1..=2 {
+        s.on_segment(now + i * MS, &dup(&s));
+        assert!(drain(&mut s).is_empty());
+    }
+    s.on_segment(now + 3 * MS, &dup(&s));
+    let out = drain(&mut s);
+    assert_eq!(
+        out.first().map(|(g, k)| (off(g.seq), g.len, *k)),
+        Some((8000, MSS, TxKind::FastRetransmit)),
+        "the segment at snd_una goes at once: {:?}",
+        out.iter()
+            .map(|(g, _)| (off(g.seq), g.len))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(s.stats().fast_retransmits, 1);
+    assert!(
+        s.rexmt_deadline().is_some(),
+        "data is outstanding: the retransmission timer runs"
+    );
+    // Further duplicates are counted (the timer runs) and drain the pipe: output goes on.
+    let mut later = vec![];
+    for i in 4..=10 {
+        s.on_segment(now + i * MS, &dup(&s));
+        later.extend(drain(&mut s));
+    }
+    assert_eq!(s.dupacks(), 10);
+    assert!(!later.is_empty(), "the pipe rule sends again");
+    assert!(s.rexmt_deadline().is_some());
+}
+
+/// A partial ACK that ends inside a logged segment: the go-back-N resend [15051, 16051) crossed the
+/// old `snd_max` (16000), so no segment was ever sent from 16000, and new data followed from 16051.
+/// When the ACK reaches 16000 with [16051, 17051) SACKed, the pipe rule's next hole is
+/// [16000, 16051) (RFC 6675 NextSeg: the lowest byte not SACKed from HighRxt on), not skipped
+/// until the retransmission timer expires.
+#[test]
+fn sack_partial_ack_inside_a_resent_segment_resends_the_rest_of_it() {
+    let (mut s, base, mut now, wnd, resent) = sack_sender_in_go_back_n(12);
+    let off = |q: Seq| q.since(base);
+    assert!(
+        resent.contains(&(15051, 1000)) && resent.contains(&(16051, 1000)),
+        "{resent:?}"
+    );
+    // 13000 lost again; the receiver holds [14000, 16000) (originals) and [16051, 17051).
+    now += 10 * MS;
+    let una = base + 13 * MSS;
+    s.on_segment(now, &ack_to_sender(&s, una, wnd));
+    drain(&mut s);
+    let sacked = |s: &Tcp, ack: Seq, blocks: &[(u32, u32)]| {
+        let mut a = ack_to_sender(s, ack, wnd);
+        for &(x, y) in blocks {
+            a.sack.push(base + x, base + y);
+        }
+        a
+    };
+    let blocks = [(16051, 17051), (14000, 16000)];
+    for i in 1..=3 {
+        s.on_segment(now + i * MS, &sacked(&s, una, &blocks));
+    }
+    let out = drain(&mut s);
+    assert_eq!(
+        out.first().map(|(g, _)| (off(g.seq), g.len)),
+        Some((13000, MSS)),
+        "recovery resends 13000 first"
+    );
+    // Its resend arrives: a partial ACK to 16000.
+    s.on_segment(now + 20 * MS, &sacked(&s, base + 16000, &blocks[..1]));
+    let out: Vec<(u32, u32, TxKind)> = drain(&mut s)
+        .iter()
+        .map(|(g, k)| (off(g.seq), g.len, *k))
+        .collect();
+    assert_eq!(
+        out.first(),
+        Some(&(16000, 51, TxKind::FastRetransmit)),
+        "the rest of the segment holding snd_una goes first: {out:?}"
+    );
+    assert!(s.rexmt_deadline().is_some());
+}
