@@ -296,7 +296,10 @@ pub struct LiveArgs {
     /// 'kernel' for Linux's own 200 ms [default: 1s for the paper profiles, kernel for modern].
     #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     pub rto_min: Option<String>,
-    /// The receiver's advertised window, exactly (TCP_WINDOW_CLAMP).
+    /// The receiver's largest advertised window: no window the mobile host advertises exceeds it,
+    /// so neither do the sender's bytes in flight (TCP_WINDOW_CLAMP, held after the kernel's own
+    /// adjustments; Linux rounds unscaled windows down to whole segments: 32k gives 32,200 at MSS
+    /// 1400). At most 65535 for the paper profiles (no window scaling).
     #[arg(
         long,
         default_value = "32k",

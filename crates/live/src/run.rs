@@ -21,6 +21,9 @@ use crate::snmp::{self, TcpCounters};
 use crate::station::{BaseStation, Captures, Ending, StationCounters};
 use crate::testbed::{Testbed, TestbedConfig};
 
+/// The largest window a TCP header carries without window scaling (RFC 7323 section 2).
+pub const MAX_UNSCALED_WINDOW: u32 = 65_535;
+
 /// IPv4 and TCP headers without options: the MTU is the MSS plus this.
 pub const HEADER_BYTES: u32 = 40;
 
@@ -101,7 +104,7 @@ pub struct LiveConfig {
     /// Lower bound of both hosts' retransmission timeout (route `rto_min`), ms; `None` = the
     /// kernel's 200 ms. Usually the profile's [`LinuxProfile::default_rto_min_ms`].
     pub rto_min_ms: Option<u32>,
-    /// The receiver's advertised window, exactly (bytes).
+    /// The receiver's largest advertised window, bytes (see [`crate::endpoint::Receiver`]).
     pub buffer: u32,
     /// TCP payload per segment without options: the devices' MTU is this plus 40.
     pub mss: u32,
@@ -138,6 +141,14 @@ pub struct LiveResult {
     /// The sender's retransmission timeout when the transfer ended (`tcpi_rto`), ms.
     pub sender_rto_ms: f64,
     pub buffer_bytes: u32,
+    /// The receiver's `TCP_WINDOW_CLAMP`: `buffer_bytes`, rounded down to a multiple of the window
+    /// scale unit where the buffer needs window scaling. No advertised window exceeds it; without
+    /// window scaling Linux also rounds the window down to whole segments (32,200 for 32k at MSS
+    /// 1400). See [`crate::endpoint::Receiver`].
+    pub window_clamp_bytes: u32,
+    /// Times the kernel replaced the receiver's window clamp during the transfer and the receiver
+    /// set it back (0 expected).
+    pub window_clamp_restored: u32,
     /// MSS the sender used (`TCP_INFO`).
     pub mss: u32,
     pub transfer_bytes: u64,
@@ -288,6 +299,15 @@ pub fn validate(cfg: &LiveConfig) -> Result<(), String> {
             cfg.buffer
         ));
     }
+    if !cfg.profile.window_scaling() && cfg.buffer > MAX_UNSCALED_WINDOW {
+        return Err(format!(
+            "buffer {} is more than {MAX_UNSCALED_WINDOW} bytes, the largest window without window \
+             scaling, which the {} profile turns off: use at most {MAX_UNSCALED_WINDOW}, or \
+             --linux-profile modern",
+            cfg.buffer,
+            cfg.profile.name()
+        ));
+    }
     if cfg.transfer == 0 {
         return Err("transfer must be at least 1 byte".into());
     }
@@ -356,6 +376,8 @@ fn report(
         initcwnd: cfg.profile.initcwnd(),
         sender_rto_ms: f64::from(tx.tcp_info.rto_us) / 1e3,
         buffer_bytes: cfg.buffer,
+        window_clamp_bytes: endpoint::window_clamp(cfg.buffer),
+        window_clamp_restored: rx.clamp_restored,
         mss: tx.tcp_info.snd_mss,
         transfer_bytes: cfg.transfer,
         error_every_bytes: error_every,
@@ -385,5 +407,36 @@ fn report(
         throughput_gbps: bits / secs / 1e9,
         station: st,
         leftovers_removed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(profile: LinuxProfile, buffer: u32) -> LiveConfig {
+        LiveConfig {
+            protocol: LiveProtocol::Plain,
+            env_name: "off".into(),
+            link: None,
+            profile,
+            cc: profile.default_cc(),
+            rto_min_ms: None,
+            buffer,
+            mss: 1400,
+            transfer: 1,
+            seed: 1,
+            max_time: SEC,
+            pcap: None,
+        }
+    }
+
+    #[test]
+    fn windows_above_64k_need_the_modern_profile() {
+        assert!(validate(&cfg(LinuxProfile::Paper, 65_535)).is_ok());
+        let e = validate(&cfg(LinuxProfile::Paper, 65_536)).unwrap_err();
+        assert!(e.contains("without window scaling"), "{e}");
+        assert!(validate(&cfg(LinuxProfile::PaperSack, 1 << 20)).is_err());
+        assert!(validate(&cfg(LinuxProfile::Modern, 1 << 20)).is_ok());
     }
 }

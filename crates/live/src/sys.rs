@@ -171,6 +171,27 @@ pub fn set_int_option(
     .map(|_| ())
 }
 
+/// Reads an integer socket option.
+pub fn get_int_option(fd: RawFd, level: libc::c_int, name: libc::c_int) -> io::Result<libc::c_int> {
+    let mut value: libc::c_int = 0;
+    let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+    // SAFETY: value and len are valid for writing; len says how much room value has.
+    check(unsafe {
+        libc::getsockopt(
+            fd,
+            level,
+            name,
+            (&mut value as *mut libc::c_int).cast(),
+            &mut len,
+        )
+    })?;
+    Ok(value)
+}
+
+/// `SO_RCVBUFFORCE` (include/uapi/asm-generic/socket.h): `SO_RCVBUF` without the global
+/// `net.core.rmem_max` cap, for CAP_NET_ADMIN. The libc crate does not export it for glibc targets.
+pub const SO_RCVBUFFORCE: libc::c_int = 33;
+
 /// Chooses the congestion control algorithm of a TCP socket (`TCP_CONGESTION`).
 pub fn set_congestion_control(fd: RawFd, name: &str) -> io::Result<()> {
     // SAFETY: the option value is name's bytes, of the length passed.
@@ -215,6 +236,11 @@ pub struct TcpInfo {
     pub rto_us: u32,
     /// Send MSS.
     pub snd_mss: u32,
+    /// The kernel's estimate of the peer's segment size (`icsk_ack.rcv_mss`).
+    pub rcv_mss: u32,
+    /// Window scale this end advertises (the low 4 bits of `tcpi_snd_rcv_wscale` are the peer's,
+    /// the high 4 bits ours).
+    pub rcv_wscale: u8,
     /// Bitmask of negotiated options (`TCPI_OPT_*`).
     pub options: u8,
 }
@@ -239,6 +265,8 @@ pub fn tcp_info(fd: RawFd) -> io::Result<TcpInfo> {
         rtt_us: info.tcpi_rtt,
         rto_us: info.tcpi_rto,
         snd_mss: info.tcpi_snd_mss,
+        rcv_mss: info.tcpi_rcv_mss,
+        rcv_wscale: info.tcpi_snd_rcv_wscale >> 4,
         options: info.tcpi_options,
     })
 }

@@ -496,3 +496,126 @@ fn two_hundred_connections_through_snoop_stay_within_the_cache_bounds_and_expire
     assert_eq!(probe.connections, 0, "idle connections expired");
     assert_eq!(probe.held_segments, 0);
 }
+
+/// What the capture says about the receiver's windows and the sender's bytes in flight.
+#[derive(Debug, Default)]
+struct WindowCheck {
+    /// The mobile host's window scale (its SYN-ACK's option), 0 without.
+    wscale: u8,
+    /// The largest window the mobile host advertised, scaled, in bytes.
+    max_window: u64,
+    /// The most bytes in flight seen: the highest sequence sent (seq + len of a data segment, as
+    /// it reaches the base station) minus the highest acknowledgment the fixed host had been given
+    /// by then. The capture point is between the hosts, so this can only be less than what the
+    /// sender saw in flight (its ACKs are older), never more than the window allows.
+    max_in_flight: u64,
+    acks: usize,
+    data_segments: usize,
+}
+
+/// Reads the receiver's windows and the sender's bytes in flight from a wired capture: packets
+/// from the mobile host carry its window, packets from the fixed host the data.
+fn check_windows(wired: &[Vec<u8>]) -> WindowCheck {
+    let mut c = WindowCheck::default();
+    let mut high_ack: Option<u32> = None;
+    let after = |a: u32, b: u32| a.wrapping_sub(b) as i32 > 0;
+    for p in wired {
+        let ihl = usize::from(p[0] & 0x0f) * 4;
+        let t = &p[ihl..];
+        let seq = u32::from_be_bytes([t[4], t[5], t[6], t[7]]);
+        let ack = u32::from_be_bytes([t[8], t[9], t[10], t[11]]);
+        let off = usize::from(t[12] >> 4) * 4;
+        let flags = t[13];
+        let window = u64::from(u16::from_be_bytes([t[14], t[15]]));
+        let len = p.len() - ihl - off;
+        let from_mh = p[12..16] == MH_IP.octets();
+        const SYN: u8 = 0x02;
+        const ACK: u8 = 0x10;
+        if from_mh {
+            if flags & SYN != 0 {
+                // RFC 7323: the window of a SYN is never scaled; its option sets the scale
+                let mut o = &t[20..off];
+                while let [kind, rest @ ..] = o {
+                    match kind {
+                        0 => break,
+                        1 => o = rest,
+                        _ => {
+                            let l = usize::from(rest.first().copied().unwrap_or(2)).max(2);
+                            if *kind == 3 && l == 3 {
+                                c.wscale = rest[1];
+                            }
+                            o = &o[l.min(o.len())..];
+                        }
+                    }
+                }
+                c.max_window = c.max_window.max(window);
+            } else {
+                c.max_window = c.max_window.max(window << c.wscale);
+            }
+            if flags & ACK != 0 && high_ack.is_none_or(|h| after(ack, h)) {
+                high_ack = Some(ack);
+                c.acks += 1;
+            }
+        } else if len > 0 {
+            c.data_segments += 1;
+            if let Some(h) = high_ack {
+                let end = seq.wrapping_add(len as u32);
+                if after(end, h) {
+                    c.max_in_flight = c.max_in_flight.max(u64::from(end.wrapping_sub(h)));
+                }
+            }
+        }
+    }
+    c
+}
+
+#[test]
+fn the_receiver_never_advertises_more_than_the_buffer_and_the_sender_never_has_more_in_flight() {
+    if skip("the_receiver_never_advertises_more_than_the_buffer_and_the_sender_never_has_more_in_flight") {
+        return;
+    }
+    // 8k as in the issue (Linux turned that into 37,800), 32k (it became 65,535), and a buffer
+    // that needs window scaling and is no multiple of its unit.
+    for (profile, buffer, error_every) in [
+        (LinuxProfile::Paper, 8 * 1024, 0),
+        (LinuxProfile::Paper, 32 * 1024, 16 * 1024),
+        (LinuxProfile::Modern, 100_000, 16 * 1024),
+    ] {
+        let what = format!("{} buffer {buffer} errors {error_every}", profile.name());
+        let dir = std::env::temp_dir().join(format!(
+            "snooplab-live-window-{}-{buffer}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut c = config(LiveProtocol::Plain, error_every, 512 * 1024);
+        c.profile = profile;
+        c.cc = profile.default_cc();
+        c.rto_min_ms = profile.default_rto_min_ms();
+        c.buffer = buffer;
+        c.pcap = Some(dir.clone());
+        let r = snooplab_live::run(&c, &mut |_| {}).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(r.integrity_ok, "{what}");
+        let w = check_windows(&read_pcap(&dir.join("wired.pcap")));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(w.acks > 100 && w.data_segments > 300, "{what}: {w:?}");
+        assert_eq!(w.wscale > 0, buffer > 65_535, "{what}: {w:?}");
+        assert!(
+            w.max_window <= u64::from(buffer),
+            "{what}: the receiver advertised {} bytes: {w:?}",
+            w.max_window
+        );
+        assert!(
+            w.max_in_flight <= u64::from(buffer),
+            "{what}: {} bytes in flight: {w:?}",
+            w.max_in_flight
+        );
+        // and the window is the buffer, not something smaller: within a segment of it (Linux
+        // rounds unscaled windows down to whole segments)
+        assert!(
+            w.max_window + u64::from(r.mss) > u64::from(buffer),
+            "{what}: the window only reached {}: {w:?}",
+            w.max_window
+        );
+        assert_eq!(r.window_clamp_restored, 0, "{what}");
+    }
+}
