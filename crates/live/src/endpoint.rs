@@ -252,7 +252,8 @@ pub fn send(
     let to = SocketAddrV4::new(MH_IP, MH_PORT);
     let mut stream = {
         let _inside = fh.enter()?;
-        sys::connect_tcp(to, cc.name()).map_err(|e| {
+        let give_up = || stop.load(Ordering::Relaxed);
+        sys::connect_tcp(to, cc.name(), POLL.as_nanos() as u64, &give_up).map_err(|e| {
             format!(
                 "cannot connect to {to} with congestion control {}: {e}",
                 cc.name()

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use serde::Serialize;
 use snooplab_proto::agent::Agent;
-use snooplab_proto::time::{as_secs_f64, MS, SEC};
+use snooplab_proto::time::{as_secs_f64, MS};
 use snooplab_proto::Time;
 use snooplab_sim::channel::check_error_settings;
 use snooplab_sim::protocol::Protocol;
@@ -18,8 +18,12 @@ use crate::netns;
 use crate::packet::LivePacket;
 use crate::profile::{CongestionControl, LinuxProfile, MAX_RTO_MIN_MS};
 use crate::snmp::{self, TcpCounters};
-use crate::station::{BaseStation, Captures, Ending, StationCounters};
+use crate::station::{BaseStation, Captures, Ending, Lateness, StationCounters};
 use crate::testbed::{Testbed, TestbedConfig};
+
+/// The most runs one `snooplab live` invocation plans (protocols x `--runs`): each takes real
+/// time (about 50 s for the default 8 MB), so 1000 is about 14 hours, and the plan stays small.
+pub const MAX_RUNS: u64 = 1000;
 
 /// The largest window a TCP header carries without window scaling (RFC 7323 section 2).
 pub const MAX_UNSCALED_WINDOW: u32 = 65_535;
@@ -197,27 +201,32 @@ pub struct LiveResult {
     pub station: StationCounters,
     /// Namespaces of crashed earlier runs removed before this one.
     pub leftovers_removed: Vec<String>,
+    /// How late the base station released the emulator's packets against their scheduled times
+    /// (all zero with the emulator off); see [`crate::station::Lateness`].
+    pub emulator_lateness: Lateness,
+    /// What makes this result less than it looks: an emulator that ran late (more than
+    /// `LATE_WARN_FRACTION` of its packets more than `LATE_THRESHOLD` late), a window clamp the
+    /// kernel changed. Empty for a clean run.
+    pub warnings: Vec<String>,
 }
 
 /// Runs one live transfer. `progress` is called about twice a second.
 pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveResult, String> {
     validate(cfg)?;
-    if let Some(dir) = &cfg.pcap {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
+    // First, so that a directory another run is writing is refused before anything is set up.
+    let capture = match &cfg.pcap {
+        Some(dir) => Some(Captures::create(dir)?),
+        None => None,
+    };
     let leftovers_removed = netns::sweep_leftovers()?;
     let testbed = Testbed::create(&TestbedConfig {
         profile: cfg.profile,
         mtu: cfg.mss + HEADER_BYTES,
         rto_min_ms: cfg.rto_min_ms,
         initcwnd: cfg.profile.initcwnd(),
-    })?;
-    let receiver = Receiver::listen(&testbed.mh, cfg.buffer)?;
-    let capture = match &cfg.pcap {
-        Some(dir) => Some(Captures::create(dir)?),
-        None => None,
-    };
+    })
+    .map_err(interrupted_or)?;
+    let receiver = Receiver::listen(&testbed.mh, cfg.buffer).map_err(interrupted_or)?;
     let mut station = BaseStation::new(
         &testbed.fh_tun,
         &testbed.mh_tun,
@@ -261,16 +270,15 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveR
     let ending = ending?;
     match ending {
         Ending::Done => {}
-        Ending::Interrupted => {
-            return Err("interrupted (Ctrl-C); the namespaces are removed".into())
-        }
+        Ending::Interrupted => return Err(interrupted_or(String::new())),
         Ending::TimedOut => {
             return Err(format!(
-            "the transfer did not finish within {} s ({} of {} bytes received); raise --max-time",
-            cfg.max_time / SEC,
-            received.load(Ordering::Relaxed),
-            cfg.transfer
-        ))
+                "the transfer did not finish within {} s ({} of {} bytes received); raise \
+                 --max-time",
+                as_secs_f64(cfg.max_time),
+                received.load(Ordering::Relaxed),
+                cfg.transfer
+            ))
         }
     }
     let rx = rx.map_err(|e| format!("receiver: {e}"))?;
@@ -283,6 +291,19 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveR
     let result = report(cfg, &station, &rx, &tx, &hosts, leftovers_removed);
     station.finish()?;
     Ok(result)
+}
+
+/// The error of a run that a stop signal ended; `error` if none arrived. A signal sent to the
+/// whole process group can reach an `ip` child of the setup in the moment between its fork and
+/// its own process group (`netns::ip`), and the setup then fails: that is the signal's doing.
+fn interrupted_or(error: String) -> String {
+    match crate::sys::stop_signal() {
+        Some(sig) => format!(
+            "interrupted by {}; the run's namespaces are removed",
+            crate::sys::signal_name(sig)
+        ),
+        None => error,
+    }
 }
 
 /// Checks the settings; the message names the offending one and what is allowed.
@@ -348,6 +369,15 @@ fn report(
     leftovers_removed: Vec<String>,
 ) -> LiveResult {
     let st = station.counters();
+    let lateness = station.lateness();
+    let mut warnings: Vec<String> = lateness.warning().into_iter().collect();
+    if rx.clamp_restored > 0 {
+        warnings.push(format!(
+            "the kernel changed the receiver's window clamp {} times during the transfer (each \
+             restored at the next read): a window may have exceeded --buffer in between",
+            rx.clamp_restored
+        ));
+    }
     let agent = station.agent_stats();
     let links = station.link_counters();
     let end = rx.last_byte.unwrap_or(tx.finished);
@@ -407,12 +437,15 @@ fn report(
         throughput_gbps: bits / secs / 1e9,
         station: st,
         leftovers_removed,
+        emulator_lateness: lateness,
+        warnings,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use snooplab_proto::time::SEC;
 
     fn cfg(profile: LinuxProfile, buffer: u32) -> LiveConfig {
         LiveConfig {

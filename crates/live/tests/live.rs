@@ -619,3 +619,117 @@ fn the_receiver_never_advertises_more_than_the_buffer_and_the_sender_never_has_m
         assert_eq!(r.window_clamp_restored, 0, "{what}");
     }
 }
+
+#[test]
+fn a_capture_directory_another_run_is_writing_is_refused() {
+    if skip("a_capture_directory_another_run_is_writing_is_refused") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("snooplab-live-busy-{}", std::process::id()));
+    // the other run, as far as the lock goes
+    let held = snooplab_live::station::DirLock::acquire(&dir, snooplab_live::station::CAPTURE_LOCK)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut c = config(LiveProtocol::Plain, 0, 64 * 1024);
+    c.pcap = Some(dir.clone());
+    let e = snooplab_live::run(&c, &mut |_| {}).expect_err("a second run into a busy directory");
+    assert!(
+        e.contains("is in use by another snooplab live run")
+            && e.contains(&format!("pid {}", std::process::id())),
+        "{e}"
+    );
+    assert!(!dir.join("wired.pcap").exists(), "nothing was written");
+    drop(held);
+    // free again: the run writes its captures
+    let r = snooplab_live::run(&c, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.integrity_ok);
+    assert!(!read_pcap(&dir.join("wired.pcap")).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn namespaces_are_leftovers_only_when_their_runs_lock_is_not_held_whatever_the_pid() {
+    if skip("namespaces_are_leftovers_only_when_their_runs_lock_is_not_held_whatever_the_pid") {
+        return;
+    }
+    use snooplab_live::netns::{self, Namespace, LOCK_DIR, NETNS_DIR};
+    // A run of another PID namespace: its pid (above pid_max) exists nowhere here. The old rule
+    // (the pid in the name is dead) removed a running run's namespaces as "left by a killed run".
+    let id = format!("snooplab-99999999-{}", std::process::id());
+    std::fs::create_dir_all(LOCK_DIR).unwrap_or_else(|e| panic!("{e}"));
+    let lock_path = std::path::Path::new(LOCK_DIR).join(format!("{id}.lock"));
+    let lock = std::fs::File::create(&lock_path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(sys::try_lock_exclusive(&lock).ok(), Some(true));
+    let fh = Namespace::create(format!("{id}-fh")).unwrap_or_else(|e| panic!("{e}"));
+    let handle = std::path::Path::new(NETNS_DIR).join(fh.name());
+    // the owner is running: not a leftover, and a sweep leaves it
+    assert!(!netns::leftovers().contains(&fh.name().to_string()));
+    let removed = netns::sweep_leftovers().unwrap_or_else(|e| panic!("{e}"));
+    assert!(!removed.contains(&fh.name().to_string()));
+    assert!(handle.exists(), "a running run's namespace was removed");
+    // the owner dies: its lock is released, the namespace is a leftover
+    drop(lock);
+    std::mem::forget(fh);
+    let listed = netns::leftovers().contains(&format!("{id}-fh"));
+    // (another test's run may sweep it first)
+    assert!(listed || !handle.exists());
+    netns::sweep_leftovers().unwrap_or_else(|e| panic!("{e}"));
+    assert!(!handle.exists(), "the leftover stayed");
+    assert!(!lock_path.exists(), "its lock file stayed");
+}
+
+#[test]
+fn a_run_knows_when_its_emulator_ran_late_and_says_so() {
+    if skip("a_run_knows_when_its_emulator_ran_late_and_says_so") {
+        return;
+    }
+    // The progress callback runs on the base station's thread: one that blocks for 200 ms stalls
+    // the loop as an overloaded machine does, and the packets due meanwhile go out late.
+    let c = config(LiveProtocol::Plain, 0, 256 * 1024);
+    let r = snooplab_live::run(&c, &mut |_| std::thread::sleep(Duration::from_millis(200)))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.integrity_ok);
+    let l = r.emulator_lateness;
+    assert!(l.deliveries > 300, "{l:?}");
+    assert!(l.max_ms >= 100.0, "{l:?}");
+    assert!(
+        l.late_fraction() > snooplab_live::station::LATE_WARN_FRACTION,
+        "{l:?}"
+    );
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("the emulator released") && w.contains("more than 1 ms late")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn a_stop_signal_that_never_lets_the_sender_connect_ends_the_run_at_once() {
+    if skip("a_stop_signal_that_never_lets_the_sender_connect_ends_the_run_at_once") {
+        return;
+    }
+    // No base station runs: the SYN goes nowhere, as after --max-time 0.001. The sender's
+    // connect must give up when told to (it used to block for the SYN retries, about 2 minutes).
+    let tb = testbed();
+    let stop = AtomicBool::new(false);
+    let r = std::thread::scope(|s| {
+        let h = s.spawn(|| {
+            snooplab_live::endpoint::send(&tb.fh, CongestionControl::Reno, 1000, 1, &stop)
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        stop.store(true, Ordering::SeqCst);
+        let told = std::time::Instant::now();
+        let r = h.join().unwrap_or_else(|_| panic!("sender panicked"));
+        (r, told.elapsed())
+    });
+    let (r, after) = r;
+    // A bound on a hang, not a speed: it looks at the stop flag every 100 ms; a connect that
+    // ignores it takes the SYN retries' 127 s.
+    assert!(
+        after < Duration::from_secs(30),
+        "the sender took {after:?} to stop"
+    );
+    let e = r.expect_err("nothing answered the SYN");
+    assert!(e.contains("stopped while connecting"), "{e}");
+}
