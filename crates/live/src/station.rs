@@ -62,6 +62,9 @@ pub const CAPTURE_LOCK: &str = ".snooplab-capture.lock";
 /// The lock file `snooplab live --pcap DIR` holds in DIR for the whole invocation.
 pub const INVOCATION_LOCK: &str = ".snooplab-live.lock";
 
+/// Tries at taking a [`DirLock`], 50 ms apart.
+const LOCK_ATTEMPTS: u32 = 20;
+
 /// An exclusive `flock(2)` on `dir/name` (created if missing), held until dropped, with this
 /// process's id written in it for the message of whoever finds it held. Two runs writing
 /// `wired.pcap` into one directory at once would interleave their records: the second is refused.
@@ -82,8 +85,21 @@ impl DirLock {
             .truncate(false)
             .open(&path)
             .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-        let locked = sys::try_lock_exclusive(&file)
-            .map_err(|e| format!("cannot lock {}: {e}", path.display()))?;
+        // A lock just released can still look held for a moment: a child this process is
+        // spawning (`ip`) holds a copy of every descriptor between its fork and its exec, which
+        // closes them (O_CLOEXEC), and a flock belongs to the open file, not to one descriptor.
+        // So a busy directory is refused only after a second of retries.
+        let mut locked = false;
+        for attempt in 0..LOCK_ATTEMPTS {
+            if attempt > 0 {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            locked = sys::try_lock_exclusive(&file)
+                .map_err(|e| format!("cannot lock {}: {e}", path.display()))?;
+            if locked {
+                break;
+            }
+        }
         if !locked {
             let mut text = String::new();
             let _ = file.read_to_string(&mut text);
