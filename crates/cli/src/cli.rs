@@ -292,8 +292,11 @@ pub struct BenchArgs {
 Linux profiles: paper = reno without SACK, DSACK, timestamps, RACK, early retransmit, F-RTO, window\n\
 scaling, with 4.4BSD's 1 s minimum RTO and 1-segment initial window (4.4BSD as closely as Linux\n\
 goes); paper-sack = the same with SACK and DSACK; modern = the kernel's defaults with cubic.\n\
-The namespaces (snooplab-<pid>-<n>-fh/-mh) are removed at the end, on error and on Ctrl-C; a later\n\
-run removes those of a run that was killed. Sizes: 8k, 32k, 8M (k = 1024).")]
+The namespaces (snooplab-<pid>-<n>-fh/-mh) are removed at the end, on error and on SIGINT (Ctrl-C),\n\
+SIGTERM or SIGHUP; each run holds a lock in /run/snooplab while they exist, and a later run removes\n\
+those whose lock nobody holds (a run that was killed). Interrupted or failed, an invocation still\n\
+prints the runs that completed (with --json too) and exits 2. A run whose emulator released packets\n\
+late (a busy machine) carries a warning. Sizes: 8k, 32k, 8M (k = 1024).")]
 pub struct LiveArgs {
     /// Agents at the base station, comma-separated: plain, ll, ll-tcp-aware (snoop),
     /// ll-smart-tcp-aware.
@@ -314,7 +317,10 @@ pub struct LiveArgs {
     /// 'kernel' for Linux's own 200 ms [default: 1s for the paper profiles, kernel for modern].
     #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     pub rto_min: Option<String>,
-    /// The receiver's advertised window, exactly (TCP_WINDOW_CLAMP).
+    /// The receiver's largest advertised window: no window the mobile host advertises exceeds it,
+    /// so neither do the sender's bytes in flight (TCP_WINDOW_CLAMP, held after the kernel's own
+    /// adjustments; Linux rounds unscaled windows down to whole segments: 32k gives 32,200 at MSS
+    /// 1400). At most 65535 for the paper profiles (no window scaling).
     #[arg(
         long,
         default_value = "32k",
@@ -357,10 +363,11 @@ pub struct LiveArgs {
     /// Seed of the error processes and of the transferred bytes (run i uses seed + i).
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
     pub seed: String,
-    /// Runs per protocol; with more than one, mean and 95% confidence interval are printed.
+    /// Runs per protocol; with more than one, mean and 95% confidence interval are printed. At
+    /// most 1000 runs in all (protocols x runs).
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
     pub runs: String,
-    /// Give up on a run after this many seconds of real time.
+    /// Give up on a run after this many seconds of real time (connecting included).
     #[arg(
         long,
         default_value = "600",
@@ -369,7 +376,7 @@ pub struct LiveArgs {
     )]
     pub max_time: String,
     /// Write wired.pcap and wireless.pcap into DIR (one subdirectory per run when there are
-    /// several), as the simulator's captures.
+    /// several), as the simulator's captures. A DIR another snooplab live is writing is refused.
     #[arg(long, value_name = "DIR")]
     pub pcap: Option<std::path::PathBuf>,
     /// Print JSON: every run and the summaries.

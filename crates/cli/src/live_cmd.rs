@@ -3,6 +3,9 @@
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use snooplab_live::emulator::LinkConfig;
+use snooplab_live::run::MAX_RUNS;
+use snooplab_live::station::{DirLock, INVOCATION_LOCK};
+use snooplab_live::sys::{signal_name, stop_signal};
 use snooplab_live::testbed::unavailable_reason;
 use snooplab_live::{CongestionControl, LinuxProfile, LiveConfig, LiveProtocol, LiveResult};
 use snooplab_sim::medium::WavelanParams;
@@ -30,8 +33,23 @@ struct LiveSummary {
 
 #[derive(Serialize)]
 struct LiveReport {
+    /// Every run that completed, in order.
     runs: Vec<LiveResult>,
     summaries: Vec<LiveSummary>,
+    /// Every planned run completed.
+    complete: bool,
+    /// Runs planned (protocols x --runs).
+    planned_runs: usize,
+    /// The run that failed or was interrupted, which ended the invocation; null when complete.
+    failed: Option<FailedRun>,
+}
+
+/// The run that ended an invocation early.
+#[derive(Serialize)]
+struct FailedRun {
+    protocol: String,
+    seed: u64,
+    error: String,
 }
 
 fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
@@ -60,6 +78,14 @@ fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
     let runs = parse_u32(&a.runs, "runs")?;
     if runs == 0 {
         return Err("runs must be at least 1".into());
+    }
+    let planned = u64::from(runs).saturating_mul(protocols.len() as u64);
+    if planned > MAX_RUNS {
+        return Err(format!(
+            "{planned} runs planned ({} protocol(s) x --runs {runs}): at most {MAX_RUNS} per \
+             invocation (each run takes real time, about 50 s for 8 MB)",
+            protocols.len()
+        ));
     }
     let max_time = parse_max_time(&a.max_time)?;
     let env_name = a.env.trim().to_ascii_lowercase();
@@ -112,10 +138,14 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
     for c in &configs {
         snooplab_live::run::validate(c)?;
     }
+    // Before anything else: a capture directory another invocation is writing is refused at once
+    // (each run also locks its own capture directory while it writes there).
+    let _pcap_lock = match &a.pcap {
+        Some(dir) => Some(DirLock::acquire(dir, INVOCATION_LOCK)?),
+        None => None,
+    };
     if let Some(why) = unavailable_reason() {
-        return Err(format!(
-            "{why}; run as root on Linux (e.g. sudo snooplab live ...)"
-        ));
+        return Err(why);
     }
     if configs
         .iter()
@@ -126,12 +156,26 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
              SMART information and acts as ll-tcp-aware"
         );
     }
-    snooplab_live::sys::catch_stop_signals().map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
+    snooplab_live::sys::catch_stop_signals()
+        .map_err(|e| format!("cannot catch the stop signals: {e}"))?;
     if !a.json {
         print_header();
     }
     let mut results = Vec::new();
+    let mut failed = None;
     for cfg in &configs {
+        // A signal that arrived after the last run's transfer ended stops the next one.
+        if let Some(sig) = stop_signal() {
+            failed = Some(FailedRun {
+                protocol: cfg.protocol.name().into(),
+                seed: cfg.seed,
+                error: format!(
+                    "interrupted by {} before this run started",
+                    signal_name(sig)
+                ),
+            });
+            break;
+        }
         let bar = ProgressBar::new(cfg.transfer);
         bar.set_style(
             ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {elapsed}")
@@ -140,7 +184,17 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
         bar.set_message(format!("{} seed {}", cfg.protocol.name(), cfg.seed));
         let r = snooplab_live::run(cfg, &mut |p| bar.set_position(p.received));
         bar.finish_and_clear();
-        let r = r.map_err(|e| format!("{} seed {}: {e}", cfg.protocol.name(), cfg.seed))?;
+        let r = match r {
+            Ok(r) => r,
+            Err(error) => {
+                failed = Some(FailedRun {
+                    protocol: cfg.protocol.name().into(),
+                    seed: cfg.seed,
+                    error,
+                });
+                break;
+            }
+        };
         if !r.leftovers_removed.is_empty() {
             eprintln!(
                 "removed namespaces left by a killed run: {}",
@@ -149,21 +203,37 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
         }
         if !a.json {
             print_row(&r);
+            for w in &r.warnings {
+                println!("warning: {} seed {}: {w}", r.protocol, r.seed);
+            }
         }
         results.push(r);
     }
     let summaries = summarize_runs(&results);
     if a.json {
         let report = LiveReport {
+            complete: failed.is_none(),
+            planned_runs: configs.len(),
             runs: results,
             summaries,
+            failed,
         };
         let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
         println!("{text}");
-        return Ok(());
+        return match report_failure(&report.failed, report.runs.len(), configs.len()) {
+            Some(e) => Err(e),
+            None => integrity(&report.runs),
+        };
     }
     if results.len() > 1 {
         println!();
+        if failed.is_some() {
+            println!(
+                "(the {} of {} planned runs that completed)",
+                results.len(),
+                configs.len()
+            );
+        }
         println!(
             "{:<19} {:>4} {:>17} {:>8} {:>8} {:>10} {:>10} {:>9}",
             "protocol",
@@ -191,6 +261,26 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
             );
         }
     }
+    if let Some(e) = report_failure(&failed, results.len(), configs.len()) {
+        return Err(e);
+    }
+    integrity(&results)
+}
+
+/// The error line of an invocation that ended early, saying how many runs completed.
+fn report_failure(failed: &Option<FailedRun>, done: usize, planned: usize) -> Option<String> {
+    failed.as_ref().map(|f| {
+        format!(
+            "{} seed {}: {} ({done} of {planned} runs completed{})",
+            f.protocol,
+            f.seed,
+            f.error,
+            if done > 0 { ", printed above" } else { "" }
+        )
+    })
+}
+
+fn integrity(results: &[LiveResult]) -> Result<(), String> {
     if results.iter().any(|r| !r.integrity_ok) {
         return Err("the receiver's digest differs from the sender's in some run".into());
     }

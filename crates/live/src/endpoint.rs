@@ -23,6 +23,9 @@ pub struct ReceiverReport {
     pub bytes: u64,
     pub digest: u64,
     pub last_byte: Option<Instant>,
+    /// Times the kernel changed the window clamp after the buffer was raised and the receiver
+    /// set it back (0 expected: see [`Receiver`]).
+    pub clamp_restored: u32,
 }
 
 /// What the sender did.
@@ -40,35 +43,98 @@ pub struct SenderReport {
 }
 
 /// The receiving socket, listening in the mobile host's namespace before the sender starts.
+///
+/// # How the advertised window is held at `--buffer`
+///
+/// `TCP_WINDOW_CLAMP` alone does not hold on the kernels this runs on (6.6 and later; measured on
+/// 6.18). The accepted socket inherits the listener's clamp, and the SYN-ACK honours it, but when
+/// the first full-sized segment arrives `tcp_measure_rcv_mss()` (net/ipv4/tcp_input.c) measures
+/// the socket's `scaling_ratio` (payload bytes per byte of `skb->truesize`, 148/256 for the TUN
+/// device's 1440-byte packets, against the default of 128/256) and, the ratio having changed,
+/// calls `tcp_set_window_clamp(sk, tcp_win_from_space(sk, sk->sk_rcvbuf))` (commit dfa2f0483360
+/// "tcp: get rid of sysctl_tcp_adv_win_scale", 6.6; through `tcp_set_window_clamp()` since
+/// a2cbb1603943): the user's clamp is replaced by what the receive buffer holds. With the buffer
+/// at 4x the window (`SO_RCVBUF` 32 KB, `sk_rcvbuf` 64 KB) that is 65536 x 148/256 = 37,888 bytes:
+/// the 37,800 (27 segments) a capture of `--buffer 8k` showed; with 32k the clamp became 150 KB and
+/// the window stopped at 65,535, the largest without window scaling. `tcp_adv_win_scale` no
+/// longer plays a part (the same commit) and `tcp_rmem` only sizes unlocked buffers.
+///
+/// So the receiver works with the kernel rather than against it:
+/// 1. The mobile host's namespace gets `net.ipv4.tcp_rmem = "4096 W W"` for a clamp of W bytes
+///    (and `tcp_moderate_rcvbuf = 0`), so the listener and the connection it accepts start with
+///    `sk_rcvbuf` = W and no autotuning can take it above W. Whatever ratio the kernel measures
+///    (always below 256/256, as `truesize` exceeds the payload), the clamp it computes is then
+///    below `--buffer`. The buffer is sized through the sysctl rather than `SO_RCVBUF` because a
+///    user-locked listener buffer also lowers the window clamp of the SYN-ACK to what the buffer
+///    holds at the default ratio, half of it (`tcp_openreq_init_rwin()`), and the window scale the
+///    kernel picks from that clamp (`tcp_select_initial_window()`): `--buffer 100000` with window
+///    scaling got scale 0 and could not pass 65,535. Until the ratio is measured the window is
+///    what the buffer holds at the default ratio: the SYN-ACK offers about half of `--buffer`
+///    (`tcp_init_buffer_space()` lowers the clamp the same way once the connection is set up).
+/// 2. Once the kernel has measured the ratio (`tcpi_rcv_mss` has reached the sender's segment
+///    size, see [`ratio_measured`]), the receiver raises the buffer to 4x the window, so memory
+///    never limits it, and sets `TCP_WINDOW_CLAMP` back to `--buffer`. The ratio is measured
+///    again only when a segment longer than `rcv_mss` arrives, which no longer happens: segments
+///    of the same length have the same `truesize`.
+/// 3. After every read the receiver reads the clamp back and restores it if the kernel changed it
+///    anyway ([`ReceiverReport::clamp_restored`] counts that; a test checks every window in the
+///    capture).
+///
+/// With window scaling (the modern profile) a window is a multiple of `1 << rcv_wscale` and the
+/// kernel rounds it up to one (`ALIGN` in `__tcp_select_window()`); [`window_clamp`] rounds the
+/// clamp down to such a multiple, so that the rounded window stays within `--buffer`. Without
+/// window scaling (the paper profiles) no window exceeds 65,535 bytes, and the kernel rounds it down
+/// to whole segments: `--buffer 32k` advertises 23 x 1400 = 32,200 bytes.
+///
+/// The sender needs no limit of its own: Linux never sends beyond the receiver's window, so the
+/// bytes in flight are bounded by it.
 pub struct Receiver {
     listener: TcpListener,
+    /// The `TCP_WINDOW_CLAMP` held on the connection.
+    clamp: i32,
+}
+
+/// The clamp that keeps every advertised window within `buffer`: `buffer` rounded down to a
+/// multiple of the largest window scale unit the kernel can pick for it
+/// (`tcp_select_initial_window()`: the scale is `ilog2(min(space, window_clamp)) - 15`).
+pub fn window_clamp(buffer: u32) -> u32 {
+    let scale = buffer.checked_ilog2().unwrap_or(0).saturating_sub(15);
+    buffer & !((1u32 << scale) - 1)
+}
+
+/// Whether the kernel has measured the connection's `scaling_ratio` (and replaced the window
+/// clamp with it): `tcp_measure_rcv_mss()` does both when a segment longer than `rcv_mss` arrives
+/// and then sets `rcv_mss` to its length, the sender's full segment (`snd_mss` of the receiver:
+/// both ends have the same MTU and options). A connection that starts with `rcv_mss` already at
+/// the full size (MSS of 536 or less) never measures it: the clamp is never replaced.
+pub fn ratio_measured(info: &TcpInfo) -> bool {
+    info.rcv_mss >= info.snd_mss
 }
 
 impl Receiver {
-    /// Listens on the mobile host's address. `window` is the exact window it advertises at most
-    /// (`TCP_WINDOW_CLAMP`, inherited by the accepted socket); its buffer is made larger than that
-    /// so the clamp, not Linux's buffer arithmetic, sets the window.
+    /// Listens on the mobile host's address; the connection it accepts advertises at most
+    /// `window` bytes (see the type's documentation for how).
     pub fn listen(mh: &Namespace, window: u32) -> Result<Receiver, String> {
+        let clamp = i32::try_from(window_clamp(window))
+            .map_err(|_| format!("window {window} too large"))?;
+        // Before the socket exists: a TCP socket takes tcp_rmem[1] as its buffer when created.
+        mh.set_sysctl(
+            "net.ipv4.tcp_rmem",
+            &format!("{} {clamp} {clamp}", clamp.min(4096)),
+        )?;
+        mh.set_sysctl("net.ipv4.tcp_moderate_rcvbuf", "0")?;
         let listener = {
             let _inside = mh.enter()?;
             TcpListener::bind(SocketAddrV4::new(MH_IP, MH_PORT))
                 .map_err(|e| format!("cannot listen on {MH_IP}:{MH_PORT}: {e}"))?
         };
         let fd = listener.as_raw_fd();
-        let clamp = i32::try_from(window).map_err(|_| format!("window {window} too large"))?;
-        sys::set_int_option(
-            fd,
-            libc::SOL_SOCKET,
-            libc::SO_RCVBUF,
-            clamp.saturating_mul(4),
-        )
-        .map_err(|e| format!("SO_RCVBUF: {e}"))?;
         sys::set_int_option(fd, libc::IPPROTO_TCP, libc::TCP_WINDOW_CLAMP, clamp)
-            .map_err(|e| format!("TCP_WINDOW_CLAMP {window}: {e}"))?;
+            .map_err(|e| format!("TCP_WINDOW_CLAMP {clamp}: {e}"))?;
         listener
             .set_nonblocking(true)
             .map_err(|e| format!("listener: {e}"))?;
-        Ok(Receiver { listener })
+        Ok(Receiver { listener, clamp })
     }
 
     /// Accepts one connection and reads it to the end, feeding `received` as it goes.
@@ -90,6 +156,14 @@ impl Receiver {
             .set_nonblocking(false)
             .and_then(|_| stream.set_read_timeout(Some(POLL)))
             .map_err(|e| format!("receiver socket: {e}"))?;
+        let fd = stream.as_raw_fd();
+        let mut window = WindowKeeper {
+            fd,
+            clamp: self.clamp,
+            raised: false,
+            restored: 0,
+        };
+        window.check()?;
         let mut digest = StreamDigest::default();
         let mut buf = vec![0u8; 1 << 16];
         let mut last_byte = None;
@@ -100,6 +174,7 @@ impl Receiver {
                     digest.update(&buf[..n]);
                     last_byte = Some(Instant::now());
                     received.store(digest.len(), Ordering::Relaxed);
+                    window.check()?;
                 }
                 Err(e) if is_timeout(&e) || e.kind() == ErrorKind::Interrupted => {
                     if stop.load(Ordering::Relaxed) {
@@ -114,7 +189,50 @@ impl Receiver {
             bytes: digest.len(),
             digest: digest.finish(),
             last_byte,
+            clamp_restored: window.restored,
         })
+    }
+}
+
+/// Steps 2 and 3 of [`Receiver`]'s window keeping, on the accepted socket.
+struct WindowKeeper {
+    fd: std::os::fd::RawFd,
+    clamp: i32,
+    /// The buffer has been raised (the kernel has measured its ratio).
+    raised: bool,
+    restored: u32,
+}
+
+impl WindowKeeper {
+    fn check(&mut self) -> Result<(), String> {
+        let now = sys::get_int_option(self.fd, libc::IPPROTO_TCP, libc::TCP_WINDOW_CLAMP)
+            .map_err(|e| format!("TCP_WINDOW_CLAMP: {e}"))?;
+        if !self.raised {
+            let info = sys::tcp_info(self.fd).map_err(|e| format!("TCP_INFO: {e}"))?;
+            if !ratio_measured(&info) {
+                return Ok(());
+            }
+            self.raised = true;
+            // 4x the window: room for it at any ratio above 64/256 (148/256 measured).
+            sys::set_int_option(
+                self.fd,
+                libc::SOL_SOCKET,
+                sys::SO_RCVBUFFORCE,
+                self.clamp.saturating_mul(2),
+            )
+            .map_err(|e| format!("SO_RCVBUFFORCE: {e}"))?;
+        } else if now == self.clamp {
+            return Ok(());
+        } else {
+            self.restored += 1;
+        }
+        sys::set_int_option(
+            self.fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_WINDOW_CLAMP,
+            self.clamp,
+        )
+        .map_err(|e| format!("TCP_WINDOW_CLAMP {}: {e}", self.clamp))
     }
 }
 
@@ -134,7 +252,8 @@ pub fn send(
     let to = SocketAddrV4::new(MH_IP, MH_PORT);
     let mut stream = {
         let _inside = fh.enter()?;
-        sys::connect_tcp(to, cc.name()).map_err(|e| {
+        let give_up = || stop.load(Ordering::Relaxed);
+        sys::connect_tcp(to, cc.name(), POLL.as_nanos() as u64, &give_up).map_err(|e| {
             format!(
                 "cannot connect to {to} with congestion control {}: {e}",
                 cc.name()
@@ -196,4 +315,38 @@ pub fn send(
         tcp_info,
         cc: cc_used,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clamp_is_a_multiple_of_the_window_scale_unit() {
+        // no scaling needed: the buffer itself
+        assert_eq!(window_clamp(8192), 8192);
+        assert_eq!(window_clamp(65_535), 65_535);
+        // 100000 needs scale 1 (ilog2 = 16): even
+        assert_eq!(window_clamp(100_001), 100_000);
+        // 4M: scale 7, a multiple of 128 already; 4M + 100 rounds down to it
+        assert_eq!(window_clamp(4 << 20), 4 << 20);
+        assert_eq!(window_clamp((4 << 20) + 100), 4 << 20);
+        for b in [2048, 65_536, 131_071, 1 << 26] {
+            let c = window_clamp(b);
+            let unit = 1u32 << b.ilog2().saturating_sub(15);
+            assert!(c <= b && b - c < unit && c.is_multiple_of(unit), "{b}: {c}");
+        }
+    }
+
+    #[test]
+    fn the_ratio_is_measured_once_rcv_mss_reaches_the_segment_size() {
+        let mut info = TcpInfo {
+            snd_mss: 1400,
+            rcv_mss: 536,
+            ..TcpInfo::default()
+        };
+        assert!(!ratio_measured(&info));
+        info.rcv_mss = 1400;
+        assert!(ratio_measured(&info));
+    }
 }

@@ -102,6 +102,12 @@ impl LinuxProfile {
         }
     }
 
+    /// Whether the endpoints negotiate window scaling (RFC 7323): without it no window exceeds
+    /// 65,535 bytes.
+    pub fn window_scaling(self) -> bool {
+        self == LinuxProfile::Modern
+    }
+
     /// The sysctls to write in both namespaces. Every TCP knob the profiles differ on is written,
     /// also where it equals the kernel default, so that a run never depends on the host's settings.
     /// Congestion control is not among them: outside the initial namespace only the algorithms the
@@ -114,7 +120,7 @@ impl LinuxProfile {
             ("net.ipv4.tcp_sack", on(sack)),
             ("net.ipv4.tcp_dsack", on(sack)),
             ("net.ipv4.tcp_timestamps", on(modern)),
-            ("net.ipv4.tcp_window_scaling", on(modern)),
+            ("net.ipv4.tcp_window_scaling", on(self.window_scaling())),
             // RACK-TLP loss detection: 1 = on (the default), 0 = off.
             ("net.ipv4.tcp_recovery", on(modern)),
             // Early retransmit and tail loss probes: 3 is the default, 0 off.

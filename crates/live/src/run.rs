@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use serde::Serialize;
 use snooplab_proto::agent::Agent;
-use snooplab_proto::time::{as_secs_f64, MS, SEC};
+use snooplab_proto::time::{as_secs_f64, MS};
 use snooplab_proto::Time;
 use snooplab_sim::channel::check_error_settings;
 use snooplab_sim::protocol::Protocol;
@@ -18,8 +18,15 @@ use crate::netns;
 use crate::packet::LivePacket;
 use crate::profile::{CongestionControl, LinuxProfile, MAX_RTO_MIN_MS};
 use crate::snmp::{self, TcpCounters};
-use crate::station::{BaseStation, Captures, Ending, StationCounters};
+use crate::station::{BaseStation, Captures, Ending, Lateness, StationCounters};
 use crate::testbed::{Testbed, TestbedConfig};
+
+/// The most runs one `snooplab live` invocation plans (protocols x `--runs`): each takes real
+/// time (about 50 s for the default 8 MB), so 1000 is about 14 hours, and the plan stays small.
+pub const MAX_RUNS: u64 = 1000;
+
+/// The largest window a TCP header carries without window scaling (RFC 7323 section 2).
+pub const MAX_UNSCALED_WINDOW: u32 = 65_535;
 
 /// IPv4 and TCP headers without options: the MTU is the MSS plus this.
 pub const HEADER_BYTES: u32 = 40;
@@ -101,7 +108,7 @@ pub struct LiveConfig {
     /// Lower bound of both hosts' retransmission timeout (route `rto_min`), ms; `None` = the
     /// kernel's 200 ms. Usually the profile's [`LinuxProfile::default_rto_min_ms`].
     pub rto_min_ms: Option<u32>,
-    /// The receiver's advertised window, exactly (bytes).
+    /// The receiver's largest advertised window, bytes (see [`crate::endpoint::Receiver`]).
     pub buffer: u32,
     /// TCP payload per segment without options: the devices' MTU is this plus 40.
     pub mss: u32,
@@ -138,6 +145,14 @@ pub struct LiveResult {
     /// The sender's retransmission timeout when the transfer ended (`tcpi_rto`), ms.
     pub sender_rto_ms: f64,
     pub buffer_bytes: u32,
+    /// The receiver's `TCP_WINDOW_CLAMP`: `buffer_bytes`, rounded down to a multiple of the window
+    /// scale unit where the buffer needs window scaling. No advertised window exceeds it; without
+    /// window scaling Linux also rounds the window down to whole segments (32,200 for 32k at MSS
+    /// 1400). See [`crate::endpoint::Receiver`].
+    pub window_clamp_bytes: u32,
+    /// Times the kernel replaced the receiver's window clamp during the transfer and the receiver
+    /// set it back (0 expected).
+    pub window_clamp_restored: u32,
     /// MSS the sender used (`TCP_INFO`).
     pub mss: u32,
     pub transfer_bytes: u64,
@@ -186,27 +201,32 @@ pub struct LiveResult {
     pub station: StationCounters,
     /// Namespaces of crashed earlier runs removed before this one.
     pub leftovers_removed: Vec<String>,
+    /// How late the base station released the emulator's packets against their scheduled times
+    /// (all zero with the emulator off); see [`crate::station::Lateness`].
+    pub emulator_lateness: Lateness,
+    /// What makes this result less than it looks: an emulator that ran late (more than
+    /// `LATE_WARN_FRACTION` of its packets more than `LATE_THRESHOLD` late), a window clamp the
+    /// kernel changed. Empty for a clean run.
+    pub warnings: Vec<String>,
 }
 
 /// Runs one live transfer. `progress` is called about twice a second.
 pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveResult, String> {
     validate(cfg)?;
-    if let Some(dir) = &cfg.pcap {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
+    // First, so that a directory another run is writing is refused before anything is set up.
+    let capture = match &cfg.pcap {
+        Some(dir) => Some(Captures::create(dir)?),
+        None => None,
+    };
     let leftovers_removed = netns::sweep_leftovers()?;
     let testbed = Testbed::create(&TestbedConfig {
         profile: cfg.profile,
         mtu: cfg.mss + HEADER_BYTES,
         rto_min_ms: cfg.rto_min_ms,
         initcwnd: cfg.profile.initcwnd(),
-    })?;
-    let receiver = Receiver::listen(&testbed.mh, cfg.buffer)?;
-    let capture = match &cfg.pcap {
-        Some(dir) => Some(Captures::create(dir)?),
-        None => None,
-    };
+    })
+    .map_err(interrupted_or)?;
+    let receiver = Receiver::listen(&testbed.mh, cfg.buffer).map_err(interrupted_or)?;
     let mut station = BaseStation::new(
         &testbed.fh_tun,
         &testbed.mh_tun,
@@ -250,16 +270,15 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveR
     let ending = ending?;
     match ending {
         Ending::Done => {}
-        Ending::Interrupted => {
-            return Err("interrupted (Ctrl-C); the namespaces are removed".into())
-        }
+        Ending::Interrupted => return Err(interrupted_or(String::new())),
         Ending::TimedOut => {
             return Err(format!(
-            "the transfer did not finish within {} s ({} of {} bytes received); raise --max-time",
-            cfg.max_time / SEC,
-            received.load(Ordering::Relaxed),
-            cfg.transfer
-        ))
+                "the transfer did not finish within {} s ({} of {} bytes received); raise \
+                 --max-time",
+                as_secs_f64(cfg.max_time),
+                received.load(Ordering::Relaxed),
+                cfg.transfer
+            ))
         }
     }
     let rx = rx.map_err(|e| format!("receiver: {e}"))?;
@@ -274,6 +293,19 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveR
     Ok(result)
 }
 
+/// The error of a run that a stop signal ended; `error` if none arrived. A signal sent to the
+/// whole process group can reach an `ip` child of the setup in the moment between its fork and
+/// its own process group (`netns::ip`), and the setup then fails: that is the signal's doing.
+fn interrupted_or(error: String) -> String {
+    match crate::sys::stop_signal() {
+        Some(sig) => format!(
+            "interrupted by {}; the run's namespaces are removed",
+            crate::sys::signal_name(sig)
+        ),
+        None => error,
+    }
+}
+
 /// Checks the settings; the message names the offending one and what is allowed.
 pub fn validate(cfg: &LiveConfig) -> Result<(), String> {
     if !(88..=65495).contains(&cfg.mss) {
@@ -286,6 +318,15 @@ pub fn validate(cfg: &LiveConfig) -> Result<(), String> {
         return Err(format!(
             "buffer {} is out of range: use 2k to 64M",
             cfg.buffer
+        ));
+    }
+    if !cfg.profile.window_scaling() && cfg.buffer > MAX_UNSCALED_WINDOW {
+        return Err(format!(
+            "buffer {} is more than {MAX_UNSCALED_WINDOW} bytes, the largest window without window \
+             scaling, which the {} profile turns off: use at most {MAX_UNSCALED_WINDOW}, or \
+             --linux-profile modern",
+            cfg.buffer,
+            cfg.profile.name()
         ));
     }
     if cfg.transfer == 0 {
@@ -328,6 +369,15 @@ fn report(
     leftovers_removed: Vec<String>,
 ) -> LiveResult {
     let st = station.counters();
+    let lateness = station.lateness();
+    let mut warnings: Vec<String> = lateness.warning().into_iter().collect();
+    if rx.clamp_restored > 0 {
+        warnings.push(format!(
+            "the kernel changed the receiver's window clamp {} times during the transfer (each \
+             restored at the next read): a window may have exceeded --buffer in between",
+            rx.clamp_restored
+        ));
+    }
     let agent = station.agent_stats();
     let links = station.link_counters();
     let end = rx.last_byte.unwrap_or(tx.finished);
@@ -356,6 +406,8 @@ fn report(
         initcwnd: cfg.profile.initcwnd(),
         sender_rto_ms: f64::from(tx.tcp_info.rto_us) / 1e3,
         buffer_bytes: cfg.buffer,
+        window_clamp_bytes: endpoint::window_clamp(cfg.buffer),
+        window_clamp_restored: rx.clamp_restored,
         mss: tx.tcp_info.snd_mss,
         transfer_bytes: cfg.transfer,
         error_every_bytes: error_every,
@@ -385,5 +437,39 @@ fn report(
         throughput_gbps: bits / secs / 1e9,
         station: st,
         leftovers_removed,
+        emulator_lateness: lateness,
+        warnings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snooplab_proto::time::SEC;
+
+    fn cfg(profile: LinuxProfile, buffer: u32) -> LiveConfig {
+        LiveConfig {
+            protocol: LiveProtocol::Plain,
+            env_name: "off".into(),
+            link: None,
+            profile,
+            cc: profile.default_cc(),
+            rto_min_ms: None,
+            buffer,
+            mss: 1400,
+            transfer: 1,
+            seed: 1,
+            max_time: SEC,
+            pcap: None,
+        }
+    }
+
+    #[test]
+    fn windows_above_64k_need_the_modern_profile() {
+        assert!(validate(&cfg(LinuxProfile::Paper, 65_535)).is_ok());
+        let e = validate(&cfg(LinuxProfile::Paper, 65_536)).unwrap_err();
+        assert!(e.contains("without window scaling"), "{e}");
+        assert!(validate(&cfg(LinuxProfile::PaperSack, 1 << 20)).is_err());
+        assert!(validate(&cfg(LinuxProfile::Modern, 1 << 20)).is_ok());
     }
 }

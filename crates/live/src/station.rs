@@ -1,8 +1,8 @@
 //! The live base station: one thread, one event loop over both TUN devices, the link emulator and
 //! the agent under test (DESIGN section 7). The agent is the simulator's object, fed raw IP packets.
 
-use std::fs::File;
-use std::io::BufWriter;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Read, Seek, Write};
 use std::path::Path;
 use std::time::Instant;
 
@@ -57,15 +57,84 @@ pub struct StationCounters {
     pub agent_max_held_bytes: u64,
 }
 
+/// The lock file a run holds in its capture directory while it writes there.
+pub const CAPTURE_LOCK: &str = ".snooplab-capture.lock";
+/// The lock file `snooplab live --pcap DIR` holds in DIR for the whole invocation.
+pub const INVOCATION_LOCK: &str = ".snooplab-live.lock";
+
+/// Tries at taking a [`DirLock`], 50 ms apart.
+const LOCK_ATTEMPTS: u32 = 20;
+
+/// An exclusive `flock(2)` on `dir/name` (created if missing), held until dropped, with this
+/// process's id written in it for the message of whoever finds it held. Two runs writing
+/// `wired.pcap` into one directory at once would interleave their records: the second is refused.
+#[derive(Debug)]
+pub struct DirLock {
+    _file: File,
+}
+
+impl DirLock {
+    pub fn acquire(dir: &Path, name: &str) -> Result<DirLock, String> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let path = dir.join(name);
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        // A lock just released can still look held for a moment: a child this process is
+        // spawning (`ip`) holds a copy of every descriptor between its fork and its exec, which
+        // closes them (O_CLOEXEC), and a flock belongs to the open file, not to one descriptor.
+        // So a busy directory is refused only after a second of retries.
+        let mut locked = false;
+        for attempt in 0..LOCK_ATTEMPTS {
+            if attempt > 0 {
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            locked = sys::try_lock_exclusive(&file)
+                .map_err(|e| format!("cannot lock {}: {e}", path.display()))?;
+            if locked {
+                break;
+            }
+        }
+        if !locked {
+            let mut text = String::new();
+            let _ = file.read_to_string(&mut text);
+            let pid = text.trim();
+            let who = if pid.parse::<u32>().is_ok() {
+                format!(" (pid {pid})")
+            } else {
+                String::new()
+            };
+            return Err(format!(
+                "capture directory {} is in use by another snooplab live run{who}: use another \
+                 --pcap directory, or wait for that run to end",
+                dir.display()
+            ));
+        }
+        let _ = file
+            .set_len(0)
+            .and_then(|_| file.rewind())
+            .and_then(|_| writeln!(file, "{}", std::process::id()));
+        Ok(DirLock { _file: file })
+    }
+}
+
 /// The wired and wireless captures (`--pcap`), as the simulator writes them.
 pub struct Captures {
     wired: PcapWriter<BufWriter<File>>,
     wireless: PcapWriter<BufWriter<File>>,
+    _lock: DirLock,
 }
 
 impl Captures {
-    /// `wired.pcap` and `wireless.pcap` in `dir`.
+    /// `wired.pcap` and `wireless.pcap` in `dir`, which this run holds ([`CAPTURE_LOCK`]) until
+    /// the captures are finished.
     pub fn create(dir: &Path) -> Result<Captures, String> {
+        let lock = DirLock::acquire(dir, CAPTURE_LOCK)?;
         let open = |name: &str| -> Result<PcapWriter<BufWriter<File>>, String> {
             let path = dir.join(name);
             let f = File::create(&path)
@@ -76,6 +145,7 @@ impl Captures {
         Ok(Captures {
             wired: open("wired.pcap")?,
             wireless: open("wireless.pcap")?,
+            _lock: lock,
         })
     }
 
@@ -90,11 +160,83 @@ impl Captures {
     }
 
     pub fn finish(self) -> Result<(), String> {
-        for w in [self.wired, self.wireless] {
+        let Captures {
+            wired,
+            wireless,
+            _lock,
+        } = self;
+        for w in [wired, wireless] {
             w.finish()
                 .map_err(|e| format!("cannot write the capture: {e}"))?;
         }
         Ok(())
+    }
+}
+
+/// An emulator delivery released more than this after its scheduled time is late: the loop could
+/// not keep the emulated links' timing. 1 ms is a sixth of one 1440-byte frame's airtime on the
+/// 2 Mb/s WaveLAN and 5% of the LAN round trip; an idle machine releases every delivery within a
+/// few tens of microseconds.
+pub const LATE_THRESHOLD: Time = MS;
+/// A run whose late deliveries are more than this fraction of all gets a warning.
+pub const LATE_WARN_FRACTION: f64 = 0.01;
+
+/// How late the base station released the emulator's deliveries (packets leaving an emulated link
+/// towards a host or the agent) against the times the link models scheduled them for. The models
+/// keep exact time however late the loop runs, but a late delivery reaches its host late: the
+/// hosts see a slower path than the one emulated (a busy machine halves the throughput).
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Lateness {
+    /// Deliveries released.
+    pub deliveries: u64,
+    /// Released more than [`LATE_THRESHOLD`] after their time.
+    pub late: u64,
+    /// The latest, ms.
+    pub max_ms: f64,
+    /// Mean over all deliveries, ms.
+    pub mean_ms: f64,
+    #[serde(skip)]
+    sum: Time,
+    #[serde(skip)]
+    max: Time,
+}
+
+impl Lateness {
+    /// A delivery scheduled for `at`, released at `now`.
+    pub fn record(&mut self, at: Time, now: Time) {
+        let late = now.saturating_sub(at);
+        self.deliveries += 1;
+        self.late += u64::from(late > LATE_THRESHOLD);
+        self.sum += late;
+        self.max = self.max.max(late);
+        self.max_ms = self.max as f64 / MS as f64;
+        self.mean_ms = self.sum as f64 / MS as f64 / self.deliveries as f64;
+    }
+
+    /// The fraction of deliveries that were late.
+    pub fn late_fraction(&self) -> f64 {
+        if self.deliveries == 0 {
+            0.0
+        } else {
+            self.late as f64 / self.deliveries as f64
+        }
+    }
+
+    /// The warning the result carries, if the emulator ran late too often.
+    pub fn warning(&self) -> Option<String> {
+        (self.late_fraction() > LATE_WARN_FRACTION).then(|| {
+            format!(
+                "the emulator released {} of {} packets ({:.1}%) more than {} ms late (at most \
+                 {:.1} ms, {:.2} ms on average): the machine was too busy to keep the emulated \
+                 links' timing, so the hosts saw a slower path; rerun on an idle machine",
+                self.late,
+                self.deliveries,
+                100.0 * self.late_fraction(),
+                LATE_THRESHOLD / MS,
+                self.max_ms,
+                self.mean_ms
+            )
+        })
     }
 }
 
@@ -118,6 +260,7 @@ pub struct BaseStation<'a> {
     capture: Option<Captures>,
     clock: Instant,
     buf: Vec<u8>,
+    lateness: Lateness,
 }
 
 impl<'a> BaseStation<'a> {
@@ -137,6 +280,7 @@ impl<'a> BaseStation<'a> {
             capture,
             clock: Instant::now(),
             buf: vec![0; MAX_PACKET],
+            lateness: Lateness::default(),
         }
     }
 
@@ -258,6 +402,9 @@ impl<'a> BaseStation<'a> {
     }
 
     fn deliver(&mut self, now: Time, at: Time, d: Delivery) -> Result<(), String> {
+        if self.emulator.is_on() {
+            self.lateness.record(at, now);
+        }
         match d {
             Delivery::ToAgent(port, p) => {
                 if port == Port::Wired {
@@ -313,6 +460,11 @@ impl<'a> BaseStation<'a> {
         self.agent.probe()
     }
 
+    /// How late the emulator's deliveries were released.
+    pub fn lateness(&self) -> Lateness {
+        self.lateness
+    }
+
     pub fn link_counters(&self) -> LinkCounters {
         self.emulator.counters()
     }
@@ -323,5 +475,35 @@ impl<'a> BaseStation<'a> {
             Some(c) => c.finish(),
             None => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lateness_counts_deliveries_beyond_the_threshold_and_warns_above_the_fraction() {
+        let mut l = Lateness::default();
+        assert_eq!(l.warning(), None);
+        for i in 0..1000 {
+            l.record(i * MS, i * MS + 10_000);
+        }
+        assert_eq!((l.deliveries, l.late), (1000, 0));
+        assert_eq!(l.warning(), None, "10 us late is on time");
+        for i in 0..10 {
+            l.record(i * MS, i * MS + 5 * MS);
+        }
+        assert_eq!(l.late, 10);
+        assert_eq!(l.warning(), None, "10 of 1010 is under 1%");
+        l.record(0, 30 * MS);
+        assert_eq!(l.late, 11);
+        assert!((l.max_ms - 30.0).abs() < 1e-9);
+        let w = l.warning().unwrap_or_default();
+        assert!(w.contains("11 of 1011 packets"), "{w}");
+        assert!(w.contains("at most 30.0 ms"), "{w}");
+        // released early (the emulator off delivers at once) counts as on time
+        l.record(5 * MS, MS);
+        assert_eq!(l.late, 11);
     }
 }

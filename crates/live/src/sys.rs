@@ -171,6 +171,27 @@ pub fn set_int_option(
     .map(|_| ())
 }
 
+/// Reads an integer socket option.
+pub fn get_int_option(fd: RawFd, level: libc::c_int, name: libc::c_int) -> io::Result<libc::c_int> {
+    let mut value: libc::c_int = 0;
+    let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+    // SAFETY: value and len are valid for writing; len says how much room value has.
+    check(unsafe {
+        libc::getsockopt(
+            fd,
+            level,
+            name,
+            (&mut value as *mut libc::c_int).cast(),
+            &mut len,
+        )
+    })?;
+    Ok(value)
+}
+
+/// `SO_RCVBUFFORCE` (include/uapi/asm-generic/socket.h): `SO_RCVBUF` without the global
+/// `net.core.rmem_max` cap, for CAP_NET_ADMIN. The libc crate does not export it for glibc targets.
+pub const SO_RCVBUFFORCE: libc::c_int = 33;
+
 /// Chooses the congestion control algorithm of a TCP socket (`TCP_CONGESTION`).
 pub fn set_congestion_control(fd: RawFd, name: &str) -> io::Result<()> {
     // SAFETY: the option value is name's bytes, of the length passed.
@@ -215,6 +236,11 @@ pub struct TcpInfo {
     pub rto_us: u32,
     /// Send MSS.
     pub snd_mss: u32,
+    /// The kernel's estimate of the peer's segment size (`icsk_ack.rcv_mss`).
+    pub rcv_mss: u32,
+    /// Window scale this end advertises (the low 4 bits of `tcpi_snd_rcv_wscale` are the peer's,
+    /// the high 4 bits ours).
+    pub rcv_wscale: u8,
     /// Bitmask of negotiated options (`TCPI_OPT_*`).
     pub options: u8,
 }
@@ -239,20 +265,34 @@ pub fn tcp_info(fd: RawFd) -> io::Result<TcpInfo> {
         rtt_us: info.tcpi_rtt,
         rto_us: info.tcpi_rto,
         snd_mss: info.tcpi_snd_mss,
+        rcv_mss: info.tcpi_rcv_mss,
+        rcv_wscale: info.tcpi_snd_rcv_wscale >> 4,
         options: info.tcpi_options,
     })
 }
 
-static STOP_REQUESTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// The signal that asked the run to stop, 0 = none.
+static STOP_SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 
-extern "C" fn on_stop_signal(_: libc::c_int) {
-    STOP_REQUESTED.store(true, std::sync::atomic::Ordering::SeqCst);
+extern "C" fn on_stop_signal(sig: libc::c_int) {
+    // The first signal is the one reported; later ones change nothing.
+    let _ = STOP_SIGNAL.compare_exchange(
+        0,
+        sig,
+        std::sync::atomic::Ordering::SeqCst,
+        std::sync::atomic::Ordering::SeqCst,
+    );
 }
 
-/// Turns SIGINT and SIGTERM into a request to stop (see [`stop_requested`]) so that the run ends
-/// through its normal path and removes its namespaces.
+/// The signals that stop a live run through its normal path, which removes its namespaces: Ctrl-C,
+/// `kill`, and the hangup of a closed terminal or ssh session.
+pub const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+/// Turns [`STOP_SIGNALS`] into a request to stop (see [`stop_signal`]) so that the run ends
+/// through its normal path and removes its namespaces. The handler only stores the signal number:
+/// a signal that arrives during the cleanup does not interrupt it.
 pub fn catch_stop_signals() -> io::Result<()> {
-    for sig in [libc::SIGINT, libc::SIGTERM] {
+    for sig in STOP_SIGNALS {
         // SAFETY: installing a handler that only stores to an atomic (async-signal-safe).
         let ret = unsafe { libc::signal(sig, on_stop_signal as *const () as libc::sighandler_t) };
         if ret == libc::SIG_ERR {
@@ -262,9 +302,65 @@ pub fn catch_stop_signals() -> io::Result<()> {
     Ok(())
 }
 
-/// Whether Ctrl-C (or SIGTERM) arrived since [`catch_stop_signals`].
+/// Whether a stop signal arrived since [`catch_stop_signals`].
 pub fn stop_requested() -> bool {
-    STOP_REQUESTED.load(std::sync::atomic::Ordering::SeqCst)
+    stop_signal().is_some()
+}
+
+/// The first stop signal that arrived since [`catch_stop_signals`], if any.
+pub fn stop_signal() -> Option<libc::c_int> {
+    match STOP_SIGNAL.load(std::sync::atomic::Ordering::SeqCst) {
+        0 => None,
+        s => Some(s),
+    }
+}
+
+/// How a stop signal is named in messages.
+pub fn signal_name(sig: libc::c_int) -> String {
+    match sig {
+        libc::SIGINT => "SIGINT (Ctrl-C)".into(),
+        libc::SIGTERM => "SIGTERM".into(),
+        libc::SIGHUP => "SIGHUP".into(),
+        other => format!("signal {other}"),
+    }
+}
+
+/// Takes an exclusive `flock(2)` on `file` without waiting: `Ok(false)` when another open file
+/// description holds it (another process, or another open of the same file in this one). The
+/// lock goes with the descriptor: closing it, or the process ending however it ends, releases it.
+pub fn try_lock_exclusive(file: &File) -> io::Result<bool> {
+    // SAFETY: flock on a valid descriptor.
+    let ret = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+    if ret == 0 {
+        return Ok(true);
+    }
+    let e = io::Error::last_os_error();
+    if e.kind() == io::ErrorKind::WouldBlock {
+        Ok(false)
+    } else {
+        Err(e)
+    }
+}
+
+/// Removes the network namespace handle `path` (`/run/netns/NAME`) as `ip netns del` does
+/// (iproute2 ip/ipnetns.c, `netns_delete`): detach its bind mount, then unlink the file. In this
+/// process rather than a child `ip`, so that a signal sent to the process group (Ctrl-C in a
+/// terminal, `timeout`, a hangup) cannot kill the removal halfway. A handle already gone is fine.
+pub fn remove_netns_handle(path: &Path) -> io::Result<()> {
+    let c = CString::new(path.as_os_str().as_encoded_bytes()).map_err(io::Error::other)?;
+    // SAFETY: umount2 with a NUL-terminated path.
+    let ret = unsafe { libc::umount2(c.as_ptr(), libc::MNT_DETACH) };
+    if ret < 0 {
+        let e = io::Error::last_os_error();
+        // EINVAL: not a mount point (a handle whose mount failed); ENOENT: already gone.
+        if !matches!(e.raw_os_error(), Some(libc::EINVAL) | Some(libc::ENOENT)) {
+            return Err(e);
+        }
+    }
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+        _ => Ok(()),
+    }
 }
 
 /// Whether a process with this id exists.
@@ -312,11 +408,22 @@ pub fn send_on_device(ifname: &str, frame: &[u8]) -> io::Result<()> {
 
 /// A TCP connection to `to` whose congestion control is `cc` from the first segment on
 /// (`TCP_CONGESTION` set before `connect`, which `std::net` cannot do). Opened in the calling
-/// thread's namespace.
-pub fn connect_tcp(to: std::net::SocketAddrV4, cc: &str) -> io::Result<std::net::TcpStream> {
+/// thread's namespace. The connect does not block: every `step` nanoseconds `give_up()` is asked
+/// whether to stop waiting (a SYN that gets no answer is retried for about two minutes otherwise).
+pub fn connect_tcp(
+    to: std::net::SocketAddrV4,
+    cc: &str,
+    step: Time,
+    give_up: &dyn Fn() -> bool,
+) -> io::Result<std::net::TcpStream> {
     // SAFETY: creating a socket; the descriptor is owned below.
-    let fd =
-        check(unsafe { libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) })?;
+    let fd = check(unsafe {
+        libc::socket(
+            libc::AF_INET,
+            libc::SOCK_STREAM | libc::SOCK_CLOEXEC | libc::SOCK_NONBLOCK,
+            0,
+        )
+    })?;
     // SAFETY: fd was just returned by socket and is owned by nobody else.
     let fd = unsafe { OwnedFd::from_raw_fd(fd) };
     set_congestion_control(fd.as_raw_fd(), cc)?;
@@ -329,12 +436,59 @@ pub fn connect_tcp(to: std::net::SocketAddrV4, cc: &str) -> io::Result<std::net:
         sin_zero: [0; 8],
     };
     // SAFETY: addr is a valid sockaddr_in of the size passed.
-    check(unsafe {
+    let ret = unsafe {
         libc::connect(
             fd.as_raw_fd(),
             (&addr as *const libc::sockaddr_in).cast(),
             std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
         )
-    })?;
-    Ok(std::net::TcpStream::from(fd))
+    };
+    if ret < 0 {
+        let e = io::Error::last_os_error();
+        if e.raw_os_error() != Some(libc::EINPROGRESS) {
+            return Err(e);
+        }
+        loop {
+            if give_up() {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "stopped while connecting",
+                ));
+            }
+            if wait_writable(fd.as_raw_fd(), step)? {
+                break;
+            }
+        }
+        let err = get_int_option(fd.as_raw_fd(), libc::SOL_SOCKET, libc::SO_ERROR)?;
+        if err != 0 {
+            return Err(io::Error::from_raw_os_error(err));
+        }
+    }
+    let stream = std::net::TcpStream::from(fd);
+    stream.set_nonblocking(false)?;
+    Ok(stream)
+}
+
+/// Waits until `fd` is writable (a non-blocking connect has ended, either way) or `timeout`
+/// nanoseconds pass.
+fn wait_writable(fd: RawFd, timeout: Time) -> io::Result<bool> {
+    let mut pfd = libc::pollfd {
+        fd,
+        events: libc::POLLOUT,
+        revents: 0,
+    };
+    let ts = libc::timespec {
+        tv_sec: (timeout / 1_000_000_000) as libc::time_t,
+        tv_nsec: (timeout % 1_000_000_000) as libc::c_long,
+    };
+    // SAFETY: one valid pollfd; ts is a valid timespec; no signal mask.
+    let ret = unsafe { libc::ppoll(&mut pfd, 1, &ts, std::ptr::null()) };
+    if ret < 0 {
+        let e = io::Error::last_os_error();
+        if e.kind() == io::ErrorKind::Interrupted {
+            return Ok(false);
+        }
+        return Err(e);
+    }
+    Ok(pfd.revents & (libc::POLLOUT | libc::POLLERR | libc::POLLHUP) != 0)
 }

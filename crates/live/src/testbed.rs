@@ -11,7 +11,7 @@
 
 use std::net::Ipv4Addr;
 
-use crate::netns::{unique_run_id, Namespace};
+use crate::netns::{Namespace, RunLock};
 use crate::profile::LinuxProfile;
 use crate::tun::Tun;
 
@@ -26,11 +26,13 @@ pub const TUN_NAME: &str = "snl0";
 
 /// Everything a run needs from the kernel; dropping it removes all of it.
 pub struct Testbed {
-    // Field order is drop order: the devices close before their namespaces go.
+    // Field order is drop order: the devices close before their namespaces go, and the run's lock
+    // is released last, once they are gone.
     pub fh_tun: Tun,
     pub mh_tun: Tun,
     pub fh: Namespace,
     pub mh: Namespace,
+    pub lock: RunLock,
 }
 
 /// What to set up.
@@ -61,7 +63,8 @@ impl TestbedConfig {
 
 impl Testbed {
     pub fn create(cfg: &TestbedConfig) -> Result<Testbed, String> {
-        let id = unique_run_id();
+        let lock = RunLock::claim()?;
+        let id = lock.id().to_string();
         let fh = Namespace::create(format!("{id}-fh"))?;
         let mh = Namespace::create(format!("{id}-mh"))?;
         for ns in [&fh, &mh] {
@@ -86,6 +89,7 @@ impl Testbed {
             mh_tun,
             fh,
             mh,
+            lock,
         })
     }
 }
@@ -101,7 +105,8 @@ fn disable_ipv6(ns: &Namespace) -> Result<(), String> {
 }
 
 /// Why the live mode cannot run here, or `None` if it can: it needs root, `/dev/net/tun` and
-/// `ip netns`. Tests print this and skip.
+/// `ip netns`. The message names the missing thing and what to do about it (only a user who is not
+/// root is told to run as root). Tests print this and skip.
 pub fn unavailable_reason() -> Option<String> {
     // The effective user id, from /proc/self/status (no libc call needed).
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
@@ -111,20 +116,34 @@ pub fn unavailable_reason() -> Option<String> {
         .and_then(|l| l.split_whitespace().nth(2))
         .and_then(|v| v.parse::<u32>().ok());
     if euid != Some(0) {
-        return Some("live mode needs root (network namespaces and TUN devices)".into());
+        return Some(
+            "live mode needs root (network namespaces and TUN devices): run it as root on Linux \
+             (e.g. sudo snooplab live ...)"
+                .into(),
+        );
     }
     if !std::path::Path::new("/dev/net/tun").exists() {
-        return Some("live mode needs /dev/net/tun".into());
+        return Some(
+            "live mode needs /dev/net/tun, which does not exist here (load the tun module: \
+             modprobe tun; in a container, pass the device in)"
+                .into(),
+        );
     }
     match std::process::Command::new("ip")
         .args(["netns", "list"])
+        .stdin(std::process::Stdio::null())
         .output()
     {
         Ok(o) if o.status.success() => None,
         Ok(o) => Some(format!(
-            "`ip netns list` fails: {}",
+            "live mode needs `ip netns`, and `ip netns list` fails: {}",
             String::from_utf8_lossy(&o.stderr).trim()
         )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(
+            "live mode needs the `ip` command of iproute2, which is not in PATH (install \
+             iproute2)"
+                .into(),
+        ),
         Err(e) => Some(format!("live mode needs `ip` from iproute2: {e}")),
     }
 }

@@ -496,3 +496,240 @@ fn two_hundred_connections_through_snoop_stay_within_the_cache_bounds_and_expire
     assert_eq!(probe.connections, 0, "idle connections expired");
     assert_eq!(probe.held_segments, 0);
 }
+
+/// What the capture says about the receiver's windows and the sender's bytes in flight.
+#[derive(Debug, Default)]
+struct WindowCheck {
+    /// The mobile host's window scale (its SYN-ACK's option), 0 without.
+    wscale: u8,
+    /// The largest window the mobile host advertised, scaled, in bytes.
+    max_window: u64,
+    /// The most bytes in flight seen: the highest sequence sent (seq + len of a data segment, as
+    /// it reaches the base station) minus the highest acknowledgment the fixed host had been given
+    /// by then. The capture point is between the hosts, so this can only be less than what the
+    /// sender saw in flight (its ACKs are older), never more than the window allows.
+    max_in_flight: u64,
+    acks: usize,
+    data_segments: usize,
+}
+
+/// Reads the receiver's windows and the sender's bytes in flight from a wired capture: packets
+/// from the mobile host carry its window, packets from the fixed host the data.
+fn check_windows(wired: &[Vec<u8>]) -> WindowCheck {
+    let mut c = WindowCheck::default();
+    let mut high_ack: Option<u32> = None;
+    let after = |a: u32, b: u32| a.wrapping_sub(b) as i32 > 0;
+    for p in wired {
+        let ihl = usize::from(p[0] & 0x0f) * 4;
+        let t = &p[ihl..];
+        let seq = u32::from_be_bytes([t[4], t[5], t[6], t[7]]);
+        let ack = u32::from_be_bytes([t[8], t[9], t[10], t[11]]);
+        let off = usize::from(t[12] >> 4) * 4;
+        let flags = t[13];
+        let window = u64::from(u16::from_be_bytes([t[14], t[15]]));
+        let len = p.len() - ihl - off;
+        let from_mh = p[12..16] == MH_IP.octets();
+        const SYN: u8 = 0x02;
+        const ACK: u8 = 0x10;
+        if from_mh {
+            if flags & SYN != 0 {
+                // RFC 7323: the window of a SYN is never scaled; its option sets the scale
+                let mut o = &t[20..off];
+                while let [kind, rest @ ..] = o {
+                    match kind {
+                        0 => break,
+                        1 => o = rest,
+                        _ => {
+                            let l = usize::from(rest.first().copied().unwrap_or(2)).max(2);
+                            if *kind == 3 && l == 3 {
+                                c.wscale = rest[1];
+                            }
+                            o = &o[l.min(o.len())..];
+                        }
+                    }
+                }
+                c.max_window = c.max_window.max(window);
+            } else {
+                c.max_window = c.max_window.max(window << c.wscale);
+            }
+            if flags & ACK != 0 && high_ack.is_none_or(|h| after(ack, h)) {
+                high_ack = Some(ack);
+                c.acks += 1;
+            }
+        } else if len > 0 {
+            c.data_segments += 1;
+            if let Some(h) = high_ack {
+                let end = seq.wrapping_add(len as u32);
+                if after(end, h) {
+                    c.max_in_flight = c.max_in_flight.max(u64::from(end.wrapping_sub(h)));
+                }
+            }
+        }
+    }
+    c
+}
+
+#[test]
+fn the_receiver_never_advertises_more_than_the_buffer_and_the_sender_never_has_more_in_flight() {
+    if skip("the_receiver_never_advertises_more_than_the_buffer_and_the_sender_never_has_more_in_flight") {
+        return;
+    }
+    // 8k as in the issue (Linux turned that into 37,800), 32k (it became 65,535), and a buffer
+    // that needs window scaling and is no multiple of its unit.
+    for (profile, buffer, error_every) in [
+        (LinuxProfile::Paper, 8 * 1024, 0),
+        (LinuxProfile::Paper, 32 * 1024, 16 * 1024),
+        (LinuxProfile::Modern, 100_000, 16 * 1024),
+    ] {
+        let what = format!("{} buffer {buffer} errors {error_every}", profile.name());
+        let dir = std::env::temp_dir().join(format!(
+            "snooplab-live-window-{}-{buffer}",
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut c = config(LiveProtocol::Plain, error_every, 512 * 1024);
+        c.profile = profile;
+        c.cc = profile.default_cc();
+        c.rto_min_ms = profile.default_rto_min_ms();
+        c.buffer = buffer;
+        c.pcap = Some(dir.clone());
+        let r = snooplab_live::run(&c, &mut |_| {}).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert!(r.integrity_ok, "{what}");
+        let w = check_windows(&read_pcap(&dir.join("wired.pcap")));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(w.acks > 100 && w.data_segments > 300, "{what}: {w:?}");
+        assert_eq!(w.wscale > 0, buffer > 65_535, "{what}: {w:?}");
+        assert!(
+            w.max_window <= u64::from(buffer),
+            "{what}: the receiver advertised {} bytes: {w:?}",
+            w.max_window
+        );
+        assert!(
+            w.max_in_flight <= u64::from(buffer),
+            "{what}: {} bytes in flight: {w:?}",
+            w.max_in_flight
+        );
+        // and the window is the buffer, not something smaller: within a segment of it (Linux
+        // rounds unscaled windows down to whole segments)
+        assert!(
+            w.max_window + u64::from(r.mss) > u64::from(buffer),
+            "{what}: the window only reached {}: {w:?}",
+            w.max_window
+        );
+        assert_eq!(r.window_clamp_restored, 0, "{what}");
+    }
+}
+
+#[test]
+fn a_capture_directory_another_run_is_writing_is_refused() {
+    if skip("a_capture_directory_another_run_is_writing_is_refused") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("snooplab-live-busy-{}", std::process::id()));
+    // the other run, as far as the lock goes
+    let held = snooplab_live::station::DirLock::acquire(&dir, snooplab_live::station::CAPTURE_LOCK)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut c = config(LiveProtocol::Plain, 0, 64 * 1024);
+    c.pcap = Some(dir.clone());
+    let e = snooplab_live::run(&c, &mut |_| {}).expect_err("a second run into a busy directory");
+    assert!(
+        e.contains("is in use by another snooplab live run")
+            && e.contains(&format!("pid {}", std::process::id())),
+        "{e}"
+    );
+    assert!(!dir.join("wired.pcap").exists(), "nothing was written");
+    drop(held);
+    // free again: the run writes its captures
+    let r = snooplab_live::run(&c, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.integrity_ok);
+    assert!(!read_pcap(&dir.join("wired.pcap")).is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn namespaces_are_leftovers_only_when_their_runs_lock_is_not_held_whatever_the_pid() {
+    if skip("namespaces_are_leftovers_only_when_their_runs_lock_is_not_held_whatever_the_pid") {
+        return;
+    }
+    use snooplab_live::netns::{self, Namespace, LOCK_DIR, NETNS_DIR};
+    // A run of another PID namespace: its pid (above pid_max) exists nowhere here. The old rule
+    // (the pid in the name is dead) removed a running run's namespaces as "left by a killed run".
+    let id = format!("snooplab-99999999-{}", std::process::id());
+    std::fs::create_dir_all(LOCK_DIR).unwrap_or_else(|e| panic!("{e}"));
+    let lock_path = std::path::Path::new(LOCK_DIR).join(format!("{id}.lock"));
+    let lock = std::fs::File::create(&lock_path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(sys::try_lock_exclusive(&lock).ok(), Some(true));
+    let fh = Namespace::create(format!("{id}-fh")).unwrap_or_else(|e| panic!("{e}"));
+    let handle = std::path::Path::new(NETNS_DIR).join(fh.name());
+    // the owner is running: not a leftover, and a sweep leaves it
+    assert!(!netns::leftovers().contains(&fh.name().to_string()));
+    let removed = netns::sweep_leftovers().unwrap_or_else(|e| panic!("{e}"));
+    assert!(!removed.contains(&fh.name().to_string()));
+    assert!(handle.exists(), "a running run's namespace was removed");
+    // the owner dies: its lock is released, the namespace is a leftover
+    drop(lock);
+    std::mem::forget(fh);
+    let listed = netns::leftovers().contains(&format!("{id}-fh"));
+    // (another test's run may sweep it first)
+    assert!(listed || !handle.exists());
+    netns::sweep_leftovers().unwrap_or_else(|e| panic!("{e}"));
+    assert!(!handle.exists(), "the leftover stayed");
+    assert!(!lock_path.exists(), "its lock file stayed");
+}
+
+#[test]
+fn a_run_knows_when_its_emulator_ran_late_and_says_so() {
+    if skip("a_run_knows_when_its_emulator_ran_late_and_says_so") {
+        return;
+    }
+    // The progress callback runs on the base station's thread: one that blocks for 200 ms stalls
+    // the loop as an overloaded machine does, and the packets due meanwhile go out late.
+    let c = config(LiveProtocol::Plain, 0, 256 * 1024);
+    let r = snooplab_live::run(&c, &mut |_| std::thread::sleep(Duration::from_millis(200)))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.integrity_ok);
+    let l = r.emulator_lateness;
+    assert!(l.deliveries > 300, "{l:?}");
+    assert!(l.max_ms >= 100.0, "{l:?}");
+    assert!(
+        l.late_fraction() > snooplab_live::station::LATE_WARN_FRACTION,
+        "{l:?}"
+    );
+    assert!(
+        r.warnings
+            .iter()
+            .any(|w| w.contains("the emulator released") && w.contains("more than 1 ms late")),
+        "{:?}",
+        r.warnings
+    );
+}
+
+#[test]
+fn a_stop_signal_that_never_lets_the_sender_connect_ends_the_run_at_once() {
+    if skip("a_stop_signal_that_never_lets_the_sender_connect_ends_the_run_at_once") {
+        return;
+    }
+    // No base station runs: the SYN goes nowhere, as after --max-time 0.001. The sender's
+    // connect must give up when told to (it used to block for the SYN retries, about 2 minutes).
+    let tb = testbed();
+    let stop = AtomicBool::new(false);
+    let r = std::thread::scope(|s| {
+        let h = s.spawn(|| {
+            snooplab_live::endpoint::send(&tb.fh, CongestionControl::Reno, 1000, 1, &stop)
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        stop.store(true, Ordering::SeqCst);
+        let told = std::time::Instant::now();
+        let r = h.join().unwrap_or_else(|_| panic!("sender panicked"));
+        (r, told.elapsed())
+    });
+    let (r, after) = r;
+    // A bound on a hang, not a speed: it looks at the stop flag every 100 ms; a connect that
+    // ignores it takes the SYN retries' 127 s.
+    assert!(
+        after < Duration::from_secs(30),
+        "the sender took {after:?} to stop"
+    );
+    let e = r.expect_err("nothing answered the SYN");
+    assert!(e.contains("stopped while connecting"), "{e}");
+}
