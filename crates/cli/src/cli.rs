@@ -360,6 +360,14 @@ pub struct LiveArgs {
         allow_hyphen_values = true
     )]
     pub burst: String,
+    /// Channel model of the wireless hop towards the mobile host, over --error-every/--burst: none,
+    /// exponential:every=64k[,burst=2], gilbert-elliott:good-every=0,bad-every=1k,good-time=1s,
+    /// bad-time=50ms, or trace:FILE (the simulator's models, docs/channels.md).
+    #[arg(long, value_name = "MODEL")]
+    pub down: Option<String>,
+    /// Channel model from the mobile host (as --down).
+    #[arg(long, value_name = "MODEL")]
+    pub up: Option<String>,
     /// Seed of the error processes and of the transferred bytes (run i uses seed + i).
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
     pub seed: String,

@@ -74,6 +74,12 @@ fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
     let transfer = parse_size(&a.transfer).map_err(|e| format!("transfer: {e}"))?;
     let error_every = parse_size(&a.error_every).map_err(|e| format!("error-every: {e}"))?;
     let burst = parse_u32(&a.burst, "burst")?;
+    let channel = |flag: &Option<String>, what: &str| {
+        flag.as_deref()
+            .map(|c| crate::settings::channel_flag(c, what))
+            .transpose()
+    };
+    let (down, up) = (channel(&a.down, "down")?, channel(&a.up, "up")?);
     let seed = parse_seed(&a.seed)?;
     let runs = parse_u32(&a.runs, "runs")?;
     if runs == 0 {
@@ -116,6 +122,8 @@ fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
                     wavelan: WavelanParams::default(),
                     error_every,
                     burst,
+                    down: down.clone(),
+                    up: up.clone(),
                     seed,
                 }),
                 profile,

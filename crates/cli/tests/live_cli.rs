@@ -360,3 +360,43 @@ fn signals_to_the_whole_process_group_during_setup_and_cleanup_leave_nothing_beh
         assert_eq!(traces_of(pid), Vec::<String>::new(), "round {round}: {err}");
     }
 }
+
+/// A replayed frame trace means the same live as in the simulator: the n-th frame towards the
+/// mobile host is corrupted exactly when the trace marks it (issue 16, channels).
+#[test]
+fn a_trace_channel_corrupts_live_frames_frame_for_frame() {
+    if skip("a_trace_channel_corrupts_live_frames_frame_for_frame") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("snooplab-live-trace-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let trace = dir.join("t.trace");
+    let marks: String = (0..230)
+        .map(|i| if i % 23 == 5 { '1' } else { '0' })
+        .collect();
+    std::fs::write(&trace, format!("frames repeat\n{marks}\n")).expect("write trace");
+    let down = format!("trace:{}", trace.display());
+    let o = output(&[
+        "live",
+        "--protocol",
+        "plain",
+        "--transfer",
+        "256k",
+        "--down",
+        &down,
+        "--up",
+        "none",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let r = v.get("runs").and_then(|r| r.get(0)).unwrap_or(&v);
+    let frames = r["frames_down"].as_u64().expect("frames_down");
+    let marked = (0..frames).filter(|i| i % 23 == 5).count() as u64;
+    assert!(frames > 150, "{frames}");
+    assert_eq!(r["frames_corrupted_down"].as_u64(), Some(marked));
+    assert_eq!(r["frames_corrupted_up"].as_u64(), Some(0));
+    assert_eq!(r["channel_up"], "none");
+    assert_eq!(r["integrity_ok"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}

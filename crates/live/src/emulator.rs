@@ -29,6 +29,10 @@ pub struct LinkConfig {
     /// Mean bytes between bit errors on the wireless hop, each direction; 0 = none.
     pub error_every: u64,
     pub burst: u32,
+    /// Channel models of each direction over `error_every`/`burst` (`--down`, `--up`): the
+    /// simulator's, so a Gilbert-Elliott channel or a replayed trace means the same here.
+    pub down: Option<ChannelSpec>,
+    pub up: Option<ChannelSpec>,
     /// Seeds the error processes (the simulator's streams).
     pub seed: u64,
 }
@@ -96,6 +100,9 @@ struct Links {
 pub struct LinkCounters {
     pub frames_corrupted_down: u64,
     pub frames_corrupted_up: u64,
+    /// Frames each direction's channel passed (data, ACKs, handshake).
+    pub frames_down: u64,
+    pub frames_up: u64,
     pub queue_drops: u64,
 }
 
@@ -109,10 +116,12 @@ impl Emulator {
     /// The links of `cfg`, or none (`None`: everything passes at once).
     pub fn new(cfg: Option<&LinkConfig>) -> Emulator {
         let links = cfg.map(|c| {
-            let spec = ChannelSpec::every(c.error_every, c.burst);
+            let every = ChannelSpec::every(c.error_every, c.burst);
+            let down = c.down.clone().unwrap_or_else(|| every.clone());
+            let up = c.up.clone().unwrap_or(every);
             let channels = vec![(
-                Channel::new(&spec, Rng::new(c.seed, Stream::ErrorsDown)),
-                Channel::new(&spec, Rng::new(c.seed, Stream::ErrorsUp)),
+                Channel::new(&down, Rng::new(c.seed, Stream::ErrorsDown)),
+                Channel::new(&up, Rng::new(c.seed, Stream::ErrorsUp)),
             )];
             Links {
                 to_bs: WiredLink::new(c.wired.clone()),
@@ -247,6 +256,8 @@ impl Emulator {
             Some(l) => LinkCounters {
                 frames_corrupted_down: l.air.channel(BASE_STATION, MOBILE).corrupted,
                 frames_corrupted_up: l.air.channel(MOBILE, BASE_STATION).corrupted,
+                frames_down: l.air.channel(BASE_STATION, MOBILE).frames,
+                frames_up: l.air.channel(MOBILE, BASE_STATION).frames,
                 queue_drops: l.to_bs.drops
                     + l.to_fh.drops
                     + l.air.stations.iter().map(|s| s.drops).sum::<u64>(),
@@ -273,6 +284,8 @@ mod tests {
             wavelan: WavelanParams::default(),
             error_every,
             burst: 1,
+            down: None,
+            up: None,
             seed: 1,
         }
     }
@@ -353,6 +366,38 @@ mod tests {
         for n in [down_bad, up_lost] {
             assert!((120..220).contains(&n), "{n} of 2000 corrupted");
         }
+    }
+
+    #[test]
+    fn a_trace_channel_corrupts_the_frames_it_marks_frame_for_frame() {
+        use snooplab_sim::channel::{ChannelTrace, Marks};
+        let lost: Vec<bool> = (0..50).map(|i| i % 7 == 2 || i == 31).collect();
+        let trace = std::sync::Arc::new(ChannelTrace {
+            source: "t".into(),
+            marks: Marks::Frames {
+                lost: lost.clone(),
+                repeat: false,
+            },
+        });
+        let cfg = LinkConfig {
+            down: Some(ChannelSpec::Trace(trace)),
+            up: Some(ChannelSpec::None),
+            ..lan(16384)
+        };
+        let mut e = Emulator::new(Some(&cfg));
+        let mut got = Vec::new();
+        for i in 0..50u64 {
+            e.from_agent(i * 20 * MS, Transmit::forward(Port::Wireless, packet(1400)));
+            for d in drain(&mut e, (i + 1) * 20 * MS) {
+                if let Delivery::ToHost(_, p) = d.delivery {
+                    got.push(p.is_corrupted());
+                }
+            }
+        }
+        assert_eq!(got, lost);
+        let c = e.counters();
+        assert_eq!((c.frames_down, c.frames_corrupted_down), (50, 8));
+        assert_eq!(c.frames_corrupted_up, 0);
     }
 
     #[test]

@@ -182,6 +182,12 @@ pub struct LiveResult {
     pub generated_acks: u64,
     pub frames_corrupted_down: u64,
     pub frames_corrupted_up: u64,
+    /// The channel models of each direction (`1/64k`, `ge 0-1/1k 1s-50ms`, `trace FILE`, `none`),
+    /// and the frames each passed.
+    pub channel_down: String,
+    pub channel_up: String,
+    pub frames_down: u64,
+    pub frames_up: u64,
     pub wireless_data_frames: u64,
     pub queue_drops: u64,
     /// `tcpi_total_retrans` of the sender's socket.
@@ -425,6 +431,10 @@ fn report(
         generated_acks: agent.generated_acks,
         frames_corrupted_down: links.frames_corrupted_down,
         frames_corrupted_up: links.frames_corrupted_up,
+        channel_down: channel_labels(cfg.link.as_ref()).0,
+        channel_up: channel_labels(cfg.link.as_ref()).1,
+        frames_down: links.frames_down,
+        frames_up: links.frames_up,
         wireless_data_frames: st.wireless_data_frames,
         queue_drops: links.queue_drops,
         sender_retransmitted_segments: u64::from(tx.tcp_info.total_retrans),
@@ -471,5 +481,20 @@ mod tests {
         assert!(e.contains("without window scaling"), "{e}");
         assert!(validate(&cfg(LinuxProfile::PaperSack, 1 << 20)).is_err());
         assert!(validate(&cfg(LinuxProfile::Modern, 1 << 20)).is_ok());
+    }
+}
+
+/// The channel models of the emulated wireless hop, as labels: what `--down`/`--up` set, else the
+/// `--error-every`/`--burst` shorthand; `off` without the emulator.
+fn channel_labels(link: Option<&LinkConfig>) -> (String, String) {
+    match link {
+        None => ("off".into(), "off".into()),
+        Some(l) => {
+            let every = snooplab_sim::channel::ChannelSpec::every(l.error_every, l.burst);
+            let label = |c: &Option<snooplab_sim::channel::ChannelSpec>| {
+                c.as_ref().unwrap_or(&every).label()
+            };
+            (label(&l.down), label(&l.up))
+        }
     }
 }

@@ -35,6 +35,8 @@ fn lan(error_every: u64, seed: u64) -> LinkConfig {
         wavelan: WavelanParams::default(),
         error_every,
         burst: 1,
+        down: None,
+        up: None,
         seed,
     }
 }
