@@ -82,6 +82,8 @@ fn time(text: &str, what: &str) -> Result<u64, String> {
 /// Most frames or seconds a generated trace covers.
 const MAX_FRAMES: u64 = 100_000_000;
 const MAX_DURATION_S: u64 = 86_400;
+/// Largest `ping` log read: 256 MiB (a few million replies).
+const MAX_PING_LOG_BYTES: u64 = 256 << 20;
 
 pub fn channel_trace(a: &ChannelTraceArgs) -> Result<(), String> {
     let (trace, comment) = match &a.source {
@@ -133,13 +135,7 @@ pub fn channel_trace(a: &ChannelTraceArgs) -> Result<(), String> {
         }
         TraceSource::FromPing { log } => {
             let shown = log.display().to_string();
-            let meta = std::fs::metadata(log).map_err(|e| format!("{shown}: {e}"))?;
-            if !meta.is_file() || meta.len() > 1 << 30 {
-                return Err(format!(
-                    "{shown}: not a regular file of at most 1 GiB (a `ping` log)"
-                ));
-            }
-            let text = std::fs::read_to_string(log).map_err(|e| format!("{shown}: {e}"))?;
+            let text = snooplab_sim::textfile::read_text_file(log, "ping log", MAX_PING_LOG_BYTES)?;
             let t = generate::from_ping_log(&text, &shown)?;
             (
                 t,

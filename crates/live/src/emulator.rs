@@ -38,6 +38,14 @@ pub struct LinkConfig {
 }
 
 impl LinkConfig {
+    /// The channel models of the wireless hop, (down, up): `down`/`up` where set, else the
+    /// `error_every`/`burst` shorthand.
+    pub fn channels(&self) -> (ChannelSpec, ChannelSpec) {
+        let every = ChannelSpec::every(self.error_every, self.burst);
+        let down = self.down.clone().unwrap_or_else(|| every.clone());
+        (down, self.up.clone().unwrap_or(every))
+    }
+
     /// The best TCP payload rate the wireless hop allows, bit/s: back-to-back data frames of `mss`
     /// payload bytes and `header` header bytes, and one ACK frame per `segments_per_ack` of them
     /// sharing the half-duplex medium (the simulator's formula).
@@ -116,9 +124,7 @@ impl Emulator {
     /// The links of `cfg`, or none (`None`: everything passes at once).
     pub fn new(cfg: Option<&LinkConfig>) -> Emulator {
         let links = cfg.map(|c| {
-            let every = ChannelSpec::every(c.error_every, c.burst);
-            let down = c.down.clone().unwrap_or_else(|| every.clone());
-            let up = c.up.clone().unwrap_or(every);
+            let (down, up) = c.channels();
             let channels = vec![(
                 Channel::new(&down, Rng::new(c.seed, Stream::ErrorsDown)),
                 Channel::new(&up, Rng::new(c.seed, Stream::ErrorsUp)),

@@ -484,17 +484,13 @@ mod tests {
     }
 }
 
-/// The channel models of the emulated wireless hop, as labels: what `--down`/`--up` set, else the
-/// `--error-every`/`--burst` shorthand; `off` without the emulator.
+/// The channel models of the emulated wireless hop, as labels; `off` without the emulator.
 fn channel_labels(link: Option<&LinkConfig>) -> (String, String) {
     match link {
         None => ("off".into(), "off".into()),
         Some(l) => {
-            let every = snooplab_sim::channel::ChannelSpec::every(l.error_every, l.burst);
-            let label = |c: &Option<snooplab_sim::channel::ChannelSpec>| {
-                c.as_ref().unwrap_or(&every).label()
-            };
-            (label(&l.down), label(&l.up))
+            let (down, up) = l.channels();
+            (down.label(), up.label())
         }
     }
 }

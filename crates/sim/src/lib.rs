@@ -20,6 +20,7 @@ pub mod run;
 pub mod scenario;
 pub mod size;
 pub mod stats;
+pub mod textfile;
 pub mod trace;
 
 pub use metrics::RunResult;

@@ -122,21 +122,8 @@ impl ChannelTrace {
 
     /// Reads a trace file: a regular file of at most [`MAX_TRACE_BYTES`].
     pub fn read(path: &std::path::Path) -> Result<ChannelTrace, String> {
-        let shown = path.display().to_string();
-        let meta = std::fs::metadata(path).map_err(|e| format!("channel trace {shown}: {e}"))?;
-        if !meta.is_file() {
-            return Err(format!("channel trace {shown}: not a regular file"));
-        }
-        if meta.len() > MAX_TRACE_BYTES {
-            return Err(format!(
-                "channel trace {shown}: {} bytes, more than the {} MiB a trace may have",
-                meta.len(),
-                MAX_TRACE_BYTES >> 20
-            ));
-        }
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("channel trace {shown}: {e}"))?;
-        ChannelTrace::parse(&text, &shown)
+        let text = crate::textfile::read_text_file(path, "channel trace", MAX_TRACE_BYTES)?;
+        ChannelTrace::parse(&text, &path.display().to_string())
     }
 
     /// The trace in the text format (what `snooplab channel-trace` writes).
