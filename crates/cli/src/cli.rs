@@ -25,7 +25,7 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Run paper 000's experiments and print each table with the paper's numbers beside ours.
+    /// Run the papers' experiments and print each table with the paper's numbers beside ours.
     Reproduce(ReproduceArgs),
     /// Simulate one transfer and print its metrics.
     Run(RunArgs),
@@ -223,36 +223,44 @@ pub struct SweepArgs {
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  \
-    snooplab reproduce                        # all of paper 000: Tables II-V and Fig. 12\n  \
-    snooplab reproduce table3 --seeds 20\n  \
-    snooplab reproduce all --out results/     # also writes runs.json, runs.csv, report.json\n  \
+    snooplab reproduce                        # every paper that is built\n  \
+    snooplab reproduce paper000               # Tables II-V and Fig. 12 of paper 000\n  \
+    snooplab reproduce table3 --seeds 20      # one part of paper 000 (a part alone is paper 000's)\n  \
+    snooplab reproduce paper000 table2 table5 # two parts\n  \
+    snooplab reproduce --out results/         # results/paper000/runs.json, runs.csv, report.json\n  \
     snooplab reproduce --report report/       # report/index.html: tables, figures, claims\n  \
     snooplab reproduce table2 --json\n  \
-    snooplab reproduce --host bsd44-lite     # with the TCP as modelled before host profiles\n  \
-    snooplab reproduce --ablation --seeds 20 # what each host detail is worth, cell by cell")]
+    snooplab reproduce --host bsd44-lite      # every host with the TCP as modelled before profiles\n  \
+    snooplab reproduce --ablation --seeds 20  # paper 000: what each host detail is worth\n\n\
+Papers: paper000 (Balakrishnan et al. 1997; parts table2, table3, table4, table5, fig12).")]
 pub struct ReproduceArgs {
-    /// What to run: table2, table3, table4, table5, fig12 or all [default: all].
-    pub part: Option<String>,
-    /// Seeds per configuration.
-    #[arg(long, default_value = "10", allow_hyphen_values = true)]
-    pub seeds: String,
-    /// Directory for runs.json, runs.csv (every run) and report.json.
+    /// What to run: paper names (paper000), each optionally followed by its parts; a part with no
+    /// paper before it is paper 000's [default: every paper, every part].
+    #[arg(value_name = "PAPER|PART")]
+    pub what: Vec<String>,
+    /// Seeds per configuration [default: the paper's number of trials, 10 for paper 000].
+    #[arg(long, allow_hyphen_values = true)]
+    pub seeds: Option<String>,
+    /// Directory for every run and the report, one subdirectory per paper (DIR/paper000/runs.json,
+    /// runs.csv, report.json).
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
-    /// Print the report as JSON instead of tables.
+    /// Print the reports as JSON instead of tables: one object, a key per paper.
     #[arg(long)]
     pub json: bool,
-    /// Write a self-contained HTML report to DIR/index.html: every table and figure beside the
-    /// paper's, the configurations, the claims, and traces of two example runs (PNG and SVG beside).
+    /// Write a self-contained HTML report to DIR/index.html, a section per paper: every table and
+    /// figure beside the paper's, the configurations, the claims, and traces of example runs (PNG
+    /// and SVG beside, in DIR/paper000/ and so on).
     #[arg(long, value_name = "DIR")]
     pub report: Option<std::path::PathBuf>,
     /// Worker threads (default: all cores; at most one per run and 256). Results do not depend
     /// on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// TCP implementation of every host (bsd44-lite, bsdos-2.1, freebsd-2.2).
-    #[arg(long, default_value = "bsdos-2.1", value_name = "NAME")]
-    pub host: String,
+    /// TCP implementation of every host (bsd44-lite, bsdos-2.1, freebsd-2.2) [default: each
+    /// paper's hosts: bsdos-2.1 for paper 000].
+    #[arg(long, value_name = "NAME")]
+    pub host: Option<String>,
     /// Instead of the tables: run Tables III and IV with each host detail switched, one at a
     /// time, between --host and --against, and print how much each moves each cell.
     #[arg(long)]

@@ -417,23 +417,25 @@ fn reproduce_prints_tables_beside_the_paper_and_writes_outputs() {
         "the paper's LAN-8k SPLIT value is shown: {out}"
     );
     assert!(out.contains("ordering"));
-    let csv = std::fs::read_to_string(dir.join("runs.csv")).expect("runs.csv");
+    let csv = std::fs::read_to_string(dir.join("paper000/runs.csv")).expect("runs.csv");
     assert_eq!(
         csv.lines().count(),
         1 + 2 * 3 * 2,
         "header + 2 protocols x 3 configs x 2 seeds"
     );
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).expect("report"))
-            .expect("report.json is JSON");
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("paper000/report.json")).expect("report"),
+    )
+    .expect("report.json is JSON");
     assert_eq!(
         report["tables"][0]["rows"].as_array().map(Vec::len),
         Some(3)
     );
-    assert!(dir.join("runs.json").exists());
+    assert!(dir.join("paper000/runs.json").exists());
     std::fs::remove_dir_all(&dir).ok();
     assert_rejected(&["reproduce", "table9"], "unknown part 'table9'");
     assert_rejected(&["reproduce", "--seeds", "0"], "seeds");
+    assert_rejected(&["reproduce", "paper003"], "unknown paper 'paper003'");
 }
 
 #[test]
@@ -459,7 +461,7 @@ fn reproduce_json_has_claims_and_is_deterministic() {
     assert!(a.status.success(), "{}", stderr(&a));
     assert_eq!(stdout(&a), stdout(&b));
     let v: serde_json::Value = serde_json::from_str(stdout(&a).trim()).expect("JSON");
-    let claims = v["claims"].as_array().expect("claims");
+    let claims = v["paper000"]["claims"].as_array().expect("claims");
     assert!(claims
         .iter()
         .any(|c| c["id"] == "ll_tcp_aware_over_ll" && c["holds"].is_boolean()));

@@ -170,7 +170,8 @@ fn report_is_one_self_contained_page() {
         !html.contains("http://") && !html.contains("https://") && !html.contains("src=\"/"),
         "nothing to fetch"
     );
-    assert!(is_png(&dir.join("table4.png")) && is_svg(&dir.join("table4.svg")));
-    assert!(is_png(&dir.join("example-e2e/sequence.png")));
+    let sub = dir.join("paper000");
+    assert!(is_png(&sub.join("table4.png")) && is_svg(&sub.join("table4.svg")));
+    assert!(is_png(&sub.join("example-e2e/sequence.png")));
     let _ = std::fs::remove_dir_all(dir);
 }

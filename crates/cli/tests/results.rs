@@ -70,7 +70,7 @@ fn split_runs_report_the_relay_sender() {
         "--out",
         &d,
     ]));
-    let csv = std::fs::read_to_string(dir.join("runs.csv")).expect("runs.csv");
+    let csv = std::fs::read_to_string(dir.join("paper000/runs.csv")).expect("runs.csv");
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap_or_default().split(',').collect();
     let col = |name: &str| header.iter().position(|h| *h == name);
@@ -233,14 +233,15 @@ fn report_captions_tell_timeouts_from_the_segments_they_resent() {
         &d,
     ]));
     let html = std::fs::read_to_string(dir.join("index.html")).expect("index.html");
-    let segs = std::fs::read_to_string(dir.join("example-e2e").join("segments.csv"))
+    let segs = std::fs::read_to_string(dir.join("paper000/example-e2e").join("segments.csv"))
         .expect("the example's trace");
     let resent = segs
         .lines()
         .filter(|l| l.contains(",fh,") && l.ends_with(",timeout"))
         .count();
     let run: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("example-e2e").join("run.json")).expect("run.json"),
+        &std::fs::read_to_string(dir.join("paper000/example-e2e").join("run.json"))
+            .expect("run.json"),
     )
     .expect("JSON");
     let timeouts = run["timeouts"].as_u64().unwrap_or_default();

@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use snooplab_proto::tcp::HostPreset;
 use snooplab_proto::time::MS;
-use snooplab_sim::reproduce::{experiments, Part};
+use snooplab_sim::reproduce::paper000::{experiments, Part};
 use snooplab_sim::{run, Env, Protocol, Scenario};
 
 fn with_host(mut sc: Scenario, h: HostPreset) -> Scenario {

@@ -12,7 +12,7 @@
 //! TCP fixes of the same review (persist in SACK recovery, NewReno's partial ACK and a queued FIN off
 //! the header-prediction path, the send log after a refused probe) change no run here.
 
-use snooplab_sim::reproduce::{experiments, Part};
+use snooplab_sim::reproduce::paper000::{experiments, Part};
 use snooplab_sim::{run, Scenario};
 
 /// (part, row, protocol, seed, throughput in Mb/s, events), in `reproduce`'s order.

@@ -1,52 +1,24 @@
-//! `snooplab reproduce --report DIR`: one self-contained `index.html` with every table and figure,
-//! ours beside the paper's, each configuration stated, the paper's claims with our measured ratios,
-//! and the sequence and window traces of two example runs. Figures are embedded as PNG data; the
-//! PNG and SVG files are written beside the page too. Nothing is fetched from a network.
+//! Paper 000's section of the report: every table and figure beside the paper's, each
+//! configuration stated, the claims with our measured ratios, and the sequence and window traces of
+//! two example runs.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::units::format_bytes as bytes;
-use base64::Engine as _;
 use snooplab_proto::tcp::HostPreset;
-use snooplab_sim::reproduce::{Experiment, Part, Report, TableReport};
+use snooplab_sim::reproduce::paper000::{Experiment, Part, Report, TableReport};
 use snooplab_sim::trace::{SendKind, TraceLog};
 use snooplab_sim::{Observer, Protocol, Scenario, Simulation};
 
-use crate::files::{create_dir, write_file};
+use super::{claims_html, esc, img};
+use crate::files::create_dir;
 use crate::plot::paper_plots::plot_tables;
 use crate::plot::trace_plots::{plot_trace, View};
 use crate::plot::Figure;
 use crate::plot_cmd::run_title;
 use crate::reproduce::{ours, theirs, verdict};
 use crate::run_cmd::write_trace;
-
-/// Text made safe for HTML.
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// A figure embedded as PNG data, with a link to its SVG (a path relative to the page in `dir`).
-fn img(dir: &Path, fig: &Figure, alt: &str) -> Result<String, String> {
-    let png =
-        std::fs::read(&fig.png).map_err(|e| format!("cannot read {}: {e}", fig.png.display()))?;
-    let data = base64::engine::general_purpose::STANDARD.encode(png);
-    let svg = fig
-        .svg
-        .strip_prefix(dir)
-        .unwrap_or(&fig.svg)
-        .to_string_lossy()
-        .into_owned();
-    Ok(format!(
-        "<figure><img alt=\"{}\" src=\"data:image/png;base64,{data}\"><figcaption>{} \
-         (<a href=\"{svg}\">SVG</a>)</figcaption></figure>\n",
-        esc(alt),
-        esc(alt)
-    ))
-}
 
 /// What the runs of a table row had in common, in words.
 fn configuration(s: &Scenario) -> String {
@@ -199,26 +171,15 @@ pub fn timeouts_in_words(timeouts: u64, segments: usize) -> String {
     }
 }
 
-const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}\
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:4px 8px;\
-text-align:center;font-size:14px}tr.paper td{color:#555}tr.err td{font-size:12px}\
-td.miss{background:#fde2e2}tr.ord td{text-align:left;font-size:12px;color:#444}\
-figure{margin:1em 0}figure img{max-width:100%}figcaption{font-size:13px;color:#444}\
-ul.cfg{font-size:13px;color:#444}li.holds{color:#185}li.fails{color:#a11}";
-
-/// Writes `dir/index.html` and its figures.
-pub fn write_report(dir: &Path, report: &Report, exps: &[Experiment]) -> Result<(), String> {
-    create_dir(dir)?;
-    let figs = plot_tables(dir, &report.tables)?;
+/// The section's HTML; its figures and example traces go into `page/paper000/`.
+pub fn section(page: &Path, report: &Report, exps: &[Experiment]) -> Result<String, String> {
+    let dir = page.join("paper000");
+    create_dir(&dir)?;
+    let figs = plot_tables(&dir, &report.tables)?;
     let mut h = String::new();
     let _ = writeln!(
         h,
-        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>snooplab: paper 000 \
-         reproduced</title><style>{STYLE}</style></head><body>"
-    );
-    let _ = writeln!(
-        h,
-        "<h1>snooplab: paper 000 reproduced</h1><p>Balakrishnan, Padmanabhan, Seshan and Katz, \
+        "<h1 id=\"paper000\">Paper 000 reproduced</h1><p>Balakrishnan, Padmanabhan, Seshan and Katz, \
          \"A Comparison of Mechanisms for Improving TCP Performance over Wireless Links\" \
          (1997), simulated by snooplab {} with {} hosts. Every cell is the mean of {} seeds (± \
          the 95% confidence interval of the mean), throughput in Mb/s with (wireless / wired \
@@ -239,26 +200,10 @@ pub fn write_report(dir: &Path, report: &Report, exps: &[Experiment]) -> Result<
             } else {
                 format!("{}: ours (solid) beside the paper's (light)", t.title)
             };
-            h.push_str(&img(dir, f, &alt)?);
+            h.push_str(&img(page, f, &alt)?);
         }
     }
-    if !report.claims.is_empty() {
-        let _ = writeln!(h, "<h2>The paper's claims, measured</h2><ul>");
-        for c in &report.claims {
-            let (class, mark) = match c.holds {
-                Some(true) => ("holds", "holds"),
-                Some(false) => ("fails", "FAILS"),
-                None => ("", "n/a"),
-            };
-            let _ = writeln!(
-                h,
-                "<li class=\"{class}\"><b>{mark}</b>: {}<br><small>measured: {}</small></li>",
-                esc(c.paper),
-                esc(&c.measured)
-            );
-        }
-        let _ = writeln!(h, "</ul>");
-    }
+    h.push_str(&claims_html(&report.claims));
     let _ = writeln!(
         h,
         "<h2>Inside two runs</h2><p>LAN, 32 KB buffers, one error every 64 KB, seed 1: the \
@@ -274,10 +219,9 @@ pub fn write_report(dir: &Path, report: &Report, exps: &[Experiment]) -> Result<
         let host = exps
             .first()
             .map_or(HostPreset::Bsdos21, |e| e.scenario.host_preset);
-        for (f, summary) in example(dir, p, host, stem)? {
-            h.push_str(&img(dir, &f, &summary)?);
+        for (f, summary) in example(&dir, p, host, stem)? {
+            h.push_str(&img(page, &f, &summary)?);
         }
     }
-    let _ = writeln!(h, "</body></html>");
-    write_file(&dir.join("index.html"), h)
+    Ok(h)
 }

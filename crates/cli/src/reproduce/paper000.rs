@@ -1,57 +1,65 @@
-//! `snooplab reproduce`: the paper's tables with ours beside them, and its claims checked.
+//! `snooplab reproduce paper000`: the paper's tables with ours beside them, its claims checked, and
+//! `--ablation`, what each host detail is worth.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
-use snooplab_sim::reproduce::ablation::{ablation_jobs, Ablation, ABLATION_PARTS};
-use snooplab_sim::reproduce::{evaluate, experiments, CellReport, Paper000, Part, Report};
+use snooplab_proto::tcp::HostPreset;
+use snooplab_sim::reproduce::paper000::ablation::{ablation_jobs, Ablation, ABLATION_PARTS};
+use snooplab_sim::reproduce::paper000::{
+    evaluate, experiments, CellReport, Experiment, Paper000, Part, Report,
+};
+use snooplab_sim::reproduce::Paper;
 use snooplab_sim::{RunResult, Scenario};
 
+use super::{Common, Reproduced};
 use crate::cli::ReproduceArgs;
 use crate::files::{create_dir, write_file};
-use crate::settings::parse_seed;
-use snooplab_proto::tcp::HostPreset;
 
-/// Checks the arguments without running anything: the part, the seeds, the host profiles.
-pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Part>, u64), String> {
-    let parts = Part::parse(a.part.as_deref().unwrap_or("all"))?;
-    let seeds = parse_seed(&a.seeds).map_err(|e| e.replace("seed", "seeds"))?;
-    if seeds == 0 || seeds > 10_000 {
-        return Err(format!("seeds {seeds} is out of range: use 1 to 10000"));
+/// Paper 000's parts named on the command line (none: all of them).
+pub fn parts(words: &[String]) -> Result<Vec<Part>, String> {
+    if words.is_empty() {
+        return Ok(Part::ALL.to_vec());
     }
-    if a.ablation {
-        ablation_profiles(a)?;
-    } else {
-        HostPreset::parse(&a.host)?;
+    let mut out = vec![];
+    for w in words {
+        for p in Part::parse(w)? {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
     }
-    if a.threads == Some(0) {
-        return Err("threads must be at least 1".into());
-    }
-    Ok((parts, seeds))
+    Ok(out)
 }
 
 /// The two profiles of `--ablation`, checked.
-fn ablation_profiles(a: &ReproduceArgs) -> Result<(HostPreset, HostPreset), String> {
-    let from = HostPreset::parse(&a.host)?;
-    let to = HostPreset::parse(&a.against)?;
+pub fn ablation_profiles(
+    host: Option<HostPreset>,
+    against: &str,
+) -> Result<(HostPreset, HostPreset), String> {
+    let from = host.unwrap_or_else(|| Paper::Paper000.default_host());
+    let to = HostPreset::parse(against)?;
     if from == to {
         return Err(format!(
             "--ablation compares two host profiles, but --host and --against are both {}",
             from.name()
         ));
     }
-    if a.part.as_deref().is_some_and(|p| p != "all") {
-        return Err("--ablation runs Tables III and IV; leave out the part".into());
-    }
     Ok((from, to))
 }
 
-pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
-    let (parts, seeds) = plan(&a)?;
-    if a.ablation {
-        return ablation(&a, seeds);
-    }
-    let host = HostPreset::parse(&a.host)?;
+/// Paper 000 run: its experiments, every seed's result, the report.
+pub struct Run000 {
+    exps: Vec<Experiment>,
+    per: Vec<Vec<RunResult>>,
+    report: Report,
+}
+
+/// Runs the chosen parts with every seed; returns the paper's outputs and the number of runs.
+pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, usize), String> {
+    let parts = parts(words)?;
+    let seeds = common.seeds(Paper::Paper000);
+    let host = common.host(Paper::Paper000);
     let paper = Paper000::load()?;
     let mut exps = experiments(&parts);
     for e in &mut exps {
@@ -66,30 +74,28 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
             })
         })
         .collect();
-    let started = std::time::Instant::now();
-    let results = crate::parallel::run_all(&jobs, a.threads, "reproduce")?;
+    let results = crate::parallel::run_all(&jobs, common.threads, "reproduce")?;
     let per: Vec<Vec<RunResult>> = results.chunks(seeds as usize).map(<[_]>::to_vec).collect();
     let report = evaluate(&parts, &exps, &per, &paper, seeds);
-    if let Some(dir) = &a.out {
-        write_outputs(dir, &exps, &per, &report)?;
+    Ok((Box::new(Run000 { exps, per, report }), jobs.len()))
+}
+
+impl Reproduced for Run000 {
+    fn paper(&self) -> Paper {
+        Paper::Paper000
     }
-    if let Some(dir) = &a.report {
-        crate::report::write_report(dir, &report, &exps)?;
-        eprintln!("wrote {}", dir.join("index.html").display());
+    fn text(&self) -> String {
+        render(&self.report)
     }
-    if a.json {
-        let text =
-            serde_json::to_string(&report).map_err(|e| format!("cannot encode report: {e}"))?;
-        println!("{text}");
-    } else {
-        print!("{}", render(&report));
-        eprintln!(
-            "{} runs in {:.1} s",
-            jobs.len(),
-            started.elapsed().as_secs_f64()
-        );
+    fn json(&self) -> Result<serde_json::Value, String> {
+        serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
     }
-    Ok(())
+    fn write_outputs(&self, dir: &Path) -> Result<(), String> {
+        write_outputs(dir, &self.exps, &self.per, &self.report)
+    }
+    fn report_section(&self, dir: &Path) -> Result<String, String> {
+        crate::report::paper000::section(dir, &self.report, &self.exps)
+    }
 }
 
 const W: usize = 24;
@@ -211,7 +217,7 @@ pub fn verdict(c: &CellReport) -> String {
 
 fn write_outputs(
     dir: &Path,
-    exps: &[snooplab_sim::reproduce::Experiment],
+    exps: &[Experiment],
     per: &[Vec<RunResult>],
     report: &Report,
 ) -> Result<(), String> {
@@ -282,15 +288,17 @@ fn write_outputs(
 
 /// `reproduce --ablation`: Tables III and IV with one host detail at a time switched between two
 /// profiles, both ways.
-fn ablation(a: &ReproduceArgs, seeds: u64) -> Result<(), String> {
-    let (from, to) = ablation_profiles(a)?;
+pub fn ablation(a: &ReproduceArgs, common: &Common) -> Result<(), String> {
+    let (from, to) = ablation_profiles(common.host, &a.against)?;
+    let seeds = common.seeds(Paper::Paper000);
     let paper = Paper000::load()?;
     let jobs = ablation_jobs(from, to, seeds);
     let started = std::time::Instant::now();
     let results = crate::parallel::run_all(&jobs, a.threads, "reproduce")?;
     let ab = Ablation::evaluate(from, to, seeds, &results, &paper);
     if let Some(dir) = &a.out {
-        create_dir(dir)?;
+        let dir = dir.join(Paper::Paper000.name());
+        create_dir(&dir)?;
         let json = serde_json::to_string_pretty(&ab)
             .map_err(|e| format!("cannot encode the ablation: {e}"))?;
         write_file(&dir.join("ablation.json"), json)?;

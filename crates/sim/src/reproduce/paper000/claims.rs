@@ -1,20 +1,8 @@
 //! The paper's claims (paper 000 sections IV-B to IV-F), each checked as a measured ratio.
 
-use serde::Serialize;
-
 use super::{Part, Report};
+use crate::reproduce::Claim;
 use crate::Protocol;
-
-#[derive(Clone, Debug, Serialize)]
-pub struct Claim {
-    pub id: &'static str,
-    /// What the paper says.
-    pub paper: &'static str,
-    /// What we measured, in words and numbers.
-    pub measured: String,
-    /// Whether the measurement supports the claim (None if the runs needed were not made).
-    pub holds: Option<bool>,
-}
 
 fn ratio(r: &Report, part: Part, row: &str, a: Protocol, b: Protocol) -> Option<f64> {
     Some(r.mean(part, row, a)? / r.mean(part, row, b)?)

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-const PAPER_RESULTS: &str = include_str!("../../../../data/paper-results.toml");
+use crate::reproduce::PAPER_RESULTS;
 
 /// One cell of paper 000: throughput in Mb/s, wireless and wired goodput in percent.
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
