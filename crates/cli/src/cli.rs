@@ -63,7 +63,8 @@ pub enum Command {
     snooplab run --error-every-down 64k --error-every-up 0  # errors on the downlink only\n  \
     snooplab run --buffer 8k --host-detail read-delay=5ms   # a reader that runs 5 ms late\n  \
     snooplab run --down gilbert-elliott:good-every=0,bad-every=2k,good-time=1s,bad-time=50ms\n  \
-    snooplab run --down trace:examples/fading.trace --up none   # a recorded channel\n\n\
+    snooplab run --down trace:examples/fading.trace --up none   # a recorded channel\n  \
+    snooplab run --direction up --env wan --protocol bs-eln   # a mobile sender, ELN from the base station\n\n\
 Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024), 1.5M (whole bytes).")]
 pub struct RunArgs {
     /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every,
@@ -88,6 +89,10 @@ pub struct RunArgs {
     /// Bytes each flow transfers (paper 000: the fixed host to the mobile host) [default: 8M].
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
     pub transfer: Option<String>,
+    /// Who sends in paper 000's testbed: down (the fixed host, as papers 000 and 002) or up (the
+    /// mobile host, as paper 004) [default: down].
+    #[arg(long, value_name = "down|up")]
+    pub direction: Option<String>,
     /// Mean bytes between bit errors on the wireless link, both directions; 0 = none [default: 64k].
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true)]
     pub error_every: Option<String>,

@@ -74,6 +74,9 @@ pub fn scenario_from_args(a: &RunArgs) -> Result<Scenario, String> {
     if let Some(t) = &a.transfer {
         sc.transfer = parse_size(t).map_err(|e| format!("transfer: {e}"))?;
     }
+    if let Some(d) = &a.direction {
+        sc.direction = snooplab_sim::Direction::parse(d)?;
+    }
     // the shorthand flags override the file's channel models
     if let Some(e) = &a.error_every {
         sc.error_every = parse_size(e).map_err(|e| format!("error-every: {e}"))?;

@@ -76,6 +76,9 @@ pub struct Endpoint {
     pub port: u16,
 }
 
+/// The most bytes of options a TCP header holds (data offset 15 words).
+pub const MAX_TCP_OPTION_BYTES: u32 = 40;
+
 /// Size of the IPv4 and TCP headers without options, as in the papers' 40-byte overhead.
 pub const TCPIP_HEADER_BYTES: u32 = 40;
 
@@ -103,6 +106,42 @@ pub struct Segment {
     pub smart: Option<Seq>,
     /// RFC 2018 selective acknowledgments.
     pub sack: SackBlocks,
+    /// The sending host's output queue, piggybacked on its data (paper 004 section 3.3): what an ELN
+    /// base station reads to tell a congestion loss at the mobile host from a wireless one.
+    pub queue: Option<QueueReport>,
+}
+
+/// An interface queue's instantaneous length and its maximum, in packets, as a mobile host
+/// piggybacks it on each packet it sends (paper 004 section 3.3: "Piggybacked on each packet from the
+/// MH is its instantaneous output queue length"). The wire carries a byte each, so a queue longer
+/// than 255 packets is scaled down with its maximum ([`QueueReport::new`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct QueueReport {
+    pub len: u8,
+    pub max: u8,
+}
+
+impl QueueReport {
+    /// The report of a queue holding `len` of at most `max` packets, scaled to fit a byte each.
+    pub fn new(len: usize, max: usize) -> QueueReport {
+        let max = max.max(1);
+        let len = len.min(max);
+        if max <= 255 {
+            return QueueReport {
+                len: len as u8,
+                max: max as u8,
+            };
+        }
+        QueueReport {
+            len: (len * 255).div_ceil(max).min(255) as u8,
+            max: 255,
+        }
+    }
+
+    /// Whether the queue is above `threshold` (a fraction) of its maximum.
+    pub fn above(&self, threshold: f64) -> bool {
+        f64::from(self.len) > threshold * f64::from(self.max)
+    }
 }
 
 impl Segment {
@@ -119,20 +158,30 @@ impl Segment {
     pub fn seq_len(&self) -> u32 {
         self.len + u32::from(self.is_syn()) + u32::from(self.is_fin())
     }
-    /// Bytes of TCP options carried: MSS 4, SMART 8 (kind, length, 4-byte sequence, padded).
+    /// Bytes of TCP options carried: MSS 4, SMART 8 (kind, length, 4-byte sequence, padded), a queue
+    /// report 8 (kind, length, experiment id, two bytes, padded), and the SACK blocks that fit.
     pub fn option_bytes(&self) -> u32 {
-        let mut n = 0;
-        if self.mss.is_some() {
-            n += 4;
+        let fixed = self.fixed_option_bytes();
+        let n = self.sack_blocks_carried();
+        if n == 0 {
+            return fixed;
         }
-        if self.smart.is_some() {
-            n += 8;
-        }
-        if !self.sack.is_empty() {
-            // kind, length and 8 bytes a block, padded with NOPs to a multiple of 4
-            n += (2 + 8 * self.sack.len() as u32).div_ceil(4) * 4;
-        }
-        n
+        // kind, length and 8 bytes a block, padded with NOPs to a multiple of 4
+        fixed + (2 + 8 * n as u32).div_ceil(4) * 4
+    }
+
+    fn fixed_option_bytes(&self) -> u32 {
+        4 * u32::from(self.mss.is_some())
+            + 8 * u32::from(self.smart.is_some())
+            + 8 * u32::from(self.queue.is_some())
+    }
+
+    /// How many of the SACK blocks fit in the 40 bytes of TCP options beside the others (RFC 2018
+    /// section 3: fewer blocks when other options are present); the first ones are carried.
+    pub fn sack_blocks_carried(&self) -> usize {
+        let room = MAX_TCP_OPTION_BYTES.saturating_sub(self.fixed_option_bytes());
+        let fit = (room.saturating_sub(2) / 8) as usize;
+        self.sack.len().min(fit)
     }
     /// Size of the IP datagram: headers, options and payload.
     pub fn ip_len(&self) -> u32 {

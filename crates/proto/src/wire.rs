@@ -7,10 +7,13 @@
 //! - SMART (paper 000 section II): an experimental option, kind 253 (RFC 4727), in the RFC 6994
 //!   shared layout: kind, length 8, the 16-bit experiment id [`SMART_EXID`] (not registered with
 //!   IANA), and the 32-bit sequence number of the segment that caused the ACK.
+//! - The mobile host's queue report (paper 004 section 3.3): the same experimental kind 253 with
+//!   experiment id [`QUEUE_EXID`], length 6 (the queue's length and maximum in packets, a byte
+//!   each), after two NOPs. Wireshark shows it as an experimental option with ExID 0x514c.
 //! - ELN: a reserved bit of the TCP header ([`ELN_BIT`] in byte 12), as paper 004 section 3.3 did
 //!   ("we use one of the unreserved bits").
 
-use crate::segment::{Endpoint, Flags, SackBlocks, Segment};
+use crate::segment::{Endpoint, Flags, QueueReport, SackBlocks, Segment};
 use crate::seq::Seq;
 
 /// Bit of TCP header byte 12 (data offset, then reserved bits) that carries the ELN mark.
@@ -19,6 +22,8 @@ pub const ELN_BIT: u8 = 0x08;
 pub const SMART_OPTION_KIND: u8 = 253;
 /// Experiment id of the SMART option (RFC 6994 layout; our own, unregistered: "SM").
 pub const SMART_EXID: u16 = 0x534d;
+/// Experiment id of the queue report (RFC 6994 layout; our own, unregistered: "QL").
+pub const QUEUE_EXID: u16 = 0x514c;
 /// IPv4 header without options.
 pub const IPV4_HEADER_BYTES: usize = 20;
 /// TCP header without options.
@@ -176,13 +181,14 @@ fn write_tcp(out: &mut Vec<u8>, seg: &Segment) {
         out.extend_from_slice(&[OPT_MSS, 4]);
         out.extend_from_slice(&mss.to_be_bytes());
     }
-    if !seg.sack.is_empty() {
-        let len = 2 + 8 * seg.sack.len();
+    let blocks = seg.sack_blocks_carried();
+    if blocks > 0 {
+        let len = 2 + 8 * blocks;
         for _ in 0..(len.div_ceil(4) * 4 - len) {
             out.push(OPT_NOP);
         }
         out.extend_from_slice(&[OPT_SACK, len as u8]);
-        for (a, b) in seg.sack.iter() {
+        for (a, b) in seg.sack.iter().take(blocks) {
             out.extend_from_slice(&a.0.to_be_bytes());
             out.extend_from_slice(&b.0.to_be_bytes());
         }
@@ -191,6 +197,11 @@ fn write_tcp(out: &mut Vec<u8>, seg: &Segment) {
         out.extend_from_slice(&[SMART_OPTION_KIND, 8]);
         out.extend_from_slice(&SMART_EXID.to_be_bytes());
         out.extend_from_slice(&s.0.to_be_bytes());
+    }
+    if let Some(q) = seg.queue {
+        out.extend_from_slice(&[OPT_NOP, OPT_NOP, SMART_OPTION_KIND, 6]);
+        out.extend_from_slice(&QUEUE_EXID.to_be_bytes());
+        out.extend_from_slice(&[q.len, q.max]);
     }
 }
 
@@ -340,6 +351,12 @@ fn parse_options(mut opts: &[u8], seg: &mut Segment) -> Result<(), WireError> {
             }
             (SMART_OPTION_KIND, 6) if be16(body, 0) == SMART_EXID => {
                 seg.smart = Some(Seq(be32(body, 2)));
+            }
+            (SMART_OPTION_KIND, 4) if be16(body, 0) == QUEUE_EXID => {
+                seg.queue = Some(QueueReport {
+                    len: body[2],
+                    max: body[3],
+                });
             }
             _ => {} // options the protocols here do not read (timestamps, window scale, ...)
         }
@@ -492,9 +509,19 @@ mod tests {
             any::<bool>(),
             proptest::option::of(any::<u32>()),
             proptest::collection::vec((any::<u32>(), 1u32..100_000), 0..=3),
+            proptest::option::of(any::<(u8, u8)>()),
         )
             .prop_map(
-                |((sa, sp, da, dp), (seq, ack, fl, win, id), len, mss, eln, smart, sacks)| {
+                |(
+                    (sa, sp, da, dp),
+                    (seq, ack, fl, win, id),
+                    len,
+                    mss,
+                    eln,
+                    smart,
+                    sacks,
+                    queue,
+                )| {
                     let mut sack = SackBlocks::default();
                     for (a, n) in sacks {
                         sack.push(Seq(a), Seq(a.wrapping_add(n)));
@@ -512,6 +539,7 @@ mod tests {
                         eln,
                         smart: smart.map(Seq),
                         sack,
+                        queue: queue.map(|(len, max)| QueueReport { len, max }),
                     }
                 },
             )
@@ -524,7 +552,12 @@ mod tests {
             prop_assert_eq!(b.len() as u32, seg.ip_len());
             let p = parse(&b).unwrap();
             prop_assert!(p.checksums_ok);
-            prop_assert_eq!(p.seg, seg);
+            // SACK blocks beyond the 40 bytes of options are left out, the first ones kept
+            let mut carried = SackBlocks::default();
+            for (a, z) in seg.sack.iter().take(seg.sack_blocks_carried()) {
+                carried.push(a, z);
+            }
+            prop_assert_eq!(p.seg, Segment { sack: carried, ..seg });
         }
 
         #[test]

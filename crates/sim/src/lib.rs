@@ -27,4 +27,4 @@ pub use metrics::RunResult;
 pub use network::Network;
 pub use observer::{NoObserver, Observe, Observer};
 pub use run::{run, run_network, Simulation};
-pub use scenario::{Env, Protocol, Scenario};
+pub use scenario::{Direction, Env, Protocol, Scenario};

@@ -70,6 +70,20 @@ pub struct RunResult {
     pub predicted_acks_in_recovery: u64,
     /// Data segments the receiver took by header prediction.
     pub predicted_data: u64,
+    /// Segments the sender resent on ELN marks, with no window change (E2E-ELN, bs-eln).
+    pub eln_retransmits: u64,
+    /// Mobile senders (bs-eln), summed over the base stations: gaps in a mobile host's data
+    /// recorded as wireless holes ...
+    pub holes: u64,
+    /// ... gaps bridged instead because a queue was above 75% of its maximum (possible
+    /// congestion losses) ...
+    pub congestion_gaps: u64,
+    /// ... ACKs the base stations forwarded to a mobile host with ELN set (bs-eln) ...
+    pub eln_marked_acks: u64,
+    /// ... NACKs they sent (bs-nack).
+    pub nacks: u64,
+    /// Packets dropped by a full base-station input queue (also in `queue_drops`).
+    pub input_queue_drops: u64,
     /// A split run's second sender: the base station's TCP towards the mobile host, whose
     /// timeouts and retransmissions the keys above (the fixed host's) do not include. `null`
     /// for the other protocols.
@@ -116,6 +130,7 @@ pub struct FlowResult {
     pub predicted_acks: u64,
     pub predicted_acks_in_recovery: u64,
     pub predicted_data: u64,
+    pub eln_retransmits: u64,
     pub relay: Option<RelayCounters>,
     pub invariants: InvariantReport,
 }

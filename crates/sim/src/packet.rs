@@ -74,5 +74,6 @@ pub fn test_segment() -> Segment {
         eln: false,
         smart: None,
         sack: snooplab_proto::SackBlocks::default(),
+        queue: None,
     }
 }

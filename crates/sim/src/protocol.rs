@@ -33,6 +33,11 @@ pub enum Protocol {
     Split,
     #[serde(rename = "split-smart")]
     SplitSmart,
+    // --- mobile senders (paper 004 section 3, paper 002 section 3.2) ---
+    #[serde(rename = "bs-eln")]
+    BsEln,
+    #[serde(rename = "bs-nack")]
+    BsNack,
 }
 
 /// What runs at the base station.
@@ -47,10 +52,14 @@ pub enum AgentKind {
     },
     /// A split connection; the wireless half uses the SMART sender if `smart`.
     Split { smart: bool },
+    /// The ELN marker for mobile senders (paper 004 section 3.3).
+    Eln,
+    /// The NACK generator for mobile senders (paper 002 section 3.2).
+    Nack,
 }
 
 impl Protocol {
-    pub const ALL: [Protocol; 13] = [
+    pub const ALL: [Protocol; 15] = [
         Protocol::E2e,
         Protocol::E2eNewReno,
         Protocol::E2eSmart,
@@ -64,6 +73,8 @@ impl Protocol {
         Protocol::LlSmartTcpAware,
         Protocol::Split,
         Protocol::SplitSmart,
+        Protocol::BsEln,
+        Protocol::BsNack,
     ];
 
     pub fn name(self) -> &'static str {
@@ -81,6 +92,8 @@ impl Protocol {
             Protocol::LlSmartTcpAware => "ll-smart-tcp-aware",
             Protocol::Split => "split",
             Protocol::SplitSmart => "split-smart",
+            Protocol::BsEln => "bs-eln",
+            Protocol::BsNack => "bs-nack",
         }
     }
 
@@ -131,6 +144,18 @@ impl Protocol {
             Protocol::SplitSmart => {
                 "SPLIT whose wireless connection uses the SMART sender (paper 000 SPLIT-SMART)"
             }
+            Protocol::BsEln => {
+                "mobile senders: the base station lists the holes in the data it sees from the mobile \
+                 host and sets ELN on ACKs that ask for one (not while a queue is above 75%); the \
+                 mobile Reno sender resends on the 2nd marked ACK, once per RTT, with no window \
+                 change (paper 004 Reno+ELN)"
+            }
+            Protocol::BsNack => {
+                "mobile senders: the base station lists the holes in the data it sees from the mobile \
+                 host and sends it NACKs, made-up duplicate ACKs with SACK blocks, after 3 packets \
+                 above a hole or 200 ms idle; the mobile host runs the IETF-SACK sender (paper 002 \
+                 section 3.2, paper 004 section 3.1)"
+            }
         }
     }
 
@@ -166,6 +191,8 @@ impl Protocol {
             Protocol::E2eEln => RecoveryPolicy::ELN,
             Protocol::E2eElnRxmt => RecoveryPolicy::ELN_RXMT,
             Protocol::Efr => RecoveryPolicy::EFR,
+            Protocol::BsEln => RecoveryPolicy::ELN_MOBILE,
+            Protocol::BsNack => RecoveryPolicy::SACK,
             Protocol::Ll
             | Protocol::LlTcpAware
             | Protocol::LlSmart
@@ -188,6 +215,12 @@ impl Protocol {
             ),
             sack_blocks: self == Protocol::E2eIetfSack,
         }
+    }
+
+    /// Whether the sending host piggybacks its output queue on each packet (paper 004 section 3.3):
+    /// the mobile hosts of the ELN scheme.
+    pub fn reports_output_queue(self) -> bool {
+        matches!(self, Protocol::BsEln | Protocol::BsNack)
     }
 
     /// Whether the fixed host's ACKs come from the base station rather than the mobile host.
@@ -215,6 +248,8 @@ impl Protocol {
             },
             Protocol::Split => AgentKind::Split { smart: false },
             Protocol::SplitSmart => AgentKind::Split { smart: true },
+            Protocol::BsEln => AgentKind::Eln,
+            Protocol::BsNack => AgentKind::Nack,
             _ => AgentKind::Router,
         }
     }

@@ -9,8 +9,8 @@
 use std::collections::VecDeque;
 
 use snooplab_proto::agent::{
-    Agent, BuildPacket, Origin, RelayReport, Router, SegmentView, SnoopAgent, SnoopConfig,
-    SplitAgent, SplitConfig,
+    Agent, BuildPacket, ElnAgent, ElnConfig, NackAgent, NackConfig, Origin, RelayReport, Router,
+    SegmentView, SnoopAgent, SnoopConfig, SplitAgent, SplitConfig,
 };
 use snooplab_proto::tcp::{HostProfile, RecoveryPolicy, Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
@@ -74,6 +74,8 @@ where
             suppress_dupacks,
             selective,
         )))),
+        AgentKind::Eln => Some(Box::new(ElnAgent::new(ElnConfig::paper004()))),
+        AgentKind::Nack => Some(Box::new(NackAgent::new(NackConfig::paper002()))),
         AgentKind::Split { .. } => None,
     }
 }
@@ -87,7 +89,7 @@ fn make_agent(
     index: u64,
 ) -> Box<dyn Agent<SimPacket>> {
     match kind {
-        AgentKind::Router | AgentKind::LinkLayer { .. } => {
+        AgentKind::Router | AgentKind::LinkLayer { .. } | AgentKind::Eln | AgentKind::Nack => {
             forwarding_agent(kind).unwrap_or_else(|| Box::new(Router::default()))
         }
         AgentKind::Split { smart } => {
@@ -230,18 +232,16 @@ impl<O: Observe> Simulation<O> {
         for (i, n) in net.nodes.iter().enumerate() {
             nodes.push(match &n.kind {
                 NodeKind::Host => SimNode::Host(HostNode::default()),
-                NodeKind::BaseStation { agent } => {
+                NodeKind::BaseStation { agent, input } => {
                     let relayed = net
                         .flows
                         .iter()
                         .position(|f| routes.path(net, f.from, f.to).contains(&i));
                     bs_index += 1;
-                    SimNode::BaseStation(BaseStationNode::new(make_agent(
-                        *agent,
-                        net,
-                        relayed,
-                        bs_index - 1,
-                    )))
+                    SimNode::BaseStation(BaseStationNode::new(
+                        make_agent(*agent, net, relayed, bs_index - 1),
+                        *input,
+                    ))
                 }
             });
         }
@@ -689,7 +689,8 @@ impl<O: Observe> Simulation<O> {
                     matches!(
                         self.net.nodes[b].kind,
                         NodeKind::BaseStation {
-                            agent: AgentKind::Split { .. }
+                            agent: AgentKind::Split { .. },
+                            ..
                         }
                     )
                 });
@@ -825,7 +826,7 @@ impl<O: Observe> Simulation<O> {
     }
 
     /// Routes a packet from node `from` towards its destination address.
-    fn send(&mut self, from: NodeId, out: Outgoing) {
+    fn send(&mut self, from: NodeId, mut out: Outgoing) {
         let dst = out.packet.seg.dst.addr;
         let Some(dest) = self.addrs.iter().position(|&a| a == dst) else {
             return;
@@ -843,6 +844,15 @@ impl<O: Observe> Simulation<O> {
                 from: station,
                 to,
             }) => {
+                if station != crate::medium::BASE_STATION
+                    && out
+                        .flow
+                        .is_some_and(|f| self.net.flows[f].protocol.reports_output_queue())
+                {
+                    // paper 004: the mobile host piggybacks its output queue on each packet
+                    let (len, max) = self.cells[cell].queue_level(station);
+                    out.packet.seg.queue = Some(snooplab_proto::QueueReport::new(len, max));
+                }
                 // the node's own cell, started when its kick ends
                 self.cells[cell].enqueue(station, to, out.packet, out.priority);
             }
@@ -986,6 +996,7 @@ impl<O: Observe> Simulation<O> {
                 predicted_acks: fs.predicted_acks,
                 predicted_acks_in_recovery: fs.predicted_acks_in_recovery,
                 predicted_data: ms.predicted_data,
+                eln_retransmits: fs.eln_retransmits,
                 relay: self.relay_of(f).map(|r| (&r.sender).into()),
                 invariants: inv,
             });
@@ -1045,15 +1056,29 @@ impl<O: Observe> Simulation<O> {
             SimNode::Host(_) => None,
         });
         let (mut local, mut suppressed) = (0, 0);
+        let (mut holes, mut congestion_gaps, mut marked, mut nacks) = (0, 0, 0, 0);
         for a in agents {
             local += a.local_retransmissions;
             suppressed += a.dupacks_suppressed;
+            holes += a.holes;
+            congestion_gaps += a.congestion_gaps;
+            marked += a.eln_marked_acks;
+            nacks += a.nacks;
         }
-        let link_drops: u64 = self
-            .links
+        let input_drops: u64 = self
+            .nodes
             .iter()
-            .map(|l| l[0].drops + l[1].drops)
-            .sum::<u64>()
+            .map(|n| match n {
+                SimNode::BaseStation(b) => b.input_drops,
+                SimNode::Host(_) => 0,
+            })
+            .sum();
+        let link_drops: u64 = input_drops
+            + self
+                .links
+                .iter()
+                .map(|l| l[0].drops + l[1].drops)
+                .sum::<u64>()
             + cells.iter().map(|c| c.queue_drops).sum::<u64>();
         let first = &flows[0];
         let spec0 = &net.flows[0];
@@ -1104,6 +1129,12 @@ impl<O: Observe> Simulation<O> {
             predicted_acks: first.predicted_acks,
             predicted_acks_in_recovery: first.predicted_acks_in_recovery,
             predicted_data: first.predicted_data,
+            eln_retransmits: first.eln_retransmits,
+            holes,
+            congestion_gaps,
+            eln_marked_acks: marked,
+            nacks,
+            input_queue_drops: input_drops,
             relay: first.relay.clone(),
             invariants: if flows.len() == 1 && self.inv.messages.is_empty() {
                 first.invariants.clone()

@@ -29,6 +29,37 @@ pub enum Env {
     Wan,
 }
 
+/// Which way paper 000's testbed carries the transfer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// The fixed host sends to the mobile host (papers 000 and 002).
+    #[default]
+    Down,
+    /// The mobile host sends to the fixed host (paper 004 section 3, Fig. 1).
+    Up,
+}
+
+impl Direction {
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Down => "down",
+            Direction::Up => "up",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Direction, String> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "down" => Ok(Direction::Down),
+            "up" => Ok(Direction::Up),
+            _ => Err(format!(
+                "unknown direction '{name}' (known: down, the fixed host sends; up, the mobile \
+                 host sends)"
+            )),
+        }
+    }
+}
+
 /// The share of the WAN path's capacity our flow gets, in bit/s of IP packets. Paper 000 reports 1.35
 /// Mb/s of TCP payload with no wireless errors although a 32 KB window exceeds the 23 KB
 /// bandwidth-delay product, so the Internet path, not the WaveLAN, was the bottleneck:
@@ -83,8 +114,10 @@ pub struct Scenario {
     pub buffer: u32,
     /// Segment size (payload bytes).
     pub mss: u32,
-    /// Bytes the fixed host sends to the mobile host.
+    /// Bytes the sender transfers.
     pub transfer: u64,
+    /// Paper 000's testbed: which host sends (a scenario's own network names its flows' ends).
+    pub direction: Direction,
     /// Mean bytes between bit errors on the wireless link, each direction; 0 = no errors.
     pub error_every: u64,
     /// The same for one direction only (base station to mobile host, and back), over `error_every`.
@@ -120,6 +153,7 @@ impl Scenario {
             buffer,
             mss: 1400,
             transfer: 8 << 20,
+            direction: Direction::Down,
             error_every: 65536,
             error_every_down: None,
             error_every_up: None,
@@ -325,6 +359,8 @@ pub struct ScenarioFile {
     pub buffer: Option<SizeValue>,
     pub mss: Option<SizeValue>,
     pub transfer: Option<SizeValue>,
+    /// `down` (the fixed host sends) or `up` (the mobile host sends), in paper 000's testbed.
+    pub direction: Option<String>,
     pub error_every: Option<SizeValue>,
     pub error_every_down: Option<SizeValue>,
     pub error_every_up: Option<SizeValue>,
@@ -421,6 +457,9 @@ impl ScenarioFile {
         }
         if let Some(t) = &f.transfer {
             sc.transfer = t.bytes("transfer")?;
+        }
+        if let Some(d) = &f.direction {
+            sc.direction = Direction::parse(d)?;
         }
         if let Some(e) = &f.error_every {
             sc.error_every = e.bytes("error-every")?;

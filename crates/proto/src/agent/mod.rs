@@ -2,12 +2,18 @@
 //! (DESIGN section 4). Each is sans-IO and generic over the packet it holds, so the simulator passes
 //! its own packets and the live mode passes raw IP bytes.
 
+pub mod eln;
+pub mod holes;
+pub mod nack;
 mod router;
 pub mod snoop;
 pub mod split;
 #[cfg(test)]
 mod split_tests;
 
+pub use eln::{ElnAgent, ElnConfig};
+pub use holes::BlockList;
+pub use nack::{NackAgent, NackConfig};
 pub use router::Router;
 pub use snoop::{BuildPacket, SnoopAgent, SnoopConfig};
 pub use split::{SplitAgent, SplitConfig};
@@ -91,6 +97,14 @@ pub struct AgentStats {
     pub dupacks_suppressed: u64,
     pub generated_acks: u64,
     pub dropped: u64,
+    /// Gaps in a mobile sender's data recorded as wireless holes (ELN and NACK agents).
+    pub holes: u64,
+    /// Gaps bridged because a queue was above the threshold: possible congestion losses.
+    pub congestion_gaps: u64,
+    /// ACKs forwarded to a mobile host with the ELN bit set.
+    pub eln_marked_acks: u64,
+    /// NACKs (SACK-encoded) sent to a mobile host.
+    pub nacks: u64,
 }
 
 /// What an agent holds at a moment, for traces (cheap to take).
@@ -130,6 +144,9 @@ pub trait Agent<P: SegmentView> {
     fn poll_transmit(&mut self, now: Time) -> Option<Transmit<P>>;
     /// When the agent next wants [`Agent::on_timeout`].
     fn poll_timeout(&self) -> Option<Time>;
+    /// The base station's input queue holds `len` of at most `max` packets: told before each
+    /// packet from it is handed over. Only agents that classify losses (ELN) read it.
+    fn on_input_queue(&mut self, _len: usize, _max: usize) {}
     fn stats(&self) -> AgentStats;
     /// What the agent holds now; nothing, for an agent that holds nothing.
     fn probe(&self) -> AgentProbe {

@@ -3,8 +3,8 @@
 //! fast recovery, window update, reassembly and FIN processing.
 
 use super::{
-    CaIncrement, Deflation, DelayedAck, HeaderPrediction, PartialAck, Selective, State, Tcp,
-    TxKind, TCP_MAXWIN,
+    CaIncrement, Deflation, DelayedAck, ElnRule, HeaderPrediction, PartialAck, Selective, State,
+    Tcp, TxKind, TCP_MAXWIN,
 };
 use crate::segment::Segment;
 use crate::time::{next_tick_after, ticks_between, Time};
@@ -387,6 +387,10 @@ impl Tcp {
         if self.cfg.policy.selective == Selective::Smart {
             self.smart_react(now, seg);
         }
+        if seg.eln && self.eln_rule() == Some(ElnRule::MarkedAcks) {
+            // paper 004: "ELN marking ... can (and does) also happen for new ones"
+            self.eln_marked_ack(now, seg.ack);
+        }
         self.maybe_usrclosed();
         if our_fin_acked {
             match self.state {
@@ -421,6 +425,11 @@ impl Tcp {
     /// A duplicate ACK for `snd_una` while data is outstanding: the recovery policies decide.
     /// Returns true when the segment is consumed.
     fn on_duplicate_ack(&mut self, now: Time, seg: &Segment) -> bool {
+        if seg.eln && self.eln_rule() == Some(ElnRule::MarkedAcks) {
+            // paper 004: a marked duplicate is ELN's alone; Reno never counts it
+            self.eln_marked_ack(now, seg.ack);
+            return true;
+        }
         self.dupacks += 1;
         if self.dupacks == 1 {
             // EFR computes its threshold from the window on the first duplicate.
@@ -445,7 +454,11 @@ impl Tcp {
             Selective::None => {}
         }
         if let Some(eln) = self.cfg.policy.eln {
-            if seg.eln && !self.eln_recovery && self.dupacks == eln.rexmt_thresh {
+            if seg.eln
+                && eln.rule == ElnRule::DuplicateIndex
+                && !self.eln_recovery
+                && self.dupacks == eln.rexmt_thresh
+            {
                 self.eln_retransmit(now, seg.ack);
                 return true;
             }
@@ -499,6 +512,37 @@ impl Tcp {
     fn eln_retransmit(&mut self, now: Time, ack: crate::seq::Seq) {
         self.stats.eln_retransmits += 1;
         self.eln_recovery = true;
+        self.resend_one(now, ack, TxKind::FastRetransmit);
+    }
+
+    fn eln_rule(&self) -> Option<ElnRule> {
+        self.cfg.policy.eln.map(|e| e.rule)
+    }
+
+    /// Paper 004 section 3.3: an ACK with ELN, duplicate or new, asks for the segment at `ack`. On
+    /// the `eln_rexmt_thresh`-th mark for it the segment is resent with the window left as it is,
+    /// unless ELN resent it less than one round trip ago (`eln_last_rxmit`).
+    fn eln_marked_ack(&mut self, now: Time, ack: crate::seq::Seq) {
+        let Some(eln) = self.cfg.policy.eln else {
+            return;
+        };
+        self.stats.eln_acks_rcvd += 1;
+        let count = match self.eln_marks {
+            Some((seq, n)) if seq == ack => n + 1,
+            _ => 1,
+        };
+        self.eln_marks = Some((ack, count));
+        if count < eln.rexmt_thresh || !ack.lt(self.snd_max) {
+            return;
+        }
+        let round_trip = u64::from(self.rtt.srtt_ticks()) * self.cfg.timers.slow_tick;
+        if let Some((seq, at)) = self.eln_last_rxmit {
+            if seq == ack && now.saturating_sub(at) < round_trip {
+                return;
+            }
+        }
+        self.eln_last_rxmit = Some((ack, now));
+        self.stats.eln_retransmits += 1;
         self.resend_one(now, ack, TxKind::FastRetransmit);
     }
 

@@ -27,7 +27,7 @@ pub use host::{
     HostPreset, HostProfile, ReaderModel, DEFAULT_READ_SIZE,
 };
 pub use policy::{
-    DupAckThreshold, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy, Selective,
+    DupAckThreshold, ElnRule, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy, Selective,
 };
 pub use reass::Reassembly;
 pub use rtt::{BsdRtt, RttEstimator, BACKOFF};
@@ -118,6 +118,10 @@ pub struct Tcp {
     cur_thresh: u32,
     /// An ELN retransmission is under way: no window change, no inflation, no deflation.
     eln_recovery: bool,
+    /// Paper 004's rule: the segment the counted ELN marks ask for, and how many have come.
+    eln_marks: Option<(Seq, u32)>,
+    /// Paper 004's `eln_last_rxmit`: the last segment ELN resent, and when.
+    eln_last_rxmit: Option<(Seq, Time)>,
     /// Selective-acknowledgment state (SACK and SMART senders).
     sel: selective::SelectiveState,
 
@@ -190,6 +194,8 @@ impl Tcp {
             last_rexmt_start: None,
             cur_thresh: 3,
             eln_recovery: false,
+            eln_marks: None,
+            eln_last_rxmit: None,
             sel: selective::SelectiveState::default(),
             irs: Seq(0),
             rcv_nxt: Seq(0),
@@ -389,6 +395,10 @@ impl Tcp {
     }
     pub fn cwnd(&self) -> u32 {
         self.snd_cwnd
+    }
+    /// The smoothed round trip in whole slow ticks, at least one: ELN's "one round trip".
+    pub fn srtt_ticks(&self) -> u32 {
+        self.rtt.srtt_ticks()
     }
     pub fn ssthresh(&self) -> u32 {
         self.snd_ssthresh

@@ -229,6 +229,8 @@ impl Tcp {
             } else {
                 crate::segment::SackBlocks::default()
             },
+            // stamped below TCP, by the host's interface queue (the simulator's mobile hosts)
+            queue: None,
         };
         self.stats.eln_acks_sent += u64::from(seg.eln);
         self.stats.zero_window_acks += u64::from(flags.contains(Flags::ACK) && win == 0);

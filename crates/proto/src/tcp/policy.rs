@@ -45,6 +45,22 @@ pub struct ElnSender {
     /// reduction or fast-recovery inflation: 3 for E2E-ELN, 1 for E2E-ELN-RXMT, 2 in paper 004
     /// (`eln_rexmt_thresh`).
     pub rexmt_thresh: u32,
+    pub rule: ElnRule,
+}
+
+/// Which ACKs count towards [`ElnSender::rexmt_thresh`], and what happens after the retransmission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ElnRule {
+    /// Paper 000's E2E-ELN (the receiver marks): the `rexmt_thresh`-th duplicate ACK resends if it
+    /// is marked; until the next new ACK every further duplicate is absorbed (no inflation).
+    DuplicateIndex,
+    /// Paper 004 section 3.3 (the base station marks, the mobile host sends): every ACK with ELN,
+    /// duplicate or new, counts for the segment it asks for; the `rexmt_thresh`-th resends it, with
+    /// no change of the window, and the same segment is resent again at most once per round trip
+    /// (`eln_last_rxmit`; a round trip is the smoothed RTT the BSD sender keeps, in its 500 ms
+    /// ticks, at least one tick). Marked duplicates bypass fast retransmit and fast recovery;
+    /// unmarked ones are Reno's ("these actions are taken only for duplicate ACKs with ELN").
+    MarkedAcks,
 }
 
 /// Loss recovery from selective acknowledgments (paper 000 section III-A).
@@ -86,12 +102,27 @@ impl RecoveryPolicy {
     };
     /// E2E-ELN: retransmit on the third ELN-marked duplicate, keep the window.
     pub const ELN: RecoveryPolicy = RecoveryPolicy {
-        eln: Some(ElnSender { rexmt_thresh: 3 }),
+        eln: Some(ElnSender {
+            rexmt_thresh: 3,
+            rule: ElnRule::DuplicateIndex,
+        }),
         ..RecoveryPolicy::RENO
     };
     /// E2E-ELN-RXMT: retransmit on the first ELN-marked duplicate, keep the window.
     pub const ELN_RXMT: RecoveryPolicy = RecoveryPolicy {
-        eln: Some(ElnSender { rexmt_thresh: 1 }),
+        eln: Some(ElnSender {
+            rexmt_thresh: 1,
+            rule: ElnRule::DuplicateIndex,
+        }),
+        ..RecoveryPolicy::RENO
+    };
+    /// Paper 004's mobile sender: Reno that acts on the base station's ELN marks
+    /// (`eln_rexmt_thresh` = 2).
+    pub const ELN_MOBILE: RecoveryPolicy = RecoveryPolicy {
+        eln: Some(ElnSender {
+            rexmt_thresh: 2,
+            rule: ElnRule::MarkedAcks,
+        }),
         ..RecoveryPolicy::RENO
     };
     /// E2E-IETF-SACK.

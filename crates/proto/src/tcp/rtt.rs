@@ -80,6 +80,13 @@ impl BsdRtt {
         i64::from(((self.srtt >> (rtt_shift - delta)) + self.rttvar) >> delta)
     }
 
+    /// The smoothed round trip in whole ticks, at least one (the sender's notion of "one round
+    /// trip"; before any sample, one tick).
+    pub fn srtt_ticks(&self) -> u32 {
+        let (rtt_shift, _, _) = self.kind.shifts();
+        ((self.srtt >> rtt_shift).max(1)) as u32
+    }
+
     /// `tcp_xmit_timer`: fold in a sample of `rtt` ticks (the counter started at 1 when the segment was
     /// sent, so one tick boundary crossed gives 2).
     pub fn sample(&mut self, rtt: u32) {

@@ -39,6 +39,8 @@ pub struct TcpStats {
     pub partial_ack_retransmits: u64,
     /// ACKs sent with the ELN mark.
     pub eln_acks_sent: u64,
+    /// ELN-marked ACKs a paper-004 sender counted (duplicate or new).
+    pub eln_acks_rcvd: u64,
     pub dupacks_rcvd: u64,
     pub acks_rcvd: u64,
     /// Data segments received out of order (`tcps_rcvoopack`).

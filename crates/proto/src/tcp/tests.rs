@@ -83,6 +83,7 @@ pub(super) fn ack_to_sender(s: &Tcp, ack: Seq, window: u16) -> Segment {
         eln: false,
         smart: None,
         sack: crate::segment::SackBlocks::default(),
+        queue: None,
     }
 }
 
@@ -101,6 +102,7 @@ pub(super) fn data_to_sink(r: &Tcp, offset: u32, len: u32) -> Segment {
         eln: false,
         smart: None,
         sack: crate::segment::SackBlocks::default(),
+        queue: None,
     }
 }
 
@@ -550,6 +552,85 @@ fn unmarked_duplicates_still_get_reno_under_eln() {
     }
     assert_eq!(drain(&mut s).len(), 1);
     assert_eq!(s.stats().fast_retransmits, 1);
+    assert!(s.ssthresh() < cwnd);
+}
+
+// --- paper 004: the mobile sender and the base station's marks ---
+
+#[test]
+fn eln_mobile_resends_on_the_second_marked_ack_without_any_congestion_response() {
+    let (mut s, seqs) = with_policy(RecoveryPolicy::ELN_MOBILE, 8);
+    let (cwnd, ssthresh) = (s.cwnd(), s.ssthresh());
+    s.on_segment(SEC, &dup(&s, true));
+    assert!(drain(&mut s).is_empty(), "one mark: not yet");
+    s.on_segment(SEC, &dup(&s, true));
+    let out = drain(&mut s);
+    assert_eq!(out.len(), 1, "eln_rexmt_thresh = 2");
+    assert_eq!(out[0].0.seq, seqs[0]);
+    assert_eq!((s.cwnd(), s.ssthresh()), (cwnd, ssthresh));
+    assert_eq!(s.stats().eln_retransmits, 1);
+    assert_eq!(s.stats().fast_retransmits, 0);
+    // marked duplicates never reach Reno's count: no fast retransmit, no inflation
+    for _ in 0..6 {
+        s.on_segment(SEC, &dup(&s, true));
+    }
+    assert!(drain(&mut s).is_empty(), "at most once per round trip");
+    assert_eq!(s.cwnd(), cwnd);
+    assert_eq!(s.stats().fast_retransmits, 0);
+}
+
+#[test]
+fn eln_mobile_resends_the_same_segment_again_only_after_a_round_trip() {
+    let (mut s, seqs) = with_policy(RecoveryPolicy::ELN_MOBILE, 8);
+    for _ in 0..2 {
+        s.on_segment(SEC, &dup(&s, true));
+    }
+    assert_eq!(drain(&mut s).len(), 1);
+    // the round trip the sender knows: its smoothed RTT in 500 ms ticks, at least one
+    let rtt = u64::from(s.srtt_ticks()) * 500 * MS;
+    s.on_segment(SEC + rtt - 1, &dup(&s, true));
+    assert!(drain(&mut s).is_empty(), "within the round trip");
+    s.on_segment(SEC + rtt, &dup(&s, true));
+    let out = drain(&mut s);
+    assert_eq!(
+        out.len(),
+        1,
+        "the retransmission was lost too: resend after a round trip"
+    );
+    assert_eq!(out[0].0.seq, seqs[0]);
+    assert_eq!(s.stats().eln_retransmits, 2);
+}
+
+#[test]
+fn eln_mobile_counts_a_marked_new_ack_for_the_next_hole() {
+    let (mut s, seqs) = with_policy(RecoveryPolicy::ELN_MOBILE, 8);
+    // a new ACK for segment 0 arrives marked: segment 1 is a hole
+    let mut a = ack_to_sender(&s, seqs[1], s.snd_wnd() as u16);
+    a.eln = true;
+    s.on_segment(SEC, &a);
+    let out = drain(&mut s);
+    assert!(
+        out.iter().all(|o| o.0.seq != seqs[1]),
+        "one mark: no resend"
+    );
+    s.on_segment(SEC, &dup(&s, true));
+    let out = drain(&mut s);
+    assert!(
+        out.iter().any(|o| o.0.seq == seqs[1]),
+        "the second mark (a duplicate) resends segment 1"
+    );
+    assert_eq!(s.stats().eln_retransmits, 1);
+}
+
+#[test]
+fn eln_mobile_leaves_unmarked_duplicates_to_reno() {
+    let (mut s, _) = with_policy(RecoveryPolicy::ELN_MOBILE, 8);
+    let cwnd = s.cwnd();
+    for _ in 0..3 {
+        s.on_segment(SEC, &dup(&s, false));
+    }
+    assert_eq!(drain(&mut s).len(), 1);
+    assert_eq!(s.stats().fast_retransmits, 1, "a congestion loss");
     assert!(s.ssthresh() < cwnd);
 }
 

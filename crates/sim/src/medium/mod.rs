@@ -317,6 +317,14 @@ impl<P: Frame> Medium<P> {
         turn.chain(csma)
     }
 
+    /// The normal-priority queue of `station`: frames waiting and the most it holds.
+    pub fn queue_level(&self, station: StationId) -> (usize, usize) {
+        (
+            self.queues.get(station).map_or(0, |q| q.normal.len()),
+            self.p.queue_packets,
+        )
+    }
+
     /// Frames waiting at each station.
     pub fn queued(&self) -> Vec<usize> {
         self.queues.iter().map(Queues::len).collect()

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::{Time, SEC, US};
 
-use super::{Cell, Flow, Link, Network, Node, NodeKind, Station};
+use super::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Station};
 use crate::channel::{ChannelSpec, ChannelTrace, GilbertElliottParams};
 use crate::link::WiredParams;
 use crate::medium::{AccessModel, CsmaParams};
@@ -39,6 +39,12 @@ pub struct NodeTable {
     /// Base stations: the agent the named protocol runs at the base station (`snooplab
     /// protocols`), or `router` [default: the scenario's protocol's].
     pub agent: Option<String>,
+    /// Base stations and routers: packets the IP input queue holds [default: 50, BSD's
+    /// `IFQ_MAXLEN`].
+    pub input_queue: Option<usize>,
+    /// Base stations and routers: forwarding time per packet, microseconds; packets queue behind
+    /// it in the input queue [default: 0, forwarded at once].
+    pub forwarding_us: Option<f64>,
 }
 
 /// A `[[link]]` table: a full-duplex wired link.
@@ -443,6 +449,7 @@ struct TopoNode {
     addr: u32,
     /// `None` for a host; for a base station its agent, `None` inside for the scenario's.
     base_station: Option<Option<AgentKind>>,
+    input: InputQueue,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -558,10 +565,33 @@ impl Topology {
                 // 10.0.0.1, 10.0.0.2, ...
                 None => u32::from(Ipv4Addr::new(10, 0, (i / 250) as u8, (i % 250 + 1) as u8)),
             };
+            if base_station.is_none() && (n.input_queue.is_some() || n.forwarding_us.is_some()) {
+                return Err(format!(
+                    "{what}: input-queue and forwarding-us are for base stations and routers"
+                ));
+            }
+            let mut input = InputQueue::default();
+            if let Some(q) = n.input_queue {
+                if !(1..=100_000).contains(&q) {
+                    return Err(format!(
+                        "{what}: input-queue {q} must be 1 to 100000 packets"
+                    ));
+                }
+                input.max = q;
+            }
+            if let Some(us) = n.forwarding_us {
+                if !(0.0..=1e9).contains(&us) {
+                    return Err(format!(
+                        "{what}: forwarding-us {us} must be 0 to 1e9 microseconds"
+                    ));
+                }
+                input.service = (us * 1000.0).round() as Time;
+            }
             nodes.push(TopoNode {
                 name: n.name.clone(),
                 addr,
                 base_station,
+                input,
             });
         }
         let node = |name: &str, what: &str| -> Result<usize, String> {
@@ -748,6 +778,7 @@ impl Network {
                     None => NodeKind::Host,
                     Some(agent) => NodeKind::BaseStation {
                         agent: agent.unwrap_or_else(|| sc.protocol.agent()),
+                        input: n.input,
                     },
                 },
                 addr: n.addr,

@@ -36,7 +36,30 @@ pub enum NodeKind {
     Host,
     /// A base station (or a plain router, without a cell): runs an agent between its wired side and
     /// its cell.
-    BaseStation { agent: AgentKind },
+    BaseStation { agent: AgentKind, input: InputQueue },
+}
+
+/// A base station's IP input queue (4.4BSD's `ipintrq`): every packet it receives waits here for the
+/// forwarding path, which takes `service` per packet; at most `max` wait, and a packet that finds
+/// the queue full is dropped. Paper 004's ELN agent reads its length (section 3.3: a gap is not a
+/// wireless hole while "the base station's input queue" is above 75% of its maximum).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InputQueue {
+    /// `IFQ_MAXLEN` = 50 (4.4BSD `net/if.h`), the length `ipintrq` is given.
+    pub max: usize,
+    /// Forwarding time per packet. 0 (the default): packets are forwarded the instant they
+    /// arrive and never queue, as in every paper's testbed, whose base stations kept up with
+    /// 2 Mb/s; a congested base station needs a larger value.
+    pub service: Time,
+}
+
+impl Default for InputQueue {
+    fn default() -> Self {
+        InputQueue {
+            max: 50,
+            service: 0,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -285,6 +308,7 @@ impl Network {
             for bs in routes.path(self, fl.from, fl.to) {
                 if let NodeKind::BaseStation {
                     agent: AgentKind::Split { .. },
+                    ..
                 } = self.nodes[bs].kind
                 {
                     let crossing = self

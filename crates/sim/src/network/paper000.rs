@@ -1,10 +1,11 @@
 //! Paper 000's testbed as a network (section IV-A, Fig. 2): fixed host `fh` -- wired link `wired` (10
 //! Mb/s Ethernet, or the 16-hop WAN path) -- base station `bs` -- cell `wireless` (2 Mb/s WaveLAN) --
-//! mobile host `mh`, and one flow from `fh` to `mh`. Names, addresses and ports are those of the
+//! mobile host `mh`, and one flow from `fh` to `mh` (or from `mh` to `fh`, [`Direction::Up`], paper 004's
+//! Fig. 1). Names, addresses and ports are those of the
 //! single-path simulator this replaced, so traces and captures read as before.
 
-use super::{Cell, Flow, Link, Network, Node, NodeKind, Station};
-use crate::scenario::Scenario;
+use super::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Station};
+use crate::scenario::{Direction, Scenario};
 
 /// The fixed host's address (10.0.0.1) and the first flow's source port.
 pub const FH_ADDR: u32 = 0x0a00_0001;
@@ -32,6 +33,7 @@ impl Network {
                     name: "bs".into(),
                     kind: NodeKind::BaseStation {
                         agent: sc.protocol.agent(),
+                        input: InputQueue::default(),
                     },
                     addr: BS_ADDR,
                 },
@@ -59,8 +61,8 @@ impl Network {
             }],
             flows: vec![Flow {
                 name: "flow0".into(),
-                from: 0,
-                to: 2,
+                from: if sc.direction == Direction::Up { 2 } else { 0 },
+                to: if sc.direction == Direction::Up { 0 } else { 2 },
                 protocol: sc.protocol,
                 host_preset: sc.host_preset,
                 host: sc.host,

@@ -1,23 +1,38 @@
-//! A base station: its agent (a router, the link-layer family, a split connection) between the wired
-//! side and its cell. The agent decides what to send; where it goes is the route to its destination.
+//! A base station: its agent (a router, the link-layer family, a split connection, the ELN marker)
+//! between the wired side and its cell, behind its IP input queue. The agent decides what to send;
+//! where it goes is the route to its destination.
+
+use std::collections::VecDeque;
 
 use snooplab_proto::agent::{Agent, Port};
 use snooplab_proto::Time;
 
 use super::{Outgoing, Side};
+use crate::network::InputQueue;
 use crate::packet::SimPacket;
 
 pub struct BaseStationNode {
     pub agent: Box<dyn Agent<SimPacket>>,
     /// Frames from the cell that the channel corrupted: its link layer drops them.
     pub dropped_corrupted: u64,
+    input: InputQueue,
+    /// Packets waiting for the forwarding path, with the side they came from.
+    waiting: VecDeque<(Port, SimPacket)>,
+    /// When the packet at the head of `waiting` has been processed.
+    busy_until: Option<Time>,
+    /// Packets that found the input queue full.
+    pub input_drops: u64,
 }
 
 impl BaseStationNode {
-    pub fn new(agent: Box<dyn Agent<SimPacket>>) -> BaseStationNode {
+    pub fn new(agent: Box<dyn Agent<SimPacket>>, input: InputQueue) -> BaseStationNode {
         BaseStationNode {
             agent,
             dropped_corrupted: 0,
+            input,
+            waiting: VecDeque::new(),
+            busy_until: None,
+            input_drops: 0,
         }
     }
 
@@ -30,11 +45,34 @@ impl BaseStationNode {
             Side::Wired => Port::Wired,
             Side::Cell => Port::Wireless,
         };
-        self.agent.on_packet(now, port, packet);
+        if self.input.service == 0 {
+            self.agent.on_input_queue(0, self.input.max);
+            self.agent.on_packet(now, port, packet);
+            return;
+        }
+        if self.waiting.len() >= self.input.max {
+            self.input_drops += 1;
+            return;
+        }
+        self.waiting.push_back((port, packet));
+        if self.busy_until.is_none() {
+            self.busy_until = Some(now + self.input.service);
+        }
     }
 
     pub fn on_timeout(&mut self, now: Time) {
-        self.agent.on_timeout(now);
+        if self.busy_until.is_some_and(|t| t <= now) {
+            if let Some((port, packet)) = self.waiting.pop_front() {
+                // the agent sees the queue as it stands behind this packet
+                self.agent
+                    .on_input_queue(self.waiting.len(), self.input.max);
+                self.agent.on_packet(now, port, packet);
+            }
+            self.busy_until = (!self.waiting.is_empty()).then(|| now + self.input.service);
+        }
+        if self.agent.poll_timeout().is_some_and(|t| t <= now) {
+            self.agent.on_timeout(now);
+        }
     }
 
     pub fn poll_transmit(&mut self, now: Time) -> Option<Outgoing> {
@@ -47,6 +85,9 @@ impl BaseStationNode {
     }
 
     pub fn poll_timeout(&self) -> Option<Time> {
-        self.agent.poll_timeout()
+        match (self.agent.poll_timeout(), self.busy_until) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }

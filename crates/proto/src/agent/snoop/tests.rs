@@ -23,6 +23,7 @@ fn seg(src: Endpoint, dst: Endpoint, seq: u32, ack: u32, flags: Flags, len: u32)
         eln: false,
         smart: None,
         sack: crate::segment::SackBlocks::default(),
+        queue: None,
     }
 }
 

@@ -1,0 +1,165 @@
+//! Explicit loss notification for mobile senders (paper 004 sections 3.2-3.3): the base station
+//! watches the data a mobile host sends, keeps per connection the list of blocks it has seen
+//! ([`BlockList`]; a gap is a hole, a segment lost on the wireless link), and sets the ELN bit on the
+//! ACKs it forwards to the mobile host whenever they ask for a hole. It caches nothing and resends
+//! nothing: "the retransmission policy is left to the end-host, and the base station only conveys
+//! relevant information to it".
+//!
+//! The queue rule: a gap is a wireless hole only if neither the base station's input queue (told to
+//! the agent by its node, [`Agent::on_input_queue`]) nor the mobile host's output queue (piggybacked
+//! on each of its packets, `Segment::queue`) is above [`ElnConfig::queue_threshold`] of its maximum
+//! when the out-of-sequence segment arrives; otherwise it may be a congestion drop and is bridged.
+//!
+//! In a transit topology (section 3.5, sender - A - wireless - B - receiver) the same agent runs at B,
+//! where the data arrives from the wireless side; A forwards the marked ACKs as they are.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::holes::{gap_may_be_congestion, make_room, BlockList, Recorded};
+use super::{Agent, AgentProbe, AgentStats, BuildPacket, Port, SegmentView, Transmit};
+use crate::segment::{Endpoint, Segment};
+use crate::time::{Time, SEC};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ElnConfig {
+    /// A queue above this fraction of its maximum makes a gap a possible congestion loss: 0.75
+    /// ("set to 75% in our implementation", paper 004 section 3.3).
+    pub queue_threshold: f64,
+    /// Blocks kept per connection; a gap beyond them is bridged (memory stays bounded).
+    pub max_blocks: usize,
+    /// Connections tracked at once; the least recently active is forgotten beyond this.
+    pub max_connections: usize,
+    /// A connection with no packets for this long is forgotten.
+    pub idle_timeout: Time,
+}
+
+impl ElnConfig {
+    /// Paper 004's settings.
+    pub fn paper004() -> ElnConfig {
+        ElnConfig {
+            queue_threshold: 0.75,
+            max_blocks: 256,
+            max_connections: 1024,
+            idle_timeout: 120 * SEC,
+        }
+    }
+}
+
+/// One connection, keyed by (mobile host, fixed host).
+#[derive(Clone, Debug)]
+struct Conn {
+    blocks: BlockList,
+    last_active: Time,
+}
+
+pub struct ElnAgent<P> {
+    cfg: ElnConfig,
+    conns: BTreeMap<(Endpoint, Endpoint), Conn>,
+    /// The base station's input queue: (length, maximum) as its node last told it.
+    input_queue: (usize, usize),
+    out: VecDeque<Transmit<P>>,
+    stats: AgentStats,
+}
+
+impl<P> ElnAgent<P> {
+    pub fn new(cfg: ElnConfig) -> ElnAgent<P> {
+        ElnAgent {
+            cfg,
+            conns: BTreeMap::new(),
+            input_queue: (0, 1),
+            out: VecDeque::new(),
+            stats: AgentStats::default(),
+        }
+    }
+
+    /// Data (or a SYN or FIN) from the mobile host: record it in its connection's blocks.
+    fn on_data(&mut self, now: Time, seg: &Segment) {
+        if seg.seq_len() == 0 {
+            return;
+        }
+        let key = (seg.src, seg.dst);
+        if !self.conns.contains_key(&key) {
+            let (idle, max) = (self.cfg.idle_timeout, self.cfg.max_connections);
+            make_room(&mut self.conns, now, idle, max, |c| c.last_active);
+        }
+        let congested = gap_may_be_congestion(self.cfg.queue_threshold, self.input_queue, seg);
+        let conn = self.conns.entry(key).or_insert_with(|| Conn {
+            blocks: BlockList::new(self.cfg.max_blocks),
+            last_active: now,
+        });
+        conn.last_active = now;
+        match conn
+            .blocks
+            .record(seg.seq, seg.seq + seg.seq_len(), congested)
+        {
+            Recorded::NewHole(..) => self.stats.holes += 1,
+            Recorded::Bridged(..) if congested => self.stats.congestion_gaps += 1,
+            _ => {}
+        }
+    }
+
+    /// An ACK towards the mobile host: clean what it covers, and mark it if it asks for a hole.
+    fn on_ack(&mut self, now: Time, seg: &Segment) -> bool {
+        let Some(conn) = self.conns.get_mut(&(seg.dst, seg.src)) else {
+            return false;
+        };
+        conn.last_active = now;
+        conn.blocks.clean(seg.ack);
+        !seg.eln && conn.blocks.is_hole(seg.ack)
+    }
+}
+
+impl<P: SegmentView + BuildPacket + Clone> Agent<P> for ElnAgent<P> {
+    fn on_packet(&mut self, now: Time, from: Port, packet: P) {
+        let Some(seg) = packet.segment().copied() else {
+            self.stats.forwarded += 1;
+            self.out
+                .push_back(Transmit::forward(from.opposite(), packet));
+            return;
+        };
+        let out = match from {
+            Port::Wireless => {
+                self.on_data(now, &seg);
+                packet
+            }
+            Port::Wired if seg.has_ack() && self.on_ack(now, &seg) => {
+                // the ELN bit is set and the packet rebuilt (its checksum recomputed)
+                self.stats.eln_marked_acks += 1;
+                let marked = Segment { eln: true, ..seg };
+                P::build(&marked, &packet)
+            }
+            Port::Wired => packet,
+        };
+        self.stats.forwarded += 1;
+        self.out.push_back(Transmit::forward(from.opposite(), out));
+    }
+
+    fn on_timeout(&mut self, _now: Time) {}
+
+    fn poll_transmit(&mut self, _now: Time) -> Option<Transmit<P>> {
+        self.out.pop_front()
+    }
+
+    fn poll_timeout(&self) -> Option<Time> {
+        None
+    }
+
+    fn on_input_queue(&mut self, len: usize, max: usize) {
+        self.input_queue = (len, max);
+    }
+
+    fn stats(&self) -> AgentStats {
+        self.stats.clone()
+    }
+
+    fn probe(&self) -> AgentProbe {
+        AgentProbe {
+            connections: self.conns.len() as u32,
+            ..AgentProbe::default()
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "eln_tests.rs"]
+mod tests;

@@ -1,0 +1,273 @@
+//! NACKs for mobile senders (paper 002 section 3.2; paper 004 section 3.1): the base station keeps
+//! the same list of blocks as the ELN marker ([`BlockList`]) and tells a SACK-enabled mobile sender
+//! which segments it is missing, as TCP ACKs it makes up that carry RFC 2018 SACK blocks ("NAKs can
+//! be implemented using the TCP SACK option"). Fixed hosts are unchanged; the mobile host only needs
+//! SACK processing. The blocks are advisory: the sender frees nothing until the fixed host's
+//! cumulative ACK covers it, so a segment the base station reported and the wired path then lost is
+//! still resent (on the fixed host's duplicates or a timeout).
+//!
+//! When ("when either a threshold number of packets (from a single window) have reached the base
+//! station or when a certain amount of time has expired without any new packets from the mobile"):
+//! once [`NackConfig::threshold`] packets have arrived above a wireless hole, every further packet
+//! from the mobile host while a hole remains draws a NACK, and while holes remain and nothing
+//! arrives for [`NackConfig::idle_timeout`], one NACK goes out per period (at most
+//! [`NackConfig::max_idle_nacks`] in a row). A NACK repeats the fixed host's last ACK (sequence,
+//! acknowledgment, window), so the sender sees a duplicate ACK, and lists the blocks above it, the
+//! one holding the newest packet first (RFC 2018 section 4).
+//!
+//! The queue rule of the ELN marker applies (a gap while a queue is above the threshold is not a
+//! wireless hole), and the agent reads the same [`Agent::on_input_queue`] levels.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::holes::{gap_may_be_congestion, make_room, BlockList, Recorded};
+use super::{
+    Agent, AgentProbe, AgentStats, BuildPacket, Origin, Port, Priority, SegmentView, Transmit,
+};
+use crate::segment::{Endpoint, SackBlocks, Segment};
+use crate::seq::Seq;
+use crate::time::{Time, MS, SEC};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct NackConfig {
+    /// Packets that must arrive above a hole before NACKs start: 3, the duplicate-ACK threshold's
+    /// tolerance of reordering (the papers give no number; a choice).
+    pub threshold: u32,
+    /// A NACK when nothing new has arrived for this long while holes remain: 200 ms, the snoop
+    /// agent's persist period (paper 002 section 6; the papers give no number for NACKs).
+    pub idle_timeout: Time,
+    /// NACKs sent in a row on the idle timer before the agent waits for the mobile host.
+    pub max_idle_nacks: u32,
+    /// A gap while a queue is above this fraction of its maximum is not a wireless hole (0.75, as
+    /// the ELN marker).
+    pub queue_threshold: f64,
+    pub max_blocks: usize,
+    pub max_connections: usize,
+    /// A connection with no packets for this long is forgotten.
+    pub idle_forget: Time,
+}
+
+impl NackConfig {
+    pub fn paper002() -> NackConfig {
+        NackConfig {
+            threshold: 3,
+            idle_timeout: 200 * MS,
+            max_idle_nacks: 3,
+            queue_threshold: 0.75,
+            max_blocks: 256,
+            max_connections: 1024,
+            idle_forget: 120 * SEC,
+        }
+    }
+}
+
+/// One connection, keyed by (mobile host, fixed host).
+struct Conn<P> {
+    blocks: BlockList,
+    /// The fixed host's last ACK towards the mobile host: what a NACK repeats.
+    last_ack: Option<P>,
+    /// The block holding the newest packet starts here (it goes first in a NACK).
+    newest: Option<Seq>,
+    /// Packets arrived above the lowest hole since it opened.
+    above_hole: u32,
+    last_active: Time,
+    /// When the idle timer fires, and how many NACKs it sent in a row.
+    idle_at: Option<Time>,
+    idle_nacks: u32,
+}
+
+pub struct NackAgent<P> {
+    cfg: NackConfig,
+    conns: BTreeMap<(Endpoint, Endpoint), Conn<P>>,
+    input_queue: (usize, usize),
+    out: VecDeque<Transmit<P>>,
+    stats: AgentStats,
+}
+
+impl<P> NackAgent<P> {
+    pub fn new(cfg: NackConfig) -> NackAgent<P> {
+        NackAgent {
+            cfg,
+            conns: BTreeMap::new(),
+            input_queue: (0, 1),
+            out: VecDeque::new(),
+            stats: AgentStats::default(),
+        }
+    }
+}
+
+impl<P: SegmentView + BuildPacket + Clone> NackAgent<P> {
+    fn on_data(&mut self, now: Time, seg: &Segment) {
+        if seg.seq_len() == 0 {
+            return;
+        }
+        let key = (seg.src, seg.dst);
+        if !self.conns.contains_key(&key) {
+            let (idle, max) = (self.cfg.idle_forget, self.cfg.max_connections);
+            make_room(&mut self.conns, now, idle, max, |c| c.last_active);
+        }
+        let congested = gap_may_be_congestion(self.cfg.queue_threshold, self.input_queue, seg);
+        let max_blocks = self.cfg.max_blocks;
+        let conn = self.conns.entry(key).or_insert_with(|| Conn {
+            blocks: BlockList::new(max_blocks),
+            last_ack: None,
+            newest: None,
+            above_hole: 0,
+            last_active: now,
+            idle_at: None,
+            idle_nacks: 0,
+        });
+        conn.last_active = now;
+        match conn
+            .blocks
+            .record(seg.seq, seg.seq + seg.seq_len(), congested)
+        {
+            Recorded::NewHole(..) => {
+                self.stats.holes += 1;
+                conn.above_hole += 1;
+            }
+            Recorded::Bridged(..) if congested => self.stats.congestion_gaps += 1,
+            Recorded::InOrder if conn.above_hole > 0 => conn.above_hole += 1,
+            _ => {}
+        }
+        conn.newest = conn
+            .blocks
+            .blocks()
+            .iter()
+            .find(|&&(a, b)| a.le(seg.seq) && seg.seq.lt(b))
+            .map(|&(a, _)| a);
+        let has_holes = Self::has_holes(conn);
+        if !has_holes {
+            conn.above_hole = 0;
+            conn.idle_at = None;
+            return;
+        }
+        conn.idle_nacks = 0;
+        conn.idle_at = Some(now + self.cfg.idle_timeout);
+        if conn.above_hole >= self.cfg.threshold {
+            if let Some(nack) = Self::nack(conn) {
+                self.stats.nacks += 1;
+                self.out.push_back(nack);
+            }
+        }
+    }
+
+    /// Whether the mobile host is missing something the base station knows of: a gap between
+    /// blocks, or the fixed host's ACK below the first block.
+    fn has_holes(conn: &Conn<P>) -> bool {
+        let acked_hole = conn
+            .last_ack
+            .as_ref()
+            .and_then(|p| p.segment())
+            .is_some_and(|s| conn.blocks.is_hole(s.ack));
+        conn.blocks.blocks().len() > 1 || acked_hole
+    }
+
+    /// A NACK: the fixed host's last ACK again, with the blocks above it as SACK blocks.
+    fn nack(conn: &Conn<P>) -> Option<Transmit<P>> {
+        let like = conn.last_ack.as_ref()?;
+        let last = *like.segment()?;
+        let mut order: Vec<(Seq, Seq)> = conn
+            .blocks
+            .blocks()
+            .iter()
+            .copied()
+            .filter(|&(_, b)| b.gt(last.ack))
+            .collect();
+        if order.is_empty() {
+            return None;
+        }
+        // the block with the newest packet first, then the others from the highest down
+        order.sort_by_key(|&(a, _)| std::cmp::Reverse(a.diff(last.ack)));
+        if let Some(i) = order.iter().position(|&(a, _)| Some(a) == conn.newest) {
+            let newest = order.remove(i);
+            order.insert(0, newest);
+        }
+        let mut sack = SackBlocks::default();
+        for (a, b) in order.into_iter().take(3) {
+            sack.push(a.max(last.ack), b);
+        }
+        let seg = Segment {
+            len: 0,
+            eln: false,
+            smart: None,
+            queue: None,
+            sack,
+            ..last
+        };
+        Some(Transmit {
+            port: Port::Wireless,
+            packet: P::build(&seg, like),
+            priority: Priority::Normal,
+            origin: Origin::GeneratedAck,
+        })
+    }
+}
+
+impl<P: SegmentView + BuildPacket + Clone> Agent<P> for NackAgent<P> {
+    fn on_packet(&mut self, now: Time, from: Port, packet: P) {
+        if let Some(seg) = packet.segment().copied() {
+            match from {
+                Port::Wireless => self.on_data(now, &seg),
+                Port::Wired if seg.has_ack() => {
+                    if let Some(conn) = self.conns.get_mut(&(seg.dst, seg.src)) {
+                        conn.last_active = now;
+                        conn.blocks.clean(seg.ack);
+                        conn.last_ack = Some(packet.clone());
+                        if !Self::has_holes(conn) {
+                            conn.above_hole = 0;
+                            conn.idle_at = None;
+                        }
+                    }
+                }
+                Port::Wired => {}
+            }
+        }
+        self.stats.forwarded += 1;
+        self.out
+            .push_back(Transmit::forward(from.opposite(), packet));
+    }
+
+    fn on_timeout(&mut self, now: Time) {
+        let period = self.cfg.idle_timeout;
+        let max = self.cfg.max_idle_nacks;
+        for conn in self.conns.values_mut() {
+            if conn.idle_at.is_none_or(|t| t > now) {
+                continue;
+            }
+            if let Some(nack) = Self::nack(conn) {
+                self.stats.nacks += 1;
+                self.out.push_back(nack);
+            }
+            conn.idle_nacks += 1;
+            conn.idle_at = (conn.idle_nacks < max).then_some(now + period);
+        }
+    }
+
+    fn poll_transmit(&mut self, _now: Time) -> Option<Transmit<P>> {
+        self.out.pop_front()
+    }
+
+    fn poll_timeout(&self) -> Option<Time> {
+        self.conns.values().filter_map(|c| c.idle_at).min()
+    }
+
+    fn on_input_queue(&mut self, len: usize, max: usize) {
+        self.input_queue = (len, max);
+    }
+
+    fn stats(&self) -> AgentStats {
+        self.stats.clone()
+    }
+
+    fn probe(&self) -> AgentProbe {
+        AgentProbe {
+            connections: self.conns.len() as u32,
+            ..AgentProbe::default()
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "nack_tests.rs"]
+mod tests;
