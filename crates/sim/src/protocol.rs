@@ -56,6 +56,9 @@ pub enum AgentKind {
     Eln,
     /// The NACK generator for mobile senders (paper 002 section 3.2).
     Nack,
+    /// Snoop at base station A of a cellular transit link, retransmitting on ELN-marked duplicate
+    /// ACKs only (paper 004 section 3.5); a node's agent (`snoop-eln`), not a protocol.
+    SnoopOnEln,
 }
 
 impl Protocol {

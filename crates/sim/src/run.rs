@@ -23,7 +23,7 @@ use crate::invariants::InvariantReport;
 use crate::link::WiredLink;
 use crate::medium::{Medium, Transmission};
 use crate::metrics::{Aggregate, CellResult, FlowResult, RunResult, StationChannels};
-use crate::network::{FlowId, Hop, Network, NodeId, NodeKind, Routes};
+use crate::network::{FlowId, Hop, InputQueue, Network, NodeId, NodeKind, Routes};
 use crate::nodes::{BaseStationNode, Conn, HostNode, Outgoing, Role, Side, SimNode};
 use crate::observer::{NoObserver, Observe, Observer};
 use crate::packet::{payload_tag, SimPacket};
@@ -76,6 +76,7 @@ where
         )))),
         AgentKind::Eln => Some(Box::new(ElnAgent::new(ElnConfig::paper004()))),
         AgentKind::Nack => Some(Box::new(NackAgent::new(NackConfig::paper002()))),
+        AgentKind::SnoopOnEln => Some(Box::new(SnoopAgent::new(SnoopConfig::transit()))),
         AgentKind::Split { .. } => None,
     }
 }
@@ -84,12 +85,21 @@ where
 /// connection the TCP of the flow it relays.
 fn make_agent(
     kind: AgentKind,
+    input: &InputQueue,
     net: &Network,
     relayed: Option<FlowId>,
     index: u64,
 ) -> Box<dyn Agent<SimPacket>> {
     match kind {
-        AgentKind::Router | AgentKind::LinkLayer { .. } | AgentKind::Eln | AgentKind::Nack => {
+        AgentKind::Eln => Box::new(ElnAgent::new(ElnConfig {
+            queue_threshold: input.congestion_fraction,
+            ..ElnConfig::paper004()
+        })),
+        AgentKind::Nack => Box::new(NackAgent::new(NackConfig {
+            queue_threshold: input.congestion_fraction,
+            ..NackConfig::paper002()
+        })),
+        AgentKind::Router | AgentKind::LinkLayer { .. } | AgentKind::SnoopOnEln => {
             forwarding_agent(kind).unwrap_or_else(|| Box::new(Router::default()))
         }
         AgentKind::Split { smart } => {
@@ -239,7 +249,7 @@ impl<O: Observe> Simulation<O> {
                         .position(|f| routes.path(net, f.from, f.to).contains(&i));
                     bs_index += 1;
                     SimNode::BaseStation(BaseStationNode::new(
-                        make_agent(*agent, net, relayed, bs_index - 1),
+                        make_agent(*agent, input, net, relayed, bs_index - 1),
                         *input,
                     ))
                 }

@@ -45,6 +45,10 @@ pub struct NodeTable {
     /// Base stations and routers: forwarding time per packet, microseconds; packets queue behind
     /// it in the input queue [default: 0, forwarded at once].
     pub forwarding_us: Option<f64>,
+    /// bs-eln and bs-nack base stations: a gap in a mobile host's data is a possible congestion
+    /// loss, never marked, while the input queue or the mobile host's output queue is above this
+    /// fraction of its maximum [default: 0.75, paper 004].
+    pub queue_threshold: Option<f64>,
 }
 
 /// A `[[link]]` table: a full-duplex wired link.
@@ -565,9 +569,14 @@ impl Topology {
                 // 10.0.0.1, 10.0.0.2, ...
                 None => u32::from(Ipv4Addr::new(10, 0, (i / 250) as u8, (i % 250 + 1) as u8)),
             };
-            if base_station.is_none() && (n.input_queue.is_some() || n.forwarding_us.is_some()) {
+            if base_station.is_none()
+                && (n.input_queue.is_some()
+                    || n.forwarding_us.is_some()
+                    || n.queue_threshold.is_some())
+            {
                 return Err(format!(
-                    "{what}: input-queue and forwarding-us are for base stations and routers"
+                    "{what}: input-queue, forwarding-us and queue-threshold are for base stations \
+                     and routers"
                 ));
             }
             let mut input = InputQueue::default();
@@ -586,6 +595,14 @@ impl Topology {
                     ));
                 }
                 input.service = (us * 1000.0).round() as Time;
+            }
+            if let Some(f) = n.queue_threshold {
+                if !(0.0..=1.0).contains(&f) {
+                    return Err(format!(
+                        "{what}: queue-threshold {f} must be a fraction from 0 to 1"
+                    ));
+                }
+                input.congestion_fraction = f;
             }
             nodes.push(TopoNode {
                 name: n.name.clone(),
@@ -758,12 +775,16 @@ impl Topology {
     }
 }
 
-/// A base station's agent by the protocol that runs it (or `router`).
+/// A base station's agent by the protocol that runs it, or `router`, or `snoop-eln` (snoop at base
+/// station A of a transit link, paper 004 section 3.5).
 fn parse_agent(name: &str) -> Result<AgentKind, String> {
-    if name.trim().eq_ignore_ascii_case("router") {
-        return Ok(AgentKind::Router);
+    match name.trim().to_ascii_lowercase().as_str() {
+        "router" => Ok(AgentKind::Router),
+        "snoop-eln" => Ok(AgentKind::SnoopOnEln),
+        _ => Protocol::parse(name)
+            .map(Protocol::agent)
+            .map_err(|e| format!("{e}; or router, snoop-eln")),
     }
-    Protocol::parse(name).map(Protocol::agent)
 }
 
 impl Network {

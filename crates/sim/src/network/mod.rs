@@ -43,7 +43,7 @@ pub enum NodeKind {
 /// forwarding path, which takes `service` per packet; at most `max` wait, and a packet that finds
 /// the queue full is dropped. Paper 004's ELN agent reads its length (section 3.3: a gap is not a
 /// wireless hole while "the base station's input queue" is above 75% of its maximum).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct InputQueue {
     /// `IFQ_MAXLEN` = 50 (4.4BSD `net/if.h`), the length `ipintrq` is given.
     pub max: usize,
@@ -51,6 +51,10 @@ pub struct InputQueue {
     /// arrive and never queue, as in every paper's testbed, whose base stations kept up with
     /// 2 Mb/s; a congested base station needs a larger value.
     pub service: Time,
+    /// The loss-classifying agents' (bs-eln, bs-nack) queue rule: a gap that appears while this
+    /// queue or the mobile host's output queue is above this fraction of its maximum is taken for
+    /// congestion (0.75, paper 004 section 3.3).
+    pub congestion_fraction: f64,
 }
 
 impl Default for InputQueue {
@@ -58,6 +62,7 @@ impl Default for InputQueue {
         InputQueue {
             max: 50,
             service: 0,
+            congestion_fraction: 0.75,
         }
     }
 }
@@ -239,9 +244,13 @@ impl Network {
                 ));
             }
             for s in &cell.stations {
-                if self.nodes[s.node].kind != NodeKind::Host {
+                // a station is a mobile host, or the far base station of a wireless transit
+                // link (paper 004 section 3.5), which then has no cell of its own
+                let transit = self.nodes[s.node].kind != NodeKind::Host;
+                if transit && self.cell_of(s.node).is_some() {
                     return Err(format!(
-                        "cell '{}': station '{}' is not a host",
+                        "cell '{}': station '{}' is a base station with a cell of its own; a \
+                         station is a host, or a base station at the far end of a transit link",
                         cell.name, self.nodes[s.node].name
                     ));
                 }

@@ -16,8 +16,9 @@ pub struct BaseStationNode {
     /// Frames from the cell that the channel corrupted: its link layer drops them.
     pub dropped_corrupted: u64,
     input: InputQueue,
-    /// Packets waiting for the forwarding path, with the side they came from.
-    waiting: VecDeque<(Port, SimPacket)>,
+    /// Packets waiting for the forwarding path, with the side they came from and the queue's
+    /// length when they arrived.
+    waiting: VecDeque<(Port, SimPacket, usize)>,
     /// When the packet at the head of `waiting` has been processed.
     busy_until: Option<Time>,
     /// Packets that found the input queue full.
@@ -54,7 +55,7 @@ impl BaseStationNode {
             self.input_drops += 1;
             return;
         }
-        self.waiting.push_back((port, packet));
+        self.waiting.push_back((port, packet, self.waiting.len()));
         if self.busy_until.is_none() {
             self.busy_until = Some(now + self.input.service);
         }
@@ -62,10 +63,11 @@ impl BaseStationNode {
 
     pub fn on_timeout(&mut self, now: Time) {
         if self.busy_until.is_some_and(|t| t <= now) {
-            if let Some((port, packet)) = self.waiting.pop_front() {
-                // the agent sees the queue as it stands behind this packet
-                self.agent
-                    .on_input_queue(self.waiting.len(), self.input.max);
+            if let Some((port, packet, queued)) = self.waiting.pop_front() {
+                // the agent sees the queue as the packet found it on arrival (paper 004 section
+                // 3.3: "When a new, out-of-sequence packet arrives at the BS, the snoop agent
+                // checks the size of its input queue")
+                self.agent.on_input_queue(queued, self.input.max);
                 self.agent.on_packet(now, port, packet);
             }
             self.busy_until = (!self.waiting.is_empty()).then(|| now + self.input.service);

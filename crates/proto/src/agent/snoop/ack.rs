@@ -82,6 +82,11 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             // (tcp_input's test includes `tiwin == snd_wnd`), so suppressing it would only lose
             // its window. Paper 002's snoop_ack (section 3.1.2, Fig. 2) does not mention windows;
             // this is our reading of its duplicate-ACK case.
+            // At A of a transit link, a duplicate without ELN speaks of congestion beyond B:
+            // the sender's business alone.
+            Some(la) if ack == la && self.cfg.eln_dupacks_only && !seg.eln => {
+                self.forward(Port::Wired, packet);
+            }
             Some(la) if ack == la => {
                 let new_window = conn
                     .ack_template
@@ -165,6 +170,7 @@ fn on_new_ack<P: Clone>(
         let rto = round_trip_timeout(cfg, conn);
         if let (Some(first), Some(e)) = (prev_hole_index, conn.cache.head_at(ack)) {
             let lost = !e.sender_rexmit
+                && (seg.eln || !cfg.eln_dupacks_only)
                 && e.sent_index > first
                 && e.sent_index - first <= u64::from(dupacks_before);
             if lost {

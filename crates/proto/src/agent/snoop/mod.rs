@@ -78,6 +78,11 @@ pub struct SnoopConfig {
     pub max_connections: usize,
     /// A connection with no packets for this long is forgotten.
     pub idle_timeout: Time,
+    /// Base station A of a cellular transit link (paper 004 section 3.5, Fig. 3: sender - A -
+    /// wireless - B - receiver, B marking ELN): "local retransmissions from the snoop agent at A now
+    /// happen only upon duplicate ACKs with ELN set". Unmarked duplicates pass untouched and
+    /// uncounted, and the round-trip and persist timers resend nothing.
+    pub eln_dupacks_only: bool,
 }
 
 impl SnoopConfig {
@@ -97,6 +102,16 @@ impl SnoopConfig {
             max_cached_total: 8192,
             max_connections: 1024,
             idle_timeout: 120_000 * MS,
+            eln_dupacks_only: false,
+        }
+    }
+
+    /// Snoop at base station A of a transit link (paper 004 section 3.5): paper 000's snoop that
+    /// retransmits only on duplicate ACKs marked with ELN by base station B.
+    pub fn transit() -> SnoopConfig {
+        SnoopConfig {
+            eln_dupacks_only: true,
+            ..SnoopConfig::paper000(true, false)
         }
     }
 

@@ -686,3 +686,60 @@ fn a_reset_from_either_side_forgets_the_connection() {
         assert_eq!(drain(&mut a).len(), 1, "the reset itself is forwarded");
     }
 }
+
+// --- base station A of a transit link (paper 004 section 3.5) ---
+
+fn transit_agent() -> SnoopAgent<Pkt> {
+    let mut a = SnoopAgent::new(SnoopConfig::transit());
+    a.on_packet(0, Port::Wired, syn());
+    for i in 0..5 {
+        a.on_packet(MS * u64::from(i + 1), Port::Wired, data(i));
+    }
+    a.on_packet(10 * MS, Port::Wireless, ack(1));
+    drain(&mut a);
+    a
+}
+
+fn marked_ack(n: u32) -> Pkt {
+    let mut p = ack(n);
+    if let Some(s) = p.0.as_mut() {
+        s.eln = true;
+    }
+    p
+}
+
+#[test]
+fn at_a_transit_link_only_eln_marked_duplicates_make_local_retransmissions() {
+    let mut a = transit_agent();
+    for k in 0..3 {
+        a.on_packet((11 + k) * MS, Port::Wireless, ack(1));
+        let out = drain(&mut a);
+        assert_eq!(out.len(), 1, "an unmarked duplicate goes to the sender");
+        assert_eq!(out[0].port, Port::Wired);
+    }
+    assert_eq!(a.stats().local_retransmissions, 0);
+    assert_eq!(a.stats().dupacks_suppressed, 0);
+    // the two marked duplicates: the second resends segment 1 (paper 000's threshold of 2) and
+    // is suppressed
+    a.on_packet(20 * MS, Port::Wireless, marked_ack(1));
+    drain(&mut a);
+    a.on_packet(21 * MS, Port::Wireless, marked_ack(1));
+    let out = drain(&mut a);
+    assert!(out.iter().any(|t| t.port == Port::Wireless
+        && seqno(t) == 1
+        && t.origin == crate::agent::Origin::LocalRetransmission));
+    assert_eq!(a.stats().local_retransmissions, 1);
+}
+
+#[test]
+fn at_a_transit_link_no_timer_resends() {
+    let mut a = transit_agent();
+    assert_eq!(
+        a.poll_timeout(),
+        Some(10 * MS + SnoopConfig::transit().idle_timeout),
+        "only the idle timer: no persist, no round-trip timer"
+    );
+    a.on_timeout(5000 * MS);
+    assert!(drain(&mut a).is_empty());
+    assert_eq!(a.stats().local_retransmissions, 0);
+}

@@ -13,8 +13,12 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
         self.conns
             .values()
             .flat_map(|c| {
-                let persist = (!c.cache.is_empty()).then(|| c.last_activity + self.cfg.persist);
                 let idle = c.last_heard + self.cfg.idle_timeout;
+                if self.cfg.eln_dupacks_only {
+                    // A of a transit link resends on ELN duplicates only, never on a timer
+                    return [None, None, Some(idle)];
+                }
+                let persist = (!c.cache.is_empty()).then(|| c.last_activity + self.cfg.persist);
                 [c.rexmt_deadline, persist, Some(idle)]
             })
             .flatten()
@@ -29,6 +33,9 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             };
             if now >= conn.last_heard + self.cfg.idle_timeout {
                 self.forget(&key);
+                continue;
+            }
+            if self.cfg.eln_dupacks_only {
                 continue;
             }
             let rto = round_trip_timeout(&self.cfg, conn);
