@@ -232,18 +232,20 @@ pub struct SweepArgs {
     snooplab reproduce paper000               # Tables II-V and Fig. 12 of paper 000\n  \
     snooplab reproduce table3 --seeds 20      # one part of paper 000 (a part alone is paper 000's)\n  \
     snooplab reproduce paper000 table2 table5 # two parts\n  \
+    snooplab reproduce paper004               # Fig. 2: Reno vs Reno+ELN (and NACKs) for a mobile sender\n  \
     snooplab reproduce --out results/         # results/paper000/runs.json, runs.csv, report.json\n  \
     snooplab reproduce --report report/       # report/index.html: tables, figures, claims\n  \
     snooplab reproduce table2 --json\n  \
     snooplab reproduce --host bsd44-lite      # every host with the TCP as modelled before profiles\n  \
     snooplab reproduce --ablation --seeds 20  # paper 000: what each host detail is worth\n\n\
-Papers: paper000 (Balakrishnan et al. 1997; parts table2, table3, table4, table5, fig12).")]
+Papers: paper000 (Balakrishnan et al. 1997; parts table2, table3, table4, table5, fig12),\n\
+paper004 (Balakrishnan and Katz 1998, ELN for mobile senders; part fig2).")]
 pub struct ReproduceArgs {
     /// What to run: paper names (paper000), each optionally followed by its parts; a part with no
     /// paper before it is paper 000's [default: every paper, every part].
     #[arg(value_name = "PAPER|PART")]
     pub what: Vec<String>,
-    /// Seeds per configuration [default: the paper's number of trials, 10 for paper 000].
+    /// Seeds per configuration [default: the paper's number of trials, 10 for papers 000 and 004].
     #[arg(long, allow_hyphen_values = true)]
     pub seeds: Option<String>,
     /// Directory for every run and the report, one subdirectory per paper (DIR/paper000/runs.json,
@@ -263,7 +265,7 @@ pub struct ReproduceArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// TCP implementation of every host (bsd44-lite, bsdos-2.1, freebsd-2.2) [default: each
-    /// paper's hosts: bsdos-2.1 for paper 000].
+    /// paper's hosts: bsdos-2.1 for papers 000 and 004].
     #[arg(long, value_name = "NAME")]
     pub host: Option<String>,
     /// Instead of the tables: run Tables III and IV with each host detail switched, one at a

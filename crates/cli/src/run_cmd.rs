@@ -297,15 +297,18 @@ pub fn protocols() {
          ll-smart-tcp-aware runs as ll-tcp-aware there, since Linux ACKs carry no SMART \
          information. The others are simulator-only (`snooplab run`): the end-to-end variants \
          and efr change the hosts' TCP and split terminates the connection, which Linux hosts \
-         do not do, and ll-smart needs SMART information on the ACKs. See docs/live.md.",
+         do not do, ll-smart needs SMART information on the ACKs, and bs-eln and bs-nack need a \
+         mobile sender that reads ELN marks or piggybacks its queue. See docs/live.md.",
         live.join(", ")
     );
     println!(
         "\nDirection: the link-layer agents (ll, ll-tcp-aware/snoop, ll-smart, ll-smart-tcp-aware) \
          serve data that enters the base station from the wired side and leaves into its cell, one \
          cache per connection, for any number of connections; data a mobile host sends passes \
-         through untouched (no NACKs for mobile senders yet). A split base station relays one \
-         flow, towards its mobile host."
+         through untouched. bs-eln and bs-nack serve the other way: data a mobile host sends \
+         (`snooplab run --direction up`; docs/paper004.md), and a transit link's far base station \
+         (examples/transit-eln.toml). A split base station relays one flow, towards its mobile \
+         host."
     );
 }
 

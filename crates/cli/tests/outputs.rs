@@ -175,3 +175,55 @@ fn report_is_one_self_contained_page() {
     assert!(is_png(&sub.join("example-e2e/sequence.png")));
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn paper004_reproduces_fig2_with_its_claims_files_and_report_section() {
+    let dir = scratch("paper004");
+    let d = dir.to_string_lossy().into_owned();
+    let rep = dir.join("report");
+    let r = rep.to_string_lossy().into_owned();
+    let o = snooplab(&[
+        "reproduce",
+        "paper004",
+        "--seeds",
+        "2",
+        "--out",
+        &d,
+        "--report",
+        &r,
+    ]);
+    ok(&o);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("paper 004") && text.contains("Fig. 2"),
+        "{text}"
+    );
+    for kb in ["8 KB", "32 KB", "512 KB"] {
+        assert!(text.contains(kb), "{kb}: {text}");
+    }
+    assert!(text.contains("ELN / Reno") && text.contains("roughly a factor of 2"));
+    let csv = std::fs::read_to_string(dir.join("paper004/runs.csv")).expect("runs.csv");
+    assert_eq!(
+        csv.lines().count(),
+        1 + 7 * 3 * 2,
+        "7 error rates x 3 protocols x 2 seeds"
+    );
+    assert!(
+        csv.lines().skip(1).all(|l| l.ends_with(",true")),
+        "every run complete"
+    );
+    let html = std::fs::read_to_string(rep.join("index.html")).expect("index.html");
+    assert!(html.contains("Paper 004 reproduced") && html.contains("bs-eln"));
+    assert!(is_png(&rep.join("paper004/fig2.png")));
+    assert!(is_png(&rep.join("paper004/example-bs-eln/sequence.png")));
+    let json = snooplab(&["reproduce", "paper004", "--seeds", "1", "--json"]);
+    ok(&json);
+    let v: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&json.stdout).trim()).expect("JSON");
+    assert_eq!(v["paper004"]["points"].as_array().map(Vec::len), Some(7));
+    assert!(v.get("paper000").is_none(), "only the paper asked for");
+    let bad = snooplab(&["reproduce", "paper004", "table3"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown part 'table3' of paper004"));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -107,31 +107,77 @@ impl Chart for ThroughputBars<'_> {
     }
 }
 
-/// Throughput against the mean bytes between errors, log axis, one line per protocol.
-pub struct ErrorRateSweep<'a> {
-    pub table: &'a TableReport,
-    /// The x value (mean bytes between errors) of each row, in row order.
-    pub x: Vec<u64>,
+/// One line of an [`ErrorRateSweep`]: a protocol's mean throughput at each error rate.
+pub struct Line {
+    pub name: String,
+    /// (mean bytes between errors, mean throughput Mb/s, half-width of its 95% interval).
+    pub points: Vec<(u64, f64, f64)>,
 }
 
-impl Chart for ErrorRateSweep<'_> {
+/// Throughput against the mean bytes between errors, log axis, one line per protocol (paper 000
+/// Fig. 12, paper 004 Fig. 2), with the 95% interval of each point as a bar.
+pub struct ErrorRateSweep {
+    pub title: String,
+    pub lines: Vec<Line>,
+}
+
+impl ErrorRateSweep {
+    /// Paper 000's Fig. 12 from its table.
+    fn of_table(t: &TableReport) -> ErrorRateSweep {
+        let x: Vec<u64> = t
+            .part
+            .rows()
+            .iter()
+            .map(|(_, make)| make(snooplab_sim::Protocol::E2e).error_every)
+            .collect();
+        let lines = t
+            .protocols
+            .iter()
+            .map(|proto| Line {
+                name: proto.clone(),
+                points: t
+                    .rows
+                    .iter()
+                    .zip(&x)
+                    .filter_map(|(r, &x)| {
+                        r.cells
+                            .iter()
+                            .find(|c| &c.protocol == proto)
+                            .map(|c| (x, c.throughput_mbps.mean, c.throughput_mbps.ci95))
+                    })
+                    .collect(),
+            })
+            .collect();
+        ErrorRateSweep {
+            title: t.title.clone(),
+            lines,
+        }
+    }
+}
+
+impl Chart for ErrorRateSweep {
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let t = self.table;
         area.fill(&WHITE).map_err(plot_err)?;
-        let kb: Vec<f64> = self.x.iter().map(|&b| b as f64 / 1024.0).collect();
+        let mut kb: Vec<f64> = self
+            .lines
+            .iter()
+            .flat_map(|l| l.points.iter().map(|p| p.0 as f64 / 1024.0))
+            .collect();
+        kb.sort_by(f64::total_cmp);
+        kb.dedup();
         let (x0, x1) = (
             kb.iter().copied().fold(f64::MAX, f64::min).min(1e9),
             kb.iter().copied().fold(1.0, f64::max),
         );
-        let top = t
-            .rows
+        let top = self
+            .lines
             .iter()
-            .flat_map(|r| &r.cells)
-            .map(|c| c.throughput_mbps.mean + c.throughput_mbps.ci95)
+            .flat_map(|l| &l.points)
+            .map(|p| p.1 + p.2)
             .fold(0.1, f64::max)
             * 1.1;
         let mut chart = ChartBuilder::on(area)
-            .caption(&t.title, (FONT, 18))
+            .caption(&self.title, (FONT, 18))
             .margin(12)
             .x_label_area_size(50)
             .y_label_area_size(60)
@@ -149,27 +195,27 @@ impl Chart for ErrorRateSweep<'_> {
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(plot_err)?;
-        for (pi, proto) in t.protocols.iter().enumerate() {
-            let color = PALETTE[pi % PALETTE.len()];
-            let pts: Vec<(f64, f64)> = t
-                .rows
+        for (li, line) in self.lines.iter().enumerate() {
+            let color = PALETTE[li % PALETTE.len()];
+            let pts: Vec<(f64, f64)> = line
+                .points
                 .iter()
-                .zip(&kb)
-                .filter_map(|(r, &x)| {
-                    r.cells
-                        .iter()
-                        .find(|c| &c.protocol == proto)
-                        .map(|c| (x, c.throughput_mbps.mean))
-                })
+                .map(|p| (p.0 as f64 / 1024.0, p.1))
                 .collect();
             let style = ShapeStyle::from(&color).stroke_width(2);
             chart
                 .draw_series(LineSeries::new(pts.clone(), style))
                 .map_err(plot_err)?
-                .label(proto.clone())
+                .label(line.name.clone())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
             chart
                 .draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled())))
+                .map_err(plot_err)?;
+            chart
+                .draw_series(line.points.iter().filter(|p| p.2 > 0.0).map(|p| {
+                    let x = p.0 as f64 / 1024.0;
+                    PathElement::new(vec![(x, p.1 - p.2), (x, p.1 + p.2)], color)
+                }))
                 .map_err(plot_err)?;
         }
         draw_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
@@ -183,13 +229,7 @@ pub fn plot_tables(dir: &Path, tables: &[TableReport]) -> Result<Vec<(String, Fi
     for t in tables {
         let stem = t.part.name();
         let fig = if t.part == Part::Fig12 {
-            let x = t
-                .part
-                .rows()
-                .iter()
-                .map(|(_, make)| make(snooplab_sim::Protocol::E2e).error_every)
-                .collect();
-            save(dir, stem, (1000, 600), &ErrorRateSweep { table: t, x })?
+            save(dir, stem, (1000, 600), &ErrorRateSweep::of_table(t))?
         } else {
             save(dir, stem, (1000, 600), &ThroughputBars(t))?
         };

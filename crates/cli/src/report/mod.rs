@@ -5,16 +5,22 @@
 //! from a network.
 
 pub mod paper000;
+pub mod paper004;
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use base64::Engine as _;
 use snooplab_sim::reproduce::Claim;
+use snooplab_sim::trace::{SendKind, TraceLog};
+use snooplab_sim::{Observer, Scenario, Simulation};
 
 use crate::files::{create_dir, write_file};
+use crate::plot::trace_plots::{plot_trace, View};
 use crate::plot::Figure;
+use crate::plot_cmd::run_title;
 use crate::reproduce::Reproduced;
+use crate::run_cmd::write_trace;
 
 /// Text made safe for HTML.
 pub fn esc(s: &str) -> String {
@@ -65,6 +71,47 @@ pub fn claims_html(claims: &[Claim]) -> String {
     }
     let _ = writeln!(h, "</ul>");
     h
+}
+
+/// Traces one run for the report's example figures (in `dir/stem/`), with a caption.
+pub fn example(dir: &Path, sc: &Scenario, stem: &str) -> Result<Vec<(Figure, String)>, String> {
+    let (r, obs) = Simulation::observed(sc, Observer::default().with_trace()).run_observed();
+    let trace = obs.trace.unwrap_or_else(TraceLog::default);
+    let sub = dir.join(stem);
+    write_trace(&sub, &trace, &r)?;
+    let title = run_title(&r);
+    let figs = plot_trace(&sub, &View::whole(&trace, title.clone()))?;
+    let summary = format!(
+        "{title}: {:.3} Mb/s, {}, {} fast retransmissions, {} local retransmissions",
+        r.throughput_mbps,
+        timeouts_in_words(r.timeouts, timeout_segments(&trace)),
+        r.fast_retransmits,
+        r.local_retransmissions
+    );
+    Ok(figs.into_iter().map(|f| (f, summary.clone())).collect())
+}
+
+/// Segments the flow's own sender resent after its timeouts (the plot's crosses).
+fn timeout_segments(t: &TraceLog) -> usize {
+    t.segments
+        .iter()
+        .filter(|r| r.flow == 0 && r.kind == SendKind::Timeout && !t.is_base_station(r.sender))
+        .count()
+}
+
+/// The timeouts and the segments they resent: a timeout resends the first unacknowledged segment
+/// and, as slow start reopens the window, the ones after it, so the plot's crosses (segments)
+/// outnumber the timeouts.
+pub fn timeouts_in_words(timeouts: u64, segments: usize) -> String {
+    if segments as u64 == timeouts {
+        format!("{timeouts} timeouts (each resending one segment)")
+    } else {
+        format!(
+            "{timeouts} timeouts, which resent {segments} segments (after a timeout the sender \
+             goes back to the first unacknowledged segment and resends it and, as slow start \
+             reopens its window, the ones after it)"
+        )
+    }
 }
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}\

@@ -8,17 +8,12 @@ use std::path::Path;
 use crate::units::format_bytes as bytes;
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::reproduce::paper000::{Experiment, Part, Report, TableReport};
-use snooplab_sim::trace::{SendKind, TraceLog};
-use snooplab_sim::{Observer, Protocol, Scenario, Simulation};
+use snooplab_sim::{Protocol, Scenario};
 
-use super::{claims_html, esc, img};
+use super::{claims_html, esc, example, img};
 use crate::files::create_dir;
 use crate::plot::paper_plots::plot_tables;
-use crate::plot::trace_plots::{plot_trace, View};
-use crate::plot::Figure;
-use crate::plot_cmd::run_title;
 use crate::reproduce::{ours, theirs, verdict};
-use crate::run_cmd::write_trace;
 
 /// What the runs of a table row had in common, in words.
 fn configuration(s: &Scenario) -> String {
@@ -123,54 +118,6 @@ fn table_html(t: &TableReport, exps: &[Experiment]) -> String {
     h
 }
 
-/// Traces one run for the report's example figures.
-fn example(
-    dir: &Path,
-    protocol: Protocol,
-    host: HostPreset,
-    stem: &str,
-) -> Result<Vec<(Figure, String)>, String> {
-    let mut sc = Scenario::paper000(protocol, snooplab_sim::Env::Lan, 32768, 1);
-    sc.set_host(host);
-    let (r, obs) = Simulation::observed(&sc, Observer::default().with_trace()).run_observed();
-    let trace = obs.trace.unwrap_or_else(TraceLog::default);
-    let sub = dir.join(stem);
-    write_trace(&sub, &trace, &r)?;
-    let title = run_title(&r);
-    let figs = plot_trace(&sub, &View::whole(&trace, title.clone()))?;
-    let summary = format!(
-        "{title}: {:.3} Mb/s, {}, {} fast retransmissions, {} local retransmissions",
-        r.throughput_mbps,
-        timeouts_in_words(r.timeouts, timeout_segments(&trace)),
-        r.fast_retransmits,
-        r.local_retransmissions
-    );
-    Ok(figs.into_iter().map(|f| (f, summary.clone())).collect())
-}
-
-/// Segments the flow's own sender resent after its timeouts (the plot's crosses).
-fn timeout_segments(t: &TraceLog) -> usize {
-    t.segments
-        .iter()
-        .filter(|r| r.flow == 0 && r.kind == SendKind::Timeout && !t.is_base_station(r.sender))
-        .count()
-}
-
-/// The timeouts and the segments they resent: a timeout resends the first unacknowledged segment
-/// and, as slow start reopens the window, the ones after it, so the plot's crosses (segments)
-/// outnumber the timeouts.
-pub fn timeouts_in_words(timeouts: u64, segments: usize) -> String {
-    if segments as u64 == timeouts {
-        format!("{timeouts} timeouts (each resending one segment)")
-    } else {
-        format!(
-            "{timeouts} timeouts, which resent {segments} segments (after a timeout the sender \
-             goes back to the first unacknowledged segment and resends it and, as slow start \
-             reopens its window, the ones after it)"
-        )
-    }
-}
-
 /// The section's HTML; its figures and example traces go into `page/paper000/`.
 pub fn section(page: &Path, report: &Report, exps: &[Experiment]) -> Result<String, String> {
     let dir = page.join("paper000");
@@ -219,7 +166,9 @@ pub fn section(page: &Path, report: &Report, exps: &[Experiment]) -> Result<Stri
         let host = exps
             .first()
             .map_or(HostPreset::Bsdos21, |e| e.scenario.host_preset);
-        for (f, summary) in example(&dir, p, host, stem)? {
+        let mut sc = Scenario::paper000(p, snooplab_sim::Env::Lan, 32768, 1);
+        sc.set_host(host);
+        for (f, summary) in example(&dir, &sc, stem)? {
             h.push_str(&img(page, &f, &summary)?);
         }
     }

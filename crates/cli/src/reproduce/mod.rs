@@ -4,6 +4,7 @@
 //! section of the HTML report.
 
 mod paper000;
+mod paper004;
 
 use std::path::Path;
 use std::time::Instant;
@@ -105,6 +106,7 @@ pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
             Paper::Paper000 => {
                 paper000::parts(&s.parts)?;
             }
+            Paper::Paper004 => paper004::parts(&s.parts)?,
         }
     }
     let seeds = match &a.seeds {
@@ -119,11 +121,9 @@ pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
     };
     let host = a.host.as_deref().map(HostPreset::parse).transpose()?;
     if a.ablation {
-        if sels
-            .iter()
-            .any(|s| s.paper != Paper::Paper000 || !s.parts.is_empty())
-            || sels.len() > 1
-        {
+        let paper000_only = a.what.is_empty()
+            || (sels.len() == 1 && sels[0].paper == Paper::Paper000 && sels[0].parts.is_empty());
+        if !paper000_only {
             return Err(
                 "--ablation runs paper 000's Tables III and IV; leave out papers and parts".into(),
             );
@@ -153,6 +153,7 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         let started = Instant::now();
         let (r, runs) = match s.paper {
             Paper::Paper000 => paper000::run(&s.parts, &common)?,
+            Paper::Paper004 => paper004::run(&s.parts, &common)?,
         };
         if !a.json {
             print!("{}", r.text());
