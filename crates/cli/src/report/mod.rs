@@ -5,6 +5,7 @@
 //! from a network.
 
 pub mod paper000;
+pub mod paper001;
 
 use std::fmt::Write as _;
 use std::path::Path;

@@ -4,6 +4,7 @@
 //! section of the HTML report.
 
 mod paper000;
+mod paper001;
 
 use std::path::Path;
 use std::time::Instant;
@@ -105,6 +106,9 @@ pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
             Paper::Paper000 => {
                 paper000::parts(&s.parts)?;
             }
+            Paper::Paper001 => {
+                paper001::parts(&s.parts)?;
+            }
         }
     }
     let seeds = match &a.seeds {
@@ -119,11 +123,12 @@ pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
     };
     let host = a.host.as_deref().map(HostPreset::parse).transpose()?;
     if a.ablation {
-        if sels
+        // no words: every built paper, of which --ablation runs paper 000's part
+        let named = sels
             .iter()
             .any(|s| s.paper != Paper::Paper000 || !s.parts.is_empty())
-            || sels.len() > 1
-        {
+            || sels.len() > 1;
+        if !a.what.is_empty() && named {
             return Err(
                 "--ablation runs paper 000's Tables III and IV; leave out papers and parts".into(),
             );
@@ -153,6 +158,7 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         let started = Instant::now();
         let (r, runs) = match s.paper {
             Paper::Paper000 => paper000::run(&s.parts, &common)?,
+            Paper::Paper001 => paper001::run(&s.parts, &common)?,
         };
         if !a.json {
             print!("{}", r.text());

@@ -3,6 +3,7 @@
 //! that are built.
 
 pub mod paper000;
+pub mod paper001;
 
 use serde::Serialize;
 use snooplab_proto::tcp::HostPreset;
@@ -29,16 +30,19 @@ pub enum Paper {
     /// Balakrishnan, Padmanabhan, Seshan and Katz 1997: a comparison of mechanisms (Tables II-V,
     /// Fig. 12).
     Paper000,
+    /// Tamura, Tobe and Tokuda 1998: EFR on a shared WaveLAN (Figs. 15-19).
+    Paper001,
 }
 
 impl Paper {
     /// Every paper that is built, in the order `reproduce` runs them.
-    pub const BUILT: [Paper; 1] = [Paper::Paper000];
+    pub const BUILT: [Paper; 2] = [Paper::Paper000, Paper::Paper001];
 
     /// The name on the command line and in outputs (`paper000`).
     pub fn name(self) -> &'static str {
         match self {
             Paper::Paper000 => "paper000",
+            Paper::Paper001 => "paper001",
         }
     }
 
@@ -49,6 +53,10 @@ impl Paper {
                 "Balakrishnan, Padmanabhan, Seshan and Katz, \"A Comparison of Mechanisms for \
                  Improving TCP Performance over Wireless Links\" (1997)"
             }
+            Paper::Paper001 => {
+                "Tamura, Tobe and Tokuda, \"EFR: Efficient Fast Retransmit Scheme for TCP in a \
+                 Wireless Multiple Access\" (1998)"
+            }
         }
     }
 
@@ -57,6 +65,8 @@ impl Paper {
     pub fn default_seeds(self) -> u64 {
         match self {
             Paper::Paper000 => 10,
+            // "averaging the results of 50 trials" (section 6.1)
+            Paper::Paper001 => 50,
         }
     }
 
@@ -65,6 +75,7 @@ impl Paper {
     pub fn default_host(self) -> HostPreset {
         match self {
             Paper::Paper000 => HostPreset::Bsdos21,
+            Paper::Paper001 => crate::network::paper001::HOST,
         }
     }
 
@@ -89,6 +100,7 @@ mod tests {
         assert_eq!(Paper::parse("paper000"), Some(Paper::Paper000));
         assert_eq!(Paper::parse("000"), Some(Paper::Paper000));
         assert_eq!(Paper::parse("Paper0"), Some(Paper::Paper000));
+        assert_eq!(Paper::parse("paper001"), Some(Paper::Paper001));
         assert_eq!(Paper::parse("paper003"), None);
         assert_eq!(Paper::parse("table3"), None);
     }
