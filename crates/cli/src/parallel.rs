@@ -61,3 +61,33 @@ pub fn run_all(
     progress.finish();
     Ok(results)
 }
+
+/// Runs networks (a paper's preset, `env` labelling the results) as [`run_all`] runs scenarios.
+pub fn run_networks(
+    jobs: &[snooplab_sim::Network],
+    env: &str,
+    threads: Option<usize>,
+    what: &'static str,
+) -> Result<Vec<RunResult>, String> {
+    let threads = useful_threads(threads, jobs.len())?;
+    let progress = Progress::new(what, jobs.len() as u64)?;
+    let work = || -> Vec<RunResult> {
+        jobs.par_iter()
+            .map(|net| {
+                let r = snooplab_sim::run_network(net, env);
+                progress.inc();
+                r
+            })
+            .collect()
+    };
+    let results = match threads {
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map_err(|e| format!("cannot start {n} threads: {e}"))?
+            .install(work),
+        None => work(),
+    };
+    progress.finish();
+    Ok(results)
+}

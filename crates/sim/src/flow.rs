@@ -21,6 +21,10 @@ pub struct FlowState {
     /// Payload bytes and frames of this flow's data that went on the air, retransmissions included.
     pub wireless_data_bytes: u64,
     pub wireless_data_frames: u64,
+    /// ... of them that reached their receiver corrupted (a collision or the channel), and of
+    /// those, the ones destroyed by a collision.
+    pub wireless_data_lost: u64,
+    pub wireless_data_collided: u64,
     /// The sender's last transmission, and the time it sat idle before its timeouts.
     pub last_tx: Time,
     pub timeout_stall: Time,

@@ -120,6 +120,18 @@ pub struct FlowResult {
     pub sender_retransmitted_segments: u64,
     pub sender_dupacks: u64,
     pub wireless_data_frames: u64,
+    /// This flow's data frames that reached their receiver corrupted (collided or hit by the
+    /// channel): its segment losses on the medium.
+    pub wireless_data_frames_lost: u64,
+    /// ... of them destroyed by a collision.
+    pub wireless_data_frames_collided: u64,
+    /// Timeouts by the duplicate ACKs the sender had counted when the timer expired: 0, 1, 2, 3
+    /// or more (paper 001's N_dup(i), section 6.1). They add up to `timeouts`.
+    pub timeouts_after_dupacks: [u64; 4],
+    /// Fast retransmissions at a threshold below three (EFR, Early Retransmit).
+    pub fast_retransmits_below_three: u64,
+    /// New segments Limited Transmit sent on the first two duplicate ACKs.
+    pub limited_transmits: u64,
     pub timeout_stall_s: f64,
     pub timeout_causes: TimeoutCauseCounts,
     pub effective_buffer_bytes: u32,

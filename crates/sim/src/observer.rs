@@ -11,12 +11,15 @@ use crate::trace::{
     AckRow, HeldRow, SegmentRow, SendKind, SuppressedRow, TraceLog, TraceNode, WindowRow,
 };
 
+/// A sender's cwnd, ssthresh and `snd_wnd`.
+pub type Windows = (u32, u32, u32);
+
 /// What to record during a run.
 #[derive(Default)]
 pub struct Observer {
     pub trace: Option<TraceLog>,
     pub capture: Option<Capture>,
-    last_window: Vec<((NodeId, FlowId), (u32, u32))>,
+    last_window: Vec<((NodeId, FlowId), Windows)>,
     last_ack: Vec<((NodeId, FlowId), Option<Seq>)>,
     last_held: Vec<(NodeId, (u32, u64))>,
 }
@@ -92,8 +95,8 @@ pub trait Observe: Default {
         _first: Seq,
     ) {
     }
-    /// A sender's congestion window as it stands now.
-    fn window(&mut self, _at: Time, _node: NodeId, _flow: FlowId, _cwnd: u32, _ssthresh: u32) {}
+    /// A sender's congestion window, slow-start threshold and the peer's window as they stand now.
+    fn window(&mut self, _at: Time, _node: NodeId, _flow: FlowId, _w: Windows) {}
     /// What base station `node` holds now; `flow` is the one flow it relays, if one.
     fn agent_state(&mut self, _at: Time, _node: NodeId, _flow: Option<FlowId>, _probe: AgentProbe) {
     }
@@ -204,19 +207,25 @@ impl Observe for Observer {
     }
 
     /// Recorded when it changed.
-    fn window(&mut self, at: Time, node: NodeId, flow: FlowId, cwnd: u32, ssthresh: u32) {
+    fn window(&mut self, at: Time, node: NodeId, flow: FlowId, w: Windows) {
         let Some(t) = self.trace.as_mut() else {
             return;
         };
-        let last = slot(&mut self.last_window, (node, flow), (u32::MAX, u32::MAX));
-        if *last != (cwnd, ssthresh) {
-            *last = (cwnd, ssthresh);
+        let last = slot(
+            &mut self.last_window,
+            (node, flow),
+            (u32::MAX, u32::MAX, u32::MAX),
+        );
+        if *last != w {
+            *last = w;
+            let (cwnd, ssthresh, snd_wnd) = w;
             t.windows.push(WindowRow {
                 at,
                 flow,
                 sender: node,
                 cwnd,
                 ssthresh,
+                snd_wnd,
             });
         }
     }
@@ -227,7 +236,7 @@ impl Observe for Observer {
             return;
         }
         if let (Some((cwnd, ssthresh)), Some(f)) = (probe.sender_window, flow) {
-            self.window(at, node, f, cwnd, ssthresh);
+            self.window(at, node, f, (cwnd, ssthresh, 0));
         }
         let now = (probe.held_segments, probe.held_bytes);
         let last = slot(&mut self.last_held, node, (u32::MAX, u64::MAX));

@@ -1,4 +1,5 @@
-//! The protocols of the comparison (paper 000 Table I, plus EFR from paper 001). Each is a
+//! The protocols of the comparison (paper 000 Table I, plus EFR from paper 001 and the two later
+//! standard answers to its problem, RFC 3042 and RFC 5827). Each is a
 //! configuration: a sender recovery policy and a receiver policy for the one TCP, and the
 //! base-station agent.
 
@@ -21,6 +22,13 @@ pub enum Protocol {
     E2eElnRxmt,
     #[serde(rename = "efr")]
     Efr,
+    // Later standard answers to EFR's problem (paper 001's experiment runs them beside it).
+    #[serde(rename = "lt")]
+    LimitedTransmit,
+    #[serde(rename = "er")]
+    EarlyRetransmit,
+    #[serde(rename = "er-lt")]
+    EarlyRetransmitLt,
     #[serde(rename = "ll")]
     Ll,
     #[serde(rename = "ll-tcp-aware")]
@@ -62,7 +70,7 @@ pub enum AgentKind {
 }
 
 impl Protocol {
-    pub const ALL: [Protocol; 15] = [
+    pub const ALL: [Protocol; 18] = [
         Protocol::E2e,
         Protocol::E2eNewReno,
         Protocol::E2eSmart,
@@ -70,6 +78,9 @@ impl Protocol {
         Protocol::E2eEln,
         Protocol::E2eElnRxmt,
         Protocol::Efr,
+        Protocol::LimitedTransmit,
+        Protocol::EarlyRetransmit,
+        Protocol::EarlyRetransmitLt,
         Protocol::Ll,
         Protocol::LlTcpAware,
         Protocol::LlSmart,
@@ -89,6 +100,9 @@ impl Protocol {
             Protocol::E2eEln => "e2e-eln",
             Protocol::E2eElnRxmt => "e2e-eln-rxmt",
             Protocol::Efr => "efr",
+            Protocol::LimitedTransmit => "lt",
+            Protocol::EarlyRetransmit => "er",
+            Protocol::EarlyRetransmitLt => "er-lt",
             Protocol::Ll => "ll",
             Protocol::LlTcpAware => "ll-tcp-aware",
             Protocol::LlSmart => "ll-smart",
@@ -124,6 +138,18 @@ impl Protocol {
             Protocol::Efr => {
                 "Reno whose fast-retransmit threshold is min(snd_wnd, cwnd)/mss - 2, at most 3, for tiny \
                  windows (paper 001 EFR)"
+            }
+            Protocol::LimitedTransmit => {
+                "Reno that sends a new segment on each of the first two duplicate ACKs, window \
+                 permitting, to make the third (RFC 3042 Limited Transmit)"
+            }
+            Protocol::EarlyRetransmit => {
+                "Reno whose threshold is ceiling(outstanding/mss) - 1 when less than 4 segments are \
+                 outstanding and no new segment can be sent (RFC 5827 Early Retransmit)"
+            }
+            Protocol::EarlyRetransmitLt => {
+                "Early Retransmit together with Limited Transmit, as Linux ran them (RFC 5827 + \
+                 RFC 3042)"
             }
             Protocol::Ll => {
                 "the base station caches data bound for its cell and resends lost segments on duplicate \
@@ -171,6 +197,8 @@ impl Protocol {
             "sack" => Some(Protocol::E2eIetfSack),
             "smart" => Some(Protocol::E2eSmart),
             "snoop" => Some(Protocol::LlTcpAware),
+            "limited-transmit" => Some(Protocol::LimitedTransmit),
+            "early-retransmit" => Some(Protocol::EarlyRetransmit),
             _ => None,
         };
         alias
@@ -196,6 +224,9 @@ impl Protocol {
             Protocol::Efr => RecoveryPolicy::EFR,
             Protocol::BsEln => RecoveryPolicy::ELN_MOBILE,
             Protocol::BsNack => RecoveryPolicy::SACK,
+            Protocol::LimitedTransmit => RecoveryPolicy::LIMITED_TRANSMIT,
+            Protocol::EarlyRetransmit => RecoveryPolicy::EARLY_RETRANSMIT,
+            Protocol::EarlyRetransmitLt => RecoveryPolicy::EARLY_RETRANSMIT_LT,
             Protocol::Ll
             | Protocol::LlTcpAware
             | Protocol::LlSmart

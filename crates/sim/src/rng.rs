@@ -17,6 +17,8 @@ pub enum Stream {
     MediumBackoff = 7,
     /// `snooplab channel-trace`'s Gilbert-Elliott process (not drawn in runs).
     ChannelTrace = 8,
+    /// When each sender of paper 001's preset opens its connection (`network/paper001.rs`).
+    FlowStart = 17,
 }
 
 /// SplitMix64 finaliser: spreads a seed over 64 bits.

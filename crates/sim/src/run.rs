@@ -527,6 +527,12 @@ impl<O: Observe> Simulation<O> {
         if tx.collided {
             pkt.corrupted = true;
         }
+        if pkt.corrupted && pkt.seg.len > 0 {
+            if let Some(f) = self.flow_of_data(&pkt.seg) {
+                self.flows[f].wireless_data_lost += 1;
+                self.flows[f].wireless_data_collided += u64::from(tx.collided);
+            }
+        }
         self.obs.on_link(self.now, self.net.links.len() + c, &pkt);
         let cell = &self.net.cells[c];
         let node = if tx.to == crate::medium::BASE_STATION {
@@ -918,7 +924,7 @@ impl<O: Observe> Simulation<O> {
             };
             let (sndbuf, _) = t.buffers();
             let outstanding = t.snd_max().since(t.snd_una());
-            let (cwnd, ssthresh) = (t.cwnd(), t.ssthresh());
+            let w = (t.cwnd(), t.ssthresh(), t.snd_wnd());
             // +1: the FIN occupies a sequence number but no buffer space.
             if outstanding > sndbuf + 1 {
                 let inv = &mut self.flows[f].inv;
@@ -928,7 +934,7 @@ impl<O: Observe> Simulation<O> {
                 ));
             }
             if O::ACTIVE {
-                self.obs.window(self.now, n, f, cwnd, ssthresh);
+                self.obs.window(self.now, n, f, w);
             }
         }
     }
@@ -996,6 +1002,11 @@ impl<O: Observe> Simulation<O> {
                 sender_retransmitted_segments: fs.rexmt_segs,
                 sender_dupacks: fs.dupacks_rcvd,
                 wireless_data_frames: st.wireless_data_frames,
+                wireless_data_frames_lost: st.wireless_data_lost,
+                wireless_data_frames_collided: st.wireless_data_collided,
+                timeouts_after_dupacks: fs.timeouts_after_dupacks,
+                fast_retransmits_below_three: fs.fast_retransmits_below_three,
+                limited_transmits: fs.limited_transmits,
                 timeout_stall_s: as_secs_f64(st.timeout_stall),
                 timeout_causes: (&fs.timeout_causes).into(),
                 effective_buffer_bytes: sender.map_or(spec.buffer, |t| t.buffers().0),

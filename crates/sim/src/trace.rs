@@ -93,6 +93,16 @@ pub struct WindowRow {
     pub sender: usize,
     pub cwnd: u32,
     pub ssthresh: u32,
+    /// The peer's advertised window as the sender holds it (`snd_wnd`); `snd_cur` (paper 001
+    /// section 4.4) is `min(cwnd, snd_wnd)`. 0 where not known (a split relay's sender).
+    pub snd_wnd: u32,
+}
+
+impl WindowRow {
+    /// Paper 001's `snd_cur`: what the sender may have outstanding, `min(cwnd, snd_wnd)`.
+    pub fn snd_cur(&self) -> u32 {
+        self.cwnd.min(self.snd_wnd)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -197,16 +207,18 @@ impl TraceLog {
         }
         std::fs::write(dir.join(TRACE_FILES[1]), &s)?;
 
-        s = String::from("time_s,flow,sender,cwnd,ssthresh\n");
+        s = String::from("time_s,flow,sender,cwnd,ssthresh,snd_wnd,snd_cur\n");
         for r in &self.windows {
             let _ = writeln!(
                 s,
-                "{},{},{},{},{}",
+                "{},{},{},{},{},{},{}",
                 secs(r.at),
                 self.flow_name(r.flow),
                 self.name(r.sender),
                 r.cwnd,
-                r.ssthresh
+                r.ssthresh,
+                r.snd_wnd,
+                r.snd_cur()
             );
         }
         std::fs::write(dir.join(TRACE_FILES[2]), &s)?;
@@ -416,7 +428,11 @@ impl TraceLog {
             });
         }
         let mut windows = vec![];
-        let f = CsvFile::open(dir, TRACE_FILES[2], "time_s,flow,sender,cwnd,ssthresh")?;
+        let f = CsvFile::open(
+            dir,
+            TRACE_FILES[2],
+            "time_s,flow,sender,cwnd,ssthresh,snd_wnd,snd_cur",
+        )?;
         for r in f.rows() {
             windows.push(WindowRow {
                 at: r.time(0)?,
@@ -424,6 +440,7 @@ impl TraceLog {
                 sender: r.node(2, &nodes)?,
                 cwnd: r.num(3, "cwnd")?,
                 ssthresh: r.num(4, "ssthresh")?,
+                snd_wnd: r.num(5, "snd_wnd")?,
             });
         }
         let mut held = vec![];

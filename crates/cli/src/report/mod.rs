@@ -5,6 +5,7 @@
 //! from a network.
 
 pub mod paper000;
+pub mod paper001;
 pub mod paper004;
 
 use std::fmt::Write as _;

@@ -4,6 +4,7 @@
 //! section of the HTML report.
 
 mod paper000;
+mod paper001;
 mod paper004;
 
 use std::path::Path;
@@ -106,6 +107,9 @@ pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
             Paper::Paper000 => {
                 paper000::parts(&s.parts)?;
             }
+            Paper::Paper001 => {
+                paper001::parts(&s.parts)?;
+            }
             Paper::Paper004 => paper004::parts(&s.parts)?,
         }
     }
@@ -153,6 +157,7 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         let started = Instant::now();
         let (r, runs) = match s.paper {
             Paper::Paper000 => paper000::run(&s.parts, &common)?,
+            Paper::Paper001 => paper001::run(&s.parts, &common)?,
             Paper::Paper004 => paper004::run(&s.parts, &common)?,
         };
         if !a.json {

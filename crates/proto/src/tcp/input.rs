@@ -467,6 +467,7 @@ impl Tcp {
             // The loss was on the wireless hop: no congestion response, no inflation.
             return true;
         }
+        self.early_retransmit_lower(); // small_window.rs
         if self.dupacks == self.cur_thresh {
             self.fast_retransmit(now, seg.ack);
             return true;
@@ -477,6 +478,7 @@ impl Tcp {
             self.output(now);
             return true;
         }
+        self.limited_transmit(now); // small_window.rs
         false
     }
 
@@ -501,6 +503,7 @@ impl Tcp {
     /// resend the missing segment, then inflate by the duplicates that arrived.
     fn fast_retransmit(&mut self, now: Time, ack: crate::seq::Seq) {
         self.stats.fast_retransmits += 1;
+        self.stats.fast_retransmits_below_three += u64::from(self.cur_thresh < 3);
         self.recover = self.snd_max;
         self.snd_ssthresh = self.halved_window();
         self.resend_one(now, ack, TxKind::FastRetransmit);

@@ -19,6 +19,7 @@ mod policy;
 mod reass;
 mod rtt;
 mod selective;
+mod small_window;
 mod stats;
 
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
@@ -301,6 +302,8 @@ impl Tcp {
         self.timing = None;
         self.snd_ssthresh = self.halved_window();
         self.snd_cwnd = self.maxseg;
+        // paper 001 section 6.1: N_dup(i), the duplicates counted when the timer expired
+        self.stats.timeouts_after_dupacks[self.dupacks.min(3) as usize] += 1;
         self.dupacks = 0;
         self.eln_recovery = false;
         self.sel.on_timeout();
@@ -616,5 +619,7 @@ impl Tcp {
 
 #[cfg(test)]
 mod host_tests;
+#[cfg(test)]
+mod small_window_tests;
 #[cfg(test)]
 mod tests;

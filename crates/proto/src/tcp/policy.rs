@@ -85,6 +85,13 @@ pub struct RecoveryPolicy {
     /// `Some` if the sender acts on ELN marks.
     pub eln: Option<ElnSender>,
     pub selective: Selective,
+    /// Limited Transmit (RFC 3042 section 2): on each of the first two duplicate ACKs, send one
+    /// previously unsent segment if the peer's window allows it, without changing cwnd.
+    pub limited_transmit: bool,
+    /// Early Retransmit (RFC 5827 section 3.1, byte-based): with less than four segments
+    /// outstanding and no new segment sendable, the threshold becomes
+    /// `ceiling(ownd / SMSS) - 1`.
+    pub early_retransmit: bool,
 }
 
 impl RecoveryPolicy {
@@ -94,6 +101,8 @@ impl RecoveryPolicy {
         partial_ack: PartialAck::ExitRecovery,
         eln: None,
         selective: Selective::None,
+        limited_transmit: false,
+        early_retransmit: false,
     };
     /// E2E-NEWRENO.
     pub const NEWRENO: RecoveryPolicy = RecoveryPolicy {
@@ -138,6 +147,25 @@ impl RecoveryPolicy {
     /// EFR (paper 001): Reno with the dynamic threshold.
     pub const EFR: RecoveryPolicy = RecoveryPolicy {
         dupack_threshold: DupAckThreshold::Efr { max: 3 },
+        ..RecoveryPolicy::RENO
+    };
+    /// Reno with Limited Transmit (RFC 3042).
+    pub const LIMITED_TRANSMIT: RecoveryPolicy = RecoveryPolicy {
+        limited_transmit: true,
+        ..RecoveryPolicy::RENO
+    };
+    /// Reno with Early Retransmit (RFC 5827) alone.
+    pub const EARLY_RETRANSMIT: RecoveryPolicy = RecoveryPolicy {
+        early_retransmit: true,
+        ..RecoveryPolicy::RENO
+    };
+    /// Reno with Early Retransmit and Limited Transmit. RFC 5827's condition (2.b) lowers the
+    /// threshold only when no new segment can be sent, the case Limited Transmit cannot help;
+    /// Linux ran them together ("when no previously unsent data can be transmitted (such that
+    /// limited transmit could be used)", `tcp_early_retrans`, Documentation/networking/ip-sysctl.txt).
+    pub const EARLY_RETRANSMIT_LT: RecoveryPolicy = RecoveryPolicy {
+        early_retransmit: true,
+        limited_transmit: true,
         ..RecoveryPolicy::RENO
     };
 }

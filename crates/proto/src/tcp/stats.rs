@@ -33,6 +33,13 @@ pub struct TcpStats {
     pub timeout_causes: TimeoutCauses,
     /// Fast retransmissions (3rd duplicate ACK).
     pub fast_retransmits: u64,
+    /// ... of them at a threshold below three (EFR's or Early Retransmit's).
+    pub fast_retransmits_below_three: u64,
+    /// Timeouts by the duplicate ACKs counted (`t_dupacks`) when the timer expired: 0, 1, 2 and
+    /// 3 or more (paper 001 section 6.1, N_dup(i)). They add up to `timeouts`.
+    pub timeouts_after_dupacks: [u64; 4],
+    /// New segments sent by Limited Transmit (RFC 3042) on the first two duplicate ACKs.
+    pub limited_transmits: u64,
     /// Retransmissions triggered by ELN-marked duplicate ACKs (no window change).
     pub eln_retransmits: u64,
     /// NewReno retransmissions on partial ACKs.

@@ -68,6 +68,17 @@ pub struct CsmaParams {
     /// station has more than one packet to send: wait WIFS plus backoff-period in range 0-15 (avoid
     /// monopolization)" (Kunz).
     pub post_tx_window: u32,
+    /// The host's turnaround, per IP byte of the frame (ns): a station's card holds one frame, and
+    /// the host copies the next one onto it (programmed I/O over the ISA or PC-Card bus) once the
+    /// card is free: after its last frame left the air, or when the frame is queued at an idle
+    /// station. The frame can go on the air `ip_len * load_ns_per_byte` later. 0 (the default):
+    /// frames are on the card at once, the model before the turnaround existed. Paper 001's
+    /// preset derives it from the calibration (`network/paper001.rs`).
+    pub load_ns_per_byte: u64,
+    /// With a turnaround, the fixed airtime of every frame besides its IP bytes (preamble, network
+    /// ID, MAC header and checksum): the calibrated overhead's share that is on the air, the rest
+    /// being the turnaround. Unused without a turnaround.
+    pub framing: Time,
 }
 
 impl Default for CsmaParams {
@@ -79,6 +90,8 @@ impl Default for CsmaParams {
             cw_max: 256,
             max_attempts: 15,
             post_tx_window: 16,
+            load_ns_per_byte: 0,
+            framing: 0,
         }
     }
 }
@@ -90,16 +103,26 @@ impl CsmaParams {
         self.slot * u64::from(self.post_tx_window.saturating_sub(1)) / 2
     }
 
+    /// The host's turnaround for a frame of `ip_len` bytes ([`CsmaParams::load_ns_per_byte`]).
+    pub fn turnaround(&self, ip_len: u32) -> Time {
+        u64::from(ip_len) * self.load_ns_per_byte
+    }
+
     /// The fixed airtime each frame pays under CSMA, from the calibrated turn-taking overhead
-    /// `calibrated` (`WavelanParams::frame_overhead`, 1084 us): the IFS and the mean post-transmission
-    /// backoff are modelled explicitly, so they come off it,
+    /// `calibrated` (`WavelanParams::frame_overhead`, 1084 us): the IFS and the mean
+    /// post-transmission backoff are modelled explicitly, so they come off it,
     ///
     /// `overhead_csma = calibrated - ifs - (post_tx_window - 1) / 2 * slot`
     ///
     /// (1084 - 16 - 7.5 * 6 = 1023 us with the defaults). One station sending back to back then
-    /// takes `calibrated + bits` per frame on average, as under turn taking. This is the only place
-    /// the CSMA overhead is computed.
+    /// takes `calibrated + bits` per frame on average, as under turn taking. With a host
+    /// turnaround the turnaround is the time off the air and [`CsmaParams::framing`] the time on it
+    /// (paper 001's preset derives one from the other). This is the only place the CSMA overhead
+    /// is computed.
     pub fn frame_overhead(&self, calibrated: Time) -> Time {
+        if self.load_ns_per_byte > 0 {
+            return self.framing;
+        }
         calibrated.saturating_sub(self.ifs + self.mean_post_tx_backoff())
     }
 
@@ -117,6 +140,15 @@ impl CsmaParams {
         if self.max_attempts == 0 || self.post_tx_window == 0 {
             return Err("CSMA max_attempts and post_tx_window must be at least 1".into());
         }
+        if self.load_ns_per_byte > 0 && (self.framing == 0 || self.framing > calibrated) {
+            return Err(format!(
+                "with a host turnaround the CSMA framing must be positive and at most the per-frame overhead ({} us)",
+                calibrated / US
+            ));
+        }
+        if self.load_ns_per_byte > 100_000 {
+            return Err("the CSMA turnaround must be at most 100 us per byte".into());
+        }
         if self.ifs + self.mean_post_tx_backoff() > calibrated {
             return Err(format!(
                 "the CSMA IFS and mean post-transmission backoff ({} us) exceed the per-frame overhead ({} us)",
@@ -133,6 +165,9 @@ impl CsmaParams {
 enum Phase {
     /// Nothing to send, or a frame not yet looked at.
     Idle,
+    /// The host is copying the head frame onto the card; it is ready at `at`
+    /// ([`CsmaParams::load_ns_per_byte`]).
+    Loading { at: Time },
     /// Its frame is on the air.
     Sending,
     /// Found the medium busy: waits for it to go idle, then backs off.
@@ -208,7 +243,7 @@ impl<P: Frame> Csma<P> {
     pub(super) fn poll_timeout(&self) -> Option<Time> {
         let ends = self.on_air.iter().map(|f| f.end);
         let waits = self.stations.iter().filter_map(|m| match m.phase {
-            Phase::Waiting { at, .. } => Some(at),
+            Phase::Waiting { at, .. } | Phase::Loading { at } => Some(at),
             _ => None,
         });
         ends.chain(waits).min()
@@ -249,10 +284,25 @@ impl<P: Frame> Csma<P> {
         }
     }
 
-    /// Stations with a frame not yet looked at sense the medium.
+    /// Stations with a frame not yet looked at start handing it to the card (with a turnaround);
+    /// stations whose frame is on the card sense the medium.
     fn admit(&mut self, m: &Medium<P>, now: Time) {
         for s in 0..self.stations.len() {
-            if self.stations[s].phase != Phase::Idle || m.queues[s].is_empty() {
+            let ready = match self.stations[s].phase {
+                Phase::Idle if !m.queues[s].is_empty() => {
+                    if self.p.load_ns_per_byte > 0 {
+                        let len = m.queues[s].head_len();
+                        self.stations[s].phase = Phase::Loading {
+                            at: now + self.p.turnaround(len),
+                        };
+                        continue;
+                    }
+                    true
+                }
+                Phase::Loading { at } => at <= now && !m.queues[s].is_empty(),
+                _ => false,
+            };
+            if !ready {
                 continue;
             }
             let (cw_min, ifs) = (self.p.cw_min, self.p.ifs);

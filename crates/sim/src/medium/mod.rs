@@ -147,6 +147,16 @@ impl<P> Queues<P> {
     }
 }
 
+impl<P: Frame> Queues<P> {
+    /// IP bytes of the frame that goes next (0 if none).
+    fn head_len(&self) -> u32 {
+        self.high
+            .front()
+            .or_else(|| self.normal.front())
+            .map_or(0, |q| q.frame.ip_len())
+    }
+}
+
 /// A frame that went on the air: who sent it to whom, and what the receiver gets.
 #[derive(Clone, Debug)]
 pub struct Transmission<P> {

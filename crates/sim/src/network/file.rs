@@ -380,6 +380,8 @@ pub struct CsmaTable {
     pub cw_max: Option<u32>,
     pub max_attempts: Option<u32>,
     pub post_tx_window: Option<u32>,
+    pub load_ns_per_byte: Option<u64>,
+    pub framing_us: Option<u64>,
 }
 
 impl CsmaTable {
@@ -392,6 +394,8 @@ impl CsmaTable {
             cw_max: self.cw_max.unwrap_or(d.cw_max),
             max_attempts: self.max_attempts.unwrap_or(d.max_attempts),
             post_tx_window: self.post_tx_window.unwrap_or(d.post_tx_window),
+            load_ns_per_byte: self.load_ns_per_byte.unwrap_or(d.load_ns_per_byte),
+            framing: self.framing_us.map_or(d.framing, |u| u.saturating_mul(US)),
         }
     }
 }

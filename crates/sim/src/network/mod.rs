@@ -8,6 +8,7 @@
 
 pub mod file;
 pub mod paper000;
+pub mod paper001;
 mod routes;
 
 pub use routes::{Hop, Routes};

@@ -3,6 +3,7 @@
 //! that are built.
 
 pub mod paper000;
+pub mod paper001;
 pub mod paper004;
 
 use serde::Serialize;
@@ -30,18 +31,21 @@ pub enum Paper {
     /// Balakrishnan, Padmanabhan, Seshan and Katz 1997: a comparison of mechanisms (Tables II-V,
     /// Fig. 12).
     Paper000,
+    /// Tamura, Tobe and Tokuda 1998: EFR on a shared WaveLAN (Figs. 15-19).
+    Paper001,
     /// Balakrishnan and Katz 1998: explicit loss notification for mobile senders (Fig. 2).
     Paper004,
 }
 
 impl Paper {
     /// Every paper that is built, in the order `reproduce` runs them.
-    pub const BUILT: [Paper; 2] = [Paper::Paper000, Paper::Paper004];
+    pub const BUILT: [Paper; 3] = [Paper::Paper000, Paper::Paper001, Paper::Paper004];
 
     /// The name on the command line and in outputs (`paper000`).
     pub fn name(self) -> &'static str {
         match self {
             Paper::Paper000 => "paper000",
+            Paper::Paper001 => "paper001",
             Paper::Paper004 => "paper004",
         }
     }
@@ -52,6 +56,10 @@ impl Paper {
             Paper::Paper000 => {
                 "Balakrishnan, Padmanabhan, Seshan and Katz, \"A Comparison of Mechanisms for \
                  Improving TCP Performance over Wireless Links\" (1997)"
+            }
+            Paper::Paper001 => {
+                "Tamura, Tobe and Tokuda, \"EFR: Efficient Fast Retransmit Scheme for TCP in a \
+                 Wireless Multiple Access\" (1998)"
             }
             Paper::Paper004 => {
                 "Balakrishnan and Katz, \"Explicit Loss Notification and Wireless Web Performance\" \
@@ -66,6 +74,8 @@ impl Paper {
         match self {
             // "10 runs" is paper 000's; paper 004's Fig. 2 does not say, and gets the same
             Paper::Paper000 | Paper::Paper004 => 10,
+            // "averaging the results of 50 trials" (section 6.1)
+            Paper::Paper001 => 50,
         }
     }
 
@@ -75,6 +85,7 @@ impl Paper {
     pub fn default_host(self) -> HostPreset {
         match self {
             Paper::Paper000 | Paper::Paper004 => HostPreset::Bsdos21,
+            Paper::Paper001 => crate::network::paper001::HOST,
         }
     }
 
@@ -99,6 +110,7 @@ mod tests {
         assert_eq!(Paper::parse("paper000"), Some(Paper::Paper000));
         assert_eq!(Paper::parse("000"), Some(Paper::Paper000));
         assert_eq!(Paper::parse("Paper0"), Some(Paper::Paper000));
+        assert_eq!(Paper::parse("paper001"), Some(Paper::Paper001));
         assert_eq!(Paper::parse("paper003"), None);
         assert_eq!(Paper::parse("4"), Some(Paper::Paper004));
         assert_eq!(Paper::parse("table3"), None);
