@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use snooplab_proto::tcp::HostPreset;
-use snooplab_sim::reproduce::Paper;
+use snooplab_sim::reproduce::{Claim, Paper};
 
 use crate::cli::ReproduceArgs;
 use crate::files::create_dir;
@@ -30,6 +30,23 @@ pub trait Reproduced {
     fn write_outputs(&self, dir: &Path) -> Result<(), String>;
     /// The paper's section of `index.html`; its figures go into `dir/<paper>/`.
     fn report_section(&self, dir: &Path) -> Result<String, String>;
+}
+
+/// A paper's claims for the terminal: each marked holds / FAILS / n/a, with what we measured.
+pub fn claims_text(claims: &[Claim]) -> String {
+    let mut s = String::from("The paper's claims, measured:\n");
+    for c in claims {
+        let mark = match c.holds {
+            Some(true) => "holds ",
+            Some(false) => "FAILS ",
+            None => "n/a   ",
+        };
+        s.push_str(&format!(
+            "  {mark} {}\n         measured: {}\n",
+            c.paper, c.measured
+        ));
+    }
+    s
 }
 
 /// One paper and what of it to run.

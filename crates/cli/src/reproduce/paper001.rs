@@ -199,16 +199,8 @@ pub fn render(r: &Report) -> String {
         let _ = writeln!(s);
     }
     if !r.claims.is_empty() {
-        let _ = writeln!(s, "The paper's claims, measured:");
-        for c in &r.claims {
-            let mark = match c.holds {
-                Some(true) => "holds ",
-                Some(false) => "FAILS ",
-                None => "n/a   ",
-            };
-            let _ = writeln!(s, "  {mark} {}\n         measured: {}", c.paper, c.measured);
-        }
-        let _ = writeln!(s);
+        s.push_str(&super::claims_text(&r.claims));
+        s.push('\n');
     }
     s
 }

@@ -89,15 +89,8 @@ pub fn render(r: &Report004) -> String {
             )
         );
     }
-    let _ = writeln!(s, "\nThe paper's claims, measured:");
-    for c in &r.claims {
-        let mark = match c.holds {
-            Some(true) => "holds ",
-            Some(false) => "FAILS ",
-            None => "n/a   ",
-        };
-        let _ = writeln!(s, "  {mark} {}\n         measured: {}", c.paper, c.measured);
-    }
+    s.push('\n');
+    s.push_str(&super::claims_text(&r.claims));
     let _ = writeln!(
         s,
         "  ('roughly a factor of 2' is read as {:.1}-{:.1}; 'not as pronounced' as within {:.0}% of Reno; \
