@@ -85,6 +85,7 @@ struct Seen {
     data_from_fh: u64,
     sack_blocks: u64,
     smart_options: u64,
+    queue_options: u64,
     eln_marks: u64,
 }
 
@@ -126,12 +127,18 @@ fn inspect(path: &Path) -> Seen {
                 Ok(TcpOptionElement::MaximumSegmentSize(m)) => assert_eq!(m, 1400),
                 Ok(_) => {}
                 Err(TcpOptionReadError::UnknownId(253)) => {
-                    // RFC 6994 layout: kind, length 8, ExID, the 32-bit sequence number
+                    // RFC 6994 layout: kind, length, ExID, then SMART's 32-bit sequence number
+                    // (length 8, "SM") or the mobile host's queue length and maximum (6, "QL")
                     let o = tcp.options();
                     let at = o.iter().position(|&k| k == 253).expect("kind 253");
-                    assert_eq!(o[at + 1], 8);
-                    assert_eq!(&o[at + 2..at + 4], &[0x53, 0x4d]);
-                    s.smart_options += 1;
+                    match (o[at + 1], &o[at + 2..at + 4]) {
+                        (8, [0x53, 0x4d]) => s.smart_options += 1,
+                        (6, [0x51, 0x4c]) => {
+                            assert!(o[at + 4] <= o[at + 5], "length within the maximum");
+                            s.queue_options += 1;
+                        }
+                        other => panic!("{}: unknown experiment {other:?}", path.display()),
+                    }
                 }
                 Err(e) => panic!("{}: bad TCP option: {e:?}", path.display()),
             }
@@ -184,6 +191,23 @@ fn sack_smart_and_eln_are_on_the_wire() {
     let s = inspect(&dir.join("wired.pcap"));
     assert!(s.eln_marks > 0, "{s:?}");
     assert!(field(&r, "fast_retransmits") + field(&r, "timeouts") > 0);
+    let _ = std::fs::remove_dir_all(dir);
+
+    // paper 004: the mobile host piggybacks its queue on every packet; the base station marks
+    // the ACKs it forwards to it
+    let (r, dir) = capture("bs-eln", &["--direction", "up"]);
+    let air = inspect(&dir.join("wireless.pcap"));
+    let wired = inspect(&dir.join("wired.pcap"));
+    assert!(air.queue_options > 0 && air.eln_marks > 0, "{air:?}");
+    assert_eq!(
+        wired.queue_options,
+        air.queue_options - field(&r, "frames_corrupted_up")
+    );
+    assert_eq!(
+        wired.eln_marks, 0,
+        "the fixed host's ACKs leave it unmarked"
+    );
+    assert_eq!(field(&r, "eln_marked_acks"), air.eln_marks);
     let _ = std::fs::remove_dir_all(dir);
 }
 
