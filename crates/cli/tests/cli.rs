@@ -466,3 +466,58 @@ fn reproduce_json_has_claims_and_is_deterministic() {
         .iter()
         .any(|c| c["id"] == "ll_tcp_aware_over_ll" && c["holds"].is_boolean()));
 }
+
+/// `examples/paper001-2-hosts.toml` runs, and a sweep's JSON has every field that
+/// `docs/paper001-checks.jq` reads (docs/paper001.md, "What we checked").
+#[test]
+fn paper001_two_host_example_has_the_fields_of_the_checks_filter() {
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/paper001-2-hosts.toml"
+    );
+    let o = snooplab(&[
+        "sweep",
+        "--json",
+        "--scenario",
+        example,
+        "--seeds",
+        "1",
+        "--transfer",
+        "256k",
+        "--protocol",
+        "e2e",
+        "--threads",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    let run = &v["runs"][0];
+    assert_eq!(run["host"], "freebsd-2.2");
+    assert!(run["error_every_bytes"].as_u64().is_some());
+    assert!(run["aggregate"]["throughput_mbps"].as_f64().is_some());
+    let flows = run["flows"].as_array().expect("flows");
+    assert_eq!(flows.len(), 2);
+    for f in flows {
+        for key in [
+            "timeouts",
+            "fast_retransmits",
+            "sender_retransmitted_segments",
+            "timeout_stall_s",
+            "wireless_data_frames",
+            "wireless_data_frames_lost",
+            "wireless_data_frames_collided",
+            "throughput_mbps",
+        ] {
+            assert!(f[key].is_number(), "flow field {key}");
+        }
+        assert_eq!(
+            f["timeouts_after_dupacks"].as_array().map(Vec::len),
+            Some(4)
+        );
+    }
+    let cell = &run["cells"][0];
+    assert!(cell["access_drops"].is_number() && cell["collisions"].is_number());
+    let channels = cell["channels"].as_array().expect("channels");
+    assert_eq!(channels.len(), 2);
+    assert!(channels.iter().all(|c| c["frames_down"].is_number()));
+}
