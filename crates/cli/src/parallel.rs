@@ -39,27 +39,7 @@ pub fn run_all(
     threads: Option<usize>,
     what: &'static str,
 ) -> Result<Vec<RunResult>, String> {
-    let threads = useful_threads(threads, jobs.len())?;
-    let progress = Progress::new(what, jobs.len() as u64)?;
-    let work = || -> Vec<RunResult> {
-        jobs.par_iter()
-            .map(|sc| {
-                let r = run(sc);
-                progress.inc();
-                r
-            })
-            .collect()
-    };
-    let results = match threads {
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n)
-            .build()
-            .map_err(|e| format!("cannot start {n} threads: {e}"))?
-            .install(work),
-        None => work(),
-    };
-    progress.finish();
-    Ok(results)
+    run_each(jobs, threads, what, run)
 }
 
 /// Runs networks (a paper's preset, `env` labelling the results) as [`run_all`] runs scenarios.
@@ -69,12 +49,24 @@ pub fn run_networks(
     threads: Option<usize>,
     what: &'static str,
 ) -> Result<Vec<RunResult>, String> {
+    run_each(jobs, threads, what, |net| {
+        snooplab_sim::run_network(net, env)
+    })
+}
+
+/// `one` on every job, in parallel, results in the jobs' order.
+fn run_each<J: Sync>(
+    jobs: &[J],
+    threads: Option<usize>,
+    what: &'static str,
+    one: impl Fn(&J) -> RunResult + Sync,
+) -> Result<Vec<RunResult>, String> {
     let threads = useful_threads(threads, jobs.len())?;
     let progress = Progress::new(what, jobs.len() as u64)?;
     let work = || -> Vec<RunResult> {
         jobs.par_iter()
-            .map(|net| {
-                let r = snooplab_sim::run_network(net, env);
+            .map(|j| {
+                let r = one(j);
                 progress.inc();
                 r
             })

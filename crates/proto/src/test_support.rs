@@ -1,7 +1,8 @@
 //! Fixtures shared by the scripted tests: the two hosts' addresses and a minimal packet type.
 
 use crate::agent::{BuildPacket, SegmentView};
-use crate::segment::{Endpoint, Segment};
+use crate::segment::{Endpoint, Flags, Segment};
+use crate::seq::Seq;
 
 /// The fixed host (the data sender).
 pub const FH: Endpoint = Endpoint {
@@ -27,5 +28,26 @@ impl SegmentView for Pkt {
 impl BuildPacket for Pkt {
     fn build(seg: &Segment, _like: &Self) -> Self {
         Pkt(Some(*seg))
+    }
+}
+
+/// A segment between two hosts with a 32768-byte window and no options.
+pub fn segment(
+    src: Endpoint,
+    dst: Endpoint,
+    seq: u32,
+    ack: u32,
+    flags: Flags,
+    len: u32,
+) -> Segment {
+    Segment {
+        src,
+        dst,
+        seq: Seq(seq),
+        ack: Seq(ack),
+        flags,
+        window: 32768,
+        len,
+        ..Segment::default()
     }
 }

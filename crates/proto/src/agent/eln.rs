@@ -1,7 +1,7 @@
 //! Explicit loss notification for mobile senders (paper 004 sections 3.2-3.3): the base station
 //! watches the data a mobile host sends, keeps per connection the list of blocks it has seen
-//! ([`BlockList`]; a gap is a hole, a segment lost on the wireless link), and sets the ELN bit on the
-//! ACKs it forwards to the mobile host whenever they ask for a hole. It caches nothing and resends
+//! ([`MobileSenders`], `holes.rs`; a gap is a hole, a segment lost on the wireless link), and sets
+//! the ELN bit on the ACKs it forwards to the mobile host whenever they ask for a hole. It caches nothing and resends
 //! nothing: "the retransmission policy is left to the end-host, and the base station only conveys
 //! relevant information to it".
 //!
@@ -13,11 +13,11 @@
 //! In a transit topology (section 3.5, sender - A - wireless - B - receiver) the same agent runs at B,
 //! where the data arrives from the wireless side; A forwards the marked ACKs as they are.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
-use super::holes::{gap_may_be_congestion, make_room, BlockList, Recorded};
+use super::holes::MobileSenders;
 use super::{Agent, AgentProbe, AgentStats, BuildPacket, Port, SegmentView, Transmit};
-use crate::segment::{Endpoint, Segment};
+use crate::segment::Segment;
 use crate::time::{Time, SEC};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -45,18 +45,8 @@ impl ElnConfig {
     }
 }
 
-/// One connection, keyed by (mobile host, fixed host).
-#[derive(Clone, Debug)]
-struct Conn {
-    blocks: BlockList,
-    last_active: Time,
-}
-
 pub struct ElnAgent<P> {
-    cfg: ElnConfig,
-    conns: BTreeMap<(Endpoint, Endpoint), Conn>,
-    /// The base station's input queue: (length, maximum) as its node last told it.
-    input_queue: (usize, usize),
+    senders: MobileSenders<()>,
     out: VecDeque<Transmit<P>>,
     stats: AgentStats,
 }
@@ -64,48 +54,22 @@ pub struct ElnAgent<P> {
 impl<P> ElnAgent<P> {
     pub fn new(cfg: ElnConfig) -> ElnAgent<P> {
         ElnAgent {
-            cfg,
-            conns: BTreeMap::new(),
-            input_queue: (0, 1),
+            senders: MobileSenders::new(
+                cfg.queue_threshold,
+                cfg.max_blocks,
+                cfg.max_connections,
+                cfg.idle_timeout,
+            ),
             out: VecDeque::new(),
             stats: AgentStats::default(),
         }
     }
 
-    /// Data (or a SYN or FIN) from the mobile host: record it in its connection's blocks.
-    fn on_data(&mut self, now: Time, seg: &Segment) {
-        if seg.seq_len() == 0 {
-            return;
-        }
-        let key = (seg.src, seg.dst);
-        if !self.conns.contains_key(&key) {
-            let (idle, max) = (self.cfg.idle_timeout, self.cfg.max_connections);
-            make_room(&mut self.conns, now, idle, max, |c| c.last_active);
-        }
-        let congested = gap_may_be_congestion(self.cfg.queue_threshold, self.input_queue, seg);
-        let conn = self.conns.entry(key).or_insert_with(|| Conn {
-            blocks: BlockList::new(self.cfg.max_blocks),
-            last_active: now,
-        });
-        conn.last_active = now;
-        match conn
-            .blocks
-            .record(seg.seq, seg.seq + seg.seq_len(), congested)
-        {
-            Recorded::NewHole(..) => self.stats.holes += 1,
-            Recorded::Bridged(..) if congested => self.stats.congestion_gaps += 1,
-            _ => {}
-        }
-    }
-
     /// An ACK towards the mobile host: clean what it covers, and mark it if it asks for a hole.
     fn on_ack(&mut self, now: Time, seg: &Segment) -> bool {
-        let Some(conn) = self.conns.get_mut(&(seg.dst, seg.src)) else {
-            return false;
-        };
-        conn.last_active = now;
-        conn.blocks.clean(seg.ack);
-        !seg.eln && conn.blocks.is_hole(seg.ack)
+        self.senders
+            .on_ack(now, seg)
+            .is_some_and(|c| !seg.eln && c.blocks.is_hole(seg.ack))
     }
 }
 
@@ -119,7 +83,7 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for ElnAgent<P> {
         };
         let out = match from {
             Port::Wireless => {
-                self.on_data(now, &seg);
+                self.senders.on_data(now, &seg, &mut self.stats);
                 packet
             }
             Port::Wired if seg.has_ack() && self.on_ack(now, &seg) => {
@@ -145,7 +109,7 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for ElnAgent<P> {
     }
 
     fn on_input_queue(&mut self, len: usize, max: usize) {
-        self.input_queue = (len, max);
+        self.senders.set_input_queue(len, max);
     }
 
     fn stats(&self) -> AgentStats {
@@ -154,7 +118,7 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for ElnAgent<P> {
 
     fn probe(&self) -> AgentProbe {
         AgentProbe {
-            connections: self.conns.len() as u32,
+            connections: self.senders.connections() as u32,
             ..AgentProbe::default()
         }
     }

@@ -2,25 +2,14 @@
 //! rule.
 
 use super::*;
+use crate::segment::Endpoint;
 use crate::segment::{Flags, QueueReport};
-use crate::seq::Seq;
 use crate::test_support::{Pkt, FH, MH};
 
 const MSS: u32 = 1000;
 const ISS: u32 = 500;
 
-fn seg(src: Endpoint, dst: Endpoint, seq: u32, ack: u32, flags: Flags, len: u32) -> Segment {
-    Segment {
-        src,
-        dst,
-        seq: Seq(seq),
-        ack: Seq(ack),
-        flags,
-        window: 32768,
-        len,
-        ..Segment::default()
-    }
-}
+use crate::test_support::segment as seg;
 
 /// Data segment `i` (0-based) from the mobile host.
 fn data(i: u32) -> Pkt {

@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use super::AgentStats;
 use crate::segment::{Endpoint, Segment};
 use crate::seq::Seq;
 use crate::time::Time;
@@ -20,22 +21,125 @@ pub fn gap_may_be_congestion(threshold: f64, input: (usize, usize), seg: &Segmen
     len as f64 > threshold * max.max(1) as f64 || seg.queue.is_some_and(|q| q.above(threshold))
 }
 
-/// Makes room for a new connection in an agent's table keyed by (mobile host, fixed host): forgets
-/// the connections idle for `idle` or longer, then the least recently active while `max` are
-/// kept. `active` reads a connection's last activity.
-pub fn make_room<C>(
-    conns: &mut BTreeMap<(Endpoint, Endpoint), C>,
-    now: Time,
+/// One mobile sender's connection as a base station sees it: its blocks, when it was last
+/// active, and what the agent keeps besides (`E`).
+#[derive(Clone, Debug)]
+pub struct Sender<E> {
+    pub blocks: BlockList,
+    pub last_active: Time,
+    pub state: E,
+}
+
+/// Every mobile sender a loss-classifying agent (the ELN marker, the NACK generator) serves: the
+/// data path of paper 004 section 3.3 (record each segment, apply the queue rule, count holes and
+/// congestion gaps) and its ACK path (clean below each ACK), once for both agents.
+#[derive(Clone, Debug)]
+pub struct MobileSenders<E> {
+    conns: BTreeMap<(Endpoint, Endpoint), Sender<E>>,
+    /// The base station's input queue: (length, maximum) as its node last told it.
+    input_queue: (usize, usize),
+    queue_threshold: f64,
+    max_blocks: usize,
+    max_connections: usize,
+    /// A connection with no packets for this long is forgotten.
     idle: Time,
-    max: usize,
-    active: impl Fn(&C) -> Time,
-) {
-    conns.retain(|_, c| now.saturating_sub(active(c)) < idle);
-    while conns.len() >= max.max(1) {
-        let Some(k) = conns.iter().min_by_key(|(_, c)| active(c)).map(|(k, _)| *k) else {
-            break;
-        };
-        conns.remove(&k);
+}
+
+impl<E: Default> MobileSenders<E> {
+    pub fn new(
+        queue_threshold: f64,
+        max_blocks: usize,
+        max_connections: usize,
+        idle: Time,
+    ) -> MobileSenders<E> {
+        MobileSenders {
+            conns: BTreeMap::new(),
+            input_queue: (0, 1),
+            queue_threshold,
+            max_blocks,
+            max_connections,
+            idle,
+        }
+    }
+
+    /// The base station's input queue holds `len` of at most `max` packets.
+    pub fn set_input_queue(&mut self, len: usize, max: usize) {
+        self.input_queue = (len, max);
+    }
+
+    /// Data (or a SYN or FIN) from the mobile host: recorded in its connection's blocks, a new hole
+    /// or a gap bridged as congestion counted in `stats`. `None` for a segment that occupies no
+    /// sequence space.
+    pub fn on_data(
+        &mut self,
+        now: Time,
+        seg: &Segment,
+        stats: &mut AgentStats,
+    ) -> Option<(&mut Sender<E>, Recorded)> {
+        if seg.seq_len() == 0 {
+            return None;
+        }
+        let key = (seg.src, seg.dst);
+        if !self.conns.contains_key(&key) {
+            self.make_room(now);
+        }
+        let congested = gap_may_be_congestion(self.queue_threshold, self.input_queue, seg);
+        let max_blocks = self.max_blocks;
+        let conn = self.conns.entry(key).or_insert_with(|| Sender {
+            blocks: BlockList::new(max_blocks),
+            last_active: now,
+            state: E::default(),
+        });
+        conn.last_active = now;
+        let rec = conn
+            .blocks
+            .record(seg.seq, seg.seq + seg.seq_len(), congested);
+        match rec {
+            Recorded::NewHole(..) => stats.holes += 1,
+            Recorded::Bridged(..) if congested => stats.congestion_gaps += 1,
+            _ => {}
+        }
+        Some((conn, rec))
+    }
+
+    /// An ACK towards the mobile host: its connection, with every block below the ACK cleaned
+    /// away (paper 004 section 3.3, "ACK processing"); `None` for a connection never seen.
+    pub fn on_ack(&mut self, now: Time, seg: &Segment) -> Option<&mut Sender<E>> {
+        let conn = self.conns.get_mut(&(seg.dst, seg.src))?;
+        conn.last_active = now;
+        conn.blocks.clean(seg.ack);
+        Some(conn)
+    }
+
+    /// Forgets the connections idle for too long, then the least recently active while the table
+    /// is full.
+    fn make_room(&mut self, now: Time) {
+        let idle = self.idle;
+        self.conns
+            .retain(|_, c| now.saturating_sub(c.last_active) < idle);
+        while self.conns.len() >= self.max_connections.max(1) {
+            let Some(k) = self
+                .conns
+                .iter()
+                .min_by_key(|(_, c)| c.last_active)
+                .map(|(k, _)| *k)
+            else {
+                break;
+            };
+            self.conns.remove(&k);
+        }
+    }
+
+    pub fn connections(&self) -> usize {
+        self.conns.len()
+    }
+
+    pub fn senders(&self) -> impl Iterator<Item = &Sender<E>> {
+        self.conns.values()
+    }
+
+    pub fn senders_mut(&mut self) -> impl Iterator<Item = &mut Sender<E>> {
+        self.conns.values_mut()
     }
 }
 

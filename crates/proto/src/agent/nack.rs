@@ -1,6 +1,6 @@
 //! NACKs for mobile senders (paper 002 section 3.2; paper 004 section 3.1): the base station keeps
-//! the same list of blocks as the ELN marker ([`BlockList`]) and tells a SACK-enabled mobile sender
-//! which segments it is missing, as TCP ACKs it makes up that carry RFC 2018 SACK blocks ("NAKs can
+//! the same list of blocks as the ELN marker ([`MobileSenders`], `holes.rs`) and tells a
+//! SACK-enabled mobile sender which segments it is missing, as TCP ACKs it makes up that carry RFC 2018 SACK blocks ("NAKs can
 //! be implemented using the TCP SACK option"). Fixed hosts are unchanged; the mobile host only needs
 //! SACK processing. The blocks are advisory: the sender frees nothing until the fixed host's
 //! cumulative ACK covers it, so a segment the base station reported and the wired path then lost is
@@ -18,13 +18,13 @@
 //! The queue rule of the ELN marker applies (a gap while a queue is above the threshold is not a
 //! wireless hole), and the agent reads the same [`Agent::on_input_queue`] levels.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
-use super::holes::{gap_may_be_congestion, make_room, BlockList, Recorded};
+use super::holes::{MobileSenders, Recorded, Sender};
 use super::{
     Agent, AgentProbe, AgentStats, BuildPacket, Origin, Port, Priority, SegmentView, Transmit,
 };
-use crate::segment::{Endpoint, SackBlocks, Segment};
+use crate::segment::{SackBlocks, Segment};
 use crate::seq::Seq;
 use crate::time::{Time, MS, SEC};
 
@@ -61,25 +61,36 @@ impl NackConfig {
     }
 }
 
-/// One connection, keyed by (mobile host, fixed host).
-struct Conn<P> {
-    blocks: BlockList,
+/// What the NACK generator keeps per connection besides its blocks.
+struct NackState<P> {
     /// The fixed host's last ACK towards the mobile host: what a NACK repeats.
     last_ack: Option<P>,
     /// The block holding the newest packet starts here (it goes first in a NACK).
     newest: Option<Seq>,
     /// Packets arrived above the lowest hole since it opened.
     above_hole: u32,
-    last_active: Time,
     /// When the idle timer fires, and how many NACKs it sent in a row.
     idle_at: Option<Time>,
     idle_nacks: u32,
 }
 
+impl<P> Default for NackState<P> {
+    fn default() -> Self {
+        NackState {
+            last_ack: None,
+            newest: None,
+            above_hole: 0,
+            idle_at: None,
+            idle_nacks: 0,
+        }
+    }
+}
+
+type Conn<P> = Sender<NackState<P>>;
+
 pub struct NackAgent<P> {
     cfg: NackConfig,
-    conns: BTreeMap<(Endpoint, Endpoint), Conn<P>>,
-    input_queue: (usize, usize),
+    senders: MobileSenders<NackState<P>>,
     out: VecDeque<Transmit<P>>,
     stats: AgentStats,
 }
@@ -87,9 +98,13 @@ pub struct NackAgent<P> {
 impl<P> NackAgent<P> {
     pub fn new(cfg: NackConfig) -> NackAgent<P> {
         NackAgent {
+            senders: MobileSenders::new(
+                cfg.queue_threshold,
+                cfg.max_blocks,
+                cfg.max_connections,
+                cfg.idle_forget,
+            ),
             cfg,
-            conns: BTreeMap::new(),
-            input_queue: (0, 1),
             out: VecDeque::new(),
             stats: AgentStats::default(),
         }
@@ -98,53 +113,29 @@ impl<P> NackAgent<P> {
 
 impl<P: SegmentView + BuildPacket + Clone> NackAgent<P> {
     fn on_data(&mut self, now: Time, seg: &Segment) {
-        if seg.seq_len() == 0 {
+        let Some((conn, rec)) = self.senders.on_data(now, seg, &mut self.stats) else {
             return;
-        }
-        let key = (seg.src, seg.dst);
-        if !self.conns.contains_key(&key) {
-            let (idle, max) = (self.cfg.idle_forget, self.cfg.max_connections);
-            make_room(&mut self.conns, now, idle, max, |c| c.last_active);
-        }
-        let congested = gap_may_be_congestion(self.cfg.queue_threshold, self.input_queue, seg);
-        let max_blocks = self.cfg.max_blocks;
-        let conn = self.conns.entry(key).or_insert_with(|| Conn {
-            blocks: BlockList::new(max_blocks),
-            last_ack: None,
-            newest: None,
-            above_hole: 0,
-            last_active: now,
-            idle_at: None,
-            idle_nacks: 0,
-        });
-        conn.last_active = now;
-        match conn
-            .blocks
-            .record(seg.seq, seg.seq + seg.seq_len(), congested)
-        {
-            Recorded::NewHole(..) => {
-                self.stats.holes += 1;
-                conn.above_hole += 1;
-            }
-            Recorded::Bridged(..) if congested => self.stats.congestion_gaps += 1,
-            Recorded::InOrder if conn.above_hole > 0 => conn.above_hole += 1,
+        };
+        let st = &mut conn.state;
+        match rec {
+            Recorded::NewHole(..) => st.above_hole += 1,
+            Recorded::InOrder if st.above_hole > 0 => st.above_hole += 1,
             _ => {}
         }
-        conn.newest = conn
+        conn.state.newest = conn
             .blocks
             .blocks()
             .iter()
             .find(|&&(a, b)| a.le(seg.seq) && seg.seq.lt(b))
             .map(|&(a, _)| a);
-        let has_holes = Self::has_holes(conn);
-        if !has_holes {
-            conn.above_hole = 0;
-            conn.idle_at = None;
+        if !Self::has_holes(conn) {
+            conn.state.above_hole = 0;
+            conn.state.idle_at = None;
             return;
         }
-        conn.idle_nacks = 0;
-        conn.idle_at = Some(now + self.cfg.idle_timeout);
-        if conn.above_hole >= self.cfg.threshold {
+        conn.state.idle_nacks = 0;
+        conn.state.idle_at = Some(now + self.cfg.idle_timeout);
+        if conn.state.above_hole >= self.cfg.threshold {
             if let Some(nack) = Self::nack(conn) {
                 self.stats.nacks += 1;
                 self.out.push_back(nack);
@@ -156,6 +147,7 @@ impl<P: SegmentView + BuildPacket + Clone> NackAgent<P> {
     /// blocks, or the fixed host's ACK below the first block.
     fn has_holes(conn: &Conn<P>) -> bool {
         let acked_hole = conn
+            .state
             .last_ack
             .as_ref()
             .and_then(|p| p.segment())
@@ -165,7 +157,7 @@ impl<P: SegmentView + BuildPacket + Clone> NackAgent<P> {
 
     /// A NACK: the fixed host's last ACK again, with the blocks above it as SACK blocks.
     fn nack(conn: &Conn<P>) -> Option<Transmit<P>> {
-        let like = conn.last_ack.as_ref()?;
+        let like = conn.state.last_ack.as_ref()?;
         let last = *like.segment()?;
         let mut order: Vec<(Seq, Seq)> = conn
             .blocks
@@ -179,7 +171,10 @@ impl<P: SegmentView + BuildPacket + Clone> NackAgent<P> {
         }
         // the block with the newest packet first, then the others from the highest down
         order.sort_by_key(|&(a, _)| std::cmp::Reverse(a.diff(last.ack)));
-        if let Some(i) = order.iter().position(|&(a, _)| Some(a) == conn.newest) {
+        if let Some(i) = order
+            .iter()
+            .position(|&(a, _)| Some(a) == conn.state.newest)
+        {
             let newest = order.remove(i);
             order.insert(0, newest);
         }
@@ -210,13 +205,11 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for NackAgent<P> {
             match from {
                 Port::Wireless => self.on_data(now, &seg),
                 Port::Wired if seg.has_ack() => {
-                    if let Some(conn) = self.conns.get_mut(&(seg.dst, seg.src)) {
-                        conn.last_active = now;
-                        conn.blocks.clean(seg.ack);
-                        conn.last_ack = Some(packet.clone());
+                    if let Some(conn) = self.senders.on_ack(now, &seg) {
+                        conn.state.last_ack = Some(packet.clone());
                         if !Self::has_holes(conn) {
-                            conn.above_hole = 0;
-                            conn.idle_at = None;
+                            conn.state.above_hole = 0;
+                            conn.state.idle_at = None;
                         }
                     }
                 }
@@ -231,16 +224,17 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for NackAgent<P> {
     fn on_timeout(&mut self, now: Time) {
         let period = self.cfg.idle_timeout;
         let max = self.cfg.max_idle_nacks;
-        for conn in self.conns.values_mut() {
-            if conn.idle_at.is_none_or(|t| t > now) {
+        for conn in self.senders.senders_mut() {
+            if conn.state.idle_at.is_none_or(|t| t > now) {
                 continue;
             }
             if let Some(nack) = Self::nack(conn) {
                 self.stats.nacks += 1;
                 self.out.push_back(nack);
             }
-            conn.idle_nacks += 1;
-            conn.idle_at = (conn.idle_nacks < max).then_some(now + period);
+            let st = &mut conn.state;
+            st.idle_nacks += 1;
+            st.idle_at = (st.idle_nacks < max).then_some(now + period);
         }
     }
 
@@ -249,11 +243,11 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for NackAgent<P> {
     }
 
     fn poll_timeout(&self) -> Option<Time> {
-        self.conns.values().filter_map(|c| c.idle_at).min()
+        self.senders.senders().filter_map(|c| c.state.idle_at).min()
     }
 
     fn on_input_queue(&mut self, len: usize, max: usize) {
-        self.input_queue = (len, max);
+        self.senders.set_input_queue(len, max);
     }
 
     fn stats(&self) -> AgentStats {
@@ -262,7 +256,7 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for NackAgent<P> {
 
     fn probe(&self) -> AgentProbe {
         AgentProbe {
-            connections: self.conns.len() as u32,
+            connections: self.senders.connections() as u32,
             ..AgentProbe::default()
         }
     }

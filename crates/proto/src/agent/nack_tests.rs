@@ -8,18 +8,7 @@ use crate::test_support::{Pkt, FH, MH};
 const MSS: u32 = 1000;
 const ISS: u32 = 500;
 
-fn seg(src: Endpoint, dst: Endpoint, seq: u32, ack: u32, flags: Flags, len: u32) -> Segment {
-    Segment {
-        src,
-        dst,
-        seq: Seq(seq),
-        ack: Seq(ack),
-        flags,
-        window: 32768,
-        len,
-        ..Segment::default()
-    }
-}
+use crate::test_support::segment as seg;
 
 fn at(i: u32) -> Seq {
     Seq(ISS + 1 + i * MSS)

@@ -62,7 +62,8 @@ impl BaseStationNode {
     }
 
     pub fn on_timeout(&mut self, now: Time) {
-        if self.busy_until.is_some_and(|t| t <= now) {
+        let serve = self.busy_until.is_some_and(|t| t <= now);
+        if serve {
             if let Some((port, packet, queued)) = self.waiting.pop_front() {
                 // the agent sees the queue as the packet found it on arrival (paper 004 section
                 // 3.3: "When a new, out-of-sequence packet arrives at the BS, the snoop agent
@@ -72,7 +73,8 @@ impl BaseStationNode {
             }
             self.busy_until = (!self.waiting.is_empty()).then(|| now + self.input.service);
         }
-        if self.agent.poll_timeout().is_some_and(|t| t <= now) {
+        // the timer was the agent's unless the forwarding path was due; then only if it is too
+        if !serve || self.agent.poll_timeout().is_some_and(|t| t <= now) {
             self.agent.on_timeout(now);
         }
     }

@@ -9,23 +9,7 @@ use crate::time::MS;
 const MSS: u32 = 1000;
 const ISS: u32 = 100;
 
-fn seg(src: Endpoint, dst: Endpoint, seq: u32, ack: u32, flags: Flags, len: u32) -> Segment {
-    Segment {
-        src,
-        dst,
-        seq: Seq(seq),
-        ack: Seq(ack),
-        flags,
-        window: 32768,
-        len,
-        ip_id: 0,
-        mss: None,
-        eln: false,
-        smart: None,
-        sack: crate::segment::SackBlocks::default(),
-        queue: None,
-    }
-}
+use crate::test_support::segment as seg;
 
 /// Data segment number `i` (0-based) from the fixed host.
 fn data(i: u32) -> Pkt {
