@@ -5,6 +5,7 @@ pub mod capture;
 pub mod channel;
 pub mod engine;
 pub mod flow;
+pub mod handoff;
 pub mod invariants;
 pub mod link;
 pub mod medium;

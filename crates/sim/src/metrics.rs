@@ -96,6 +96,46 @@ pub struct RunResult {
     pub aggregate: Aggregate,
     /// Every cell's medium.
     pub cells: Vec<CellResult>,
+    /// Each mobile host that hands off between base stations (paper 002); empty otherwise.
+    pub handoffs: Vec<HandoffResult>,
+}
+
+/// A mobile host's handoffs (paper 002 sections 4-7).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct HandoffResult {
+    pub mobile: String,
+    pub handoffs: u64,
+    /// Handoffs the new primary confirmed.
+    pub confirmed: u64,
+    /// Handoff latency: from the mobile host's decision to the new primary's confirmation reaching
+    /// it, ms (mean and largest over the confirmed handoffs).
+    pub latency_ms_mean: f64,
+    pub latency_ms_max: f64,
+    /// From the decision to the first TCP packet from the new primary's cell, ms, over the
+    /// handoffs that had one (those during a transfer).
+    pub first_packet_ms_mean: f64,
+    /// Requests the mobile host sent again, unconfirmed after the retry time.
+    pub requests_resent: u64,
+    /// Beacons all base stations of the group sent.
+    pub beacons: u64,
+    /// Handoffs whose new primary found one of the reported IP ids in its buffer.
+    pub ids_found: u64,
+    /// Buffered packets new primaries sent on taking over.
+    pub ring_sent: u64,
+    /// Packets base stations kept back from the mobile host because they no longer forwarded for
+    /// it (snoop's retransmissions of a mirrored cache, late ones of a former primary).
+    pub withheld: u64,
+    pub events: Vec<HandoffEvent>,
+}
+
+/// One handoff.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HandoffEvent {
+    pub at_s: f64,
+    pub from: String,
+    pub to: String,
+    pub latency_ms: Option<f64>,
+    pub first_packet_ms: Option<f64>,
 }
 
 /// The result of one flow.

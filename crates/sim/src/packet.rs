@@ -1,7 +1,9 @@
 //! The simulator's packet: a header view plus what the channel and the checks need.
 
+use snooplab_proto::agent::handoff::TUNNEL_HEADER_BYTES;
+use snooplab_proto::agent::handoff::{Mobility, MobilityPacket, Tunnel, CONTROL_PORT};
 use snooplab_proto::agent::{BuildPacket, SegmentView};
-use snooplab_proto::Segment;
+use snooplab_proto::{Endpoint, Segment};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SimPacket {
@@ -11,6 +13,11 @@ pub struct SimPacket {
     /// A digest of the payload the fixed host put in, checked at the mobile host (the simulated
     /// bytes). `None` for packets a split base station builds from its relayed byte stream.
     pub payload_tag: Option<u64>,
+    /// A handoff protocol message (paper 002): then `seg` holds only its addresses and ports, and
+    /// the packet is a UDP datagram, not TCP.
+    pub mobility: Option<Mobility>,
+    /// The outer header of a packet the home agent encapsulated to a base station.
+    pub tunnel: Option<Tunnel>,
 }
 
 impl SimPacket {
@@ -19,12 +26,70 @@ impl SimPacket {
             seg,
             corrupted: false,
             payload_tag,
+            mobility: None,
+            tunnel: None,
         }
     }
 
-    /// Bytes on the wire at the IP layer.
+    /// Bytes on the wire at the IP layer, the outer header of a tunnel included.
     pub fn ip_len(&self) -> u32 {
-        self.seg.ip_len()
+        let inner = match &self.mobility {
+            Some(m) => m.ip_len(),
+            None => self.seg.ip_len(),
+        };
+        inner + self.tunnel.map_or(0, |_| TUNNEL_HEADER_BYTES)
+    }
+
+    /// The address the packet is routed to: the tunnel's end, or its own destination.
+    pub fn route_dst(&self) -> u32 {
+        self.tunnel.map_or(self.seg.dst.addr, |t| t.dst)
+    }
+
+    /// A TCP segment, not a handoff message.
+    pub fn is_tcp(&self) -> bool {
+        self.mobility.is_none()
+    }
+}
+
+impl MobilityPacket for SimPacket {
+    fn mobility(&self) -> Option<&Mobility> {
+        self.mobility.as_ref()
+    }
+
+    fn tunnel(&self) -> Option<Tunnel> {
+        self.tunnel
+    }
+
+    fn encapsulate(&self, tunnel: Tunnel) -> Self {
+        SimPacket {
+            tunnel: Some(tunnel),
+            ..*self
+        }
+    }
+
+    fn decapsulate(self) -> Self {
+        SimPacket {
+            tunnel: None,
+            ..self
+        }
+    }
+
+    fn control(src: u32, dst: u32, msg: Mobility) -> Self {
+        let seg = Segment {
+            src: Endpoint {
+                addr: src,
+                port: CONTROL_PORT,
+            },
+            dst: Endpoint {
+                addr: dst,
+                port: CONTROL_PORT,
+            },
+            ..Segment::default()
+        };
+        SimPacket {
+            mobility: Some(msg),
+            ..SimPacket::new(seg, None)
+        }
     }
 }
 
@@ -36,7 +101,7 @@ impl BuildPacket for SimPacket {
 
 impl SegmentView for SimPacket {
     fn segment(&self) -> Option<&Segment> {
-        Some(&self.seg)
+        self.is_tcp().then_some(&self.seg)
     }
 }
 

@@ -58,6 +58,9 @@ pub enum AgentKind {
         suppress_dupacks: bool,
         selective: bool,
     },
+    /// Snoop with paper 002's settings (section 6): local retransmission on the first duplicate
+    /// ACK, 40 ms minimum timeout.
+    Snoop002,
     /// A split connection; the wireless half uses the SMART sender if `smart`.
     Split { smart: bool },
     /// The ELN marker for mobile senders (paper 004 section 3.3).

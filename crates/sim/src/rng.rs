@@ -19,6 +19,8 @@ pub enum Stream {
     ChannelTrace = 8,
     /// When each sender of paper 001's preset opens its connection (`network/paper001.rs`).
     FlowStart = 17,
+    /// When each base station of a handoff sends its first beacon (`network/handoff.rs`).
+    BeaconPhase = 18,
 }
 
 /// SplitMix64 finaliser: spreads a seed over 64 bits.

@@ -8,6 +8,7 @@
 
 use std::collections::VecDeque;
 
+use snooplab_proto::agent::handoff::{Mobility, BROADCAST};
 use snooplab_proto::agent::{
     Agent, BuildPacket, ElnAgent, ElnConfig, NackAgent, NackConfig, Origin, RelayReport, Router,
     SegmentView, SnoopAgent, SnoopConfig, SplitAgent, SplitConfig,
@@ -21,8 +22,10 @@ use crate::engine::{EventQueue, TimerSlot};
 use crate::flow::FlowState;
 use crate::invariants::InvariantReport;
 use crate::link::WiredLink;
-use crate::medium::{Medium, Transmission};
-use crate::metrics::{Aggregate, CellResult, FlowResult, RunResult, StationChannels};
+use crate::medium::{Medium, Transmission, BASE_STATION};
+use crate::metrics::{
+    Aggregate, CellResult, FlowResult, HandoffEvent, HandoffResult, RunResult, StationChannels,
+};
 use crate::network::{FlowId, Hop, InputQueue, Network, NodeId, NodeKind, Routes};
 use crate::nodes::{BaseStationNode, Conn, HostNode, Outgoing, Role, Side, SimNode};
 use crate::observer::{NoObserver, Observe, Observer};
@@ -77,6 +80,7 @@ where
         AgentKind::Eln => Some(Box::new(ElnAgent::new(ElnConfig::paper004()))),
         AgentKind::Nack => Some(Box::new(NackAgent::new(NackConfig::paper002()))),
         AgentKind::SnoopOnEln => Some(Box::new(SnoopAgent::new(SnoopConfig::transit()))),
+        AgentKind::Snoop002 => Some(Box::new(SnoopAgent::new(SnoopConfig::paper002()))),
         AgentKind::Split { .. } => None,
     }
 }
@@ -99,7 +103,10 @@ fn make_agent(
             queue_threshold: input.congestion_fraction,
             ..NackConfig::paper002()
         })),
-        AgentKind::Router | AgentKind::LinkLayer { .. } | AgentKind::SnoopOnEln => {
+        AgentKind::Router
+        | AgentKind::LinkLayer { .. }
+        | AgentKind::SnoopOnEln
+        | AgentKind::Snoop002 => {
             forwarding_agent(kind).unwrap_or_else(|| Box::new(Router::default()))
         }
         AgentKind::Split { smart } => {
@@ -138,11 +145,14 @@ pub struct Simulation<O: Observe = NoObserver> {
     in_flight: Vec<[VecDeque<SimPacket>; 2]>,
     cells: Vec<Medium>,
     cell_timers: Vec<TimerSlot>,
-    /// The cell each node is a station of (as base station or mobile host; `Network::validate`
-    /// allows at most one): a kick starts it once the node has sent, even when it sent nothing, so
-    /// that the medium's next frame is scheduled before the node's timer (the order of events that
-    /// fall on the same nanosecond depends on it).
-    node_cell: Vec<Option<usize>>,
+    /// The cells each node is a station of (as base station or mobile host; only a mobile host
+    /// that hands off has more than one): a kick starts them once the node has sent, even when it
+    /// sent nothing, so that the medium's next frame is scheduled before the node's timer (the
+    /// order of events that fall on the same nanosecond depends on it).
+    node_cells: Vec<Vec<usize>>,
+    /// For a mobile host that hands off: each base station of its group, with the cell and the
+    /// station number the host has there.
+    roaming: Vec<Vec<(NodeId, usize, usize)>>,
     flows: Vec<FlowState>,
     /// The flows each node sends and receives.
     senders_on: Vec<Vec<FlowId>>,
@@ -241,15 +251,20 @@ impl<O: Observe> Simulation<O> {
         let mut bs_index = 0u64;
         for (i, n) in net.nodes.iter().enumerate() {
             nodes.push(match &n.kind {
-                NodeKind::Host => SimNode::Host(HostNode::default()),
+                NodeKind::Host => {
+                    let mut h = HostNode::default();
+                    h.mobile = crate::handoff::mobile_host(net, i);
+                    SimNode::Host(h)
+                }
                 NodeKind::BaseStation { agent, input } => {
                     let relayed = net
                         .flows
                         .iter()
                         .position(|f| routes.path(net, f.from, f.to).contains(&i));
                     bs_index += 1;
+                    let agent = make_agent(*agent, input, net, relayed, bs_index - 1);
                     SimNode::BaseStation(BaseStationNode::new(
-                        make_agent(*agent, input, net, relayed, bs_index - 1),
+                        crate::handoff::with_handoff(net, i, agent),
                         *input,
                     ))
                 }
@@ -337,8 +352,25 @@ impl<O: Observe> Simulation<O> {
             links,
             cell_timers: vec![TimerSlot::default(); net.cells.len()],
             cells,
-            node_cell: (0..net.nodes.len())
-                .map(|n| net.cell_of(n).or_else(|| net.station_of(n).map(|(c, _)| c)))
+            node_cells: (0..net.nodes.len())
+                .map(|n| match net.cell_of(n) {
+                    Some(c) => vec![c],
+                    None => net.stations_of(n).into_iter().map(|(c, _)| c).collect(),
+                })
+                .collect(),
+            roaming: (0..net.nodes.len())
+                .map(|n| {
+                    net.handoffs
+                        .iter()
+                        .filter(|h| h.mobile == n)
+                        .flat_map(|h| h.base_stations.iter())
+                        .filter_map(|&bs| {
+                            let c = net.cell_of(bs)?;
+                            let st = net.cells[c].stations.iter().position(|s| s.node == n)?;
+                            Some((bs, c, st + 1))
+                        })
+                        .collect()
+                })
                 .collect(),
             flows: net
                 .flows
@@ -540,7 +572,31 @@ impl<O: Observe> Simulation<O> {
         } else {
             cell.stations[tx.to - 1].node
         };
+        if tx.from == BASE_STATION && !pkt.corrupted {
+            let bs = self.net.cells[c].base_station;
+            self.mobile_hears(node, bs, &pkt);
+        }
         self.deliver(node, Side::Cell, pkt);
+    }
+
+    /// A mobile host that hands off hears base station `bs`: a beacon or control message, or a
+    /// packet whose IP id it remembers.
+    fn mobile_hears(&mut self, node: NodeId, bs: NodeId, pkt: &SimPacket) {
+        let strength = match (&pkt.mobility, self.net.handoff_of(node)) {
+            (Some(Mobility::Beacon { .. }), Some(h)) => h.signal_dbm(self.now, bs),
+            _ => 0.0,
+        };
+        let (now, addr) = (self.now, self.addrs[bs]);
+        let SimNode::Host(h) = &mut self.nodes[node] else {
+            return;
+        };
+        let Some(m) = h.mobile.as_mut() else {
+            return;
+        };
+        match &pkt.mobility {
+            Some(msg) => m.on_message(now, addr, msg, strength),
+            None => m.on_received(now, addr, pkt.seg.ip_id),
+        }
     }
 
     /// `pkt` arrives at `node` on `side`. A corrupted frame reaches a host's TCP (an ELN receiver
@@ -551,6 +607,7 @@ impl<O: Observe> Simulation<O> {
             return;
         }
         match &self.nodes[node] {
+            SimNode::Host(_) if !pkt.is_tcp() => {} // a handoff message: `mobile_hears` had it
             SimNode::Host(h) => {
                 let Some(i) = h.conn_index(&pkt) else {
                     self.nodes[node].on_packet(self.now, side, pkt);
@@ -830,8 +887,8 @@ impl<O: Observe> Simulation<O> {
             }
             self.send(n, out);
         }
-        if let Some(c) = self.node_cell[n] {
-            self.start_cell(c);
+        for k in 0..self.node_cells[n].len() {
+            self.start_cell(self.node_cells[n][k]);
         }
         if matches!(self.nodes[n], SimNode::Host(_)) {
             self.check_sender_memory(n);
@@ -843,11 +900,25 @@ impl<O: Observe> Simulation<O> {
 
     /// Routes a packet from node `from` towards its destination address.
     fn send(&mut self, from: NodeId, mut out: Outgoing) {
-        let dst = out.packet.seg.dst.addr;
+        let dst = out.packet.route_dst();
+        if dst == BROADCAST {
+            // a beacon: one frame to each station of the node's cell
+            if let Some(c) = self.net.cell_of(from) {
+                for to in 1..=self.net.cells[c].stations.len() {
+                    self.cells[c].enqueue(BASE_STATION, to, out.packet, out.priority);
+                }
+            }
+            return;
+        }
         let Some(dest) = self.addrs.iter().position(|&a| a == dst) else {
             return;
         };
-        match self.routes.hop(from, dest) {
+        let hop = if self.roaming[from].is_empty() {
+            self.routes.hop(from, dest)
+        } else {
+            self.roaming_hop(from, dest)
+        };
+        match hop {
             Some(Hop::Link { link, dir }) => {
                 let len = out.packet.ip_len();
                 if let Some(at) = self.links[link][dir].send(self.now, len) {
@@ -874,6 +945,26 @@ impl<O: Observe> Simulation<O> {
             }
             None => {}
         }
+    }
+
+    /// The hop of a mobile host that hands off: a request to a base station of its group goes
+    /// through that one's cell, everything else through the primary's.
+    fn roaming_hop(&self, from: NodeId, dest: NodeId) -> Option<Hop> {
+        let primary = match &self.nodes[from] {
+            SimNode::Host(h) => h.mobile.as_ref().map(|m| m.primary()),
+            SimNode::BaseStation(_) => None,
+        };
+        let r = &self.roaming[from];
+        let via = r
+            .iter()
+            .find(|&&(bs, ..)| bs == dest)
+            .or_else(|| r.iter().find(|&&(bs, ..)| Some(self.addrs[bs]) == primary))
+            .or(r.first());
+        via.map(|&(_, cell, station)| Hop::Cell {
+            cell,
+            from: station,
+            to: BASE_STATION,
+        })
     }
 
     fn observe_sent(&mut self, n: NodeId, out: &Outgoing) {
@@ -1165,7 +1256,71 @@ impl<O: Observe> Simulation<O> {
             flows,
             aggregate,
             cells,
+            handoffs: self.handoff_results(),
         }
+    }
+
+    /// What each mobile host that hands off and its base stations did.
+    fn handoff_results(&self) -> Vec<HandoffResult> {
+        let ms = |t: Time| as_secs_f64(t) * 1e3;
+        let name_of = |addr: u32| {
+            self.addrs
+                .iter()
+                .position(|&a| a == addr)
+                .map_or_else(|| "?".to_string(), |n| self.net.nodes[n].name.clone())
+        };
+        self.net
+            .handoffs
+            .iter()
+            .filter_map(|h| {
+                let SimNode::Host(host) = &self.nodes[h.mobile] else {
+                    return None;
+                };
+                let m = host.mobile.as_ref()?;
+                let mut r = HandoffResult {
+                    mobile: self.net.nodes[h.mobile].name.clone(),
+                    handoffs: m.decisions().len() as u64,
+                    requests_resent: m.resent_requests,
+                    ..HandoffResult::default()
+                };
+                let (mut lat, mut first) = (vec![], vec![]);
+                for d in m.decisions() {
+                    let latency = d.confirmed.map(|c| ms(c - d.at));
+                    let first_packet = d.first_packet.map(|c| ms(c - d.at));
+                    lat.extend(latency);
+                    first.extend(first_packet);
+                    r.events.push(HandoffEvent {
+                        at_s: as_secs_f64(d.at),
+                        from: name_of(d.from),
+                        to: name_of(d.to),
+                        latency_ms: latency,
+                        first_packet_ms: first_packet,
+                    });
+                }
+                let mean = |v: &[f64]| {
+                    if v.is_empty() {
+                        0.0
+                    } else {
+                        v.iter().sum::<f64>() / v.len() as f64
+                    }
+                };
+                r.confirmed = lat.len() as u64;
+                r.latency_ms_mean = mean(&lat);
+                r.latency_ms_max = lat.iter().copied().fold(0.0, f64::max);
+                r.first_packet_ms_mean = mean(&first);
+                for &bs in &h.base_stations {
+                    if let SimNode::BaseStation(b) = &self.nodes[bs] {
+                        if let Some(st) = b.agent.handoff() {
+                            r.beacons += st.beacons;
+                            r.ids_found += st.ids_found;
+                            r.ring_sent += st.ring_sent;
+                            r.withheld += st.withheld;
+                        }
+                    }
+                }
+                Some(r)
+            })
+            .collect()
     }
 }
 

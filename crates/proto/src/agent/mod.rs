@@ -3,6 +3,7 @@
 //! its own packets and the live mode passes raw IP bytes.
 
 pub mod eln;
+pub mod handoff;
 pub mod holes;
 pub mod nack;
 mod router;
@@ -154,6 +155,13 @@ pub trait Agent<P: SegmentView> {
     }
     /// The relay sender of a split connection; `None` for an agent that runs no TCP.
     fn relay(&self) -> Option<RelayReport> {
+        None
+    }
+    /// A packet for a mobile host this base station buffers for but does not forward to (paper 002
+    /// section 5): an agent that caches may mirror it; nothing is sent. The default keeps nothing.
+    fn mirror(&mut self, _now: Time, _packet: P) {}
+    /// What the handoff layer did; `None` for an agent without one.
+    fn handoff(&self) -> Option<handoff::HandoffStats> {
         None
     }
 }

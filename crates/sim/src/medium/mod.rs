@@ -45,7 +45,7 @@ pub trait Frame {
 
 impl Frame for SimPacket {
     fn ip_len(&self) -> u32 {
-        self.seg.ip_len()
+        SimPacket::ip_len(self)
     }
     fn set_corrupted(&mut self, corrupted: bool) {
         self.corrupted = corrupted;

@@ -785,9 +785,10 @@ fn parse_agent(name: &str) -> Result<AgentKind, String> {
     match name.trim().to_ascii_lowercase().as_str() {
         "router" => Ok(AgentKind::Router),
         "snoop-eln" => Ok(AgentKind::SnoopOnEln),
+        "snoop-002" => Ok(AgentKind::Snoop002),
         _ => Protocol::parse(name)
             .map(Protocol::agent)
-            .map_err(|e| format!("{e}; or router, snoop-eln")),
+            .map_err(|e| format!("{e}; or router, snoop-eln, snoop-002")),
     }
 }
 
@@ -888,6 +889,7 @@ impl Network {
             links,
             cells,
             flows,
+            handoffs: vec![],
             seed: sc.seed,
             max_time: sc.max_time,
         }

@@ -7,10 +7,13 @@
 //! other (`file.rs`).
 
 pub mod file;
+mod handoff;
 pub mod paper000;
 pub mod paper001;
+pub mod paper002;
 mod routes;
 
+pub use handoff::{HandoffSpec, Movement};
 pub use routes::{Hop, Routes};
 
 use snooplab_proto::tcp::{HostPreset, HostProfile};
@@ -134,6 +137,8 @@ pub struct Network {
     pub links: Vec<Link>,
     pub cells: Vec<Cell>,
     pub flows: Vec<Flow>,
+    /// Mobile hosts that hand off between base stations (paper 002).
+    pub handoffs: Vec<HandoffSpec>,
     pub seed: u64,
     /// Give up (and report the run incomplete) at this simulated time.
     pub max_time: Time,
@@ -273,7 +278,15 @@ impl Network {
                 .iter()
                 .filter(|c| c.stations.iter().any(|s| s.node == i))
                 .count();
-            if wired + cells != 1 {
+            let roams = self.handoffs.iter().any(|h| h.mobile == i);
+            if roams && (wired > 0 || cells == 0) {
+                return Err(format!(
+                    "host '{}' hands off between base stations: it must be a station of their \
+                     cells and have no wired link",
+                    n.name
+                ));
+            }
+            if !roams && wired + cells != 1 {
                 return Err(format!(
                     "host '{}' must have exactly one attachment (a wired link or a cell), it has {}",
                     n.name,
@@ -281,6 +294,7 @@ impl Network {
                 ));
             }
         }
+        self.validate_handoffs()?;
         if self.flows.is_empty() {
             return Err("the network has no flows".into());
         }

@@ -73,6 +73,7 @@ impl Network {
                 src_port: SRC_PORT,
                 dst_port: DST_PORT,
             }],
+            handoffs: vec![],
             seed: sc.seed,
             max_time: sc.max_time,
         }

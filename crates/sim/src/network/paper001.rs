@@ -199,6 +199,7 @@ impl Network {
             }],
             nodes,
             flows,
+            handoffs: vec![],
             seed: p.seed,
             max_time: 3600 * snooplab_proto::time::SEC,
         }

@@ -2,6 +2,7 @@
 //! The sending application's bytes are a function of their offset in the transfer, so every data
 //! packet carries a digest the receiver checks (`packet.rs`).
 
+use snooplab_proto::agent::handoff::{MobileHandoff, MobilityPacket};
 use snooplab_proto::agent::{Origin, Priority};
 use snooplab_proto::tcp::Tcp;
 use snooplab_proto::Time;
@@ -32,6 +33,8 @@ pub struct HostNode {
     pub unmatched: u64,
     /// The endpoint whose output is being drained (`poll_transmit` goes through them in order).
     next: usize,
+    /// A mobile host that hands off between base stations (paper 002): its side of the protocol.
+    pub mobile: Option<MobileHandoff>,
 }
 
 impl HostNode {
@@ -66,6 +69,11 @@ impl HostNode {
     }
 
     pub fn on_timeout(&mut self, now: Time) {
+        if let Some(m) = &mut self.mobile {
+            if m.poll_timeout().is_some_and(|t| t <= now) {
+                m.on_timeout(now);
+            }
+        }
         for c in &mut self.conns {
             if c.tcp.poll_timeout().is_some_and(|t| t <= now) {
                 c.tcp.on_timeout(now);
@@ -75,6 +83,17 @@ impl HostNode {
 
     /// The next segment any endpoint sends, endpoints in order; data carries its digest.
     pub fn poll_transmit(&mut self) -> Option<Outgoing> {
+        if let Some(m) = &mut self.mobile {
+            if let Some((bs, msg)) = m.poll_transmit() {
+                // requests go ahead of the host's TCP segments
+                return Some(Outgoing {
+                    packet: SimPacket::control(m.config_addr(), bs, msg),
+                    priority: Priority::Normal,
+                    origin: Origin::Forwarded,
+                    flow: None,
+                });
+            }
+        }
         while self.next < self.conns.len() {
             let c = &mut self.conns[self.next];
             if let Some((seg, kind)) = c.tcp.poll_transmit() {
@@ -96,6 +115,13 @@ impl HostNode {
     }
 
     pub fn poll_timeout(&self) -> Option<Time> {
-        self.conns.iter().filter_map(|c| c.tcp.poll_timeout()).min()
+        let tcp = self.conns.iter().filter_map(|c| c.tcp.poll_timeout()).min();
+        match (
+            tcp,
+            self.mobile.as_ref().and_then(MobileHandoff::poll_timeout),
+        ) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }

@@ -87,6 +87,13 @@ impl<P> Cache<P> {
         self.entries.insert(pos, e);
     }
 
+    /// Frees the oldest segment (a buffering base station's cache when full, paper 002 section 5).
+    pub fn pop_front(&mut self) -> Option<Entry<P>> {
+        let e = self.entries.pop_front()?;
+        self.bytes -= u64::from(e.len);
+        Some(e)
+    }
+
     /// Frees every segment the mobile host has acknowledged; returns how many.
     pub fn clean(&mut self, ack: Seq) -> usize {
         let mut n = 0;

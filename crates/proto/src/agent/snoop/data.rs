@@ -102,6 +102,68 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
     }
 }
 
+impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
+    /// `snoop_data()` at a buffering base station (paper 002 section 5): it sees the mobile host's
+    /// multicast stream but none of its ACKs, so it caches every segment it has not got and, with
+    /// no ACK to free them, frees the oldest when the cache is full ("packets are only freed when
+    /// snoop runs out of buffer space using a FIFO scheme"). It sends nothing and runs no recovery;
+    /// after a handoff the first ACK through this base station cleans the cache (`snoop_ack`'s new
+    /// ACK), and whatever is missing is a hole snoop tolerates.
+    pub(super) fn mirror_data(&mut self, now: Time, seg: Segment, packet: P) {
+        let key = ConnKey {
+            fixed: seg.src,
+            mobile: seg.dst,
+        };
+        if seg.is_syn() {
+            self.forget(&key);
+            let conn = self.conn_entry(key, now);
+            conn.last_seen = Some(seg.seq + 1);
+            return;
+        }
+        if seg.len == 0 {
+            if seg.flags.contains(Flags::RST) {
+                self.forget(&key);
+            } else if let Some(c) = self.conns.get_mut(&key) {
+                c.heard(now);
+            }
+            return;
+        }
+        let limit = self
+            .cfg
+            .high_water
+            .min(self.cfg.max_cached_per_connection)
+            .max(1);
+        let room_in_total = self.held < self.cfg.max_cached_total;
+        let mut held = self.held;
+        let conn = self.conn_entry(key, now);
+        conn.heard(now);
+        conn.max_segment = conn.max_segment.max(seg.len);
+        // a turn as primary left recovery state behind: none runs while mirroring
+        conn.exp_dupacks = 0;
+        conn.dupacks_for_hole = 0;
+        conn.hole_index = None;
+        conn.recovery_until = None;
+        conn.rexmt_deadline = None;
+        conn.timed = None;
+        let end = seg.seq + seg.len;
+        let in_sequence = conn.last_seen.is_none_or(|ls| seg.seq.ge(ls));
+        if in_sequence {
+            conn.last_seen = Some(end);
+        }
+        if room_in_total && conn.cache.find_mut(seg.seq).is_none() {
+            conn.cache
+                .insert(new_entry(&seg, packet, conn, now, !in_sequence));
+            held += 1;
+            while conn.cache.len() > limit {
+                conn.cache.pop_front();
+                held -= 1;
+            }
+        }
+        conn.forwarded += 1;
+        self.held = held;
+    }
+}
+
 fn new_entry<P>(
     seg: &Segment,
     packet: P,

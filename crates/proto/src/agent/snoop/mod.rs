@@ -290,6 +290,12 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SnoopAgent<P> {
         self.run_timers(now);
     }
 
+    fn mirror(&mut self, now: Time, packet: P) {
+        if let Some(seg) = packet.segment().copied() {
+            self.mirror_data(now, seg, packet);
+        }
+    }
+
     fn poll_transmit(&mut self, _now: Time) -> Option<Transmit<P>> {
         self.out.pop_front()
     }

@@ -1,0 +1,299 @@
+//! A base station of the multicast handoff (paper 002 sections 4-6): the layer between the wire and
+//! the base station's agent (snoop, or a plain router). For each mobile host whose group it belongs
+//! to it is the primary, which forwards the multicast stream through the agent, or a buffering
+//! base station, which keeps the last packets in its circular buffer and lets the agent mirror them
+//! (snoop caches them, section 5) without sending anything to the mobile host. On the mobile host's
+//! `Forward` request it synchronises its buffer with the reported IP ids and sends the rest; it
+//! beacons once per beacon interval.
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::messages::Request;
+use super::{Mobility, MobilityPacket, Ring, BROADCAST};
+use crate::agent::{Agent, AgentProbe, AgentStats, Origin, Port, Priority, RelayReport, Transmit};
+use crate::time::{Time, SEC};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HandoffConfig {
+    /// This base station's address.
+    pub addr: u32,
+    /// The home agent's address, for `Join` and `Prune`.
+    pub home_agent: u32,
+    /// Packets the circular buffer keeps: 12 (section 6); 0 for a hard handoff.
+    pub ring: usize,
+    /// Time between beacons: 1 s (section 6); `None` sends none.
+    pub beacon_interval: Option<Time>,
+    /// When the first beacon goes, so that base stations do not beacon in step.
+    pub beacon_phase: Time,
+}
+
+impl HandoffConfig {
+    /// Paper 002's settings for the base station at `addr`.
+    pub fn paper002(addr: u32, home_agent: u32, beacon_phase: Time) -> HandoffConfig {
+        HandoffConfig {
+            addr,
+            home_agent,
+            ring: 12,
+            beacon_interval: Some(SEC),
+            beacon_phase,
+        }
+    }
+}
+
+/// What a handoff base station did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HandoffStats {
+    pub beacons: u64,
+    /// `Forward` requests carried out (handoffs to this base station).
+    pub became_primary: u64,
+    /// Of those, how many found one of the reported IP ids in the buffer.
+    pub ids_found: u64,
+    /// Buffered packets sent to the mobile host on becoming primary.
+    pub ring_sent: u64,
+    /// Packets the agent would have sent to a mobile host this base station does not forward for
+    /// (a mirrored cache's timers, the last ones before a handoff): not sent.
+    pub withheld: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Primary,
+    Buffering,
+}
+
+#[derive(Debug)]
+struct Served<P> {
+    role: Role,
+    ring: Ring<P>,
+}
+
+pub struct HandoffAgent<P> {
+    cfg: HandoffConfig,
+    inner: Box<dyn Agent<P>>,
+    /// The mobile hosts whose group this base station is in.
+    served: BTreeMap<u32, Served<P>>,
+    out: VecDeque<Transmit<P>>,
+    next_beacon: Option<Time>,
+    stats: HandoffStats,
+}
+
+impl<P: MobilityPacket> HandoffAgent<P> {
+    /// `inner` runs the base station's protocol; `primary_for` and `buffering_for` are the mobile
+    /// hosts it forwards for and buffers for at the start.
+    pub fn new(
+        cfg: HandoffConfig,
+        inner: Box<dyn Agent<P>>,
+        primary_for: &[u32],
+        buffering_for: &[u32],
+    ) -> HandoffAgent<P> {
+        let mut served = BTreeMap::new();
+        for (list, role) in [
+            (primary_for, Role::Primary),
+            (buffering_for, Role::Buffering),
+        ] {
+            for &mh in list {
+                served.insert(
+                    mh,
+                    Served {
+                        role,
+                        ring: Ring::new(cfg.ring),
+                    },
+                );
+            }
+        }
+        HandoffAgent {
+            next_beacon: cfg.beacon_interval.map(|_| cfg.beacon_phase),
+            cfg,
+            inner,
+            served,
+            out: VecDeque::new(),
+            stats: HandoffStats::default(),
+        }
+    }
+
+    pub fn handoff_stats(&self) -> &HandoffStats {
+        &self.stats
+    }
+
+    /// Whether this base station forwards for `mh` now.
+    pub fn is_primary(&self, mh: u32) -> bool {
+        self.served
+            .get(&mh)
+            .is_some_and(|s| s.role == Role::Primary)
+    }
+
+    fn send_control(&mut self, port: Port, dst: u32, msg: Mobility) {
+        self.out
+            .push_back(Transmit::forward(port, P::control(self.cfg.addr, dst, msg)));
+    }
+
+    /// Confirms a request to the mobile host ahead of the data waiting for it: the mobile host
+    /// repeats a request until it hears this, and a confirmation behind a queue of data would be
+    /// late by the queue.
+    fn confirm(&mut self, mh: u32, request: Request) {
+        let msg = Mobility::Confirm { mh, request };
+        self.out.push_back(Transmit {
+            port: Port::Wireless,
+            packet: P::control(self.cfg.addr, mh, msg),
+            priority: Priority::High,
+            origin: Origin::Forwarded,
+        });
+    }
+
+    /// Joins `mh`'s group (if not a member) in `role`.
+    fn serve(&mut self, mh: u32, role: Role) -> &mut Served<P> {
+        if !self.served.contains_key(&mh) {
+            let join = Mobility::Join {
+                mh,
+                bs: self.cfg.addr,
+            };
+            self.send_control(Port::Wired, self.cfg.home_agent, join);
+        }
+        let ring = self.cfg.ring;
+        let s = self.served.entry(mh).or_insert_with(|| Served {
+            role,
+            ring: Ring::new(ring),
+        });
+        s.role = role;
+        s
+    }
+
+    /// A request from a mobile host.
+    fn on_request(&mut self, msg: Mobility) {
+        let request = match msg {
+            Mobility::Forward { mh, .. } => {
+                self.confirm(mh, Request::Forward);
+                let s = self.serve(mh, Role::Primary);
+                let synced = s.ring.sync(msg.reported_ids());
+                self.stats.became_primary += 1;
+                self.stats.ids_found += u64::from(synced.found);
+                // section 6: "The remaining TCP packets in the circular buffer are transmitted"
+                for p in synced.send.into_iter().filter(|p| p.segment().is_some()) {
+                    self.stats.ring_sent += 1;
+                    self.out.push_back(Transmit::forward(Port::Wireless, p));
+                }
+                return;
+            }
+            Mobility::Buffer { mh } => {
+                self.serve(mh, Role::Buffering);
+                Request::Buffer
+            }
+            Mobility::Leave { mh } => {
+                if self.served.remove(&mh).is_some() {
+                    let prune = Mobility::Prune {
+                        mh,
+                        bs: self.cfg.addr,
+                    };
+                    self.send_control(Port::Wired, self.cfg.home_agent, prune);
+                }
+                Request::Leave
+            }
+            _ => return,
+        };
+        if let Mobility::Buffer { mh } | Mobility::Leave { mh } = msg {
+            self.confirm(mh, request);
+        }
+    }
+
+    /// A packet of `mh`'s multicast stream, decapsulated.
+    fn on_stream(&mut self, now: Time, mh: u32, packet: P) {
+        let Some(s) = self.served.get_mut(&mh) else {
+            return; // left the group; the home agent has not heard yet
+        };
+        if let Some(id) = packet.segment().map(|seg| seg.ip_id) {
+            s.ring.push(id, packet.clone());
+        }
+        match s.role {
+            Role::Primary => self.inner.on_packet(now, Port::Wired, packet),
+            Role::Buffering => self.inner.mirror(now, packet),
+        }
+    }
+
+    /// The mobile host a packet from the agent is for, if this base station serves it and does not
+    /// forward for it now.
+    fn withheld(&self, t: &Transmit<P>) -> bool {
+        t.port == Port::Wireless
+            && t.packet
+                .segment()
+                .and_then(|s| self.served.get(&s.dst.addr))
+                .is_some_and(|s| s.role != Role::Primary)
+    }
+}
+
+impl<P: MobilityPacket> Agent<P> for HandoffAgent<P> {
+    fn on_packet(&mut self, now: Time, from: Port, packet: P) {
+        if let Some(msg) = packet.mobility().copied() {
+            if from == Port::Wireless {
+                self.on_request(msg);
+            }
+            return;
+        }
+        match packet.tunnel() {
+            Some(t) if t.dst == self.cfg.addr => {
+                let inner = packet.decapsulate();
+                if let Some(mh) = inner.segment().map(|s| s.dst.addr) {
+                    self.on_stream(now, mh, inner);
+                }
+            }
+            _ => self.inner.on_packet(now, from, packet),
+        }
+    }
+
+    fn on_timeout(&mut self, now: Time) {
+        if let (Some(at), Some(every)) = (self.next_beacon, self.cfg.beacon_interval) {
+            if at <= now {
+                self.stats.beacons += 1;
+                let beacon = Mobility::Beacon {
+                    bs: self.cfg.addr,
+                    sent: now,
+                };
+                self.send_control(Port::Wireless, BROADCAST, beacon);
+                self.next_beacon = Some(at + every.max(1));
+            }
+        }
+        if self.inner.poll_timeout().is_some_and(|t| t <= now) {
+            self.inner.on_timeout(now);
+        }
+    }
+
+    fn poll_transmit(&mut self, now: Time) -> Option<Transmit<P>> {
+        if let Some(t) = self.out.pop_front() {
+            return Some(t);
+        }
+        while let Some(t) = self.inner.poll_transmit(now) {
+            if self.withheld(&t) {
+                self.stats.withheld += 1;
+                continue;
+            }
+            return Some(t);
+        }
+        None
+    }
+
+    fn poll_timeout(&self) -> Option<Time> {
+        match (self.next_beacon, self.inner.poll_timeout()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn on_input_queue(&mut self, len: usize, max: usize) {
+        self.inner.on_input_queue(len, max);
+    }
+
+    fn stats(&self) -> AgentStats {
+        self.inner.stats()
+    }
+
+    fn probe(&self) -> AgentProbe {
+        self.inner.probe()
+    }
+
+    fn relay(&self) -> Option<RelayReport> {
+        self.inner.relay()
+    }
+
+    fn handoff(&self) -> Option<HandoffStats> {
+        Some(self.stats.clone())
+    }
+}

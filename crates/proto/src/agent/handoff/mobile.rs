@@ -1,0 +1,242 @@
+//! The mobile host's side of the handoff (paper 002 sections 4 and 6): which base station forwards
+//! its packets, when to hand off, and the IP ids of the last packets it received, which it reports
+//! to the new primary. Handoffs are mobile-initiated: on a timer, as in the paper's experiments
+//! ("the mobile host uses the time elapsed since the last handoff to determine if a handoff should
+//! occur", section 7), or on the beacons' signal strength with hysteresis (section 4).
+
+use std::collections::{BTreeMap, VecDeque};
+
+use super::messages::Request;
+use super::Mobility;
+use crate::time::{Time, MS};
+
+/// What starts a handoff.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Trigger {
+    /// Never: the first base station forwards throughout.
+    Never,
+    /// Every so often, to the next base station in the list (section 7's experiments).
+    Every(Time),
+    /// When a beacon from another base station is stronger than the primary's last beacon by this
+    /// many dB (section 4: "Based on its beacon measurements and some hysteresis").
+    Signal { hysteresis_db: f64 },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MobileConfig {
+    /// The mobile host's (home) address.
+    pub addr: u32,
+    /// The base stations it may use, the primary at the start first; all of them buffer.
+    pub base_stations: Vec<u32>,
+    pub trigger: Trigger,
+    /// IP ids reported to a new primary: 3 (section 6).
+    pub ids: usize,
+    /// A request not confirmed within this time is sent again (our choice: the paper describes no
+    /// confirmation; 100 ms is several times a control message's round trip on a busy cell).
+    pub retry: Time,
+}
+
+impl MobileConfig {
+    pub fn paper002(addr: u32, base_stations: Vec<u32>, trigger: Trigger) -> MobileConfig {
+        MobileConfig {
+            addr,
+            base_stations,
+            trigger,
+            ids: 3,
+            retry: 100 * MS,
+        }
+    }
+}
+
+/// One handoff, as the mobile host saw it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub at: Time,
+    pub from: u32,
+    pub to: u32,
+    /// When the new primary's confirmation arrived.
+    pub confirmed: Option<Time>,
+    /// When the first TCP packet from the new primary's cell arrived after the decision.
+    pub first_packet: Option<Time>,
+}
+
+/// A request waiting for its confirmation.
+#[derive(Clone, Copy, Debug)]
+struct Pending {
+    bs: u32,
+    msg: Mobility,
+    request: Request,
+    resend_at: Time,
+}
+
+#[derive(Debug)]
+pub struct MobileHandoff {
+    cfg: MobileConfig,
+    primary: u32,
+    last_ids: VecDeque<u16>,
+    next_timed: Option<Time>,
+    /// The last beacon's signal strength from each base station, dBm.
+    strength: BTreeMap<u32, f64>,
+    pending: Vec<Pending>,
+    out: VecDeque<(u32, Mobility)>,
+    decisions: Vec<Decision>,
+    pub resent_requests: u64,
+}
+
+impl MobileHandoff {
+    /// `None` without base stations.
+    pub fn new(cfg: MobileConfig) -> Option<MobileHandoff> {
+        let primary = *cfg.base_stations.first()?;
+        let next_timed = match cfg.trigger {
+            Trigger::Every(t) if cfg.base_stations.len() > 1 => Some(t.max(1)),
+            _ => None,
+        };
+        Some(MobileHandoff {
+            cfg,
+            primary,
+            last_ids: VecDeque::new(),
+            next_timed,
+            strength: BTreeMap::new(),
+            pending: vec![],
+            out: VecDeque::new(),
+            decisions: vec![],
+            resent_requests: 0,
+        })
+    }
+
+    /// The mobile host's address.
+    pub fn config_addr(&self) -> u32 {
+        self.cfg.addr
+    }
+
+    /// The base station that forwards now, to which the mobile host sends its packets.
+    pub fn primary(&self) -> u32 {
+        self.primary
+    }
+
+    pub fn decisions(&self) -> &[Decision] {
+        &self.decisions
+    }
+
+    /// A packet for the mobile host arrived intact from base station `bs`'s cell.
+    pub fn on_received(&mut self, now: Time, bs: u32, ip_id: u16) {
+        if self.cfg.ids > 0 {
+            if self.last_ids.len() == self.cfg.ids {
+                self.last_ids.pop_front();
+            }
+            self.last_ids.push_back(ip_id);
+        }
+        if let Some(d) = self.decisions.last_mut() {
+            if d.to == bs && d.first_packet.is_none() {
+                d.first_packet = Some(now);
+            }
+        }
+    }
+
+    /// A control message or beacon from base station `bs`; `strength_dbm` is the beacon's signal.
+    pub fn on_message(&mut self, now: Time, bs: u32, msg: &Mobility, strength_dbm: f64) {
+        match *msg {
+            Mobility::Beacon { .. } => {
+                self.strength.insert(bs, strength_dbm);
+                if let Trigger::Signal { hysteresis_db } = self.cfg.trigger {
+                    let current = self.strength.get(&self.primary).copied();
+                    let better = current.is_none_or(|c| strength_dbm > c + hysteresis_db);
+                    if bs != self.primary && better && self.cfg.base_stations.contains(&bs) {
+                        self.hand_off(now, bs);
+                    }
+                }
+            }
+            Mobility::Confirm { mh, request } if mh == self.cfg.addr => {
+                let before = self.pending.len();
+                self.pending
+                    .retain(|p| !(p.bs == bs && p.request == request));
+                if request == Request::Forward && self.pending.len() < before {
+                    if let Some(d) = self.decisions.last_mut() {
+                        if d.to == bs && d.confirmed.is_none() {
+                            d.confirmed = Some(now);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Hands off to `to`: it forwards, every other base station buffers (section 4, Fig. 5).
+    pub fn hand_off(&mut self, now: Time, to: u32) {
+        if to == self.primary {
+            return;
+        }
+        let mut last_ids = [0u16; 3];
+        let n = self.last_ids.len().min(3);
+        for (slot, id) in last_ids
+            .iter_mut()
+            .zip(self.last_ids.iter().skip(self.last_ids.len() - n))
+        {
+            *slot = *id;
+        }
+        let mh = self.cfg.addr;
+        self.decisions.push(Decision {
+            at: now,
+            from: self.primary,
+            to,
+            confirmed: None,
+            first_packet: None,
+        });
+        let old = self.primary;
+        self.primary = to;
+        // a newer decision replaces whatever was still unconfirmed
+        self.pending.clear();
+        let forward = Mobility::Forward {
+            mh,
+            last_ids,
+            count: n as u8,
+        };
+        self.request(now, to, forward, Request::Forward);
+        self.request(now, old, Mobility::Buffer { mh }, Request::Buffer);
+    }
+
+    fn request(&mut self, now: Time, bs: u32, msg: Mobility, request: Request) {
+        self.out.push_back((bs, msg));
+        self.pending.push(Pending {
+            bs,
+            msg,
+            request,
+            resend_at: now + self.cfg.retry,
+        });
+    }
+
+    pub fn on_timeout(&mut self, now: Time) {
+        if let Some(at) = self.next_timed {
+            if at <= now {
+                if let Trigger::Every(every) = self.cfg.trigger {
+                    let list = &self.cfg.base_stations;
+                    let i = list.iter().position(|&b| b == self.primary).unwrap_or(0);
+                    let next = list[(i + 1) % list.len()];
+                    self.hand_off(now, next);
+                    self.next_timed = Some(at + every.max(1));
+                }
+            }
+        }
+        for p in &mut self.pending {
+            if p.resend_at <= now {
+                self.out.push_back((p.bs, p.msg));
+                p.resend_at = now + self.cfg.retry;
+                self.resent_requests += 1;
+            }
+        }
+    }
+
+    /// The next control message: its base station and the message.
+    pub fn poll_transmit(&mut self) -> Option<(u32, Mobility)> {
+        self.out.pop_front()
+    }
+
+    pub fn poll_timeout(&self) -> Option<Time> {
+        let resend = self.pending.iter().map(|p| p.resend_at).min();
+        match (self.next_timed, resend) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}

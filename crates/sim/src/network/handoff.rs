@@ -1,0 +1,220 @@
+//! Mobile hosts that move between base stations (paper 002 sections 4-6): which home agent tunnels
+//! a mobile host's packets, the base stations of its multicast group, what triggers its handoffs,
+//! and the constants of the scheme. The mobile host is a station of every one of those base
+//! stations' cells (it hears them all: the paper's experiment hands off between two base stations in
+//! one room); it sends through the primary's cell, and its requests to each base station through
+//! that one's cell.
+
+use snooplab_proto::agent::handoff::Trigger;
+use snooplab_proto::time::{Time, MS, SEC};
+
+use super::{AgentKind, Network, NodeId, NodeKind};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct HandoffSpec {
+    pub mobile: NodeId,
+    /// A router (no cell) on the path from the fixed hosts: it runs the home agent.
+    pub home_agent: NodeId,
+    /// The base stations of the mobile host's group, the primary at the start first.
+    pub base_stations: Vec<NodeId>,
+    pub trigger: Trigger,
+    /// Packets a buffering base station keeps: 12 (section 6).
+    pub ring: usize,
+    /// IP ids the mobile host reports to a new primary: 3 (section 6).
+    pub ids: usize,
+    /// Time between each base station's beacons: 1 s (section 6); `None` for none.
+    pub beacon_interval: Option<Time>,
+    /// An unconfirmed request is repeated after this (our choice, `MobileConfig::retry`).
+    pub retry: Time,
+    /// Where the mobile host is, for the beacons' signal strength (`Trigger::Signal`).
+    pub movement: Option<Movement>,
+}
+
+/// Our movement model (the paper gives none): the mobile host walks back and forth along a line at
+/// a constant speed, the base stations stand on the line, and a beacon's signal falls off with the
+/// log-distance path-loss law, `P(d) = P(1 m) - 10 n log10(d / 1 m)`. Only differences between
+/// base stations matter to the handoff rule, so neither the transmit power nor the loss at 1 m
+/// does: the exponent `n` alone shapes the decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Movement {
+    /// The walk's two ends, metres along the line; it starts at `from_m`.
+    pub from_m: f64,
+    pub to_m: f64,
+    pub speed_mps: f64,
+    /// Each base station's position, in the order of `HandoffSpec::base_stations`.
+    pub base_stations_m: Vec<f64>,
+    /// Path-loss exponent: 2 in free space, about 3 indoors (our default).
+    pub path_loss_exponent: f64,
+}
+
+impl Movement {
+    /// Where the mobile host is at `t`.
+    pub fn position(&self, t: Time) -> f64 {
+        let span = (self.to_m - self.from_m).abs();
+        if span == 0.0 || self.speed_mps <= 0.0 {
+            return self.from_m;
+        }
+        let walked = self.speed_mps * t as f64 / SEC as f64;
+        let leg = walked % (2.0 * span);
+        let along = if leg <= span { leg } else { 2.0 * span - leg };
+        self.from_m + along * (self.to_m - self.from_m).signum()
+    }
+
+    /// A beacon's signal from the `k`-th base station at `t`, dB relative to 1 m away.
+    pub fn signal_db(&self, t: Time, k: usize) -> f64 {
+        let at = self.base_stations_m.get(k).copied().unwrap_or(0.0);
+        let d = (self.position(t) - at).abs().max(1.0);
+        -10.0 * self.path_loss_exponent * d.log10()
+    }
+}
+
+impl HandoffSpec {
+    /// Paper 002's scheme for `mobile` moving among `base_stations`, `trigger`ed.
+    pub fn paper002(
+        mobile: NodeId,
+        home_agent: NodeId,
+        base_stations: Vec<NodeId>,
+        trigger: Trigger,
+    ) -> HandoffSpec {
+        HandoffSpec {
+            mobile,
+            home_agent,
+            base_stations,
+            trigger,
+            ring: 12,
+            ids: 3,
+            beacon_interval: Some(SEC),
+            retry: 100 * MS,
+            movement: None,
+        }
+    }
+
+    /// The signal of `bs`'s beacon at the mobile host at `t` (0 without a movement model).
+    pub fn signal_dbm(&self, t: Time, bs: NodeId) -> f64 {
+        let k = self.base_stations.iter().position(|&b| b == bs);
+        match (&self.movement, k) {
+            (Some(m), Some(k)) => m.signal_db(t, k),
+            _ => 0.0,
+        }
+    }
+}
+
+impl Network {
+    /// The handoff a node takes part in as mobile host, home agent or base station.
+    pub fn handoff_of(&self, node: NodeId) -> Option<&HandoffSpec> {
+        self.handoffs
+            .iter()
+            .find(|h| h.mobile == node || h.home_agent == node || h.base_stations.contains(&node))
+    }
+
+    /// The cells `node` is a station of, with its station number in each.
+    pub fn stations_of(&self, node: NodeId) -> Vec<(usize, usize)> {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter_map(|(c, cell)| {
+                cell.stations
+                    .iter()
+                    .position(|s| s.node == node)
+                    .map(|i| (c, i + 1))
+            })
+            .collect()
+    }
+
+    /// Checks the handoffs: the message names the mobile host and what is wrong.
+    pub(super) fn validate_handoffs(&self) -> Result<(), String> {
+        for (i, h) in self.handoffs.iter().enumerate() {
+            let name = |n: NodeId| self.nodes[n].name.clone();
+            let mh = name(h.mobile);
+            if self.nodes[h.mobile].kind != NodeKind::Host {
+                return Err(format!("handoff: '{mh}' is not a host"));
+            }
+            if self.handoffs[..i].iter().any(|g| g.mobile == h.mobile) {
+                return Err(format!("handoff: mobile host '{mh}' is listed twice"));
+            }
+            match &self.nodes[h.home_agent].kind {
+                NodeKind::BaseStation {
+                    agent: AgentKind::Router,
+                    ..
+                } if self.cell_of(h.home_agent).is_none() => {}
+                _ => {
+                    return Err(format!(
+                        "handoff of '{mh}': home agent '{}' must be a router (a base station \
+                         with agent = \"router\" and no cell)",
+                        name(h.home_agent)
+                    ))
+                }
+            }
+            if h.base_stations.is_empty() {
+                return Err(format!("handoff of '{mh}': no base stations"));
+            }
+            for (k, &bs) in h.base_stations.iter().enumerate() {
+                if h.base_stations[..k].contains(&bs) {
+                    return Err(format!(
+                        "handoff of '{mh}': base station '{}' is listed twice",
+                        name(bs)
+                    ));
+                }
+                let in_cell = self
+                    .cell_of(bs)
+                    .is_some_and(|c| self.cells[c].stations.iter().any(|s| s.node == h.mobile));
+                if !in_cell {
+                    return Err(format!(
+                        "handoff of '{mh}': base station '{}' has no cell with '{mh}' as a station",
+                        name(bs)
+                    ));
+                }
+                if let Some(g) = self.handoffs[..i]
+                    .iter()
+                    .find(|g| g.base_stations.contains(&bs) && g.home_agent != h.home_agent)
+                {
+                    return Err(format!(
+                        "base station '{}' serves '{}' and '{mh}' with different home agents",
+                        name(bs),
+                        name(g.mobile)
+                    ));
+                }
+            }
+            if let Trigger::Every(t) = h.trigger {
+                if t == 0 {
+                    return Err(format!("handoff of '{mh}': the interval must be positive"));
+                }
+            }
+            if matches!(h.trigger, Trigger::Signal { .. }) {
+                match &h.movement {
+                    None => {
+                        return Err(format!(
+                            "handoff of '{mh}': signal-strength handoffs need a movement model"
+                        ))
+                    }
+                    Some(m) if m.base_stations_m.len() != h.base_stations.len() => {
+                        return Err(format!(
+                            "handoff of '{mh}': the movement model places {} base stations, the \
+                             handoff lists {}",
+                            m.base_stations_m.len(),
+                            h.base_stations.len()
+                        ))
+                    }
+                    Some(m) if !(m.speed_mps >= 0.0 && m.path_loss_exponent > 0.0) => {
+                        return Err(format!(
+                            "handoff of '{mh}': speed must be >= 0 and the path-loss exponent > 0"
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+            if h.ids > 3 {
+                return Err(format!(
+                    "handoff of '{mh}': a request carries at most 3 IP ids, not {}",
+                    h.ids
+                ));
+            }
+            if h.retry == 0 || h.beacon_interval == Some(0) {
+                return Err(format!(
+                    "handoff of '{mh}': retry and beacon interval must be positive"
+                ));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,134 @@
+//! Paper 002's testbed as a network (Balakrishnan, Seshan, Amir and Katz 1995, sections 6-7, Fig.
+//! 6): the fixed host `fh` sends to the mobile host `mh` through its home agent `ha`, which tunnels
+//! each packet to the base stations `bs1` and `bs2` (10 Mb/s Ethernet between them all); each base
+//! station has a 2 Mb/s WaveLAN cell (`cell1`, `cell2`) and `mh` is a station of both. Paper 002's
+//! own settings: 1460-byte segments, 64 KB windows, 10 MB transfers, Reno senders with the BSD/OS
+//! host profile (BSD/OS 2.0 had the TCP of our `bsdos-2.1` profile as far as the sources tell),
+//! and snoop as section 6 sets it (`snoop-002`: first duplicate ACK, 40 ms minimum timeout).
+//!
+//! Our copy of the paper has no figures, so Fig. 6 itself is not known: the home agent as a router
+//! between the fixed host and the base stations is our reading of sections 4 and 6.
+
+use snooplab_proto::agent::handoff::Trigger;
+use snooplab_proto::tcp::HostPreset;
+use snooplab_proto::Time;
+
+use super::{Cell, Flow, HandoffSpec, InputQueue, Link, Network, Node, NodeKind, Station};
+use crate::channel::ChannelSpec;
+use crate::medium::WavelanParams;
+use crate::protocol::{AgentKind, Protocol};
+use crate::scenario::Env;
+
+/// "the maximum TCP segment size was 1460 bytes" (section 7).
+pub const MSS: u32 = 1460;
+/// "The maximum possible window size for the connection was 64 KBytes" (section 7).
+pub const WINDOW: u32 = 64 * 1024;
+/// "Each run involved a 10 MByte transfer" (section 7).
+pub const TRANSFER: u64 = 10 * 1024 * 1024;
+/// The hosts' TCP.
+pub const HOST: HostPreset = HostPreset::Bsdos21;
+
+/// One run of paper 002's experiments.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Paper002 {
+    /// Snoop at the base stations (`snoop-002`), or plain routers ("unmodified TCP").
+    pub snoop: bool,
+    /// Mean bytes between bit errors on the wireless links, both directions (0: none).
+    pub error_every: u64,
+    /// Handoffs between the two base stations at this interval; `None`: never.
+    pub handoff_every: Option<Time>,
+    /// Base stations beacon once per second (section 6); off for the beacon-free peak.
+    pub beacons: bool,
+    pub transfer: u64,
+    pub seed: u64,
+    pub max_time: Time,
+}
+
+impl Paper002 {
+    pub fn new(snoop: bool, error_every: u64, handoff_every: Option<Time>, seed: u64) -> Paper002 {
+        Paper002 {
+            snoop,
+            error_every,
+            handoff_every,
+            beacons: true,
+            transfer: TRANSFER,
+            seed,
+            max_time: 3600 * snooplab_proto::time::SEC,
+        }
+    }
+}
+
+impl Network {
+    pub fn paper002(p: &Paper002) -> Network {
+        let agent = if p.snoop {
+            AgentKind::Snoop002
+        } else {
+            AgentKind::Router
+        };
+        let node = |name: &str, kind: NodeKind, addr: u32| Node {
+            name: name.into(),
+            kind,
+            addr,
+        };
+        let bs = |agent| NodeKind::BaseStation {
+            agent,
+            input: InputQueue::default(),
+        };
+        let nodes = vec![
+            node("fh", NodeKind::Host, 0x0a00_0001),
+            node("ha", bs(AgentKind::Router), 0x0a00_0003),
+            node("bs1", bs(agent), 0x0a00_00fe),
+            node("bs2", bs(agent), 0x0a00_00fd),
+            node("mh", NodeKind::Host, 0x0a00_0102),
+        ];
+        let ethernet = Env::Lan.wired();
+        let link = |name: &str, a, b| Link {
+            name: name.into(),
+            ends: [a, b],
+            params: ethernet.clone(),
+        };
+        let channel = ChannelSpec::every(p.error_every, 1);
+        let cell = |name: &str, base_station| Cell {
+            name: name.into(),
+            base_station,
+            stations: vec![Station {
+                node: 4,
+                down: channel.clone(),
+                up: channel.clone(),
+            }],
+            params: WavelanParams::default(),
+            access: Default::default(),
+        };
+        let trigger = p.handoff_every.map_or(Trigger::Never, Trigger::Every);
+        let mut handoff = HandoffSpec::paper002(4, 1, vec![2, 3], trigger);
+        if !p.beacons {
+            handoff.beacon_interval = None;
+        }
+        Network {
+            nodes,
+            links: vec![
+                link("fh-ha", 0, 1),
+                link("ha-bs1", 1, 2),
+                link("ha-bs2", 1, 3),
+            ],
+            cells: vec![cell("cell1", 2), cell("cell2", 3)],
+            flows: vec![Flow {
+                name: "flow0".into(),
+                from: 0,
+                to: 4,
+                protocol: Protocol::E2e,
+                host_preset: HOST,
+                host: HOST.profile(),
+                buffer: WINDOW,
+                mss: MSS,
+                transfer: p.transfer,
+                start: 0,
+                src_port: super::paper000::SRC_PORT,
+                dst_port: super::paper000::DST_PORT,
+            }],
+            handoffs: vec![handoff],
+            seed: p.seed,
+            max_time: p.max_time,
+        }
+    }
+}
