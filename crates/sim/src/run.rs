@@ -402,6 +402,11 @@ impl<O: Observe> Simulation<O> {
             obs,
             net: net.clone(),
         };
+        // nodes with timers of their own from the start (a mobile host's handoff timer, beacons):
+        // armed now, not at their first packet
+        for n in 0..sim.nodes.len() {
+            sim.arm_node(n);
+        }
         for f in 0..sim.net.flows.len() {
             let start = sim.net.flows[f].start;
             if start == 0 {

@@ -6,6 +6,7 @@
 
 pub mod paper000;
 pub mod paper001;
+pub mod paper002;
 pub mod paper004;
 
 use std::fmt::Write as _;
@@ -76,7 +77,18 @@ pub fn claims_html(claims: &[Claim]) -> String {
 
 /// Traces one run for the report's example figures (in `dir/stem/`), with a caption.
 pub fn example(dir: &Path, sc: &Scenario, stem: &str) -> Result<Vec<(Figure, String)>, String> {
-    let (r, obs) = Simulation::observed(sc, Observer::default().with_trace()).run_observed();
+    example_network(dir, &sc.network(), sc.env.name(), stem)
+}
+
+/// [`example`] for a network.
+pub fn example_network(
+    dir: &Path,
+    net: &snooplab_sim::Network,
+    env: &str,
+    stem: &str,
+) -> Result<Vec<(Figure, String)>, String> {
+    let (r, obs) =
+        Simulation::observed_network(net, env, Observer::default().with_trace()).run_observed();
     let trace = obs.trace.unwrap_or_else(TraceLog::default);
     let sub = dir.join(stem);
     write_trace(&sub, &trace, &r)?;

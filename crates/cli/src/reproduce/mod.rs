@@ -5,6 +5,7 @@
 
 mod paper000;
 mod paper001;
+mod paper002;
 mod paper004;
 
 use std::path::Path;
@@ -127,6 +128,9 @@ pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
             Paper::Paper001 => {
                 paper001::parts(&s.parts)?;
             }
+            Paper::Paper002 => {
+                paper002::parts(&s.parts)?;
+            }
             Paper::Paper004 => paper004::parts(&s.parts)?,
         }
     }
@@ -175,6 +179,7 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         let (r, runs) = match s.paper {
             Paper::Paper000 => paper000::run(&s.parts, &common)?,
             Paper::Paper001 => paper001::run(&s.parts, &common)?,
+            Paper::Paper002 => paper002::run(&s.parts, &common)?,
             Paper::Paper004 => paper004::run(&s.parts, &common)?,
         };
         if !a.json {

@@ -40,6 +40,8 @@ pub struct Paper002 {
     /// Base stations beacon once per second (section 6); off for the beacon-free peak.
     pub beacons: bool,
     pub transfer: u64,
+    /// When the fixed host opens the connection (handoffs before it are idle ones).
+    pub start: Time,
     pub seed: u64,
     pub max_time: Time,
 }
@@ -52,6 +54,7 @@ impl Paper002 {
             handoff_every,
             beacons: true,
             transfer: TRANSFER,
+            start: 0,
             seed,
             max_time: 3600 * snooplab_proto::time::SEC,
         }
@@ -122,7 +125,7 @@ impl Network {
                 buffer: WINDOW,
                 mss: MSS,
                 transfer: p.transfer,
-                start: 0,
+                start: p.start,
                 src_port: super::paper000::SRC_PORT,
                 dst_port: super::paper000::DST_PORT,
             }],

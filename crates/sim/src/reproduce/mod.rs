@@ -4,6 +4,7 @@
 
 pub mod paper000;
 pub mod paper001;
+pub mod paper002;
 pub mod paper004;
 
 use serde::Serialize;
@@ -33,19 +34,28 @@ pub enum Paper {
     Paper000,
     /// Tamura, Tobe and Tokuda 1998: EFR on a shared WaveLAN (Figs. 15-19).
     Paper001,
+    /// Balakrishnan, Seshan, Amir and Katz 1995: snoop and the multicast handoff (Table 1, Figs.
+    /// 7-11).
+    Paper002,
     /// Balakrishnan and Katz 1998: explicit loss notification for mobile senders (Fig. 2).
     Paper004,
 }
 
 impl Paper {
     /// Every paper that is built, in the order `reproduce` runs them.
-    pub const BUILT: [Paper; 3] = [Paper::Paper000, Paper::Paper001, Paper::Paper004];
+    pub const BUILT: [Paper; 4] = [
+        Paper::Paper000,
+        Paper::Paper001,
+        Paper::Paper002,
+        Paper::Paper004,
+    ];
 
     /// The name on the command line and in outputs (`paper000`).
     pub fn name(self) -> &'static str {
         match self {
             Paper::Paper000 => "paper000",
             Paper::Paper001 => "paper001",
+            Paper::Paper002 => "paper002",
             Paper::Paper004 => "paper004",
         }
     }
@@ -61,6 +71,10 @@ impl Paper {
                 "Tamura, Tobe and Tokuda, \"EFR: Efficient Fast Retransmit Scheme for TCP in a \
                  Wireless Multiple Access\" (1998)"
             }
+            Paper::Paper002 => {
+                "Balakrishnan, Seshan, Amir and Katz, \"Improving TCP/IP Performance over Wireless \
+                 Networks\" (1995)"
+            }
             Paper::Paper004 => {
                 "Balakrishnan and Katz, \"Explicit Loss Notification and Wireless Web Performance\" \
                  (1998)"
@@ -72,8 +86,9 @@ impl Paper {
     /// number of trials where it states one.
     pub fn default_seeds(self) -> u64 {
         match self {
-            // "10 runs" is paper 000's; paper 004's Fig. 2 does not say, and gets the same
-            Paper::Paper000 | Paper::Paper004 => 10,
+            // "10 runs" is paper 000's; paper 002's Fig. 7 "was repeated ten times at each error
+            // rate"; paper 004's Fig. 2 does not say, and gets the same
+            Paper::Paper000 | Paper::Paper002 | Paper::Paper004 => 10,
             // "averaging the results of 50 trials" (section 6.1)
             Paper::Paper001 => 50,
         }
@@ -86,6 +101,7 @@ impl Paper {
         match self {
             Paper::Paper000 | Paper::Paper004 => HostPreset::Bsdos21,
             Paper::Paper001 => crate::network::paper001::HOST,
+            Paper::Paper002 => crate::network::paper002::HOST,
         }
     }
 

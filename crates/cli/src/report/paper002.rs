@@ -1,0 +1,136 @@
+//! Paper 002's section of the report: Table 1 and Fig. 10 as tables, Figs. 7 and 11 as charts, and
+//! the traces of Figs. 8 (snoop and Reno at one error per 256 Kbits) and 9 (handoffs every 10 s).
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use snooplab_proto::time::SEC;
+use snooplab_sim::reproduce::paper002::{network, Job, Report002};
+use snooplab_sim::stats::Summary;
+
+use super::{claims_html, esc, example_network, img};
+use crate::files::create_dir;
+use crate::plot::paper_plots::{ErrorRateSweep, Line};
+use crate::plot::save;
+
+fn cell(s: &Summary) -> String {
+    format!("{:.3}<br><small>± {:.3}</small>", s.mean, s.ci95)
+}
+
+/// The section's HTML; its figures go into `page/paper002/`.
+pub fn section(page: &Path, r: &Report002) -> Result<String, String> {
+    let dir = page.join("paper002");
+    create_dir(&dir)?;
+    let mut h = String::new();
+    let _ = writeln!(
+        h,
+        "<h1 id=\"paper002\">Paper 002 reproduced</h1><p>Balakrishnan, Seshan, Amir and Katz, \
+         \"Improving TCP/IP Performance over Wireless Networks\" (1995), section 7: the fixed host \
+         sends 10 MB to the mobile host through its home agent, which tunnels every packet to the \
+         mobile host's multicast group of two base stations; the primary forwards, the other keeps \
+         the last 12 packets and mirrors snoop's cache. 1460-byte segments, 64 KB windows, Reno \
+         with {} hosts, snoop with paper 002's settings, beacons once per second, {} seeds (± the \
+         95% interval). docs/paper002.md explains each result.</p>",
+        esc(&r.host),
+        r.seeds
+    );
+    if !r.table1.is_empty() {
+        let _ = writeln!(
+            h,
+            "<h2>Table 1: handoffs at a fixed interval, no bit errors</h2><table><tr><th>time \
+             between handoffs</th><th>Mb/s</th><th>std dev</th><th>paper</th><th>local \
+             retransmissions</th><th>buffered packets sent</th></tr>"
+        );
+        for row in &r.table1 {
+            let label = match (row.seconds, row.beacons) {
+                (_, false) => "never, no beacons".to_string(),
+                (None, true) => "never".to_string(),
+                (Some(x), true) => format!("{x} s"),
+            };
+            let paper = match (row.paper_mbps, row.paper_stddev_mbps) {
+                (Some(m), Some(d)) => format!("{m:.2} ± {d:.3}"),
+                _ if !row.beacons => "1.6 (peak)".into(),
+                _ => "-".into(),
+            };
+            let _ = writeln!(
+                h,
+                "<tr><th>{label}</th><td>{}</td><td>{:.3}</td><td>{paper}</td><td>{:.0}</td><td>{:.0}</td></tr>",
+                cell(&row.throughput_mbps),
+                row.stddev_mbps,
+                row.local_retransmissions.mean,
+                row.ring_sent.mean
+            );
+        }
+        let _ = writeln!(h, "</table>");
+    }
+    if !r.sweep.is_empty() {
+        let line = |name: &str,
+                    get: &dyn Fn(
+            &snooplab_sim::reproduce::paper002::SweepPoint,
+        ) -> Option<Summary>| Line {
+            name: name.into(),
+            points: r
+                .sweep
+                .iter()
+                .filter_map(|p| get(p).map(|s| (p.kbits_between_errors * 1024 / 8, s.mean, s.ci95)))
+                .collect(),
+        };
+        let chart = ErrorRateSweep {
+            title: "Paper 002 Figs. 7 and 11: throughput at the mobile host".into(),
+            lines: [
+                line("Reno", &|p| p.reno_mbps),
+                line("snoop", &|p| p.snoop_mbps),
+                line("snoop, handoff every 5 s", &|p| p.snoop_handoff_mbps),
+            ]
+            .into_iter()
+            .filter(|l| !l.points.is_empty())
+            .collect(),
+        };
+        let fig = save(&dir, "fig7-fig11", (1000, 600), &chart)?;
+        h.push_str(&img(
+            page,
+            &fig,
+            "Throughput against the mean bytes between bit errors (Figs. 7 and 11)",
+        )?);
+    }
+    if let Some(l) = &r.latency {
+        let _ = writeln!(
+            h,
+            "<h2>Fig. 10: handoff latency</h2><table><tr><th></th><th>ours, ms</th><th>paper, \
+             ms</th></tr><tr><th>idle (decision to confirmation)</th><td>{}</td><td>5-10</td></tr>\
+             <tr><th>during a transfer, to the confirmation</th><td>{}</td><td rowspan=2>25-70</td>\
+             </tr><tr><th>during a transfer, to the first packet from the new base \
+             station</th><td>{}</td></tr></table>",
+            cell(&l.idle_ms),
+            cell(&l.transfer_confirm_ms),
+            cell(&l.transfer_first_packet_ms)
+        );
+    }
+    h.push_str(&claims_html(&r.claims));
+    let _ = writeln!(
+        h,
+        "<h2>Figs. 8 and 9: inside three runs</h2><p>Seed 1. Fig. 8: one error per 256 Kbits, Reno \
+         with routers and with snoop at the base stations, no handoffs. Fig. 9: no errors, a \
+         handoff every 10 s (the times are in the run's handoffs.csv).</p>"
+    );
+    for (job, stem) in [
+        (Job::Sweep(256, false, None), "fig8-reno"),
+        (Job::Sweep(256, true, None), "fig8-snoop"),
+        (Job::Table1(Some(10 * SEC), true), "fig9-handoffs"),
+    ] {
+        let mut net = network(job, 1);
+        if let Some(host) = snooplab_proto::tcp::HostPreset::ALL
+            .iter()
+            .find(|p| r.host.starts_with(p.name()))
+        {
+            for f in &mut net.flows {
+                f.host_preset = *host;
+                f.host = host.profile();
+            }
+        }
+        for (f, summary) in example_network(&dir, &net, "lan", stem)? {
+            h.push_str(&img(page, &f, &summary)?);
+        }
+    }
+    Ok(h)
+}

@@ -1,0 +1,201 @@
+//! `snooplab reproduce paper002`: Table 1 (handoffs at a fixed interval), Figs. 7 and 11 (snoop and
+//! Reno across bit-error rates, without and with handoffs) and Fig. 10 (handoff latency) of
+//! Balakrishnan et al. 1995 as tables beside the paper's numbers, its claims checked, and its
+//! section of the report.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use snooplab_sim::reproduce::paper002::{evaluate, jobs, network, Paper002Data, Parts, Report002};
+use snooplab_sim::reproduce::Paper;
+use snooplab_sim::RunResult;
+
+use super::{Common, Reproduced};
+use crate::files::write_file;
+
+/// Paper 002's parts named on the command line (none: all of them).
+pub fn parts(words: &[String]) -> Result<Parts, String> {
+    if words.is_empty() {
+        return Ok(Parts::ALL);
+    }
+    let mut p = Parts {
+        table1: false,
+        fig7: false,
+        fig10: false,
+        fig11: false,
+    };
+    for w in words {
+        match w.trim().to_ascii_lowercase().as_str() {
+            "table1" => p.table1 = true,
+            "fig7" => p.fig7 = true,
+            "fig10" => p.fig10 = true,
+            "fig11" => p.fig11 = true,
+            "all" => p = Parts::ALL,
+            _ => {
+                return Err(format!(
+                    "unknown part '{w}' of paper002 (known: table1, fig7, fig10, fig11, all; \
+                     Figs. 8 and 9 are traces in the report)"
+                ))
+            }
+        }
+    }
+    Ok(p)
+}
+
+pub struct Run002 {
+    runs: Vec<RunResult>,
+    report: Report002,
+}
+
+pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, usize), String> {
+    let parts = parts(words)?;
+    let paper = Paper002Data::load()?;
+    let seeds = common.seeds(Paper::Paper002);
+    let host = common.host(Paper::Paper002);
+    let js = jobs(&paper, parts);
+    let nets: Vec<_> = js
+        .iter()
+        .flat_map(|&j| {
+            (1..=seeds).map(move |s| {
+                let mut net = network(j, s);
+                for f in &mut net.flows {
+                    f.host_preset = host;
+                    f.host = host.profile();
+                }
+                net
+            })
+        })
+        .collect();
+    let runs = crate::parallel::run_networks(&nets, "lan", common.threads, "reproduce paper002")?;
+    let report = evaluate(&paper, &js, seeds, &runs);
+    let n = nets.len();
+    Ok((Box::new(Run002 { runs, report }), n))
+}
+
+fn mbps(s: &snooplab_sim::stats::Summary) -> String {
+    format!("{:.3} ± {:.3}", s.mean, s.ci95)
+}
+
+pub fn render(r: &Report002) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "snooplab reproduce: paper 002 (Balakrishnan, Seshan, Amir and Katz 1995): the fixed host \
+         sends 10 MB to the mobile host through its home agent and two base stations (10 Mb/s \
+         Ethernet, 2 Mb/s WaveLAN cells), 1460-byte segments, 64 KB windows, Reno with {} hosts, \
+         snoop as section 6 sets it, {} seeds; ± the 95% interval.\n",
+        r.host, r.seeds
+    );
+    if !r.table1.is_empty() {
+        let _ = writeln!(
+            s,
+            "Table 1: handoffs between the two base stations at a fixed interval, no bit errors, snoop."
+        );
+        let _ = writeln!(
+            s,
+            "{:<22}{:<18}{:<10}{:<14}{:<16}{:<16}",
+            "time between handoffs",
+            "Mb/s",
+            "std dev",
+            "paper Mb/s",
+            "local rexmits",
+            "buffer sent"
+        );
+        for row in &r.table1 {
+            let label = match (row.seconds, row.beacons) {
+                (_, false) => "never, no beacons".to_string(),
+                (None, true) => "never".to_string(),
+                (Some(x), true) => format!("{x} s"),
+            };
+            let paper = match (row.paper_mbps, row.paper_stddev_mbps) {
+                (Some(m), Some(d)) => format!("{m:.2} ± {d:.3}"),
+                _ if !row.beacons => "1.6 (peak)".into(),
+                _ => "-".into(),
+            };
+            let bad = if row.failures > 0 {
+                format!(" !{}", row.failures)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                s,
+                "{:<22}{:<18}{:<10}{:<14}{:<16}{:<16}",
+                label,
+                format!("{}{bad}", mbps(&row.throughput_mbps)),
+                format!("{:.3}", row.stddev_mbps),
+                paper,
+                format!("{:.0}", row.local_retransmissions.mean),
+                format!("{:.0}", row.ring_sent.mean)
+            );
+        }
+        s.push('\n');
+    }
+    if !r.sweep.is_empty() {
+        let _ = writeln!(
+            s,
+            "Figs. 7 and 11: Mb/s across bit-error rates (exponential errors both ways); Fig. 11 hands \
+             off every 5 s."
+        );
+        let _ = writeln!(
+            s,
+            "{:<14}{:<12}{:<18}{:<18}{:<18}{:<16}",
+            "1 error every", "BER", "Reno", "snoop", "snoop, handoffs", "snoop / Reno"
+        );
+        let cell = |x: &Option<snooplab_sim::stats::Summary>| x.as_ref().map_or("-".into(), mbps);
+        for p in &r.sweep {
+            let _ = writeln!(
+                s,
+                "{:<14}{:<12}{:<18}{:<18}{:<18}{:<16}",
+                format!("{} Kb", p.kbits_between_errors),
+                format!("{:.1e}", 1.0 / (p.kbits_between_errors as f64 * 1024.0)),
+                cell(&p.reno_mbps),
+                cell(&p.snoop_mbps),
+                cell(&p.snoop_handoff_mbps),
+                p.snoop_over_reno
+                    .as_ref()
+                    .map_or("-".into(), |x| format!("{:.2} ± {:.2}", x.mean, x.ci95))
+            );
+        }
+        s.push('\n');
+    }
+    if let Some(l) = &r.latency {
+        let _ = writeln!(
+            s,
+            "Fig. 10: handoff latency (a handoff every 10 s, the transfer starting at 35 s), ms: idle \
+             {:.2} (decision to the new base station's confirmation); during the transfer {:.2} to the \
+             confirmation, {:.2} to the first packet from the new base station. Paper: 5-10 idle, \
+             25-70 during a transfer.\n",
+            l.idle_ms.mean, l.transfer_confirm_ms.mean, l.transfer_first_packet_ms.mean
+        );
+    }
+    s.push_str(&super::claims_text(&r.claims));
+    let _ = writeln!(s, "  (docs/paper002.md explains each result.)\n");
+    s
+}
+
+impl Reproduced for Run002 {
+    fn paper(&self) -> Paper {
+        Paper::Paper002
+    }
+    fn text(&self) -> String {
+        render(&self.report)
+    }
+    fn json(&self) -> Result<serde_json::Value, String> {
+        serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
+    }
+    fn write_outputs(&self, dir: &Path) -> Result<(), String> {
+        let write = |name: &str, text: &str| write_file(&dir.join(name), text);
+        write(
+            "report.json",
+            &serde_json::to_string_pretty(&self.report)
+                .map_err(|e| format!("cannot encode report: {e}"))?,
+        )?;
+        write(
+            "runs.json",
+            &serde_json::to_string(&self.runs).map_err(|e| format!("cannot encode runs: {e}"))?,
+        )
+    }
+    fn report_section(&self, dir: &Path) -> Result<String, String> {
+        crate::report::paper002::section(dir, &self.report)
+    }
+}
