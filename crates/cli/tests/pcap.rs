@@ -243,3 +243,82 @@ fn tshark_reads_the_captures_and_counts_the_retransmissions() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Paper 002's handoff on the wire: the home agent's packets to a base station are IP-in-IP around
+/// the fixed host's TCP, and the cells carry the beacons and the handoff messages as UDP datagrams
+/// to port 4344 (type byte 1: beacon, 2: forward, 3: buffer, 5: confirm). tshark, where installed,
+/// reads them without a malformed packet.
+#[test]
+fn handoff_tunnels_beacons_and_requests_are_in_the_captures() {
+    let dir = scratch("handoff");
+    let d = dir.to_string_lossy().into_owned();
+    let scenario = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/paper002-handoff.toml"
+    );
+    let r = snooplab(&[
+        "run",
+        "--scenario",
+        scenario,
+        "--transfer",
+        "2M",
+        "--json",
+        "--pcap",
+        &d,
+    ]);
+    let h = &r["handoffs"][0];
+    assert!(h["handoffs"].as_u64().unwrap_or(0) >= 1, "{h}");
+    // the link carries the tunnel one way, the mobile host's ACKs (plain TCP) and the base
+    // station's joins (UDP) the other
+    let mut tunnelled = 0;
+    for rec in &read_pcap(&dir.join("ha-bs1.pcap")) {
+        let outer = Ipv4HeaderSlice::from_slice(&rec.data).expect("outer IPv4");
+        if outer.protocol().0 != 4 {
+            assert!(matches!(outer.protocol().0, 6 | 17));
+            continue;
+        }
+        tunnelled += 1;
+        let inner = Ipv4HeaderSlice::from_slice(&rec.data[20..]).expect("inner IPv4");
+        assert_eq!(inner.protocol().0, 6);
+        assert_eq!(
+            u32::from(outer.total_len()),
+            u32::from(inner.total_len()) + 20
+        );
+        assert_eq!(rec.orig_len, u32::from(outer.total_len()));
+    }
+    assert!(tunnelled > 100, "{tunnelled} tunnelled packets");
+    let mut kinds = [0u64; 8];
+    for cell in ["cell1.pcap", "cell2.pcap"] {
+        for rec in read_pcap(&dir.join(cell)) {
+            let ip = Ipv4HeaderSlice::from_slice(&rec.data).expect("IPv4");
+            if ip.protocol().0 != 17 {
+                continue;
+            }
+            let udp = &rec.data[20..];
+            assert_eq!(u16::from_be_bytes([udp[2], udp[3]]), 4344);
+            kinds[usize::from(udp[8]).min(7)] += 1;
+        }
+    }
+    assert_eq!(
+        kinds[1],
+        h["beacons"].as_u64().unwrap_or(0),
+        "every beacon captured"
+    );
+    assert!(kinds[2] >= 1 && kinds[3] >= 1 && kinds[5] >= 2, "{kinds:?}");
+    let tshark = Command::new("tshark").arg("--version").output();
+    if tshark.is_ok_and(|o| o.status.success()) {
+        for f in ["ha-bs1.pcap", "cell1.pcap"] {
+            let o = Command::new("tshark")
+                .args(["-n", "-r"])
+                .arg(dir.join(f))
+                .args(["-Y", "_ws.malformed || _ws.expert.severity >= error"])
+                .output()
+                .expect("tshark runs");
+            assert!(o.status.success());
+            assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 0, "{f}");
+        }
+    } else {
+        println!("tshark is not installed: the captures were checked without it");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

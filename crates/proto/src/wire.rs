@@ -127,6 +127,61 @@ pub fn encode_headers(seg: &Segment) -> Vec<u8> {
     out
 }
 
+/// A UDP datagram in IPv4 (for the handoff protocol's messages, paper 002), with both checksums.
+pub fn encode_udp(src: Endpoint, dst: Endpoint, ip_id: u16, payload: &[u8]) -> Vec<u8> {
+    let total = IPV4_HEADER_BYTES + 8 + payload.len();
+    let mut out = Vec::with_capacity(total);
+    write_ip_header(&mut out, src.addr, dst.addr, 17, ip_id, total);
+    let udp_len = (8 + payload.len()) as u16;
+    out.extend_from_slice(&src.port.to_be_bytes());
+    out.extend_from_slice(&dst.port.to_be_bytes());
+    out.extend_from_slice(&udp_len.to_be_bytes());
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(payload);
+    let ip_sum = checksum(&out[..IPV4_HEADER_BYTES], 0);
+    out[10..12].copy_from_slice(&ip_sum.to_be_bytes());
+    // the UDP checksum covers a pseudo-header: addresses, protocol, UDP length
+    let mut pseudo = Vec::with_capacity(12);
+    pseudo.extend_from_slice(&src.addr.to_be_bytes());
+    pseudo.extend_from_slice(&dst.addr.to_be_bytes());
+    pseudo.extend_from_slice(&[0, 17]);
+    pseudo.extend_from_slice(&udp_len.to_be_bytes());
+    let partial = !checksum(&pseudo, 0);
+    let sum = match checksum(&out[IPV4_HEADER_BYTES..], u32::from(partial)) {
+        0 => 0xffff, // a computed zero is sent as all ones (RFC 768)
+        s => s,
+    };
+    out[IPV4_HEADER_BYTES + 6..IPV4_HEADER_BYTES + 8].copy_from_slice(&sum.to_be_bytes());
+    out
+}
+
+/// `inner` (an IPv4 packet `inner_total` bytes long, of which `inner` may hold only the headers)
+/// inside an outer IPv4 header from `src` to `dst`: IP-in-IP, RFC 2003, as a home agent tunnels.
+pub fn encapsulate_ipip(src: u32, dst: u32, inner: &[u8], inner_total: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(IPV4_HEADER_BYTES + inner.len());
+    let id = inner
+        .get(4..6)
+        .map_or(0, |b| u16::from_be_bytes([b[0], b[1]]));
+    write_ip_header(&mut out, src, dst, 4, id, IPV4_HEADER_BYTES + inner_total);
+    let ip_sum = checksum(&out[..IPV4_HEADER_BYTES], 0);
+    out[10..12].copy_from_slice(&ip_sum.to_be_bytes());
+    out.extend_from_slice(inner);
+    out
+}
+
+fn write_ip_header(out: &mut Vec<u8>, src: u32, dst: u32, proto: u8, ip_id: u16, total: usize) {
+    out.push(0x45);
+    out.push(0);
+    out.extend_from_slice(&(total.min(usize::from(u16::MAX)) as u16).to_be_bytes());
+    out.extend_from_slice(&ip_id.to_be_bytes());
+    out.extend_from_slice(&0x4000u16.to_be_bytes());
+    out.push(DEFAULT_TTL);
+    out.push(proto);
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&src.to_be_bytes());
+    out.extend_from_slice(&dst.to_be_bytes());
+}
+
 /// Writes both checksums into `packet`, whose IPv4 datagram is `total` bytes long; bytes of it past
 /// the end of `packet` count as zeros.
 fn fill_checksums(packet: &mut [u8], total: usize) {
@@ -153,17 +208,9 @@ fn tcp_offset(packet: &[u8]) -> usize {
         .map_or(IPV4_HEADER_BYTES, |b| usize::from(b & 0x0f) * 4)
 }
 
+/// IPv4 header of a TCP segment (version 4, 5 words, don't fragment), checksum left to fill.
 fn write_ipv4(out: &mut Vec<u8>, seg: &Segment, total: usize) {
-    out.push(0x45); // version 4, 5 words
-    out.push(0); // DSCP/ECN
-    out.extend_from_slice(&(total.min(usize::from(u16::MAX)) as u16).to_be_bytes());
-    out.extend_from_slice(&seg.ip_id.to_be_bytes());
-    out.extend_from_slice(&0x4000u16.to_be_bytes()); // don't fragment
-    out.push(DEFAULT_TTL);
-    out.push(6); // TCP
-    out.extend_from_slice(&[0, 0]); // checksum, filled in later
-    out.extend_from_slice(&seg.src.addr.to_be_bytes());
-    out.extend_from_slice(&seg.dst.addr.to_be_bytes());
+    write_ip_header(out, seg.src.addr, seg.dst.addr, 6, seg.ip_id, total);
 }
 
 fn write_tcp(out: &mut Vec<u8>, seg: &Segment) {
@@ -388,6 +435,33 @@ mod tests {
             ip_id: 9,
             ..Segment::default()
         }
+    }
+
+    #[test]
+    fn udp_datagrams_and_tunnels_have_valid_checksums() {
+        let src = Endpoint {
+            addr: 0x0a00_0102,
+            port: 4344,
+        };
+        let dst = Endpoint {
+            addr: 0x0a00_00fe,
+            port: 4344,
+        };
+        let d = encode_udp(src, dst, 0, &[2, 3, 1, 2, 3, 4, 5, 6]);
+        assert_eq!(d.len(), 20 + 8 + 8);
+        assert_eq!(d[9], 17);
+        assert_eq!(checksum(&d[..20], 0), 0, "IP header checksum");
+        // the UDP checksum over the pseudo-header and the datagram sums to zero
+        let mut pseudo = vec![];
+        pseudo.extend_from_slice(&d[12..20]);
+        pseudo.extend_from_slice(&[0, 17, 0, 16]);
+        assert_eq!(checksum(&d[20..], u32::from(!checksum(&pseudo, 0))), 0);
+        let inner = encode_headers(&data_segment());
+        let t = encapsulate_ipip(0x0a00_0003, 0x0a00_00fe, &inner, 1440);
+        assert_eq!(t[9], 4, "IP-in-IP");
+        assert_eq!(u16::from_be_bytes([t[2], t[3]]), 1460);
+        assert_eq!(checksum(&t[..20], 0), 0);
+        assert_eq!(&t[20..], &inner[..]);
     }
 
     #[test]

@@ -112,12 +112,27 @@ impl Capture {
         let Some((_, w)) = self.writers.get_mut(index) else {
             return;
         };
-        // headers with checksums for the zero payload, which is written as zeros
-        let mut bytes = wire::encode_headers(&pkt.seg);
+        // headers with checksums for the zero payload, which is written as zeros; a handoff
+        // message is a whole UDP datagram
+        let mut bytes = match &pkt.mobility {
+            Some(m) => wire::encode_udp(pkt.seg.src, pkt.seg.dst, 0, &m.encode()),
+            None => wire::encode_headers(&pkt.seg),
+        };
         if pkt.corrupted {
-            wire::break_tcp_checksum(&mut bytes);
+            if pkt.is_tcp() {
+                wire::break_tcp_checksum(&mut bytes);
+            } else if let Some(sum) = bytes.get_mut(26..28) {
+                // the UDP checksum, as bit errors would leave it
+                sum[0] ^= 0x5a;
+                sum[1] ^= 0xa5;
+            }
         }
-        let len = pkt.seg.ip_len() as usize;
+        let inner_len = pkt.ip_len() as usize - usize::from(pkt.tunnel.is_some()) * 20;
+        if let Some(t) = pkt.tunnel {
+            // the home agent's tunnel: IP-in-IP around the packet
+            bytes = wire::encapsulate_ipip(t.src, t.dst, &bytes, inner_len);
+        }
+        let len = pkt.ip_len() as usize;
         if let Err(e) = w.write_padded(at, &bytes, len) {
             self.error = Some(e);
         }

@@ -384,6 +384,9 @@ pub struct ScenarioFile {
     pub cell: Vec<CellTable>,
     #[serde(default)]
     pub flow: Vec<FlowTable>,
+    /// Mobile hosts that hand off between base stations (paper 002).
+    #[serde(default)]
+    pub handoff: Vec<crate::network::HandoffTable>,
 }
 
 /// A scalar of a scenario file as the text a flag would carry.
@@ -494,12 +497,18 @@ impl ScenarioFile {
                 sc.host.set(k, &text)?;
             }
         }
-        if !(f.node.is_empty() && f.link.is_empty() && f.cell.is_empty() && f.flow.is_empty()) {
+        if !(f.node.is_empty()
+            && f.link.is_empty()
+            && f.cell.is_empty()
+            && f.flow.is_empty()
+            && f.handoff.is_empty())
+        {
             let tables = Tables {
                 nodes: &f.node,
                 links: &f.link,
                 cells: &f.cell,
                 flows: &f.flow,
+                handoffs: &f.handoff,
             };
             sc.topology = Some(Arc::new(Topology::resolve(&tables)?));
         }

@@ -79,3 +79,63 @@ fn beacons_cost_airtime_and_nothing_else() {
     assert!(with.throughput_mbps <= without.throughput_mbps);
     assert!(with.throughput_mbps > 0.99 * without.throughput_mbps);
 }
+
+/// The example scenario file, with `edit` applied to its text, as a validated network.
+fn from_file(edit: &dyn Fn(String) -> String) -> Result<Network, String> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/paper002-handoff.toml"
+    );
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let f = snooplab_sim::scenario::ScenarioFile::parse(&edit(text))?;
+    let mut sc = snooplab_sim::scenario::default_scenario();
+    f.apply(&mut sc)?;
+    let net = sc.network();
+    net.validate()?;
+    Ok(net)
+}
+
+#[test]
+fn handoffs_come_from_scenario_files_with_errors_that_name_the_key() {
+    let net = from_file(&|t| t).unwrap_or_else(|e| panic!("{e}"));
+    let h = &net.handoffs[0];
+    assert_eq!(h.base_stations.len(), 2);
+    assert_eq!(h.ring, 12);
+    assert_eq!(
+        h.trigger,
+        snooplab_proto::agent::handoff::Trigger::Every(5 * SEC)
+    );
+    let err = |edit: &dyn Fn(String) -> String| from_file(edit).err().unwrap_or_default();
+    assert!(
+        err(&|t| t.replace("home-agent = \"ha\"", "home-agent = \"hq\""))
+            .contains("unknown node 'hq'")
+    );
+    assert!(err(&|t| t.replace("every-s = 5", "trigger = \"signal\"")).contains("movement model"));
+    assert!(
+        err(&|t| t.replace("home-agent = \"ha\"", "home-agent = \"bs1\""))
+            .contains("must be a router")
+    );
+    assert!(err(&|t| t.replace("every-s = 5", "every-s = 5\nbogus = 1")).contains("bogus"));
+    // a host in two cells without a handoff is refused
+    let e = err(&|t| {
+        t.split("[[handoff]]")
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    });
+    assert!(e.contains("exactly one attachment"), "{e}");
+    // signal-strength handoffs over the movement model: walking from bs1 to bs2 hands off once
+    let signal = |t: String| {
+        t.replace("every-s = 5", "trigger = \"signal\"\n[handoff.movement]\nfrom-m = 0\nto-m = 100\nspeed-mps = 10\nbase-stations-m = [0, 100]")
+            .replace("transfer = \"10M\"", "transfer = \"2M\"")
+    };
+    let net = from_file(&signal).unwrap_or_else(|e| panic!("{e}"));
+    let r = run_network(&net, "lan");
+    assert!(r.invariants.ok());
+    let h = &r.handoffs[0];
+    // at 10 m/s bs2 is 6 dB stronger past 61 m (30 log10(61/39)), at 6.1 s; each beacon is compared
+    // with the other base station's last one, up to a second old, so the handoff comes within two
+    // beacon periods of that
+    assert!(h.handoffs >= 1, "{h:?}");
+    assert!((6.1..8.2).contains(&h.events[0].at_s), "{:?}", h.events[0]);
+}

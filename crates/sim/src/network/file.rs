@@ -439,6 +439,7 @@ pub struct Tables<'a> {
     pub links: &'a [LinkTable],
     pub cells: &'a [CellTable],
     pub flows: &'a [FlowTable],
+    pub handoffs: &'a [super::HandoffTable],
 }
 
 /// A network described in a file, names resolved to indices and values checked; the scenario
@@ -449,6 +450,7 @@ pub struct Topology {
     links: Vec<TopoLink>,
     cells: Vec<TopoCell>,
     flows: Vec<TopoFlow>,
+    handoffs: Vec<super::HandoffSpec>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -751,11 +753,17 @@ impl Topology {
                 name,
             });
         }
+        let handoffs = t
+            .handoffs
+            .iter()
+            .map(|h| h.resolve(&node))
+            .collect::<Result<Vec<_>, _>>()?;
         let topo = Topology {
             nodes,
             links,
             cells,
             flows,
+            handoffs,
         };
         let names: Vec<&str> = topo
             .links
@@ -889,7 +897,7 @@ impl Network {
             links,
             cells,
             flows,
-            handoffs: vec![],
+            handoffs: t.handoffs.clone(),
             seed: sc.seed,
             max_time: sc.max_time,
         }

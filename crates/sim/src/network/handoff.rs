@@ -218,3 +218,108 @@ impl Network {
         Ok(())
     }
 }
+
+/// A `[[handoff]]` table of a scenario file (`docs/networks.md`, "Handoffs").
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct HandoffTable {
+    pub mobile: String,
+    pub home_agent: String,
+    /// The primary at the start first.
+    pub base_stations: Vec<String>,
+    /// Timed handoffs, seconds apart.
+    pub every_s: Option<f64>,
+    /// `timer` (with `every-s`), `signal` (with `[handoff.movement]`) or `never`.
+    pub trigger: Option<String>,
+    /// dB a beacon must beat the primary's by [default: 6].
+    pub hysteresis_db: Option<f64>,
+    /// Packets a buffering base station keeps [default: 12].
+    pub buffer: Option<usize>,
+    /// IP ids in a request [default: 3].
+    pub ids: Option<usize>,
+    /// Seconds between beacons, 0 for none [default: 1].
+    pub beacon_interval_s: Option<f64>,
+    /// Seconds before an unconfirmed request goes again [default: 0.1].
+    pub retry_s: Option<f64>,
+    pub movement: Option<MovementTable>,
+}
+
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct MovementTable {
+    pub from_m: f64,
+    pub to_m: f64,
+    pub speed_mps: f64,
+    pub base_stations_m: Vec<f64>,
+    /// [default: 3]
+    pub path_loss_exponent: Option<f64>,
+}
+
+/// Hysteresis of signal-strength handoffs when a file gives none (our choice).
+pub const DEFAULT_HYSTERESIS_DB: f64 = 6.0;
+
+fn secs(s: f64, what: &str) -> Result<Time, String> {
+    if !(s.is_finite() && (0.0..=1e6).contains(&s)) {
+        return Err(format!("{what} {s} must be between 0 and 1e6 seconds"));
+    }
+    Ok((s * SEC as f64).round() as Time)
+}
+
+impl HandoffTable {
+    /// The handoff with node names resolved by `node`; the message names the key.
+    pub fn resolve(
+        &self,
+        node: &dyn Fn(&str, &str) -> Result<NodeId, String>,
+    ) -> Result<HandoffSpec, String> {
+        let what = format!("handoff of '{}'", self.mobile);
+        let mobile = node(&self.mobile, &what)?;
+        let home_agent = node(&self.home_agent, &what)?;
+        let base_stations = self
+            .base_stations
+            .iter()
+            .map(|b| node(b, &what))
+            .collect::<Result<Vec<_>, _>>()?;
+        let every = self
+            .every_s
+            .map(|s| secs(s, &format!("{what}: every-s")))
+            .transpose()?;
+        let trigger = match (self.trigger.as_deref(), every) {
+            (None | Some("timer"), Some(t)) => Trigger::Every(t),
+            (Some("timer"), None) => return Err(format!("{what}: a timer trigger needs every-s")),
+            (None | Some("never"), None) => Trigger::Never,
+            (Some("signal"), None) => Trigger::Signal {
+                hysteresis_db: self.hysteresis_db.unwrap_or(DEFAULT_HYSTERESIS_DB),
+            },
+            (Some("never" | "signal"), Some(_)) => {
+                return Err(format!("{what}: every-s is for trigger = \"timer\""))
+            }
+            (Some(other), _) => {
+                return Err(format!(
+                    "{what}: unknown trigger '{other}' (known: timer, signal, never)"
+                ))
+            }
+        };
+        let mut h = HandoffSpec::paper002(mobile, home_agent, base_stations, trigger);
+        if let Some(b) = self.buffer {
+            h.ring = b;
+        }
+        if let Some(n) = self.ids {
+            h.ids = n;
+        }
+        if let Some(s) = self.beacon_interval_s {
+            let t = secs(s, &format!("{what}: beacon-interval-s"))?;
+            h.beacon_interval = (t > 0).then_some(t);
+        }
+        if let Some(s) = self.retry_s {
+            h.retry = secs(s, &format!("{what}: retry-s"))?;
+        }
+        h.movement = self.movement.as_ref().map(|m| Movement {
+            from_m: m.from_m,
+            to_m: m.to_m,
+            speed_mps: m.speed_mps,
+            base_stations_m: m.base_stations_m.clone(),
+            path_loss_exponent: m.path_loss_exponent.unwrap_or(3.0),
+        });
+        Ok(h)
+    }
+}

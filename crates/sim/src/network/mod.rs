@@ -13,7 +13,7 @@ pub mod paper001;
 pub mod paper002;
 mod routes;
 
-pub use handoff::{HandoffSpec, Movement};
+pub use handoff::{HandoffSpec, HandoffTable, Movement, MovementTable};
 pub use routes::{Hop, Routes};
 
 use snooplab_proto::tcp::{HostPreset, HostProfile};

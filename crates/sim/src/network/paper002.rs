@@ -40,6 +40,8 @@ pub struct Paper002 {
     /// Base stations beacon once per second (section 6); off for the beacon-free peak.
     pub beacons: bool,
     pub transfer: u64,
+    /// Socket buffers of both ends (the largest window).
+    pub window: u32,
     /// When the fixed host opens the connection (handoffs before it are idle ones).
     pub start: Time,
     pub seed: u64,
@@ -54,6 +56,7 @@ impl Paper002 {
             handoff_every,
             beacons: true,
             transfer: TRANSFER,
+            window: WINDOW,
             start: 0,
             seed,
             max_time: 3600 * snooplab_proto::time::SEC,
@@ -122,7 +125,7 @@ impl Network {
                 protocol: Protocol::E2e,
                 host_preset: HOST,
                 host: HOST.profile(),
-                buffer: WINDOW,
+                buffer: p.window,
                 mss: MSS,
                 transfer: p.transfer,
                 start: p.start,

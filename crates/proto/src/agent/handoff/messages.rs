@@ -75,11 +75,11 @@ pub enum Request {
 }
 
 impl Mobility {
-    /// Bytes of the datagram's payload.
-    fn payload_bytes(&self) -> u32 {
+    /// Bytes of the datagram's payload ([`Mobility::encode`]'s length).
+    pub fn payload_bytes(&self) -> u32 {
         match self {
-            // address, 8-byte timestamp
-            Mobility::Beacon { .. } => 12,
+            // type, version, address, 8-byte timestamp
+            Mobility::Beacon { .. } => 2 + 4 + 8,
             // type, count, address, three 16-bit ids
             Mobility::Forward { .. } => 2 + 4 + 6,
             Mobility::Buffer { .. } | Mobility::Leave { .. } => 2 + 4,
@@ -104,6 +104,54 @@ impl Mobility {
             Mobility::Join { .. } => "join",
             Mobility::Prune { .. } => "prune",
         }
+    }
+
+    /// The datagram's payload as sent: a type byte, a version byte, then the fields in network
+    /// byte order (addresses, the timestamp in nanoseconds, the count and the three ids).
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.payload_bytes() as usize);
+        let kind = match self {
+            Mobility::Beacon { .. } => 1,
+            Mobility::Forward { .. } => 2,
+            Mobility::Buffer { .. } => 3,
+            Mobility::Leave { .. } => 4,
+            Mobility::Confirm { .. } => 5,
+            Mobility::Join { .. } => 6,
+            Mobility::Prune { .. } => 7,
+        };
+        match *self {
+            Mobility::Beacon { bs, sent } => {
+                out.extend_from_slice(&[kind, 1]);
+                out.extend_from_slice(&bs.to_be_bytes());
+                out.extend_from_slice(&sent.to_be_bytes());
+            }
+            Mobility::Forward {
+                mh,
+                last_ids,
+                count,
+            } => {
+                out.extend_from_slice(&[kind, count.min(3)]);
+                out.extend_from_slice(&mh.to_be_bytes());
+                for id in last_ids {
+                    out.extend_from_slice(&id.to_be_bytes());
+                }
+            }
+            Mobility::Buffer { mh } | Mobility::Leave { mh } => {
+                out.extend_from_slice(&[kind, 1]);
+                out.extend_from_slice(&mh.to_be_bytes());
+            }
+            Mobility::Confirm { mh, request } => {
+                out.extend_from_slice(&[kind, 1]);
+                out.extend_from_slice(&mh.to_be_bytes());
+                out.push(request as u8);
+            }
+            Mobility::Join { mh, bs } | Mobility::Prune { mh, bs } => {
+                out.extend_from_slice(&[kind, 1]);
+                out.extend_from_slice(&mh.to_be_bytes());
+                out.extend_from_slice(&bs.to_be_bytes());
+            }
+        }
+        out
     }
 
     /// The IP ids the mobile host reported in a `Forward`.

@@ -140,7 +140,8 @@ impl MobileHandoff {
                 self.strength.insert(bs, strength_dbm);
                 if let Trigger::Signal { hysteresis_db } = self.cfg.trigger {
                     let current = self.strength.get(&self.primary).copied();
-                    let better = current.is_none_or(|c| strength_dbm > c + hysteresis_db);
+                    // no decision before the primary itself has been heard
+                    let better = current.is_some_and(|c| strength_dbm > c + hysteresis_db);
                     if bs != self.primary && better && self.cfg.base_stations.contains(&bs) {
                         self.hand_off(now, bs);
                     }

@@ -418,3 +418,36 @@ fn signal_handoffs_need_the_hysteresis_margin() {
     assert_eq!(m.primary(), BS2);
     assert_eq!(m.decisions().len(), 1);
 }
+
+#[test]
+fn every_message_encodes_to_its_size() {
+    let msgs = [
+        Mobility::Beacon { bs: BS1, sent: 7 },
+        Mobility::Forward {
+            mh: MH.addr,
+            last_ids: [1, 2, 3],
+            count: 3,
+        },
+        Mobility::Buffer { mh: MH.addr },
+        Mobility::Leave { mh: MH.addr },
+        Mobility::Confirm {
+            mh: MH.addr,
+            request: Request::Forward,
+        },
+        Mobility::Join {
+            mh: MH.addr,
+            bs: BS2,
+        },
+        Mobility::Prune {
+            mh: MH.addr,
+            bs: BS2,
+        },
+    ];
+    for m in msgs {
+        assert_eq!(m.encode().len() as u32, m.payload_bytes(), "{m:?}");
+        assert_eq!(m.ip_len(), 28 + m.payload_bytes());
+    }
+    let f = msgs[1].encode();
+    assert_eq!(&f[..2], &[2, 3]);
+    assert_eq!(&f[6..], &[0, 1, 0, 2, 0, 3]);
+}
