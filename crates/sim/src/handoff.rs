@@ -20,6 +20,7 @@ pub fn mobile_host(net: &Network, node: NodeId) -> Option<MobileHandoff> {
         trigger: h.trigger.clone(),
         ids: h.ids,
         retry: h.retry,
+        scheme: h.scheme,
     };
     MobileHandoff::new(cfg)
 }
@@ -60,7 +61,7 @@ pub fn with_handoff(
         .collect();
     let buffering: Vec<u32> = serving
         .iter()
-        .filter(|h| h.base_stations.first() != Some(&node))
+        .filter(|h| h.scheme.buffers() && h.base_stations.first() != Some(&node))
         .map(|h| addr(h.mobile))
         .collect();
     // base stations do not beacon in step: each starts at its own point of the interval
@@ -70,9 +71,14 @@ pub fn with_handoff(
     let cfg = HandoffConfig {
         addr: addr(node),
         home_agent: addr(first.home_agent),
-        ring: first.ring,
+        ring: if first.scheme.buffers() {
+            first.ring
+        } else {
+            0
+        },
         beacon_interval: first.beacon_interval,
         beacon_phase: phase,
+        scheme: first.scheme,
     };
     Box::new(HandoffAgent::new(cfg, agent, &primary, &buffering))
 }

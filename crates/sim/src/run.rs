@@ -577,11 +577,26 @@ impl<O: Observe> Simulation<O> {
         } else {
             cell.stations[tx.to - 1].node
         };
-        if tx.from == BASE_STATION && !pkt.corrupted {
+        if tx.from == BASE_STATION {
             let bs = self.net.cells[c].base_station;
-            self.mobile_hears(node, bs, &pkt);
+            if !self.in_range(node, bs) {
+                // a hard handoff left this cell: what its base station still sends is lost
+                return;
+            }
+            if !pkt.corrupted {
+                self.mobile_hears(node, bs, &pkt);
+            }
         }
         self.deliver(node, Side::Cell, pkt);
+    }
+
+    /// Whether `node` hears base station `bs` (always, unless it is a mobile host that left `bs`'s
+    /// cell in a hard handoff).
+    fn in_range(&self, node: NodeId, bs: NodeId) -> bool {
+        match &self.nodes[node] {
+            SimNode::Host(h) => h.mobile.as_ref().is_none_or(|m| m.hears(self.addrs[bs])),
+            SimNode::BaseStation(_) => true,
+        }
     }
 
     /// A mobile host that hands off hears base station `bs`: a beacon or control message, or a
@@ -601,6 +616,12 @@ impl<O: Observe> Simulation<O> {
         match &pkt.mobility {
             Some(msg) => m.on_message(now, addr, msg, strength),
             None => m.on_received(now, addr, pkt.seg.ip_id),
+        }
+        if m.take_dupacks_due() {
+            // Caceres and Iftode: three duplicate ACKs from every receiver on the mobile host
+            for c in h.conns.iter_mut().filter(|c| c.role == Role::Receiver) {
+                c.tcp.send_acks(now, 3);
+            }
         }
     }
 

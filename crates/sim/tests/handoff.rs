@@ -139,3 +139,30 @@ fn handoffs_come_from_scenario_files_with_errors_that_name_the_key() {
     assert!(h.handoffs >= 1, "{h:?}");
     assert!((6.1..8.2).contains(&h.events[0].at_s), "{:?}", h.events[0]);
 }
+
+#[test]
+fn a_hard_handoff_loses_the_old_cells_packets_and_caceres_iftode_resends_at_once() {
+    use snooplab_proto::agent::handoff::Scheme;
+    let at = |scheme, snoop| {
+        let mut p = short(snoop, 0, Some(SEC / 2), 3);
+        p.scheme = scheme;
+        let r = run(&p);
+        assert!(r.invariants.ok(), "{}: {:?}", scheme.name(), r.invariants);
+        r
+    };
+    let multicast = at(Scheme::Multicast, false);
+    let hard = at(Scheme::Hard, false);
+    let fast = at(Scheme::FastRetransmit, false);
+    // nothing is buffered, and what the old cell still sent never arrived: the sender resends
+    assert_eq!(hard.handoffs[0].ring_sent, 0);
+    assert!(hard.sender_retransmitted_segments > multicast.sender_retransmitted_segments + 10);
+    assert!(hard.throughput_mbps < 0.8 * multicast.throughput_mbps);
+    // after each handoff three duplicate ACKs make the fixed host fast-retransmit
+    assert!(
+        fast.fast_retransmits >= hard.fast_retransmits + fast.handoffs[0].confirmed / 2,
+        "{} fast retransmits with the scheme, {} without, {} handoffs",
+        fast.fast_retransmits,
+        hard.fast_retransmits,
+        fast.handoffs[0].confirmed
+    );
+}

@@ -106,6 +106,30 @@ pub fn section(page: &Path, r: &Report002) -> Result<String, String> {
             cell(&l.transfer_first_packet_ms)
         );
     }
+    if !r.baselines.is_empty() {
+        let _ = writeln!(
+            h,
+            "<h2>Baselines (section 8)</h2><p>Snoop at the base stations, no bit errors. <b>hard</b>: \
+             plain Mobile IP, the home agent tunnels to the primary alone, nothing is buffered and the \
+             old cell's packets are lost; <b>fast-retransmit</b>: the same, and the mobile host sends \
+             three duplicate ACKs once the handoff is confirmed (Caceres and Iftode).</p><table><tr>\
+             <th>scheme</th><th>interval</th><th>Mb/s</th><th>/ multicast</th><th>timeouts</th>\
+             <th>fast retransmissions</th></tr>"
+        );
+        for b in &r.baselines {
+            let _ = writeln!(
+                h,
+                "<tr><th>{}</th><td>{} s</td><td>{}</td><td>{:.2}</td><td>{:.1}</td><td>{:.1}</td></tr>",
+                esc(&b.scheme),
+                b.seconds,
+                cell(&b.throughput_mbps),
+                b.over_multicast.mean,
+                b.timeouts.mean,
+                b.fast_retransmits.mean
+            );
+        }
+        let _ = writeln!(h, "</table>");
+    }
     h.push_str(&claims_html(&r.claims));
     let _ = writeln!(
         h,

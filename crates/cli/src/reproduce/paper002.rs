@@ -18,22 +18,18 @@ pub fn parts(words: &[String]) -> Result<Parts, String> {
     if words.is_empty() {
         return Ok(Parts::ALL);
     }
-    let mut p = Parts {
-        table1: false,
-        fig7: false,
-        fig10: false,
-        fig11: false,
-    };
+    let mut p = Parts::NONE;
     for w in words {
         match w.trim().to_ascii_lowercase().as_str() {
             "table1" => p.table1 = true,
             "fig7" => p.fig7 = true,
             "fig10" => p.fig10 = true,
             "fig11" => p.fig11 = true,
+            "baselines" => p.baselines = true,
             "all" => p = Parts::ALL,
             _ => {
                 return Err(format!(
-                    "unknown part '{w}' of paper002 (known: table1, fig7, fig10, fig11, all; \
+                    "unknown part '{w}' of paper002 (known: table1, fig7, fig10, fig11, baselines, all; \
                      Figs. 8 and 9 are traces in the report)"
                 ))
             }
@@ -167,6 +163,31 @@ pub fn render(r: &Report002) -> String {
              25-70 during a transfer.\n",
             l.idle_ms.mean, l.transfer_confirm_ms.mean, l.transfer_first_packet_ms.mean
         );
+    }
+    if !r.baselines.is_empty() {
+        let _ = writeln!(
+            s,
+            "Baselines (section 8): snoop at the base stations, no bit errors, a handoff every 1 or 5 s."
+        );
+        let _ = writeln!(
+            s,
+            "{:<18}{:<10}{:<18}{:<14}{:<12}{:<16}{:<14}",
+            "scheme", "interval", "Mb/s", "/ multicast", "timeouts", "fast rexmits", "rexmitted"
+        );
+        for b in &r.baselines {
+            let _ = writeln!(
+                s,
+                "{:<18}{:<10}{:<18}{:<14}{:<12}{:<16}{:<14}",
+                b.scheme,
+                format!("{} s", b.seconds),
+                mbps(&b.throughput_mbps),
+                format!("{:.2}", b.over_multicast.mean),
+                format!("{:.1}", b.timeouts.mean),
+                format!("{:.1}", b.fast_retransmits.mean),
+                format!("{:.0}", b.sender_retransmitted_segments.mean)
+            );
+        }
+        s.push('\n');
     }
     s.push_str(&super::claims_text(&r.claims));
     let _ = writeln!(s, "  (docs/paper002.md explains each result.)\n");

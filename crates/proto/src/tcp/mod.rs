@@ -549,6 +549,16 @@ impl Tcp {
         self.reserved = bytes;
     }
 
+    /// Sends `n` ACKs at once, each repeating the last if nothing arrived between them: the mobile
+    /// host's three duplicate ACKs after a handoff in Caceres and Iftode's scheme (paper 002
+    /// section 8), which make the fixed host fast-retransmit without waiting for its timer.
+    pub fn send_acks(&mut self, now: Time, n: u32) {
+        for _ in 0..n {
+            self.ack_now = true;
+            self.output(now);
+        }
+    }
+
     /// Sends a window update if the window opened enough (after the reserved space shrank).
     pub fn poke(&mut self, now: Time) {
         self.output(now);

@@ -5,7 +5,7 @@
 //! one room); it sends through the primary's cell, and its requests to each base station through
 //! that one's cell.
 
-use snooplab_proto::agent::handoff::Trigger;
+use snooplab_proto::agent::handoff::{Scheme, Trigger};
 use snooplab_proto::time::{Time, MS, SEC};
 
 use super::{AgentKind, Network, NodeId, NodeKind};
@@ -28,6 +28,8 @@ pub struct HandoffSpec {
     pub retry: Time,
     /// Where the mobile host is, for the beacons' signal strength (`Trigger::Signal`).
     pub movement: Option<Movement>,
+    /// Paper 002's multicast, or a baseline of section 8.
+    pub scheme: Scheme,
 }
 
 /// Our movement model (the paper gives none): the mobile host walks back and forth along a line at
@@ -86,6 +88,7 @@ impl HandoffSpec {
             beacon_interval: Some(SEC),
             retry: 100 * MS,
             movement: None,
+            scheme: Scheme::Multicast,
         }
     }
 
@@ -241,6 +244,9 @@ pub struct HandoffTable {
     pub beacon_interval_s: Option<f64>,
     /// Seconds before an unconfirmed request goes again [default: 0.1].
     pub retry_s: Option<f64>,
+    /// `multicast` (paper 002), `hard` (Mobile IP, nothing buffered) or `fast-retransmit`
+    /// (Caceres and Iftode) [default: multicast].
+    pub scheme: Option<String>,
     pub movement: Option<MovementTable>,
 }
 
@@ -309,6 +315,9 @@ impl HandoffTable {
         if let Some(s) = self.beacon_interval_s {
             let t = secs(s, &format!("{what}: beacon-interval-s"))?;
             h.beacon_interval = (t > 0).then_some(t);
+        }
+        if let Some(name) = &self.scheme {
+            h.scheme = Scheme::parse(name).map_err(|e| format!("{what}: {e}"))?;
         }
         if let Some(s) = self.retry_s {
             h.retry = secs(s, &format!("{what}: retry-s"))?;

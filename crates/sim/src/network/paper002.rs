@@ -9,7 +9,7 @@
 //! Our copy of the paper has no figures, so Fig. 6 itself is not known: the home agent as a router
 //! between the fixed host and the base stations is our reading of sections 4 and 6.
 
-use snooplab_proto::agent::handoff::Trigger;
+use snooplab_proto::agent::handoff::{Scheme, Trigger};
 use snooplab_proto::tcp::HostPreset;
 use snooplab_proto::Time;
 
@@ -42,6 +42,8 @@ pub struct Paper002 {
     pub transfer: u64,
     /// Socket buffers of both ends (the largest window).
     pub window: u32,
+    /// Paper 002's multicast handoff, or a baseline.
+    pub scheme: Scheme,
     /// When the fixed host opens the connection (handoffs before it are idle ones).
     pub start: Time,
     pub seed: u64,
@@ -57,6 +59,7 @@ impl Paper002 {
             beacons: true,
             transfer: TRANSFER,
             window: WINDOW,
+            scheme: Scheme::Multicast,
             start: 0,
             seed,
             max_time: 3600 * snooplab_proto::time::SEC,
@@ -107,6 +110,7 @@ impl Network {
         };
         let trigger = p.handoff_every.map_or(Trigger::Never, Trigger::Every);
         let mut handoff = HandoffSpec::paper002(4, 1, vec![2, 3], trigger);
+        handoff.scheme = p.scheme;
         if !p.beacons {
             handoff.beacon_interval = None;
         }

@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use super::messages::Request;
-use super::{Mobility, MobilityPacket, Ring, BROADCAST};
+use super::{Mobility, MobilityPacket, Ring, Scheme, BROADCAST};
 use crate::agent::{Agent, AgentProbe, AgentStats, Origin, Port, Priority, RelayReport, Transmit};
 use crate::time::{Time, SEC};
 
@@ -25,6 +25,7 @@ pub struct HandoffConfig {
     pub beacon_interval: Option<Time>,
     /// When the first beacon goes, so that base stations do not beacon in step.
     pub beacon_phase: Time,
+    pub scheme: Scheme,
 }
 
 impl HandoffConfig {
@@ -36,6 +37,7 @@ impl HandoffConfig {
             ring: 12,
             beacon_interval: Some(SEC),
             beacon_phase,
+            scheme: Scheme::Multicast,
         }
     }
 }
@@ -142,12 +144,16 @@ impl<P: MobilityPacket> HandoffAgent<P> {
 
     /// Joins `mh`'s group (if not a member) in `role`.
     fn serve(&mut self, mh: u32, role: Role) -> &mut Served<P> {
-        if !self.served.contains_key(&mh) {
-            let join = Mobility::Join {
-                mh,
-                bs: self.cfg.addr,
-            };
-            self.send_control(Port::Wired, self.cfg.home_agent, join);
+        let bs = self.cfg.addr;
+        if !self.cfg.scheme.buffers() && role == Role::Primary {
+            // a hard handoff: the home agent tunnels to this base station alone from now on
+            self.send_control(
+                Port::Wired,
+                self.cfg.home_agent,
+                Mobility::Register { mh, bs },
+            );
+        } else if !self.served.contains_key(&mh) {
+            self.send_control(Port::Wired, self.cfg.home_agent, Mobility::Join { mh, bs });
         }
         let ring = self.cfg.ring;
         let s = self.served.entry(mh).or_insert_with(|| Served {
@@ -179,7 +185,8 @@ impl<P: MobilityPacket> HandoffAgent<P> {
                 Request::Buffer
             }
             Mobility::Leave { mh } => {
-                if self.served.remove(&mh).is_some() {
+                // in a hard handoff the new base station's registration moves the tunnel
+                if self.served.remove(&mh).is_some() && self.cfg.scheme.buffers() {
                     let prune = Mobility::Prune {
                         mh,
                         bs: self.cfg.addr,

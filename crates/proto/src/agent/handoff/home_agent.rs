@@ -54,6 +54,10 @@ impl<P: MobilityPacket> Agent<P> for HomeAgent<P> {
                     }
                     return;
                 }
+                Mobility::Register { mh, bs } => {
+                    self.groups.insert(mh, vec![bs]);
+                    return;
+                }
                 _ => {}
             }
         }

@@ -64,6 +64,12 @@ pub enum Mobility {
         mh: u32,
         bs: u32,
     },
+    /// Base station to the home agent in a hard handoff: tunnel the mobile host's packets to me
+    /// alone from now on (Mobile IP's registration through the foreign agent).
+    Register {
+        mh: u32,
+        bs: u32,
+    },
 }
 
 /// Which request a [`Mobility::Confirm`] answers.
@@ -84,7 +90,7 @@ impl Mobility {
             Mobility::Forward { .. } => 2 + 4 + 6,
             Mobility::Buffer { .. } | Mobility::Leave { .. } => 2 + 4,
             Mobility::Confirm { .. } => 2 + 4 + 1,
-            Mobility::Join { .. } | Mobility::Prune { .. } => 2 + 4 + 4,
+            Mobility::Join { .. } | Mobility::Prune { .. } | Mobility::Register { .. } => 2 + 4 + 4,
         }
     }
 
@@ -103,6 +109,7 @@ impl Mobility {
             Mobility::Confirm { .. } => "confirm",
             Mobility::Join { .. } => "join",
             Mobility::Prune { .. } => "prune",
+            Mobility::Register { .. } => "register",
         }
     }
 
@@ -118,6 +125,7 @@ impl Mobility {
             Mobility::Confirm { .. } => 5,
             Mobility::Join { .. } => 6,
             Mobility::Prune { .. } => 7,
+            Mobility::Register { .. } => 8,
         };
         match *self {
             Mobility::Beacon { bs, sent } => {
@@ -145,7 +153,9 @@ impl Mobility {
                 out.extend_from_slice(&mh.to_be_bytes());
                 out.push(request as u8);
             }
-            Mobility::Join { mh, bs } | Mobility::Prune { mh, bs } => {
+            Mobility::Join { mh, bs }
+            | Mobility::Prune { mh, bs }
+            | Mobility::Register { mh, bs } => {
                 out.extend_from_slice(&[kind, 1]);
                 out.extend_from_slice(&mh.to_be_bytes());
                 out.extend_from_slice(&bs.to_be_bytes());

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use super::messages::Request;
-use super::Mobility;
+use super::{Mobility, Scheme};
 use crate::time::{Time, MS};
 
 /// What starts a handoff.
@@ -34,6 +34,7 @@ pub struct MobileConfig {
     /// A request not confirmed within this time is sent again (our choice: the paper describes no
     /// confirmation; 100 ms is several times a control message's round trip on a busy cell).
     pub retry: Time,
+    pub scheme: Scheme,
 }
 
 impl MobileConfig {
@@ -44,6 +45,7 @@ impl MobileConfig {
             trigger,
             ids: 3,
             retry: 100 * MS,
+            scheme: Scheme::Multicast,
         }
     }
 }
@@ -81,6 +83,9 @@ pub struct MobileHandoff {
     out: VecDeque<(u32, Mobility)>,
     decisions: Vec<Decision>,
     pub resent_requests: u64,
+    /// Caceres and Iftode: the handoff is complete and the host's TCP should send its duplicate
+    /// ACKs.
+    dupacks_due: bool,
 }
 
 impl MobileHandoff {
@@ -101,6 +106,7 @@ impl MobileHandoff {
             out: VecDeque::new(),
             decisions: vec![],
             resent_requests: 0,
+            dupacks_due: false,
         })
     }
 
@@ -155,6 +161,7 @@ impl MobileHandoff {
                     if let Some(d) = self.decisions.last_mut() {
                         if d.to == bs && d.confirmed.is_none() {
                             d.confirmed = Some(now);
+                            self.dupacks_due = self.cfg.scheme == Scheme::FastRetransmit;
                         }
                     }
                 }
@@ -194,7 +201,24 @@ impl MobileHandoff {
             count: n as u8,
         };
         self.request(now, to, forward, Request::Forward);
-        self.request(now, old, Mobility::Buffer { mh }, Request::Buffer);
+        if self.cfg.scheme.buffers() {
+            self.request(now, old, Mobility::Buffer { mh }, Request::Buffer);
+        } else {
+            self.request(now, old, Mobility::Leave { mh }, Request::Leave);
+        }
+    }
+
+    /// Whether frames from base station `bs` reach the mobile host: from any of its base stations
+    /// under the multicast scheme (they are all in range, section 7's experiment), from the primary
+    /// alone after a hard handoff (the mobile host has left the old cell).
+    pub fn hears(&self, bs: u32) -> bool {
+        self.cfg.scheme.buffers() || bs == self.primary
+    }
+
+    /// Caceres and Iftode: true once after each completed handoff, when the mobile host's TCP
+    /// should send three duplicate ACKs.
+    pub fn take_dupacks_due(&mut self) -> bool {
+        std::mem::take(&mut self.dupacks_due)
     }
 
     fn request(&mut self, now: Time, bs: u32, msg: Mobility, request: Request) {

@@ -22,6 +22,51 @@ pub use messages::{Mobility, Request, Tunnel, BROADCAST, CONTROL_PORT, TUNNEL_HE
 pub use mobile::{Decision, MobileConfig, MobileHandoff, Trigger};
 pub use ring::Ring;
 
+/// How the network moves a mobile host's traffic at a handoff: paper 002's scheme, and the two
+/// baselines it is compared with (section 8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Scheme {
+    /// Multicast to the nearby base stations; buffering base stations keep the last packets and
+    /// mirror snoop's cache (sections 4-5).
+    #[default]
+    Multicast,
+    /// A hard handoff as in plain Mobile IP: the home agent tunnels to the primary only, the new
+    /// base station registers the mobile host there, nothing is buffered, the new base station
+    /// starts with an empty cache, and the mobile host hears only its primary: packets in flight
+    /// to the old cell are lost.
+    Hard,
+    /// Caceres and Iftode's scheme (section 8): a hard handoff after which the mobile host sends
+    /// three duplicate ACKs, so that the fixed host fast-retransmits at once instead of waiting
+    /// for its retransmission timer.
+    FastRetransmit,
+}
+
+impl Scheme {
+    pub const ALL: [Scheme; 3] = [Scheme::Multicast, Scheme::Hard, Scheme::FastRetransmit];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::Multicast => "multicast",
+            Scheme::Hard => "hard",
+            Scheme::FastRetransmit => "fast-retransmit",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Scheme, String> {
+        Scheme::ALL
+            .into_iter()
+            .find(|s| s.name() == name.trim().to_ascii_lowercase())
+            .ok_or_else(|| {
+                format!("unknown handoff scheme '{name}' (known: multicast, hard, fast-retransmit)")
+            })
+    }
+
+    /// Whether base stations other than the primary receive and buffer the mobile host's packets.
+    pub fn buffers(self) -> bool {
+        self == Scheme::Multicast
+    }
+}
+
 use super::SegmentView;
 
 /// A packet the handoff protocol can read and build: control messages and beacons besides TCP
