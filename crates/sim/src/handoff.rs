@@ -26,11 +26,13 @@ pub fn mobile_host(net: &Network, node: NodeId) -> Option<MobileHandoff> {
 }
 
 /// `agent` for node `node`: the home agent in place of a router, a base station's agent under the
-/// handoff layer, or `agent` itself for a node with no part in a handoff.
+/// handoff layer, or `agent` itself for a node with no part in a handoff. A `restarted` base
+/// station (after a crash) forwards and buffers for no one until a mobile host asks it to.
 pub fn with_handoff(
     net: &Network,
     node: NodeId,
     agent: Box<dyn Agent<SimPacket>>,
+    restarted: bool,
 ) -> Box<dyn Agent<SimPacket>> {
     let addr = |n: NodeId| net.nodes[n].addr;
     let serving: Vec<_> = net
@@ -56,12 +58,12 @@ pub fn with_handoff(
     };
     let primary: Vec<u32> = serving
         .iter()
-        .filter(|h| h.base_stations.first() == Some(&node))
+        .filter(|h| !restarted && h.base_stations.first() == Some(&node))
         .map(|h| addr(h.mobile))
         .collect();
     let buffering: Vec<u32> = serving
         .iter()
-        .filter(|h| h.scheme.buffers() && h.base_stations.first() != Some(&node))
+        .filter(|h| !restarted && h.scheme.buffers() && h.base_stations.first() != Some(&node))
         .map(|h| addr(h.mobile))
         .collect();
     // base stations do not beacon in step: each starts at its own point of the interval

@@ -16,6 +16,10 @@ pub struct InvariantReport {
     /// For split connections, where this is by design: ACKs the base station sent the fixed host for
     /// data the mobile host did not have yet. Not a failure.
     pub split_acks_ahead: u64,
+    /// For split connections: bytes the base station acknowledged to the fixed host that never
+    /// reached the mobile host (a base station that crashed with them in its relay buffer). Reported,
+    /// not a check of the run: the split design allows it.
+    pub split_bytes_lost: u64,
     /// Out-of-order data held above the receive buffer, or outstanding data above the send buffer.
     pub memory_bound_violations: u64,
     /// The receiver delivered more bytes than were sent.
@@ -48,6 +52,7 @@ impl InvariantReport {
         self.payload_mismatches += other.payload_mismatches;
         self.ack_semantics_violations += other.ack_semantics_violations;
         self.split_acks_ahead += other.split_acks_ahead;
+        self.split_bytes_lost += other.split_bytes_lost;
         self.memory_bound_violations += other.memory_bound_violations;
         self.over_delivery += other.over_delivery;
         for m in &other.messages {

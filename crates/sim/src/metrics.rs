@@ -84,6 +84,9 @@ pub struct RunResult {
     pub nacks: u64,
     /// Packets dropped by a full base-station input queue (also in `queue_drops`).
     pub input_queue_drops: u64,
+    /// Packets lost to base-station crashes: what was queued when one crashed, and what arrived
+    /// while it was down.
+    pub crash_drops: u64,
     /// A split run's second sender: the base station's TCP towards the mobile host, whose
     /// timeouts and retransmissions the keys above (the fixed host's) do not include. `null`
     /// for the other protocols.

@@ -59,6 +59,10 @@ enum Event {
     Arrive(usize, u8),
     /// A flow's sender opens its connection.
     Start(FlowId),
+    /// `Network::crashes[i]` happens: its base station crashes.
+    Crash(usize),
+    /// ... and comes back.
+    Restart(usize),
 }
 
 /// The agents that work on any packet, the simulator's or the live mode's raw bytes: the router
@@ -131,6 +135,10 @@ fn make_agent(
     }
 }
 
+/// What [`make_agent`] made a base station's agent from: its kind, input queue, the flow a split
+/// connection relays, and the base station's index.
+type AgentRecipe = (AgentKind, InputQueue, Option<FlowId>, u64);
+
 pub struct Simulation<O: Observe = NoObserver> {
     net: Network,
     routes: Routes,
@@ -153,6 +161,8 @@ pub struct Simulation<O: Observe = NoObserver> {
     /// For a mobile host that hands off: each base station of its group, with the cell and the
     /// station number the host has there.
     roaming: Vec<Vec<(NodeId, usize, usize)>>,
+    /// How each base station's agent was made, to make it again after a crash.
+    recipes: Vec<Option<AgentRecipe>>,
     flows: Vec<FlowState>,
     /// The flows each node sends and receives.
     senders_on: Vec<Vec<FlowId>>,
@@ -248,6 +258,7 @@ impl<O: Observe> Simulation<O> {
             })
             .collect();
         let mut nodes: Vec<SimNode> = Vec::with_capacity(net.nodes.len());
+        let mut recipes = vec![None; net.nodes.len()];
         let mut bs_index = 0u64;
         for (i, n) in net.nodes.iter().enumerate() {
             nodes.push(match &n.kind {
@@ -262,9 +273,10 @@ impl<O: Observe> Simulation<O> {
                         .iter()
                         .position(|f| routes.path(net, f.from, f.to).contains(&i));
                     bs_index += 1;
+                    recipes[i] = Some((*agent, *input, relayed, bs_index - 1));
                     let agent = make_agent(*agent, input, net, relayed, bs_index - 1);
                     SimNode::BaseStation(BaseStationNode::new(
-                        crate::handoff::with_handoff(net, i, agent),
+                        crate::handoff::with_handoff(net, i, agent, false),
                         *input,
                     ))
                 }
@@ -358,6 +370,7 @@ impl<O: Observe> Simulation<O> {
                     None => net.stations_of(n).into_iter().map(|(c, _)| c).collect(),
                 })
                 .collect(),
+            recipes,
             roaming: (0..net.nodes.len())
                 .map(|n| {
                     net.handoffs
@@ -402,6 +415,10 @@ impl<O: Observe> Simulation<O> {
             obs,
             net: net.clone(),
         };
+        for (i, c) in sim.net.crashes.iter().enumerate() {
+            sim.queue.push(c.at, Event::Crash(i));
+            sim.queue.push(c.at + c.down_for, Event::Restart(i));
+        }
         // nodes with timers of their own from the start (a mobile host's handoff timer, beacons):
         // armed now, not at their first packet
         for n in 0..sim.nodes.len() {
@@ -495,7 +512,7 @@ impl<O: Observe> Simulation<O> {
         match ev {
             Event::Node(n, gen) => !self.node_timers[n].is_live(gen),
             Event::Cell(c, gen) => !self.cell_timers[c].is_live(gen),
-            Event::Arrive(..) | Event::Start(_) => false,
+            Event::Arrive(..) | Event::Start(_) | Event::Crash(_) | Event::Restart(_) => false,
         }
     }
 
@@ -527,7 +544,35 @@ impl<O: Observe> Simulation<O> {
                 self.deliver(node, Side::Wired, pkt);
             }
             Event::Start(f) => self.start_flow(f),
+            Event::Crash(i) => self.crash(i),
+            Event::Restart(i) => {
+                let n = self.net.crashes[i].node;
+                if let SimNode::BaseStation(b) = &mut self.nodes[n] {
+                    b.restart();
+                }
+                self.kick(n);
+            }
         }
+    }
+
+    /// A base station crashes: its agent starts afresh, as at the start of the run but with no
+    /// mobile host to forward for, and every packet it held, queued for its cell included, is lost.
+    fn crash(&mut self, i: usize) {
+        let n = self.net.crashes[i].node;
+        let Some((kind, input, relayed, index)) = self.recipes[n] else {
+            return;
+        };
+        let agent = make_agent(kind, &input, &self.net, relayed, index);
+        let fresh = crate::handoff::with_handoff(&self.net, n, agent, true);
+        let lost = self
+            .net
+            .cell_of(n)
+            .map_or(0, |c| self.cells[c].clear_queue(BASE_STATION));
+        if let SimNode::BaseStation(b) = &mut self.nodes[n] {
+            b.crash(fresh);
+            b.crash_drops += lost as u64;
+        }
+        self.arm_node(n);
     }
 
     fn node_timeout(&mut self, n: NodeId) {
@@ -780,19 +825,7 @@ impl<O: Observe> Simulation<O> {
             .tcp(f, Role::Receiver)
             .map_or(0, |t| t.stats().bytes_delivered);
         if acked > has {
-            let split = self
-                .routes
-                .path(&self.net, self.flows[f].sender, self.flows[f].receiver)
-                .iter()
-                .any(|&b| {
-                    matches!(
-                        self.net.nodes[b].kind,
-                        NodeKind::BaseStation {
-                            agent: AgentKind::Split { .. },
-                            ..
-                        }
-                    )
-                });
+            let split = self.split_on_path(f);
             let now = self.now;
             let inv = &mut self.flows[f].inv;
             if split {
@@ -806,6 +839,22 @@ impl<O: Observe> Simulation<O> {
                 acked - has
             ));
         }
+    }
+
+    /// Whether a base station on flow `f`'s path splits its connection.
+    fn split_on_path(&self, f: FlowId) -> bool {
+        self.routes
+            .path(&self.net, self.flows[f].sender, self.flows[f].receiver)
+            .iter()
+            .any(|&b| {
+                matches!(
+                    self.net.nodes[b].kind,
+                    NodeKind::BaseStation {
+                        agent: AgentKind::Split { .. },
+                        ..
+                    }
+                )
+            })
     }
 
     /// The data's digest must be what the sender put at that offset. Offsets count from the
@@ -1077,6 +1126,13 @@ impl<O: Observe> Simulation<O> {
             let receiver = self.tcp(f, Role::Receiver);
             let delivered = receiver.map_or(0, |t| t.stats().bytes_delivered);
             inv.complete = delivered == spec.transfer && st.complete_at.is_some();
+            if self.split_on_path(f) {
+                // what the relay acknowledged to the fixed host and the mobile host never got
+                let acked = sender.map_or(0, |t| {
+                    u64::from(t.snd_una().since(t.iss() + 1)).min(spec.transfer)
+                });
+                inv.split_bytes_lost = acked.saturating_sub(delivered);
+            }
             if !inv.complete {
                 let why = self.why_incomplete(f);
                 inv.note(format!(
@@ -1211,6 +1267,14 @@ impl<O: Observe> Simulation<O> {
                 SimNode::Host(_) => 0,
             })
             .sum();
+        let crash_drops: u64 = self
+            .nodes
+            .iter()
+            .map(|n| match n {
+                SimNode::BaseStation(b) => b.crash_drops,
+                SimNode::Host(_) => 0,
+            })
+            .sum();
         let link_drops: u64 = input_drops
             + self
                 .links
@@ -1273,6 +1337,7 @@ impl<O: Observe> Simulation<O> {
             eln_marked_acks: marked,
             nacks,
             input_queue_drops: input_drops,
+            crash_drops,
             relay: first.relay.clone(),
             invariants: if flows.len() == 1 && self.inv.messages.is_empty() {
                 first.invariants.clone()

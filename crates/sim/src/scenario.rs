@@ -387,6 +387,9 @@ pub struct ScenarioFile {
     /// Mobile hosts that hand off between base stations (paper 002).
     #[serde(default)]
     pub handoff: Vec<crate::network::HandoffTable>,
+    /// Base stations that crash and come back.
+    #[serde(default)]
+    pub crash: Vec<crate::network::file::CrashTable>,
 }
 
 /// A scalar of a scenario file as the text a flag would carry.
@@ -501,7 +504,8 @@ impl ScenarioFile {
             && f.link.is_empty()
             && f.cell.is_empty()
             && f.flow.is_empty()
-            && f.handoff.is_empty())
+            && f.handoff.is_empty()
+            && f.crash.is_empty())
         {
             let tables = Tables {
                 nodes: &f.node,
@@ -509,6 +513,7 @@ impl ScenarioFile {
                 cells: &f.cell,
                 flows: &f.flow,
                 handoffs: &f.handoff,
+                crashes: &f.crash,
             };
             sc.topology = Some(Arc::new(Topology::resolve(&tables)?));
         }

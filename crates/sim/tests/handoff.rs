@@ -166,3 +166,44 @@ fn a_hard_handoff_loses_the_old_cells_packets_and_caceres_iftode_resends_at_once
         fast.handoffs[0].confirmed
     );
 }
+
+#[test]
+fn a_crashed_base_station_costs_snoop_nothing_but_time_and_split_its_relayed_bytes() {
+    use snooplab_sim::network::Crash;
+    let crashed = |split: bool| {
+        let mut p = short(!split, 0, None, 5);
+        p.split = split;
+        p.transfer = 2 * 1024 * 1024;
+        let mut net = Network::paper002(&p);
+        net.crashes.push(Crash {
+            node: 2, // bs1, the primary
+            at: 3 * SEC,
+            down_for: SEC / 2,
+        });
+        if let Err(e) = net.validate() {
+            panic!("{e}");
+        }
+        run_network(&net, "lan")
+    };
+    let snoop = crashed(false);
+    assert!(snoop.invariants.ok(), "{:?}", snoop.invariants);
+    assert!(snoop.crash_drops > 0);
+    assert_eq!(snoop.invariants.split_bytes_lost, 0);
+    let split = crashed(true);
+    assert!(!split.invariants.complete, "the relay's bytes are gone");
+    assert_eq!(split.invariants.payload_mismatches, 0);
+    assert!(
+        split.invariants.split_bytes_lost > 1460,
+        "{} bytes lost",
+        split.invariants.split_bytes_lost
+    );
+    assert!(
+        split
+            .invariants
+            .messages
+            .iter()
+            .any(|m| m.contains("reset")),
+        "{:?}",
+        split.invariants.messages
+    );
+}

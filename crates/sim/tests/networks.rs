@@ -387,7 +387,7 @@ mod random_topologies {
         #[test]
         fn validate_or_say_why(s in spec()) {
             let b = build(&s);
-            let tables = Tables { nodes: &b.nodes, links: &b.links, cells: &b.cells, flows: &b.flows, handoffs: &[] };
+            let tables = Tables { nodes: &b.nodes, links: &b.links, cells: &b.cells, flows: &b.flows, handoffs: &[], crashes: &[] };
             let topo = match Topology::resolve(&tables) {
                 Ok(t) => t,
                 Err(msg) => {

@@ -130,6 +130,28 @@ pub fn section(page: &Path, r: &Report002) -> Result<String, String> {
         }
         let _ = writeln!(h, "</table>");
     }
+    if !r.crash.is_empty() {
+        let _ = writeln!(
+            h,
+            "<h2>A base station crash</h2><p>The primary base station loses everything 5 s into the \
+             transfer and comes back 1 s later; no handoffs, no errors.</p><table><tr><th>agent</th>\
+             <th>intact runs</th><th>bytes acknowledged, never delivered</th><th>packets lost in the \
+             crash</th><th>Mb/s</th></tr>"
+        );
+        for c in &r.crash {
+            let _ = writeln!(
+                h,
+                "<tr><th>{}</th><td>{} of {}</td><td>{:.0}</td><td>{:.0}</td><td>{}</td></tr>",
+                esc(&c.agent),
+                c.intact,
+                c.runs,
+                c.bytes_lost.mean,
+                c.crash_drops.mean,
+                cell(&c.throughput_mbps)
+            );
+        }
+        let _ = writeln!(h, "</table>");
+    }
     h.push_str(&claims_html(&r.claims));
     let _ = writeln!(
         h,

@@ -26,10 +26,11 @@ pub fn parts(words: &[String]) -> Result<Parts, String> {
             "fig10" => p.fig10 = true,
             "fig11" => p.fig11 = true,
             "baselines" => p.baselines = true,
+            "crash" => p.crash = true,
             "all" => p = Parts::ALL,
             _ => {
                 return Err(format!(
-                    "unknown part '{w}' of paper002 (known: table1, fig7, fig10, fig11, baselines, all; \
+                    "unknown part '{w}' of paper002 (known: table1, fig7, fig10, fig11, baselines, crash, all; \
                      Figs. 8 and 9 are traces in the report)"
                 ))
             }
@@ -185,6 +186,25 @@ pub fn render(r: &Report002) -> String {
                 format!("{:.1}", b.timeouts.mean),
                 format!("{:.1}", b.fast_retransmits.mean),
                 format!("{:.0}", b.sender_retransmitted_segments.mean)
+            );
+        }
+        s.push('\n');
+    }
+    if !r.crash.is_empty() {
+        let _ = writeln!(s, "The primary base station crashes 5 s into the transfer and is back 1 s later (no handoffs, no errors).");
+        for c in &r.crash {
+            let _ = writeln!(
+                s,
+                "  {:<10} intact {}/{}  bytes acknowledged, never delivered {:.0}  packets lost in the crash {:.0}  Mb/s {}{}",
+                c.agent,
+                c.intact,
+                c.runs,
+                c.bytes_lost.mean,
+                c.crash_drops.mean,
+                mbps(&c.throughput_mbps),
+                c.first_failure
+                    .as_ref()
+                    .map_or(String::new(), |m| format!("\n             ({m})"))
             );
         }
         s.push('\n');

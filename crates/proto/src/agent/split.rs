@@ -145,6 +145,17 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
         wl.sndbuf = self.cfg.relay_bytes;
         self.wireless = Some(Tcp::connect(wl, syn.src, syn.dst, now));
     }
+
+    /// Answers `seg`, which arrived on `port` for a connection the relay does not have, with a
+    /// reset.
+    fn reset(&mut self, port: Port, seg: &Segment, like: &P) {
+        self.out.push_back(Transmit {
+            port,
+            packet: P::build(&reset_for(seg), like),
+            priority: Priority::Normal,
+            origin: Origin::Endpoint(TxKind::Reset),
+        });
+    }
 }
 
 /// The reset a host with no connection answers `seg` with (`tcp_respond` from `dropwithreset`):
@@ -184,23 +195,28 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
                     // the aborted connection no longer exists: answer whatever the fixed host
                     // still sends with a reset (RFC 793; BSD's `dropwithreset`), in case the
                     // first was lost
-                    self.out.push_back(Transmit {
-                        port: Port::Wired,
-                        packet: P::build(&reset_for(&seg), &packet),
-                        priority: Priority::Normal,
-                        origin: Origin::Endpoint(TxKind::Reset),
-                    });
+                    self.reset(Port::Wired, &seg, &packet);
                     return;
                 }
-                if let Some(w) = self.wired.as_mut() {
-                    w.on_segment(now, &seg);
+                match self.wired.as_mut() {
+                    Some(w) => w.on_segment(now, &seg),
+                    // no connection here (a base station that crashed and lost it): BSD's
+                    // `dropwithreset`, as for any segment to a closed port
+                    None if !seg.is_syn() && !seg.flags.contains(Flags::RST) => {
+                        self.reset(Port::Wired, &seg, &packet);
+                        return;
+                    }
+                    None => {}
                 }
             }
-            Port::Wireless => {
-                if let Some(m) = self.wireless.as_mut() {
-                    m.on_segment(now, &seg);
+            Port::Wireless => match self.wireless.as_mut() {
+                Some(m) => m.on_segment(now, &seg),
+                None if !seg.flags.contains(Flags::RST) => {
+                    self.reset(Port::Wireless, &seg, &packet);
+                    return;
                 }
-            }
+                None => {}
+            },
         }
         self.stats.forwarded += 1;
         self.pump(now);

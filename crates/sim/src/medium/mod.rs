@@ -301,6 +301,18 @@ impl<P: Frame> Medium<P> {
         true
     }
 
+    /// Empties station `station`'s queues (a crashed base station's interface queue); returns how
+    /// many frames were lost. A frame already on the air goes on.
+    pub fn clear_queue(&mut self, station: StationId) -> usize {
+        let Some(q) = self.queues.get_mut(station) else {
+            return 0;
+        };
+        let n = q.len();
+        q.high.clear();
+        q.normal.clear();
+        n
+    }
+
     /// A frame is on the air.
     pub fn is_busy(&self) -> bool {
         match &self.csma {

@@ -440,6 +440,18 @@ pub struct Tables<'a> {
     pub cells: &'a [CellTable],
     pub flows: &'a [FlowTable],
     pub handoffs: &'a [super::HandoffTable],
+    pub crashes: &'a [CrashTable],
+}
+
+/// A `[[crash]]` table: a base station that crashes and comes back.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CrashTable {
+    pub node: String,
+    /// When it crashes, seconds.
+    pub at_s: f64,
+    /// How long it stays down, seconds.
+    pub down_s: f64,
 }
 
 /// A network described in a file, names resolved to indices and values checked; the scenario
@@ -451,6 +463,7 @@ pub struct Topology {
     cells: Vec<TopoCell>,
     flows: Vec<TopoFlow>,
     handoffs: Vec<super::HandoffSpec>,
+    crashes: Vec<super::Crash>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -758,12 +771,25 @@ impl Topology {
             .iter()
             .map(|h| h.resolve(&node))
             .collect::<Result<Vec<_>, _>>()?;
+        let crashes = t
+            .crashes
+            .iter()
+            .map(|c| {
+                let what = format!("crash of '{}'", c.node);
+                Ok(super::Crash {
+                    node: node(&c.node, &what)?,
+                    at: seconds(c.at_s, &format!("{what}: at-s"))?,
+                    down_for: seconds(c.down_s, &format!("{what}: down-s"))?,
+                })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
         let topo = Topology {
             nodes,
             links,
             cells,
             flows,
             handoffs,
+            crashes,
         };
         let names: Vec<&str> = topo
             .links
@@ -898,6 +924,7 @@ impl Network {
             cells,
             flows,
             handoffs: t.handoffs.clone(),
+            crashes: t.crashes.clone(),
             seed: sc.seed,
             max_time: sc.max_time,
         }

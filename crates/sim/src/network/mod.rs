@@ -13,6 +13,7 @@ pub mod paper001;
 pub mod paper002;
 mod routes;
 
+pub use file::CrashTable;
 pub use handoff::{HandoffSpec, HandoffTable, Movement, MovementTable};
 pub use routes::{Hop, Routes};
 
@@ -130,6 +131,15 @@ pub struct Flow {
     pub dst_port: u16,
 }
 
+/// A base station that crashes at `at`, losing every packet and all the state it holds (its agent
+/// starts afresh, its queues are emptied), and comes back `down_for` later.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Crash {
+    pub node: NodeId,
+    pub at: Time,
+    pub down_for: Time,
+}
+
 /// The whole world of one run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
@@ -139,6 +149,8 @@ pub struct Network {
     pub flows: Vec<Flow>,
     /// Mobile hosts that hand off between base stations (paper 002).
     pub handoffs: Vec<HandoffSpec>,
+    /// Base stations that crash and come back (paper 002's fault, issue 17).
+    pub crashes: Vec<Crash>,
     pub seed: u64,
     /// Give up (and report the run incomplete) at this simulated time.
     pub max_time: Time,
@@ -295,6 +307,14 @@ impl Network {
             }
         }
         self.validate_handoffs()?;
+        for c in &self.crashes {
+            if !matches!(self.nodes[c.node].kind, NodeKind::BaseStation { .. }) {
+                return Err(format!(
+                    "crash: '{}' is a host; only base stations and routers crash",
+                    self.nodes[c.node].name
+                ));
+            }
+        }
         if self.flows.is_empty() {
             return Err("the network has no flows".into());
         }

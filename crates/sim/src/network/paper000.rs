@@ -74,6 +74,7 @@ impl Network {
                 dst_port: DST_PORT,
             }],
             handoffs: vec![],
+            crashes: vec![],
             seed: sc.seed,
             max_time: sc.max_time,
         }

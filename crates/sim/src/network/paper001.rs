@@ -200,6 +200,7 @@ impl Network {
             nodes,
             flows,
             handoffs: vec![],
+            crashes: vec![],
             seed: p.seed,
             max_time: 3600 * snooplab_proto::time::SEC,
         }

@@ -33,6 +33,8 @@ pub const HOST: HostPreset = HostPreset::Bsdos21;
 pub struct Paper002 {
     /// Snoop at the base stations (`snoop-002`), or plain routers ("unmodified TCP").
     pub snoop: bool,
+    /// A split connection at the base stations instead (over `snoop`).
+    pub split: bool,
     /// Mean bytes between bit errors on the wireless links, both directions (0: none).
     pub error_every: u64,
     /// Handoffs between the two base stations at this interval; `None`: never.
@@ -46,6 +48,8 @@ pub struct Paper002 {
     pub scheme: Scheme,
     /// When the fixed host opens the connection (handoffs before it are idle ones).
     pub start: Time,
+    /// `bs1` crashes at the first time and comes back after the second.
+    pub crash: Option<(Time, Time)>,
     pub seed: u64,
     pub max_time: Time,
 }
@@ -54,6 +58,7 @@ impl Paper002 {
     pub fn new(snoop: bool, error_every: u64, handoff_every: Option<Time>, seed: u64) -> Paper002 {
         Paper002 {
             snoop,
+            split: false,
             error_every,
             handoff_every,
             beacons: true,
@@ -61,6 +66,7 @@ impl Paper002 {
             window: WINDOW,
             scheme: Scheme::Multicast,
             start: 0,
+            crash: None,
             seed,
             max_time: 3600 * snooplab_proto::time::SEC,
         }
@@ -69,7 +75,9 @@ impl Paper002 {
 
 impl Network {
     pub fn paper002(p: &Paper002) -> Network {
-        let agent = if p.snoop {
+        let agent = if p.split {
+            AgentKind::Split { smart: false }
+        } else if p.snoop {
             AgentKind::Snoop002
         } else {
             AgentKind::Router
@@ -137,6 +145,15 @@ impl Network {
                 dst_port: super::paper000::DST_PORT,
             }],
             handoffs: vec![handoff],
+            crashes: p
+                .crash
+                .map(|(at, down_for)| super::Crash {
+                    node: 2,
+                    at,
+                    down_for,
+                })
+                .into_iter()
+                .collect(),
             seed: p.seed,
             max_time: p.max_time,
         }

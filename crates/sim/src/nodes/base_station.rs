@@ -23,6 +23,10 @@ pub struct BaseStationNode {
     busy_until: Option<Time>,
     /// Packets that found the input queue full.
     pub input_drops: u64,
+    /// Crashed: receives nothing, sends nothing, until it restarts.
+    down: bool,
+    /// Packets that arrived while it was down.
+    pub crash_drops: u64,
 }
 
 impl BaseStationNode {
@@ -34,10 +38,30 @@ impl BaseStationNode {
             waiting: VecDeque::new(),
             busy_until: None,
             input_drops: 0,
+            down: false,
+            crash_drops: 0,
         }
     }
 
+    /// Crashes: every packet waiting is lost and `fresh` replaces the agent and all it held; the
+    /// node is down until [`BaseStationNode::restart`].
+    pub fn crash(&mut self, fresh: Box<dyn Agent<SimPacket>>) {
+        self.crash_drops += self.waiting.len() as u64;
+        self.waiting.clear();
+        self.busy_until = None;
+        self.agent = fresh;
+        self.down = true;
+    }
+
+    pub fn restart(&mut self) {
+        self.down = false;
+    }
+
     pub fn on_packet(&mut self, now: Time, side: Side, packet: SimPacket) {
+        if self.down {
+            self.crash_drops += 1;
+            return;
+        }
         if packet.corrupted {
             self.dropped_corrupted += 1;
             return;
@@ -62,6 +86,9 @@ impl BaseStationNode {
     }
 
     pub fn on_timeout(&mut self, now: Time) {
+        if self.down {
+            return;
+        }
         let serve = self.busy_until.is_some_and(|t| t <= now);
         if serve {
             if let Some((port, packet, queued)) = self.waiting.pop_front() {
@@ -80,6 +107,9 @@ impl BaseStationNode {
     }
 
     pub fn poll_transmit(&mut self, now: Time) -> Option<Outgoing> {
+        if self.down {
+            return None;
+        }
         self.agent.poll_transmit(now).map(|tx| Outgoing {
             packet: tx.packet,
             priority: tx.priority,
@@ -89,6 +119,9 @@ impl BaseStationNode {
     }
 
     pub fn poll_timeout(&self) -> Option<Time> {
+        if self.down {
+            return None;
+        }
         match (self.agent.poll_timeout(), self.busy_until) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),

@@ -249,13 +249,17 @@ impl<P: MobilityPacket> Agent<P> for HandoffAgent<P> {
     fn on_timeout(&mut self, now: Time) {
         if let (Some(at), Some(every)) = (self.next_beacon, self.cfg.beacon_interval) {
             if at <= now {
-                self.stats.beacons += 1;
                 let beacon = Mobility::Beacon {
                     bs: self.cfg.addr,
                     sent: now,
+                    seq: self.stats.beacons as u32,
                 };
+                self.stats.beacons += 1;
                 self.send_control(Port::Wireless, BROADCAST, beacon);
-                self.next_beacon = Some(at + every.max(1));
+                // on the phase's beat; a base station that was down resumes from now
+                let every = every.max(1);
+                let next = at + every;
+                self.next_beacon = Some(if next > now { next } else { now + every });
             }
         }
         if self.inner.poll_timeout().is_some_and(|t| t <= now) {

@@ -26,10 +26,13 @@ pub const TUNNEL_HEADER_BYTES: u32 = 20;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mobility {
     /// A base station's beacon, broadcast once per second (section 6: "The beacon message contains
-    /// the IP address of the base station and a timestamp").
+    /// the IP address of the base station and a timestamp"). `seq` counts the beacons since the
+    /// base station started (our addition): a mobile host sees it go back when the base station
+    /// restarted, and sets it up again.
     Beacon {
         bs: u32,
         sent: Time,
+        seq: u32,
     },
     /// Mobile host to a base station: forward my packets from now on (become the primary). Carries
     /// the IP ids of the last packets the mobile host received, oldest first (section 6: the last
@@ -85,7 +88,7 @@ impl Mobility {
     pub fn payload_bytes(&self) -> u32 {
         match self {
             // type, version, address, 8-byte timestamp
-            Mobility::Beacon { .. } => 2 + 4 + 8,
+            Mobility::Beacon { .. } => 2 + 4 + 8 + 4,
             // type, count, address, three 16-bit ids
             Mobility::Forward { .. } => 2 + 4 + 6,
             Mobility::Buffer { .. } | Mobility::Leave { .. } => 2 + 4,
@@ -128,10 +131,11 @@ impl Mobility {
             Mobility::Register { .. } => 8,
         };
         match *self {
-            Mobility::Beacon { bs, sent } => {
+            Mobility::Beacon { bs, sent, seq } => {
                 out.extend_from_slice(&[kind, 1]);
                 out.extend_from_slice(&bs.to_be_bytes());
                 out.extend_from_slice(&sent.to_be_bytes());
+                out.extend_from_slice(&seq.to_be_bytes());
             }
             Mobility::Forward {
                 mh,

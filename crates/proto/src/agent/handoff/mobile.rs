@@ -79,10 +79,14 @@ pub struct MobileHandoff {
     next_timed: Option<Time>,
     /// The last beacon's signal strength from each base station, dBm.
     strength: BTreeMap<u32, f64>,
+    /// The last beacon's sequence number from each base station.
+    beacon_seq: BTreeMap<u32, u32>,
     pending: Vec<Pending>,
     out: VecDeque<(u32, Mobility)>,
     decisions: Vec<Decision>,
     pub resent_requests: u64,
+    /// Base stations seen to restart (their beacons' count went back).
+    pub restarts_seen: u64,
     /// Caceres and Iftode: the handoff is complete and the host's TCP should send its duplicate
     /// ACKs.
     dupacks_due: bool,
@@ -102,10 +106,12 @@ impl MobileHandoff {
             last_ids: VecDeque::new(),
             next_timed,
             strength: BTreeMap::new(),
+            beacon_seq: BTreeMap::new(),
             pending: vec![],
             out: VecDeque::new(),
             decisions: vec![],
             resent_requests: 0,
+            restarts_seen: 0,
             dupacks_due: false,
         })
     }
@@ -142,8 +148,15 @@ impl MobileHandoff {
     /// A control message or beacon from base station `bs`; `strength_dbm` is the beacon's signal.
     pub fn on_message(&mut self, now: Time, bs: u32, msg: &Mobility, strength_dbm: f64) {
         match *msg {
-            Mobility::Beacon { .. } => {
+            Mobility::Beacon { seq, .. } => {
                 self.strength.insert(bs, strength_dbm);
+                if self
+                    .beacon_seq
+                    .insert(bs, seq)
+                    .is_some_and(|last| seq <= last)
+                {
+                    self.restarted(now, bs);
+                }
                 if let Trigger::Signal { hysteresis_db } = self.cfg.trigger {
                     let current = self.strength.get(&self.primary).copied();
                     // no decision before the primary itself has been heard
@@ -175,15 +188,8 @@ impl MobileHandoff {
         if to == self.primary {
             return;
         }
-        let mut last_ids = [0u16; 3];
-        let n = self.last_ids.len().min(3);
-        for (slot, id) in last_ids
-            .iter_mut()
-            .zip(self.last_ids.iter().skip(self.last_ids.len() - n))
-        {
-            *slot = *id;
-        }
         let mh = self.cfg.addr;
+        let forward = self.forward_request();
         self.decisions.push(Decision {
             at: now,
             from: self.primary,
@@ -195,11 +201,6 @@ impl MobileHandoff {
         self.primary = to;
         // a newer decision replaces whatever was still unconfirmed
         self.pending.clear();
-        let forward = Mobility::Forward {
-            mh,
-            last_ids,
-            count: n as u8,
-        };
         self.request(now, to, forward, Request::Forward);
         if self.cfg.scheme.buffers() {
             self.request(now, old, Mobility::Buffer { mh }, Request::Buffer);
@@ -219,6 +220,37 @@ impl MobileHandoff {
     /// should send three duplicate ACKs.
     pub fn take_dupacks_due(&mut self) -> bool {
         std::mem::take(&mut self.dupacks_due)
+    }
+
+    /// Base station `bs` restarted and lost what it was asked to do: section 4's mobile host,
+    /// "after comparing the desired state for each of the BSs in the area with their current state",
+    /// asks it again.
+    fn restarted(&mut self, now: Time, bs: u32) {
+        let mh = self.cfg.addr;
+        self.restarts_seen += 1;
+        if bs == self.primary {
+            let forward = self.forward_request();
+            self.request(now, bs, forward, Request::Forward);
+        } else if self.cfg.scheme.buffers() && self.cfg.base_stations.contains(&bs) {
+            self.request(now, bs, Mobility::Buffer { mh }, Request::Buffer);
+        }
+    }
+
+    /// A `Forward` request with the last ids received.
+    fn forward_request(&self) -> Mobility {
+        let mut last_ids = [0u16; 3];
+        let n = self.last_ids.len().min(3);
+        for (slot, id) in last_ids
+            .iter_mut()
+            .zip(self.last_ids.iter().skip(self.last_ids.len() - n))
+        {
+            *slot = *id;
+        }
+        Mobility::Forward {
+            mh: self.cfg.addr,
+            last_ids,
+            count: n as u8,
+        }
     }
 
     fn request(&mut self, now: Time, bs: u32, msg: Mobility, request: Request) {

@@ -410,7 +410,11 @@ fn an_unconfirmed_request_is_sent_again() {
 #[test]
 fn signal_handoffs_need_the_hysteresis_margin() {
     let mut m = mobile(Trigger::Signal { hysteresis_db: 6.0 });
-    let beacon = |bs| Mobility::Beacon { bs, sent: 0 };
+    let beacon = |bs| Mobility::Beacon {
+        bs,
+        sent: 0,
+        seq: 0,
+    };
     m.on_message(0, BS1, &beacon(BS1), -60.0);
     m.on_message(MS, BS2, &beacon(BS2), -57.0);
     assert_eq!(m.primary(), BS1, "3 dB better is within the hysteresis");
@@ -422,7 +426,11 @@ fn signal_handoffs_need_the_hysteresis_margin() {
 #[test]
 fn every_message_encodes_to_its_size() {
     let msgs = [
-        Mobility::Beacon { bs: BS1, sent: 7 },
+        Mobility::Beacon {
+            bs: BS1,
+            sent: 7,
+            seq: 1,
+        },
         Mobility::Forward {
             mh: MH.addr,
             last_ids: [1, 2, 3],
@@ -450,4 +458,36 @@ fn every_message_encodes_to_its_size() {
     let f = msgs[1].encode();
     assert_eq!(&f[..2], &[2, 3]);
     assert_eq!(&f[6..], &[0, 1, 0, 2, 0, 3]);
+}
+
+#[test]
+fn a_restarted_base_station_is_asked_again_for_its_role() {
+    let mut m = mobile(Trigger::Never);
+    m.on_received(0, BS1, 41);
+    let beacon = |seq| Mobility::Beacon {
+        bs: BS1,
+        sent: 0,
+        seq,
+    };
+    m.on_message(SEC, BS1, &beacon(4), 0.0);
+    m.on_message(2 * SEC, BS1, &beacon(5), 0.0);
+    assert!(
+        m.poll_transmit().is_none(),
+        "nothing to ask a base station that did not restart"
+    );
+    // the count went back: BS1, the primary, lost its state
+    m.on_message(3 * SEC, BS1, &beacon(0), 0.0);
+    assert_eq!(
+        m.poll_transmit(),
+        Some((
+            BS1,
+            Mobility::Forward {
+                mh: MH.addr,
+                last_ids: [41, 0, 0],
+                count: 1
+            }
+        ))
+    );
+    assert_eq!(m.restarts_seen, 1);
+    assert!(m.decisions().is_empty(), "not a handoff");
 }
