@@ -133,7 +133,7 @@ pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
     let seeds = match &a.seeds {
         None => None,
         Some(text) => {
-            let n = parse_seed(text).map_err(|e| e.replace("seed", "seeds"))?;
+            let n = parse_seed(text).map_err(|e| e.to_string().replace("seed", "seeds"))?;
             if n == 0 || n > 10_000 {
                 return Err(format!("seeds {n} is out of range: use 1 to 10000"));
             }
