@@ -11,8 +11,10 @@ use std::time::Duration;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use snooplab_lab::grid::{Plan, SweepSettings};
-use snooplab_lab::parallel::{useful_threads, Runner};
+use snooplab_lab::parallel::{useful_threads, Runner, MAX_THREADS};
+use snooplab_lab::reproduce::{check_parts, check_seeds, report_json, selections, Common};
 use snooplab_lab::Error;
+use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Observer, Protocol, RunResult, Scenario, Simulation};
 
 /// How often a waiting call looks for a signal (Ctrl-C) while the runs go on.
@@ -43,27 +45,35 @@ fn scenario(text: &str, format: &str) -> Result<Scenario, Error> {
     }
 }
 
-/// Runs `jobs` on rayon's threads without the GIL, looking for signals meanwhile: a
-/// KeyboardInterrupt raises the cancel flag and returns at once (the runs already started finish
-/// in the background and are dropped; none starts after).
+/// Runs `jobs` on rayon's threads without the GIL (see [`interruptible`]).
 fn run_interruptible(
     py: Python<'_>,
     jobs: Vec<Scenario>,
     threads: Option<usize>,
 ) -> PyResult<Vec<RunResult>> {
     let (threads, _) = useful_threads(threads, jobs.len()).map_err(py_err)?;
+    interruptible(py, threads, move |r| r.run_all(&jobs))
+}
+
+/// `work` on a runner of `threads` in a thread of its own, without the GIL, looking for signals
+/// meanwhile: a KeyboardInterrupt raises the runner's cancel flag and returns at once (the runs
+/// already started finish in the background and are dropped; none starts after).
+fn interruptible<T: Send + 'static>(
+    py: Python<'_>,
+    threads: Option<usize>,
+    work: impl FnOnce(&Runner) -> Result<T, Error> + Send + 'static,
+) -> PyResult<T> {
     let cancel = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::channel();
     let flag = Arc::clone(&cancel);
     std::thread::Builder::new()
         .name("snooplab-runs".into())
         .spawn(move || {
-            let r = Runner {
+            let r = work(&Runner {
                 threads,
                 on_done: None,
                 cancel: Some(&flag),
-            }
-            .run_all(&jobs);
+            });
             // the caller may have gone (interrupted); then nobody wants the results
             let _ = tx.send(r);
         })
@@ -149,6 +159,37 @@ fn sweep(
     to_json(&serde_json::json!({ "summaries": summaries, "runs": results }))
 }
 
+/// Papers reproduced: `{"paper000": report, ...}` as `snooplab reproduce WORDS --json` prints it
+/// (words: papers, each followed by its parts; none: every built paper).
+#[pyfunction]
+#[pyo3(signature = (words, seeds=None, host=None, threads=None))]
+fn reproduce(
+    py: Python<'_>,
+    words: Vec<String>,
+    seeds: Option<u64>,
+    host: Option<&str>,
+    threads: Option<usize>,
+) -> PyResult<String> {
+    let sels = selections(&words).map_err(py_err)?;
+    check_parts(&sels).map_err(py_err)?;
+    let common = Common {
+        seeds: seeds.map(check_seeds).transpose().map_err(py_err)?,
+        host: host
+            .map(HostPreset::parse)
+            .transpose()
+            .map_err(PyValueError::new_err)?,
+        threads: useful_threads(threads, MAX_THREADS).map_err(py_err)?.0,
+    };
+    let doc = interruptible(py, common.threads, move |r| {
+        let mut all = serde_json::Map::new();
+        for s in &sels {
+            all.insert(s.paper.name().into(), report_json(s, &common, r)?);
+        }
+        Ok(serde_json::Value::Object(all))
+    })?;
+    to_json(&doc)
+}
+
 /// Every protocol: (name, description), as `snooplab protocols` lists them.
 #[pyfunction]
 fn protocols() -> Vec<(String, String)> {
@@ -164,6 +205,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(trace, m)?)?;
     m.add_function(wrap_pyfunction!(combinations, m)?)?;
     m.add_function(wrap_pyfunction!(sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(reproduce, m)?)?;
     m.add_function(wrap_pyfunction!(protocols, m)?)?;
     Ok(())
 }

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from . import _native
 
-__all__ = ["run", "sweep", "summary_frame", "runs_frame", "trace", "protocols"]
+__all__ = ["run", "sweep", "summary_frame", "runs_frame", "trace", "reproduce", "protocols"]
 
 
 def _kebab(value):
@@ -106,6 +106,18 @@ def trace(scenario=None):
         }
     tables["run"] = result
     return tables
+
+
+def reproduce(paper="paper000", parts=None, seeds=None, host=None, threads=None):
+    """A paper's experiments run and set beside the paper's numbers, its claims checked: the report
+    dict that ``snooplab reproduce PAPER [PART...] --json`` prints under the paper's name
+    (``paper000``, ``paper001``, ``paper004``; ``parts`` such as ``["table3", "fig12"]``).
+    ``seeds`` and ``host`` default to the paper's own."""
+    words = [paper, *(parts or [])]
+    doc = json.loads(
+        _native.reproduce(words, None if seeds is None else int(seeds), host, threads)
+    )
+    return doc[next(iter(doc))]
 
 
 def protocols():
