@@ -251,7 +251,7 @@ impl SweepSettings {
     /// keys, or its TOML text), the lists `protocol`, `env`, `buffer`, `mss`, `error-every`,
     /// `burst`, `host` (a list or one value each), `transfer`, and `host-details` (a table of
     /// details); unknown keys are refused.
-    pub fn from_json(text: &str, seeds: u64, seed_base: u64) -> Result<SweepSettings, Error> {
+    pub fn from_json(text: &str, seeds: &str, seed_base: &str) -> Result<SweepSettings, Error> {
         let g: GridJson = serde_json::from_str(text).map_err(|e| Error::Invalid(e.to_string()))?;
         let base = match g.scenario {
             None => Base::Default,
@@ -283,8 +283,8 @@ impl SweepSettings {
                 .map(|v| scalar(v, "transfer"))
                 .transpose()?,
             host_detail,
-            seeds: seeds.to_string(),
-            seed_base: seed_base.to_string(),
+            seeds: seeds.into(),
+            seed_base: seed_base.into(),
             threads: None,
         })
     }
@@ -353,8 +353,8 @@ mod tests {
         .unwrap();
         let json = SweepSettings::from_json(
             r#"{"protocol": ["e2e", "snoop"], "buffer": ["8k", 32768]}"#,
-            3,
-            5,
+            "3",
+            "5",
         )
         .unwrap()
         .plan()
@@ -373,13 +373,13 @@ mod tests {
 
     #[test]
     fn bad_grids_say_what_is_wrong() {
-        let e = SweepSettings::from_json(r#"{"protocols": ["e2e"]}"#, 1, 1).unwrap_err();
+        let e = SweepSettings::from_json(r#"{"protocols": ["e2e"]}"#, "1", "1").unwrap_err();
         assert!(e.to_string().contains("unknown field `protocols`"), "{e}");
-        let e = SweepSettings::from_json(r#"{"protocol": ["tahoe"]}"#, 1, 1)
+        let e = SweepSettings::from_json(r#"{"protocol": ["tahoe"]}"#, "1", "1")
             .and_then(|s| s.plan())
             .unwrap_err();
         assert!(e.to_string().starts_with("unknown protocol 'tahoe'"), "{e}");
-        let e = SweepSettings::from_json(r#"{"buffer": []}"#, 1, 1).unwrap_err();
+        let e = SweepSettings::from_json(r#"{"buffer": []}"#, "1", "1").unwrap_err();
         assert_eq!(e.to_string(), "buffer: the list is empty");
     }
 }

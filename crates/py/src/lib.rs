@@ -102,7 +102,7 @@ fn interruptible<T: Send + 'static>(
 #[pyfunction]
 fn run(py: Python<'_>, scenario_text: &str, format: &str) -> PyResult<String> {
     let sc = scenario(scenario_text, format).map_err(py_err)?;
-    let mut results = run_interruptible(py, vec![sc], Some(1))?;
+    let mut results = run_interruptible(py, vec![sc], None)?;
     let r = results
         .pop()
         .ok_or_else(|| PyRuntimeError::new_err("the run returned no result"))?;
@@ -126,14 +126,15 @@ fn trace(py: Python<'_>, scenario_text: &str, format: &str, dir: &str) -> PyResu
     })
 }
 
-/// The plan of a grid (JSON, `SweepSettings::from_json`).
-fn plan(grid: &str, seeds: u64, seed_base: u64) -> Result<Plan, Error> {
+/// The plan of a grid (JSON, `SweepSettings::from_json`); the seeds as text, checked as the
+/// command line checks `--seeds` and `--seed-base`.
+fn plan(grid: &str, seeds: &str, seed_base: &str) -> Result<Plan, Error> {
     SweepSettings::from_json(grid, seeds, seed_base)?.plan()
 }
 
 /// How many combinations a grid has (a Ray sweep splits them into tasks).
 #[pyfunction]
-fn combinations(grid: &str, seeds: u64, seed_base: u64) -> PyResult<usize> {
+fn combinations(grid: &str, seeds: &str, seed_base: &str) -> PyResult<usize> {
     Ok(plan(grid, seeds, seed_base).map_err(py_err)?.configs.len())
 }
 
@@ -144,8 +145,8 @@ fn combinations(grid: &str, seeds: u64, seed_base: u64) -> PyResult<usize> {
 fn sweep(
     py: Python<'_>,
     grid: &str,
-    seeds: u64,
-    seed_base: u64,
+    seeds: &str,
+    seed_base: &str,
     threads: Option<usize>,
     first: usize,
     count: Option<usize>,

@@ -52,13 +52,18 @@ def test_a_sweep_over_a_scenario_file_equals_the_cli(cli_json):
         ({"protocol": ["e2e", "tahoe"]}, ["--protocol", "e2e,tahoe"]),
         ({"buffer": ["8k", "-1"]}, ["--buffer", "8k,-1"]),
         ({"host": "win95"}, ["--host", "win95"]),
+        ({"seeds": -1}, ["--seeds", "-1"]),
+        ({"seeds": 0}, ["--seeds", "0"]),
+        ({"seed_base": 2**64 - 1, "seeds": 2}, ["--seed-base", str(2**64 - 1), "--seeds", "2"]),
     ],
 )
 def test_bad_grids_raise_value_error_with_the_cli_message(cli, grid, flags):
-    code, _, err = cli("sweep", *flags, "--seeds", 1)
+    grid = dict(grid)
+    seeds = dict(seeds=grid.pop("seeds", 1), seed_base=grid.pop("seed_base", 1))
+    code, _, err = cli("sweep", *flags, *([] if "--seeds" in flags else ["--seeds", 1]))
     assert code == 2
     with pytest.raises(ValueError) as e:
-        snooplab.sweep(grid, seeds=1)
+        snooplab.sweep(grid, **seeds)
     assert str(e.value) == err.strip().removeprefix("error: ")
 
 

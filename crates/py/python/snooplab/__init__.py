@@ -84,7 +84,7 @@ def sweep(grid=None, seeds=10, seed_base=1, threads=None, with_summary=False):
     in parallel on this machine. Returns a DataFrame with one row per run, in the order of
     ``snooplab sweep --json``; with ``with_summary=True``, ``(runs, summaries)``, the second one row
     per combination. Ctrl-C stops it between runs."""
-    doc = json.loads(_native.sweep(_grid(grid), int(seeds), int(seed_base), threads))
+    doc = json.loads(_native.sweep(_grid(grid), str(seeds), str(seed_base), threads))
     runs = runs_frame(doc["runs"])
     if with_summary:
         return runs, summary_frame(doc["summaries"])

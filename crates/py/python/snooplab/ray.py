@@ -38,7 +38,7 @@ def sweep(
     if combinations_per_task < 1 or threads_per_task < 1:
         raise ValueError("combinations_per_task and threads_per_task must be at least 1")
     g = _grid(grid)
-    seeds, seed_base = int(seeds), int(seed_base)
+    seeds, seed_base = str(seeds), str(seed_base)
     # checks the grid here, before any task starts, with the local sweep's messages
     n = _native.combinations(g, seeds, seed_base)
     if not ray.is_initialized():
