@@ -54,6 +54,7 @@ fn seconds(flag: &str, v: &Option<String>) -> Result<Option<u64>, String> {
     v.as_deref()
         .map(|s| parse_seconds(s, &format!("--{flag}")))
         .transpose()
+        .map_err(String::from)
 }
 
 pub fn plot(a: PlotArgs) -> Result<(), String> {

@@ -521,6 +521,36 @@ impl ScenarioFile {
     }
 }
 
+impl ScenarioFile {
+    /// The file's settings over the defaults of `snooplab run`, checked as a run checks them.
+    pub fn scenario(&self) -> Result<Scenario, String> {
+        let mut sc = default_scenario();
+        self.apply(&mut sc)?;
+        sc.validate()?;
+        Ok(sc)
+    }
+}
+
+/// A scenario as serde reads it from any format (TOML, JSON, a Python dict): the keys of a
+/// scenario file, unknown keys refused, over the defaults of `snooplab run`, and checked. So a
+/// file, a dict and the struct are one shape. Relative channel-trace names are relative to the
+/// current directory.
+impl<'de> Deserialize<'de> for Scenario {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Scenario, D::Error> {
+        ScenarioFile::deserialize(d)?
+            .scenario()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+impl Scenario {
+    /// A scenario from the TOML of a scenario file; messages name the line and the key as for
+    /// `--scenario`.
+    pub fn from_toml(text: &str) -> Result<Scenario, String> {
+        ScenarioFile::parse(text)?.scenario()
+    }
+}
+
 /// serde's type errors in words: `invalid type: string "x", expected i64` becomes `expected a
 /// whole number, got string "x"`.
 fn plain_message(msg: &str) -> String {

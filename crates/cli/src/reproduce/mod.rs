@@ -17,6 +17,7 @@ use snooplab_sim::reproduce::{Claim, Paper};
 use crate::cli::ReproduceArgs;
 use crate::files::create_dir;
 use crate::settings::parse_seed;
+pub use snooplab_lab::reproduce::{check_parts, check_seeds, selections, Common, Selection};
 
 pub use paper000::{ours, theirs, verdict};
 
@@ -50,98 +51,16 @@ pub fn claims_text(claims: &[Claim]) -> String {
     s
 }
 
-/// One paper and what of it to run.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Selection {
-    pub paper: Paper,
-    /// The parts named after the paper (empty: all of it).
-    pub parts: Vec<String>,
-}
-
-/// What every paper's run shares.
-#[derive(Clone, Debug)]
-pub struct Common {
-    /// `None`: the paper's own number of trials.
-    pub seeds: Option<u64>,
-    /// `None`: the paper's hosts.
-    pub host: Option<HostPreset>,
-    pub threads: Option<usize>,
-}
-
-impl Common {
-    pub fn seeds(&self, paper: Paper) -> u64 {
-        self.seeds.unwrap_or_else(|| paper.default_seeds())
-    }
-    pub fn host(&self, paper: Paper) -> HostPreset {
-        self.host.unwrap_or_else(|| paper.default_host())
-    }
-}
-
-/// The papers and parts the words name, in the order given (no words: every built paper). A word
-/// that is not a paper is a part of the paper before it, or of paper 000 when it comes first.
-pub fn selections(words: &[String]) -> Result<Vec<Selection>, String> {
-    if words.is_empty() {
-        return Ok(Paper::BUILT
-            .iter()
-            .map(|&paper| Selection {
-                paper,
-                parts: vec![],
-            })
-            .collect());
-    }
-    let mut out: Vec<Selection> = vec![];
-    for w in words {
-        if let Some(paper) = Paper::parse(w) {
-            if out.iter().any(|s| s.paper == paper) {
-                return Err(format!("{} is named twice", paper.name()));
-            }
-            out.push(Selection {
-                paper,
-                parts: vec![],
-            });
-            continue;
-        }
-        if w.trim().to_ascii_lowercase().starts_with("paper") {
-            let built: Vec<&str> = Paper::BUILT.iter().map(|p| p.name()).collect();
-            return Err(format!("unknown paper '{w}' (built: {})", built.join(", ")));
-        }
-        match out.last_mut() {
-            Some(s) => s.parts.push(w.clone()),
-            None => out.push(Selection {
-                paper: Paper::Paper000,
-                parts: vec![w.clone()],
-            }),
-        }
-    }
-    Ok(out)
-}
-
 /// Checks the arguments without running anything: the papers and parts, the seeds, the host
 /// profiles, the threads.
 pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
     let sels = selections(&a.what)?;
-    for s in &sels {
-        match s.paper {
-            Paper::Paper000 => {
-                paper000::parts(&s.parts)?;
-            }
-            Paper::Paper001 => {
-                paper001::parts(&s.parts)?;
-            }
-            Paper::Paper002 => {
-                paper002::parts(&s.parts)?;
-            }
-            Paper::Paper004 => paper004::parts(&s.parts)?,
-        }
-    }
+    check_parts(&sels)?;
     let seeds = match &a.seeds {
         None => None,
         Some(text) => {
-            let n = parse_seed(text).map_err(|e| e.replace("seed", "seeds"))?;
-            if n == 0 || n > 10_000 {
-                return Err(format!("seeds {n} is out of range: use 1 to 10000"));
-            }
-            Some(n)
+            let n = parse_seed(text).map_err(|e| e.to_string().replace("seed", "seeds"))?;
+            Some(check_seeds(n)?)
         }
     };
     let host = a.host.as_deref().map(HostPreset::parse).transpose()?;
@@ -211,28 +130,4 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         println!("{text}");
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn words(w: &[&str]) -> Vec<String> {
-        w.iter().map(|s| s.to_string()).collect()
-    }
-
-    #[test]
-    fn words_name_papers_and_their_parts() {
-        let all = selections(&[]).expect("all");
-        assert_eq!(all.len(), Paper::BUILT.len());
-        let s = selections(&words(&["table3"])).expect("a part alone");
-        assert_eq!(s[0].paper, Paper::Paper000);
-        assert_eq!(s[0].parts, ["table3"]);
-        let s = selections(&words(&["paper000", "table2", "fig12"])).expect("two parts");
-        assert_eq!(s.len(), 1);
-        assert_eq!(s[0].parts, ["table2", "fig12"]);
-        assert!(selections(&words(&["paper000", "paper0"])).is_err());
-        let e = selections(&words(&["paper009"])).expect_err("not built");
-        assert!(e.contains("unknown paper 'paper009'"), "{e}");
-    }
 }

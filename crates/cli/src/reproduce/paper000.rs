@@ -6,31 +6,15 @@ use std::path::Path;
 
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::reproduce::paper000::ablation::{ablation_jobs, Ablation, ABLATION_PARTS};
-use snooplab_sim::reproduce::paper000::{
-    evaluate, experiments, CellReport, Experiment, Paper000, Part, Report,
-};
+use snooplab_sim::reproduce::paper000::{CellReport, Experiment, Paper000, Part, Report};
 use snooplab_sim::reproduce::Paper;
-use snooplab_sim::{RunResult, Scenario};
+use snooplab_sim::RunResult;
 
-use super::{Common, Reproduced};
+use snooplab_lab::reproduce::{Common, Plan000, Run000};
+
+use super::Reproduced;
 use crate::cli::ReproduceArgs;
 use crate::files::{create_dir, write_file};
-
-/// Paper 000's parts named on the command line (none: all of them).
-pub fn parts(words: &[String]) -> Result<Vec<Part>, String> {
-    if words.is_empty() {
-        return Ok(Part::ALL.to_vec());
-    }
-    let mut out = vec![];
-    for w in words {
-        for p in Part::parse(w)? {
-            if !out.contains(&p) {
-                out.push(p);
-            }
-        }
-    }
-    Ok(out)
-}
 
 /// The two profiles of `--ablation`, checked.
 pub fn ablation_profiles(
@@ -48,36 +32,12 @@ pub fn ablation_profiles(
     Ok((from, to))
 }
 
-/// Paper 000 run: its experiments, every seed's result, the report.
-pub struct Run000 {
-    exps: Vec<Experiment>,
-    per: Vec<Vec<RunResult>>,
-    report: Report,
-}
-
 /// Runs the chosen parts with every seed; returns the paper's outputs and the number of runs.
 pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, usize), String> {
-    let parts = parts(words)?;
-    let seeds = common.seeds(Paper::Paper000);
-    let host = common.host(Paper::Paper000);
-    let paper = Paper000::load()?;
-    let mut exps = experiments(&parts);
-    for e in &mut exps {
-        e.scenario.set_host(host);
-    }
-    let jobs: Vec<Scenario> = exps
-        .iter()
-        .flat_map(|e| {
-            (1..=seeds).map(move |s| Scenario {
-                seed: s,
-                ..e.scenario.clone()
-            })
-        })
-        .collect();
+    let plan = Plan000::new(words, common)?;
+    let jobs = plan.jobs();
     let results = crate::parallel::run_all(&jobs, common.threads, "reproduce")?;
-    let per: Vec<Vec<RunResult>> = results.chunks(seeds as usize).map(<[_]>::to_vec).collect();
-    let report = evaluate(&parts, &exps, &per, &paper, seeds);
-    Ok((Box::new(Run000 { exps, per, report }), jobs.len()))
+    Ok((Box::new(plan.finish(&results)), jobs.len()))
 }
 
 impl Reproduced for Run000 {

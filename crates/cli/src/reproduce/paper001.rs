@@ -4,60 +4,22 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use snooplab_sim::reproduce::paper001::{evaluate, experiments, Experiment, Part, Report};
+use snooplab_sim::reproduce::paper001::{Experiment, Report};
 use snooplab_sim::reproduce::Paper;
 use snooplab_sim::RunResult;
 
-use super::{Common, Reproduced};
+use snooplab_lab::reproduce::{Common, Plan001, Run001};
+
+use super::Reproduced;
 use crate::files::{create_dir, write_file};
-
-/// Paper 001's parts named on the command line (none: all of them).
-pub fn parts(words: &[String]) -> Result<Vec<Part>, String> {
-    if words.is_empty() {
-        return Ok(Part::ALL.to_vec());
-    }
-    let mut out = vec![];
-    for w in words {
-        for p in Part::parse(w)? {
-            if !out.contains(&p) {
-                out.push(p);
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Paper 001 run: its experiments, every seed's result, the report.
-pub struct Run001 {
-    exps: Vec<Experiment>,
-    per: Vec<Vec<RunResult>>,
-    report: Report,
-}
 
 /// Runs the chosen parts with every seed, every host with `--host`'s profile (default: the
 /// paper's FreeBSD 2.2.1).
 pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, usize), String> {
-    let parts = parts(words)?;
-    let seeds = common.seeds(Paper::Paper001);
-    let host = common.host(Paper::Paper001);
-    let exps = experiments(&parts);
-    let jobs: Vec<_> = exps
-        .iter()
-        .flat_map(|e| {
-            (1..=seeds).map(move |s| {
-                let mut net = e.network(s);
-                for f in &mut net.flows {
-                    f.host_preset = host;
-                    f.host = host.profile();
-                }
-                net
-            })
-        })
-        .collect();
-    let results = crate::parallel::run_networks(&jobs, "paper001", common.threads, "reproduce")?;
-    let per: Vec<Vec<RunResult>> = results.chunks(seeds as usize).map(<[_]>::to_vec).collect();
-    let report = evaluate(&parts, &exps, &per, seeds);
-    Ok((Box::new(Run001 { exps, per, report }), jobs.len()))
+    let plan = Plan001::new(words, common)?;
+    let jobs = plan.jobs();
+    let results = crate::parallel::run_networks(&jobs, Plan001::ENV, common.threads, "reproduce")?;
+    Ok((Box::new(plan.finish(&results)), jobs.len()))
 }
 
 impl Reproduced for Run001 {

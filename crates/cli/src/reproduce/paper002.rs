@@ -6,67 +6,20 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use snooplab_sim::reproduce::paper002::{evaluate, jobs, network, Paper002Data, Parts, Report002};
+use snooplab_sim::reproduce::paper002::Report002;
 use snooplab_sim::reproduce::Paper;
-use snooplab_sim::RunResult;
 
-use super::{Common, Reproduced};
+use snooplab_lab::reproduce::{Common, Plan002, Run002};
+
+use super::Reproduced;
 use crate::files::write_file;
 
-/// Paper 002's parts named on the command line (none: all of them).
-pub fn parts(words: &[String]) -> Result<Parts, String> {
-    if words.is_empty() {
-        return Ok(Parts::ALL);
-    }
-    let mut p = Parts::NONE;
-    for w in words {
-        match w.trim().to_ascii_lowercase().as_str() {
-            "table1" => p.table1 = true,
-            "fig7" => p.fig7 = true,
-            "fig10" => p.fig10 = true,
-            "fig11" => p.fig11 = true,
-            "baselines" => p.baselines = true,
-            "crash" => p.crash = true,
-            "all" => p = Parts::ALL,
-            _ => {
-                return Err(format!(
-                    "unknown part '{w}' of paper002 (known: table1, fig7, fig10, fig11, baselines, crash, all; \
-                     Figs. 8 and 9 are traces in the report)"
-                ))
-            }
-        }
-    }
-    Ok(p)
-}
-
-pub struct Run002 {
-    runs: Vec<RunResult>,
-    report: Report002,
-}
-
 pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, usize), String> {
-    let parts = parts(words)?;
-    let paper = Paper002Data::load()?;
-    let seeds = common.seeds(Paper::Paper002);
-    let host = common.host(Paper::Paper002);
-    let js = jobs(&paper, parts);
-    let nets: Vec<_> = js
-        .iter()
-        .flat_map(|&j| {
-            (1..=seeds).map(move |s| {
-                let mut net = network(j, s);
-                for f in &mut net.flows {
-                    f.host_preset = host;
-                    f.host = host.profile();
-                }
-                net
-            })
-        })
-        .collect();
-    let runs = crate::parallel::run_networks(&nets, "lan", common.threads, "reproduce paper002")?;
-    let report = evaluate(&paper, &js, seeds, &runs);
-    let n = nets.len();
-    Ok((Box::new(Run002 { runs, report }), n))
+    let plan = Plan002::new(words, common)?;
+    let nets = plan.jobs();
+    let runs =
+        crate::parallel::run_networks(&nets, Plan002::ENV, common.threads, "reproduce paper002")?;
+    Ok((Box::new(plan.finish(runs)), nets.len()))
 }
 
 fn mbps(s: &snooplab_sim::stats::Summary) -> String {

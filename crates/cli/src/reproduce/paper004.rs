@@ -5,41 +5,19 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use snooplab_sim::reproduce::paper004::{evaluate, jobs, Paper004, Report004, ABOUT_TWO, CLOSE};
+use snooplab_sim::reproduce::paper004::{Report004, ABOUT_TWO, CLOSE};
 use snooplab_sim::reproduce::Paper;
-use snooplab_sim::RunResult;
 
-use super::{Common, Reproduced};
+use snooplab_lab::reproduce::{Common, Plan004, Run004};
+
+use super::Reproduced;
 use crate::files::write_file;
 
-/// Paper 004 run: every run and the report.
-pub struct Run004 {
-    runs: Vec<RunResult>,
-    report: Report004,
-}
-
-/// Paper 004 has one figure; a part name is refused.
-pub fn parts(words: &[String]) -> Result<(), String> {
-    match words {
-        [] => Ok(()),
-        [w] if w.eq_ignore_ascii_case("fig2") || w.eq_ignore_ascii_case("all") => Ok(()),
-        [w, ..] => Err(format!("unknown part '{w}' of paper004 (known: fig2, all)")),
-    }
-}
-
 pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, usize), String> {
-    parts(words)?;
-    let paper = Paper004::load()?;
-    let seeds = common.seeds(Paper::Paper004);
-    let host = common.host(Paper::Paper004);
-    let mut js = jobs(&paper, seeds);
-    for j in &mut js {
-        j.set_host(host);
-    }
-    let runs = crate::parallel::run_all(&js, common.threads, "reproduce paper004")?;
-    let report = evaluate(&paper, seeds, &runs);
-    let n = js.len();
-    Ok((Box::new(Run004 { runs, report }), n))
+    let plan = Plan004::new(words, common)?;
+    let jobs = plan.jobs();
+    let runs = crate::parallel::run_all(&jobs, common.threads, "reproduce paper004")?;
+    Ok((Box::new(plan.finish(runs)), jobs.len()))
 }
 
 const W: usize = 20;

@@ -121,6 +121,34 @@ impl Parts {
 pub const CRASH_AT: Time = 5 * SEC;
 pub const CRASH_DOWN: Time = SEC;
 
+impl Parts {
+    /// The parts named by `words` (none: all of them).
+    pub fn parse(words: &[String]) -> Result<Parts, String> {
+        if words.is_empty() {
+            return Ok(Parts::ALL);
+        }
+        let mut p = Parts::NONE;
+        for w in words {
+            match w.trim().to_ascii_lowercase().as_str() {
+                "table1" => p.table1 = true,
+                "fig7" => p.fig7 = true,
+                "fig10" => p.fig10 = true,
+                "fig11" => p.fig11 = true,
+                "baselines" => p.baselines = true,
+                "crash" => p.crash = true,
+                "all" => p = Parts::ALL,
+                _ => {
+                    return Err(format!(
+                        "unknown part '{w}' of paper002 (known: table1, fig7, fig10, fig11, \
+                         baselines, crash, all; Figs. 8 and 9 are traces in the report)"
+                    ))
+                }
+            }
+        }
+        Ok(p)
+    }
+}
+
 /// The baselines' handoff intervals.
 pub const BASELINE_INTERVALS: [Time; 2] = [SEC, 5 * SEC];
 

@@ -1,0 +1,189 @@
+//! A scenario from settings given as text, as the command line's flags give them: the defaults,
+//! then a scenario file, then each setting. The command line only reads its flags into
+//! [`RunSettings`]; every check and message is here.
+
+use std::path::PathBuf;
+
+use snooplab_proto::tcp::{HostPreset, HostProfile};
+use snooplab_proto::time::SEC;
+use snooplab_sim::channel::ChannelSpec;
+use snooplab_sim::network::file::ChannelTable;
+use snooplab_sim::scenario::{default_scenario, max_time_from_secs, size_u32};
+use snooplab_sim::size::parse_size;
+use snooplab_sim::{Direction, Env, Protocol, Scenario};
+
+use crate::Error;
+
+fn parse_u64(text: &str, what: &str) -> Result<u64, Error> {
+    let t = text.trim();
+    if t.starts_with('-') {
+        return Err(Error::Invalid(format!("{what} '{text}' is negative")));
+    }
+    t.parse::<u64>()
+        .map_err(|_| Error::Invalid(format!("{what} '{text}' is not a whole number")))
+}
+
+/// Parses `--mss`/`--burst`-style small integers.
+pub fn parse_u32(text: &str, what: &str) -> Result<u32, Error> {
+    let n = parse_u64(text, what)?;
+    u32::try_from(n).map_err(|_| Error::Invalid(format!("{what} '{text}' is too large")))
+}
+
+pub fn parse_seed(text: &str) -> Result<u64, Error> {
+    parse_u64(text, "seed")
+}
+
+/// A size setting (`8k`, `1.5M`), its name before the message.
+pub fn parse_size_of(text: &str, what: &str) -> Result<u64, Error> {
+    parse_size(text).map_err(|e| Error::Invalid(format!("{what}: {e}")))
+}
+
+/// A time in decimal seconds (`12`, `12.5`, down to nanoseconds), from 0 to 1e7 s, in nanoseconds.
+pub fn parse_seconds(text: &str, what: &str) -> Result<u64, Error> {
+    let t = snooplab_sim::trace::parse_secs(text.trim()).ok_or_else(|| {
+        Error::Invalid(format!(
+            "{what} '{text}' is not a number of seconds (e.g. 12 or 12.5)"
+        ))
+    })?;
+    if t > 10_000_000 * SEC {
+        return Err(Error::Invalid(format!(
+            "{what} '{text}' must be between 0 and 1e7 seconds"
+        )));
+    }
+    Ok(t)
+}
+
+/// `--max-time`: decimal seconds, exponents allowed (`600`, `12.5`, `1e4`), checked and rounded
+/// as a scenario file's `max-time-s`.
+pub fn parse_max_time(text: &str) -> Result<u64, Error> {
+    let secs: f64 = text.trim().parse().map_err(|_| {
+        Error::Invalid(format!(
+            "max-time '{text}' is not a number of seconds (e.g. 600, 12.5 or 1e4)"
+        ))
+    })?;
+    max_time_from_secs(secs, &format!("max-time '{text}'")).map_err(Error::Invalid)
+}
+
+/// The settings of one run as text, each `None` when not given (the file's or the default then).
+#[derive(Clone, Debug, Default)]
+pub struct RunSettings {
+    pub scenario: Option<PathBuf>,
+    pub protocol: Option<String>,
+    pub env: Option<String>,
+    pub buffer: Option<String>,
+    pub mss: Option<String>,
+    pub transfer: Option<String>,
+    pub direction: Option<String>,
+    pub error_every: Option<String>,
+    pub error_every_down: Option<String>,
+    pub error_every_up: Option<String>,
+    pub burst: Option<String>,
+    pub down: Option<String>,
+    pub up: Option<String>,
+    pub seed: Option<String>,
+    pub max_time: Option<String>,
+    pub host: Option<String>,
+    pub host_detail: Vec<String>,
+}
+
+impl RunSettings {
+    /// Defaults, then the scenario file, then the settings; checked.
+    pub fn scenario(&self) -> Result<Scenario, Error> {
+        let a = self;
+        let inv = Error::Invalid;
+        let mut sc = default_scenario();
+        if let Some(path) = &a.scenario {
+            crate::scenario::apply_file(path, &mut sc)?;
+        }
+        if let Some(p) = &a.protocol {
+            sc.protocol = Protocol::parse(p).map_err(inv)?;
+        }
+        if let Some(e) = &a.env {
+            sc.set_env(Env::parse(e).map_err(inv)?);
+        }
+        if let Some(b) = &a.buffer {
+            sc.buffer = size_u32(parse_size_of(b, "buffer")?, "buffer").map_err(inv)?;
+        }
+        if let Some(m) = &a.mss {
+            sc.mss = size_u32(parse_size_of(m, "mss")?, "mss").map_err(inv)?;
+        }
+        if let Some(t) = &a.transfer {
+            sc.transfer = parse_size_of(t, "transfer")?;
+        }
+        if let Some(d) = &a.direction {
+            sc.direction = Direction::parse(d).map_err(inv)?;
+        }
+        // the shorthand settings override the file's channel models
+        if let Some(e) = &a.error_every {
+            sc.error_every = parse_size_of(e, "error-every")?;
+            sc.error_every_down = None;
+            sc.error_every_up = None;
+            sc.channel_down = None;
+            sc.channel_up = None;
+        }
+        if let Some(e) = &a.error_every_down {
+            sc.error_every_down = Some(parse_size_of(e, "error-every-down")?);
+            sc.channel_down = None;
+        }
+        if let Some(e) = &a.error_every_up {
+            sc.error_every_up = Some(parse_size_of(e, "error-every-up")?);
+            sc.channel_up = None;
+        }
+        if let Some(b) = &a.burst {
+            sc.burst = parse_u32(b, "burst")?;
+            sc.channel_down = None;
+            sc.channel_up = None;
+        }
+        if let Some(c) = &a.down {
+            sc.channel_down = Some(channel_flag(c, "down")?);
+        }
+        if let Some(c) = &a.up {
+            sc.channel_up = Some(channel_flag(c, "up")?);
+        }
+        if let Some(s) = &a.seed {
+            sc.seed = parse_seed(s)?;
+        }
+        if let Some(m) = &a.max_time {
+            sc.max_time = parse_max_time(m)?;
+        }
+        if let Some(h) = &a.host {
+            sc.set_host(HostPreset::parse(h).map_err(inv)?);
+        }
+        apply_host_details(&mut sc, &a.host_detail)?;
+        sc.validate().map_err(inv)?;
+        Ok(sc)
+    }
+}
+
+/// A `--down`/`--up` channel model (file names relative to the current directory).
+pub fn channel_flag(text: &str, what: &str) -> Result<ChannelSpec, Error> {
+    ChannelTable::from_flag(text)
+        .map_err(|e| format!("{what}: {e}"))
+        .and_then(|t| t.spec(what))
+        .map_err(Error::Invalid)
+}
+
+/// `KEY=VALUE` host details, in order, over the scenario's host profile.
+pub fn apply_host_details(sc: &mut Scenario, details: &[String]) -> Result<(), Error> {
+    for d in details {
+        let (k, v) = d.split_once('=').ok_or_else(|| {
+            Error::Invalid(format!(
+                "host-detail '{d}' is not KEY=VALUE (keys: {})",
+                HostProfile::KEYS.join(", ")
+            ))
+        })?;
+        sc.host.set(k.trim(), v).map_err(Error::Invalid)?;
+    }
+    Ok(())
+}
+
+/// Splits a comma-separated list, rejecting empty items.
+pub fn split_list(text: &str, what: &str) -> Result<Vec<String>, Error> {
+    let items: Vec<String> = text.split(',').map(|s| s.trim().to_string()).collect();
+    if items.iter().any(|s| s.is_empty()) {
+        return Err(Error::Invalid(format!(
+            "{what} list '{text}' has an empty item"
+        )));
+    }
+    Ok(items)
+}

@@ -1,0 +1,91 @@
+"""snooplab.sweep against the command line's sweep, and Ctrl-C during a sweep."""
+
+import faulthandler
+import os
+import signal
+import threading
+
+import pandas as pd
+import pytest
+
+import snooplab
+
+GRID = {
+    "protocol": ["e2e", "snoop", "split"],
+    "error_every": ["32k", "128k"],
+    "buffer": "8k",
+    "transfer": "256k",
+}
+FLAGS = [
+    "--protocol", "e2e,snoop,split",
+    "--error-every", "32k,128k",
+    "--buffer", "8k",
+    "--transfer", "256k",
+]
+
+
+def test_sweep_equals_the_cli_sweep_json(cli_json):
+    want = cli_json("sweep", *FLAGS, "--seeds", 4, "--seed-base", 3)
+    runs, summaries = snooplab.sweep(GRID, seeds=4, seed_base=3, with_summary=True)
+    assert len(runs) == 3 * 2 * 4
+    pd.testing.assert_frame_equal(runs, snooplab.runs_frame(want["runs"]))
+    pd.testing.assert_frame_equal(summaries, snooplab.summary_frame(want["summaries"]))
+    # one row per run, in the CLI's order: combinations in order, seeds within each
+    assert list(runs["seed"][:5]) == [3, 4, 5, 6, 3]
+    assert list(runs["protocol"][::8]) == ["e2e", "ll-tcp-aware", "split"]
+    # and the threads do not change it
+    pd.testing.assert_frame_equal(snooplab.sweep(GRID, seeds=4, seed_base=3, threads=1), runs)
+
+
+def test_a_sweep_over_a_scenario_file_equals_the_cli(cli_json):
+    from conftest import REPO
+
+    path = REPO / "examples" / "cell-3-senders.toml"
+    want = cli_json("sweep", "--scenario", path, "--protocol", "e2e,efr", "--seeds", 2)
+    got = snooplab.sweep({"scenario": path.read_text(), "protocol": ["e2e", "efr"]}, seeds=2)
+    pd.testing.assert_frame_equal(got, snooplab.runs_frame(want["runs"]))
+
+
+@pytest.mark.parametrize(
+    "grid, flags",
+    [
+        ({"protocol": ["e2e", "tahoe"]}, ["--protocol", "e2e,tahoe"]),
+        ({"buffer": ["8k", "-1"]}, ["--buffer", "8k,-1"]),
+        ({"host": "win95"}, ["--host", "win95"]),
+        ({"seeds": -1}, ["--seeds", "-1"]),
+        ({"seeds": 0}, ["--seeds", "0"]),
+        ({"seed_base": 2**64 - 1, "seeds": 2}, ["--seed-base", str(2**64 - 1), "--seeds", "2"]),
+    ],
+)
+def test_bad_grids_raise_value_error_with_the_cli_message(cli, grid, flags):
+    grid = dict(grid)
+    seeds = dict(seeds=grid.pop("seeds", 1), seed_base=grid.pop("seed_base", 1))
+    code, _, err = cli("sweep", *flags, *([] if "--seeds" in flags else ["--seeds", 1]))
+    assert code == 2
+    with pytest.raises(ValueError) as e:
+        snooplab.sweep(grid, **seeds)
+    assert str(e.value) == err.strip().removeprefix("error: ")
+
+
+def test_too_many_runs_are_refused_before_any_runs():
+    with pytest.raises(ValueError, match="more than the limit of 100000"):
+        snooplab.sweep({"error_every": [f"{k}k" for k in range(1, 21)]}, seeds=10_000)
+    with pytest.raises(ValueError, match="unknown field `protocols`"):
+        snooplab.sweep({"protocols": ["e2e"]}, seeds=1)
+
+
+def test_ctrl_c_stops_a_sweep_and_the_next_one_runs():
+    # 20000 runs of 64 MB each: minutes on any machine, so only the interrupt can end it in time
+    # (a hang would be caught by the watchdog below, which fails the whole run, not by a clock in
+    # an assertion)
+    big = {"transfer": "64M", "error_every": "0"}
+    faulthandler.dump_traceback_later(300, exit=True)
+    try:
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        with pytest.raises(KeyboardInterrupt):
+            snooplab.sweep(big, seeds=20_000)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+    # the interrupted sweep left nothing behind that stops the next one
+    again = snooplab.sweep({"transfer": "64k"}, seeds=2)
+    assert list(again["seed"]) == [1, 2]
