@@ -128,6 +128,9 @@ pub struct HandoffResult {
     /// Packets base stations kept back from the mobile host because they no longer forwarded for
     /// it (snoop's retransmissions of a mirrored cache, late ones of a former primary).
     pub withheld: u64,
+    /// Split connections handed over (`scheme = "split"`), and the mean time their state took.
+    pub state_transfers: u64,
+    pub state_transfer_ms_mean: f64,
     pub events: Vec<HandoffEvent>,
 }
 

@@ -8,7 +8,7 @@
 
 use std::collections::VecDeque;
 
-use snooplab_proto::agent::handoff::{Mobility, BROADCAST};
+use snooplab_proto::agent::handoff::{Decision, Mobility, Scheme, BROADCAST};
 use snooplab_proto::agent::{
     Agent, BuildPacket, ElnAgent, ElnConfig, NackAgent, NackConfig, Origin, RelayReport, Router,
     SegmentView, SnoopAgent, SnoopConfig, SplitAgent, SplitConfig,
@@ -63,6 +63,9 @@ enum Event {
     Crash(usize),
     /// ... and comes back.
     Restart(usize),
+    /// A split connection's state handed over at a handoff reaches the new base station:
+    /// `in_transit[k]`.
+    Install(NodeId, usize),
 }
 
 /// The agents that work on any packet, the simulator's or the live mode's raw bytes: the router
@@ -163,6 +166,12 @@ pub struct Simulation<O: Observe = NoObserver> {
     roaming: Vec<Vec<(NodeId, usize, usize)>>,
     /// How each base station's agent was made, to make it again after a crash.
     recipes: Vec<Option<AgentRecipe>>,
+    /// Connection state on its way between base stations (`Scheme::SplitTransfer`).
+    in_transit: Vec<Option<Box<dyn Agent<SimPacket>>>>,
+    /// Handoff decisions of each mobile host already acted on.
+    decisions_seen: Vec<usize>,
+    /// The connection-state transfers each mobile host's handoffs took.
+    state_transfers: Vec<Vec<Time>>,
     flows: Vec<FlowState>,
     /// The flows each node sends and receives.
     senders_on: Vec<Vec<FlowId>>,
@@ -371,6 +380,9 @@ impl<O: Observe> Simulation<O> {
                 })
                 .collect(),
             recipes,
+            in_transit: vec![],
+            decisions_seen: vec![0; net.nodes.len()],
+            state_transfers: vec![vec![]; net.nodes.len()],
             roaming: (0..net.nodes.len())
                 .map(|n| {
                     net.handoffs
@@ -512,7 +524,11 @@ impl<O: Observe> Simulation<O> {
         match ev {
             Event::Node(n, gen) => !self.node_timers[n].is_live(gen),
             Event::Cell(c, gen) => !self.cell_timers[c].is_live(gen),
-            Event::Arrive(..) | Event::Start(_) | Event::Crash(_) | Event::Restart(_) => false,
+            Event::Arrive(..)
+            | Event::Start(_)
+            | Event::Crash(_)
+            | Event::Restart(_)
+            | Event::Install(..) => false,
         }
     }
 
@@ -545,6 +561,14 @@ impl<O: Observe> Simulation<O> {
             }
             Event::Start(f) => self.start_flow(f),
             Event::Crash(i) => self.crash(i),
+            Event::Install(n, k) => {
+                if let (Some(agent), SimNode::BaseStation(b)) =
+                    (self.in_transit[k].take(), &mut self.nodes[n])
+                {
+                    b.agent.take_over(self.now, agent);
+                }
+                self.kick(n);
+            }
             Event::Restart(i) => {
                 let n = self.net.crashes[i].node;
                 if let SimNode::BaseStation(b) = &mut self.nodes[n] {
@@ -586,6 +610,7 @@ impl<O: Observe> Simulation<O> {
             ));
         }
         self.nodes[n].on_timeout(self.now);
+        self.after_decisions(n);
         for &(f, b) in &before {
             let sender = self.tcp(f, Role::Sender);
             if sender.map_or(0, |t| t.stats().timeouts) > b {
@@ -662,11 +687,51 @@ impl<O: Observe> Simulation<O> {
             Some(msg) => m.on_message(now, addr, msg, strength),
             None => m.on_received(now, addr, pkt.seg.ip_id),
         }
-        if m.take_dupacks_due() {
+        let dupacks = m.take_dupacks_due();
+        self.after_decisions(node);
+        let SimNode::Host(h) = &mut self.nodes[node] else {
+            return;
+        };
+        if dupacks {
             // Caceres and Iftode: three duplicate ACKs from every receiver on the mobile host
             for c in h.conns.iter_mut().filter(|c| c.role == Role::Receiver) {
                 c.tcp.send_acks(now, 3);
             }
+        }
+    }
+
+    /// What a mobile host's new handoff decisions move between base stations: under
+    /// `Scheme::SplitTransfer` the old base station's connection state, which reaches the new one
+    /// after the time its size takes (`Scheme::state_transfer_time`).
+    fn after_decisions(&mut self, node: NodeId) {
+        let SimNode::Host(h) = &self.nodes[node] else {
+            return;
+        };
+        let Some(m) = &h.mobile else {
+            return;
+        };
+        let fresh: Vec<Decision> = m.decisions()[self.decisions_seen[node]..].to_vec();
+        self.decisions_seen[node] = m.decisions().len();
+        if self.net.handoff_of(node).map(|h| h.scheme) != Some(Scheme::SplitTransfer) {
+            return;
+        }
+        for d in fresh {
+            let node_of = |a: u32| self.addrs.iter().position(|&x| x == a);
+            let (Some(old), Some(new)) = (node_of(d.from), node_of(d.to)) else {
+                continue;
+            };
+            let SimNode::BaseStation(b) = &mut self.nodes[old] else {
+                continue;
+            };
+            let Some(agent) = b.agent.hand_over() else {
+                continue;
+            };
+            let delay = Scheme::state_transfer_time(agent.probe().held_bytes);
+            self.state_transfers[node].push(delay);
+            self.in_transit.push(Some(agent));
+            let k = self.in_transit.len() - 1;
+            self.queue.push(self.now + delay, Event::Install(new, k));
+            self.arm_node(old);
         }
     }
 
@@ -1395,6 +1460,9 @@ impl<O: Observe> Simulation<O> {
                         v.iter().sum::<f64>() / v.len() as f64
                     }
                 };
+                let moved = &self.state_transfers[h.mobile];
+                r.state_transfers = moved.len() as u64;
+                r.state_transfer_ms_mean = mean(&moved.iter().map(|&t| ms(t)).collect::<Vec<_>>());
                 r.confirmed = lat.len() as u64;
                 r.latency_ms_mean = mean(&lat);
                 r.latency_ms_max = lat.iter().copied().fold(0.0, f64::max);

@@ -121,7 +121,8 @@ pub fn render(r: &Report002) -> String {
     if !r.baselines.is_empty() {
         let _ = writeln!(
             s,
-            "Baselines (section 8): snoop at the base stations, no bit errors, a handoff every 1 or 5 s."
+            "Baselines (section 8): snoop at the base stations (split: a split connection), no bit errors, a \
+             handoff every 1 or 5 s."
         );
         let _ = writeln!(
             s,
@@ -140,6 +141,13 @@ pub fn render(r: &Report002) -> String {
                 format!("{:.1}", b.fast_retransmits.mean),
                 format!("{:.0}", b.sender_retransmitted_segments.mean)
             );
+            if let (Some(c), Some(t)) = (&b.cost_per_handoff_s, &b.state_transfer_s) {
+                let _ = writeln!(
+                    s,
+                    "{:<18}each handoff cost {:.3} s; the state transfer took {:.3} s",
+                    "", c.mean, t.mean
+                );
+            }
         }
         s.push('\n');
     }

@@ -164,4 +164,11 @@ pub trait Agent<P: SegmentView> {
     fn handoff(&self) -> Option<handoff::HandoffStats> {
         None
     }
+    /// A handoff that moves connection state (`handoff::Scheme::SplitTransfer`): the agent that
+    /// holds it, taken out of this base station; `None` when there is nothing to move.
+    fn hand_over(&mut self) -> Option<Box<dyn Agent<P>>> {
+        None
+    }
+    /// ... and put into the new one when it arrives.
+    fn take_over(&mut self, _now: Time, _inner: Box<dyn Agent<P>>) {}
 }

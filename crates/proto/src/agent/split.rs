@@ -107,6 +107,11 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             if w.at_eof() {
                 m.close(now);
             }
+            if m.at_eof() && w.at_eof() {
+                // the mobile host closed too: the relay closes its socket to the fixed host, which
+                // otherwise would wait in FIN_WAIT_2 for good
+                w.close(now);
+            }
             // the shared buffer: what the wireless side still holds limits the wired window
             w.set_reserved(m.send_buffered());
             w.poke(now);

@@ -77,9 +77,17 @@ pub struct HandoffAgent<P> {
     out: VecDeque<Transmit<P>>,
     next_beacon: Option<Time>,
     stats: HandoffStats,
+    /// `Scheme::SplitTransfer`: the agent's state is here (not on its way from another base
+    /// station, nor handed over to one).
+    has_state: bool,
+    /// ... and what arrived for the agent while its state was on its way.
+    held: VecDeque<(Port, P)>,
 }
 
-impl<P: MobilityPacket> HandoffAgent<P> {
+/// Packets a base station holds for an agent whose state is on its way (beyond: dropped).
+const HELD_WHILE_AWAITING: usize = 256;
+
+impl<P: MobilityPacket + 'static> HandoffAgent<P> {
     /// `inner` runs the base station's protocol; `primary_for` and `buffering_for` are the mobile
     /// hosts it forwards for and buffers for at the start.
     pub fn new(
@@ -105,6 +113,8 @@ impl<P: MobilityPacket> HandoffAgent<P> {
         }
         HandoffAgent {
             next_beacon: cfg.beacon_interval.map(|_| cfg.beacon_phase),
+            has_state: cfg.scheme != Scheme::SplitTransfer || !primary_for.is_empty(),
+            held: VecDeque::new(),
             cfg,
             inner,
             served,
@@ -202,6 +212,24 @@ impl<P: MobilityPacket> HandoffAgent<P> {
         }
     }
 
+    /// Whether the agent's state is on its way here: what arrives for it waits.
+    fn awaiting_state(&self) -> bool {
+        !self.has_state && self.served.values().any(|s| s.role == Role::Primary)
+    }
+
+    /// Hands `packet` to the agent, or keeps it until the agent's state arrives.
+    fn hand_to_agent(&mut self, now: Time, from: Port, packet: P) {
+        if self.awaiting_state() {
+            if self.held.len() < HELD_WHILE_AWAITING {
+                self.held.push_back((from, packet));
+            } else {
+                self.stats.withheld += 1;
+            }
+            return;
+        }
+        self.inner.on_packet(now, from, packet);
+    }
+
     /// A packet of `mh`'s multicast stream, decapsulated.
     fn on_stream(&mut self, now: Time, mh: u32, packet: P) {
         let Some(s) = self.served.get_mut(&mh) else {
@@ -211,7 +239,7 @@ impl<P: MobilityPacket> HandoffAgent<P> {
             s.ring.push(id, packet.clone());
         }
         match s.role {
-            Role::Primary => self.inner.on_packet(now, Port::Wired, packet),
+            Role::Primary => self.hand_to_agent(now, Port::Wired, packet),
             Role::Buffering => self.inner.mirror(now, packet),
         }
     }
@@ -227,7 +255,7 @@ impl<P: MobilityPacket> HandoffAgent<P> {
     }
 }
 
-impl<P: MobilityPacket> Agent<P> for HandoffAgent<P> {
+impl<P: MobilityPacket + 'static> Agent<P> for HandoffAgent<P> {
     fn on_packet(&mut self, now: Time, from: Port, packet: P) {
         if let Some(msg) = packet.mobility().copied() {
             if from == Port::Wireless {
@@ -242,7 +270,7 @@ impl<P: MobilityPacket> Agent<P> for HandoffAgent<P> {
                     self.on_stream(now, mh, inner);
                 }
             }
-            _ => self.inner.on_packet(now, from, packet),
+            _ => self.hand_to_agent(now, from, packet),
         }
     }
 
@@ -306,5 +334,24 @@ impl<P: MobilityPacket> Agent<P> for HandoffAgent<P> {
 
     fn handoff(&self) -> Option<HandoffStats> {
         Some(self.stats.clone())
+    }
+
+    fn hand_over(&mut self) -> Option<Box<dyn Agent<P>>> {
+        if self.cfg.scheme != Scheme::SplitTransfer || !self.has_state {
+            return None;
+        }
+        self.has_state = false;
+        Some(std::mem::replace(
+            &mut self.inner,
+            Box::new(crate::agent::Router::default()),
+        ))
+    }
+
+    fn take_over(&mut self, now: Time, inner: Box<dyn Agent<P>>) {
+        self.inner = inner;
+        self.has_state = true;
+        while let Some((port, p)) = self.held.pop_front() {
+            self.inner.on_packet(now, port, p);
+        }
     }
 }
