@@ -63,9 +63,9 @@ enum Event {
     Crash(usize),
     /// ... and comes back.
     Restart(usize),
-    /// A split connection's state handed over at a handoff reaches the new base station:
-    /// `in_transit[k]`.
-    Install(NodeId, usize),
+    /// A split connection's state handed over at a handoff reaches its new base station:
+    /// `in_transit[k]` (one index keeps events 16 bytes).
+    Install(usize),
 }
 
 /// The agents that work on any packet, the simulator's or the live mode's raw bytes: the router
@@ -167,7 +167,7 @@ pub struct Simulation<O: Observe = NoObserver> {
     /// How each base station's agent was made, to make it again after a crash.
     recipes: Vec<Option<AgentRecipe>>,
     /// Connection state on its way between base stations (`Scheme::SplitTransfer`).
-    in_transit: Vec<Option<Box<dyn Agent<SimPacket>>>>,
+    in_transit: Vec<Option<(NodeId, Box<dyn Agent<SimPacket>>)>>,
     /// Handoff decisions of each mobile host already acted on.
     decisions_seen: Vec<usize>,
     /// The connection-state transfers each mobile host's handoffs took.
@@ -561,10 +561,11 @@ impl<O: Observe> Simulation<O> {
             }
             Event::Start(f) => self.start_flow(f),
             Event::Crash(i) => self.crash(i),
-            Event::Install(n, k) => {
-                if let (Some(agent), SimNode::BaseStation(b)) =
-                    (self.in_transit[k].take(), &mut self.nodes[n])
-                {
+            Event::Install(k) => {
+                let Some((n, agent)) = self.in_transit[k].take() else {
+                    return;
+                };
+                if let SimNode::BaseStation(b) = &mut self.nodes[n] {
                     b.agent.take_over(self.now, agent);
                 }
                 self.kick(n);
@@ -728,9 +729,9 @@ impl<O: Observe> Simulation<O> {
             };
             let delay = Scheme::state_transfer_time(agent.probe().held_bytes);
             self.state_transfers[node].push(delay);
-            self.in_transit.push(Some(agent));
+            self.in_transit.push(Some((new, agent)));
             let k = self.in_transit.len() - 1;
-            self.queue.push(self.now + delay, Event::Install(new, k));
+            self.queue.push(self.now + delay, Event::Install(k));
             self.arm_node(old);
         }
     }

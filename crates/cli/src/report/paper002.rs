@@ -42,16 +42,7 @@ pub fn section(page: &Path, r: &Report002) -> Result<String, String> {
              retransmissions</th><th>buffered packets sent</th></tr>"
         );
         for row in &r.table1 {
-            let label = match (row.seconds, row.beacons) {
-                (_, false) => "never, no beacons".to_string(),
-                (None, true) => "never".to_string(),
-                (Some(x), true) => format!("{x} s"),
-            };
-            let paper = match (row.paper_mbps, row.paper_stddev_mbps) {
-                (Some(m), Some(d)) => format!("{m:.2} ± {d:.3}"),
-                _ if !row.beacons => "1.6 (peak)".into(),
-                _ => "-".into(),
-            };
+            let (label, paper) = (row.label(), row.paper_text());
             let _ = writeln!(
                 h,
                 "<tr><th>{label}</th><td>{}</td><td>{:.3}</td><td>{paper}</td><td>{:.0}</td><td>{:.0}</td></tr>",

@@ -34,6 +34,19 @@ pub trait Reproduced {
     fn report_section(&self, dir: &Path) -> Result<String, String>;
 }
 
+/// `report.json` (indented) and `runs.json` (every run's result) into a paper's directory.
+pub fn write_report_and_runs<R: serde::Serialize, U: serde::Serialize>(
+    dir: &Path,
+    report: &R,
+    runs: &U,
+) -> Result<(), String> {
+    let report = serde_json::to_string_pretty(report)
+        .map_err(|e| format!("cannot encode report: {e}"))?;
+    crate::files::write_file(&dir.join("report.json"), &report)?;
+    let runs = serde_json::to_string(runs).map_err(|e| format!("cannot encode runs: {e}"))?;
+    crate::files::write_file(&dir.join("runs.json"), &runs)
+}
+
 /// A paper's claims for the terminal: each marked holds / FAILS / n/a, with what we measured.
 pub fn claims_text(claims: &[Claim]) -> String {
     let mut s = String::from("The paper's claims, measured:\n");

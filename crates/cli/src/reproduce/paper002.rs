@@ -12,7 +12,6 @@ use snooplab_sim::reproduce::Paper;
 use snooplab_lab::reproduce::{Common, Plan002, Run002};
 
 use super::Reproduced;
-use crate::files::write_file;
 
 pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, usize), String> {
     let plan = Plan002::new(words, common)?;
@@ -52,16 +51,7 @@ pub fn render(r: &Report002) -> String {
             "buffer sent"
         );
         for row in &r.table1 {
-            let label = match (row.seconds, row.beacons) {
-                (_, false) => "never, no beacons".to_string(),
-                (None, true) => "never".to_string(),
-                (Some(x), true) => format!("{x} s"),
-            };
-            let paper = match (row.paper_mbps, row.paper_stddev_mbps) {
-                (Some(m), Some(d)) => format!("{m:.2} ± {d:.3}"),
-                _ if !row.beacons => "1.6 (peak)".into(),
-                _ => "-".into(),
-            };
+            let (label, paper) = (row.label(), row.paper_text());
             let bad = if row.failures > 0 {
                 format!(" !{}", row.failures)
             } else {
@@ -186,16 +176,7 @@ impl Reproduced for Run002 {
         serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
     }
     fn write_outputs(&self, dir: &Path) -> Result<(), String> {
-        let write = |name: &str, text: &str| write_file(&dir.join(name), text);
-        write(
-            "report.json",
-            &serde_json::to_string_pretty(&self.report)
-                .map_err(|e| format!("cannot encode report: {e}"))?,
-        )?;
-        write(
-            "runs.json",
-            &serde_json::to_string(&self.runs).map_err(|e| format!("cannot encode runs: {e}"))?,
-        )
+        super::write_report_and_runs(dir, &self.report, &self.runs)
     }
     fn report_section(&self, dir: &Path) -> Result<String, String> {
         crate::report::paper002::section(dir, &self.report)

@@ -91,16 +91,7 @@ impl Reproduced for Run004 {
         serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
     }
     fn write_outputs(&self, dir: &Path) -> Result<(), String> {
-        let write = |name: &str, text: &str| write_file(&dir.join(name), text);
-        write(
-            "report.json",
-            &serde_json::to_string_pretty(&self.report)
-                .map_err(|e| format!("cannot encode report: {e}"))?,
-        )?;
-        write(
-            "runs.json",
-            &serde_json::to_string(&self.runs).map_err(|e| format!("cannot encode runs: {e}"))?,
-        )?;
+        super::write_report_and_runs(dir, &self.report, &self.runs)?;
         let mut csv = String::from(
             "protocol,error_every_bytes,seed,throughput_mbps,wireless_goodput_pct,timeouts,\
              fast_retransmits,eln_retransmits,holes,eln_marked_acks,nacks,duration_s,invariants_ok\n",
@@ -124,7 +115,7 @@ impl Reproduced for Run004 {
                 r.invariants.ok() && r.invariants.complete
             );
         }
-        write("runs.csv", &csv)
+        write_file(&dir.join("runs.csv"), &csv)
     }
     fn report_section(&self, dir: &Path) -> Result<String, String> {
         crate::report::paper004::section(dir, &self.report)

@@ -7,18 +7,19 @@ use crate::segment::{Flags, Segment};
 use crate::time::Time;
 
 impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
-    pub(super) fn snoop_data(&mut self, now: Time, seg: Segment, packet: P) {
+    /// A segment from the fixed host that carries no data: a SYN opens the connection's state
+    /// afresh (whatever was known about an older one with these ends is stale), a reset forgets
+    /// it, anything else only shows it alive. Returns the connection's key for a data segment.
+    fn data_only(&mut self, now: Time, seg: &Segment) -> Option<ConnKey> {
         let key = ConnKey {
             fixed: seg.src,
             mobile: seg.dst,
         };
         if seg.is_syn() {
-            // A new connection: whatever was known about an older one with these ends is stale.
             self.forget(&key);
             let conn = self.conn_entry(key, now);
             conn.last_seen = Some(seg.seq + 1);
-            self.forward(Port::Wireless, packet);
-            return;
+            return None;
         }
         if seg.len == 0 {
             if seg.flags.contains(Flags::RST) {
@@ -26,9 +27,16 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             } else if let Some(c) = self.conns.get_mut(&key) {
                 c.heard(now);
             }
+            return None;
+        }
+        Some(key)
+    }
+
+    pub(super) fn snoop_data(&mut self, now: Time, seg: Segment, packet: P) {
+        let Some(key) = self.data_only(now, &seg) else {
             self.forward(Port::Wireless, packet);
             return;
-        }
+        };
         let high_water = self.cfg.high_water;
         let per_connection = self.cfg.max_cached_per_connection;
         let room_in_total = self.held < self.cfg.max_cached_total;
@@ -110,24 +118,9 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
     /// after a handoff the first ACK through this base station cleans the cache (`snoop_ack`'s new
     /// ACK), and whatever is missing is a hole snoop tolerates.
     pub(super) fn mirror_data(&mut self, now: Time, seg: Segment, packet: P) {
-        let key = ConnKey {
-            fixed: seg.src,
-            mobile: seg.dst,
+        let Some(key) = self.data_only(now, &seg) else {
+            return;
         };
-        if seg.is_syn() {
-            self.forget(&key);
-            let conn = self.conn_entry(key, now);
-            conn.last_seen = Some(seg.seq + 1);
-            return;
-        }
-        if seg.len == 0 {
-            if seg.flags.contains(Flags::RST) {
-                self.forget(&key);
-            } else if let Some(c) = self.conns.get_mut(&key) {
-                c.heard(now);
-            }
-            return;
-        }
         let limit = self
             .cfg
             .high_water
