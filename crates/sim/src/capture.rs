@@ -114,7 +114,7 @@ impl Capture {
         };
         // headers with checksums for the zero payload, which is written as zeros; a handoff
         // message is a whole UDP datagram
-        let mut bytes = match &pkt.mobility {
+        let mut bytes = match pkt.mobility() {
             Some(m) => wire::encode_udp(pkt.seg.src, pkt.seg.dst, 0, &m.encode()),
             None => wire::encode_headers(&pkt.seg),
         };
@@ -127,8 +127,8 @@ impl Capture {
                 sum[1] ^= 0xa5;
             }
         }
-        let inner_len = pkt.ip_len() as usize - usize::from(pkt.tunnel.is_some()) * 20;
-        if let Some(t) = pkt.tunnel {
+        let inner_len = pkt.ip_len() as usize - usize::from(pkt.tunnel().is_some()) * 20;
+        if let Some(t) = pkt.tunnel() {
             // the home agent's tunnel: IP-in-IP around the packet
             bytes = wire::encapsulate_ipip(t.src, t.dst, &bytes, inner_len);
         }

@@ -3,75 +3,101 @@
 use snooplab_proto::agent::handoff::TUNNEL_HEADER_BYTES;
 use snooplab_proto::agent::handoff::{Mobility, MobilityPacket, Tunnel, CONTROL_PORT};
 use snooplab_proto::agent::{BuildPacket, SegmentView};
+use std::num::NonZeroU64;
+
 use snooplab_proto::{Endpoint, Segment};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimPacket {
     pub seg: Segment,
     /// Bit errors hit this packet on the wireless link: its checksum no longer matches.
     pub corrupted: bool,
     /// A digest of the payload the fixed host put in, checked at the mobile host (the simulated
     /// bytes). `None` for packets a split base station builds from its relayed byte stream.
-    pub payload_tag: Option<u64>,
-    /// A handoff protocol message (paper 002): then `seg` holds only its addresses and ports, and
-    /// the packet is a UDP datagram, not TCP.
+    pub payload_tag: Option<NonZeroU64>,
+    /// What only the handoff's packets carry (paper 002), boxed so that the TCP segments of every
+    /// other run stay as small as before: packet size is most of the simulator's time.
+    pub extra: Option<Box<Extra>>,
+}
+
+/// A handoff message, or an encapsulated packet's outer header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Extra {
+    /// A handoff protocol message: then `seg` holds only its addresses and ports, and the packet is
+    /// a UDP datagram, not TCP.
     pub mobility: Option<Mobility>,
     /// The outer header of a packet the home agent encapsulated to a base station.
     pub tunnel: Option<Tunnel>,
 }
 
 impl SimPacket {
-    pub fn new(seg: Segment, payload_tag: Option<u64>) -> SimPacket {
+    pub fn new(seg: Segment, payload_tag: Option<NonZeroU64>) -> SimPacket {
         SimPacket {
             seg,
             corrupted: false,
             payload_tag,
-            mobility: None,
-            tunnel: None,
+            extra: None,
         }
+    }
+
+    /// The handoff message this packet carries.
+    pub fn mobility(&self) -> Option<&Mobility> {
+        self.extra.as_ref().and_then(|e| e.mobility.as_ref())
+    }
+
+    /// The outer header, if the home agent encapsulated this packet.
+    pub fn tunnel(&self) -> Option<Tunnel> {
+        self.extra.as_ref().and_then(|e| e.tunnel)
     }
 
     /// Bytes on the wire at the IP layer, the outer header of a tunnel included.
     pub fn ip_len(&self) -> u32 {
-        let inner = match &self.mobility {
+        let Some(e) = &self.extra else {
+            return self.seg.ip_len();
+        };
+        let inner = match &e.mobility {
             Some(m) => m.ip_len(),
             None => self.seg.ip_len(),
         };
-        inner + self.tunnel.map_or(0, |_| TUNNEL_HEADER_BYTES)
+        inner + e.tunnel.map_or(0, |_| TUNNEL_HEADER_BYTES)
     }
 
     /// The address the packet is routed to: the tunnel's end, or its own destination.
     pub fn route_dst(&self) -> u32 {
-        self.tunnel.map_or(self.seg.dst.addr, |t| t.dst)
+        self.tunnel().map_or(self.seg.dst.addr, |t| t.dst)
     }
 
     /// A TCP segment, not a handoff message.
     pub fn is_tcp(&self) -> bool {
-        self.mobility.is_none()
+        self.mobility().is_none()
     }
 }
 
 impl MobilityPacket for SimPacket {
     fn mobility(&self) -> Option<&Mobility> {
-        self.mobility.as_ref()
+        SimPacket::mobility(self)
     }
 
     fn tunnel(&self) -> Option<Tunnel> {
-        self.tunnel
+        SimPacket::tunnel(self)
     }
 
     fn encapsulate(&self, tunnel: Tunnel) -> Self {
+        let mut e = self.extra.as_deref().copied().unwrap_or_default();
+        e.tunnel = Some(tunnel);
         SimPacket {
-            tunnel: Some(tunnel),
-            ..*self
+            extra: Some(Box::new(e)),
+            ..self.clone()
         }
     }
 
     fn decapsulate(self) -> Self {
-        SimPacket {
-            tunnel: None,
-            ..self
-        }
+        let extra = self
+            .extra
+            .as_deref()
+            .filter(|e| e.mobility.is_some())
+            .map(|e| Box::new(Extra { tunnel: None, ..*e }));
+        SimPacket { extra, ..self }
     }
 
     fn control(src: u32, dst: u32, msg: Mobility) -> Self {
@@ -87,7 +113,10 @@ impl MobilityPacket for SimPacket {
             ..Segment::default()
         };
         SimPacket {
-            mobility: Some(msg),
+            extra: Some(Box::new(Extra {
+                mobility: Some(msg),
+                tunnel: None,
+            })),
             ..SimPacket::new(seg, None)
         }
     }
@@ -106,14 +135,13 @@ impl SegmentView for SimPacket {
 }
 
 /// The digest of `len` payload bytes starting `offset` bytes into the transfer: every byte of the
-/// transfer has a fixed value, so the digest of a range is a function of the range.
-pub fn payload_tag(offset: u64, len: u32) -> u64 {
-    if len == 0 {
-        return 0;
-    }
+/// transfer has a fixed value, so the digest of a range is a function of the range. 63 bits of it
+/// with the lowest set, so that it is never 0 and `Option` of it takes no more room (the packet's
+/// size is most of the simulator's time).
+pub fn payload_tag(offset: u64, len: u32) -> NonZeroU64 {
     let mut z = offset.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(len).rotate_left(32);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z ^ (z >> 31)
+    NonZeroU64::MIN | (z ^ (z >> 31))
 }
 
 /// A header-only segment between two made-up hosts, for unit tests.

@@ -142,6 +142,9 @@ fn make_agent(
 /// connection relays, and the base station's index.
 type AgentRecipe = (AgentKind, InputQueue, Option<FlowId>, u64);
 
+/// A split connection's state between two base stations: where it goes, and the agent.
+type StateInTransit = (NodeId, Box<dyn Agent<SimPacket>>);
+
 pub struct Simulation<O: Observe = NoObserver> {
     net: Network,
     routes: Routes,
@@ -167,7 +170,7 @@ pub struct Simulation<O: Observe = NoObserver> {
     /// How each base station's agent was made, to make it again after a crash.
     recipes: Vec<Option<AgentRecipe>>,
     /// Connection state on its way between base stations (`Scheme::SplitTransfer`).
-    in_transit: Vec<Option<(NodeId, Box<dyn Agent<SimPacket>>)>>,
+    in_transit: Vec<Option<StateInTransit>>,
     /// Handoff decisions of each mobile host already acted on.
     decisions_seen: Vec<usize>,
     /// The connection-state transfers each mobile host's handoffs took.
@@ -673,7 +676,7 @@ impl<O: Observe> Simulation<O> {
     /// A mobile host that hands off hears base station `bs`: a beacon or control message, or a
     /// packet whose IP id it remembers.
     fn mobile_hears(&mut self, node: NodeId, bs: NodeId, pkt: &SimPacket) {
-        let strength = match (&pkt.mobility, self.net.handoff_of(node)) {
+        let strength = match (pkt.mobility(), self.net.handoff_of(node)) {
             (Some(Mobility::Beacon { .. }), Some(h)) => h.signal_dbm(self.now, bs),
             _ => 0.0,
         };
@@ -684,7 +687,7 @@ impl<O: Observe> Simulation<O> {
         let Some(m) = h.mobile.as_mut() else {
             return;
         };
-        match &pkt.mobility {
+        match pkt.mobility() {
             Some(msg) => m.on_message(now, addr, msg, strength),
             None => m.on_received(now, addr, pkt.seg.ip_id),
         }
@@ -762,7 +765,7 @@ impl<O: Observe> Simulation<O> {
             }
             SimNode::BaseStation(_) => {
                 if O::ACTIVE && side == Side::Cell {
-                    self.observe_ack_at_bs(node, &pkt);
+                    self.observe_ack_at_bs(node, pkt);
                 } else {
                     self.nodes[node].on_packet(self.now, side, pkt);
                 }
@@ -772,7 +775,7 @@ impl<O: Observe> Simulation<O> {
     }
 
     /// An ACK from a cell reaches a base station: traced, and watched for suppression.
-    fn observe_ack_at_bs(&mut self, node: NodeId, pkt: &SimPacket) {
+    fn observe_ack_at_bs(&mut self, node: NodeId, pkt: SimPacket) {
         let flow = self.flow_acked_by(&pkt.seg);
         let first = flow.and_then(|f| self.receiver_first(f));
         if let (Some(f), Some(first)) = (flow, first) {
@@ -780,7 +783,7 @@ impl<O: Observe> Simulation<O> {
         }
         let before = self.agent_stats(node).dupacks_suppressed;
         let ack = pkt.seg.ack;
-        self.nodes[node].on_packet(self.now, Side::Cell, *pkt);
+        self.nodes[node].on_packet(self.now, Side::Cell, pkt);
         if self.agent_stats(node).dupacks_suppressed > before {
             if let (Some(f), Some(first)) = (flow, first) {
                 self.obs.suppressed(self.now, node, f, ack, first);
@@ -1046,7 +1049,7 @@ impl<O: Observe> Simulation<O> {
             // a beacon: one frame to each station of the node's cell
             if let Some(c) = self.net.cell_of(from) {
                 for to in 1..=self.net.cells[c].stations.len() {
-                    self.cells[c].enqueue(BASE_STATION, to, out.packet, out.priority);
+                    self.cells[c].enqueue(BASE_STATION, to, out.packet.clone(), out.priority);
                 }
             }
             return;

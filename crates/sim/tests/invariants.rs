@@ -29,7 +29,7 @@ impl<F: FnMut(Port, &SimPacket) -> Vec<Transmit<SimPacket>>> Agent<SimPacket> fo
 }
 
 fn forward(from: Port, p: &SimPacket) -> Transmit<SimPacket> {
-    Transmit::forward(from.opposite(), *p)
+    Transmit::forward(from.opposite(), p.clone())
 }
 
 fn scenario() -> Scenario {
@@ -99,7 +99,7 @@ fn forging_an_ack_is_an_ack_semantics_violation() {
             let s = p.seg;
             match from {
                 Port::Wired if s.len > 0 => {
-                    let mut ack = *p;
+                    let mut ack = p.clone();
                     ack.seg.src = s.dst;
                     ack.seg.dst = s.src;
                     ack.seg.seq = s.ack;
@@ -133,9 +133,11 @@ fn forging_an_ack_is_an_ack_semantics_violation() {
 fn altering_payload_is_caught() {
     let agent = Faulty {
         fault: |from: Port, p: &SimPacket| {
-            let mut q = *p;
+            let mut q = p.clone();
             if from == Port::Wired && q.seg.len > 0 {
-                q.payload_tag = q.payload_tag.map(|t| t ^ 1);
+                q.payload_tag = q
+                    .payload_tag
+                    .and_then(|t| std::num::NonZeroU64::new(t.get() ^ 2));
             }
             vec![forward(from, &q)]
         },

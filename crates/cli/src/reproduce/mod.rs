@@ -40,8 +40,8 @@ pub fn write_report_and_runs<R: serde::Serialize, U: serde::Serialize>(
     report: &R,
     runs: &U,
 ) -> Result<(), String> {
-    let report = serde_json::to_string_pretty(report)
-        .map_err(|e| format!("cannot encode report: {e}"))?;
+    let report =
+        serde_json::to_string_pretty(report).map_err(|e| format!("cannot encode report: {e}"))?;
     crate::files::write_file(&dir.join("report.json"), &report)?;
     let runs = serde_json::to_string(runs).map_err(|e| format!("cannot encode runs: {e}"))?;
     crate::files::write_file(&dir.join("runs.json"), &runs)

@@ -83,15 +83,9 @@ impl HostNode {
 
     /// The next segment any endpoint sends, endpoints in order; data carries its digest.
     pub fn poll_transmit(&mut self) -> Option<Outgoing> {
-        if let Some(m) = &mut self.mobile {
-            if let Some((bs, msg)) = m.poll_transmit() {
-                // requests go ahead of the host's TCP segments
-                return Some(Outgoing {
-                    packet: SimPacket::control(m.config_addr(), bs, msg),
-                    priority: Priority::Normal,
-                    origin: Origin::Forwarded,
-                    flow: None,
-                });
+        if self.mobile.is_some() {
+            if let Some(out) = self.poll_request() {
+                return Some(out);
             }
         }
         while self.next < self.conns.len() {
@@ -112,6 +106,20 @@ impl HostNode {
         }
         self.next = 0;
         None
+    }
+
+    /// A handoff request of a mobile host, ahead of its TCP segments (kept apart: the hot path of
+    /// every other host stays small).
+    #[cold]
+    fn poll_request(&mut self) -> Option<Outgoing> {
+        let m = self.mobile.as_mut()?;
+        let (bs, msg) = m.poll_transmit()?;
+        Some(Outgoing {
+            packet: SimPacket::control(m.config_addr(), bs, msg),
+            priority: Priority::Normal,
+            origin: Origin::Forwarded,
+            flow: None,
+        })
     }
 
     pub fn poll_timeout(&self) -> Option<Time> {

@@ -29,7 +29,7 @@ pub enum Side {
 }
 
 /// A packet a node sends, and why.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Outgoing {
     pub packet: SimPacket,
     pub priority: Priority,
