@@ -91,25 +91,6 @@ pub fn write_trace(dir: &Path, t: &TraceLog, r: &RunResult) -> Result<(), String
         .map_err(|e| format!("cannot write the trace in {}: {e}", dir.display()))?;
     let json = serde_json::to_string_pretty(r).map_err(|e| format!("cannot encode result: {e}"))?;
     write_file(&dir.join("run.json"), json)?;
-    if !r.handoffs.is_empty() {
-        // paper 002: when each mobile host handed off, and how long it took
-        let mut csv = String::from("time_s,mobile,from,to,latency_ms,first_packet_ms\n");
-        let opt = |x: Option<f64>| x.map_or_else(String::new, |v| format!("{v:.3}"));
-        for h in &r.handoffs {
-            for e in &h.events {
-                csv.push_str(&format!(
-                    "{:.9},{},{},{},{},{}\n",
-                    e.at_s,
-                    h.mobile,
-                    e.from,
-                    e.to,
-                    opt(e.latency_ms),
-                    opt(e.first_packet_ms)
-                ));
-            }
-        }
-        write_file(&dir.join("handoffs.csv"), csv)?;
-    }
     eprintln!(
         "wrote {}: {} segments, {} ACKs, {} window changes",
         dir.display(),

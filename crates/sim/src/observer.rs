@@ -102,6 +102,8 @@ pub trait Observe: Default {
     }
     /// Base station `node` suppressed a duplicate ACK of `flow`.
     fn suppressed(&mut self, _at: Time, _node: NodeId, _flow: FlowId, _ack: Seq, _first: Seq) {}
+    /// Mobile host `mobile` decided to hand off from base station `from` to `to`.
+    fn handoff(&mut self, _at: Time, _mobile: NodeId, _from: NodeId, _to: NodeId) {}
     /// `pkt` reaches the far end of a wired link (capture `capture` = its index) or of a cell's
     /// medium (links first, then cells).
     fn on_link(&mut self, _at: Time, _capture: usize, _pkt: &SimPacket) {}
@@ -231,6 +233,17 @@ impl Observe for Observer {
     }
 
     /// Recorded when it changed.
+    fn handoff(&mut self, at: Time, mobile: NodeId, from: NodeId, to: NodeId) {
+        if let Some(t) = self.trace.as_mut() {
+            t.handoffs.push(crate::trace::HandoffRow {
+                at,
+                mobile,
+                from,
+                to,
+            });
+        }
+    }
+
     fn agent_state(&mut self, at: Time, node: NodeId, flow: Option<FlowId>, probe: AgentProbe) {
         if self.trace.is_none() {
             return;

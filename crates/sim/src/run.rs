@@ -714,16 +714,23 @@ impl<O: Observe> Simulation<O> {
         let Some(m) = &h.mobile else {
             return;
         };
-        let fresh: Vec<Decision> = m.decisions()[self.decisions_seen[node]..].to_vec();
-        self.decisions_seen[node] = m.decisions().len();
-        if self.net.handoff_of(node).map(|h| h.scheme) != Some(Scheme::SplitTransfer) {
+        if m.decisions().len() == self.decisions_seen[node] {
             return;
         }
+        let fresh: Vec<Decision> = m.decisions()[self.decisions_seen[node]..].to_vec();
+        self.decisions_seen[node] = m.decisions().len();
+        let split = self.net.handoff_of(node).map(|h| h.scheme) == Some(Scheme::SplitTransfer);
         for d in fresh {
             let node_of = |a: u32| self.addrs.iter().position(|&x| x == a);
             let (Some(old), Some(new)) = (node_of(d.from), node_of(d.to)) else {
                 continue;
             };
+            if O::ACTIVE {
+                self.obs.handoff(self.now, node, old, new);
+            }
+            if !split {
+                continue;
+            }
             let SimNode::BaseStation(b) = &mut self.nodes[old] else {
                 continue;
             };

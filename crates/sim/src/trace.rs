@@ -124,6 +124,18 @@ pub struct SuppressedRow {
     pub ack: u64,
 }
 
+/// A mobile host decided to hand off from one base station to another (paper 002).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HandoffRow {
+    pub at: Time,
+    pub mobile: usize,
+    pub from: usize,
+    pub to: usize,
+}
+
+/// Where a trace keeps its handoffs (written only when there are any).
+pub const HANDOFFS_FILE: &str = "handoffs.csv";
+
 /// Everything traced in one run, in time order per table.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TraceLog {
@@ -137,6 +149,8 @@ pub struct TraceLog {
     pub held: Vec<HeldRow>,
     /// Duplicate ACKs base stations suppressed.
     pub suppressed: Vec<SuppressedRow>,
+    /// Handoffs of mobile hosts (paper 002).
+    pub handoffs: Vec<HandoffRow>,
 }
 
 impl TraceLog {
@@ -248,6 +262,21 @@ impl TraceLog {
             );
         }
         std::fs::write(dir.join(TRACE_FILES[4]), &s)?;
+
+        if !self.handoffs.is_empty() {
+            s = String::from("time_s,mobile,from,to\n");
+            for r in &self.handoffs {
+                let _ = writeln!(
+                    s,
+                    "{},{},{},{}",
+                    secs(r.at),
+                    self.name(r.mobile),
+                    self.name(r.from),
+                    self.name(r.to)
+                );
+            }
+            std::fs::write(dir.join(HANDOFFS_FILE), &s)?;
+        }
 
         s = String::from("name,kind\n");
         for n in &self.nodes {
@@ -462,6 +491,17 @@ impl TraceLog {
                 node: r.node(2, &nodes)?,
                 ack: r.num(3, "ack offset")?,
             });
+        }
+        if dir.join(HANDOFFS_FILE).exists() {
+            let f = CsvFile::open(dir, HANDOFFS_FILE, "time_s,mobile,from,to")?;
+            for r in f.rows() {
+                t.handoffs.push(HandoffRow {
+                    at: r.time(0)?,
+                    mobile: r.node(1, &nodes)?,
+                    from: r.node(2, &nodes)?,
+                    to: r.node(3, &nodes)?,
+                });
+            }
         }
         t.segments = segments;
         t.acks = acks;

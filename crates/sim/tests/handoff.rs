@@ -207,3 +207,25 @@ fn a_crashed_base_station_costs_snoop_nothing_but_time_and_split_its_relayed_byt
         split.invariants.messages
     );
 }
+
+#[test]
+fn handoffs_are_in_the_trace_and_read_back() {
+    use snooplab_sim::observer::Observer;
+    use snooplab_sim::run::Simulation;
+    use snooplab_sim::trace::TraceLog;
+    let net = Network::paper002(&short(true, 0, Some(SEC), 2));
+    let (r, obs) =
+        Simulation::observed_network(&net, "lan", Observer::default().with_trace()).run_observed();
+    let trace = obs.trace.unwrap_or_default();
+    assert_eq!(trace.handoffs.len() as u64, r.handoffs[0].handoffs);
+    assert!(trace
+        .handoffs
+        .iter()
+        .all(|h| h.mobile == 4 && h.from != h.to));
+    let dir = std::env::temp_dir().join(format!("snooplab-handoff-trace-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    trace.write_csv(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let back = TraceLog::read_csv(&dir).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back.handoffs, trace.handoffs);
+    let _ = std::fs::remove_dir_all(&dir);
+}

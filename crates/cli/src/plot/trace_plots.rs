@@ -191,6 +191,27 @@ impl Chart for SequencePlot<'_> {
                     }),
             };
         }
+        // paper 002's Fig. 9: each handoff a vertical line
+        let handoffs: Vec<f64> = v
+            .trace
+            .handoffs
+            .iter()
+            .filter(|h| v.contains(h.at))
+            .map(|h| secs(h.at))
+            .collect();
+        if !handoffs.is_empty() {
+            let top = hi.max(lo + 1.0) * 1.01;
+            let c = PALETTE[5];
+            chart
+                .draw_series(
+                    handoffs
+                        .iter()
+                        .map(|&x| PathElement::new(vec![(x, lo), (x, top)], c.stroke_width(1))),
+                )
+                .map_err(plot_err)?
+                .label(format!("handoff ({})", handoffs.len()))
+                .legend(move |(x, y)| PathElement::new(vec![(x + 8, y - 6), (x + 8, y + 6)], c));
+        }
         draw_legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         Ok(())
     }
