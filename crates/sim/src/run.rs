@@ -169,6 +169,8 @@ pub struct Simulation<O: Observe = NoObserver> {
     roaming: Vec<Vec<(NodeId, usize, usize)>>,
     /// How each base station's agent was made, to make it again after a crash.
     recipes: Vec<Option<AgentRecipe>>,
+    /// For each cell, the other cells on the same radio channel (`HandoffSpec::shared_channel`).
+    air_group: Vec<Vec<usize>>,
     /// Connection state on its way between base stations (`Scheme::SplitTransfer`).
     in_transit: Vec<Option<StateInTransit>>,
     /// Handoff decisions of each mobile host already acted on.
@@ -384,6 +386,27 @@ impl<O: Observe> Simulation<O> {
                 .collect(),
             recipes,
             in_transit: vec![],
+            air_group: (0..net.cells.len())
+                .map(|c| {
+                    let mut group: Vec<usize> = net
+                        .handoffs
+                        .iter()
+                        .filter(|h| h.shared_channel)
+                        .map(|h| {
+                            h.base_stations
+                                .iter()
+                                .filter_map(|&bs| net.cell_of(bs))
+                                .collect::<Vec<_>>()
+                        })
+                        .filter(|cells| cells.contains(&c))
+                        .flatten()
+                        .filter(|&g| g != c)
+                        .collect();
+                    group.sort_unstable();
+                    group.dedup();
+                    group
+                })
+                .collect(),
             decisions_seen: vec![0; net.nodes.len()],
             state_transfers: vec![vec![]; net.nodes.len()],
             roaming: (0..net.nodes.len())
@@ -551,6 +574,10 @@ impl<O: Observe> Simulation<O> {
                 self.cells[c].on_timeout(self.now);
                 while let Some(tx) = self.cells[c].poll_done() {
                     self.frame_done(c, tx);
+                }
+                // on a shared channel the other cells go first: turns across the cells
+                for k in 0..self.air_group[c].len() {
+                    self.start_cell(self.air_group[c][k]);
                 }
                 self.start_cell(c);
             }
@@ -1007,6 +1034,9 @@ impl<O: Observe> Simulation<O> {
     fn start_cell(&mut self, c: usize) {
         if self.cells[c].can_skip_start() {
             return; // nothing can start, and the timer stands
+        }
+        if self.air_group[c].iter().any(|&g| self.cells[g].is_busy()) {
+            return; // the channel is taken: started when that frame ends
         }
         self.cells[c].start(self.now);
         self.arm_cell(c);

@@ -229,3 +229,29 @@ fn handoffs_are_in_the_trace_and_read_back() {
     assert_eq!(back.handoffs, trace.handoffs);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn on_one_shared_channel_two_cells_never_carry_more_than_one() {
+    // routers, a handoff every second: with two media the old cell's backlog drains beside the new
+    // cell's traffic and the run beats one cell's capacity; on one channel it cannot
+    let at = |shared| {
+        let mut p = short(false, 0, Some(SEC), 6);
+        p.transfer = 4 * 1024 * 1024;
+        p.shared_channel = shared;
+        let r = run(&p);
+        assert!(r.invariants.ok(), "{:?}", r.invariants);
+        r.throughput_mbps
+    };
+    let mut alone = short(false, 0, None, 6);
+    alone.transfer = 4 * 1024 * 1024;
+    let one_cell = run(&alone).throughput_mbps;
+    let (apart, shared) = (at(false), at(true));
+    assert!(
+        apart > one_cell * 1.05,
+        "two media {apart} against one cell {one_cell}"
+    );
+    assert!(
+        shared <= one_cell * 1.001,
+        "one channel {shared} against one cell {one_cell}"
+    );
+}

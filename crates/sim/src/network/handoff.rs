@@ -30,6 +30,10 @@ pub struct HandoffSpec {
     pub movement: Option<Movement>,
     /// Paper 002's multicast, or a baseline of section 8.
     pub scheme: Scheme,
+    /// The base stations' cells are one radio channel: one frame on the air among all of them at a
+    /// time (turn taking across the cells), as base stations in one room on the 1990s WaveLAN's
+    /// single frequency would be. Off: each cell is a medium of its own.
+    pub shared_channel: bool,
 }
 
 /// Our movement model (the paper gives none): the mobile host walks back and forth along a line at
@@ -89,6 +93,7 @@ impl HandoffSpec {
             retry: 100 * MS,
             movement: None,
             scheme: Scheme::Multicast,
+            shared_channel: false,
         }
     }
 
@@ -206,6 +211,18 @@ impl Network {
                     _ => {}
                 }
             }
+            if h.shared_channel {
+                let turns = h.base_stations.iter().all(|&bs| {
+                    self.cell_of(bs)
+                        .is_some_and(|c| self.cells[c].access == crate::medium::AccessModel::Turns)
+                });
+                if !turns {
+                    return Err(format!(
+                        "handoff of '{mh}': a shared channel needs turn-taking cells (access = \
+                         \"turns\")"
+                    ));
+                }
+            }
             if h.ids > 3 {
                 return Err(format!(
                     "handoff of '{mh}': a request carries at most 3 IP ids, not {}",
@@ -247,6 +264,8 @@ pub struct HandoffTable {
     /// `multicast` (paper 002), `hard` (Mobile IP, nothing buffered) or `fast-retransmit`
     /// (Caceres and Iftode) [default: multicast].
     pub scheme: Option<String>,
+    /// The base stations' cells share one channel [default: false].
+    pub shared_channel: Option<bool>,
     pub movement: Option<MovementTable>,
 }
 
@@ -316,6 +335,7 @@ impl HandoffTable {
             let t = secs(s, &format!("{what}: beacon-interval-s"))?;
             h.beacon_interval = (t > 0).then_some(t);
         }
+        h.shared_channel = self.shared_channel.unwrap_or(false);
         if let Some(name) = &self.scheme {
             h.scheme = Scheme::parse(name).map_err(|e| format!("{what}: {e}"))?;
         }

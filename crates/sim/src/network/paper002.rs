@@ -50,6 +50,8 @@ pub struct Paper002 {
     pub start: Time,
     /// `bs1` crashes at the first time and comes back after the second.
     pub crash: Option<(Time, Time)>,
+    /// The two cells share one channel.
+    pub shared_channel: bool,
     pub seed: u64,
     pub max_time: Time,
 }
@@ -67,6 +69,7 @@ impl Paper002 {
             scheme: Scheme::Multicast,
             start: 0,
             crash: None,
+            shared_channel: false,
             seed,
             max_time: 3600 * snooplab_proto::time::SEC,
         }
@@ -119,6 +122,7 @@ impl Network {
         let trigger = p.handoff_every.map_or(Trigger::Never, Trigger::Every);
         let mut handoff = HandoffSpec::paper002(4, 1, vec![2, 3], trigger);
         handoff.scheme = p.scheme;
+        handoff.shared_channel = p.shared_channel;
         if !p.beacons {
             handoff.beacon_interval = None;
         }
