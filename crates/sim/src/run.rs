@@ -678,7 +678,7 @@ impl<O: Observe> Simulation<O> {
         } else {
             cell.stations[tx.to - 1].node
         };
-        if tx.from == BASE_STATION {
+        if tx.from == BASE_STATION && !self.roaming[node].is_empty() {
             let bs = self.net.cells[c].base_station;
             if !self.in_range(node, bs) {
                 // a hard handoff left this cell: what its base station still sends is lost
