@@ -31,6 +31,9 @@ pub const FIG11_HANDOFF: Time = 5 * SEC;
 pub const LATENCY_HANDOFF: Time = 10 * SEC;
 pub const LATENCY_START: Time = 35 * SEC;
 
+/// The intervals Table 1 is also run at with both cells on one channel.
+pub const TABLE1_SHARED: [Option<Time>; 3] = [Some(SEC), Some(5 * SEC), None];
+
 /// "Within 3%" (the reading of Table 1's closeness).
 pub const TABLE1_TOLERANCE: f64 = 0.03;
 
@@ -157,6 +160,8 @@ pub const BASELINE_INTERVALS: [Time; 2] = [SEC, 5 * SEC];
 pub enum Job {
     /// Table 1: handoff interval (`None`: never), beacons on; `false` beacons for the beacon-free peak.
     Table1(Option<Time>, bool),
+    /// Table 1's setting with both cells on one channel (`shared_channel`), at this interval.
+    Table1Shared(Option<Time>),
     /// Figs. 7 and 11: Kbits between errors, snoop, handoff interval.
     Sweep(u64, bool, Option<Time>),
     /// Fig. 10's latency run.
@@ -180,6 +185,10 @@ pub fn network(job: Job, seed: u64) -> Network {
     let p = match job {
         Job::Table1(every, beacons) => Paper002 {
             beacons,
+            ..setting(true, 0, every, seed)
+        },
+        Job::Table1Shared(every) => Paper002 {
+            shared_channel: true,
             ..setting(true, 0, every, seed)
         },
         Job::Sweep(kbits, snoop, every) => setting(snoop, kbits * 1024 / 8, every, seed),
@@ -216,6 +225,9 @@ pub fn jobs(paper: &Paper002Data, parts: Parts) -> Vec<Job> {
             out.push(Job::Table1(every, true));
         }
         out.push(Job::Table1(None, false));
+        for every in TABLE1_SHARED {
+            out.push(Job::Table1Shared(every));
+        }
     }
     if parts.fig7 {
         for kb in KBITS_BETWEEN_ERRORS {
@@ -286,6 +298,8 @@ pub struct Table1Row {
     /// Seconds between handoffs; `None`: no handoffs.
     pub seconds: Option<f64>,
     pub beacons: bool,
+    /// Both cells on one channel (a check of ours, not in the paper).
+    pub shared_channel: bool,
     pub throughput_mbps: Summary,
     /// Standard deviation over the seeds, as the paper gives.
     pub stddev_mbps: f64,
@@ -299,10 +313,15 @@ pub struct Table1Row {
 impl Table1Row {
     /// The row's name: the interval, or never (with or without beacons).
     pub fn label(&self) -> String {
-        match (self.seconds, self.beacons) {
+        let when = match (self.seconds, self.beacons) {
             (_, false) => "never, no beacons".to_string(),
             (None, true) => "never".to_string(),
             (Some(x), true) => format!("{x} s"),
+        };
+        if self.shared_channel {
+            format!("{when}, one channel")
+        } else {
+            when
         }
     }
 
@@ -376,8 +395,10 @@ pub fn evaluate(paper: &Paper002Data, js: &[Job], seeds: u64, runs: &[RunResult]
     let thr = |rs: &[RunResult]| rs.iter().map(|r| r.throughput_mbps).collect::<Vec<_>>();
     let mut table1 = vec![];
     for &j in js {
-        let Job::Table1(every, beacons) = j else {
-            continue;
+        let (every, beacons, shared_channel) = match j {
+            Job::Table1(every, beacons) => (every, beacons, false),
+            Job::Table1Shared(every) => (every, true, true),
+            _ => continue,
         };
         let rs = of(j);
         let seconds = every.map(|t| t as f64 / SEC as f64);
@@ -395,15 +416,20 @@ pub fn evaluate(paper: &Paper002Data, js: &[Job], seeds: u64, runs: &[RunResult]
         table1.push(Table1Row {
             seconds,
             beacons,
+            shared_channel,
             throughput_mbps: summarize(&thr(rs)),
             stddev_mbps: std_dev(&thr(rs)),
             // the beacon-free row stands beside section 7's peak
-            paper_mbps: if beacons {
+            paper_mbps: if shared_channel {
+                None
+            } else if beacons {
                 paper_row.map(|r| r.1)
             } else {
                 Some(paper.peak_mbps)
             },
-            paper_stddev_mbps: beacons.then(|| paper_row.map(|r| r.2)).flatten(),
+            paper_stddev_mbps: (beacons && !shared_channel)
+                .then(|| paper_row.map(|r| r.2))
+                .flatten(),
             local_retransmissions: summarize(
                 &rs.iter()
                     .map(|r| r.local_retransmissions as f64)
@@ -618,7 +644,10 @@ fn claims(
     latency: Option<&Latency>,
 ) -> Vec<Claim> {
     let mut out = vec![];
-    let with_beacons: Vec<&Table1Row> = table1.iter().filter(|r| r.beacons).collect();
+    let with_beacons: Vec<&Table1Row> = table1
+        .iter()
+        .filter(|r| r.beacons && !r.shared_channel)
+        .collect();
     if !with_beacons.is_empty() {
         let rows = with_beacons
             .iter()
@@ -781,7 +810,7 @@ mod tests {
         assert_eq!(p.table1[0], (1.0, 1.42, 0.011));
         assert!(p.table1[6].0.is_infinite());
         let j = jobs(&p, Parts::ALL);
-        assert_eq!(j.len(), 8 + 18 + 9 + 1 + 9 + 2);
+        assert_eq!(j.len(), 8 + 3 + 18 + 9 + 1 + 9 + 2);
         assert_eq!(j[0], Job::Table1(Some(SEC), true));
         assert_eq!(j[6], Job::Table1(None, true));
         assert_eq!(j[7], Job::Table1(None, false));
