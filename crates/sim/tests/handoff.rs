@@ -172,7 +172,9 @@ fn a_crashed_base_station_costs_snoop_nothing_but_time_and_split_its_relayed_byt
     use snooplab_sim::network::Crash;
     let crashed = |split: bool| {
         let mut p = short(!split, 0, None, 5);
-        p.split = split;
+        if split {
+            p.agent = snooplab_sim::protocol::AgentKind::Split { smart: false };
+        }
         p.transfer = 2 * 1024 * 1024;
         let mut net = Network::paper002(&p);
         net.crashes.push(Crash {

@@ -31,10 +31,9 @@ pub const HOST: HostPreset = HostPreset::Bsdos21;
 /// One run of paper 002's experiments.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Paper002 {
-    /// Snoop at the base stations (`snoop-002`), or plain routers ("unmodified TCP").
-    pub snoop: bool,
-    /// A split connection at the base stations instead (over `snoop`).
-    pub split: bool,
+    /// What the base stations run: snoop with paper 002's settings (`snoop-002`), a router
+    /// ("unmodified TCP"), or a split connection for the split baseline.
+    pub agent: AgentKind,
     /// Mean bytes between bit errors on the wireless links, both directions (0: none).
     pub error_every: u64,
     /// Handoffs between the two base stations at this interval; `None`: never.
@@ -59,8 +58,11 @@ pub struct Paper002 {
 impl Paper002 {
     pub fn new(snoop: bool, error_every: u64, handoff_every: Option<Time>, seed: u64) -> Paper002 {
         Paper002 {
-            snoop,
-            split: false,
+            agent: if snoop {
+                AgentKind::Snoop002
+            } else {
+                AgentKind::Router
+            },
             error_every,
             handoff_every,
             beacons: true,
@@ -78,13 +80,7 @@ impl Paper002 {
 
 impl Network {
     pub fn paper002(p: &Paper002) -> Network {
-        let agent = if p.split {
-            AgentKind::Split { smart: false }
-        } else if p.snoop {
-            AgentKind::Snoop002
-        } else {
-            AgentKind::Router
-        };
+        let agent = p.agent;
         let node = |name: &str, kind: NodeKind, addr: u32| Node {
             name: name.into(),
             kind,

@@ -14,6 +14,7 @@ use snooplab_proto::Time;
 use crate::metrics::RunResult;
 use crate::network::paper002::Paper002;
 use crate::network::Network;
+use crate::protocol::AgentKind;
 use crate::reproduce::{Claim, PAPER_RESULTS};
 use crate::stats::{summarize, Summary};
 
@@ -198,15 +199,23 @@ pub fn network(job: Job, seed: u64) -> Network {
         },
         Job::Baseline(scheme, every) => Paper002 {
             scheme,
-            split: scheme == Scheme::SplitTransfer,
+            agent: if scheme == Scheme::SplitTransfer {
+                AgentKind::Split { smart: false }
+            } else {
+                AgentKind::Snoop002
+            },
             ..setting(true, 0, Some(every), seed)
         },
         Job::SplitAlone => Paper002 {
-            split: true,
+            agent: AgentKind::Split { smart: false },
             ..setting(true, 0, None, seed)
         },
         Job::Crash(split) => Paper002 {
-            split,
+            agent: if split {
+                AgentKind::Split { smart: false }
+            } else {
+                AgentKind::Snoop002
+            },
             crash: Some((CRASH_AT, CRASH_DOWN)),
             ..setting(true, 0, None, seed)
         },
