@@ -21,6 +21,8 @@ fn reproduce_paper001_prints_the_figures_and_writes_outputs() {
         "1",
         "--out",
         &d,
+        "--report",
+        &format!("{d}/report"),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let out = String::from_utf8_lossy(&o.stdout);
@@ -35,6 +37,32 @@ fn reproduce_paper001_prints_the_figures_and_writes_outputs() {
     )
     .expect("report.json is JSON");
     assert_eq!(report["retransmissions"].as_array().map(Vec::len), Some(20));
+    // the report's section: Figs. 15-17 as charts (the throughput part was not run: no Figs.
+    // 18-19), and the traced runs with snd_cur in their window plots
+    let fig = dir.join("report/paper001");
+    for stem in [
+        "fig15",
+        "fig16",
+        "fig17-2-hosts",
+        "fig17-3-hosts",
+        "fig17-4-hosts",
+    ] {
+        assert!(fig.join(format!("{stem}.png")).is_file(), "{stem}.png");
+        assert!(fig.join(format!("{stem}.svg")).is_file(), "{stem}.svg");
+    }
+    assert!(!fig.join("fig18.png").exists());
+    let page = std::fs::read_to_string(dir.join("report/index.html")).expect("index.html");
+    assert!(
+        page.contains("Fig. 15: segments each host"),
+        "no Fig. 15 in the page"
+    );
+    assert_eq!(
+        page.matches("alt=\"host 1 of 3, ").count(),
+        4,
+        "two plots of host 1 per traced run"
+    );
+    let svg = std::fs::read_to_string(fig.join("trace-3-hosts-e2e/cwnd-flow0.svg")).expect("svg");
+    assert!(svg.contains("snd_cur"), "the window plot draws snd_cur");
     std::fs::remove_dir_all(&dir).ok();
     let bad = snooplab(&["reproduce", "paper001", "table2"]);
     assert!(!bad.status.success());

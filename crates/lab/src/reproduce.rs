@@ -235,6 +235,18 @@ pub struct Run001 {
     pub exps: Vec<paper001::Experiment>,
     pub per: Vec<Vec<RunResult>>,
     pub report: paper001::Report,
+    /// The hosts' profile of every run.
+    pub host: HostPreset,
+}
+
+/// One trial of paper 001's testbed with every host on `host`'s profile.
+pub fn paper001_network(e: &paper001::Experiment, seed: u64, host: HostPreset) -> Network {
+    let mut net = e.network(seed);
+    for f in &mut net.flows {
+        f.host_preset = host;
+        f.host = host.profile();
+    }
+    net
 }
 
 impl Plan001 {
@@ -255,19 +267,9 @@ impl Plan001 {
 
     /// Every run: each testbed with seeds 1 ..= seeds.
     pub fn jobs(&self) -> Vec<Network> {
-        let host = self.host;
         self.exps
             .iter()
-            .flat_map(|e| {
-                (1..=self.seeds).map(move |s| {
-                    let mut net = e.network(s);
-                    for f in &mut net.flows {
-                        f.host_preset = host;
-                        f.host = host.profile();
-                    }
-                    net
-                })
-            })
+            .flat_map(|e| (1..=self.seeds).map(move |s| paper001_network(e, s, self.host)))
             .collect()
     }
 
@@ -282,6 +284,7 @@ impl Plan001 {
             exps: self.exps,
             per,
             report,
+            host: self.host,
         }
     }
 }

@@ -1,77 +1,164 @@
-//! The figures of `reproduce`: throughput bars with the paper's value beside ours (paper 000
-//! Figs. 3, 6, 9 and Table V), and the error-rate sweep on a log axis (Fig. 12).
+//! The figures of `reproduce`: grouped bars with the paper's value beside ours where it gives one
+//! (paper 000 Figs. 3, 6, 9 and Table V; paper 001 Figs. 15-19), and the error-rate sweep on a log
+//! axis (paper 000 Fig. 12, paper 002 Figs. 7 and 11, paper 004 Fig. 2).
 
 use std::path::Path;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use snooplab_sim::reproduce::paper000::{Part, TableReport};
+use snooplab_sim::stats::Summary;
 
 use super::{draw_legend, plot_err, save, Chart, Figure, FONT, PALETTE};
 
-/// Bars per protocol: for each row of the table, ours (solid, with the 95% interval) and the
-/// paper's (hatched look: a lighter fill with an outline).
-pub struct ThroughputBars<'a>(pub &'a TableReport);
+/// One bar of a [`Bars`] chart: ours, with an interval or range drawn as a whisker, and the
+/// paper's value beside it where the paper gives one.
+#[derive(Clone, Copy, Debug)]
+pub struct Bar {
+    pub value: f64,
+    /// (low, high) of the whisker: a 95% interval or the range over trials.
+    pub whisker: Option<(f64, f64)>,
+    pub paper: Option<f64>,
+}
 
-impl Chart for ThroughputBars<'_> {
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let t = self.0;
-        area.fill(&WHITE).map_err(plot_err)?;
-        let nrows = t.rows.len().max(1);
-        let nprot = t.protocols.len().max(1);
-        let top = t
+impl Bar {
+    /// A mean with its 95% interval.
+    pub fn mean_ci(s: &Summary) -> Bar {
+        Bar {
+            value: s.mean,
+            whisker: Some((s.mean - s.ci95, s.mean + s.ci95)),
+            paper: None,
+        }
+    }
+
+    /// A mean with the range of the trials (paper 001 Fig. 19's lines).
+    pub fn mean_range(s: &Summary) -> Bar {
+        Bar {
+            value: s.mean,
+            whisker: Some((s.min, s.max)),
+            paper: None,
+        }
+    }
+
+    /// A value with no whisker.
+    pub fn plain(value: f64) -> Bar {
+        Bar {
+            value,
+            whisker: None,
+            paper: None,
+        }
+    }
+}
+
+/// One series of a [`Bars`] chart (one colour): a bar per group, `None` where it was not run.
+pub struct BarSeries {
+    pub name: String,
+    pub bars: Vec<Option<Bar>>,
+}
+
+/// Grouped bars: one slot per group along x, in it one bar per series (two where the chart has
+/// the paper's values: ours solid, the paper's lighter with an outline).
+pub struct Bars {
+    pub title: String,
+    pub y_desc: String,
+    pub groups: Vec<String>,
+    pub series: Vec<BarSeries>,
+}
+
+impl Bars {
+    /// Paper 000's throughput tables: a group per protocol, a series per row of the table.
+    fn of_table(t: &TableReport) -> Bars {
+        let series = t
             .rows
             .iter()
-            .flat_map(|r| &r.cells)
-            .map(|c| {
-                (c.throughput_mbps.mean + c.throughput_mbps.ci95)
-                    .max(c.paper_throughput_mbps.unwrap_or(0.0))
+            .map(|row| BarSeries {
+                name: row.row.clone(),
+                bars: t
+                    .protocols
+                    .iter()
+                    .map(|p| {
+                        row.cells.iter().find(|c| &c.protocol == p).map(|c| Bar {
+                            paper: c.paper_throughput_mbps,
+                            ..Bar::mean_ci(&c.throughput_mbps)
+                        })
+                    })
+                    .collect(),
             })
-            .fold(0.1, f64::max)
-            * 1.5; // headroom for the legend
-        let protocols = t.protocols.clone();
+            .collect();
+        Bars {
+            title: t.title.clone(),
+            y_desc: "throughput (Mb/s)".into(),
+            groups: t.protocols.clone(),
+            series,
+        }
+    }
+
+    fn bars(&self) -> impl Iterator<Item = &Bar> {
+        self.series.iter().flat_map(|s| s.bars.iter().flatten())
+    }
+}
+
+impl Chart for Bars {
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        area.fill(&WHITE).map_err(plot_err)?;
+        let ngroups = self.groups.len().max(1);
+        let nseries = self.series.len().max(1);
+        let with_paper = self.bars().any(|b| b.paper.is_some());
+        let top = self
+            .bars()
+            .map(|b| {
+                b.value
+                    .max(b.whisker.map_or(0.0, |w| w.1))
+                    .max(b.paper.unwrap_or(0.0))
+            })
+            .fold(0.0, f64::max);
+        // headroom for the legend; a chart of zeros still gets an axis
+        let top = if top > 0.0 { top * 1.5 } else { 1.0 };
+        let groups = self.groups.clone();
         let mut chart = ChartBuilder::on(area)
-            .caption(&t.title, (FONT, 18))
+            .caption(&self.title, (FONT, 18))
             .margin(12)
             .x_label_area_size(50)
             .y_label_area_size(60)
-            .build_cartesian_2d(0.0..nprot as f64, 0.0..top)
+            .build_cartesian_2d(0.0..ngroups as f64, 0.0..top)
             .map_err(plot_err)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_labels(nprot * 2 + 1)
+            .x_labels(ngroups * 2 + 1)
             .x_label_formatter(&|x| {
                 let i = x.floor() as usize;
                 if (x - i as f64 - 0.5).abs() < 1e-6 {
-                    protocols.get(i).cloned().unwrap_or_default()
+                    groups.get(i).cloned().unwrap_or_default()
                 } else {
                     String::new()
                 }
             })
-            .y_desc("throughput (Mb/s)")
+            .y_desc(self.y_desc.as_str())
             .label_style((FONT, 13))
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(plot_err)?;
-        // each protocol's slot [i, i+1): 0.1 margin, then 2 bars per row
-        let bar = 0.8 / (2 * nrows) as f64;
-        for (ri, row) in t.rows.iter().enumerate() {
-            let color = PALETTE[ri % PALETTE.len()];
+        // each group's slot [i, i+1): 0.1 margin each side, then one or two bars per series
+        let per_series = if with_paper { 2 } else { 1 };
+        let bar = 0.8 / (per_series * nseries) as f64;
+        for (si, series) in self.series.iter().enumerate() {
+            let color = PALETTE[si % PALETTE.len()];
             let mut ours = vec![];
             let mut theirs = vec![];
             let mut whiskers = vec![];
-            for c in &row.cells {
-                let Some(pi) = t.protocols.iter().position(|p| *p == c.protocol) else {
-                    continue;
-                };
-                let x0 = pi as f64 + 0.1 + 2.0 * ri as f64 * bar;
-                let m = c.throughput_mbps.mean;
-                ours.push(Rectangle::new([(x0, 0.0), (x0 + bar, m)], color.filled()));
-                let xm = x0 + bar / 2.0;
-                let (lo, hi) = (m - c.throughput_mbps.ci95, m + c.throughput_mbps.ci95);
-                whiskers.push(PathElement::new(vec![(xm, lo), (xm, hi)], BLACK));
-                if let Some(p) = c.paper_throughput_mbps {
+            for (gi, b) in series.bars.iter().enumerate() {
+                let Some(b) = b else { continue };
+                let x0 = gi as f64 + 0.1 + (per_series * si) as f64 * bar;
+                ours.push(Rectangle::new(
+                    [(x0, 0.0), (x0 + bar, b.value)],
+                    color.filled(),
+                ));
+                if let Some((lo, hi)) = b.whisker {
+                    let xm = x0 + bar / 2.0;
+                    whiskers.push(PathElement::new(vec![(xm, lo), (xm, hi)], BLACK));
+                }
+                if let Some(p) = b.paper {
                     let x1 = x0 + bar;
                     theirs.push(Rectangle::new(
                         [(x1, 0.0), (x1 + bar, p)],
@@ -83,11 +170,15 @@ impl Chart for ThroughputBars<'_> {
                     ));
                 }
             }
-            let label = row.row.clone();
+            let label = if with_paper {
+                format!("{}: ours", series.name)
+            } else {
+                series.name.clone()
+            };
             chart
                 .draw_series(ours)
                 .map_err(plot_err)?
-                .label(format!("{label}: ours"))
+                .label(label)
                 .legend(move |(x, y)| {
                     Rectangle::new([(x, y - 5), (x + 14, y + 5)], color.filled())
                 });
@@ -95,7 +186,7 @@ impl Chart for ThroughputBars<'_> {
                 chart
                     .draw_series(theirs)
                     .map_err(plot_err)?
-                    .label(format!("{label}: paper"))
+                    .label(format!("{}: paper", series.name))
                     .legend(move |(x, y)| {
                         Rectangle::new([(x, y - 5), (x + 14, y + 5)], color.mix(0.3).filled())
                     });
@@ -231,7 +322,7 @@ pub fn plot_tables(dir: &Path, tables: &[TableReport]) -> Result<Vec<(String, Fi
         let fig = if t.part == Part::Fig12 {
             save(dir, stem, (1000, 600), &ErrorRateSweep::of_table(t))?
         } else {
-            save(dir, stem, (1000, 600), &ThroughputBars(t))?
+            save(dir, stem, (1000, 600), &Bars::of_table(t))?
         };
         out.push((stem.to_string(), fig));
     }

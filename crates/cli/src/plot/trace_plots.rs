@@ -7,7 +7,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use snooplab_proto::Time;
-use snooplab_sim::trace::{SendKind, TraceLog};
+use snooplab_sim::trace::{SendKind, TraceLog, WindowRow};
 
 use super::{draw_legend, plot_err, save, Chart, Figure, FONT, PALETTE};
 
@@ -235,6 +235,24 @@ fn steps(points: &[(f64, f64)], end: f64) -> Vec<(f64, f64)> {
     out
 }
 
+/// A line of the window plot.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Line {
+    Cwnd,
+    Ssthresh,
+    SndCur,
+}
+
+impl Line {
+    fn of(self, r: &WindowRow) -> u32 {
+        match self {
+            Line::Cwnd => r.cwnd,
+            Line::Ssthresh => r.ssthresh,
+            Line::SndCur => r.snd_cur(),
+        }
+    }
+}
+
 impl Chart for WindowPlot<'_> {
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let v = &self.0;
@@ -263,13 +281,30 @@ impl Chart for WindowPlot<'_> {
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(plot_err)?;
+        // snd_cur (paper 001 Figs. 7-11) only where the peer's window bounded the sender: else
+        // it is the cwnd line again
+        let bounded = v.trace.windows.iter().any(|r| {
+            r.flow == v.flow
+                && !v.trace.is_base_station(r.sender)
+                && r.snd_wnd > 0
+                && r.snd_cur() < r.cwnd
+        });
         let series = [
-            (false, false, "sender cwnd", PALETTE[0]),
-            (false, true, "sender ssthresh", PALETTE[1]),
-            (true, false, "BS cwnd (split)", PALETTE[2]),
-            (true, true, "BS ssthresh (split)", PALETTE[3]),
+            (false, Line::Cwnd, "sender cwnd", PALETTE[0]),
+            (false, Line::Ssthresh, "sender ssthresh", PALETTE[1]),
+            (
+                false,
+                Line::SndCur,
+                "sender snd_cur = min(cwnd, snd_wnd)",
+                PALETTE[4],
+            ),
+            (true, Line::Cwnd, "BS cwnd (split)", PALETTE[2]),
+            (true, Line::Ssthresh, "BS ssthresh (split)", PALETTE[3]),
         ];
-        for (bs, thresh, label, color) in series {
+        for (bs, line, label, color) in series {
+            if line == Line::SndCur && !bounded {
+                continue;
+            }
             // the value in force when the window opens, then every change inside it
             let rows: Vec<_> = v
                 .trace
@@ -286,12 +321,13 @@ impl Chart for WindowPlot<'_> {
                         .filter(|r| v.contains(r.at))
                         .map(|r| (secs(r.at), *r)),
                 )
-                .map(|(t, r)| (t, kb(if thresh { r.ssthresh } else { r.cwnd }).min(top)))
+                .map(|(t, r)| (t, kb(line.of(r)).min(top)))
                 .collect();
             if pts.is_empty() {
                 continue;
             }
-            let style = ShapeStyle::from(&color).stroke_width(if thresh { 1 } else { 2 });
+            let style =
+                ShapeStyle::from(&color).stroke_width(if line == Line::Cwnd { 2 } else { 1 });
             chart
                 .draw_series(LineSeries::new(steps(&pts, x.end), style))
                 .map_err(plot_err)?

@@ -1,55 +1,301 @@
-//! Paper 001's section of the report: its tables (as `reproduce` prints them) and its claims.
+//! Paper 001's section of the report: Figs. 15-19 as charts, the 8 MB aggregate throughputs as a
+//! table, traced runs of three Reno and three EFR senders (`snd_cur` over time, as the paper's
+//! Figs. 7-11), the tables as `reproduce` prints them, and the claims.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
-use snooplab_sim::reproduce::paper001::Report;
+use snooplab_lab::reproduce::{paper001_network, Run001};
+use snooplab_sim::reproduce::paper001::{Experiment, Part, Report, RETRANSMISSION_TRANSFER};
 use snooplab_sim::reproduce::Paper;
+use snooplab_sim::Protocol;
 
-use super::{claims_html, esc};
+use super::{claims_html, esc, example_network, img};
+use crate::files::create_dir;
+use crate::plot::paper_plots::{Bar, BarSeries, Bars};
+use crate::plot::save;
 
-/// The section: a heading, the tables as preformatted text, a table of the 8 MB aggregate
-/// throughputs, and the claims.
-pub fn section(r: &Report, text: &str) -> String {
+/// The section's HTML; its figures go into `page/paper001/`.
+pub fn section(page: &Path, run: &Run001, text: &str) -> Result<String, String> {
+    let r = &run.report;
+    let dir = page.join(Paper::Paper001.name());
+    create_dir(&dir)?;
     let mut h = String::new();
     let p = Paper::Paper001;
     let _ = writeln!(
         h,
-        "<h1 id=\"{}\">{}</h1>\n<p>{}</p>",
+        "<h1 id=\"{}\">{}</h1>\n<p>{}</p><p>Two to four mobile hosts send at once through one \
+         WaveLAN cell (CSMA/CA) to one host on 10BASE-T; {} trials per bar (whiskers: the 95% \
+         interval of the mean, in Fig. 19 the range over trials). The paper's figures are not in \
+         our copy of it, only the numbers its text quotes: they are in the claims below. \
+         docs/paper001.md explains each result.</p>",
         p.name(),
         p.name(),
-        esc(p.citation())
+        esc(p.citation()),
+        r.seeds
     );
+    for (stem, chart, alt) in charts(r) {
+        let fig = save(&dir, stem, (1000, 560), &chart)?;
+        h.push_str(&img(page, &fig, &alt)?);
+    }
+    eight_mb_table(&mut h, r);
+    if r.retransmissions.iter().any(|row| row.hosts == 3) {
+        let _ = writeln!(
+            h,
+            "<h2>Traced runs: three hosts, 10 MB each, seed 1 (host 1's sequence numbers and \
+             <code>snd_cur</code>, as the paper's Figs. 2-5 and 7-11)</h2>"
+        );
+        for protocol in [Protocol::E2e, Protocol::Efr] {
+            let e = Experiment {
+                part: Part::Retransmissions,
+                hosts: 3,
+                protocol,
+                transfer: RETRANSMISSION_TRANSFER,
+            };
+            let net = paper001_network(&e, 1, run.host);
+            let stem = format!("trace-3-hosts-{}", protocol.name());
+            // every host's plots are written beside the page; host 1's are shown
+            for (fig, caption) in example_network(&dir, &net, "paper001", &stem)? {
+                if fig.png.to_string_lossy().contains("flow0") {
+                    h.push_str(&img(page, &fig, &format!("host 1 of 3, {caption}"))?);
+                }
+            }
+        }
+    }
+    let _ = writeln!(h, "<h2>All tables</h2><pre>{}</pre>", esc(text));
+    h.push_str(&claims_html(&r.claims));
+    Ok(h)
+}
+
+/// The protocols in the order the report has them.
+fn protocols<'a>(names: impl Iterator<Item = &'a String>) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for n in names {
+        if !out.contains(n) {
+            out.push(n.clone());
+        }
+    }
+    out
+}
+
+/// A protocol as the paper and docs/paper001.md name it (Reno is the end-to-end sender).
+fn display(protocol: &str) -> String {
+    match protocol {
+        "e2e" => "Reno".into(),
+        "er-lt" => "ER+LT".into(),
+        p => p.to_uppercase(),
+    }
+}
+
+/// Figs. 15-19 as bar charts: (file stem, chart, caption).
+fn charts(r: &Report) -> Vec<(&'static str, Bars, String)> {
+    let mut out = vec![];
+    let rows = &r.retransmissions;
+    if !rows.is_empty() {
+        let protos = protocols(rows.iter().map(|x| &x.protocol));
+        let mut hosts: Vec<usize> = rows.iter().map(|x| x.hosts).collect();
+        hosts.dedup();
+        let by_hosts = |f: &dyn Fn(&snooplab_sim::reproduce::paper001::ProtocolRow) -> Bar| {
+            protos
+                .iter()
+                .map(|p| BarSeries {
+                    name: display(p),
+                    bars: hosts
+                        .iter()
+                        .map(|&n| {
+                            rows.iter()
+                                .find(|x| x.hosts == n && &x.protocol == p)
+                                .map(f)
+                        })
+                        .collect(),
+                })
+                .collect()
+        };
+        let groups: Vec<String> = hosts.iter().map(|n| hosts_label(*n)).collect();
+        out.push((
+            "fig15",
+            Bars {
+                title: "Fig. 15: segments retransmitted per host (10 MB each)".into(),
+                y_desc: "retransmitted segments".into(),
+                groups: groups.clone(),
+                series: by_hosts(&|x| Bar::mean_ci(&x.retransmitted_segments_per_host)),
+            },
+            "Fig. 15: segments each host's sender retransmitted, mean of the trials".into(),
+        ));
+        out.push((
+            "fig16",
+            Bars {
+                title: "Fig. 16: fast retransmits per timeout".into(),
+                y_desc: "fast retransmits / timeouts".into(),
+                groups,
+                series: by_hosts(&|x| Bar::plain(x.fast_per_timeout)),
+            },
+            "Fig. 16: fast retransmits per timeout, all hosts and trials together".into(),
+        ));
+        for &n in hosts.iter().filter(|&&n| n > 1) {
+            let stem = match n {
+                2 => "fig17-2-hosts",
+                3 => "fig17-3-hosts",
+                _ => "fig17-4-hosts",
+            };
+            out.push((
+                stem,
+                Bars {
+                    title: format!("Fig. 17: N_dup(i), {}", hosts_label(n)),
+                    y_desc: "timeouts per host".into(),
+                    groups: ["i = 0", "i = 1", "i = 2", "i >= 3"]
+                        .map(String::from)
+                        .to_vec(),
+                    series: protos
+                        .iter()
+                        .filter_map(|p| {
+                            let x = rows.iter().find(|x| x.hosts == n && &x.protocol == p)?;
+                            Some(BarSeries {
+                                name: display(p),
+                                bars: x
+                                    .n_dup_per_host
+                                    .iter()
+                                    .map(|&v| Some(Bar::plain(v)))
+                                    .collect(),
+                            })
+                        })
+                        .collect(),
+                },
+                format!(
+                    "Fig. 17: timeouts after i duplicate ACKs per host and trial, {}{}",
+                    hosts_label(n),
+                    if n == 2 {
+                        " (the paper: N_dup(1) 12 -> 8 and N_dup(2) 30 -> 7 with EFR)"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        }
+    }
+    let sizes = &r.sizes;
+    if !sizes.is_empty() {
+        let protos = protocols(sizes.iter().map(|x| &x.protocol));
+        let mut hosts: Vec<usize> = sizes.iter().map(|x| x.hosts).collect();
+        hosts.sort_unstable();
+        hosts.dedup();
+        let mut bytes: Vec<u64> = sizes.iter().map(|x| x.transfer_bytes).collect();
+        bytes.sort_unstable();
+        bytes.dedup();
+        let eight = 8 << 20;
+        if bytes.contains(&eight) {
+            out.push((
+                "fig18",
+                Bars {
+                    title: "Fig. 18: aggregate throughput of all hosts, 8 MB each".into(),
+                    y_desc: "throughput (Mb/s)".into(),
+                    groups: hosts.iter().map(|n| hosts_label(*n)).collect(),
+                    series: protos
+                        .iter()
+                        .map(|p| BarSeries {
+                            name: display(p),
+                            bars: hosts
+                                .iter()
+                                .map(|&n| {
+                                    sizes
+                                        .iter()
+                                        .find(|x| {
+                                            x.transfer_bytes == eight
+                                                && x.hosts == n
+                                                && &x.protocol == p
+                                        })
+                                        .map(|x| Bar::mean_ci(&x.aggregate_throughput_mbps))
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                },
+                "Fig. 18: aggregate throughput, 8 MB per host (the paper: EFR +14.4% with 3 \
+                 hosts, +12.2% with 4)"
+                    .into(),
+            ));
+        }
+        for &n in &hosts {
+            let stem = match n {
+                2 => "fig19-2-hosts",
+                3 => "fig19-3-hosts",
+                _ => "fig19-4-hosts",
+            };
+            out.push((
+                stem,
+                Bars {
+                    title: format!("Fig. 19: throughput by transfer size, {}", hosts_label(n)),
+                    y_desc: "throughput (Mb/s)".into(),
+                    groups: bytes.iter().map(|b| format!("{} MB", b >> 20)).collect(),
+                    series: protos
+                        .iter()
+                        .map(|p| BarSeries {
+                            name: display(p),
+                            bars: bytes
+                                .iter()
+                                .map(|&b| {
+                                    sizes
+                                        .iter()
+                                        .find(|x| {
+                                            x.transfer_bytes == b
+                                                && x.hosts == n
+                                                && &x.protocol == p
+                                        })
+                                        .map(|x| Bar::mean_range(&x.aggregate_throughput_mbps))
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                },
+                format!(
+                    "Fig. 19: aggregate throughput by size, {}, mean and range of the trials",
+                    hosts_label(n)
+                ),
+            ));
+        }
+    }
+    out
+}
+
+fn hosts_label(n: usize) -> String {
+    if n == 1 {
+        "1 host".into()
+    } else {
+        format!("{n} hosts")
+    }
+}
+
+/// Fig. 18's numbers as a table: mean, interval, range and the change from Reno.
+fn eight_mb_table(h: &mut String, r: &Report) {
     let eight: Vec<_> = r
         .sizes
         .iter()
         .filter(|s| s.transfer_bytes == 8 << 20)
         .collect();
-    if !eight.is_empty() {
+    if eight.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        h,
+        "<h2>Fig. 18: aggregate throughput, 8 MB per host (Mb/s, mean of {} trials)</h2><table>\
+         <tr><th>hosts</th><th>protocol</th><th>mean</th><th>95% interval</th><th>range</th>\
+         <th>vs Reno</th></tr>",
+        r.seeds
+    );
+    for s in eight {
+        let a = s.aggregate_throughput_mbps;
         let _ = writeln!(
             h,
-            "<h2>Fig. 18: aggregate throughput, 8 MB per host (Mb/s, mean of {} trials)</h2><table>\
-             <tr><th>hosts</th><th>protocol</th><th>mean</th><th>95% interval</th><th>range</th>\
-             <th>vs Reno</th></tr>",
-            r.seeds
+            "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>± {:.3}</td><td>{:.3}-{:.3}</td>\
+             <td>{:+.1}%</td></tr>",
+            s.hosts,
+            esc(&display(&s.protocol)),
+            a.mean,
+            a.ci95,
+            a.min,
+            a.max,
+            s.gain_over_reno_pct
         );
-        for s in eight {
-            let a = s.aggregate_throughput_mbps;
-            let _ = writeln!(
-                h,
-                "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>± {:.3}</td><td>{:.3}-{:.3}</td>\
-                 <td>{:+.1}%</td></tr>",
-                s.hosts,
-                esc(&s.protocol),
-                a.mean,
-                a.ci95,
-                a.min,
-                a.max,
-                s.gain_over_reno_pct
-            );
-        }
-        let _ = writeln!(h, "</table>");
     }
-    let _ = writeln!(h, "<h2>All tables</h2><pre>{}</pre>", esc(text));
-    h.push_str(&claims_html(&r.claims));
-    h
+    let _ = writeln!(h, "</table>");
 }

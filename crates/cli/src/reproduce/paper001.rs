@@ -35,8 +35,8 @@ impl Reproduced for Run001 {
     fn write_outputs(&self, dir: &Path) -> Result<(), String> {
         write_outputs(dir, &self.exps, &self.per, &self.report)
     }
-    fn report_section(&self, _dir: &Path) -> Result<String, String> {
-        Ok(crate::report::paper001::section(&self.report, &self.text()))
+    fn report_section(&self, dir: &Path) -> Result<String, String> {
+        crate::report::paper001::section(dir, self, &self.text())
     }
 }
 
