@@ -580,6 +580,8 @@ impl<O: Observe> Simulation<O> {
                     self.start_cell(self.air_group[c][k]);
                 }
                 self.start_cell(c);
+                // the step above moved the cell's next time even when start had nothing to add
+                self.arm_cell(c);
             }
             Event::Arrive(l, dir) => {
                 let Some(pkt) = self.in_flight[l][usize::from(dir)].pop_front() else {

@@ -428,6 +428,7 @@ impl<P: Frame> Medium<P> {
         c.admit(self, now);
         c.start_backoffs();
         self.csma = Some(c);
+        self.queued_since_step = false;
     }
 
     /// Test hook: every backoff station `s` draws from now on (after its own frame and after a

@@ -193,8 +193,12 @@ pub struct Medium<P = SimPacket> {
     up: Vec<Channel>,
     /// The frame on the air and when it ends (turn taking).
     on_air: Option<(Time, Transmission<P>)>,
-    /// The CSMA state, its frames on the air included (CSMA only).
-    csma: Option<csma::Csma<P>>,
+    /// The CSMA state, its frames on the air included (CSMA only). Boxed: each step moves it out
+    /// of the medium and back, a pointer rather than the whole state.
+    csma: Option<Box<csma::Csma<P>>>,
+    /// Frames were queued (or queues cleared) since the last CSMA step: the next
+    /// [`Medium::start`] has work to do. Without it a step between timeouts changes nothing.
+    queued_since_step: bool,
     /// The station that sent last (turn taking starts after it).
     last: StationId,
     done: VecDeque<Transmission<P>>,
@@ -233,7 +237,7 @@ impl<P: Frame> Medium<P> {
         }
         let csma = match &model {
             AccessModel::Turns => None,
-            AccessModel::Csma(c) => Some(csma::Csma::new(c.clone(), n, backoff)),
+            AccessModel::Csma(c) => Some(Box::new(csma::Csma::new(c.clone(), n, backoff))),
         };
         Medium {
             overhead: model.frame_overhead(&p),
@@ -244,6 +248,7 @@ impl<P: Frame> Medium<P> {
             up,
             on_air: None,
             csma,
+            queued_since_step: false,
             // the base station goes first
             last: n - 1,
             done: VecDeque::new(),
@@ -298,6 +303,7 @@ impl<P: Frame> Medium<P> {
             q.normal.push_back(item);
         }
         self.max_queue = self.max_queue.max(q.len());
+        self.queued_since_step = true;
         true
     }
 
@@ -310,6 +316,7 @@ impl<P: Frame> Medium<P> {
         let n = q.len();
         q.high.clear();
         q.normal.clear();
+        self.queued_since_step = true;
         n
     }
 
@@ -323,12 +330,15 @@ impl<P: Frame> Medium<P> {
 
     /// Whether the loop may skip [`Medium::start`] now: it would do nothing, and the time
     /// [`Medium::poll_timeout`] gave after the last call still stands. Under turn taking while a
-    /// frame is on the air. Under CSMA never: a frame queued while another is on the air must sense
-    /// the medium now (to defer), and backoffs end while frames are on the air.
+    /// frame is on the air. Under CSMA when nothing was queued since the last step: every change
+    /// of a station's state comes from a new frame or from a time [`Medium::poll_timeout`] gives
+    /// (a frame's end, a wait's end), and those steps run from [`Medium::on_timeout`]. A frame
+    /// queued while another is on the air must sense the medium now (to defer), so any queued
+    /// frame makes the next start a step.
     pub fn can_skip_start(&self) -> bool {
         match &self.csma {
             None => self.on_air.is_some(),
-            Some(_) => false,
+            Some(_) => !self.queued_since_step,
         }
     }
 
