@@ -220,6 +220,71 @@ mod csma {
             .is_err());
     }
 
+    /// The loop skips [`Medium::start`] when [`Medium::can_skip_start`] says so; that must not
+    /// change anything against starting the medium at every event, as the loop once did: three
+    /// stations queue frames at random times, other nodes' events (starts with nothing queued)
+    /// fall in between, and the frames that leave the air are the same, at the same times.
+    #[test]
+    fn skipping_a_step_with_nothing_queued_changes_nothing() {
+        for seed in 1..=20 {
+            let mut draw = Rng::new(seed, Stream::ErrorsUp);
+            let mut arrivals: Vec<(Time, StationId)> = (0..300)
+                .map(|_| (draw.below(400 * MS), draw.below(4) as StationId))
+                .collect();
+            arrivals.sort_unstable();
+            let mut noise: Vec<Time> = (0..600).map(|_| draw.below(400 * MS)).collect();
+            noise.sort_unstable();
+            let drive = |skip: bool| {
+                let mut m = medium(3, CsmaParams::default(), seed);
+                let (mut a, mut n, mut out) = (0, 0, vec![]);
+                let start = |m: &mut Medium, t: Time| {
+                    if !skip || !m.can_skip_start() {
+                        m.start(t);
+                    }
+                };
+                loop {
+                    let next = [
+                        m.poll_timeout(),
+                        arrivals.get(a).map(|x| x.0),
+                        noise.get(n).copied(),
+                    ]
+                    .into_iter()
+                    .flatten()
+                    .min();
+                    let Some(t) = next else { break };
+                    if m.poll_timeout() == Some(t) {
+                        m.on_timeout(t);
+                        while let Some(tx) = m.poll_done() {
+                            out.push((t, tx.from, tx.to, tx.collided, tx.frame.corrupted));
+                        }
+                        start(&mut m, t);
+                    } else if arrivals.get(a).is_some_and(|x| x.0 == t) {
+                        let from = arrivals[a].1;
+                        let to = if from == BASE_STATION {
+                            1
+                        } else {
+                            BASE_STATION
+                        };
+                        m.enqueue(from, to, frame(1400), Priority::Normal);
+                        start(&mut m, t);
+                        a += 1;
+                    } else {
+                        start(&mut m, t);
+                        n += 1;
+                    }
+                }
+                out
+            };
+            let (every, skipping) = (drive(false), drive(true));
+            assert!(every.len() > 200, "seed {seed}: {} frames", every.len());
+            assert!(
+                every.iter().any(|d| d.3),
+                "seed {seed}: no collision to compare"
+            );
+            assert_eq!(every, skipping, "seed {seed}");
+        }
+    }
+
     #[test]
     fn a_frame_on_an_idle_medium_goes_at_once() {
         let mut m = medium(1, CsmaParams::default(), 1);
