@@ -35,7 +35,7 @@ pub fn section(page: &Path, run: &Run001, text: &str) -> Result<String, String> 
         r.seeds
     );
     for (stem, chart, alt) in charts(r) {
-        let fig = save(&dir, stem, (1000, 560), &chart)?;
+        let fig = save(&dir, &stem, (1000, 560), &chart)?;
         h.push_str(&img(page, &fig, &alt)?);
     }
     eight_mb_table(&mut h, r);
@@ -87,79 +87,72 @@ fn display(protocol: &str) -> String {
     }
 }
 
+/// One series per protocol, a bar per group key, each found by `bar`.
+fn series_by<K: Copy>(
+    protos: &[String],
+    keys: &[K],
+    bar: impl Fn(&str, K) -> Option<Bar>,
+) -> Vec<BarSeries> {
+    protos
+        .iter()
+        .map(|p| BarSeries {
+            name: display(p),
+            bars: keys.iter().map(|&k| bar(p, k)).collect(),
+        })
+        .collect()
+}
+
 /// Figs. 15-19 as bar charts: (file stem, chart, caption).
-fn charts(r: &Report) -> Vec<(&'static str, Bars, String)> {
+fn charts(r: &Report) -> Vec<(String, Bars, String)> {
     let mut out = vec![];
     let rows = &r.retransmissions;
     if !rows.is_empty() {
         let protos = protocols(rows.iter().map(|x| &x.protocol));
         let mut hosts: Vec<usize> = rows.iter().map(|x| x.hosts).collect();
         hosts.dedup();
-        let by_hosts = |f: &dyn Fn(&snooplab_sim::reproduce::paper001::ProtocolRow) -> Bar| {
-            protos
-                .iter()
-                .map(|p| BarSeries {
-                    name: display(p),
-                    bars: hosts
-                        .iter()
-                        .map(|&n| {
-                            rows.iter()
-                                .find(|x| x.hosts == n && &x.protocol == p)
-                                .map(f)
-                        })
-                        .collect(),
-                })
-                .collect()
-        };
+        let row = |p: &str, n: usize| rows.iter().find(|x| x.hosts == n && x.protocol == p);
         let groups: Vec<String> = hosts.iter().map(|n| hosts_label(*n)).collect();
         out.push((
-            "fig15",
+            "fig15".into(),
             Bars {
                 title: "Fig. 15: segments retransmitted per host (10 MB each)".into(),
                 y_desc: "retransmitted segments".into(),
                 groups: groups.clone(),
-                series: by_hosts(&|x| Bar::mean_ci(&x.retransmitted_segments_per_host)),
+                series: series_by(&protos, &hosts, |p, n| {
+                    row(p, n).map(|x| Bar::mean_ci(&x.retransmitted_segments_per_host))
+                }),
             },
             "Fig. 15: segments each host's sender retransmitted, mean of the trials".into(),
         ));
         out.push((
-            "fig16",
+            "fig16".into(),
             Bars {
                 title: "Fig. 16: fast retransmits per timeout".into(),
                 y_desc: "fast retransmits / timeouts".into(),
                 groups,
-                series: by_hosts(&|x| Bar::plain(x.fast_per_timeout)),
+                series: series_by(&protos, &hosts, |p, n| {
+                    row(p, n).map(|x| Bar::plain(x.fast_per_timeout))
+                }),
             },
             "Fig. 16: fast retransmits per timeout, all hosts and trials together".into(),
         ));
         for &n in hosts.iter().filter(|&&n| n > 1) {
-            let stem = match n {
-                2 => "fig17-2-hosts",
-                3 => "fig17-3-hosts",
-                _ => "fig17-4-hosts",
-            };
+            let protos: Vec<String> = protos
+                .iter()
+                .filter(|p| row(p, n).is_some())
+                .cloned()
+                .collect();
             out.push((
-                stem,
+                format!("fig17-{n}-hosts"),
                 Bars {
                     title: format!("Fig. 17: N_dup(i), {}", hosts_label(n)),
                     y_desc: "timeouts per host".into(),
                     groups: ["i = 0", "i = 1", "i = 2", "i >= 3"]
                         .map(String::from)
                         .to_vec(),
-                    series: protos
-                        .iter()
-                        .filter_map(|p| {
-                            let x = rows.iter().find(|x| x.hosts == n && &x.protocol == p)?;
-                            Some(BarSeries {
-                                name: display(p),
-                                bars: x
-                                    .n_dup_per_host
-                                    .iter()
-                                    .map(|&v| Some(Bar::plain(v)))
-                                    .collect(),
-                            })
-                        })
-                        .collect(),
+                    series: series_by(&protos, &[0, 1, 2, 3], |p, i: usize| {
+                        row(p, n).map(|x| Bar::plain(x.n_dup_per_host[i]))
+                    }),
                 },
                 format!(
                     "Fig. 17: timeouts after i duplicate ACKs per host and trial, {}{}",
@@ -182,33 +175,21 @@ fn charts(r: &Report) -> Vec<(&'static str, Bars, String)> {
         let mut bytes: Vec<u64> = sizes.iter().map(|x| x.transfer_bytes).collect();
         bytes.sort_unstable();
         bytes.dedup();
+        let size = |p: &str, n: usize, b: u64| {
+            sizes
+                .iter()
+                .find(|x| x.transfer_bytes == b && x.hosts == n && x.protocol == p)
+                .map(|x| &x.aggregate_throughput_mbps)
+        };
         let eight = 8 << 20;
         if bytes.contains(&eight) {
             out.push((
-                "fig18",
+                "fig18".into(),
                 Bars {
                     title: "Fig. 18: aggregate throughput of all hosts, 8 MB each".into(),
                     y_desc: "throughput (Mb/s)".into(),
                     groups: hosts.iter().map(|n| hosts_label(*n)).collect(),
-                    series: protos
-                        .iter()
-                        .map(|p| BarSeries {
-                            name: display(p),
-                            bars: hosts
-                                .iter()
-                                .map(|&n| {
-                                    sizes
-                                        .iter()
-                                        .find(|x| {
-                                            x.transfer_bytes == eight
-                                                && x.hosts == n
-                                                && &x.protocol == p
-                                        })
-                                        .map(|x| Bar::mean_ci(&x.aggregate_throughput_mbps))
-                                })
-                                .collect(),
-                        })
-                        .collect(),
+                    series: series_by(&protos, &hosts, |p, n| size(p, n, eight).map(Bar::mean_ci)),
                 },
                 "Fig. 18: aggregate throughput, 8 MB per host (the paper: EFR +14.4% with 3 \
                  hosts, +12.2% with 4)"
@@ -216,36 +197,13 @@ fn charts(r: &Report) -> Vec<(&'static str, Bars, String)> {
             ));
         }
         for &n in &hosts {
-            let stem = match n {
-                2 => "fig19-2-hosts",
-                3 => "fig19-3-hosts",
-                _ => "fig19-4-hosts",
-            };
             out.push((
-                stem,
+                format!("fig19-{n}-hosts"),
                 Bars {
                     title: format!("Fig. 19: throughput by transfer size, {}", hosts_label(n)),
                     y_desc: "throughput (Mb/s)".into(),
                     groups: bytes.iter().map(|b| format!("{} MB", b >> 20)).collect(),
-                    series: protos
-                        .iter()
-                        .map(|p| BarSeries {
-                            name: display(p),
-                            bars: bytes
-                                .iter()
-                                .map(|&b| {
-                                    sizes
-                                        .iter()
-                                        .find(|x| {
-                                            x.transfer_bytes == b
-                                                && x.hosts == n
-                                                && &x.protocol == p
-                                        })
-                                        .map(|x| Bar::mean_range(&x.aggregate_throughput_mbps))
-                                })
-                                .collect(),
-                        })
-                        .collect(),
+                    series: series_by(&protos, &bytes, |p, b| size(p, n, b).map(Bar::mean_range)),
                 },
                 format!(
                     "Fig. 19: aggregate throughput by size, {}, mean and range of the trials",
