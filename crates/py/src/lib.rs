@@ -4,7 +4,7 @@
 //! (`python/snooplab/`) only turns that into dicts and DataFrames. Simulations run with the GIL
 //! released, on rayon's threads, and a Ctrl-C in Python stops a sweep between runs.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
@@ -45,48 +45,75 @@ fn scenario(text: &str, format: &str) -> Result<Scenario, Error> {
     }
 }
 
-/// Runs `jobs` on rayon's threads without the GIL (see [`interruptible`]).
+/// Runs `jobs` on rayon's threads without the GIL (see [`interruptible`]); `progress` is called
+/// with (runs done, runs in all) as they end.
 fn run_interruptible(
     py: Python<'_>,
     jobs: Vec<Scenario>,
     threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<Vec<RunResult>> {
     let (threads, _) = useful_threads(threads, jobs.len()).map_err(py_err)?;
-    interruptible(py, threads, move |r| r.run_all(&jobs))
+    let progress = progress.map(|f| (f, jobs.len()));
+    interruptible(py, threads, progress, move |r| r.run_all(&jobs))
 }
 
 /// `work` on a runner of `threads` in a thread of its own, without the GIL, looking for signals
 /// meanwhile: a KeyboardInterrupt raises the runner's cancel flag and returns at once (the runs
-/// already started finish in the background and are dropped; none starts after).
+/// already started finish in the background and are dropped; none starts after). With
+/// `progress = (f, total)`, `f(done, total)` is called from this thread, with the GIL, whenever
+/// runs ended since the last look (every [`SIGNAL_POLL`]) and once at the end; an exception it
+/// raises stops the runs as a Ctrl-C does.
 fn interruptible<T: Send + 'static>(
     py: Python<'_>,
     threads: Option<usize>,
+    progress: Option<(Py<PyAny>, usize)>,
     work: impl FnOnce(&Runner) -> Result<T, Error> + Send + 'static,
 ) -> PyResult<T> {
     let cancel = Arc::new(AtomicBool::new(false));
+    let done = Arc::new(AtomicUsize::new(0));
     let (tx, rx) = mpsc::channel();
-    let flag = Arc::clone(&cancel);
+    let (flag, count) = (Arc::clone(&cancel), Arc::clone(&done));
     std::thread::Builder::new()
         .name("snooplab-runs".into())
         .spawn(move || {
+            let one_done = || {
+                count.fetch_add(1, Ordering::Relaxed);
+            };
             let r = work(&Runner {
                 threads,
-                on_done: None,
+                on_done: Some(&one_done),
                 cancel: Some(&flag),
             });
             // the caller may have gone (interrupted); then nobody wants the results
             let _ = tx.send(r);
         })
         .map_err(|e| PyRuntimeError::new_err(format!("cannot start the runs: {e}")))?;
+    let mut shown = 0;
+    let mut report = |py: Python<'_>| -> PyResult<()> {
+        let Some((f, total)) = &progress else {
+            return Ok(());
+        };
+        let now = done.load(Ordering::Relaxed);
+        if now != shown {
+            shown = now;
+            f.call1(py, (now, *total))?;
+        }
+        Ok(())
+    };
     let mut rx = rx;
     loop {
         // the receiver goes into the GIL-free wait and comes back (it is Send, not Sync)
         let (got, back) = py.detach(move || (rx.recv_timeout(SIGNAL_POLL), rx));
         rx = back;
         match got {
-            Ok(r) => return r.map_err(py_err),
+            Ok(r) => {
+                let r = r.map_err(py_err)?;
+                report(py)?;
+                return Ok(r);
+            }
             Err(mpsc::RecvTimeoutError::Timeout) => {
-                if let Err(e) = py.check_signals() {
+                if let Err(e) = py.check_signals().and_then(|()| report(py)) {
                     cancel.store(true, Ordering::Relaxed);
                     return Err(e);
                 }
@@ -102,7 +129,7 @@ fn interruptible<T: Send + 'static>(
 #[pyfunction]
 fn run(py: Python<'_>, scenario_text: &str, format: &str) -> PyResult<String> {
     let sc = scenario(scenario_text, format).map_err(py_err)?;
-    let mut results = run_interruptible(py, vec![sc], None)?;
+    let mut results = run_interruptible(py, vec![sc], None, None)?;
     let r = results
         .pop()
         .ok_or_else(|| PyRuntimeError::new_err("the run returned no result"))?;
@@ -139,9 +166,11 @@ fn combinations(grid: &str, seeds: &str, seed_base: &str) -> PyResult<usize> {
 }
 
 /// A sweep, or its combinations `first .. first + count`: `{"summaries": [...], "runs": [...]}` as
-/// `snooplab sweep --json` prints them (for that range).
+/// `snooplab sweep --json` prints them (for that range). `progress(done, total)` is called as
+/// runs end.
 #[pyfunction]
-#[pyo3(signature = (grid, seeds, seed_base, threads=None, first=0, count=None))]
+#[pyo3(signature = (grid, seeds, seed_base, threads=None, first=0, count=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
 fn sweep(
     py: Python<'_>,
     grid: &str,
@@ -150,12 +179,13 @@ fn sweep(
     threads: Option<usize>,
     first: usize,
     count: Option<usize>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     let mut plan = plan(grid, seeds, seed_base).map_err(py_err)?;
     if first > 0 || count.is_some() {
         plan = plan.part(first, count.unwrap_or(usize::MAX));
     }
-    let results = run_interruptible(py, plan.jobs(), threads)?;
+    let results = run_interruptible(py, plan.jobs(), threads, progress)?;
     let summaries = plan.summaries(&results);
     to_json(&serde_json::json!({ "summaries": summaries, "runs": results }))
 }
@@ -181,7 +211,7 @@ fn reproduce(
             .map_err(PyValueError::new_err)?,
         threads: useful_threads(threads, MAX_THREADS).map_err(py_err)?.0,
     };
-    let doc = interruptible(py, common.threads, move |r| {
+    let doc = interruptible(py, common.threads, None, move |r| {
         let mut all = serde_json::Map::new();
         for s in &sels {
             all.insert(s.paper.name().into(), report_json(s, &common, r)?);

@@ -2,6 +2,7 @@
 
 import faulthandler
 import os
+import re
 import signal
 import threading
 
@@ -89,3 +90,32 @@ def test_ctrl_c_stops_a_sweep_and_the_next_one_runs():
     # the interrupted sweep left nothing behind that stops the next one
     again = snooplab.sweep({"transfer": "64k"}, seeds=2)
     assert list(again["seed"]) == [1, 2]
+
+
+def test_progress_counts_every_run_and_ends_at_the_total(capsys):
+    seen = []
+    runs = snooplab.sweep(GRID, seeds=2, progress=lambda done, total: seen.append((done, total)))
+    assert len(runs) == 12
+    # counts only grow, every call has the total, the last is the end
+    assert seen and all(total == 12 for _, total in seen)
+    assert [d for d, _ in seen] == sorted({d for d, _ in seen})
+    assert seen[-1] == (12, 12)
+    # progress=True: one line on stderr, finished with a newline
+    snooplab.sweep({"transfer": "64k"}, seeds=3, progress=True)
+    err = capsys.readouterr().err
+    assert re.search(r"\rsweep: 3/3 runs done, \d+ s elapsed\n$", err), repr(err)
+    with pytest.raises(TypeError, match="progress is True, False or a callable"):
+        snooplab.sweep(GRID, seeds=1, progress="yes")
+
+
+def test_an_exception_in_progress_stops_the_sweep():
+    def stop(done, total):
+        raise RuntimeError(f"stop at {done} of {total}")
+
+    big = {"transfer": "64M", "error_every": "0"}
+    faulthandler.dump_traceback_later(300, exit=True)
+    try:
+        with pytest.raises(RuntimeError, match="stop at"):
+            snooplab.sweep(big, seeds=20_000, progress=stop)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
