@@ -119,8 +119,9 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
 }
 
 /// A new ACK cleans the cache, updates the wireless RTT once per window (only if nothing in that
-/// window was retransmitted), and, during local recovery, resends the next hole at once if the ACK
-/// shows it lost. Returns how many segments left the cache.
+/// window was retransmitted), and, during local recovery and with
+/// [`SnoopConfig::partial_ack_retransmit`], resends the next hole at once if the ACK shows it lost.
+/// Returns how many segments left the cache.
 fn on_new_ack<P: Clone>(
     cfg: &SnoopConfig,
     out: &mut VecDeque<Transmit<P>>,
@@ -169,7 +170,8 @@ fn on_new_ack<P: Clone>(
         let forwarded = conn.forwarded;
         let rto = round_trip_timeout(cfg, conn);
         if let (Some(first), Some(e)) = (prev_hole_index, conn.cache.head_at(ack)) {
-            let lost = !e.sender_rexmit
+            let lost = cfg.partial_ack_retransmit
+                && !e.sender_rexmit
                 && (seg.eln || !cfg.eln_dupacks_only)
                 && e.sent_index > first
                 && e.sent_index - first <= u64::from(dupacks_before);

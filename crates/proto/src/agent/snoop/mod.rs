@@ -59,6 +59,15 @@ pub struct SnoopConfig {
     /// resend a segment that is still on its way. With `selective` and SMART information on the
     /// ACK it does not apply: SMART names the segment that caused the duplicate.
     pub dupack_threshold: u32,
+    /// During local recovery, a new ACK that stops short of what was sent before the local
+    /// retransmission, at a segment that must have been lost too, resends that segment at once:
+    /// paper 000's snoop "keeps track of ... the next expected new acknowledgment after this local
+    /// retransmission. If this loss is part of a burst, the first new acknowledgment to arrive
+    /// after the duplicates will be less than the next expected new one; this causes an immediate
+    /// retransmission of the lost segment" (section V-B). Paper 002's snoop does not: a new ACK
+    /// cleans the cache, updates the round-trip estimate and is forwarded (section 3.1.2, case 1),
+    /// as the authors' ns-2 snoop does; the next hole is resent on its first duplicate ACK.
+    pub partial_ack_retransmit: bool,
     /// Lower bound of the round-trip timer: 200 ms in paper 000 (section III-B), 40 ms in paper 002
     /// (section 6).
     pub min_timeout: Time,
@@ -94,6 +103,7 @@ impl SnoopConfig {
             priority_retransmit: suppress_dupacks,
             selective,
             dupack_threshold: 2,
+            partial_ack_retransmit: true,
             min_timeout: 200 * MS,
             persist: 200 * MS,
             rtt_gain_shift: 2,
@@ -116,11 +126,12 @@ impl SnoopConfig {
     }
 
     /// Paper 002's snoop: duplicate-ACK suppression, 40 ms minimum timeout, local retransmission on
-    /// the first duplicate ACK.
+    /// the first duplicate ACK, none on a partial new ACK.
     pub fn paper002() -> SnoopConfig {
         SnoopConfig {
             min_timeout: 40 * MS,
             dupack_threshold: 1,
+            partial_ack_retransmit: false,
             ..SnoopConfig::paper000(true, false)
         }
     }

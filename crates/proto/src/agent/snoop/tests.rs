@@ -280,6 +280,44 @@ fn partial_ack_after_a_local_retransmission_resends_the_next_hole() {
     );
 }
 
+#[test]
+fn paper002_snoop_resends_the_next_hole_on_its_duplicate_not_on_the_partial_ack() {
+    // as above, with paper 002's snoop (section 3.1.2: a new ACK only cleans and is forwarded)
+    let mut a = SnoopAgent::new(SnoopConfig::paper002());
+    a.on_packet(0, Port::Wired, syn());
+    for i in 0..6 {
+        a.on_packet(MS * u64::from(i + 1), Port::Wired, data(i));
+    }
+    a.on_packet(7 * MS, Port::Wireless, ack(2));
+    drain(&mut a);
+    a.on_packet(20 * MS, Port::Wireless, ack(2));
+    assert_eq!(
+        wireless_seqnos(&drain(&mut a)),
+        vec![2],
+        "the first duplicate resends 2"
+    );
+    a.on_packet(25 * MS, Port::Wireless, ack(4));
+    let out = drain(&mut a);
+    assert!(
+        wireless_seqnos(&out).is_empty(),
+        "no resend on the partial ACK"
+    );
+    assert!(
+        out.iter().any(|t| t.port == Port::Wired),
+        "the new ACK goes on"
+    );
+    // segment 5 reached the mobile host: its duplicate ACK for 4 resends 4
+    a.on_packet(26 * MS, Port::Wireless, ack(4));
+    assert_eq!(wireless_seqnos(&drain(&mut a)), vec![4]);
+}
+
+fn wireless_seqnos(out: &[Transmit<Pkt>]) -> Vec<u32> {
+    out.iter()
+        .filter(|t| t.port == Port::Wireless)
+        .map(seqno)
+        .collect()
+}
+
 /// The same ACK with another window: what a BSD receiver sends when its application reads after the
 /// ACK for a hole fill.
 fn window_update(n: u32, window: u16) -> Pkt {
