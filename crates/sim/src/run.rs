@@ -171,6 +171,10 @@ pub struct Simulation<O: Observe = NoObserver> {
     recipes: Vec<Option<AgentRecipe>>,
     /// For each cell, the other cells on the same radio channel (`HandoffSpec::shared_channel`).
     air_group: Vec<Vec<usize>>,
+    /// A cell of a shared channel whose frame just ended: while its receiver takes the frame (and
+    /// may answer at once), neither it nor the other cells of its channel start, so that the
+    /// others get their turn first (`Event::Cell`).
+    air_hold: Option<usize>,
     /// Connection state on its way between base stations (`Scheme::SplitTransfer`).
     in_transit: Vec<Option<StateInTransit>>,
     /// Handoff decisions of each mobile host already acted on.
@@ -407,6 +411,7 @@ impl<O: Observe> Simulation<O> {
                     group
                 })
                 .collect(),
+            air_hold: None,
             decisions_seen: vec![0; net.nodes.len()],
             state_transfers: vec![vec![]; net.nodes.len()],
             roaming: (0..net.nodes.len())
@@ -572,11 +577,19 @@ impl<O: Observe> Simulation<O> {
                     return;
                 }
                 self.cells[c].on_timeout(self.now);
+                let shared = !self.air_group[c].is_empty();
+                if shared {
+                    self.air_hold = Some(c);
+                }
                 while let Some(tx) = self.cells[c].poll_done() {
                     self.frame_done(c, tx);
                 }
-                // on a shared channel the other cells go first: turns across the cells
-                for k in 0..self.air_group[c].len() {
+                self.air_hold = None;
+                // on a shared channel the other cells go first, in turn from the one after this
+                // one: turns across the cells
+                let group = self.air_group[c].len();
+                let after = self.air_group[c].partition_point(|&g| g < c);
+                for k in (after..group).chain(0..after) {
                     self.start_cell(self.air_group[c][k]);
                 }
                 self.start_cell(c);
@@ -1036,6 +1049,11 @@ impl<O: Observe> Simulation<O> {
     fn start_cell(&mut self, c: usize) {
         if self.cells[c].can_skip_start() {
             return; // nothing can start, and the timer stands
+        }
+        if let Some(h) = self.air_hold {
+            if h == c || self.air_group[h].contains(&c) {
+                return; // started in turn once the frame that ended is taken (`Event::Cell`)
+            }
         }
         if self.air_group[c].iter().any(|&g| self.cells[g].is_busy()) {
             return; // the channel is taken: started when that frame ends
