@@ -1,7 +1,8 @@
 //! Paper 002's testbed as a network (Balakrishnan, Seshan, Amir and Katz 1995, sections 6-7, Fig.
 //! 6): the fixed host `fh` sends to the mobile host `mh` through its home agent `ha`, which tunnels
 //! each packet to the base stations `bs1` and `bs2` (10 Mb/s Ethernet between them all); each base
-//! station has a 2 Mb/s WaveLAN cell (`cell1`, `cell2`) and `mh` is a station of both. Paper 002's
+//! station has a 2 Mb/s WaveLAN cell (`cell1`, `cell2`), the two cells on one radio channel, and
+//! `mh` is a station of both. Paper 002's
 //! own settings: 1460-byte segments, 64 KB windows, 10 MB transfers, Reno senders with the BSD/OS
 //! host profile (BSD/OS 2.0 had the TCP of our `bsdos-2.1` profile as far as the sources tell),
 //! and snoop as section 6 sets it (`snoop-002`: first duplicate ACK, 40 ms minimum timeout).
@@ -49,7 +50,11 @@ pub struct Paper002 {
     pub start: Time,
     /// `bs1` crashes at the first time and comes back after the second.
     pub crash: Option<(Time, Time)>,
-    /// The two cells share one channel.
+    /// The two cells share one radio channel (the default): the 1995 WaveLAN had one ("the
+    /// maximum raw aggregate bandwidth of the Wavelan is about 2 Mbits/s", section 6) and the
+    /// mobile host one card, which hears either base station but never two frames at once.
+    /// `false` gives each cell a medium of its own, with the mobile host receiving on both at
+    /// once: a check of ours, not a testbed the paper could have had.
     pub shared_channel: bool,
     pub seed: u64,
     pub max_time: Time,
@@ -71,7 +76,7 @@ impl Paper002 {
             scheme: Scheme::Multicast,
             start: 0,
             crash: None,
-            shared_channel: false,
+            shared_channel: true,
             seed,
             max_time: 3600 * snooplab_proto::time::SEC,
         }
