@@ -27,8 +27,9 @@ pub fn section(page: &Path, r: &Report002) -> Result<String, String> {
         "<h1 id=\"paper002\">Paper 002 reproduced</h1><p>Balakrishnan, Seshan, Amir and Katz, \
          \"Improving TCP/IP Performance over Wireless Networks\" (1995), section 7: the fixed host \
          sends 10 MB to the mobile host through its home agent, which tunnels every packet to the \
-         mobile host's multicast group of two base stations; the primary forwards, the other keeps \
-         the last 12 packets and mirrors snoop's cache. 1460-byte segments, 64 KB windows, Reno \
+         mobile host's multicast group of two base stations, their cells on one radio channel; the \
+         primary forwards, the other keeps the last 12 packets and mirrors snoop's cache. \
+         1460-byte segments, 64 KB windows, Reno \
          with {} hosts, snoop with paper 002's settings, beacons once per second, {} seeds (± the \
          95% interval). docs/paper002.md explains each result.</p>",
         esc(&r.host),
