@@ -45,21 +45,30 @@ fn seqno(t: &Transmit<Pkt>) -> u32 {
 /// Paper 000's agent with paper 002's rule of resending on the first duplicate ACK, which most tests
 /// script; `second_duplicate_resends_with_paper000_threshold` covers the threshold of 2.
 fn agent(suppress: bool, selective: bool) -> SnoopAgent<Pkt> {
-    SnoopAgent::new(SnoopConfig {
+    SnoopAgent::new(config(suppress, selective))
+}
+
+fn config(suppress: bool, selective: bool) -> SnoopConfig {
+    SnoopConfig {
         dupack_threshold: 1,
         ..SnoopConfig::paper000(suppress, selective)
-    })
+    }
 }
 
 /// A snoop agent that has seen the SYN, forwarded segments 0..n at 1 ms intervals, and an ACK for
 /// the first `acked` of them.
 fn primed(suppress: bool, selective: bool, n: u32, acked: u32) -> SnoopAgent<Pkt> {
-    let mut a = agent(suppress, selective);
+    primed_with(config(suppress, selective), n, acked, MS * u64::from(n + 1))
+}
+
+/// [`primed`] with any settings, the ACK arriving at `ack_at`.
+fn primed_with(cfg: SnoopConfig, n: u32, acked: u32, ack_at: Time) -> SnoopAgent<Pkt> {
+    let mut a = SnoopAgent::new(cfg);
     a.on_packet(0, Port::Wired, syn());
     for i in 0..n {
         a.on_packet(MS * u64::from(i + 1), Port::Wired, data(i));
     }
-    a.on_packet(MS * u64::from(n + 1), Port::Wireless, ack(acked));
+    a.on_packet(ack_at, Port::Wireless, ack(acked));
     drain(&mut a);
     a
 }
@@ -283,13 +292,7 @@ fn partial_ack_after_a_local_retransmission_resends_the_next_hole() {
 #[test]
 fn paper002_snoop_resends_the_next_hole_on_its_duplicate_not_on_the_partial_ack() {
     // as above, with paper 002's snoop (section 3.1.2: a new ACK only cleans and is forwarded)
-    let mut a = SnoopAgent::new(SnoopConfig::paper002());
-    a.on_packet(0, Port::Wired, syn());
-    for i in 0..6 {
-        a.on_packet(MS * u64::from(i + 1), Port::Wired, data(i));
-    }
-    a.on_packet(7 * MS, Port::Wireless, ack(2));
-    drain(&mut a);
+    let mut a = primed_with(SnoopConfig::paper002(), 6, 2, 7 * MS);
     a.on_packet(20 * MS, Port::Wireless, ack(2));
     assert_eq!(
         wireless_seqnos(&drain(&mut a)),
@@ -712,14 +715,7 @@ fn a_reset_from_either_side_forgets_the_connection() {
 // --- base station A of a transit link (paper 004 section 3.5) ---
 
 fn transit_agent() -> SnoopAgent<Pkt> {
-    let mut a = SnoopAgent::new(SnoopConfig::transit());
-    a.on_packet(0, Port::Wired, syn());
-    for i in 0..5 {
-        a.on_packet(MS * u64::from(i + 1), Port::Wired, data(i));
-    }
-    a.on_packet(10 * MS, Port::Wireless, ack(1));
-    drain(&mut a);
-    a
+    primed_with(SnoopConfig::transit(), 5, 1, 10 * MS)
 }
 
 fn marked_ack(n: u32) -> Pkt {
