@@ -577,10 +577,7 @@ impl<O: Observe> Simulation<O> {
                     return;
                 }
                 self.cells[c].on_timeout(self.now);
-                let shared = !self.air_group[c].is_empty();
-                if shared {
-                    self.air_hold = Some(c);
-                }
+                self.air_hold = (!self.air_group[c].is_empty()).then_some(c);
                 while let Some(tx) = self.cells[c].poll_done() {
                     self.frame_done(c, tx);
                 }
@@ -1044,8 +1041,9 @@ impl<O: Observe> Simulation<O> {
         }
     }
 
-    /// Puts cell `c`'s next frame on the air if it may go. Under CSMA the medium is always told (a
-    /// frame queued during a transmission defers from now; backoffs end during transmissions).
+    /// Puts cell `c`'s next frame on the air if it may go, unless the medium says nothing would
+    /// change ([`crate::medium::Medium::can_skip_start`]) or a frame of its channel is on the air
+    /// or just ended.
     fn start_cell(&mut self, c: usize) {
         if self.cells[c].can_skip_start() {
             return; // nothing can start, and the timer stands

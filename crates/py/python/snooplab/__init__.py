@@ -9,7 +9,9 @@ command line's message. See docs/python.md.
 
 import json
 import os
+import sys
 import tempfile
+import time
 from collections.abc import Mapping
 
 from . import _native
@@ -84,15 +86,11 @@ class _ProgressLine:
     plain progress), ended with a newline when the last run is done."""
 
     def __init__(self, label):
-        import time
-
-        self.label, self.clock, self.start = label, time.monotonic, time.monotonic()
+        self.label, self.start = label, time.monotonic()
 
     def __call__(self, done, total):
-        import sys
-
         end = "\n" if done >= total else ""
-        elapsed = self.clock() - self.start
+        elapsed = time.monotonic() - self.start
         sys.stderr.write(f"\r{self.label}: {done}/{total} runs done, {elapsed:.0f} s elapsed{end}")
         sys.stderr.flush()
 
