@@ -3,7 +3,9 @@
 
 use clap::{Args, Subcommand};
 use snooplab_proto::tcp::parse_duration;
-use snooplab_sim::channel::{generate, ChannelSpec, ChannelTrace, GilbertElliottParams};
+use snooplab_sim::channel::{
+    generate, ChannelSpec, ChannelTrace, GilbertElliottParams, MAX_TRACE_FRAMES, MAX_TRACE_PERIODS,
+};
 use snooplab_sim::size::parse_size;
 
 use crate::settings::{parse_seed, parse_u32};
@@ -50,7 +52,7 @@ pub struct GeArgs {
     /// Mean time in the bad state.
     #[arg(long, value_name = "TIME")]
     pub bad_time: String,
-    /// Per-frame marks for this many frames (at most 100 million).
+    /// Per-frame marks for this many frames (at most about 15 million: what a 16 MiB trace file holds).
     #[arg(long, value_name = "N", conflicts_with = "duration")]
     pub frames: Option<String>,
     /// Bytes of each frame, for the per-frame error draw.
@@ -79,8 +81,10 @@ fn time(text: &str, what: &str) -> Result<u64, String> {
     })
 }
 
-/// Most frames or seconds a generated trace covers.
-const MAX_FRAMES: u64 = 100_000_000;
+/// Most frames a generated trace covers: what a trace file can hold, so that every trace written
+/// is one `trace:FILE` reads back.
+const MAX_FRAMES: u64 = MAX_TRACE_FRAMES;
+/// Most seconds a generated trace covers.
 const MAX_DURATION_S: u64 = 86_400;
 /// Largest `ping` log read: 256 MiB (a few million replies).
 const MAX_PING_LOG_BYTES: u64 = 256 << 20;
@@ -109,7 +113,10 @@ pub fn channel_trace(a: &ChannelTraceArgs) -> Result<(), String> {
                         "snooplab channel-trace: {spec}, bad periods over {}, seed {seed}",
                         g.duration.as_deref().unwrap_or("")
                     );
-                    (generate::gilbert_elliott_times(p, seed, d), comment)
+                    (
+                        generate::gilbert_elliott_times(p, seed, d, MAX_TRACE_PERIODS)?,
+                        comment,
+                    )
                 }
                 (frames, None) => {
                     let n = match frames {

@@ -127,6 +127,34 @@ fn bad_channel_models_give_one_error_line() {
             vec!["channel-trace", "from-ping", "/no/such/log"],
             "no/such/log",
         ),
+        // a day of microsecond states: refused as it grows past what a trace file holds (it
+        // aborted on allocation before); and a frame count whose file the reader would refuse
+        (
+            vec![
+                "channel-trace",
+                "gilbert-elliott",
+                "--good-time",
+                "1us",
+                "--bad-time",
+                "1us",
+                "--duration",
+                "86400s",
+            ],
+            "bad periods",
+        ),
+        (
+            vec![
+                "channel-trace",
+                "gilbert-elliott",
+                "--good-time",
+                "1s",
+                "--bad-time",
+                "1s",
+                "--frames",
+                "100000000",
+            ],
+            "frames",
+        ),
     ] {
         one_error_line(&snooplab(&args), needle);
     }

@@ -131,6 +131,8 @@ pub struct HandoffResult {
     /// Split connections handed over (`scheme = "split"`), and the mean time their state took.
     pub state_transfers: u64,
     pub state_transfer_ms_mean: f64,
+    /// The handoffs one by one: every one up to `DECISIONS_KEPT` (10,000), the first ones after
+    /// (the counts and means above cover them all; memory stays bounded however long the run).
     pub events: Vec<HandoffEvent>,
 }
 

@@ -178,9 +178,10 @@ pub struct Simulation<O: Observe = NoObserver> {
     /// Connection state on its way between base stations (`Scheme::SplitTransfer`).
     in_transit: Vec<Option<StateInTransit>>,
     /// Handoff decisions of each mobile host already acted on.
-    decisions_seen: Vec<usize>,
-    /// The connection-state transfers each mobile host's handoffs took.
-    state_transfers: Vec<Vec<Time>>,
+    decisions_seen: Vec<u64>,
+    /// The connection-state transfers each mobile host's handoffs took: how many, and the sum of
+    /// their times in ms (in order, so the mean is the same to the bit as a mean over a list).
+    state_transfers: Vec<(u64, f64)>,
     flows: Vec<FlowState>,
     /// The flows each node sends and receives.
     senders_on: Vec<Vec<FlowId>>,
@@ -282,7 +283,7 @@ impl<O: Observe> Simulation<O> {
             nodes.push(match &n.kind {
                 NodeKind::Host => {
                     let mut h = HostNode::default();
-                    h.mobile = crate::handoff::mobile_host(net, i);
+                    h.mobile = crate::handoff::mobile_host(net, i).map(Box::new);
                     SimNode::Host(h)
                 }
                 NodeKind::BaseStation { agent, input } => {
@@ -413,7 +414,7 @@ impl<O: Observe> Simulation<O> {
                 .collect(),
             air_hold: None,
             decisions_seen: vec![0; net.nodes.len()],
-            state_transfers: vec![vec![]; net.nodes.len()],
+            state_transfers: vec![(0, 0.0); net.nodes.len()],
             roaming: (0..net.nodes.len())
                 .map(|n| {
                     net.handoffs
@@ -530,10 +531,16 @@ impl<O: Observe> Simulation<O> {
         (self.finish(), obs)
     }
 
-    /// Every flow has started and both its ends are done.
+    /// Every flow has ended: it started and both its ends are done, or its sender gave up (a
+    /// connection dropped after `TCP_MAXRXTSHIFT` retransmissions sends nothing more, so the run
+    /// would only go on with beacons and handoffs until the time cap).
     fn all_finished(&self) -> bool {
         (0..self.flows.len()).all(|f| {
-            self.tcp(f, Role::Sender).is_some_and(Tcp::is_finished)
+            let sender = self.tcp(f, Role::Sender);
+            if sender.is_some_and(|t| t.stats().dropped) {
+                return true;
+            }
+            sender.is_some_and(Tcp::is_finished)
                 && self.tcp(f, Role::Receiver).is_some_and(Tcp::is_finished)
         })
     }
@@ -753,36 +760,49 @@ impl<O: Observe> Simulation<O> {
         let Some(m) = &h.mobile else {
             return;
         };
-        if m.decisions().len() == self.decisions_seen[node] {
+        let made = m.decision_totals().made;
+        if made == self.decisions_seen[node] {
             return;
         }
-        let fresh: Vec<Decision> = m.decisions()[self.decisions_seen[node]..].to_vec();
-        self.decisions_seen[node] = m.decisions().len();
+        // a mobile host decides at most once per packet or timeout, and this runs after each
+        debug_assert_eq!(made, self.decisions_seen[node] + 1);
+        self.decisions_seen[node] = made;
+        let Some(d): Option<Decision> = m.latest_decision().copied() else {
+            return;
+        };
         let split = self.net.handoff_of(node).map(|h| h.scheme) == Some(Scheme::SplitTransfer);
-        for d in fresh {
-            let node_of = |a: u32| self.addrs.iter().position(|&x| x == a);
-            let (Some(old), Some(new)) = (node_of(d.from), node_of(d.to)) else {
-                continue;
-            };
-            if O::ACTIVE {
-                self.obs.handoff(self.now, node, old, new);
-            }
-            if !split {
-                continue;
-            }
-            let SimNode::BaseStation(b) = &mut self.nodes[old] else {
-                continue;
-            };
-            let Some(agent) = b.agent.hand_over() else {
-                continue;
-            };
-            let delay = Scheme::state_transfer_time(agent.probe().held_bytes);
-            self.state_transfers[node].push(delay);
-            self.in_transit.push(Some((new, agent)));
-            let k = self.in_transit.len() - 1;
-            self.queue.push(self.now + delay, Event::Install(k));
-            self.arm_node(old);
+        let node_of = |a: u32| self.addrs.iter().position(|&x| x == a);
+        let (Some(old), Some(new)) = (node_of(d.from), node_of(d.to)) else {
+            return;
+        };
+        if O::ACTIVE {
+            self.obs.handoff(self.now, node, old, new);
         }
+        if !split {
+            return;
+        }
+        let SimNode::BaseStation(b) = &mut self.nodes[old] else {
+            return;
+        };
+        let Some(agent) = b.agent.hand_over() else {
+            return;
+        };
+        let delay = Scheme::state_transfer_time(agent.probe().held_bytes);
+        let moved = &mut self.state_transfers[node];
+        moved.0 += 1;
+        moved.1 += as_secs_f64(delay) * 1e3;
+        // a free slot if there is one: the table holds the states in transit at once, not
+        // every handoff's
+        let k = match self.in_transit.iter().position(Option::is_none) {
+            Some(k) => k,
+            None => {
+                self.in_transit.push(None);
+                self.in_transit.len() - 1
+            }
+        };
+        self.in_transit[k] = Some((new, agent));
+        self.queue.push(self.now + delay, Event::Install(k));
+        self.arm_node(old);
     }
 
     /// `pkt` arrives at `node` on `side`. A corrupted frame reaches a host's TCP (an ELN receiver
@@ -1492,18 +1512,24 @@ impl<O: Observe> Simulation<O> {
                     return None;
                 };
                 let m = host.mobile.as_ref()?;
+                let totals = m.decision_totals();
+                let mean = |sum: f64, n: u64| if n == 0 { 0.0 } else { sum / n as f64 };
+                let (moved, moved_ms) = self.state_transfers[h.mobile];
                 let mut r = HandoffResult {
                     mobile: self.net.nodes[h.mobile].name.clone(),
-                    handoffs: m.decisions().len() as u64,
+                    handoffs: totals.made,
                     requests_resent: m.resent_requests,
+                    confirmed: totals.confirmed,
+                    latency_ms_mean: mean(totals.latency_ms_sum, totals.confirmed),
+                    latency_ms_max: totals.latency_ms_max,
+                    first_packet_ms_mean: mean(totals.first_packet_ms_sum, totals.first_packets),
+                    state_transfers: moved,
+                    state_transfer_ms_mean: mean(moved_ms, moved),
                     ..HandoffResult::default()
                 };
-                let (mut lat, mut first) = (vec![], vec![]);
                 for d in m.decisions() {
                     let latency = d.confirmed.map(|c| ms(c - d.at));
                     let first_packet = d.first_packet.map(|c| ms(c - d.at));
-                    lat.extend(latency);
-                    first.extend(first_packet);
                     r.events.push(HandoffEvent {
                         at_s: as_secs_f64(d.at),
                         from: name_of(d.from),
@@ -1512,20 +1538,6 @@ impl<O: Observe> Simulation<O> {
                         first_packet_ms: first_packet,
                     });
                 }
-                let mean = |v: &[f64]| {
-                    if v.is_empty() {
-                        0.0
-                    } else {
-                        v.iter().sum::<f64>() / v.len() as f64
-                    }
-                };
-                let moved = &self.state_transfers[h.mobile];
-                r.state_transfers = moved.len() as u64;
-                r.state_transfer_ms_mean = mean(&moved.iter().map(|&t| ms(t)).collect::<Vec<_>>());
-                r.confirmed = lat.len() as u64;
-                r.latency_ms_mean = mean(&lat);
-                r.latency_ms_max = lat.iter().copied().fold(0.0, f64::max);
-                r.first_packet_ms_mean = mean(&first);
                 for &bs in &h.base_stations {
                     if let SimNode::BaseStation(b) = &self.nodes[bs] {
                         if let Some(st) = b.agent.handoff() {

@@ -332,3 +332,43 @@ fn on_one_shared_channel_the_old_cell_drains_its_backlog_beside_the_new_one() {
         );
     }
 }
+
+/// Issue: a handoff every millisecond kept about 200 bytes per handoff (712 MB by the hour's cap)
+/// and went on for 3000 s of beacons after the only sender had given up. The records are now
+/// bounded and the run ends with its last flow. A bounded-input test: it asserts what is kept,
+/// not how long it takes.
+#[test]
+fn a_handoff_every_millisecond_keeps_bounded_records_and_ends_with_its_flow() {
+    let net = from_file(&|t| {
+        t.replace("every-s = 5", "every-s = 0.001")
+            .replace("transfer = \"10M\"", "transfer = \"1M\"")
+    })
+    .unwrap_or_else(|e| panic!("{e}"));
+    let r = run_network(&net, "lan");
+    let h = &r.handoffs[0];
+    assert!(
+        h.handoffs > snooplab_proto::agent::handoff::DECISIONS_KEPT as u64,
+        "{} handoffs",
+        h.handoffs
+    );
+    assert_eq!(
+        h.events.len(),
+        snooplab_proto::agent::handoff::DECISIONS_KEPT,
+        "per-handoff records are capped"
+    );
+    assert!(h.confirmed > 0 && h.latency_ms_mean > 0.0);
+    // the sender gives up (the mobile host never stays long enough in one cell); the run ends
+    // there, not at the time cap
+    assert_eq!(r.aggregate.complete_flows, 0);
+    assert!(
+        r.invariants.messages.iter().any(|n| n.contains("gave up")),
+        "{:?}",
+        r.invariants
+    );
+    assert!(
+        !r.invariants.messages.iter().any(|n| n.contains("time cap")),
+        "{:?}",
+        r.invariants
+    );
+    assert!(r.duration_s < 1000.0, "{} s", r.duration_s);
+}

@@ -28,12 +28,29 @@ pub fn gilbert_elliott_frames(
 
 /// The bad periods of a Gilbert-Elliott channel's state over `duration` ns, drawn with `seed`: the
 /// time form, in which every frame starting in a bad period is lost and every other one passes.
-pub fn gilbert_elliott_times(p: GilbertElliottParams, seed: u64, duration: Time) -> ChannelTrace {
+///
+/// Refused once the trace would hold more than `max_periods` bad periods (memory stays bounded
+/// whatever the state times; the CLI passes what a trace file can hold, [`MAX_TRACE_PERIODS`]).
+///
+/// [`MAX_TRACE_PERIODS`]: super::replay::MAX_TRACE_PERIODS
+pub fn gilbert_elliott_times(
+    p: GilbertElliottParams,
+    seed: u64,
+    duration: Time,
+    max_periods: usize,
+) -> Result<ChannelTrace, String> {
     let mut g = GilbertElliott::new(p, Rng::new(seed, Stream::ChannelTrace));
     let mut bad = Vec::new();
     let mut start = g.is_bad(0).then_some(0);
     let mut t = 0;
     while t < duration {
+        if bad.len() >= max_periods {
+            return Err(format!(
+                "more than {max_periods} bad periods within {:.3} s, more than a trace file holds: \
+                 shorten --duration or lengthen --good-time/--bad-time",
+                duration as f64 / 1e9
+            ));
+        }
         t = g.state_ends().min(duration);
         let now_bad = g.is_bad(t);
         match (start, now_bad) {
@@ -50,10 +67,10 @@ pub fn gilbert_elliott_times(p: GilbertElliottParams, seed: u64, duration: Time)
             bad.push((s, duration));
         }
     }
-    ChannelTrace {
+    Ok(ChannelTrace {
         source: "gilbert-elliott".into(),
         marks: Marks::Times { bad },
-    }
+    })
 }
 
 /// Per-frame marks from a `ping` log (iputils or BSD format): each `icmp_seq=N` line is a frame that
@@ -141,7 +158,7 @@ mod tests {
     #[test]
     fn time_traces_hold_the_bad_share() {
         let duration = 2_000_000 * MS;
-        let t = gilbert_elliott_times(params(), 3, duration);
+        let t = gilbert_elliott_times(params(), 3, duration, usize::MAX).unwrap();
         let Marks::Times { bad } = &t.marks else {
             panic!("time marks")
         };
@@ -155,6 +172,24 @@ mod tests {
         // and the text form parses back to the same trace
         let back = ChannelTrace::parse(&t.to_text(""), "gilbert-elliott").unwrap();
         assert_eq!(back, t);
+    }
+
+    #[test]
+    fn time_traces_past_their_bound_are_refused_not_grown() {
+        // a microsecond-long state over a day would be 43 billion periods
+        let p = GilbertElliottParams {
+            good_time: 1_000,
+            bad_time: 1_000,
+            ..params()
+        };
+        let err = gilbert_elliott_times(p, 1, 86_400_000 * MS, 1_000).unwrap_err();
+        assert!(err.contains("more than 1000 bad periods"), "{err}");
+        // within the bound the same call succeeds
+        let ok = gilbert_elliott_times(p, 1, MS, 1_000).unwrap();
+        let Marks::Times { bad } = &ok.marks else {
+            panic!("time marks")
+        };
+        assert!(!bad.is_empty() && bad.len() <= 1_000);
     }
 
     #[test]

@@ -13,7 +13,9 @@ mod replay;
 
 pub use exponential::ExponentialErrors;
 pub use gilbert_elliott::{GilbertElliott, GilbertElliottParams};
-pub use replay::{ChannelTrace, Marks, Replay, MAX_TRACE_BYTES};
+pub use replay::{
+    ChannelTrace, Marks, Replay, MAX_TRACE_BYTES, MAX_TRACE_FRAMES, MAX_TRACE_PERIODS,
+};
 
 use std::sync::Arc;
 

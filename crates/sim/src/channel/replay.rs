@@ -20,8 +20,19 @@ use snooplab_proto::Time;
 
 use crate::trace::parse_secs;
 
-/// Largest trace file read: 16 MiB (about 130 million frame marks).
+/// Largest trace file read: 16 MiB.
 pub const MAX_TRACE_BYTES: u64 = 16 << 20;
+
+/// Room kept in a trace file for its comment lines and header.
+const TRACE_HEADER_ROOM: u64 = 4096;
+
+/// Most per-frame marks a trace file of [`MAX_TRACE_BYTES`] holds as [`ChannelTrace::to_text`]
+/// writes them (ten marks and a blank or a newline per 11 bytes): about 15 million.
+pub const MAX_TRACE_FRAMES: u64 = (MAX_TRACE_BYTES - TRACE_HEADER_ROOM) / 11 * 10;
+
+/// Most bad periods a trace file of [`MAX_TRACE_BYTES`] holds, at the longest line `to_text` writes
+/// for a period within a day (`86400.000000000 86400.000000000`, 32 bytes): about 520,000.
+pub const MAX_TRACE_PERIODS: usize = ((MAX_TRACE_BYTES - TRACE_HEADER_ROOM) / 32) as usize;
 
 /// A parsed trace.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -34,7 +34,8 @@ pub struct HostNode {
     /// The endpoint whose output is being drained (`poll_transmit` goes through them in order).
     next: usize,
     /// A mobile host that hands off between base stations (paper 002): its side of the protocol.
-    pub mobile: Option<MobileHandoff>,
+    /// (Boxed: most hosts have none, and every node is as large as the largest kind.)
+    pub mobile: Option<Box<MobileHandoff>>,
 }
 
 impl HostNode {
@@ -126,7 +127,7 @@ impl HostNode {
         let tcp = self.conns.iter().filter_map(|c| c.tcp.poll_timeout()).min();
         match (
             tcp,
-            self.mobile.as_ref().and_then(MobileHandoff::poll_timeout),
+            self.mobile.as_deref().and_then(MobileHandoff::poll_timeout),
         ) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),

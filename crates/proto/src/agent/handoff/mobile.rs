@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::messages::Request;
 use super::{Mobility, Scheme};
-use crate::time::{Time, MS};
+use crate::time::{as_secs_f64, Time, MS};
 
 /// What starts a handoff.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,6 +62,73 @@ pub struct Decision {
     pub first_packet: Option<Time>,
 }
 
+/// Handoffs a mobile host keeps one by one (for the per-handoff table and trace). Past them it
+/// keeps only [`DecisionTotals`], so a run with a handoff every millisecond for an hour holds
+/// 10,000 records, not 3.6 million.
+pub const DECISIONS_KEPT: usize = 10_000;
+
+/// Every handoff a mobile host made, summed as it goes (whether or not its record is kept).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DecisionTotals {
+    pub made: u64,
+    /// Decisions whose new primary confirmed them.
+    pub confirmed: u64,
+    /// Confirmation latencies in ms, added in the order of the decisions.
+    pub latency_ms_sum: f64,
+    pub latency_ms_max: f64,
+    /// Decisions after which a TCP packet arrived from the new primary's cell.
+    pub first_packets: u64,
+    /// Times to that first packet in ms, added in the order of the decisions.
+    pub first_packet_ms_sum: f64,
+}
+
+/// The decisions of one mobile host: the first [`DECISIONS_KEPT`] as records, the latest (which
+/// confirmations and first packets refer to) and the totals of all.
+#[derive(Debug, Default)]
+struct DecisionLog {
+    kept: Vec<Decision>,
+    latest: Option<Decision>,
+    totals: DecisionTotals,
+}
+
+impl DecisionLog {
+    fn push(&mut self, d: Decision) {
+        if let Some(prev) = self.latest.take() {
+            if self.kept.len() < DECISIONS_KEPT {
+                self.kept.push(prev);
+            }
+        }
+        self.latest = Some(d);
+        self.totals.made += 1;
+    }
+
+    /// The kept records, in order (the latest among them while there is room).
+    fn records(&self) -> impl Iterator<Item = &Decision> {
+        let latest_kept = self.totals.made <= DECISIONS_KEPT as u64;
+        self.kept
+            .iter()
+            .chain(self.latest.iter().filter(move |_| latest_kept))
+    }
+
+    fn confirmed(&mut self, now: Time) {
+        if let Some(d) = self.latest.as_mut() {
+            d.confirmed = Some(now);
+            let ms = as_secs_f64(now - d.at) * 1e3;
+            self.totals.confirmed += 1;
+            self.totals.latency_ms_sum += ms;
+            self.totals.latency_ms_max = self.totals.latency_ms_max.max(ms);
+        }
+    }
+
+    fn first_packet(&mut self, now: Time) {
+        if let Some(d) = self.latest.as_mut() {
+            d.first_packet = Some(now);
+            self.totals.first_packets += 1;
+            self.totals.first_packet_ms_sum += as_secs_f64(now - d.at) * 1e3;
+        }
+    }
+}
+
 /// A request waiting for its confirmation.
 #[derive(Clone, Copy, Debug)]
 struct Pending {
@@ -83,7 +150,7 @@ pub struct MobileHandoff {
     beacon_seq: BTreeMap<u32, u32>,
     pending: Vec<Pending>,
     out: VecDeque<(u32, Mobility)>,
-    decisions: Vec<Decision>,
+    decisions: DecisionLog,
     pub resent_requests: u64,
     /// Base stations seen to restart (their beacons' count went back).
     pub restarts_seen: u64,
@@ -109,7 +176,7 @@ impl MobileHandoff {
             beacon_seq: BTreeMap::new(),
             pending: vec![],
             out: VecDeque::new(),
-            decisions: vec![],
+            decisions: DecisionLog::default(),
             resent_requests: 0,
             restarts_seen: 0,
             dupacks_due: false,
@@ -126,8 +193,19 @@ impl MobileHandoff {
         self.primary
     }
 
-    pub fn decisions(&self) -> &[Decision] {
-        &self.decisions
+    /// The handoffs' records: every one of them up to [`DECISIONS_KEPT`], the first ones after.
+    pub fn decisions(&self) -> impl Iterator<Item = &Decision> {
+        self.decisions.records()
+    }
+
+    /// The latest handoff, whether or not its record is kept.
+    pub fn latest_decision(&self) -> Option<&Decision> {
+        self.decisions.latest.as_ref()
+    }
+
+    /// Every handoff made, summed.
+    pub fn decision_totals(&self) -> &DecisionTotals {
+        &self.decisions.totals
     }
 
     /// A packet for the mobile host arrived intact from base station `bs`'s cell.
@@ -138,10 +216,12 @@ impl MobileHandoff {
             }
             self.last_ids.push_back(ip_id);
         }
-        if let Some(d) = self.decisions.last_mut() {
-            if d.to == bs && d.first_packet.is_none() {
-                d.first_packet = Some(now);
-            }
+        if self
+            .decisions
+            .latest
+            .is_some_and(|d| d.to == bs && d.first_packet.is_none())
+        {
+            self.decisions.first_packet(now);
         }
     }
 
@@ -170,13 +250,13 @@ impl MobileHandoff {
                 let before = self.pending.len();
                 self.pending
                     .retain(|p| !(p.bs == bs && p.request == request));
-                if request == Request::Forward && self.pending.len() < before {
-                    if let Some(d) = self.decisions.last_mut() {
-                        if d.to == bs && d.confirmed.is_none() {
-                            d.confirmed = Some(now);
-                            self.dupacks_due = self.cfg.scheme == Scheme::FastRetransmit;
-                        }
-                    }
+                let unconfirmed = self
+                    .decisions
+                    .latest
+                    .is_some_and(|d| d.to == bs && d.confirmed.is_none());
+                if request == Request::Forward && self.pending.len() < before && unconfirmed {
+                    self.decisions.confirmed(now);
+                    self.dupacks_due = self.cfg.scheme == Scheme::FastRetransmit;
                 }
             }
             _ => {}

@@ -19,7 +19,7 @@ mod tests;
 pub use base_station::{HandoffAgent, HandoffConfig, HandoffStats};
 pub use home_agent::HomeAgent;
 pub use messages::{Mobility, Request, Tunnel, BROADCAST, CONTROL_PORT, TUNNEL_HEADER_BYTES};
-pub use mobile::{Decision, MobileConfig, MobileHandoff, Trigger};
+pub use mobile::{Decision, DecisionTotals, MobileConfig, MobileHandoff, Trigger, DECISIONS_KEPT};
 pub use ring::Ring;
 
 /// How the network moves a mobile host's traffic at a handoff: paper 002's scheme, and the two

@@ -375,7 +375,7 @@ fn timed_handoffs_alternate_and_report_the_last_three_ids() {
         0.0,
     );
     m.on_received(SEC + 5 * MS, BS2, 6);
-    let d = m.decisions()[0];
+    let d = *m.decisions().next().unwrap();
     assert_eq!(
         (d.from, d.to, d.confirmed, d.first_packet),
         (BS1, BS2, Some(SEC + 3 * MS), Some(SEC + 5 * MS))
@@ -420,7 +420,7 @@ fn signal_handoffs_need_the_hysteresis_margin() {
     assert_eq!(m.primary(), BS1, "3 dB better is within the hysteresis");
     m.on_message(2 * MS, BS2, &beacon(BS2), -53.0);
     assert_eq!(m.primary(), BS2);
-    assert_eq!(m.decisions().len(), 1);
+    assert_eq!(m.decisions().count(), 1);
 }
 
 #[test]
@@ -489,5 +489,33 @@ fn a_restarted_base_station_is_asked_again_for_its_role() {
         ))
     );
     assert_eq!(m.restarts_seen, 1);
-    assert!(m.decisions().is_empty(), "not a handoff");
+    assert_eq!(m.decisions().count(), 0, "not a handoff");
+}
+
+#[test]
+fn a_mobile_host_keeps_a_bounded_log_of_its_handoffs_and_totals_of_all() {
+    // a handoff every millisecond, each confirmed 2 ms later... by the time the next one is made
+    let mut m = mobile(Trigger::Every(MS));
+    let n = DECISIONS_KEPT as u64 + 500;
+    for k in 1..=n {
+        m.on_timeout(k * MS);
+        let to = m.primary();
+        while m.poll_transmit().is_some() {}
+        m.on_message(
+            k * MS + MS / 2,
+            to,
+            &Mobility::Confirm {
+                mh: MH.addr,
+                request: Request::Forward,
+            },
+            0.0,
+        );
+    }
+    assert_eq!(m.decisions().count(), DECISIONS_KEPT, "records are bounded");
+    let t = m.decision_totals();
+    assert_eq!((t.made, t.confirmed), (n, n), "totals count every handoff");
+    assert!((t.latency_ms_sum / n as f64 - 0.5).abs() < 1e-9);
+    assert_eq!(t.latency_ms_max, 0.5);
+    let last = m.latest_decision().unwrap();
+    assert_eq!((last.at, last.confirmed), (n * MS, Some(n * MS + MS / 2)));
 }
