@@ -8,9 +8,9 @@ use serde::Serialize;
 use snooplab_proto::agent::Agent;
 use snooplab_proto::time::{as_secs_f64, MS};
 use snooplab_proto::Time;
+use snooplab_sim::agents::forwarding_agent;
 use snooplab_sim::channel::check_error_settings;
 use snooplab_sim::protocol::Protocol;
-use snooplab_sim::run::forwarding_agent;
 
 use crate::emulator::{Emulator, LinkConfig};
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
@@ -452,6 +452,17 @@ fn report(
     }
 }
 
+/// The channel models of the emulated wireless hop, as labels; `off` without the emulator.
+fn channel_labels(link: Option<&LinkConfig>) -> (String, String) {
+    match link {
+        None => ("off".into(), "off".into()),
+        Some(l) => {
+            let (down, up) = l.channels();
+            (down.label(), up.label())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -481,16 +492,5 @@ mod tests {
         assert!(e.contains("without window scaling"), "{e}");
         assert!(validate(&cfg(LinuxProfile::PaperSack, 1 << 20)).is_err());
         assert!(validate(&cfg(LinuxProfile::Modern, 1 << 20)).is_ok());
-    }
-}
-
-/// The channel models of the emulated wireless hop, as labels; `off` without the emulator.
-fn channel_labels(link: Option<&LinkConfig>) -> (String, String) {
-    match link {
-        None => ("off".into(), "off".into()),
-        Some(l) => {
-            let (down, up) = l.channels();
-            (down.label(), up.label())
-        }
     }
 }

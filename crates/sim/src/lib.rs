@@ -1,6 +1,7 @@
 //! The snooplab simulator: a fast, deterministic packet-level model of the papers' testbed
 //! (DESIGN sections 2, 5 and 6) around the sans-IO protocol objects of `snooplab-proto`.
 
+pub mod agents;
 pub mod capture;
 pub mod channel;
 pub mod engine;

@@ -207,17 +207,7 @@ impl Scenario {
     /// The host as reports name it: the preset, and the details changed from it
     /// (`bsdos-2.1` or `bsdos-2.1 [reader=instant]`).
     pub fn host_label(&self) -> String {
-        let base = self.host_preset.profile();
-        let changed: Vec<String> = base
-            .differences(&self.host)
-            .iter()
-            .filter_map(|k| self.host.get(k).map(|v| format!("{k}={v}")))
-            .collect();
-        if changed.is_empty() {
-            self.host_preset.name().to_string()
-        } else {
-            format!("{} [{}]", self.host_preset.name(), changed.join(","))
-        }
+        host_label(self.host_preset, &self.host)
     }
 
     /// Checks the settings; the message names the offending setting and says what is allowed.
@@ -643,3 +633,19 @@ pub fn max_time_from_secs(secs: f64, what: &str) -> Result<Time, String> {
 
 /// Default cap on simulated time.
 pub const DEFAULT_MAX_TIME: Time = 3600 * SEC;
+
+/// A host's label: its preset's name, and the details that differ from the preset
+/// (`bsdos-2.1 [read-delay=5ms]`).
+pub fn host_label(preset: HostPreset, host: &HostProfile) -> String {
+    let changed: Vec<String> = preset
+        .profile()
+        .differences(host)
+        .iter()
+        .filter_map(|k| host.get(k).map(|v| format!("{k}={v}")))
+        .collect();
+    if changed.is_empty() {
+        preset.name().to_string()
+    } else {
+        format!("{} [{}]", preset.name(), changed.join(","))
+    }
+}

@@ -1,4 +1,4 @@
-//! The nodes of a simulated network, every kind driven by the same sans-IO calls (DESIGN section 1):
+//! The nodes of a simulated network, every kind driven by the same sans-IO calls (docs/architecture.md):
 //! a packet arrives ([`SimNode::on_packet`]), the time asked for has come ([`SimNode::on_timeout`]),
 //! what it sends ([`SimNode::poll_transmit`]) and when it next wants to be woken
 //! ([`SimNode::poll_timeout`]). The event loop kicks nodes by index and routes what they send; it
@@ -13,7 +13,8 @@ mod host;
 pub use base_station::BaseStationNode;
 pub use host::{Conn, HostNode, Role};
 
-use snooplab_proto::agent::{Origin, Priority};
+use snooplab_proto::agent::handoff::MobileHandoff;
+use snooplab_proto::agent::{Agent, Origin, Priority};
 use snooplab_proto::Time;
 
 use crate::network::FlowId;
@@ -38,6 +39,23 @@ pub struct Outgoing {
     pub flow: Option<FlowId>,
 }
 
+/// Who inside a node a packet that arrived intact is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Inbound {
+    /// One of a host's TCP endpoints: its connection index, flow and role.
+    Endpoint {
+        conn: usize,
+        flow: FlowId,
+        role: Role,
+    },
+    /// A host's handoff control message or beacon (its mobility layer has had it).
+    Control,
+    /// A base station's agent.
+    Agent,
+    /// A host with no endpoint for it.
+    Unmatched,
+}
+
 /// A node of any kind.
 pub enum SimNode {
     Host(HostNode),
@@ -45,6 +63,64 @@ pub enum SimNode {
 }
 
 impl SimNode {
+    /// Who inside the node `packet` is for.
+    pub fn inbound(&self, packet: &SimPacket) -> Inbound {
+        match self {
+            SimNode::Host(_) if !packet.is_tcp() => Inbound::Control,
+            SimNode::Host(h) => match h.conn_index(packet) {
+                Some(conn) => Inbound::Endpoint {
+                    conn,
+                    flow: h.conns[conn].flow,
+                    role: h.conns[conn].role,
+                },
+                None => Inbound::Unmatched,
+            },
+            SimNode::BaseStation(_) => Inbound::Agent,
+        }
+    }
+
+    pub fn host(&self) -> Option<&HostNode> {
+        match self {
+            SimNode::Host(h) => Some(h),
+            SimNode::BaseStation(_) => None,
+        }
+    }
+
+    pub fn host_mut(&mut self) -> Option<&mut HostNode> {
+        match self {
+            SimNode::Host(h) => Some(h),
+            SimNode::BaseStation(_) => None,
+        }
+    }
+
+    pub fn base_station(&self) -> Option<&BaseStationNode> {
+        match self {
+            SimNode::BaseStation(b) => Some(b),
+            SimNode::Host(_) => None,
+        }
+    }
+
+    pub fn base_station_mut(&mut self) -> Option<&mut BaseStationNode> {
+        match self {
+            SimNode::BaseStation(b) => Some(b),
+            SimNode::Host(_) => None,
+        }
+    }
+
+    /// The mobility layer of a mobile host that hands off.
+    pub fn mobile(&self) -> Option<&MobileHandoff> {
+        self.host()?.mobile.as_deref()
+    }
+
+    pub fn mobile_mut(&mut self) -> Option<&mut MobileHandoff> {
+        self.host_mut()?.mobile.as_deref_mut()
+    }
+
+    /// The agent of a base station.
+    pub fn agent(&self) -> Option<&dyn Agent<SimPacket>> {
+        self.base_station().map(|b| b.agent.as_ref())
+    }
+
     /// A packet arrives on `side`. Corrupted frames reach hosts (an ELN receiver notes them) and are
     /// dropped by a base station's link layer.
     pub fn on_packet(&mut self, now: Time, side: Side, packet: SimPacket) {

@@ -1,0 +1,295 @@
+//! Building a run from a network description: the nodes with their endpoints and agents, the
+//! wired links, the cells with their channels, and the tables the loop looks things up in. Every
+//! random stream is drawn here in a fixed order, so a network and a seed give one run.
+
+use snooplab_proto::tcp::{Tcp, TcpConfig};
+use snooplab_proto::{Endpoint, Time};
+
+use super::{Event, Simulation};
+use crate::agents::{make_agent, AgentRecipe};
+use crate::channel::Channel;
+use crate::engine::{EventQueue, TimerSlot};
+use crate::flow::FlowState;
+use crate::invariants::InvariantReport;
+use crate::link::WiredLink;
+use crate::medium::Medium;
+use crate::network::{Network, NodeId, NodeKind, Routes};
+use crate::nodes::{BaseStationNode, Conn, HostNode, Role, SimNode};
+use crate::observer::Observe;
+use crate::rng::{Rng, Stream};
+
+/// Each host's coarse-timer clock phases (slow, fast): fixed hosts and mobile hosts count
+/// separately, so the first of each draws from the streams paper 000's testbed always used.
+fn host_clocks(net: &Network) -> Vec<Option<(Time, Time)>> {
+    let (mut fixed, mut mobile) = (0u64, 0u64);
+    (0..net.nodes.len())
+        .map(|i| {
+            if net.nodes[i].kind != NodeKind::Host {
+                return None;
+            }
+            let mut r = if net.is_mobile(i) {
+                mobile += 1;
+                Rng::indexed(net.seed, Stream::MobileHostClock, mobile - 1)
+            } else {
+                fixed += 1;
+                Rng::indexed(net.seed, Stream::FixedHostClock, fixed - 1)
+            };
+            let t = snooplab_proto::tcp::TimerConfig::default();
+            let slow = r.below(t.slow_tick);
+            let fast = r.below(t.fast_tick);
+            Some((slow, fast))
+        })
+        .collect()
+}
+
+/// Every node as its kind makes it, and how each base station's agent was made (to make it again
+/// after a crash).
+fn make_nodes(net: &Network, routes: &Routes) -> (Vec<SimNode>, Vec<Option<AgentRecipe>>) {
+    let mut nodes: Vec<SimNode> = Vec::with_capacity(net.nodes.len());
+    let mut recipes = vec![None; net.nodes.len()];
+    let mut bs_index = 0u64;
+    for (i, n) in net.nodes.iter().enumerate() {
+        nodes.push(match &n.kind {
+            NodeKind::Host => {
+                let mut h = HostNode::default();
+                h.mobile = crate::handoff::mobile_host(net, i).map(Box::new);
+                SimNode::Host(h)
+            }
+            NodeKind::BaseStation { agent, input } => {
+                let relayed = net
+                    .flows
+                    .iter()
+                    .position(|f| routes.path(net, f.from, f.to).contains(&i));
+                bs_index += 1;
+                recipes[i] = Some((*agent, *input, relayed, bs_index - 1));
+                let agent = make_agent(*agent, input, net, relayed, bs_index - 1);
+                SimNode::BaseStation(BaseStationNode::new(
+                    crate::handoff::with_handoff(net, i, agent, false),
+                    *input,
+                ))
+            }
+        });
+    }
+    (nodes, recipes)
+}
+
+/// The flows' two ends, as `build` needs them.
+struct FlowEnds {
+    /// (sender, receiver) of each flow.
+    endpoints: Vec<(Endpoint, Endpoint)>,
+    /// The configuration each sender opens with at its start time.
+    pending: Vec<Option<TcpConfig>>,
+    /// Each receiver's connection index on its host (`usize::MAX` where it is no host).
+    receiver_conns: Vec<usize>,
+}
+
+/// Both ends of every flow: the receiver listens from the start, the sender opens at its start
+/// time. Initial sequence numbers come from one stream, sender then receiver.
+fn make_flow_ends(
+    net: &Network,
+    clocks: &[Option<(Time, Time)>],
+    nodes: &mut [SimNode],
+) -> FlowEnds {
+    let mut iss = Rng::new(net.seed, Stream::InitialSequence);
+    let mut ends = FlowEnds {
+        endpoints: Vec::with_capacity(net.flows.len()),
+        pending: Vec::with_capacity(net.flows.len()),
+        receiver_conns: Vec::with_capacity(net.flows.len()),
+    };
+    for (f, fl) in net.flows.iter().enumerate() {
+        let (src, dst) = net.endpoints(f);
+        ends.endpoints.push((src, dst));
+        let mut scfg = TcpConfig::bulk_sender(fl.mss, fl.buffer, fl.transfer);
+        scfg.policy = fl.protocol.sender_policy();
+        scfg.host = fl.host;
+        if let Some((slow, fast)) = clocks[fl.from] {
+            scfg.timers.slow_phase = slow;
+            scfg.timers.fast_phase = fast;
+        }
+        scfg.iss = iss.next_u64() as u32;
+        let mut rcfg = TcpConfig::sink(fl.mss, fl.buffer);
+        rcfg.receiver = fl.protocol.receiver_policy();
+        rcfg.host = fl.host;
+        if let Some((slow, fast)) = clocks[fl.to] {
+            rcfg.timers.slow_phase = slow;
+            rcfg.timers.fast_phase = fast;
+        }
+        rcfg.iss = iss.next_u64() as u32;
+        if let Some(h) = nodes[fl.to].host_mut() {
+            ends.receiver_conns.push(h.conns.len());
+            h.conns.push(Conn {
+                flow: f,
+                role: Role::Receiver,
+                tcp: Tcp::listen(rcfg, dst, src),
+            });
+        } else {
+            ends.receiver_conns.push(usize::MAX);
+        }
+        ends.pending.push(Some(scfg));
+    }
+    ends
+}
+
+/// Each cell's medium with its stations' channels, each from its own stream: the first cell's
+/// first mobile host draws from the streams paper 000's testbed always used.
+fn make_cells(net: &Network) -> Vec<Medium> {
+    net.cells
+        .iter()
+        .enumerate()
+        .map(|(c, cell)| {
+            let channels = cell
+                .stations
+                .iter()
+                .enumerate()
+                .map(|(s, st)| {
+                    let k = (c as u64) << 16 | s as u64;
+                    (
+                        Channel::new(&st.down, Rng::indexed(net.seed, Stream::ErrorsDown, k)),
+                        Channel::new(&st.up, Rng::indexed(net.seed, Stream::ErrorsUp, k)),
+                    )
+                })
+                .collect();
+            let backoff = Rng::indexed(net.seed, Stream::MediumBackoff, c as u64);
+            Medium::new(cell.params.clone(), cell.access.clone(), channels, backoff)
+        })
+        .collect()
+}
+
+/// For each cell, the other cells on the same radio channel (`HandoffSpec::shared_channel`).
+fn air_groups(net: &Network) -> Vec<Vec<usize>> {
+    (0..net.cells.len())
+        .map(|c| {
+            let mut group: Vec<usize> = net
+                .handoffs
+                .iter()
+                .filter(|h| h.shared_channel)
+                .map(|h| {
+                    h.base_stations
+                        .iter()
+                        .filter_map(|&bs| net.cell_of(bs))
+                        .collect::<Vec<_>>()
+                })
+                .filter(|cells| cells.contains(&c))
+                .flatten()
+                .filter(|&g| g != c)
+                .collect();
+            group.sort_unstable();
+            group.dedup();
+            group
+        })
+        .collect()
+}
+
+/// For a mobile host that hands off: each base station of its group, with the cell and the
+/// station number the host has there.
+fn roaming_table(net: &Network) -> Vec<Vec<(NodeId, usize, usize)>> {
+    (0..net.nodes.len())
+        .map(|n| {
+            net.handoffs
+                .iter()
+                .filter(|h| h.mobile == n)
+                .flat_map(|h| h.base_stations.iter())
+                .filter_map(|&bs| {
+                    let c = net.cell_of(bs)?;
+                    let st = net.cells[c].stations.iter().position(|s| s.node == n)?;
+                    Some((bs, c, st + 1))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The flows each node sends (`sender = true`) or receives.
+fn flows_at(net: &Network, sender: bool) -> Vec<Vec<usize>> {
+    (0..net.nodes.len())
+        .map(|n| {
+            (0..net.flows.len())
+                .filter(|&f| {
+                    let fl = &net.flows[f];
+                    (if sender { fl.from } else { fl.to }) == n
+                })
+                .collect()
+        })
+        .collect()
+}
+
+impl<O: Observe> Simulation<O> {
+    pub(super) fn build(net: &Network, env: &str, mut obs: O) -> Simulation<O> {
+        let routes = Routes::new(net);
+        let clocks = host_clocks(net);
+        let (mut nodes, recipes) = make_nodes(net, &routes);
+        let ends = make_flow_ends(net, &clocks, &mut nodes);
+        let links = net
+            .links
+            .iter()
+            .map(|l| {
+                [
+                    WiredLink::new(l.params.clone()),
+                    WiredLink::new(l.params.clone()),
+                ]
+            })
+            .collect();
+        let cells = make_cells(net);
+        obs.begin(net);
+        let mut sim = Simulation {
+            routes,
+            addrs: net.nodes.iter().map(|n| n.addr).collect(),
+            now: 0,
+            queue: EventQueue::default(),
+            node_timers: vec![TimerSlot::default(); net.nodes.len()],
+            nodes,
+            in_flight: (0..net.links.len()).map(|_| Default::default()).collect(),
+            links,
+            cell_timers: vec![TimerSlot::default(); net.cells.len()],
+            cells,
+            node_cells: (0..net.nodes.len())
+                .map(|n| match net.cell_of(n) {
+                    Some(c) => vec![c],
+                    None => net.stations_of(n).into_iter().map(|(c, _)| c).collect(),
+                })
+                .collect(),
+            recipes,
+            in_transit: vec![],
+            air_group: air_groups(net),
+            air_hold: None,
+            decisions_seen: vec![0; net.nodes.len()],
+            state_transfers: vec![(0, 0.0); net.nodes.len()],
+            roaming: roaming_table(net),
+            flows: net
+                .flows
+                .iter()
+                .zip(&ends.receiver_conns)
+                .map(|(f, &conn)| FlowState::new(f.from, f.to, conn))
+                .collect(),
+            senders_on: flows_at(net, true),
+            receivers_on: flows_at(net, false),
+            scratch: Vec::new(),
+            endpoints: ends.endpoints,
+            pending: ends.pending,
+            events: 0,
+            capped: false,
+            inv: InvariantReport::default(),
+            env: env.to_string(),
+            obs,
+            net: net.clone(),
+        };
+        for (i, c) in sim.net.crashes.iter().enumerate() {
+            sim.queue.push(c.at, Event::Crash(i));
+            sim.queue.push(c.at + c.down_for, Event::Restart(i));
+        }
+        // nodes with timers of their own from the start (a mobile host's handoff timer, beacons):
+        // armed now, not at their first packet
+        for n in 0..sim.nodes.len() {
+            sim.arm_node(n);
+        }
+        for f in 0..sim.net.flows.len() {
+            let start = sim.net.flows[f].start;
+            if start == 0 {
+                sim.start_flow(f);
+            } else {
+                sim.queue.push(start, Event::Start(f));
+            }
+        }
+        sim
+    }
+}

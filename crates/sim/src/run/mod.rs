@@ -1,0 +1,546 @@
+//! One simulated run of a network (`network/`): the event loop.
+//!
+//! The loop pops events in time order and drives the sans-IO objects by index: nodes (`nodes/`: hosts
+//! with their TCP endpoints, base stations with their agents), wired links (`link.rs`) and the cells'
+//! media (`medium/`). After a node handles an event it is "kicked": what it sends is routed to the next
+//! link or medium, and its timer is re-armed. Nothing here names a node kind or assumes a direction
+//! of transfer.
+//!
+//! The rest of a run, one concern a file: `build.rs` (the run made from a network), `roaming.rs`
+//! (a mobile host that hands off), `crash.rs` (base-station crashes), `checks.rs` (the invariants
+//! checked as the run goes), `observe.rs` (traces and captures) and `results.rs` (the results).
+
+use std::collections::VecDeque;
+
+use snooplab_proto::agent::handoff::BROADCAST;
+use snooplab_proto::agent::Agent;
+use snooplab_proto::tcp::{Tcp, TcpConfig};
+use snooplab_proto::time::as_secs_f64;
+use snooplab_proto::{Endpoint, Seq, Time};
+
+use crate::agents::AgentRecipe;
+use crate::engine::{EventQueue, TimerSlot};
+use crate::flow::FlowState;
+use crate::invariants::InvariantReport;
+use crate::link::WiredLink;
+use crate::medium::{Medium, Transmission, BASE_STATION};
+use crate::metrics::RunResult;
+use crate::network::{FlowId, Hop, Network, NodeId, Routes};
+use crate::nodes::{Conn, Inbound, Outgoing, Role, Side, SimNode};
+use crate::observer::{NoObserver, Observe, Observer};
+use crate::packet::SimPacket;
+use crate::scenario::Scenario;
+
+mod build;
+mod checks;
+mod crash;
+mod observe;
+mod results;
+mod roaming;
+
+#[derive(Clone, Copy, Debug)]
+enum Event {
+    /// A node's timer.
+    Node(NodeId, u32),
+    /// A cell's medium timer.
+    Cell(usize, u32),
+    /// The first packet in flight on a wired link reaches its far end (direction 0: `ends[0]` to
+    /// `ends[1]`). A link is FIFO, so its packets wait in `in_flight` rather than in the event
+    /// queue, which keeps events small.
+    Arrive(usize, u8),
+    /// A flow's sender opens its connection.
+    Start(FlowId),
+    /// `Network::crashes[i]` happens: its base station crashes.
+    Crash(usize),
+    /// ... and comes back.
+    Restart(usize),
+    /// A split connection's state handed over at a handoff reaches its new base station:
+    /// `in_transit[k]` (one index keeps events 16 bytes).
+    Install(usize),
+}
+
+/// A split connection's state between two base stations: where it goes, and the agent.
+type StateInTransit = (NodeId, Box<dyn Agent<SimPacket>>);
+
+pub struct Simulation<O: Observe = NoObserver> {
+    net: Network,
+    routes: Routes,
+    /// Address of every node, for routing by destination.
+    addrs: Vec<u32>,
+    now: Time,
+    queue: EventQueue<Event>,
+    nodes: Vec<SimNode>,
+    node_timers: Vec<TimerSlot>,
+    links: Vec<[WiredLink; 2]>,
+    /// Packets on each wired link direction, in the order they arrive.
+    in_flight: Vec<[VecDeque<SimPacket>; 2]>,
+    cells: Vec<Medium>,
+    cell_timers: Vec<TimerSlot>,
+    /// The cells each node is a station of (as base station or mobile host; only a mobile host
+    /// that hands off has more than one): a kick starts them once the node has sent, even when it
+    /// sent nothing, so that the medium's next frame is scheduled before the node's timer (the
+    /// order of events that fall on the same nanosecond depends on it).
+    node_cells: Vec<Vec<usize>>,
+    /// For a mobile host that hands off: each base station of its group, with the cell and the
+    /// station number the host has there.
+    roaming: Vec<Vec<(NodeId, usize, usize)>>,
+    /// How each base station's agent was made, to make it again after a crash.
+    recipes: Vec<Option<AgentRecipe>>,
+    /// For each cell, the other cells on the same radio channel (`HandoffSpec::shared_channel`).
+    air_group: Vec<Vec<usize>>,
+    /// A cell of a shared channel whose frame just ended: while its receiver takes the frame (and
+    /// may answer at once), neither it nor the other cells of its channel start, so that the
+    /// others get their turn first (`Event::Cell`).
+    air_hold: Option<usize>,
+    /// Connection state on its way between base stations (`Scheme::SplitTransfer`).
+    in_transit: Vec<Option<StateInTransit>>,
+    /// Handoff decisions of each mobile host already acted on.
+    decisions_seen: Vec<u64>,
+    /// The connection-state transfers each mobile host's handoffs took: how many, and the sum of
+    /// their times in ms (in order, so the mean is the same to the bit as a mean over a list).
+    state_transfers: Vec<(u64, f64)>,
+    flows: Vec<FlowState>,
+    /// The flows each node sends and receives.
+    senders_on: Vec<Vec<FlowId>>,
+    receivers_on: Vec<Vec<FlowId>>,
+    /// Reused by `node_timeout`: the timeouts of a node's senders before its timer ran.
+    scratch: Vec<(FlowId, u64)>,
+    /// The flows' endpoints: (sender, receiver).
+    endpoints: Vec<(Endpoint, Endpoint)>,
+    /// The TCP configuration each flow's sender opens with, until it starts.
+    pending: Vec<Option<TcpConfig>>,
+    events: u64,
+    /// The loop stopped at the time cap with events still to come.
+    capped: bool,
+    inv: InvariantReport,
+    /// The report's scenario labels: environment, and the first station's error model.
+    env: String,
+    /// Traces and captures, when asked for.
+    obs: O,
+}
+
+impl Simulation<NoObserver> {
+    /// A run of paper 000's testbed as `sc` describes it.
+    pub fn new(sc: &Scenario) -> Simulation {
+        Simulation::of_network(&sc.network(), sc.env.name())
+    }
+
+    /// A run of any network; `env` labels it in the results.
+    pub fn of_network(net: &Network, env: &str) -> Simulation {
+        Simulation::build(net, env, NoObserver)
+    }
+
+    /// Runs to the end: every flow closed, nothing left to happen, or the time cap.
+    ///
+    /// The concrete entry points ([`Simulation::run`], [`Simulation::run_observed`]) are compiled
+    /// in this crate, where the event loop can inline the links and the queue; a generic entry
+    /// point would be compiled in the caller's crate without that.
+    pub fn run(self) -> RunResult {
+        self.run_to_end().0
+    }
+
+    /// A run of paper 000's testbed with the given base-station agent (tests plant faulty ones).
+    pub fn with_agent(sc: &Scenario, agent: Box<dyn Agent<SimPacket>>) -> Simulation {
+        let net = sc.network();
+        let bs = net.node_id("bs");
+        let mut sim = Simulation::of_network(&net, sc.env.name());
+        if let Some(b) = bs
+            .and_then(|n| sim.nodes.get_mut(n))
+            .and_then(SimNode::base_station_mut)
+        {
+            b.agent = agent;
+        }
+        sim
+    }
+}
+
+impl Simulation<Observer> {
+    /// A run of paper 000's testbed that records what `obs` asks for.
+    pub fn observed(sc: &Scenario, obs: Observer) -> Simulation<Observer> {
+        Simulation::build(&sc.network(), sc.env.name(), obs)
+    }
+
+    /// A run of any network that records what `obs` asks for.
+    pub fn observed_network(net: &Network, env: &str, obs: Observer) -> Simulation<Observer> {
+        Simulation::build(net, env, obs)
+    }
+
+    /// Runs to the end and hands back the observer with what it recorded.
+    pub fn run_observed(self) -> (RunResult, Observer) {
+        self.run_to_end()
+    }
+}
+
+impl<O: Observe> Simulation<O> {
+    /// The flow's sender opens its connection.
+    fn start_flow(&mut self, f: FlowId) {
+        let Some(cfg) = self.pending[f].take() else {
+            return;
+        };
+        let (src, dst) = self.endpoints[f];
+        let node = self.net.flows[f].from;
+        if let Some(h) = self.nodes[node].host_mut() {
+            self.flows[f].sender_conn = Some(h.conns.len());
+            h.conns.push(Conn {
+                flow: f,
+                role: Role::Sender,
+                tcp: Tcp::connect(cfg, src, dst, self.now),
+            });
+        }
+        self.kick(node);
+    }
+
+    fn run_to_end(mut self) -> (RunResult, O) {
+        while let Some((t, ev)) = self.queue.pop() {
+            if self.is_stale(ev) {
+                // A timer re-armed or cancelled since: not an event. It must not move the clock
+                // (an incomplete run's duration would end at a timer that never fired) nor stop
+                // the run at the time cap.
+                continue;
+            }
+            if t > self.net.max_time {
+                self.inv.note(format!(
+                    "stopped at the time cap of {} s",
+                    as_secs_f64(self.net.max_time)
+                ));
+                self.capped = true;
+                break;
+            }
+            self.now = t;
+            self.events += 1;
+            self.dispatch(ev);
+            if self.all_finished() {
+                break;
+            }
+        }
+        // frames still on the air went on the air
+        for c in 0..self.cells.len() {
+            let on_air: Vec<_> = self.cells[c].frames_on_air().map(|f| f.seg).collect();
+            for seg in on_air {
+                self.count_wireless(&seg);
+            }
+        }
+        let obs = std::mem::take(&mut self.obs);
+        (self.finish(), obs)
+    }
+
+    /// Every flow has ended: it started and both its ends are done, or its sender gave up (a
+    /// connection dropped after `TCP_MAXRXTSHIFT` retransmissions sends nothing more, so the run
+    /// would only go on with beacons and handoffs until the time cap).
+    fn all_finished(&self) -> bool {
+        (0..self.flows.len()).all(|f| {
+            let sender = self.tcp(f, Role::Sender);
+            if sender.is_some_and(|t| t.stats().dropped) {
+                return true;
+            }
+            sender.is_some_and(Tcp::is_finished)
+                && self.tcp(f, Role::Receiver).is_some_and(Tcp::is_finished)
+        })
+    }
+
+    /// A flow's endpoint.
+    fn tcp(&self, f: FlowId, role: Role) -> Option<&Tcp> {
+        let fl = &self.flows[f];
+        let (node, conn) = match role {
+            Role::Sender => (fl.sender, fl.sender_conn?),
+            Role::Receiver => (fl.receiver, fl.receiver_conn),
+        };
+        self.nodes[node].host()?.conns.get(conn).map(|c| &c.tcp)
+    }
+
+    fn is_stale(&self, ev: Event) -> bool {
+        match ev {
+            Event::Node(n, gen) => !self.node_timers[n].is_live(gen),
+            Event::Cell(c, gen) => !self.cell_timers[c].is_live(gen),
+            Event::Arrive(..)
+            | Event::Start(_)
+            | Event::Crash(_)
+            | Event::Restart(_)
+            | Event::Install(..) => false,
+        }
+    }
+
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::Node(n, gen) => {
+                // disarms the slot (`run_to_end` skipped the stale entries)
+                if !self.node_timers[n].fire(gen) {
+                    return;
+                }
+                self.node_timeout(n);
+            }
+            Event::Cell(c, gen) => {
+                if !self.cell_timers[c].fire(gen) {
+                    return;
+                }
+                self.cells[c].on_timeout(self.now);
+                self.air_hold = (!self.air_group[c].is_empty()).then_some(c);
+                while let Some(tx) = self.cells[c].poll_done() {
+                    self.frame_done(c, tx);
+                }
+                self.air_hold = None;
+                // on a shared channel the other cells go first, in turn from the one after this
+                // one: turns across the cells
+                let group = self.air_group[c].len();
+                let after = self.air_group[c].partition_point(|&g| g < c);
+                for k in (after..group).chain(0..after) {
+                    self.start_cell(self.air_group[c][k]);
+                }
+                self.start_cell(c);
+                // the step above moved the cell's next time even when start had nothing to add
+                self.arm_cell(c);
+            }
+            Event::Arrive(l, dir) => {
+                let Some(pkt) = self.in_flight[l][usize::from(dir)].pop_front() else {
+                    return;
+                };
+                self.obs.on_link(self.now, l, &pkt);
+                let node = self.net.links[l].ends[1 - usize::from(dir)];
+                self.deliver(node, Side::Wired, pkt);
+            }
+            Event::Start(f) => self.start_flow(f),
+            Event::Crash(i) => self.crash(i),
+            Event::Install(k) => self.install(k),
+            Event::Restart(i) => self.restart(i),
+        }
+    }
+
+    fn node_timeout(&mut self, n: NodeId) {
+        // the senders' timeouts, for the time they sat idle waiting for them
+        let mut before = std::mem::take(&mut self.scratch);
+        before.clear();
+        for &f in &self.senders_on[n] {
+            before.push((
+                f,
+                self.tcp(f, Role::Sender).map_or(0, |t| t.stats().timeouts),
+            ));
+        }
+        self.nodes[n].on_timeout(self.now);
+        self.after_decisions(n);
+        for &(f, b) in &before {
+            let sender = self.tcp(f, Role::Sender);
+            if sender.map_or(0, |t| t.stats().timeouts) > b {
+                let dropped = sender.is_some_and(|t| t.stats().dropped);
+                let fl = &mut self.flows[f];
+                fl.add_timeout_stall(self.now);
+                if dropped && fl.gave_up_at.is_none() {
+                    fl.gave_up_at = Some(self.now);
+                }
+            }
+        }
+        self.scratch = before;
+        self.after_receive(n);
+        self.kick(n);
+    }
+
+    /// A frame the medium of cell `c` finished: its receiver gets it.
+    fn frame_done(&mut self, c: usize, tx: Transmission<SimPacket>) {
+        self.count_wireless(&tx.frame.seg);
+        let mut pkt = tx.frame;
+        if tx.collided {
+            pkt.corrupted = true;
+        }
+        if pkt.corrupted && pkt.seg.len > 0 {
+            if let Some(f) = self.flow_of_data(&pkt.seg) {
+                self.flows[f].wireless_data_lost += 1;
+                self.flows[f].wireless_data_collided += u64::from(tx.collided);
+            }
+        }
+        self.obs.on_link(self.now, self.net.links.len() + c, &pkt);
+        let cell = &self.net.cells[c];
+        let node = if tx.to == crate::medium::BASE_STATION {
+            cell.base_station
+        } else {
+            cell.stations[tx.to - 1].node
+        };
+        if tx.from == BASE_STATION && !self.roaming[node].is_empty() {
+            let bs = self.net.cells[c].base_station;
+            if !self.in_range(node, bs) {
+                // a hard handoff left this cell: what its base station still sends is lost
+                return;
+            }
+            if !pkt.corrupted {
+                self.mobile_hears(node, bs, &pkt);
+            }
+        }
+        self.deliver(node, Side::Cell, pkt);
+    }
+
+    /// `pkt` arrives at `node` on `side`. A corrupted frame reaches a host's TCP (an ELN receiver
+    /// notes it) or is dropped by a base station's link layer; either way nothing is sent because of it.
+    fn deliver(&mut self, node: NodeId, side: Side, pkt: SimPacket) {
+        if pkt.corrupted {
+            self.nodes[node].on_packet(self.now, side, pkt);
+            return;
+        }
+        match self.nodes[node].inbound(&pkt) {
+            Inbound::Control => {} // a handoff message: `mobile_hears` had it
+            Inbound::Endpoint { conn, flow, role } => {
+                match role {
+                    Role::Sender => self.ack_arrives(node, flow, &pkt),
+                    Role::Receiver => self.check_payload(flow, &pkt),
+                }
+                if let Some(h) = self.nodes[node].host_mut() {
+                    h.on_packet_at(self.now, conn, pkt);
+                }
+                self.after_receive(node);
+            }
+            Inbound::Agent if O::ACTIVE && side == Side::Cell => self.observe_ack_at_bs(node, pkt),
+            Inbound::Agent => self.nodes[node].on_packet(self.now, side, pkt),
+            Inbound::Unmatched => {
+                // counted by the host; no endpoint ran, so nothing to send
+                self.nodes[node].on_packet(self.now, side, pkt);
+                return;
+            }
+        }
+        self.kick(node);
+    }
+
+    fn arm_node(&mut self, n: NodeId) {
+        let want = self.nodes[n].poll_timeout();
+        if let Some((t, gen)) = self.node_timers[n].update(want) {
+            self.queue.push(t.max(self.now), Event::Node(n, gen));
+        }
+    }
+
+    fn arm_cell(&mut self, c: usize) {
+        let want = self.cells[c].poll_timeout();
+        if let Some((t, gen)) = self.cell_timers[c].update(want) {
+            self.queue.push(t.max(self.now), Event::Cell(c, gen));
+        }
+    }
+
+    /// Puts cell `c`'s next frame on the air if it may go, unless the medium says nothing would
+    /// change ([`crate::medium::Medium::can_skip_start`]) or a frame of its channel is on the air
+    /// or just ended.
+    fn start_cell(&mut self, c: usize) {
+        if self.cells[c].can_skip_start() {
+            return; // nothing can start, and the timer stands
+        }
+        if let Some(h) = self.air_hold {
+            if h == c || self.air_group[h].contains(&c) {
+                return; // started in turn once the frame that ended is taken (`Event::Cell`)
+            }
+        }
+        if self.air_group[c].iter().any(|&g| self.cells[g].is_busy()) {
+            return; // the channel is taken: started when that frame ends
+        }
+        self.cells[c].start(self.now);
+        self.arm_cell(c);
+    }
+
+    /// A flow's data frame went on the air (counted when it ends, and at the end of the run for
+    /// the frames still on the air).
+    fn count_wireless(&mut self, seg: &snooplab_proto::Segment) {
+        if seg.len > 0 {
+            if let Some(f) = self.flow_of_data(seg) {
+                self.flows[f].wireless_data_bytes += u64::from(seg.len);
+                self.flows[f].wireless_data_frames += 1;
+            }
+        }
+    }
+
+    /// Sends what node `n` has to send, starts its cell, re-arms its timer.
+    fn kick(&mut self, n: NodeId) {
+        while let Some(out) = self.nodes[n].poll_transmit(self.now) {
+            self.observe_sent(n, &out);
+            if let Some(f) = out.flow {
+                if self.flows[f].sender == n {
+                    let fl = &mut self.flows[f];
+                    fl.last_tx = self.now;
+                    if out.packet.seg.len > 0 && fl.first_data_at.is_none() {
+                        fl.first_data_at = Some(self.now);
+                    }
+                }
+            }
+            self.send(n, out);
+        }
+        for k in 0..self.node_cells[n].len() {
+            self.start_cell(self.node_cells[n][k]);
+        }
+        // a node's senders' windows (none at a base station), and an agent's state when traced
+        self.check_sender_memory(n);
+        if O::ACTIVE {
+            self.observe_agent(n);
+        }
+        self.arm_node(n);
+    }
+
+    /// Routes a packet from node `from` towards its destination address.
+    fn send(&mut self, from: NodeId, mut out: Outgoing) {
+        let dst = out.packet.route_dst();
+        if dst == BROADCAST {
+            // a beacon: one frame to each station of the node's cell
+            if let Some(c) = self.net.cell_of(from) {
+                for to in 1..=self.net.cells[c].stations.len() {
+                    self.cells[c].enqueue(BASE_STATION, to, out.packet.clone(), out.priority);
+                }
+            }
+            return;
+        }
+        let Some(dest) = self.addrs.iter().position(|&a| a == dst) else {
+            return;
+        };
+        let hop = if self.roaming[from].is_empty() {
+            self.routes.hop(from, dest)
+        } else {
+            self.roaming_hop(from, dest)
+        };
+        match hop {
+            Some(Hop::Link { link, dir }) => {
+                let len = out.packet.ip_len();
+                if let Some(at) = self.links[link][dir].send(self.now, len) {
+                    self.in_flight[link][dir].push_back(out.packet);
+                    self.queue.push(at, Event::Arrive(link, dir as u8));
+                }
+            }
+            Some(Hop::Cell {
+                cell,
+                from: station,
+                to,
+            }) => {
+                if station != crate::medium::BASE_STATION
+                    && out
+                        .flow
+                        .is_some_and(|f| self.net.flows[f].protocol.reports_output_queue())
+                {
+                    // paper 004: the mobile host piggybacks its output queue on each packet
+                    let (len, max) = self.cells[cell].queue_level(station);
+                    out.packet.seg.queue = Some(snooplab_proto::QueueReport::new(len, max));
+                }
+                // the node's own cell, started when its kick ends
+                self.cells[cell].enqueue(station, to, out.packet, out.priority);
+            }
+            None => {}
+        }
+    }
+
+    /// The flow a segment carrying the receiver's ACKs belongs to.
+    fn flow_acked_by(&self, seg: &snooplab_proto::Segment) -> Option<FlowId> {
+        self.endpoints
+            .iter()
+            .position(|&(s, r)| seg.src == r && seg.dst == s)
+    }
+
+    /// The flow whose data a segment carries.
+    fn flow_of_data(&self, seg: &snooplab_proto::Segment) -> Option<FlowId> {
+        self.endpoints
+            .iter()
+            .position(|&(s, r)| seg.src == s && seg.dst == r)
+    }
+
+    /// The first data byte of a flow as its receiver numbers it.
+    fn receiver_first(&self, f: FlowId) -> Option<Seq> {
+        self.tcp(f, Role::Receiver).map(|t| t.irs() + 1)
+    }
+}
+
+/// Runs one scenario of paper 000's testbed with its protocol's agent.
+pub fn run(sc: &Scenario) -> RunResult {
+    Simulation::new(sc).run()
+}
+
+/// Runs a network; `env` labels it in the results.
+pub fn run_network(net: &Network, env: &str) -> RunResult {
+    Simulation::of_network(net, env).run()
+}

@@ -1,0 +1,400 @@
+//! A run's results: each flow's, the cells', the agents' and the handoffs', gathered once the
+//! loop has stopped, and why an incomplete flow did not complete.
+
+use snooplab_proto::agent::RelayReport;
+use snooplab_proto::tcp::HostProfile;
+use snooplab_proto::time::as_secs_f64;
+use snooplab_proto::Time;
+
+use super::Simulation;
+use crate::channel::ChannelSpec;
+use crate::flow::FlowState;
+use crate::invariants::InvariantReport;
+use crate::metrics::{
+    Aggregate, CellResult, FlowResult, HandoffEvent, HandoffResult, RunResult, StationChannels,
+};
+use crate::network::{FlowId, NodeId};
+use crate::nodes::{Role, SimNode};
+use crate::observer::Observe;
+
+impl<O: Observe> Simulation<O> {
+    /// Why flow `f` did not complete: which connection gave up or stalled, and when.
+    pub(super) fn why_incomplete(&self, f: FlowId) -> String {
+        let secs = |t: Time| format!("{:.3} s", as_secs_f64(t));
+        let relay = self.relay_of(f);
+        // a split flow has two senders: name the fixed host's as such
+        let who = if relay.is_some() {
+            "the fixed host's sender (the split connection's wired half)"
+        } else {
+            "the sender"
+        };
+        let sender = self.tcp(f, Role::Sender).map(|t| t.stats());
+        if let Some((at, held)) = relay.as_ref().and_then(|r| r.gave_up) {
+            return format!(
+                "the base station's relay sender (the split connection's wireless half) gave up \
+                 after 12 retransmissions of one segment at {}, holding {held} bytes for the \
+                 mobile host; the base station then reset the fixed host's connection",
+                secs(at)
+            );
+        }
+        if sender.is_some_and(|s| s.dropped) {
+            let at = self.flows[f]
+                .gave_up_at
+                .map_or_else(String::new, |t| format!(" at {}", secs(t)));
+            return format!("{who} gave up after 12 retransmissions of one segment{at}");
+        }
+        if sender.is_some_and(|s| s.reset_received) {
+            return format!("{who}'s connection was reset");
+        }
+        if self.capped {
+            let stalled = match self.tcp(f, Role::Sender) {
+                Some(t) if t.persist_deadline().is_some() => format!(
+                    "; {who} was probing a zero window ({} persist probes)",
+                    t.stats().persist_timeouts
+                ),
+                _ => String::new(),
+            };
+            return format!(
+                "the run reached its time cap of {}{stalled}",
+                secs(self.net.max_time)
+            );
+        }
+        "nothing was left to happen (a deadlock: no packet in flight, no timer set)".into()
+    }
+
+    /// The relay sender of the split base station that relays flow `f`, if any.
+    pub(super) fn relay_of(&self, f: FlowId) -> Option<RelayReport> {
+        self.nodes
+            .iter()
+            .filter_map(SimNode::agent)
+            .find_map(|a| a.relay().filter(|r| r.endpoints == self.endpoints[f]))
+    }
+
+    pub(super) fn agent_stats(&self, node: NodeId) -> snooplab_proto::agent::AgentStats {
+        self.nodes[node]
+            .agent()
+            .map(|a| a.stats())
+            .unwrap_or_default()
+    }
+
+    pub(super) fn finish(self) -> RunResult {
+        let net = &self.net;
+        let pct = |num: u64, den: u64| {
+            if den == 0 {
+                0.0
+            } else {
+                100.0 * num as f64 / den as f64
+            }
+        };
+        let mut flows = Vec::with_capacity(net.flows.len());
+        let mut all = InvariantReport {
+            complete: true,
+            ..InvariantReport::default()
+        };
+        for (f, spec) in net.flows.iter().enumerate() {
+            let st = &self.flows[f];
+            let mut inv = st.inv.clone();
+            let sender = self.tcp(f, Role::Sender);
+            let receiver = self.tcp(f, Role::Receiver);
+            let delivered = receiver.map_or(0, |t| t.stats().bytes_delivered);
+            inv.complete = delivered == spec.transfer && st.complete_at.is_some();
+            if self.split_on_path(f) {
+                // what the relay acknowledged to the fixed host and the mobile host never got
+                let acked = sender.map_or(0, |t| {
+                    u64::from(t.snd_una().since(t.iss() + 1)).min(spec.transfer)
+                });
+                inv.split_bytes_lost = acked.saturating_sub(delivered);
+            }
+            if !inv.complete {
+                let why = self.why_incomplete(f);
+                inv.note(format!(
+                    "{why}, with {delivered} of {} bytes delivered",
+                    spec.transfer
+                ));
+            }
+            let start = st.first_data_at.unwrap_or(0);
+            let end = st.complete_at.unwrap_or(self.now);
+            let duration = end.saturating_sub(start);
+            let throughput = if inv.complete && duration > 0 {
+                spec.transfer as f64 * 8.0 / as_secs_f64(duration) / 1e6
+            } else {
+                0.0
+            };
+            let fs = sender.map(|t| t.stats().clone()).unwrap_or_default();
+            let ms = receiver.map(|t| t.stats().clone()).unwrap_or_default();
+            let host = crate::scenario::host_label(spec.host_preset, &spec.host);
+            all.merge(&inv, &spec.name);
+            flows.push(FlowResult {
+                flow: spec.name.clone(),
+                from: net.nodes[spec.from].name.clone(),
+                to: net.nodes[spec.to].name.clone(),
+                protocol: spec.protocol.name().to_string(),
+                buffer_bytes: spec.buffer,
+                mss: spec.mss,
+                transfer_bytes: spec.transfer,
+                start_s: as_secs_f64(spec.start),
+                throughput_mbps: throughput,
+                wireless_goodput_pct: pct(delivered, st.wireless_data_bytes),
+                wired_goodput_pct: pct(delivered, fs.data_bytes_sent),
+                timeouts: fs.timeouts,
+                fast_retransmits: fs.fast_retransmits,
+                duration_s: as_secs_f64(duration),
+                sender_retransmitted_segments: fs.rexmt_segs,
+                sender_dupacks: fs.dupacks_rcvd,
+                wireless_data_frames: st.wireless_data_frames,
+                wireless_data_frames_lost: st.wireless_data_lost,
+                wireless_data_frames_collided: st.wireless_data_collided,
+                timeouts_after_dupacks: fs.timeouts_after_dupacks,
+                fast_retransmits_below_three: fs.fast_retransmits_below_three,
+                limited_transmits: fs.limited_transmits,
+                timeout_stall_s: as_secs_f64(st.timeout_stall),
+                timeout_causes: (&fs.timeout_causes).into(),
+                effective_buffer_bytes: sender.map_or(spec.buffer, |t| t.buffers().0),
+                host,
+                persist_timeouts: fs.persist_timeouts,
+                zero_window_acks: ms.zero_window_acks,
+                window_updates: ms.window_updates,
+                predicted_acks: fs.predicted_acks,
+                predicted_acks_in_recovery: fs.predicted_acks_in_recovery,
+                predicted_data: ms.predicted_data,
+                eln_retransmits: fs.eln_retransmits,
+                relay: self.relay_of(f).map(|r| (&r.sender).into()),
+                invariants: inv,
+            });
+        }
+        for (i, m) in self.inv.messages.iter().enumerate() {
+            if i == 0 {
+                all.complete = false;
+            }
+            all.note(m.clone());
+        }
+        let aggregate = aggregate(&flows, &self.flows);
+        let cells: Vec<CellResult> = net
+            .cells
+            .iter()
+            .zip(&self.cells)
+            .map(|(spec, m)| {
+                let (mut down, mut up) = (0, 0);
+                for s in 1..m.station_count() {
+                    down += m.channel(crate::medium::BASE_STATION, s).corrupted;
+                    up += m.channel(s, crate::medium::BASE_STATION).corrupted;
+                }
+                CellResult {
+                    cell: spec.name.clone(),
+                    access: m.model().name().to_string(),
+                    stations: m.station_count(),
+                    frames: m.stations.iter().map(|s| s.frames).sum(),
+                    collisions: m.collisions,
+                    frames_corrupted_down: down,
+                    frames_corrupted_up: up,
+                    airtime_s: as_secs_f64(m.busy_time),
+                    utilisation_pct: pct(m.busy_time, self.now),
+                    queue_drops: m.stations.iter().map(|s| s.drops).sum(),
+                    access_drops: m.stations.iter().map(|s| s.gave_up).sum(),
+                    channels: spec
+                        .stations
+                        .iter()
+                        .enumerate()
+                        .map(|(i, st)| {
+                            let down = m.channel(crate::medium::BASE_STATION, i + 1);
+                            let up = m.channel(i + 1, crate::medium::BASE_STATION);
+                            StationChannels {
+                                station: net.nodes[st.node].name.clone(),
+                                down: st.down.label(),
+                                up: st.up.label(),
+                                frames_down: down.frames,
+                                corrupted_down: down.corrupted,
+                                frames_up: up.frames,
+                                corrupted_up: up.corrupted,
+                            }
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        let agents = self
+            .nodes
+            .iter()
+            .filter_map(|n| n.agent().map(|a| a.stats()));
+        let (mut local, mut suppressed) = (0, 0);
+        let (mut holes, mut congestion_gaps, mut marked, mut nacks) = (0, 0, 0, 0);
+        for a in agents {
+            local += a.local_retransmissions;
+            suppressed += a.dupacks_suppressed;
+            holes += a.holes;
+            congestion_gaps += a.congestion_gaps;
+            marked += a.eln_marked_acks;
+            nacks += a.nacks;
+        }
+        let input_drops: u64 = self
+            .nodes
+            .iter()
+            .filter_map(SimNode::base_station)
+            .map(|b| b.input_drops)
+            .sum();
+        let crash_drops: u64 = self
+            .nodes
+            .iter()
+            .filter_map(SimNode::base_station)
+            .map(|b| b.crash_drops)
+            .sum();
+        let link_drops: u64 = input_drops
+            + self
+                .links
+                .iter()
+                .map(|l| l[0].drops + l[1].drops)
+                .sum::<u64>()
+            + cells.iter().map(|c| c.queue_drops).sum::<u64>();
+        let first = &flows[0];
+        let spec0 = &net.flows[0];
+        let (error_every, burst) = match net.cells.first().and_then(|c| c.stations.first()) {
+            Some(s) => match &s.down {
+                ChannelSpec::Exponential { mean_bytes, burst } => (*mean_bytes, *burst),
+                // the cells' `channels` name the other models
+                _ => (0, 1),
+            },
+            None => (0, 1),
+        };
+        let host_details = HostProfile::KEYS
+            .iter()
+            .filter_map(|k| spec0.host.get(k).map(|v| (k.to_string(), v)))
+            .collect();
+        RunResult {
+            protocol: first.protocol.clone(),
+            env: self.env.clone(),
+            buffer_bytes: first.buffer_bytes,
+            mss: first.mss,
+            transfer_bytes: first.transfer_bytes,
+            error_every_bytes: error_every,
+            burst,
+            seed: net.seed,
+            throughput_mbps: first.throughput_mbps,
+            wireless_goodput_pct: first.wireless_goodput_pct,
+            wired_goodput_pct: first.wired_goodput_pct,
+            timeouts: first.timeouts,
+            fast_retransmits: first.fast_retransmits,
+            duration_s: first.duration_s,
+            events: self.events,
+            sender_retransmitted_segments: first.sender_retransmitted_segments,
+            sender_dupacks: first.sender_dupacks,
+            local_retransmissions: local,
+            dupacks_suppressed: suppressed,
+            frames_corrupted_down: cells.iter().map(|c| c.frames_corrupted_down).sum(),
+            frames_corrupted_up: cells.iter().map(|c| c.frames_corrupted_up).sum(),
+            wireless_data_frames: first.wireless_data_frames,
+            queue_drops: link_drops,
+            timeout_stall_s: first.timeout_stall_s,
+            timeout_causes: first.timeout_causes.clone(),
+            effective_buffer_bytes: first.effective_buffer_bytes,
+            host: first.host.clone(),
+            host_details,
+            persist_timeouts: first.persist_timeouts,
+            zero_window_acks: first.zero_window_acks,
+            window_updates: first.window_updates,
+            predicted_acks: first.predicted_acks,
+            predicted_acks_in_recovery: first.predicted_acks_in_recovery,
+            predicted_data: first.predicted_data,
+            eln_retransmits: first.eln_retransmits,
+            holes,
+            congestion_gaps,
+            eln_marked_acks: marked,
+            nacks,
+            input_queue_drops: input_drops,
+            crash_drops,
+            relay: first.relay.clone(),
+            invariants: if flows.len() == 1 && self.inv.messages.is_empty() {
+                first.invariants.clone()
+            } else {
+                all
+            },
+            flows,
+            aggregate,
+            cells,
+            handoffs: self.handoff_results(),
+        }
+    }
+
+    /// What each mobile host that hands off and its base stations did.
+    pub(super) fn handoff_results(&self) -> Vec<HandoffResult> {
+        let ms = |t: Time| as_secs_f64(t) * 1e3;
+        let name_of = |addr: u32| {
+            self.addrs
+                .iter()
+                .position(|&a| a == addr)
+                .map_or_else(|| "?".to_string(), |n| self.net.nodes[n].name.clone())
+        };
+        self.net
+            .handoffs
+            .iter()
+            .filter_map(|h| {
+                let m = self.nodes[h.mobile].mobile()?;
+                let totals = m.decision_totals();
+                let mean = |sum: f64, n: u64| if n == 0 { 0.0 } else { sum / n as f64 };
+                let (moved, moved_ms) = self.state_transfers[h.mobile];
+                let mut r = HandoffResult {
+                    mobile: self.net.nodes[h.mobile].name.clone(),
+                    handoffs: totals.made,
+                    requests_resent: m.resent_requests,
+                    confirmed: totals.confirmed,
+                    latency_ms_mean: mean(totals.latency_ms_sum, totals.confirmed),
+                    latency_ms_max: totals.latency_ms_max,
+                    first_packet_ms_mean: mean(totals.first_packet_ms_sum, totals.first_packets),
+                    state_transfers: moved,
+                    state_transfer_ms_mean: mean(moved_ms, moved),
+                    ..HandoffResult::default()
+                };
+                for d in m.decisions() {
+                    let latency = d.confirmed.map(|c| ms(c - d.at));
+                    let first_packet = d.first_packet.map(|c| ms(c - d.at));
+                    r.events.push(HandoffEvent {
+                        at_s: as_secs_f64(d.at),
+                        from: name_of(d.from),
+                        to: name_of(d.to),
+                        latency_ms: latency,
+                        first_packet_ms: first_packet,
+                    });
+                }
+                for &bs in &h.base_stations {
+                    if let Some(a) = self.nodes[bs].agent() {
+                        if let Some(st) = a.handoff() {
+                            r.beacons += st.beacons;
+                            r.ids_found += st.ids_found;
+                            r.ring_sent += st.ring_sent;
+                            r.withheld += st.withheld;
+                        }
+                    }
+                }
+                Some(r)
+            })
+            .collect()
+    }
+}
+
+/// All flows together: bytes over the span from the first data sent to the last byte read.
+fn aggregate(flows: &[FlowResult], states: &[FlowState]) -> Aggregate {
+    let complete = flows.iter().filter(|f| f.invariants.complete).count();
+    let bytes: u64 = flows.iter().map(|f| f.transfer_bytes).sum();
+    let start = states.iter().filter_map(|s| s.first_data_at).min();
+    let end = states.iter().filter_map(|s| s.complete_at).max();
+    let throughput = match (start, end) {
+        (Some(s), Some(e)) if complete == flows.len() && e > s => {
+            bytes as f64 * 8.0 / as_secs_f64(e - s) / 1e6
+        }
+        _ => 0.0,
+    };
+    let xs: Vec<f64> = flows.iter().map(|f| f.throughput_mbps).collect();
+    let sum: f64 = xs.iter().sum();
+    let sq: f64 = xs.iter().map(|x| x * x).sum();
+    let fairness = if sq > 0.0 {
+        sum * sum / (xs.len() as f64 * sq)
+    } else {
+        0.0
+    };
+    Aggregate {
+        flows: flows.len(),
+        complete_flows: complete,
+        transfer_bytes: bytes,
+        throughput_mbps: throughput,
+        fairness,
+    }
+}

@@ -1,0 +1,131 @@
+//! A mobile host that hands off between base stations (paper 002): what it hears in each cell,
+//! what its handoff decisions move (a split connection's state under `Scheme::SplitTransfer`), and
+//! which cell its packets leave by. The loop calls these only for hosts with a roaming table.
+
+use snooplab_proto::agent::handoff::{Decision, Mobility, Scheme};
+use snooplab_proto::time::as_secs_f64;
+
+use super::{Event, Simulation};
+use crate::medium::BASE_STATION;
+use crate::network::{Hop, NodeId};
+use crate::nodes::Role;
+use crate::observer::Observe;
+use crate::packet::SimPacket;
+
+impl<O: Observe> Simulation<O> {
+    /// Whether `node` hears base station `bs` (always, unless it is a mobile host that left `bs`'s
+    /// cell in a hard handoff).
+    pub(super) fn in_range(&self, node: NodeId, bs: NodeId) -> bool {
+        self.nodes[node]
+            .mobile()
+            .is_none_or(|m| m.hears(self.addrs[bs]))
+    }
+
+    /// A mobile host that hands off hears base station `bs`: a beacon or control message, or a
+    /// packet whose IP id it remembers.
+    pub(super) fn mobile_hears(&mut self, node: NodeId, bs: NodeId, pkt: &SimPacket) {
+        let strength = match (pkt.mobility(), self.net.handoff_of(node)) {
+            (Some(Mobility::Beacon { .. }), Some(h)) => h.signal_dbm(self.now, bs),
+            _ => 0.0,
+        };
+        let (now, addr) = (self.now, self.addrs[bs]);
+        let Some(m) = self.nodes[node].mobile_mut() else {
+            return;
+        };
+        match pkt.mobility() {
+            Some(msg) => m.on_message(now, addr, msg, strength),
+            None => m.on_received(now, addr, pkt.seg.ip_id),
+        }
+        let dupacks = m.take_dupacks_due();
+        self.after_decisions(node);
+        let Some(h) = self.nodes[node].host_mut() else {
+            return;
+        };
+        if dupacks {
+            // Caceres and Iftode: three duplicate ACKs from every receiver on the mobile host
+            for c in h.conns.iter_mut().filter(|c| c.role == Role::Receiver) {
+                c.tcp.send_acks(now, 3);
+            }
+        }
+    }
+
+    /// What a mobile host's new handoff decisions move between base stations: under
+    /// `Scheme::SplitTransfer` the old base station's connection state, which reaches the new one
+    /// after the time its size takes (`Scheme::state_transfer_time`).
+    pub(super) fn after_decisions(&mut self, node: NodeId) {
+        let Some(m) = self.nodes[node].mobile() else {
+            return;
+        };
+        let made = m.decision_totals().made;
+        if made == self.decisions_seen[node] {
+            return;
+        }
+        // a mobile host decides at most once per packet or timeout, and this runs after each
+        debug_assert_eq!(made, self.decisions_seen[node] + 1);
+        self.decisions_seen[node] = made;
+        let Some(d): Option<Decision> = m.latest_decision().copied() else {
+            return;
+        };
+        let split = self.net.handoff_of(node).map(|h| h.scheme) == Some(Scheme::SplitTransfer);
+        let node_of = |a: u32| self.addrs.iter().position(|&x| x == a);
+        let (Some(old), Some(new)) = (node_of(d.from), node_of(d.to)) else {
+            return;
+        };
+        if O::ACTIVE {
+            self.obs.handoff(self.now, node, old, new);
+        }
+        if !split {
+            return;
+        }
+        let Some(b) = self.nodes[old].base_station_mut() else {
+            return;
+        };
+        let Some(agent) = b.agent.hand_over() else {
+            return;
+        };
+        let delay = Scheme::state_transfer_time(agent.probe().held_bytes);
+        let moved = &mut self.state_transfers[node];
+        moved.0 += 1;
+        moved.1 += as_secs_f64(delay) * 1e3;
+        // a free slot if there is one: the table holds the states in transit at once, not
+        // every handoff's
+        let k = match self.in_transit.iter().position(Option::is_none) {
+            Some(k) => k,
+            None => {
+                self.in_transit.push(None);
+                self.in_transit.len() - 1
+            }
+        };
+        self.in_transit[k] = Some((new, agent));
+        self.queue.push(self.now + delay, Event::Install(k));
+        self.arm_node(old);
+    }
+
+    /// The hop of a mobile host that hands off: a request to a base station of its group goes
+    /// through that one's cell, everything else through the primary's.
+    pub(super) fn roaming_hop(&self, from: NodeId, dest: NodeId) -> Option<Hop> {
+        let primary = self.nodes[from].mobile().map(|m| m.primary());
+        let r = &self.roaming[from];
+        let via = r
+            .iter()
+            .find(|&&(bs, ..)| bs == dest)
+            .or_else(|| r.iter().find(|&&(bs, ..)| Some(self.addrs[bs]) == primary))
+            .or(r.first());
+        via.map(|&(_, cell, station)| Hop::Cell {
+            cell,
+            from: station,
+            to: BASE_STATION,
+        })
+    }
+
+    /// A split connection's state handed over at a handoff reaches its new base station.
+    pub(super) fn install(&mut self, k: usize) {
+        let Some((n, agent)) = self.in_transit[k].take() else {
+            return;
+        };
+        if let Some(b) = self.nodes[n].base_station_mut() {
+            b.agent.take_over(self.now, agent);
+        }
+        self.kick(n);
+    }
+}
