@@ -26,10 +26,21 @@ use snooplab_sim::run_network;
 /// The env label `reproduce` gives paper 001's runs (a label only).
 const ENV: &str = "paper001";
 
-/// (part, hosts, protocol, bytes per host, seed, aggregate Mb/s, events, each flow's Mb/s), in
-/// `reproduce`'s order.
+/// (part, hosts, protocol, bytes per host, seed, aggregate Mb/s, events, each flow's Mb/s).
+type GoldenRow = (
+    &'static str,
+    usize,
+    &'static str,
+    u64,
+    u64,
+    f64,
+    u64,
+    &'static [f64],
+);
+
+/// Every run, in `reproduce`'s order.
 #[rustfmt::skip]
-const GOLDEN: &[(&str, usize, &str, u64, u64, f64, u64, &[f64])] = &[
+const GOLDEN: &[GoldenRow] = &[
     // golden rows: begin
     ("retransmissions", 1, "e2e", 10485760, 1, 1.529367856227706, 36947, &[1.529367856227706]),
     ("retransmissions", 1, "e2e", 10485760, 2, 1.52585571342737, 36888, &[1.52585571342737]),
