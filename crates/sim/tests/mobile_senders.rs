@@ -147,7 +147,11 @@ fn transit(agent_at_a: &str, protocol: &str, seed: u64) -> RunResult {
             "protocol = \"bs-eln\"",
             &format!("protocol = \"{protocol}\""),
         );
-    let r = run(&scenario(&text));
+    // the file's own seed gives way to the test's
+    let r = run(&Scenario {
+        seed,
+        ..scenario(&text)
+    });
     assert_clean(&r);
     r
 }

@@ -11,7 +11,19 @@ const HANG_GUARD: Duration = Duration::from_secs(300);
 /// Runs the binary with stdout and stderr piped (so stderr is not a terminal), killing it if it
 /// has not ended within [`HANG_GUARD`].
 pub fn snooplab<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_snooplab"))
+    snooplab_in(None, args)
+}
+
+/// [`snooplab`] in the directory `dir` (`None`: the test's own, the package's directory).
+pub fn snooplab_in<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(
+    dir: Option<&std::path::Path>,
+    args: &[S],
+) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_snooplab"));
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let mut child = cmd
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())

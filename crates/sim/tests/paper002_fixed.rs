@@ -1,0 +1,212 @@
+//! Paper 002 held fixed: the exact throughput and event count of each run `snooplab reproduce
+//! paper002` makes for seeds 1 and 2, in its order: Table 1 (handoffs every 1 to 10 s and never,
+//! the beacon-free peak, and three intervals with each cell on a medium of its own), Fig. 7 (Reno
+//! and snoop at one error every 16 Kbits to 4 Mbits), Fig. 11 (snoop with a handoff every 5 s), Fig.
+//! 10's latency run, the baselines (a split connection alone; the multicast, hard, fast-retransmit
+//! and split handoffs every 1 and 5 s) and the crash of the primary base station (snoop and split).
+//! 50 jobs, 100 runs, one flow each.
+//!
+//! Taken at commit de373cc (main), before the refactor of issue 25, as its safety net: a change to
+//! the engine, the handoffs or the planning of the runs must leave every value as it is. A change
+//! to the model must regenerate the table on purpose and say here why:
+//!
+//! ```text
+//! SNOOPLAB_BLESS=1 cargo test --release -p snooplab-sim --test paper002_fixed
+//! ```
+//!
+//! rewrites the rows between the marker comments from the code as it is (`git diff` then shows the
+//! rows that moved). A row compares its throughput bit for bit. The values agree with `snooplab
+//! reproduce paper002 --seeds 2 --out DIR` (`DIR/paper002/runs.json`).
+
+mod golden;
+
+use snooplab_proto::time::SEC;
+use snooplab_proto::Time;
+use snooplab_sim::network::paper002::HOST;
+use snooplab_sim::reproduce::paper002::{jobs, network, Job, Paper002Data, Parts};
+use snooplab_sim::reproduce::Paper;
+use snooplab_sim::run_network;
+
+/// The env label `reproduce` gives paper 002's runs (a label only).
+const ENV: &str = "lan";
+
+/// (job, seed, throughput in Mb/s, events), in `reproduce`'s order.
+#[rustfmt::skip]
+const GOLDEN: &[(&str, u64, f64, u64)] = &[
+    // golden rows: begin
+    ("table1 handoffs every 1 s", 1, 0.8861023099535038, 54248),
+    ("table1 handoffs every 1 s", 2, 0.792123770242668, 57379),
+    ("table1 handoffs every 2 s", 1, 1.2420018102723962, 45567),
+    ("table1 handoffs every 2 s", 2, 1.2311180234165775, 45820),
+    ("table1 handoffs every 3 s", 1, 1.3381141921714965, 43276),
+    ("table1 handoffs every 3 s", 2, 1.321739131356598, 43620),
+    ("table1 handoffs every 5 s", 1, 1.4069012009095503, 41768),
+    ("table1 handoffs every 5 s", 2, 1.4042410012192525, 41804),
+    ("table1 handoffs every 8 s", 1, 1.4412194294851344, 41076),
+    ("table1 handoffs every 8 s", 2, 1.439752557498226, 41093),
+    ("table1 handoffs every 10 s", 1, 1.459040271472775, 40741),
+    ("table1 handoffs every 10 s", 2, 1.4583816410889225, 40747),
+    ("table1 handoffs never", 1, 1.5098812449150756, 39832),
+    ("table1 handoffs never", 2, 1.5093448249927437, 39830),
+    ("table1 handoffs never, no beacons", 1, 1.5140558898494234, 39558),
+    ("table1 handoffs never, no beacons", 2, 1.5135165000796125, 39558),
+    ("table1 two media, handoffs every 1 s", 1, 1.307139874597465, 53419),
+    ("table1 two media, handoffs every 1 s", 2, 1.3301773014953535, 50341),
+    ("table1 two media, handoffs every 5 s", 1, 1.4696615651872682, 42184),
+    ("table1 two media, handoffs every 5 s", 2, 1.4676800936201457, 42223),
+    ("table1 two media, handoffs never", 1, 1.5119829635547148, 39807),
+    ("table1 two media, handoffs never", 2, 1.5114105188890814, 39805),
+    ("sweep 16 Kbits reno, handoffs never", 1, 0.0, 14575),
+    ("sweep 16 Kbits reno, handoffs never", 2, 0.0, 14531),
+    ("sweep 16 Kbits snoop, handoffs never", 1, 0.15777912849738218, 66857),
+    ("sweep 16 Kbits snoop, handoffs never", 2, 0.253218814218539, 65229),
+    ("sweep 32 Kbits reno, handoffs never", 1, 0.0, 18733),
+    ("sweep 32 Kbits reno, handoffs never", 2, 0.0, 26758),
+    ("sweep 32 Kbits snoop, handoffs never", 1, 0.372064906327328, 52219),
+    ("sweep 32 Kbits snoop, handoffs never", 2, 0.841928153465382, 51281),
+    ("sweep 64 Kbits reno, handoffs never", 1, 0.026055760385895767, 66524),
+    ("sweep 64 Kbits reno, handoffs never", 2, 0.03119247389670968, 63965),
+    ("sweep 64 Kbits snoop, handoffs never", 1, 1.18986509964092, 45658),
+    ("sweep 64 Kbits snoop, handoffs never", 2, 1.2176490754693057, 45304),
+    ("sweep 128 Kbits reno, handoffs never", 1, 0.09668285460507747, 51381),
+    ("sweep 128 Kbits reno, handoffs never", 2, 0.12386856017227435, 50297),
+    ("sweep 128 Kbits snoop, handoffs never", 1, 1.167969281933157, 42928),
+    ("sweep 128 Kbits snoop, handoffs never", 2, 1.2628326676194745, 42772),
+    ("sweep 256 Kbits reno, handoffs never", 1, 0.3274906342270702, 45890),
+    ("sweep 256 Kbits reno, handoffs never", 2, 0.364264115381154, 45692),
+    ("sweep 256 Kbits snoop, handoffs never", 1, 1.381831728094817, 41489),
+    ("sweep 256 Kbits snoop, handoffs never", 2, 1.381648187036875, 41416),
+    ("sweep 512 Kbits reno, handoffs never", 1, 0.9857932208661069, 43017),
+    ("sweep 512 Kbits reno, handoffs never", 2, 0.9805663517779645, 43002),
+    ("sweep 512 Kbits snoop, handoffs never", 1, 1.4712712635227905, 40595),
+    ("sweep 512 Kbits snoop, handoffs never", 2, 1.4704064620259507, 40571),
+    ("sweep 1024 Kbits reno, handoffs never", 1, 1.3487084566999445, 41807),
+    ("sweep 1024 Kbits reno, handoffs never", 2, 1.2721839610486356, 42033),
+    ("sweep 1024 Kbits snoop, handoffs never", 1, 1.4908164833411253, 40194),
+    ("sweep 1024 Kbits snoop, handoffs never", 2, 1.4876757253294859, 40254),
+    ("sweep 2048 Kbits reno, handoffs never", 1, 1.4608164539310997, 41298),
+    ("sweep 2048 Kbits reno, handoffs never", 2, 1.4887846224831938, 41158),
+    ("sweep 2048 Kbits snoop, handoffs never", 1, 1.4984643612146078, 40047),
+    ("sweep 2048 Kbits snoop, handoffs never", 2, 1.4965588631427438, 40008),
+    ("sweep 4096 Kbits reno, handoffs never", 1, 1.4959269589754862, 40810),
+    ("sweep 4096 Kbits reno, handoffs never", 2, 1.4956989275140045, 40775),
+    ("sweep 4096 Kbits snoop, handoffs never", 1, 1.504437461178232, 39940),
+    ("sweep 4096 Kbits snoop, handoffs never", 2, 1.5040726235169843, 39923),
+    ("sweep 16 Kbits snoop, handoffs every 5 s", 1, 0.13558706887134567, 71983),
+    ("sweep 16 Kbits snoop, handoffs every 5 s", 2, 0.17861780214313389, 69503),
+    ("sweep 32 Kbits snoop, handoffs every 5 s", 1, 0.5695233047657039, 52240),
+    ("sweep 32 Kbits snoop, handoffs every 5 s", 2, 0.5683844534991508, 52998),
+    ("sweep 64 Kbits snoop, handoffs every 5 s", 1, 1.0622343619629744, 46332),
+    ("sweep 64 Kbits snoop, handoffs every 5 s", 2, 1.0260584535946982, 46304),
+    ("sweep 128 Kbits snoop, handoffs every 5 s", 1, 1.2438885966220403, 43597),
+    ("sweep 128 Kbits snoop, handoffs every 5 s", 2, 1.2346744119948712, 43771),
+    ("sweep 256 Kbits snoop, handoffs every 5 s", 1, 1.3132737895846789, 42648),
+    ("sweep 256 Kbits snoop, handoffs every 5 s", 2, 1.3093906562964837, 42709),
+    ("sweep 512 Kbits snoop, handoffs every 5 s", 1, 1.36432934393178, 42449),
+    ("sweep 512 Kbits snoop, handoffs every 5 s", 2, 1.3881108666629032, 42029),
+    ("sweep 1024 Kbits snoop, handoffs every 5 s", 1, 1.3982779645049486, 41929),
+    ("sweep 1024 Kbits snoop, handoffs every 5 s", 2, 1.3971586689589421, 41843),
+    ("sweep 2048 Kbits snoop, handoffs every 5 s", 1, 1.409668111990848, 41653),
+    ("sweep 2048 Kbits snoop, handoffs every 5 s", 2, 1.40382502719451, 41751),
+    ("sweep 4096 Kbits snoop, handoffs every 5 s", 1, 1.4066827364250412, 41749),
+    ("sweep 4096 Kbits snoop, handoffs every 5 s", 2, 1.406942228580824, 41718),
+    ("fig10 latency", 1, 1.450670118191372, 41062),
+    ("fig10 latency", 2, 1.4488305394868959, 41078),
+    ("baseline split alone, handoffs never", 1, 1.5063923889515354, 40307),
+    ("baseline split alone, handoffs never", 2, 1.5093458461089726, 40587),
+    ("baseline multicast, handoffs every 1 s", 1, 0.8861023099535038, 54248),
+    ("baseline multicast, handoffs every 1 s", 2, 0.792123770242668, 57379),
+    ("baseline hard, handoffs every 1 s", 1, 0.5495907947105975, 47855),
+    ("baseline hard, handoffs every 1 s", 2, 0.4304672645692919, 51710),
+    ("baseline fast-retransmit, handoffs every 1 s", 1, 0.40958887390223, 48719),
+    ("baseline fast-retransmit, handoffs every 1 s", 2, 0.397874878747971, 48603),
+    ("baseline split, handoffs every 1 s", 1, 0.12991985900365824, 59428),
+    ("baseline split, handoffs every 1 s", 2, 0.27724726769217223, 46027),
+    ("baseline multicast, handoffs every 5 s", 1, 1.4069012009095503, 41768),
+    ("baseline multicast, handoffs every 5 s", 2, 1.4042410012192525, 41804),
+    ("baseline hard, handoffs every 5 s", 1, 0.9918740240569603, 38195),
+    ("baseline hard, handoffs every 5 s", 2, 0.9026413778270332, 38742),
+    ("baseline fast-retransmit, handoffs every 5 s", 1, 0.762884173731911, 40778),
+    ("baseline fast-retransmit, handoffs every 5 s", 2, 0.950356653401643, 38519),
+    ("baseline split, handoffs every 5 s", 1, 0.7003672545598003, 38248),
+    ("baseline split, handoffs every 5 s", 2, 0.7294546171659279, 38226),
+    ("crash snoop-002", 1, 1.4464372261342495, 39993),
+    ("crash snoop-002", 2, 1.4649401090197511, 39985),
+    ("crash split", 1, 0.0, 18033),
+    ("crash split", 2, 0.0, 18134),
+    // golden rows: end
+];
+
+fn every(t: Option<Time>) -> String {
+    t.map_or("never".into(), |t| {
+        format!("every {} s", t as f64 / SEC as f64)
+    })
+}
+
+/// A job's name in the table.
+fn label(j: Job) -> String {
+    match j {
+        Job::Table1(e, beacons) => format!(
+            "table1 handoffs {}{}",
+            every(e),
+            if beacons { "" } else { ", no beacons" }
+        ),
+        Job::Table1TwoMedia(e) => format!("table1 two media, handoffs {}", every(e)),
+        Job::Sweep(kb, snoop, e) => format!(
+            "sweep {kb} Kbits {}, handoffs {}",
+            if snoop { "snoop" } else { "reno" },
+            every(e)
+        ),
+        Job::Latency => "fig10 latency".into(),
+        Job::Baseline(scheme, e) => {
+            format!("baseline {}, handoffs {}", scheme.name(), every(Some(e)))
+        }
+        Job::SplitAlone => "baseline split alone, handoffs never".into(),
+        Job::Crash(split) => format!("crash {}", if split { "split" } else { "snoop-002" }),
+    }
+}
+
+fn line(job: &str, seed: u64, tput: f64, events: u64) -> String {
+    format!("    ({job:?}, {seed}, {tput:?}, {events}),")
+}
+
+#[test]
+fn every_reproduce_run_keeps_its_exact_throughput_and_events() {
+    // reproduce sets every host to the paper's profile (crates/lab, `Plan002::jobs`): the preset's
+    // own, so the networks below are the ones it runs
+    assert_eq!(Paper::Paper002.default_host(), HOST);
+    let paper = Paper002Data::load().expect("paper data");
+    let js: Vec<(Job, u64)> = jobs(&paper, Parts::ALL)
+        .into_iter()
+        .flat_map(|j| (1..=2).map(move |seed| (j, seed)))
+        .collect();
+    let nets: Vec<_> = js.iter().map(|&(j, seed)| network(j, seed)).collect();
+    for net in &nets {
+        assert!(net.flows.iter().all(|f| f.host_preset == HOST));
+    }
+    let results = golden::run_all(&nets, |net| run_network(net, ENV));
+    let measured: Vec<(String, u64, f64, u64)> = js
+        .iter()
+        .zip(&results)
+        .map(|(&(j, seed), r)| (label(j), seed, r.throughput_mbps, r.events))
+        .collect();
+    let same: Vec<bool> = GOLDEN
+        .iter()
+        .zip(&measured)
+        .map(|(&(gj, gs, gt, ge), (j, s, t, e))| {
+            (gj, gs, gt.to_bits(), ge) == (j.as_str(), *s, t.to_bits(), *e)
+        })
+        .collect();
+    golden::settle(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/paper002_fixed.rs"),
+        &GOLDEN
+            .iter()
+            .map(|&(j, s, t, e)| line(j, s, t, e))
+            .collect::<Vec<_>>(),
+        &measured
+            .iter()
+            .map(|(j, s, t, e)| line(j, *s, *t, *e))
+            .collect::<Vec<_>>(),
+        &same,
+    );
+}
