@@ -17,6 +17,12 @@
 //! rewrites the rows between the marker comments from the code as it is (`git diff` then shows the
 //! rows that moved). A row compares its throughput bit for bit. The values agree with `snooplab
 //! reproduce paper002 --seeds 2 --out DIR` (`DIR/paper002/runs.json`).
+//!
+//! Regenerated once since, on purpose (issue 26, bounded runs): a run now ends when every flow
+//! has ended, a sender that gave up after 12 retransmissions included, instead of going on with
+//! beacons until the time cap. Three Reno runs of Fig. 7 whose sender gives up moved, in events
+//! only (16 Kbits seeds 1 and 2: 14575 -> 2347, 14531 -> 2301; 32 Kbits seed 1: 18733 -> 13393);
+//! their throughput stays 0 (incomplete) and no other row moved.
 
 mod golden;
 
@@ -56,11 +62,11 @@ const GOLDEN: &[(&str, u64, f64, u64)] = &[
     ("table1 two media, handoffs every 5 s", 2, 1.4676800936201457, 42223),
     ("table1 two media, handoffs never", 1, 1.5119829635547148, 39807),
     ("table1 two media, handoffs never", 2, 1.5114105188890814, 39805),
-    ("sweep 16 Kbits reno, handoffs never", 1, 0.0, 14575),
-    ("sweep 16 Kbits reno, handoffs never", 2, 0.0, 14531),
+    ("sweep 16 Kbits reno, handoffs never", 1, 0.0, 2347),
+    ("sweep 16 Kbits reno, handoffs never", 2, 0.0, 2301),
     ("sweep 16 Kbits snoop, handoffs never", 1, 0.15777912849738218, 66857),
     ("sweep 16 Kbits snoop, handoffs never", 2, 0.253218814218539, 65229),
-    ("sweep 32 Kbits reno, handoffs never", 1, 0.0, 18733),
+    ("sweep 32 Kbits reno, handoffs never", 1, 0.0, 13393),
     ("sweep 32 Kbits reno, handoffs never", 2, 0.0, 26758),
     ("sweep 32 Kbits snoop, handoffs never", 1, 0.372064906327328, 52219),
     ("sweep 32 Kbits snoop, handoffs never", 2, 0.841928153465382, 51281),
