@@ -79,88 +79,13 @@ impl<O: Observe> Simulation<O> {
 
     pub(super) fn finish(self) -> RunResult {
         let net = &self.net;
-        let pct = |num: u64, den: u64| {
-            if den == 0 {
-                0.0
-            } else {
-                100.0 * num as f64 / den as f64
-            }
-        };
         let mut flows = Vec::with_capacity(net.flows.len());
         let mut all = InvariantReport {
             complete: true,
             ..InvariantReport::default()
         };
-        for (f, spec) in net.flows.iter().enumerate() {
-            let st = &self.flows[f];
-            let mut inv = st.inv.clone();
-            let sender = self.tcp(f, Role::Sender);
-            let receiver = self.tcp(f, Role::Receiver);
-            let delivered = receiver.map_or(0, |t| t.stats().bytes_delivered);
-            inv.complete = delivered == spec.transfer && st.complete_at.is_some();
-            if self.split_on_path(f) {
-                // what the relay acknowledged to the fixed host and the mobile host never got
-                let acked = sender.map_or(0, |t| {
-                    u64::from(t.snd_una().since(t.iss() + 1)).min(spec.transfer)
-                });
-                inv.split_bytes_lost = acked.saturating_sub(delivered);
-            }
-            if !inv.complete {
-                let why = self.why_incomplete(f);
-                inv.note(format!(
-                    "{why}, with {delivered} of {} bytes delivered",
-                    spec.transfer
-                ));
-            }
-            let start = st.first_data_at.unwrap_or(0);
-            let end = st.complete_at.unwrap_or(self.now);
-            let duration = end.saturating_sub(start);
-            let throughput = if inv.complete && duration > 0 {
-                spec.transfer as f64 * 8.0 / as_secs_f64(duration) / 1e6
-            } else {
-                0.0
-            };
-            let fs = sender.map(|t| t.stats().clone()).unwrap_or_default();
-            let ms = receiver.map(|t| t.stats().clone()).unwrap_or_default();
-            let host = crate::scenario::host_label(spec.host_preset, &spec.host);
-            all.merge(&inv, &spec.name);
-            flows.push(FlowResult {
-                flow: spec.name.clone(),
-                from: net.nodes[spec.from].name.clone(),
-                to: net.nodes[spec.to].name.clone(),
-                protocol: spec.protocol.name().to_string(),
-                buffer_bytes: spec.buffer,
-                mss: spec.mss,
-                transfer_bytes: spec.transfer,
-                start_s: as_secs_f64(spec.start),
-                throughput_mbps: throughput,
-                wireless_goodput_pct: pct(delivered, st.wireless_data_bytes),
-                wired_goodput_pct: pct(delivered, fs.data_bytes_sent),
-                timeouts: fs.timeouts,
-                fast_retransmits: fs.fast_retransmits,
-                duration_s: as_secs_f64(duration),
-                sender_retransmitted_segments: fs.rexmt_segs,
-                sender_dupacks: fs.dupacks_rcvd,
-                wireless_data_frames: st.wireless_data_frames,
-                wireless_data_frames_lost: st.wireless_data_lost,
-                wireless_data_frames_collided: st.wireless_data_collided,
-                timeouts_after_dupacks: fs.timeouts_after_dupacks,
-                fast_retransmits_below_three: fs.fast_retransmits_below_three,
-                limited_transmits: fs.limited_transmits,
-                timeout_stall_s: as_secs_f64(st.timeout_stall),
-                timeout_causes: (&fs.timeout_causes).into(),
-                effective_buffer_bytes: sender.map_or(spec.buffer, |t| t.buffers().0),
-                host,
-                persist_timeouts: fs.persist_timeouts,
-                zero_window_acks: ms.zero_window_acks,
-                window_updates: ms.window_updates,
-                predicted_acks: fs.predicted_acks,
-                predicted_acks_in_recovery: fs.predicted_acks_in_recovery,
-                predicted_data: ms.predicted_data,
-                eln_retransmits: fs.eln_retransmits,
-                relay: self.relay_of(f).map(|r| (&r.sender).into()),
-                invariants: inv,
-            });
+        for f in 0..net.flows.len() {
+            flows.push(self.flow_result(f, &mut all));
         }
         for (i, m) in self.inv.messages.iter().enumerate() {
             if i == 0 {
@@ -169,49 +94,7 @@ impl<O: Observe> Simulation<O> {
             all.note(m.clone());
         }
         let aggregate = aggregate(&flows, &self.flows);
-        let cells: Vec<CellResult> = net
-            .cells
-            .iter()
-            .zip(&self.cells)
-            .map(|(spec, m)| {
-                let (mut down, mut up) = (0, 0);
-                for s in 1..m.station_count() {
-                    down += m.channel(crate::medium::BASE_STATION, s).corrupted;
-                    up += m.channel(s, crate::medium::BASE_STATION).corrupted;
-                }
-                CellResult {
-                    cell: spec.name.clone(),
-                    access: m.model().name().to_string(),
-                    stations: m.station_count(),
-                    frames: m.stations.iter().map(|s| s.frames).sum(),
-                    collisions: m.collisions,
-                    frames_corrupted_down: down,
-                    frames_corrupted_up: up,
-                    airtime_s: as_secs_f64(m.busy_time),
-                    utilisation_pct: pct(m.busy_time, self.now),
-                    queue_drops: m.stations.iter().map(|s| s.drops).sum(),
-                    access_drops: m.stations.iter().map(|s| s.gave_up).sum(),
-                    channels: spec
-                        .stations
-                        .iter()
-                        .enumerate()
-                        .map(|(i, st)| {
-                            let down = m.channel(crate::medium::BASE_STATION, i + 1);
-                            let up = m.channel(i + 1, crate::medium::BASE_STATION);
-                            StationChannels {
-                                station: net.nodes[st.node].name.clone(),
-                                down: st.down.label(),
-                                up: st.up.label(),
-                                frames_down: down.frames,
-                                corrupted_down: down.corrupted,
-                                frames_up: up.frames,
-                                corrupted_up: up.corrupted,
-                            }
-                        })
-                        .collect(),
-                }
-            })
-            .collect();
+        let cells = self.cell_results();
         let agents = self
             .nodes
             .iter()
@@ -314,6 +197,128 @@ impl<O: Observe> Simulation<O> {
         }
     }
 
+    /// Flow `f`'s result; its invariants are merged into `all`.
+    fn flow_result(&self, f: FlowId, all: &mut InvariantReport) -> FlowResult {
+        let net = &self.net;
+        let spec = &net.flows[f];
+        let st = &self.flows[f];
+        let mut inv = st.inv.clone();
+        let sender = self.tcp(f, Role::Sender);
+        let receiver = self.tcp(f, Role::Receiver);
+        let delivered = receiver.map_or(0, |t| t.stats().bytes_delivered);
+        inv.complete = delivered == spec.transfer && st.complete_at.is_some();
+        if self.split_on_path(f) {
+            // what the relay acknowledged to the fixed host and the mobile host never got
+            let acked = sender.map_or(0, |t| {
+                u64::from(t.snd_una().since(t.iss() + 1)).min(spec.transfer)
+            });
+            inv.split_bytes_lost = acked.saturating_sub(delivered);
+        }
+        if !inv.complete {
+            let why = self.why_incomplete(f);
+            inv.note(format!(
+                "{why}, with {delivered} of {} bytes delivered",
+                spec.transfer
+            ));
+        }
+        let start = st.first_data_at.unwrap_or(0);
+        let end = st.complete_at.unwrap_or(self.now);
+        let duration = end.saturating_sub(start);
+        let throughput = if inv.complete && duration > 0 {
+            spec.transfer as f64 * 8.0 / as_secs_f64(duration) / 1e6
+        } else {
+            0.0
+        };
+        let fs = sender.map(|t| t.stats().clone()).unwrap_or_default();
+        let ms = receiver.map(|t| t.stats().clone()).unwrap_or_default();
+        let host = crate::scenario::host_label(spec.host_preset, &spec.host);
+        all.merge(&inv, &spec.name);
+        FlowResult {
+            flow: spec.name.clone(),
+            from: net.nodes[spec.from].name.clone(),
+            to: net.nodes[spec.to].name.clone(),
+            protocol: spec.protocol.name().to_string(),
+            buffer_bytes: spec.buffer,
+            mss: spec.mss,
+            transfer_bytes: spec.transfer,
+            start_s: as_secs_f64(spec.start),
+            throughput_mbps: throughput,
+            wireless_goodput_pct: pct(delivered, st.wireless_data_bytes),
+            wired_goodput_pct: pct(delivered, fs.data_bytes_sent),
+            timeouts: fs.timeouts,
+            fast_retransmits: fs.fast_retransmits,
+            duration_s: as_secs_f64(duration),
+            sender_retransmitted_segments: fs.rexmt_segs,
+            sender_dupacks: fs.dupacks_rcvd,
+            wireless_data_frames: st.wireless_data_frames,
+            wireless_data_frames_lost: st.wireless_data_lost,
+            wireless_data_frames_collided: st.wireless_data_collided,
+            timeouts_after_dupacks: fs.timeouts_after_dupacks,
+            fast_retransmits_below_three: fs.fast_retransmits_below_three,
+            limited_transmits: fs.limited_transmits,
+            timeout_stall_s: as_secs_f64(st.timeout_stall),
+            timeout_causes: (&fs.timeout_causes).into(),
+            effective_buffer_bytes: sender.map_or(spec.buffer, |t| t.buffers().0),
+            host,
+            persist_timeouts: fs.persist_timeouts,
+            zero_window_acks: ms.zero_window_acks,
+            window_updates: ms.window_updates,
+            predicted_acks: fs.predicted_acks,
+            predicted_acks_in_recovery: fs.predicted_acks_in_recovery,
+            predicted_data: ms.predicted_data,
+            eln_retransmits: fs.eln_retransmits,
+            relay: self.relay_of(f).map(|r| (&r.sender).into()),
+            invariants: inv,
+        }
+    }
+
+    /// Each cell's result: frames, collisions, corruption each way, airtime, drops, channels.
+    fn cell_results(&self) -> Vec<CellResult> {
+        let net = &self.net;
+        net.cells
+            .iter()
+            .zip(&self.cells)
+            .map(|(spec, m)| {
+                let (mut down, mut up) = (0, 0);
+                for s in 1..m.station_count() {
+                    down += m.channel(crate::medium::BASE_STATION, s).corrupted;
+                    up += m.channel(s, crate::medium::BASE_STATION).corrupted;
+                }
+                CellResult {
+                    cell: spec.name.clone(),
+                    access: m.model().name().to_string(),
+                    stations: m.station_count(),
+                    frames: m.stations.iter().map(|s| s.frames).sum(),
+                    collisions: m.collisions,
+                    frames_corrupted_down: down,
+                    frames_corrupted_up: up,
+                    airtime_s: as_secs_f64(m.busy_time),
+                    utilisation_pct: pct(m.busy_time, self.now),
+                    queue_drops: m.stations.iter().map(|s| s.drops).sum(),
+                    access_drops: m.stations.iter().map(|s| s.gave_up).sum(),
+                    channels: spec
+                        .stations
+                        .iter()
+                        .enumerate()
+                        .map(|(i, st)| {
+                            let down = m.channel(crate::medium::BASE_STATION, i + 1);
+                            let up = m.channel(i + 1, crate::medium::BASE_STATION);
+                            StationChannels {
+                                station: net.nodes[st.node].name.clone(),
+                                down: st.down.label(),
+                                up: st.up.label(),
+                                frames_down: down.frames,
+                                corrupted_down: down.corrupted,
+                                frames_up: up.frames,
+                                corrupted_up: up.corrupted,
+                            }
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
+    }
+
     /// What each mobile host that hands off and its base stations did.
     pub(super) fn handoff_results(&self) -> Vec<HandoffResult> {
         let ms = |t: Time| as_secs_f64(t) * 1e3;
@@ -396,5 +401,14 @@ fn aggregate(flows: &[FlowResult], states: &[FlowState]) -> Aggregate {
         transfer_bytes: bytes,
         throughput_mbps: throughput,
         fairness,
+    }
+}
+
+/// `num` as a percentage of `den` (0 when `den` is 0).
+fn pct(num: u64, den: u64) -> f64 {
+    if den == 0 {
+        0.0
+    } else {
+        100.0 * num as f64 / den as f64
     }
 }
