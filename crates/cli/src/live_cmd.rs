@@ -1,4 +1,4 @@
-//! `snooplab live`: the base-station agents on real Linux TCP (DESIGN section 7).
+//! `snooplab live`: the base-station agents on real Linux TCP (docs/live.md).
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;

@@ -1,4 +1,4 @@
-//! The user-space link emulator of the live base station (DESIGN section 7): the simulator's link
+//! The user-space link emulator of the live base station (docs/live.md): the simulator's link
 //! models, driven by the real clock. The wired link is a [`WiredLink`] in each direction (rate,
 //! delay, queue); the wireless hop is the simulator's WaveLAN [`Medium`] (half-duplex airtime,
 //! per-frame overhead, queues, the same error processes with the same meaning of `--error-every`

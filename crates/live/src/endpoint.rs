@@ -1,5 +1,5 @@
 //! The transfer's two ends: snooplab's own sender in the fixed host's namespace and receiver in the
-//! mobile host's, with ordinary Linux sockets (DESIGN section 7). Each runs on its own thread, which
+//! mobile host's, with ordinary Linux sockets (docs/live.md). Each runs on its own thread, which
 //! opens its socket inside its namespace; the sockets stay there.
 
 use std::io::{ErrorKind, Read, Write};

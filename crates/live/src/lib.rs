@@ -1,4 +1,4 @@
-//! snooplab's live mode (DESIGN section 7): the simulator's base-station agents on real IP packets
+//! snooplab's live mode (docs/live.md): the simulator's base-station agents on real IP packets
 //! between unmodified Linux TCP endpoints, each in a network namespace of its own, with the
 //! snooplab process as the base station between two TUN devices.
 //!

@@ -1,4 +1,4 @@
-//! Network namespaces the live mode makes for itself (DESIGN section 7): created with `ip netns add`
+//! Network namespaces the live mode makes for itself (docs/live.md): created with `ip netns add`
 //! under a run id, removed when dropped, and swept up by a later run if the owner died without
 //! removing them.
 //!

@@ -1,5 +1,5 @@
 //! How the Linux endpoints are set up: congestion control and the per-namespace TCP sysctls that
-//! bring a modern Linux TCP as close as it goes to the papers' senders (DESIGN section 7).
+//! bring a modern Linux TCP as close as it goes to the papers' senders (docs/live.md).
 
 /// Congestion control of the sending socket (`TCP_CONGESTION`). The kernels here default to bbr,
 /// so it is always set explicitly.

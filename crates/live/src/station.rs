@@ -1,5 +1,5 @@
 //! The live base station: one thread, one event loop over both TUN devices, the link emulator and
-//! the agent under test (DESIGN section 7). The agent is the simulator's object, fed raw IP packets.
+//! the agent under test (docs/live.md). The agent is the simulator's object, fed raw IP packets.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Seek, Write};

@@ -1,5 +1,5 @@
 //! The live testbed: the fixed host's and the mobile host's namespaces, one TUN device in each, and
-//! the snooplab process between them as the base station (DESIGN section 7).
+//! the snooplab process between them as the base station (docs/live.md).
 //!
 //! ```text
 //!  netns snooplab-<pid>-<n>-fh          snooplab (base station)          netns ...-mh
@@ -95,7 +95,7 @@ impl Testbed {
 }
 
 /// No IPv6 in the namespaces: no router solicitations or neighbour discovery on the devices, only
-/// the traffic of the run (DESIGN section 7). Kernels without IPv6 have nothing to turn off.
+/// the traffic of the run (docs/live.md). Kernels without IPv6 have nothing to turn off.
 fn disable_ipv6(ns: &Namespace) -> Result<(), String> {
     if !std::path::Path::new("/proc/sys/net/ipv6").exists() {
         return Ok(());

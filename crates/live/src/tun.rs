@@ -1,4 +1,4 @@
-//! A TUN device opened from inside a namespace (DESIGN section 7): the kernel of that namespace
+//! A TUN device opened from inside a namespace (docs/live.md): the kernel of that namespace
 //! routes packets into it, and what snooplab writes into it arrives there as if from a wire.
 
 use std::io;

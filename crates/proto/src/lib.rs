@@ -1,4 +1,4 @@
-//! Sans-IO protocol logic of snooplab (DESIGN section 1).
+//! Sans-IO protocol logic of snooplab (docs/architecture.md).
 //!
 //! Nothing in this crate reads a clock, opens a socket or spawns a thread: every object is driven by
 //! calls that carry the current time, and hands back the packets it wants sent and the time it next

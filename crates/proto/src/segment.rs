@@ -1,4 +1,4 @@
-//! The parsed header view of a TCP/IPv4 segment that every protocol object reads (DESIGN section 1).
+//! The parsed header view of a TCP/IPv4 segment that every protocol object reads (docs/architecture.md).
 //!
 //! The simulator builds these directly; the live mode parses them from real packets. Payload bytes are
 //! not part of the view: protocol logic only needs their length.

@@ -1,4 +1,4 @@
-//! Simulated and real time as integer nanoseconds (DESIGN section 6: no floating-point clock).
+//! Simulated and real time as integer nanoseconds (docs/architecture.md#rules: no floating-point clock).
 
 /// A point in time, in nanoseconds since the start of the run.
 pub type Time = u64;

@@ -1,4 +1,4 @@
-//! The event queue (DESIGN section 6): a binary heap keyed on (time, insertion order), events as
+//! The event queue (docs/architecture.md#rules): a binary heap keyed on (time, insertion order), events as
 //! small inline values, stale timers skipped by generation number.
 
 use std::cmp::Ordering;

@@ -1,4 +1,4 @@
-//! What the loop measures and checks for each flow as it runs (DESIGN sections 5 and 6).
+//! What the loop measures and checks for each flow as it runs (docs/outputs.md, docs/architecture.md#rules).
 
 use snooplab_proto::Time;
 

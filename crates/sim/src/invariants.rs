@@ -1,4 +1,4 @@
-//! Checks every run makes as it goes (DESIGN section 6): the application gets exactly the bytes sent,
+//! Checks every run makes as it goes (docs/architecture.md#rules): the application gets exactly the bytes sent,
 //! in order, once; the fixed host is never acknowledged a byte the mobile host has not received;
 //! memory stays within its bounds.
 

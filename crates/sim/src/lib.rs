@@ -1,5 +1,5 @@
 //! The snooplab simulator: a fast, deterministic packet-level model of the papers' testbed
-//! (DESIGN sections 2, 5 and 6) around the sans-IO protocol objects of `snooplab-proto`.
+//! (docs/model.md, docs/outputs.md and docs/architecture.md#rules) around the sans-IO protocol objects of `snooplab-proto`.
 
 pub mod agents;
 pub mod capture;

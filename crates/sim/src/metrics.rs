@@ -1,4 +1,4 @@
-//! The result of one run (DESIGN section 5), as printed by `run --json`.
+//! The result of one run (docs/outputs.md), as printed by `run --json`.
 
 use std::collections::BTreeMap;
 

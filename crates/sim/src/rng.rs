@@ -1,4 +1,4 @@
-//! Random streams (DESIGN section 6): one independent PCG stream per component, derived from the run's
+//! Random streams (docs/architecture.md#rules): one independent PCG stream per component, derived from the run's
 //! seed, and distributions sampled with portable code so results are identical on every machine.
 
 use rand_core::RngCore;

@@ -1,4 +1,4 @@
-//! What one run is: protocol, environment, sizes, error model and seed (DESIGN section 2), from the
+//! What one run is: protocol, environment, sizes, error model and seed (docs/model.md), from the
 //! command line or a TOML file, validated with errors that say what to fix.
 
 use std::collections::BTreeMap;

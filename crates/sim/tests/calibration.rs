@@ -1,4 +1,4 @@
-//! Calibration points of DESIGN section 2: error-free bulk TCP must reach the papers' peak rates.
+//! Calibration points of docs/model.md: error-free bulk TCP must reach the papers' peak rates.
 
 use snooplab_sim::{run, Env, Protocol, Scenario};
 

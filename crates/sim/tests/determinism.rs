@@ -1,4 +1,4 @@
-//! Same scenario and seed, same bytes (DESIGN section 6).
+//! Same scenario and seed, same bytes (docs/architecture.md#rules).
 
 use snooplab_sim::{run, Env, Protocol, Scenario};
 

@@ -1,4 +1,4 @@
-//! The run-time checks catch a faulty base station (DESIGN section 6).
+//! The run-time checks catch a faulty base station (docs/architecture.md#rules).
 
 use snooplab_proto::agent::{Agent, AgentStats, Origin, Port, Priority, Transmit};
 use snooplab_proto::{Flags, Time};

@@ -1,5 +1,5 @@
 //! Base-station agents: what sits between the wired port and the wireless port of the base station
-//! (DESIGN section 4). Each is sans-IO and generic over the packet it holds, so the simulator passes
+//! (docs/architecture.md). Each is sans-IO and generic over the packet it holds, so the simulator passes
 //! its own packets and the live mode passes raw IP bytes.
 
 pub mod eln;

@@ -1,5 +1,5 @@
 //! Host profiles: the TCP implementation details in which the papers' hosts differ from the
-//! 4.4BSD-Lite that Stevens vol. 2 describes (DESIGN section 3).
+//! 4.4BSD-Lite that Stevens vol. 2 describes (docs/model.md, docs/host-profiles.md).
 //!
 //! Paper 000 ran BSD/OS 2.1 (section IV-A), paper 002 BSD/OS 2.0 and paper 001 FreeBSD 2.2.1. Each
 //! detail is a field of [`HostProfile`] with the rule it selects and its source; a named

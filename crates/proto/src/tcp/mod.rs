@@ -1,4 +1,4 @@
-//! One 4.4BSD-Lite TCP connection, sans-IO (DESIGN section 3; Stevens, TCP/IP Illustrated vol. 2,
+//! One 4.4BSD-Lite TCP connection, sans-IO (docs/model.md, docs/host-profiles.md; Stevens, TCP/IP Illustrated vol. 2,
 //! chapters 24-29).
 //!
 //! The connection is driven only through [`Tcp::on_segment`], [`Tcp::on_timeout`],

@@ -1,4 +1,4 @@
-//! The named policy points of the one TCP (DESIGN section 3). Each paper protocol is a value of
+//! The named policy points of the one TCP (docs/model.md, docs/host-profiles.md). Each paper protocol is a value of
 //! [`RecoveryPolicy`] (plus, for the receiver, [`ReceiverPolicy`]), never a copy of the state machine.
 //! What differs between the hosts' implementations of the same protocol (e.g. when fast recovery
 //! deflates the window) is a host detail (`host.rs`).

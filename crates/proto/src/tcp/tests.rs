@@ -1,4 +1,4 @@
-//! Scripted packet-level tests of the 4.4BSD TCP rules (DESIGN section 8): feed one endpoint segments
+//! Scripted packet-level tests of the 4.4BSD TCP rules (docs/architecture.md#tests): feed one endpoint segments
 //! and timeouts, and assert exactly what it emits.
 
 use super::*;

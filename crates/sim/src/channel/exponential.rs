@@ -1,4 +1,4 @@
-//! Exponential bit errors (paper 000 section IV-A, burst errors section IV-E; DESIGN section 2): the
+//! Exponential bit errors (paper 000 section IV-A, burst errors section IV-E; docs/model.md): the
 //! gap in bytes between bit errors is exponentially distributed with a mean of `mean_bytes`; a frame is
 //! corrupted if an error falls inside its bytes, headers included; each error event destroys `burst`
 //! consecutive frames.

@@ -1,4 +1,4 @@
-//! Channel (loss) models of the wireless link, behind one seam (DESIGN section 2): a [`Channel`] is
+//! Channel (loss) models of the wireless link, behind one seam (docs/model.md): a [`Channel`] is
 //! given each frame with the time it starts on the air and says whether bit errors corrupt it. Every
 //! station of a cell has its own channel in each direction, each drawing from its own random stream.
 //!

@@ -1,4 +1,4 @@
-//! A wireless cell's shared medium (paper 000 section IV-A, DESIGN section 2): one half-duplex 2 Mb/s
+//! A wireless cell's shared medium (paper 000 section IV-A, docs/model.md): one half-duplex 2 Mb/s
 //! channel between a base station (station 0) and its mobile hosts (stations 1..). Every frame pays a
 //! fixed per-frame MAC overhead on top of its bits; a corrupted frame still uses its airtime and reaches
 //! its receiver, which discards it on the checksum.

@@ -1,4 +1,4 @@
-//! The simulated world as data (DESIGN sections 1 and 6): hosts, base stations, wired links between
+//! The simulated world as data (docs/architecture.md): hosts, base stations, wired links between
 //! nodes, one wireless cell per base station with its mobile hosts as stations, and TCP flows from any
 //! host to any host. Nodes, links, cells and flows are indexed; the event loop (`run.rs`) moves packets
 //! along the routes computed here without naming any of them.

@@ -94,7 +94,7 @@ impl Paper {
         }
     }
 
-    /// The TCP implementation of the paper's hosts (DESIGN section 3): BSD/OS 2.1 in paper 000's
+    /// The TCP implementation of the paper's hosts (docs/model.md, docs/host-profiles.md): BSD/OS 2.1 in paper 000's
     /// testbed; paper 004 names none and ran at the same lab a year later, on the same kind of
     /// hosts as far as we can tell.
     pub fn default_host(self) -> HostPreset {
