@@ -15,6 +15,7 @@ mod progress;
 mod report;
 mod reproduce;
 mod run_cmd;
+mod run_progress;
 mod settings;
 mod sweep;
 mod units;

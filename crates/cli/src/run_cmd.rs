@@ -14,6 +14,7 @@ use crate::cli::RunArgs;
 use crate::files::{create_dir, write_file};
 use crate::plot::trace_plots::{plot_trace, View};
 use crate::plot_cmd::run_title;
+use crate::run_progress::RunTicker;
 use crate::settings::scenario_from_args;
 
 pub fn run(a: RunArgs) -> Result<(), String> {
@@ -23,7 +24,7 @@ pub fn run(a: RunArgs) -> Result<(), String> {
         .flatten()
         .collect();
     let (r, obs) = if trace_dirs.is_empty() && a.pcap.is_none() {
-        (Simulation::new(&sc).run(), None)
+        (Simulation::new(&sc).with_progress(ticker()).run(), None)
     } else {
         let mut o = Observer::default();
         if !trace_dirs.is_empty() {
@@ -32,7 +33,9 @@ pub fn run(a: RunArgs) -> Result<(), String> {
         if let Some(dir) = &a.pcap {
             o = o.with_capture(open_capture(dir, &sc.network().capture_names())?);
         }
-        let (r, o) = Simulation::observed(&sc, o).run_observed();
+        let (r, o) = Simulation::observed(&sc, o)
+            .with_progress(ticker())
+            .run_observed();
         (r, Some(o))
     };
     // the result first: a capture, trace or plot that cannot be written must not lose it
@@ -68,6 +71,13 @@ pub fn run(a: RunArgs) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A progress line on stderr for a run that takes a while (`run_progress.rs`); it is cleared
+/// when the run ends, before the results are printed.
+fn ticker() -> impl FnMut(snooplab_sim::run::RunProgress) + 'static {
+    let mut t = RunTicker::new();
+    move |p| t.tick(p)
 }
 
 /// One capture file per link and cell, `<name>.pcap`, in `dir`.

@@ -45,6 +45,7 @@ impl<E> Default for EventQueue<E> {
 }
 
 impl<E> EventQueue<E> {
+    #[inline]
     pub fn push(&mut self, time: Time, event: E) {
         self.heap.push(Entry {
             time,
@@ -54,6 +55,7 @@ impl<E> EventQueue<E> {
         self.next_order += 1;
     }
 
+    #[inline(always)]
     pub fn pop(&mut self) -> Option<(Time, E)> {
         self.heap.pop().map(|e| (e.time, e.event))
     }

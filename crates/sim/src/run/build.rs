@@ -271,6 +271,7 @@ impl<O: Observe> Simulation<O> {
             inv: InvariantReport::default(),
             env: env.to_string(),
             obs,
+            progress: None,
             net: net.clone(),
         };
         for (i, c) in sim.net.crashes.iter().enumerate() {

@@ -38,6 +38,25 @@ mod observe;
 mod results;
 mod roaming;
 
+/// How far a run has come: what a long run reports as it goes ([`Simulation::with_progress`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunProgress {
+    /// Simulated time now, and the run's cap on it.
+    pub now: Time,
+    pub max_time: Time,
+    pub events: u64,
+    /// Bytes the receiving applications have got, of all flows' transfers.
+    pub delivered: u64,
+    pub transfer: u64,
+}
+
+/// The callback of [`Simulation::with_progress`].
+pub type ProgressFn = Box<dyn FnMut(RunProgress)>;
+
+/// Events between two progress reports: a power of two, so the loop's check is a mask; about a
+/// hundredth of a second of a run's time at today's speed.
+pub const PROGRESS_EVERY: u64 = 1 << 16;
+
 #[derive(Clone, Copy, Debug)]
 enum Event {
     /// A node's timer.
@@ -117,6 +136,8 @@ pub struct Simulation<O: Observe = NoObserver> {
     env: String,
     /// Traces and captures, when asked for.
     obs: O,
+    /// Told how the run is going every [`PROGRESS_EVERY`] events, when asked for.
+    progress: Option<ProgressFn>,
 }
 
 impl Simulation<NoObserver> {
@@ -172,6 +193,15 @@ impl Simulation<Observer> {
 }
 
 impl<O: Observe> Simulation<O> {
+    /// Calls `f` every [`PROGRESS_EVERY`] events with how far the run has come (the command
+    /// line's progress line on a long run). Results do not depend on it.
+    pub fn with_progress(mut self, f: impl FnMut(RunProgress) + 'static) -> Simulation<O> {
+        self.progress = Some(Box::new(f));
+        self
+    }
+}
+
+impl<O: Observe> Simulation<O> {
     /// The flow's sender opens its connection.
     fn start_flow(&mut self, f: FlowId) {
         let Some(cfg) = self.pending[f].take() else {
@@ -188,6 +218,24 @@ impl<O: Observe> Simulation<O> {
             });
         }
         self.kick(node);
+    }
+
+    /// Tells the progress callback how far the run has come.
+    fn report_progress(&mut self) {
+        let delivered = (0..self.flows.len())
+            .filter_map(|f| self.tcp(f, Role::Receiver))
+            .map(|t| t.stats().bytes_delivered)
+            .sum();
+        let p = RunProgress {
+            now: self.now,
+            max_time: self.net.max_time,
+            events: self.events,
+            delivered,
+            transfer: self.net.flows.iter().map(|f| f.transfer).sum(),
+        };
+        if let Some(f) = self.progress.as_mut() {
+            f(p);
+        }
     }
 
     fn run_to_end(mut self) -> (RunResult, O) {
@@ -212,6 +260,9 @@ impl<O: Observe> Simulation<O> {
             if self.all_finished() {
                 break;
             }
+            if self.events & (PROGRESS_EVERY - 1) == 0 && self.progress.is_some() {
+                self.report_progress();
+            }
         }
         // frames still on the air went on the air
         for c in 0..self.cells.len() {
@@ -229,12 +280,12 @@ impl<O: Observe> Simulation<O> {
     /// would only go on with beacons and handoffs until the time cap).
     fn all_finished(&self) -> bool {
         (0..self.flows.len()).all(|f| {
-            let sender = self.tcp(f, Role::Sender);
-            if sender.is_some_and(|t| t.stats().dropped) {
-                return true;
-            }
-            sender.is_some_and(Tcp::is_finished)
-                && self.tcp(f, Role::Receiver).is_some_and(Tcp::is_finished)
+            // a dropped connection is closed, so the common case (a sender still at work) is one test
+            self.tcp(f, Role::Sender).is_some_and(|t| {
+                t.is_finished()
+                    && (t.stats().dropped
+                        || self.tcp(f, Role::Receiver).is_some_and(Tcp::is_finished))
+            })
         })
     }
 
