@@ -72,6 +72,265 @@ pub enum AgentKind {
     SnoopOnEln,
 }
 
+/// Everything a protocol is, in one row: its names, the fixed host's loss recovery, what the
+/// receiver adds to its ACKs, the base-station agent, and what `snooplab protocols` says of it.
+#[derive(Clone, Copy, Debug)]
+pub struct ProtocolDef {
+    pub protocol: Protocol,
+    /// The canonical name (as in scenario files, `--protocol` and every output).
+    pub name: &'static str,
+    /// Other names `--protocol` accepts.
+    pub aliases: &'static [&'static str],
+    /// The sending host's loss recovery.
+    pub sender: RecoveryPolicy,
+    /// What the receiving host's TCP adds to its ACKs.
+    pub receiver: ReceiverPolicy,
+    /// What runs at the base station.
+    pub agent: AgentKind,
+    /// Whether the sending host piggybacks its output queue on each packet (paper 004 section
+    /// 3.3): the mobile hosts of the ELN and NACK schemes.
+    pub reports_output_queue: bool,
+    pub description: &'static str,
+}
+
+/// The receiver policies the protocols use.
+mod receiver {
+    use snooplab_proto::tcp::ReceiverPolicy;
+
+    pub const NONE: ReceiverPolicy = ReceiverPolicy {
+        mark_eln: false,
+        smart_acks: false,
+        sack_blocks: false,
+    };
+    /// E2E-ELN: "we assume sufficient knowledge at the receiver about wireless losses".
+    pub const ELN: ReceiverPolicy = ReceiverPolicy {
+        mark_eln: true,
+        ..NONE
+    };
+    pub const SMART: ReceiverPolicy = ReceiverPolicy {
+        smart_acks: true,
+        ..NONE
+    };
+    pub const SACK: ReceiverPolicy = ReceiverPolicy {
+        sack_blocks: true,
+        ..NONE
+    };
+}
+
+/// The protocols, one row each, in [`Protocol::ALL`]'s order (a test checks it).
+#[rustfmt::skip]
+const DEFS: [ProtocolDef; 18] = [
+    ProtocolDef {
+        protocol: Protocol::E2e,
+        name: "e2e",
+        aliases: &["reno"],
+        sender: RecoveryPolicy::RENO,
+        receiver: receiver::NONE,
+        agent: AgentKind::Router,
+        reports_output_queue: false,
+        description: "TCP Reno as the hosts' BSD runs it, end to end; the base station only routes (paper 000 E2E)",
+    },
+    ProtocolDef {
+        protocol: Protocol::E2eNewReno,
+        name: "e2e-newreno",
+        aliases: &["newreno"],
+        sender: RecoveryPolicy::NEWRENO,
+        receiver: receiver::NONE,
+        agent: AgentKind::Router,
+        reports_output_queue: false,
+        description: "Reno that stays in fast recovery on partial ACKs, resending the next hole (paper 000 E2E-NEWRENO)",
+    },
+    ProtocolDef {
+        protocol: Protocol::E2eSmart,
+        name: "e2e-smart",
+        aliases: &["smart"],
+        sender: RecoveryPolicy::SMART,
+        receiver: receiver::SMART,
+        agent: AgentKind::Router,
+        reports_output_queue: false,
+        description: "ACKs name the segment that caused them; the sender resends each gap at once (once per \
+                 RTT) and halves its window per loss event (paper 000 E2E-SMART)",
+    },
+    ProtocolDef {
+        protocol: Protocol::E2eIetfSack,
+        name: "e2e-ietf-sack",
+        aliases: &["sack"],
+        sender: RecoveryPolicy::SACK,
+        receiver: receiver::SACK,
+        agent: AgentKind::Router,
+        reports_output_queue: false,
+        description: "RFC 2018 SACK blocks; scoreboard recovery after 3 duplicate ACKs, window halved as \
+                 Reno (paper 000 E2E-IETF-SACK, Fall and Floyd's Sack1)",
+    },
+    ProtocolDef {
+        protocol: Protocol::E2eEln,
+        name: "e2e-eln",
+        aliases: &[],
+        sender: RecoveryPolicy::ELN,
+        receiver: receiver::ELN,
+        agent: AgentKind::Router,
+        reports_output_queue: false,
+        description: "the receiver marks duplicate ACKs for segments corrupted on the wireless hop; the sender \
+                 resends on the 3rd without shrinking its window (paper 000 E2E-ELN)",
+    },
+    ProtocolDef {
+        protocol: Protocol::E2eElnRxmt,
+        name: "e2e-eln-rxmt",
+        aliases: &[],
+        sender: RecoveryPolicy::ELN_RXMT,
+        receiver: receiver::ELN,
+        agent: AgentKind::Router,
+        reports_output_queue: false,
+        description: "E2E-ELN that resends on the first marked duplicate ACK (paper 000 E2E-ELN-RXMT)",
+    },
+    ProtocolDef {
+        protocol: Protocol::Efr,
+        name: "efr",
+        aliases: &[],
+        sender: RecoveryPolicy::EFR,
+        receiver: receiver::NONE,
+        agent: AgentKind::Router,
+        reports_output_queue: false,
+        description: "Reno whose fast-retransmit threshold is min(snd_wnd, cwnd)/mss - 2, at most 3, for tiny \
+                 windows (paper 001 EFR)",
+    },
+    ProtocolDef {
+        protocol: Protocol::LimitedTransmit,
+        name: "lt",
+        aliases: &["limited-transmit"],
+        sender: RecoveryPolicy::LIMITED_TRANSMIT,
+        receiver: receiver::NONE,
+        agent: AgentKind::Router,
+        reports_output_queue: false,
+        description: "Reno that sends a new segment on each of the first two duplicate ACKs, window \
+                 permitting, to make the third (RFC 3042 Limited Transmit)",
+    },
+    ProtocolDef {
+        protocol: Protocol::EarlyRetransmit,
+        name: "er",
+        aliases: &["early-retransmit"],
+        sender: RecoveryPolicy::EARLY_RETRANSMIT,
+        receiver: receiver::NONE,
+        agent: AgentKind::Router,
+        reports_output_queue: false,
+        description: "Reno whose threshold is ceiling(outstanding/mss) - 1 when less than 4 segments are \
+                 outstanding and no new segment can be sent (RFC 5827 Early Retransmit)",
+    },
+    ProtocolDef {
+        protocol: Protocol::EarlyRetransmitLt,
+        name: "er-lt",
+        aliases: &[],
+        sender: RecoveryPolicy::EARLY_RETRANSMIT_LT,
+        receiver: receiver::NONE,
+        agent: AgentKind::Router,
+        reports_output_queue: false,
+        description: "Early Retransmit together with Limited Transmit, as Linux ran them (RFC 5827 + \
+                 RFC 3042)",
+    },
+    ProtocolDef {
+        protocol: Protocol::Ll,
+        name: "ll",
+        aliases: &[],
+        sender: RecoveryPolicy::RENO,
+        receiver: receiver::NONE,
+        agent: AgentKind::LinkLayer {
+            suppress_dupacks: false,
+            selective: false,
+        },
+        reports_output_queue: false,
+        description: "the base station caches data bound for its cell and resends lost segments on duplicate \
+                 ACKs and its own timer, but passes every duplicate ACK on (paper 000 LL)",
+    },
+    ProtocolDef {
+        protocol: Protocol::LlTcpAware,
+        name: "ll-tcp-aware",
+        aliases: &["snoop"],
+        sender: RecoveryPolicy::RENO,
+        receiver: receiver::NONE,
+        agent: AgentKind::LinkLayer {
+            suppress_dupacks: true,
+            selective: false,
+        },
+        reports_output_queue: false,
+        description: "the snoop agent: local retransmission plus suppression of the duplicate ACKs it \
+                 answers (paper 000 LL-TCP-AWARE; alias snoop)",
+    },
+    ProtocolDef {
+        protocol: Protocol::LlSmart,
+        name: "ll-smart",
+        aliases: &[],
+        sender: RecoveryPolicy::RENO,
+        receiver: receiver::SMART,
+        agent: AgentKind::LinkLayer {
+            suppress_dupacks: false,
+            selective: true,
+        },
+        reports_output_queue: false,
+        description: "LL that resends every segment the SMART information on the ACKs shows missing \
+                 (paper 000 LL-SMART)",
+    },
+    ProtocolDef {
+        protocol: Protocol::LlSmartTcpAware,
+        name: "ll-smart-tcp-aware",
+        aliases: &[],
+        sender: RecoveryPolicy::RENO,
+        receiver: receiver::SMART,
+        agent: AgentKind::LinkLayer {
+            suppress_dupacks: true,
+            selective: true,
+        },
+        reports_output_queue: false,
+        description: "LL-SMART with duplicate-ACK suppression (paper 000 LL-SMART-TCP-AWARE)",
+    },
+    ProtocolDef {
+        protocol: Protocol::Split,
+        name: "split",
+        aliases: &[],
+        sender: RecoveryPolicy::RENO,
+        receiver: receiver::NONE,
+        agent: AgentKind::Split { smart: false },
+        reports_output_queue: false,
+        description: "the base station ends the fixed host's connection and relays through a 64 KB buffer \
+                 over a second Reno connection (paper 000 SPLIT)",
+    },
+    ProtocolDef {
+        protocol: Protocol::SplitSmart,
+        name: "split-smart",
+        aliases: &[],
+        sender: RecoveryPolicy::RENO,
+        receiver: receiver::SMART,
+        agent: AgentKind::Split { smart: true },
+        reports_output_queue: false,
+        description: "SPLIT whose wireless connection uses the SMART sender (paper 000 SPLIT-SMART)",
+    },
+    ProtocolDef {
+        protocol: Protocol::BsEln,
+        name: "bs-eln",
+        aliases: &[],
+        sender: RecoveryPolicy::ELN_MOBILE,
+        receiver: receiver::NONE,
+        agent: AgentKind::Eln,
+        reports_output_queue: true,
+        description: "mobile senders: the base station lists the holes in the data it sees from the mobile \
+                 host and sets ELN on ACKs that ask for one (not while a queue is above 75%); the \
+                 mobile Reno sender resends on the 2nd marked ACK, once per RTT, with no window \
+                 change (paper 004 Reno+ELN)",
+    },
+    ProtocolDef {
+        protocol: Protocol::BsNack,
+        name: "bs-nack",
+        aliases: &[],
+        sender: RecoveryPolicy::SACK,
+        receiver: receiver::NONE,
+        agent: AgentKind::Nack,
+        reports_output_queue: true,
+        description: "mobile senders: the base station lists the holes in the data it sees from the mobile \
+                 host and sends it NACKs, made-up duplicate ACKs with SACK blocks, after 3 packets \
+                 above a hole or 200 ms idle; the mobile host runs the IETF-SACK sender (paper 002 \
+                 section 3.2, paper 004 section 3.1)",
+    },
+];
+
 impl Protocol {
     pub const ALL: [Protocol; 18] = [
         Protocol::E2e,
@@ -94,120 +353,28 @@ impl Protocol {
         Protocol::BsNack,
     ];
 
+    /// The protocol's row of the table.
+    pub fn def(self) -> &'static ProtocolDef {
+        &DEFS[self as usize]
+    }
+
     pub fn name(self) -> &'static str {
-        match self {
-            Protocol::E2e => "e2e",
-            Protocol::E2eNewReno => "e2e-newreno",
-            Protocol::E2eSmart => "e2e-smart",
-            Protocol::E2eIetfSack => "e2e-ietf-sack",
-            Protocol::E2eEln => "e2e-eln",
-            Protocol::E2eElnRxmt => "e2e-eln-rxmt",
-            Protocol::Efr => "efr",
-            Protocol::LimitedTransmit => "lt",
-            Protocol::EarlyRetransmit => "er",
-            Protocol::EarlyRetransmitLt => "er-lt",
-            Protocol::Ll => "ll",
-            Protocol::LlTcpAware => "ll-tcp-aware",
-            Protocol::LlSmart => "ll-smart",
-            Protocol::LlSmartTcpAware => "ll-smart-tcp-aware",
-            Protocol::Split => "split",
-            Protocol::SplitSmart => "split-smart",
-            Protocol::BsEln => "bs-eln",
-            Protocol::BsNack => "bs-nack",
-        }
+        self.def().name
     }
 
     pub fn description(self) -> &'static str {
-        match self {
-            Protocol::E2e => "TCP Reno as the hosts' BSD runs it, end to end; the base station only routes (paper 000 E2E)",
-            Protocol::E2eNewReno => {
-                "Reno that stays in fast recovery on partial ACKs, resending the next hole (paper 000 E2E-NEWRENO)"
-            }
-            Protocol::E2eSmart => {
-                "ACKs name the segment that caused them; the sender resends each gap at once (once per \
-                 RTT) and halves its window per loss event (paper 000 E2E-SMART)"
-            }
-            Protocol::E2eIetfSack => {
-                "RFC 2018 SACK blocks; scoreboard recovery after 3 duplicate ACKs, window halved as \
-                 Reno (paper 000 E2E-IETF-SACK, Fall and Floyd's Sack1)"
-            }
-            Protocol::E2eEln => {
-                "the receiver marks duplicate ACKs for segments corrupted on the wireless hop; the sender \
-                 resends on the 3rd without shrinking its window (paper 000 E2E-ELN)"
-            }
-            Protocol::E2eElnRxmt => {
-                "E2E-ELN that resends on the first marked duplicate ACK (paper 000 E2E-ELN-RXMT)"
-            }
-            Protocol::Efr => {
-                "Reno whose fast-retransmit threshold is min(snd_wnd, cwnd)/mss - 2, at most 3, for tiny \
-                 windows (paper 001 EFR)"
-            }
-            Protocol::LimitedTransmit => {
-                "Reno that sends a new segment on each of the first two duplicate ACKs, window \
-                 permitting, to make the third (RFC 3042 Limited Transmit)"
-            }
-            Protocol::EarlyRetransmit => {
-                "Reno whose threshold is ceiling(outstanding/mss) - 1 when less than 4 segments are \
-                 outstanding and no new segment can be sent (RFC 5827 Early Retransmit)"
-            }
-            Protocol::EarlyRetransmitLt => {
-                "Early Retransmit together with Limited Transmit, as Linux ran them (RFC 5827 + \
-                 RFC 3042)"
-            }
-            Protocol::Ll => {
-                "the base station caches data bound for its cell and resends lost segments on duplicate \
-                 ACKs and its own timer, but passes every duplicate ACK on (paper 000 LL)"
-            }
-            Protocol::LlTcpAware => {
-                "the snoop agent: local retransmission plus suppression of the duplicate ACKs it \
-                 answers (paper 000 LL-TCP-AWARE; alias snoop)"
-            }
-            Protocol::LlSmart => {
-                "LL that resends every segment the SMART information on the ACKs shows missing \
-                 (paper 000 LL-SMART)"
-            }
-            Protocol::LlSmartTcpAware => {
-                "LL-SMART with duplicate-ACK suppression (paper 000 LL-SMART-TCP-AWARE)"
-            }
-            Protocol::Split => {
-                "the base station ends the fixed host's connection and relays through a 64 KB buffer \
-                 over a second Reno connection (paper 000 SPLIT)"
-            }
-            Protocol::SplitSmart => {
-                "SPLIT whose wireless connection uses the SMART sender (paper 000 SPLIT-SMART)"
-            }
-            Protocol::BsEln => {
-                "mobile senders: the base station lists the holes in the data it sees from the mobile \
-                 host and sets ELN on ACKs that ask for one (not while a queue is above 75%); the \
-                 mobile Reno sender resends on the 2nd marked ACK, once per RTT, with no window \
-                 change (paper 004 Reno+ELN)"
-            }
-            Protocol::BsNack => {
-                "mobile senders: the base station lists the holes in the data it sees from the mobile \
-                 host and sends it NACKs, made-up duplicate ACKs with SACK blocks, after 3 packets \
-                 above a hole or 200 ms idle; the mobile host runs the IETF-SACK sender (paper 002 \
-                 section 3.2, paper 004 section 3.1)"
-            }
-        }
+        self.def().description
     }
 
     /// Accepted names: the canonical ones and a few aliases.
     pub fn parse(name: &str) -> Result<Protocol, String> {
         let n = name.trim().to_ascii_lowercase();
-        let alias = match n.as_str() {
-            "reno" => Some(Protocol::E2e),
-            "newreno" => Some(Protocol::E2eNewReno),
-            "sack" => Some(Protocol::E2eIetfSack),
-            "smart" => Some(Protocol::E2eSmart),
-            "snoop" => Some(Protocol::LlTcpAware),
-            "limited-transmit" => Some(Protocol::LimitedTransmit),
-            "early-retransmit" => Some(Protocol::EarlyRetransmit),
-            _ => None,
-        };
-        alias
-            .or_else(|| Protocol::ALL.iter().copied().find(|p| p.name() == n))
+        DEFS.iter()
+            .find(|d| d.aliases.contains(&n.as_str()))
+            .or_else(|| DEFS.iter().find(|d| d.name == n))
+            .map(|d| d.protocol)
             .ok_or_else(|| {
-                let known: Vec<&str> = Protocol::ALL.iter().map(|p| p.name()).collect();
+                let known: Vec<&str> = DEFS.iter().map(|d| d.name).collect();
                 format!(
                     "unknown protocol '{name}' (known: {}; see `snooplab protocols`)",
                     known.join(", ")
@@ -217,47 +384,18 @@ impl Protocol {
 
     /// The fixed host's loss recovery.
     pub fn sender_policy(self) -> RecoveryPolicy {
-        match self {
-            Protocol::E2e => RecoveryPolicy::RENO,
-            Protocol::E2eNewReno => RecoveryPolicy::NEWRENO,
-            Protocol::E2eSmart => RecoveryPolicy::SMART,
-            Protocol::E2eIetfSack => RecoveryPolicy::SACK,
-            Protocol::E2eEln => RecoveryPolicy::ELN,
-            Protocol::E2eElnRxmt => RecoveryPolicy::ELN_RXMT,
-            Protocol::Efr => RecoveryPolicy::EFR,
-            Protocol::BsEln => RecoveryPolicy::ELN_MOBILE,
-            Protocol::BsNack => RecoveryPolicy::SACK,
-            Protocol::LimitedTransmit => RecoveryPolicy::LIMITED_TRANSMIT,
-            Protocol::EarlyRetransmit => RecoveryPolicy::EARLY_RETRANSMIT,
-            Protocol::EarlyRetransmitLt => RecoveryPolicy::EARLY_RETRANSMIT_LT,
-            Protocol::Ll
-            | Protocol::LlTcpAware
-            | Protocol::LlSmart
-            | Protocol::LlSmartTcpAware
-            | Protocol::Split
-            | Protocol::SplitSmart => RecoveryPolicy::RENO,
-        }
+        self.def().sender
     }
 
     /// What the mobile host's TCP adds to its ACKs.
     pub fn receiver_policy(self) -> ReceiverPolicy {
-        ReceiverPolicy {
-            mark_eln: matches!(self, Protocol::E2eEln | Protocol::E2eElnRxmt),
-            smart_acks: matches!(
-                self,
-                Protocol::E2eSmart
-                    | Protocol::LlSmart
-                    | Protocol::LlSmartTcpAware
-                    | Protocol::SplitSmart
-            ),
-            sack_blocks: self == Protocol::E2eIetfSack,
-        }
+        self.def().receiver
     }
 
     /// Whether the sending host piggybacks its output queue on each packet (paper 004 section 3.3):
     /// the mobile hosts of the ELN scheme.
     pub fn reports_output_queue(self) -> bool {
-        matches!(self, Protocol::BsEln | Protocol::BsNack)
+        self.def().reports_output_queue
     }
 
     /// Whether the fixed host's ACKs come from the base station rather than the mobile host.
@@ -266,29 +404,7 @@ impl Protocol {
     }
 
     pub fn agent(self) -> AgentKind {
-        match self {
-            Protocol::Ll => AgentKind::LinkLayer {
-                suppress_dupacks: false,
-                selective: false,
-            },
-            Protocol::LlTcpAware => AgentKind::LinkLayer {
-                suppress_dupacks: true,
-                selective: false,
-            },
-            Protocol::LlSmart => AgentKind::LinkLayer {
-                suppress_dupacks: false,
-                selective: true,
-            },
-            Protocol::LlSmartTcpAware => AgentKind::LinkLayer {
-                suppress_dupacks: true,
-                selective: true,
-            },
-            Protocol::Split => AgentKind::Split { smart: false },
-            Protocol::SplitSmart => AgentKind::Split { smart: true },
-            Protocol::BsEln => AgentKind::Eln,
-            Protocol::BsNack => AgentKind::Nack,
-            _ => AgentKind::Router,
-        }
+        self.def().agent
     }
 }
 
@@ -308,5 +424,23 @@ mod tests {
         assert!(Protocol::parse("vegas")
             .unwrap_err()
             .contains("unknown protocol 'vegas'"));
+    }
+
+    #[test]
+    fn the_table_is_in_all_order_and_its_names_are_the_serde_names() {
+        for (i, p) in Protocol::ALL.into_iter().enumerate() {
+            assert_eq!(DEFS[i].protocol, p);
+            assert_eq!(
+                serde_json::to_string(&p).unwrap(),
+                format!("\"{}\"", p.name())
+            );
+        }
+        for (alias, p) in [
+            ("reno", Protocol::E2e),
+            ("snoop", Protocol::LlTcpAware),
+            ("Limited-Transmit", Protocol::LimitedTransmit),
+        ] {
+            assert_eq!(Protocol::parse(alias), Ok(p));
+        }
     }
 }
