@@ -1,0 +1,198 @@
+//! Networks in scenario files (`docs/networks.md`): `[[node]]`, `[[link]]`, `[[cell]]` and `[[flow]]`
+//! tables beside a scenario's top-level settings, which stay the defaults of every flow, link and
+//! channel that does not set its own.
+//!
+//! This file holds the tables as a file spells them; `channel.rs` the channel keys they share;
+//! `resolve.rs` the two steps from tables to a network: [`Topology::resolve`] checks the tables and
+//! turns names into indices (every error names the table and the key), and
+//! [`Network::from_topology`](crate::network::Network::from_topology) fills in the scenario's
+//! defaults, which cannot fail. So a scenario carries its topology and `--protocol`,
+//! `--buffer`, ... still change every flow that does not name its own.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use snooplab_proto::time::US;
+
+use crate::medium::CsmaParams;
+use crate::scenario::SizeValue;
+
+mod channel;
+
+pub use channel::{ChannelKeys, ChannelLevel, ChannelTable};
+pub use resolve::Topology;
+
+/// A `[[node]]` table.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct NodeTable {
+    pub name: String,
+    /// `host` (the default), `base-station` or `router` (a base station without a cell that runs
+    /// plain forwarding).
+    pub kind: Option<String>,
+    /// IPv4 address, dotted quad [default: 10.0.x.y by position].
+    pub address: Option<String>,
+    /// Base stations: the agent the named protocol runs at the base station (`snooplab
+    /// protocols`), or `router` [default: the scenario's protocol's].
+    pub agent: Option<String>,
+    /// Base stations and routers: packets the IP input queue holds [default: 50, BSD's
+    /// `IFQ_MAXLEN`].
+    pub input_queue: Option<usize>,
+    /// Base stations and routers: forwarding time per packet, microseconds; packets queue behind
+    /// it in the input queue [default: 0, forwarded at once].
+    pub forwarding_us: Option<f64>,
+    /// bs-eln and bs-nack base stations: a gap in a mobile host's data is a possible congestion
+    /// loss, never marked, while the input queue or the mobile host's output queue is above this
+    /// fraction of its maximum [default: 0.75, paper 004].
+    pub queue_threshold: Option<f64>,
+}
+
+/// A `[[link]]` table: a full-duplex wired link.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct LinkTable {
+    /// Name of its capture file [default: `a-b`].
+    pub name: Option<String>,
+    /// The two nodes it connects.
+    pub between: Vec<String>,
+    /// The wired model to start from: `lan` or `wan` [default: the scenario's env].
+    pub env: Option<String>,
+    pub rate_bps: Option<u64>,
+    /// One-way propagation and processing delay, milliseconds.
+    pub delay_ms: Option<f64>,
+    /// Packets each direction's queue holds.
+    pub queue: Option<usize>,
+    /// Link-layer bytes added to each IP packet.
+    pub framing_bytes: Option<u32>,
+}
+
+/// A station of a cell with its own channel settings (`[[cell.station]]`).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct StationTable {
+    pub node: String,
+    pub error_every: Option<SizeValue>,
+    pub error_every_down: Option<SizeValue>,
+    pub error_every_up: Option<SizeValue>,
+    pub burst: Option<i64>,
+    pub down: Option<ChannelTable>,
+    pub up: Option<ChannelTable>,
+}
+
+/// A `[[cell]]` table: a base station's wireless cell.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CellTable {
+    /// Name of its capture file [default: `<base station>-cell`].
+    pub name: Option<String>,
+    pub base_station: String,
+    /// Its mobile hosts, with the cell's channel settings.
+    #[serde(default)]
+    pub stations: Vec<String>,
+    /// Mobile hosts with channel settings of their own.
+    #[serde(default)]
+    pub station: Vec<StationTable>,
+    /// How the stations share the medium: `turns` [default] or `csma`.
+    pub access: Option<String>,
+    /// CSMA/CA's constants, each over its default (`access = "csma"` only).
+    pub csma: Option<CsmaTable>,
+    pub rate_bps: Option<u64>,
+    /// Fixed airtime of every frame besides its bits, microseconds.
+    pub frame_overhead_us: Option<u64>,
+    /// Frames each station's queue holds.
+    pub queue: Option<usize>,
+    pub error_every: Option<SizeValue>,
+    pub error_every_down: Option<SizeValue>,
+    pub error_every_up: Option<SizeValue>,
+    pub burst: Option<i64>,
+    pub down: Option<ChannelTable>,
+    pub up: Option<ChannelTable>,
+}
+
+/// `csma = { slot-us = 23, ifs-us = 60 }`: the CSMA/CA constants a cell changes
+/// (`crate::medium::CsmaParams` documents each and its source).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CsmaTable {
+    pub ifs_us: Option<u64>,
+    pub slot_us: Option<u64>,
+    pub cw_min: Option<u32>,
+    pub cw_max: Option<u32>,
+    pub max_attempts: Option<u32>,
+    pub post_tx_window: Option<u32>,
+    pub load_ns_per_byte: Option<u64>,
+    pub framing_us: Option<u64>,
+}
+
+impl CsmaTable {
+    fn params(&self) -> CsmaParams {
+        let d = CsmaParams::default();
+        CsmaParams {
+            ifs: self.ifs_us.map_or(d.ifs, |u| u * US),
+            slot: self.slot_us.map_or(d.slot, |u| u * US),
+            cw_min: self.cw_min.unwrap_or(d.cw_min),
+            cw_max: self.cw_max.unwrap_or(d.cw_max),
+            max_attempts: self.max_attempts.unwrap_or(d.max_attempts),
+            post_tx_window: self.post_tx_window.unwrap_or(d.post_tx_window),
+            load_ns_per_byte: self.load_ns_per_byte.unwrap_or(d.load_ns_per_byte),
+            framing: self.framing_us.map_or(d.framing, |u| u.saturating_mul(US)),
+        }
+    }
+}
+
+/// The channel keys of a table that has them all.
+macro_rules! channel_keys {
+    ($t:expr) => {
+        $crate::network::file::ChannelKeys {
+            error_every: $t.error_every.clone(),
+            error_every_down: $t.error_every_down.clone(),
+            error_every_up: $t.error_every_up.clone(),
+            burst: $t.burst,
+            down: $t.down.clone(),
+            up: $t.up.clone(),
+        }
+    };
+}
+
+/// A `[[flow]]` table: a one-way TCP transfer.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct FlowTable {
+    /// [default: `flow<i>`]
+    pub name: Option<String>,
+    pub from: String,
+    pub to: String,
+    pub protocol: Option<String>,
+    pub host: Option<String>,
+    pub host_details: Option<BTreeMap<String, toml::Value>>,
+    pub buffer: Option<SizeValue>,
+    pub mss: Option<SizeValue>,
+    pub transfer: Option<SizeValue>,
+    /// When the sender opens the connection, seconds [default: 0].
+    pub start_s: Option<f64>,
+}
+
+/// The network tables of a scenario file.
+#[derive(Clone, Debug, Default)]
+pub struct Tables<'a> {
+    pub nodes: &'a [NodeTable],
+    pub links: &'a [LinkTable],
+    pub cells: &'a [CellTable],
+    pub flows: &'a [FlowTable],
+    pub handoffs: &'a [crate::network::HandoffTable],
+    pub crashes: &'a [CrashTable],
+}
+
+/// A `[[crash]]` table: a base station that crashes and comes back.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct CrashTable {
+    pub node: String,
+    /// When it crashes, seconds.
+    pub at_s: f64,
+    /// How long it stays down, seconds.
+    pub down_s: f64,
+}
+
+// after `channel_keys!`, which it uses
+mod resolve;
