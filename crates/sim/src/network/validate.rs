@@ -1,0 +1,218 @@
+//! The checks a network passes before it runs: each names what is wrong and where, so a
+//! scenario file's mistake is one `error:` line.
+
+use super::{Network, NodeKind, Routes};
+use crate::protocol::AgentKind;
+
+impl Network {
+    /// Checks the network; the message names the node, link, cell or flow and what is wrong.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.nodes.is_empty() {
+            return Err("the network has no nodes".into());
+        }
+        self.validate_nodes()?;
+        self.validate_links()?;
+        self.validate_cells()?;
+        self.validate_attachments()?;
+        self.validate_handoffs()?;
+        self.validate_crashes()?;
+        if self.flows.is_empty() {
+            return Err("the network has no flows".into());
+        }
+        self.validate_flows()?;
+        if self.max_time == 0 {
+            return Err("max-time must be positive".into());
+        }
+        Ok(())
+    }
+
+    /// Names and addresses are unique.
+    fn validate_nodes(&self) -> Result<(), String> {
+        for (i, n) in self.nodes.iter().enumerate() {
+            if self.nodes[..i].iter().any(|m| m.name == n.name) {
+                return Err(format!("node '{}' is defined twice", n.name));
+            }
+            if self.nodes[..i].iter().any(|m| m.addr == n.addr) {
+                return Err(format!("node '{}' has the address of another node", n.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// A link joins two nodes, with a rate and a queue.
+    fn validate_links(&self) -> Result<(), String> {
+        for l in &self.links {
+            if l.ends[0] == l.ends[1] {
+                return Err(format!("link '{}' connects a node to itself", l.name));
+            }
+            if l.params.rate_bps == 0 {
+                return Err(format!("link '{}' has a rate of 0", l.name));
+            }
+            if l.params.queue_packets == 0 {
+                return Err(format!("link '{}' has a queue of 0 packets", l.name));
+            }
+        }
+        Ok(())
+    }
+
+    /// A cell belongs to one base station, has stations, and a valid access model and channels.
+    fn validate_cells(&self) -> Result<(), String> {
+        for (c, cell) in self.cells.iter().enumerate() {
+            if !matches!(
+                self.nodes[cell.base_station].kind,
+                NodeKind::BaseStation { .. }
+            ) {
+                return Err(format!(
+                    "cell '{}': its base station '{}' is a host",
+                    cell.name, self.nodes[cell.base_station].name
+                ));
+            }
+            if self.cells[..c]
+                .iter()
+                .any(|o| o.base_station == cell.base_station)
+            {
+                return Err(format!(
+                    "base station '{}' has more than one cell",
+                    self.nodes[cell.base_station].name
+                ));
+            }
+            if cell.stations.is_empty() {
+                return Err(format!("cell '{}' has no mobile hosts", cell.name));
+            }
+            cell.access
+                .validate(&cell.params)
+                .map_err(|e| format!("cell '{}': {e}", cell.name))?;
+            if cell.params.rate_bps == 0 || cell.params.queue_packets == 0 {
+                return Err(format!(
+                    "cell '{}': rate and queue must be positive",
+                    cell.name
+                ));
+            }
+            for s in &cell.stations {
+                // a station is a mobile host, or the far base station of a wireless transit
+                // link (paper 004 section 3.5), which then has no cell of its own
+                let transit = self.nodes[s.node].kind != NodeKind::Host;
+                if transit && self.cell_of(s.node).is_some() {
+                    return Err(format!(
+                        "cell '{}': station '{}' is a base station with a cell of its own; a \
+                         station is a host, or a base station at the far end of a transit link",
+                        cell.name, self.nodes[s.node].name
+                    ));
+                }
+                s.down.validate().and(s.up.validate()).map_err(|e| {
+                    format!(
+                        "cell '{}', station '{}': {e}",
+                        cell.name, self.nodes[s.node].name
+                    )
+                })?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A host has one attachment (a wired link or a cell), or roams between cells.
+    fn validate_attachments(&self) -> Result<(), String> {
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Host {
+                continue;
+            }
+            let wired = self.links.iter().filter(|l| l.ends.contains(&i)).count();
+            let cells = self
+                .cells
+                .iter()
+                .filter(|c| c.stations.iter().any(|s| s.node == i))
+                .count();
+            let roams = self.handoffs.iter().any(|h| h.mobile == i);
+            if roams && (wired > 0 || cells == 0) {
+                return Err(format!(
+                    "host '{}' hands off between base stations: it must be a station of their \
+                     cells and have no wired link",
+                    n.name
+                ));
+            }
+            if !roams && wired + cells != 1 {
+                return Err(format!(
+                    "host '{}' must have exactly one attachment (a wired link or a cell), it has {}",
+                    n.name,
+                    wired + cells
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Only base stations and routers crash.
+    fn validate_crashes(&self) -> Result<(), String> {
+        for c in &self.crashes {
+            if !matches!(self.nodes[c.node].kind, NodeKind::BaseStation { .. }) {
+                return Err(format!(
+                    "crash: '{}' is a host; only base stations and routers crash",
+                    self.nodes[c.node].name
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A flow runs between two hosts with a path, its own ports and valid TCP settings; a split base station relays one flow, towards a mobile host.
+    fn validate_flows(&self) -> Result<(), String> {
+        let routes = Routes::new(self);
+        for (f, fl) in self.flows.iter().enumerate() {
+            for (end, id) in [("from", fl.from), ("to", fl.to)] {
+                if self.nodes[id].kind != NodeKind::Host {
+                    return Err(format!(
+                        "flow '{}': '{end}' node '{}' is not a host",
+                        fl.name, self.nodes[id].name
+                    ));
+                }
+            }
+            if fl.from == fl.to {
+                return Err(format!("flow '{}' goes from a host to itself", fl.name));
+            }
+            if routes.hop(fl.from, fl.to).is_none() {
+                return Err(format!(
+                    "flow '{}': no path from '{}' to '{}'",
+                    fl.name, self.nodes[fl.from].name, self.nodes[fl.to].name
+                ));
+            }
+            crate::scenario::check_tcp_settings(fl.mss, fl.buffer, fl.transfer)
+                .map_err(|e| format!("flow '{}': {e}", fl.name))?;
+            let (a, b) = self.endpoints(f);
+            if self.flows[..f].iter().enumerate().any(|(g, _)| {
+                let (c, d) = self.endpoints(g);
+                a == c || b == d || a == d || b == c
+            }) {
+                return Err(format!(
+                    "flow '{}' shares a TCP port with an earlier flow",
+                    fl.name
+                ));
+            }
+            for bs in routes.path(self, fl.from, fl.to) {
+                if let NodeKind::BaseStation {
+                    agent: AgentKind::Split { .. },
+                    ..
+                } = self.nodes[bs].kind
+                {
+                    let crossing = self
+                        .flows
+                        .iter()
+                        .filter(|g| routes.path(self, g.from, g.to).contains(&bs))
+                        .count();
+                    if crossing > 1 {
+                        return Err(format!(
+                            "base station '{}' splits connections and can relay only one flow; {} cross it",
+                            self.nodes[bs].name, crossing
+                        ));
+                    }
+                    if !self.is_mobile(fl.to) {
+                        return Err(format!(
+                            "flow '{}': a split base station relays only towards its mobile hosts",
+                            fl.name
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
