@@ -410,3 +410,72 @@ fn sweep_table_columns_line_up_for_long_names() {
         "{out}"
     );
 }
+
+/// Exit code 2 and one `error:` line with every needle, from a run whose address space is held
+/// to 1 GiB: an input read without bounds ends in an allocation failure, not in the machine's
+/// memory (issue 26).
+fn assert_refused_within_1gib(args: &[&str], needles: &[&str]) {
+    let o = guarded::snooplab_within(1 << 20, args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: expected '{n}' in: {err}");
+    }
+}
+
+#[test]
+fn plot_reads_only_small_regular_trace_files() {
+    let dir = scratch("plot-files");
+    let trace = dir.join("trace");
+    let o = snooplab(&["run", "--transfer", "64k", "--trace", &s(&trace)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = s(&trace);
+    let plot = ["plot", t.as_str(), "--out", &s(&dir.join("plots"))];
+    let ok = guarded::snooplab_within(1 << 20, &plot);
+    assert!(ok.status.success(), "the trace as written: {}", stderr(&ok));
+
+    let seg = trace.join("segments.csv");
+    let saved = std::fs::read(&seg).expect("segments.csv");
+    // a link to /dev/zero: was read until the machine's memory ran out
+    std::fs::remove_file(&seg).expect("remove");
+    std::os::unix::fs::symlink("/dev/zero", &seg).expect("symlink");
+    assert_refused_within_1gib(
+        &plot,
+        &[
+            "trace file",
+            "segments.csv is not a regular file (it is a character device)",
+        ],
+    );
+    // a FIFO without a writer: was a hang
+    std::fs::remove_file(&seg).expect("remove");
+    let made = Command::new("mkfifo").arg(&seg).status().expect("mkfifo");
+    assert!(made.success());
+    assert_refused_within_1gib(
+        &plot,
+        &["segments.csv is not a regular file (it is a FIFO)"],
+    );
+    // over the limit (sparse: nothing is written)
+    std::fs::remove_file(&seg).expect("remove");
+    std::fs::File::create(&seg)
+        .and_then(|f| f.set_len((16 << 20) + 1))
+        .expect("big file");
+    assert_refused_within_1gib(
+        &plot,
+        &["segments.csv is 16777217 bytes, more than the limit of 16777216 (16 MiB)"],
+    );
+    // a missing file still says what a trace directory is
+    std::fs::remove_file(&seg).expect("remove");
+    assert_refused_within_1gib(&plot, &["segments.csv", "a trace directory written by"]);
+
+    // run.json only gives the title: in its place a device is passed over, the plot drawn
+    std::fs::write(&seg, saved).expect("restore");
+    let run_json = trace.join("run.json");
+    std::fs::remove_file(&run_json).expect("remove");
+    std::os::unix::fs::symlink("/dev/zero", &run_json).expect("symlink");
+    let o = guarded::snooplab_within(1 << 20, &plot);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("sequence.png"), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}

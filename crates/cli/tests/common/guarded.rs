@@ -11,8 +11,32 @@ const HANG_GUARD: Duration = Duration::from_secs(300);
 /// Runs the binary with stdout and stderr piped (so stderr is not a terminal), killing it if it
 /// has not ended within [`HANG_GUARD`].
 pub fn snooplab<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(args: &[S]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_snooplab"))
-        .args(args)
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_snooplab"));
+    cmd.args(args);
+    guarded(cmd, args)
+}
+
+/// [`snooplab`] with its address space limited to `kib` KiB (`ulimit -v`): an input that would
+/// make it hold unbounded memory ends it with an allocation failure (a non-zero exit a test sees)
+/// instead of taking the machine's memory first. The outcome is what a test asserts, never time.
+#[allow(dead_code)]
+pub fn snooplab_within<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(
+    kib: u64,
+    args: &[S],
+) -> Output {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -v \"$1\" && shift && exec \"$@\"")
+        .arg("sh")
+        .arg(kib.to_string())
+        .arg(env!("CARGO_BIN_EXE_snooplab"))
+        .args(args);
+    guarded(cmd, args)
+}
+
+/// Runs `cmd` (the binary with `args`, for messages) under the hang guard.
+fn guarded<S: std::fmt::Debug>(mut cmd: Command, args: &[S]) -> Output {
+    let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
