@@ -16,7 +16,9 @@ use clap::{Args, Parser, Subcommand};
         snooplab sweep --protocol e2e --env lan,wan --buffer 8k,32k --seeds 10\n  \
         snooplab protocols\n  \
         snooplab bench\n  \
-        sudo snooplab live --protocol plain,ll-tcp-aware --runs 5   # real Linux TCP through snoop"
+        sudo snooplab live --protocol plain,ll-tcp-aware --runs 5   # real Linux TCP through snoop\n\n\
+Exit codes: 0 done; 2 bad input or a failure (one line starting 'error:'); 3 a run whose transfer\n\
+did not complete or whose checks failed (`run`: the result is printed as usual and says why)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -65,7 +67,9 @@ pub enum Command {
     snooplab run --down gilbert-elliott:good-every=0,bad-every=2k,good-time=1s,bad-time=50ms\n  \
     snooplab run --down trace:examples/fading.trace --up none   # a recorded channel\n  \
     snooplab run --direction up --env wan --protocol bs-eln   # a mobile sender, ELN from the base station\n\n\
-Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024), 1.5M (whole bytes).")]
+Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024), 1.5M (whole bytes).\n\
+Exit code 3 (not 0) when a transfer did not complete (a sender gave up, a flow never started, the\n\
+time cap) or a run-time check failed; the result is printed all the same and says why. 2 is bad input.")]
 pub struct RunArgs {
     /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every,
     /// error-every-down, error-every-up, burst, down/up channel models, seed, max-time-s, host, a

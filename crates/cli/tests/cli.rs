@@ -233,7 +233,7 @@ fn bad_input_is_rejected_with_a_clear_error() {
     assert_rejected(&["run", "--protocol", "tahoe"], "unknown protocol 'tahoe'");
     assert_rejected(&["run", "--env", "moon"], "unknown env 'moon'");
     assert_rejected(&["run", "--buffer", "-8k"], "negative");
-    assert_rejected(&["run", "--buffer", "lots"], "not a whole number");
+    assert_rejected(&["run", "--buffer", "lots"], "not a number of bytes");
     assert_rejected(&["run", "--transfer", "-1"], "negative");
     assert_rejected(&["run", "--mss", "0"], "mss 0 is out of range");
     assert_rejected(&["run", "--buffer", "10G"], "buffer");
@@ -520,4 +520,61 @@ fn paper001_two_host_example_has_the_fields_of_the_checks_filter() {
     let channels = cell["channels"].as_array().expect("channels");
     assert_eq!(channels.len(), 2);
     assert!(channels.iter().all(|c| c["frames_down"].is_number()));
+}
+
+#[test]
+fn run_table_says_which_way_the_data_go_and_shows_handoffs() {
+    let o = snooplab(&["run", "--transfer", "256k", "--error-every", "16k"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("direction           down (fh -> mh: the fixed host sends"),
+        "{out}"
+    );
+    assert!(
+        out.contains(" up (down: base station to mobile host, the data; up: the ACKs)"),
+        "{out}"
+    );
+    // a mobile sender: the frames corrupted upstream are its data, not ACKs
+    let o = snooplab(&[
+        "run",
+        "--direction",
+        "up",
+        "--transfer",
+        "256k",
+        "--error-every",
+        "16k",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("direction           up (mh -> fh: the mobile host sends"),
+        "{out}"
+    );
+    assert!(
+        out.contains(" up (down: base station to mobile host, the ACKs; up: the data)"),
+        "{out}"
+    );
+    assert!(!out.contains("handoffs"), "{out}");
+    // paper 002's handoffs: how many, and their latency
+    let o = snooplab(&[
+        "run",
+        "--scenario",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/paper002-handoff.toml"
+        ),
+        "--transfer",
+        "1M",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("handoffs"))
+        .unwrap_or_else(|| panic!("a handoffs line: {out}"));
+    assert!(
+        line.contains("confirmed, latency mean") && line.contains(" ms"),
+        "{line}"
+    );
 }
