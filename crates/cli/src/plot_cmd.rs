@@ -67,13 +67,15 @@ fn seconds(flag: &str, v: &Option<String>) -> Result<Option<u64>, String> {
 }
 
 pub fn plot(a: PlotArgs) -> Result<(), String> {
+    // the flags first: a mistyped window is reported before a large trace is read
+    let (from, to) = (seconds("from", &a.from)?, seconds("to", &a.to)?);
     let trace = TraceLog::read_csv(&a.trace_dir)?;
     let title = title_from_dir(&a.trace_dir).unwrap_or_else(|| a.trace_dir.display().to_string());
     let mut view = View::whole(&trace, title);
-    if let Some(f) = seconds("from", &a.from)? {
+    if let Some(f) = from {
         view.from = f;
     }
-    if let Some(t) = seconds("to", &a.to)? {
+    if let Some(t) = to {
         view.to = t;
     }
     if view.to <= view.from {

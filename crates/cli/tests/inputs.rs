@@ -479,3 +479,87 @@ fn plot_reads_only_small_regular_trace_files() {
     assert!(stdout(&o).contains("sequence.png"), "{}", stdout(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn numbers_are_refused_for_what_is_wrong_with_them() {
+    let max = u64::MAX.to_string();
+    assert_refused(
+        &["run", "--seed", "1e300"],
+        &[&format!("seed '1e300' is too large (at most {max})")],
+    );
+    assert_refused(
+        &["run", "--seed", "18446744073709551616"],
+        &["seed '18446744073709551616' is too large"],
+    );
+    assert_refused(
+        &["run", "--seed", "1e3"],
+        &["seed '1e3' must be written in digits"],
+    );
+    assert_refused(
+        &["run", "--transfer", "2T"],
+        &["transfer: size '2T' has an unknown unit 'T' (known: k, M, G"],
+    );
+    assert_refused(
+        &["run", "--buffer", "1e300"],
+        &["buffer: size '1e300' has an exponent"],
+    );
+    // a number of seconds, only out of range; checked before the trace is read
+    assert_refused(
+        &["plot", "/nonexistent", "--to", "1e9"],
+        &["--to '1e9' must be between 0 and 1e7 seconds"],
+    );
+}
+
+#[test]
+fn long_echoes_and_the_argument_parser_keep_to_one_short_line() {
+    let long = "x".repeat(400);
+    // a value clap parses itself: was echoed whole over four lines
+    let err = assert_refused(
+        &["sweep", "--threads", &long],
+        &[
+            "invalid value 'xxxx",
+            "(400 characters)",
+            "see 'snooplab sweep --help'",
+        ],
+    );
+    assert!(err.len() < 300, "{err}");
+    assert_refused(
+        &["run", "--sed", "3"],
+        &[
+            "unexpected argument '--sed' found",
+            "a similar argument exists: '--seed'",
+            "see 'snooplab run --help'",
+        ],
+    );
+    assert_refused(&["runn"], &["unrecognized subcommand 'runn'", "'run'"]);
+    // a path the user named
+    let err = assert_refused(
+        &["run", "--scenario", &format!("/tmp/{long}")],
+        &["cannot read scenario file /tmp/xxxx", "(406 characters)"],
+    );
+    assert!(err.len() < 200, "{err}");
+    // help is still help
+    let o = snooplab(&["run", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("Examples:"));
+}
+
+#[test]
+fn an_incomplete_run_prints_its_result_and_exits_3() {
+    // the time cap ends the transfer early
+    let o = snooplab(&["run", "--transfer", "1M", "--max-time", "0.2"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stdout(&o).contains("transfer incomplete"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("note: transfer incomplete") && stderr(&o).contains("exit code 3"),
+        "{}",
+        stderr(&o)
+    );
+    let o = snooplab(&["run", "--transfer", "1M", "--max-time", "0.2", "--json"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("the JSON result");
+    assert_eq!(v["invariants"]["complete"], false);
+    // a complete one still exits 0
+    let o = snooplab(&["run", "--transfer", "64k"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
