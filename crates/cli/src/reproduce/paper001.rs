@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use snooplab_sim::reproduce::paper001::{Experiment, Report};
-use snooplab_sim::reproduce::Paper;
+use snooplab_sim::reproduce::{Claim, Paper};
 use snooplab_sim::RunResult;
 
 use snooplab_lab::reproduce::{Common, Plan001, Run001};
@@ -25,6 +25,9 @@ pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, us
 impl Reproduced for Run001 {
     fn paper(&self) -> Paper {
         Paper::Paper001
+    }
+    fn claims(&self) -> &[Claim] {
+        &self.report.claims
     }
     fn text(&self) -> String {
         render(&self.report)

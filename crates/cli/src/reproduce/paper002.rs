@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use snooplab_sim::reproduce::paper002::Report002;
-use snooplab_sim::reproduce::Paper;
+use snooplab_sim::reproduce::{Claim, Paper};
 
 use snooplab_lab::reproduce::{Common, Plan002, Run002};
 
@@ -168,6 +168,9 @@ pub fn render(r: &Report002) -> String {
 impl Reproduced for Run002 {
     fn paper(&self) -> Paper {
         Paper::Paper002
+    }
+    fn claims(&self) -> &[Claim] {
+        &self.report.claims
     }
     fn text(&self) -> String {
         render(&self.report)

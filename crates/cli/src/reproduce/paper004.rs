@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use snooplab_sim::reproduce::paper004::{Report004, ABOUT_TWO, CLOSE};
-use snooplab_sim::reproduce::Paper;
+use snooplab_sim::reproduce::{Claim, Paper};
 
 use snooplab_lab::reproduce::{Common, Plan004, Run004};
 
@@ -83,6 +83,9 @@ pub fn render(r: &Report004) -> String {
 impl Reproduced for Run004 {
     fn paper(&self) -> Paper {
         Paper::Paper004
+    }
+    fn claims(&self) -> &[Claim] {
+        &self.report.claims
     }
     fn text(&self) -> String {
         render(&self.report)
