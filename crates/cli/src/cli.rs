@@ -74,8 +74,9 @@ pub struct RunArgs {
     /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every,
     /// error-every-down, error-every-up, burst, down/up channel models, seed, max-time-s, host, a
     /// [host-details] table, and a network of its own ([[node]], [[link]], [[cell]], [[flow]]
-    /// tables, docs/networks.md) whose flows, links and channels take these as defaults. A
-    /// regular file of at most 1 MiB.
+    /// tables, docs/networks.md) whose flows, links and channels take these as defaults. The same
+    /// keys as a JSON object when the name ends in .json (or the text starts with '{'). A regular
+    /// file of at most 1 MiB that sets something (an empty one is refused).
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<std::path::PathBuf>,
     /// Protocol (see `snooplab protocols`) [default: e2e].
@@ -179,7 +180,8 @@ pub struct PlotArgs {
     snooplab sweep --error-every 16k,32k,64k,128k,256k --seeds 5 --json\n  \
     snooplab sweep --host bsd44-lite,bsdos-2.1 --buffer 8k,32k --seeds 20\n  \
     snooplab sweep --scenario examples/cell-3-senders.toml --protocol e2e,efr --seeds 5\n\n\
-Lists are comma-separated; every combination runs with seeds seed-base .. seed-base+seeds-1.\n\
+Lists are comma-separated, each value once; every combination runs with seeds seed-base ..\n\
+seed-base+seeds-1.\n\
 A sweep plans at most 100000 runs (combinations x seeds).")]
 pub struct SweepArgs {
     /// A scenario file (as `snooplab run --scenario`; a network file too) whose settings are the

@@ -100,8 +100,10 @@ fn threads_are_capped_at_what_is_useful_and_say_so() {
 
 #[test]
 fn a_sweep_of_tens_of_millions_of_runs_is_refused_before_it_is_built() {
-    let many = vec!["8k"; 5000].join(",");
-    let mss = vec!["1400"; 5000].join(",");
+    // distinct values: a value named twice is refused on its own
+    let many: Vec<String> = (1..=5000).map(|i| format!("{i}k")).collect();
+    let mss: Vec<String> = (1..=5000).map(|i| (1000 + i).to_string()).collect();
+    let (many, mss) = (many.join(","), mss.join(","));
     assert_refused(
         &["sweep", "--buffer", &many, "--mss", &mss, "--seeds", "2"],
         &["50000000 runs", "25000000 combinations x 2 seeds", "100000"],
@@ -562,4 +564,80 @@ fn an_incomplete_run_prints_its_result_and_exits_3() {
     // a complete one still exits 0
     let o = snooplab(&["run", "--transfer", "64k"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn scenario_files_are_json_or_toml_and_an_empty_one_is_refused() {
+    let dir = scratch("formats");
+    let toml = dir.join("scen.toml");
+    let json = dir.join("scen.json");
+    let bare = dir.join("scen");
+    std::fs::write(
+        &toml,
+        "protocol = \"snoop\"\nbuffer = \"8k\"\ntransfer = \"64k\"\n",
+    )
+    .expect("w");
+    std::fs::write(
+        &json,
+        "{\"protocol\": \"snoop\", \"buffer\": \"8k\", \"transfer\": 65536}\n",
+    )
+    .expect("w");
+    std::fs::write(
+        &bare,
+        "  {\"protocol\": \"snoop\", \"buffer\": 8192, \"transfer\": \"64k\"}",
+    )
+    .expect("w");
+    let out = |p: &Path| {
+        let o = snooplab(&["run", "--scenario", &s(p), "--json"]);
+        assert!(o.status.success(), "{}: {}", p.display(), stderr(&o));
+        stdout(&o)
+    };
+    let from_toml = out(&toml);
+    assert!(
+        from_toml.contains("\"protocol\":\"ll-tcp-aware\""),
+        "{from_toml}"
+    );
+    assert_eq!(out(&json), from_toml, "a .json file was read as TOML");
+    assert_eq!(
+        out(&bare),
+        from_toml,
+        "JSON without the extension, by its first character"
+    );
+    let o = snooplab(&["sweep", "--scenario", &s(&json), "--seeds", "1", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // JSON's own messages, with the file's name
+    std::fs::write(&json, "{\"bufer\": 1}").expect("w");
+    assert_refused(
+        &["run", "--scenario", &s(&json)],
+        &["scenario file", "scen.json: unknown field `bufer`"],
+    );
+    // nothing set: was the default run, without a word
+    for (name, text) in [
+        ("empty.toml", ""),
+        ("comments.toml", "# all\n\n# comments\n"),
+        ("empty.json", "{}"),
+    ] {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("w");
+        for cmd in ["run", "sweep"] {
+            assert_refused(
+                &[cmd, "--scenario", &s(&p)],
+                &[&format!("scenario file {} is empty", s(&p))],
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_sweep_list_naming_a_value_twice_is_refused() {
+    assert_refused(
+        &["sweep", "--protocol", "e2e,e2e"],
+        &["protocol list 'e2e,e2e' names 'e2e' twice: each combination would run twice"],
+    );
+    assert_refused(
+        &["sweep", "--protocol", "snoop,ll-tcp-aware"],
+        &["as 'snoop' and 'll-tcp-aware'"],
+    );
+    assert_refused(&["sweep", "--buffer", "32k,32768"], &["buffer list"]);
 }
