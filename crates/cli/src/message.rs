@@ -8,7 +8,7 @@ const QUOTE_MAX: usize = 40;
 /// An unquoted word longer than this (a path the user named, a value clap echoes) is cut to its
 /// first [`QUOTE_MAX`] characters as a quoted value is; ordinary paths are shorter and stay whole,
 /// as they are what the user needs to find the file.
-const WORD_MAX: usize = 2 * QUOTE_MAX;
+const WORD_MAX: usize = 4 * QUOTE_MAX;
 /// A message longer than this after that (a long value not in quotes) keeps its start and end.
 const LINE_MAX: usize = 600;
 

@@ -24,8 +24,9 @@ pub fn section(page: &Path, r: &Report002) -> Result<String, String> {
     let mut h = String::new();
     let _ = writeln!(
         h,
-        "<h1 id=\"paper002\">Paper 002 reproduced</h1><p>Balakrishnan, Seshan, Amir and Katz, \
-         \"Improving TCP/IP Performance over Wireless Networks\" (1995), section 7: the fixed host \
+        "<h1 id=\"paper002\">Paper 002 reproduced</h1><p>Balakrishnan, Seshan and Katz, \
+         \"Improving Reliable Transport and Handoff Performance in Cellular Wireless Networks\" \
+         (1995), section 7: the fixed host \
          sends 10 MB to the mobile host through its home agent, which tunnels every packet to the \
          mobile host's multicast group of two base stations, their cells on one radio channel; the \
          primary forwards, the other keeps the last 12 packets and mirrors snoop's cache. \

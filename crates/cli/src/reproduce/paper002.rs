@@ -44,7 +44,7 @@ pub fn render(r: &Report002) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "snooplab reproduce: paper 002 (Balakrishnan, Seshan, Amir and Katz 1995): the fixed host \
+        "snooplab reproduce: paper 002 (Balakrishnan, Seshan and Katz 1995): the fixed host \
          sends 10 MB to the mobile host through its home agent and two base stations (10 Mb/s \
          Ethernet, 2 Mb/s WaveLAN cells on one radio channel), 1460-byte segments, 64 KB windows, \
          Reno with {} hosts, snoop as section 6 sets it, {} seeds; ± the 95% interval.\n",

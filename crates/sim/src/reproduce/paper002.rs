@@ -1,5 +1,5 @@
-//! Paper 002 (Balakrishnan, Seshan, Amir and Katz 1995, "Improving TCP/IP Performance over Wireless
-//! Networks"), section 7: Table 1 (handoffs between two base stations at a fixed interval, no bit
+//! Paper 002 (Balakrishnan, Seshan and Katz 1995, "Improving Reliable Transport and Handoff
+//! Performance in Cellular Wireless Networks"), section 7: Table 1 (handoffs between two base stations at a fixed interval, no bit
 //! errors, snoop), Fig. 7 (snoop against Reno across bit-error rates, no handoffs), Fig. 10 (the
 //! handoff latency, idle and during a transfer) and Fig. 11 (Fig. 7's sweep for snoop with a
 //! handoff every 5 s), on the testbed of `network/paper002.rs`. Figs. 8 and 9 are traces of single
