@@ -3,9 +3,11 @@
 //! included) are parsed, and what parses is checked as each command checks it before running
 //! anything. Nothing runs a simulation, so it takes a moment for hundreds of cases.
 //!
-//! The exit code follows from this: `main` exits 2 on any `Err` of a command and clap exits with
-//! `exit_code()`; so no panic, clap's code 0 or 2, and errors that are one non-empty line is "exit
-//! code 0 or 2, one `error:` line". `tests/args_proptest.rs` runs the binary on small cases too.
+//! The exit code follows from this: `main` exits 2 on any `Err` of a command, prints clap's errors
+//! as one `error:` line with exit 2 (help and version exit as clap does), and exits 3 only for a run
+//! that ended incomplete; so no panic, clap's code 0 or 2, and errors that are one non-empty line is
+//! "exit code 0, 2 or 3, one `error:` line". `tests/args_proptest.rs` runs the binary on small cases
+//! too.
 
 #[path = "../tests/common/argv.rs"]
 mod argv;

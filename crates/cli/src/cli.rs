@@ -9,14 +9,16 @@ use clap::{Args, Parser, Subcommand};
     about = "TCP over lossy wireless links: the snoop agent, its link-layer family and the end-to-end \
              TCP variants, in a deterministic simulator of the papers' testbed",
     after_help = "Examples:\n  \
-        snooplab reproduce                      # every table of paper 000, 10 seeds each\n  \
+        snooplab reproduce                      # every built paper: 000, 001, 002 and 004, each its trials\n  \
         snooplab reproduce table2 --seeds 20 --out results/\n  \
         snooplab run --protocol e2e --env lan --buffer 32k --error-every 64k --seed 1\n  \
         snooplab run --scenario examples/lan-32k.toml --json\n  \
         snooplab sweep --protocol e2e --env lan,wan --buffer 8k,32k --seeds 10\n  \
         snooplab protocols\n  \
         snooplab bench\n  \
-        sudo snooplab live --protocol plain,ll-tcp-aware --runs 5   # real Linux TCP through snoop"
+        sudo snooplab live --protocol plain,ll-tcp-aware --runs 5   # real Linux TCP through snoop\n\n\
+Exit codes: 0 done; 2 bad input or a failure (one line starting 'error:'); 3 a run whose transfer\n\
+did not complete or whose checks failed (`run`: the result is printed as usual and says why)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -32,8 +34,16 @@ pub enum Command {
     /// Run many seeds and combinations in parallel; print mean and 95% confidence interval.
     Sweep(SweepArgs),
     /// List the protocol names with a one-line description each.
+    #[command(after_help = "Examples:\n  \
+        snooplab protocols                       # every name --protocol takes, and which run live\n  \
+        snooplab protocols | grep -i snoop       # snoop is ll-tcp-aware\n  \
+        snooplab run --protocol ll-tcp-aware     # then run one")]
     Protocols,
     /// List the host profiles (the TCP implementation of the papers' hosts) and their details.
+    #[command(after_help = "Examples:\n  \
+        snooplab hosts                                   # each profile and its details\n  \
+        snooplab run --host freebsd-2.2                  # paper 001's hosts\n  \
+        snooplab run --host bsdos-2.1 --host-detail reader=instant   # one detail changed")]
     Hosts,
     /// Measure simulator speed: wall time and events per second of one LAN-32k E2E 8 MB run.
     Bench(BenchArgs),
@@ -65,13 +75,16 @@ pub enum Command {
     snooplab run --down gilbert-elliott:good-every=0,bad-every=2k,good-time=1s,bad-time=50ms\n  \
     snooplab run --down trace:examples/fading.trace --up none   # a recorded channel\n  \
     snooplab run --direction up --env wan --protocol bs-eln   # a mobile sender, ELN from the base station\n\n\
-Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024), 1.5M (whole bytes).")]
+Sizes accept 8192, 8k, 8K, 64KiB, 8M (k = 1024), 1.5M (whole bytes).\n\
+Exit code 3 (not 0) when a transfer did not complete (a sender gave up, a flow never started, the\n\
+time cap) or a run-time check failed; the result is printed all the same and says why. 2 is bad input.")]
 pub struct RunArgs {
     /// TOML file with any of: protocol, env, buffer, mss, transfer, error-every,
     /// error-every-down, error-every-up, burst, down/up channel models, seed, max-time-s, host, a
     /// [host-details] table, and a network of its own ([[node]], [[link]], [[cell]], [[flow]]
-    /// tables, docs/networks.md) whose flows, links and channels take these as defaults. A
-    /// regular file of at most 1 MiB.
+    /// tables, docs/networks.md) whose flows, links and channels take these as defaults. The same
+    /// keys as a JSON object when the name ends in .json (or the text starts with '{'). A regular
+    /// file of at most 1 MiB that sets something (an empty one is refused).
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<std::path::PathBuf>,
     /// Protocol (see `snooplab protocols`) [default: e2e].
@@ -175,7 +188,8 @@ pub struct PlotArgs {
     snooplab sweep --error-every 16k,32k,64k,128k,256k --seeds 5 --json\n  \
     snooplab sweep --host bsd44-lite,bsdos-2.1 --buffer 8k,32k --seeds 20\n  \
     snooplab sweep --scenario examples/cell-3-senders.toml --protocol e2e,efr --seeds 5\n\n\
-Lists are comma-separated; every combination runs with seeds seed-base .. seed-base+seeds-1.\n\
+Lists are comma-separated, each value once; every combination runs with seeds seed-base ..\n\
+seed-base+seeds-1.\n\
 A sweep plans at most 100000 runs (combinations x seeds).")]
 pub struct SweepArgs {
     /// A scenario file (as `snooplab run --scenario`; a network file too) whose settings are the
@@ -232,20 +246,27 @@ pub struct SweepArgs {
     snooplab reproduce paper000               # Tables II-V and Fig. 12 of paper 000\n  \
     snooplab reproduce table3 --seeds 20      # one part of paper 000 (a part alone is paper 000's)\n  \
     snooplab reproduce paper000 table2 table5 # two parts\n  \
+    snooplab reproduce paper001 fig18 --seeds 10   # EFR on a shared WaveLAN: aggregate throughput\n  \
+    snooplab reproduce paper002 table1        # snoop and the multicast handoff: Table 1\n  \
     snooplab reproduce paper004               # Fig. 2: Reno vs Reno+ELN (and NACKs) for a mobile sender\n  \
     snooplab reproduce --out results/         # results/paper000/runs.json, runs.csv, report.json\n  \
     snooplab reproduce --report report/       # report/index.html: tables, figures, claims\n  \
     snooplab reproduce table2 --json\n  \
     snooplab reproduce --host bsd44-lite      # every host with the TCP as modelled before profiles\n  \
     snooplab reproduce --ablation --seeds 20  # paper 000: what each host detail is worth\n\n\
-Papers: paper000 (Balakrishnan et al. 1997; parts table2, table3, table4, table5, fig12),\n\
-paper004 (Balakrishnan and Katz 1998, ELN for mobile senders; part fig2).")]
+Papers (docs/paper000.md ...): paper000 (Balakrishnan, Padmanabhan, Seshan and Katz 1997, a\n\
+comparison of mechanisms; parts table2, table3, table4, table5, fig12), paper001 (Tamura, Tobe and\n\
+Tokuda 1998, EFR; parts retransmissions = fig15, fig16, fig17, loss; throughput = fig18, fig19),\n\
+paper002 (Balakrishnan, Seshan and Katz 1995, snoop and the multicast handoff; parts table1, fig7,\n\
+fig10, fig11, baselines, crash), paper004 (Balakrishnan and Katz 1998, ELN for mobile senders; part\n\
+fig2). There is no paper003: it is seminar slides summarising paper 000.")]
 pub struct ReproduceArgs {
     /// What to run: paper names (paper000), each optionally followed by its parts; a part with no
     /// paper before it is paper 000's [default: every paper, every part].
     #[arg(value_name = "PAPER|PART")]
     pub what: Vec<String>,
-    /// Seeds per configuration [default: the paper's number of trials, 10 for papers 000 and 004].
+    /// Seeds per configuration [default: the paper's number of trials: 10 for papers 000, 002 and
+    /// 004, 50 for paper 001].
     #[arg(long, allow_hyphen_values = true)]
     pub seeds: Option<String>,
     /// Directory for every run and the report, one subdirectory per paper (DIR/paper000/runs.json,
@@ -265,7 +286,7 @@ pub struct ReproduceArgs {
     #[arg(long)]
     pub threads: Option<usize>,
     /// TCP implementation of every host (bsd44-lite, bsdos-2.1, freebsd-2.2) [default: each
-    /// paper's hosts: bsdos-2.1 for papers 000 and 004].
+    /// paper's hosts: bsdos-2.1 for papers 000, 002 and 004, freebsd-2.2 for paper 001].
     #[arg(long, value_name = "NAME")]
     pub host: Option<String>,
     /// Instead of the tables: run Tables III and IV with each host detail switched, one at a
@@ -278,6 +299,10 @@ pub struct ReproduceArgs {
 }
 
 #[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    snooplab bench                            # 20 timed runs of LAN-32k E2E, 8 MB: wall time, events/s\n  \
+    snooplab bench --runs 5 --with trace,pcap # what recording costs\n  \
+    snooplab bench --host bsd44-lite --json   # another host profile, as JSON")]
 pub struct BenchArgs {
     /// Timed runs (after one warm-up run), 1 to 100000.
     #[arg(long, default_value_t = 20)]

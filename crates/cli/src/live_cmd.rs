@@ -255,11 +255,11 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
         );
         for s in &summaries {
             println!(
-                "{:<19} {:>4} {:>8.3} ± {:<6.3} {:>7.2}x {:>7.1}% {:>10.1} {:>10.1} {:>6}/{}",
+                "{:<19} {:>4} {:>8.3} ± {:<6} {:>7.2}x {:>7.1}% {:>10.1} {:>10.1} {:>6}/{}",
                 s.protocol,
                 s.throughput_mbps.n,
                 s.throughput_mbps.mean,
-                s.throughput_mbps.ci95,
+                s.throughput_mbps.ci_text(3),
                 s.ratio_to_first,
                 100.0 * s.fraction_of_capacity,
                 s.local_retransmissions.mean,

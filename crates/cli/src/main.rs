@@ -22,6 +22,53 @@ mod units;
 
 use clap::Parser;
 
+/// clap's own errors (an unknown flag, a missing value, a number it parses itself) as our one
+/// `error:` line: its message and its tips, the values they echo shortened as ours are, and which
+/// `--help` to read. Help and version print as clap prints them.
+fn clap_error(e: clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("error:") || l.starts_with("tip:"))
+        .map(|l| l.strip_prefix("error:").unwrap_or(l).trim())
+        .collect();
+    // the subcommand named first, whose --help lists its flags (clap's usage line is not always
+    // there to say it)
+    let sub = std::env::args_os()
+        .nth(1)
+        .and_then(|a| a.into_string().ok())
+        .filter(|a| {
+            <cli::Cli as clap::CommandFactory>::command()
+                .find_subcommand(a)
+                .is_some()
+        });
+    let help = match sub {
+        Some(s) => format!("snooplab {s} --help"),
+        None => "snooplab --help".to_string(),
+    };
+    eprintln!(
+        "error: {} (see '{help}')",
+        message::one_line(&lines.join("; "))
+    );
+    std::process::exit(EXIT_ERROR);
+}
+
+/// Exit codes, as `snooplab --help` and the README give them: 0 done; 2 bad input or a failure,
+/// after one `error:` line; 3 a `run` whose transfer did not complete or whose checks failed, its
+/// result printed as usual (a script that only looks at the code must not take it for a good run).
+const EXIT_ERROR: i32 = 2;
+const EXIT_INCOMPLETE: i32 = 3;
+
 fn main() {
     // `snooplab run | head` ends quietly, as a Unix filter should, instead of panicking on the
     // closed pipe.
@@ -29,9 +76,14 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = cli::Cli::parse();
+    let cli = cli::Cli::try_parse().unwrap_or_else(|e| clap_error(e));
+    let mut code = 0;
     let result = match cli.command {
-        cli::Command::Run(a) => run_cmd::run(a),
+        cli::Command::Run(a) => run_cmd::run(a).map(|o| {
+            if o == run_cmd::Outcome::Incomplete {
+                code = EXIT_INCOMPLETE;
+            }
+        }),
         cli::Command::Sweep(a) => sweep::sweep(a),
         cli::Command::Protocols => {
             run_cmd::protocols();
@@ -49,6 +101,12 @@ fn main() {
     };
     if let Err(msg) = result {
         eprintln!("error: {}", message::one_line(&msg));
-        std::process::exit(2);
+        std::process::exit(EXIT_ERROR);
+    }
+    if code != 0 {
+        use std::io::Write as _;
+        // exit skips the destructors that would flush it
+        let _ = std::io::stdout().flush();
+        std::process::exit(code);
     }
 }

@@ -1,9 +1,14 @@
 //! The one `error:` line: whatever a message quotes back from the user stays short and on the line.
-//! Messages echo the value they refuse ("unknown protocol 'x'"), and that value may be a 10 MB
-//! string from a scenario file or hold newlines; shortening it here covers every message at once.
+//! Messages echo the value they refuse ("unknown protocol 'x'") or the path they could not use, and
+//! that may be a 10 MB string from a scenario file or hold newlines; shortening it here covers every
+//! message at once, clap's included (`main`).
 
 /// Quoted values longer than this are cut to a prefix of it.
 const QUOTE_MAX: usize = 40;
+/// An unquoted word longer than this (a path the user named, a value clap echoes) is cut to its
+/// first [`QUOTE_MAX`] characters as a quoted value is; ordinary paths are shorter and stay whole,
+/// as they are what the user needs to find the file.
+const WORD_MAX: usize = 4 * QUOTE_MAX;
 /// A message longer than this after that (a long value not in quotes) keeps its start and end.
 const LINE_MAX: usize = 600;
 
@@ -45,6 +50,7 @@ pub fn one_line(msg: &str) -> String {
         push_escaped(&mut out, &chars[i..=i]);
         i += 1;
     }
+    let out = shorten_words(&out);
     let n = out.chars().count();
     if n <= LINE_MAX {
         return out;
@@ -56,6 +62,24 @@ pub fn one_line(msg: &str) -> String {
         "{head} ... ({} characters left out) ... {tail}",
         n - 2 * keep
     )
+}
+
+/// `s` with every space-separated word over [`WORD_MAX`] characters cut to its first
+/// [`QUOTE_MAX`] and its length.
+fn shorten_words(s: &str) -> String {
+    let words: Vec<String> = s
+        .split(' ')
+        .map(|w| {
+            let n = w.chars().count();
+            if n > WORD_MAX {
+                let head: String = w.chars().take(QUOTE_MAX).collect();
+                format!("{head}... ({n} characters)")
+            } else {
+                w.to_string()
+            }
+        })
+        .collect();
+    words.join(" ")
 }
 
 const QUOTES: [char; 3] = ['\'', '`', '"'];
@@ -124,11 +148,32 @@ mod tests {
     fn newlines_are_escaped_and_unquoted_text_is_bounded() {
         assert_eq!(one_line("a 'b\nc' d"), "a 'b\\nc' d");
         let m = one_line(&format!("path {} is missing", "y".repeat(5000)));
-        assert!(m.chars().count() < LINE_MAX + 100, "{m}");
-        assert!(
-            m.starts_with("path yyy") && m.ends_with("yyy is missing"),
-            "{m}"
+        assert_eq!(
+            m,
+            format!(
+                "path {}... (5000 characters) is missing",
+                "y".repeat(QUOTE_MAX)
+            )
         );
+        let words = "y ".repeat(5000);
+        let m = one_line(&words);
+        assert!(m.chars().count() < LINE_MAX + 100, "{m}");
+        assert!(m.starts_with("y y y") && m.ends_with("y y "), "{m}");
         assert!(!m.contains('\n'));
+    }
+
+    #[test]
+    fn a_long_path_is_cut_and_an_ordinary_one_kept() {
+        let p = format!("/tmp/{}", "x".repeat(422));
+        let m = one_line(&format!("cannot read scenario file {p}: No such file"));
+        assert_eq!(
+            m,
+            format!(
+                "cannot read scenario file /tmp/{}... (428 characters) No such file",
+                "x".repeat(QUOTE_MAX - 5)
+            )
+        );
+        let ordinary = "cannot read /work/snooplab/examples/paper002-handoff.toml: denied";
+        assert_eq!(one_line(ordinary), ordinary);
     }
 }

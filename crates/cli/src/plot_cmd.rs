@@ -36,9 +36,18 @@ fn title_of(protocol: &str, env: &str, buffer: u64, every: u64, burst: u64, seed
     )
 }
 
+/// The largest run.json read for a title: the result of a run with many flows or handoffs is a few
+/// megabytes at most; a FIFO or a device in its place is passed over as a missing file is.
+const MAX_RUN_JSON_BYTES: u64 = 16 << 20;
+
 /// The title from a trace directory's run.json, if it is there and readable.
 fn title_from_dir(dir: &std::path::Path) -> Option<String> {
-    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
+    let text = snooplab_sim::textfile::read_text_file(
+        &dir.join("run.json"),
+        "run result",
+        MAX_RUN_JSON_BYTES,
+    )
+    .ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     Some(title_of(
         v.get("protocol")?.as_str()?,
@@ -58,13 +67,15 @@ fn seconds(flag: &str, v: &Option<String>) -> Result<Option<u64>, String> {
 }
 
 pub fn plot(a: PlotArgs) -> Result<(), String> {
+    // the flags first: a mistyped window is reported before a large trace is read
+    let (from, to) = (seconds("from", &a.from)?, seconds("to", &a.to)?);
     let trace = TraceLog::read_csv(&a.trace_dir)?;
     let title = title_from_dir(&a.trace_dir).unwrap_or_else(|| a.trace_dir.display().to_string());
     let mut view = View::whole(&trace, title);
-    if let Some(f) = seconds("from", &a.from)? {
+    if let Some(f) = from {
         view.from = f;
     }
-    if let Some(t) = seconds("to", &a.to)? {
+    if let Some(t) = to {
         view.to = t;
     }
     if view.to <= view.from {

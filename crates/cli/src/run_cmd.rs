@@ -6,7 +6,7 @@ use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_sim::capture::{Capture, Sink};
 use snooplab_sim::metrics::RelayCounters;
 use snooplab_sim::trace::TraceLog;
-use snooplab_sim::{Observer, Protocol, RunResult, Scenario, Simulation};
+use snooplab_sim::{Direction, Observer, Protocol, RunResult, Scenario, Simulation};
 
 use snooplab_live::run::LiveProtocol;
 
@@ -17,7 +17,18 @@ use crate::plot_cmd::run_title;
 use crate::run_progress::RunTicker;
 use crate::settings::scenario_from_args;
 
-pub fn run(a: RunArgs) -> Result<(), String> {
+/// How a run that printed its result ended: the exit code tells a script whether to trust it
+/// without reading the result (`main`: 0, or 3 when incomplete).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every transfer completed and every run-time check held.
+    Complete,
+    /// A transfer did not complete (a sender gave up, a flow never started, the time cap) or a
+    /// check failed; the result says which.
+    Incomplete,
+}
+
+pub fn run(a: RunArgs) -> Result<Outcome, String> {
     let sc = scenario_from_args(&a)?;
     let trace_dirs: Vec<&Path> = [a.trace.as_deref(), a.plot.as_deref()]
         .into_iter()
@@ -70,7 +81,15 @@ pub fn run(a: RunArgs) -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    if r.invariants.ok() {
+        Ok(Outcome::Complete)
+    } else {
+        eprintln!(
+            "note: {} (the result says why); exit code 3",
+            r.invariants.summary()
+        );
+        Ok(Outcome::Incomplete)
+    }
 }
 
 /// A progress line on stderr for a run that takes a while (`run_progress.rs`); it is cleared
@@ -127,8 +146,12 @@ fn print_table(r: &RunResult, sc: &Scenario) {
         r.seed,
         r.host
     );
+    println!("  direction           {}", direction_label(r, sc));
     println!("  throughput          {:8.3} Mb/s", r.throughput_mbps);
-    println!("  wireless goodput    {:8.2} %", r.wireless_goodput_pct);
+    println!(
+        "  wireless goodput    {:>8} %",
+        pct_or_na(r.wireless_goodput_pct, r.wireless_data_frames)
+    );
     println!("  wired goodput       {:8.2} %", r.wired_goodput_pct);
     println!("  duration            {:8.3} s", r.duration_s);
     println!(
@@ -159,13 +182,84 @@ fn print_table(r: &RunResult, sc: &Scenario) {
         r.predicted_acks, r.predicted_acks_in_recovery, r.predicted_data
     );
     println!(
-        "  corrupted frames    {:8} data, {} ACK",
-        r.frames_corrupted_down, r.frames_corrupted_up
+        "  corrupted frames    {:8} down, {} up{}",
+        r.frames_corrupted_down,
+        r.frames_corrupted_up,
+        carried_label(sc)
     );
+    print_handoffs(r);
     println!("  events              {:8}", r.events);
     println!("  invariants          {}", r.invariants.summary());
     for m in &r.invariants.messages {
         println!("    {m}");
+    }
+}
+
+/// Who sends to whom: paper 000's testbed by `--direction`, a network's one flow by its ends.
+fn direction_label(r: &RunResult, sc: &Scenario) -> String {
+    let ends = r
+        .flows
+        .first()
+        .map_or_else(String::new, |f| format!("{} -> {}", f.from, f.to));
+    if sc.topology.is_some() {
+        return ends;
+    }
+    match sc.direction {
+        Direction::Down => format!("down ({ends}: the fixed host sends to the mobile host)"),
+        Direction::Up => format!("up ({ends}: the mobile host sends to the fixed host)"),
+    }
+}
+
+/// What the two directions of the wireless link carried, where the testbed says (paper 000's: the
+/// data one way, the ACKs the other); a network's cells may carry both each way.
+fn carried_label(sc: &Scenario) -> &'static str {
+    if sc.topology.is_some() {
+        return " (down: base stations to mobile hosts; up: back)";
+    }
+    match sc.direction {
+        Direction::Down => " (down: base station to mobile host, the data; up: the ACKs)",
+        Direction::Up => " (down: base station to mobile host, the ACKs; up: the data)",
+    }
+}
+
+/// A goodput in percent, or `n/a` when no data frame crossed a wireless link (a wired path: the
+/// ratio has no denominator, and 0 would read as every byte wasted).
+fn pct_or_na(pct: f64, wireless_frames: u64) -> String {
+    if wireless_frames == 0 {
+        "n/a".into()
+    } else {
+        format!("{pct:.2}")
+    }
+}
+
+/// A number with `digits` decimals, or `n/a` for a mean over nothing.
+fn num_or_na(v: f64, defined: bool, digits: usize) -> String {
+    if defined {
+        format!("{v:.digits$}")
+    } else {
+        "n/a".into()
+    }
+}
+
+/// Each mobile host that handed off (paper 002): how often, how many confirmed, and the latency
+/// (decision to confirmation, and to the first packet from the new cell).
+fn print_handoffs(r: &RunResult) {
+    for h in &r.handoffs {
+        let first_packets = h
+            .events
+            .iter()
+            .filter(|e| e.first_packet_ms.is_some())
+            .count();
+        println!(
+            "  handoffs            {:8}   ({}: {} confirmed, latency mean {} ms, max {} ms; to the \
+             first packet from the new cell {} ms)",
+            h.handoffs,
+            h.mobile,
+            h.confirmed,
+            num_or_na(h.latency_ms_mean, h.confirmed > 0, 1),
+            num_or_na(h.latency_ms_max, h.confirmed > 0, 1),
+            num_or_na(h.first_packet_ms_mean, first_packets > 0, 1)
+        );
     }
 }
 
@@ -241,12 +335,12 @@ fn print_network_table(r: &RunResult) {
     );
     for f in &r.flows {
         println!(
-            "  {:<10} {:<14} {:<18} {:>8.3} {:>9.2} {:>9.2} {:>8.3} {:>6} {:>6} {:>8}  {}",
+            "  {:<10} {:<14} {:<18} {:>8.3} {:>9} {:>9.2} {:>8.3} {:>6} {:>6} {:>8}  {}",
             f.flow,
             format!("{}>{}", f.from, f.to),
             f.protocol,
             f.throughput_mbps,
-            f.wireless_goodput_pct,
+            pct_or_na(f.wireless_goodput_pct, f.wireless_data_frames),
             f.wired_goodput_pct,
             f.duration_s,
             f.timeouts,
@@ -285,6 +379,7 @@ fn print_network_table(r: &RunResult) {
         "  local retransmits {}, duplicate ACKs suppressed {}, events {}",
         r.local_retransmissions, r.dupacks_suppressed, r.events
     );
+    print_handoffs(r);
     println!("  invariants          {}", r.invariants.summary());
     for m in &r.invariants.messages {
         println!("    {m}");

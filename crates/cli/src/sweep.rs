@@ -6,6 +6,7 @@
 use snooplab_lab::grid::{Base, Plan, SweepSettings};
 use snooplab_lab::summary::ConfigSummary;
 use snooplab_sim::size::format_size;
+use snooplab_sim::stats::Summary;
 
 use crate::cli::SweepArgs;
 
@@ -52,6 +53,16 @@ pub fn sweep(a: SweepArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// A table cell `mean ± half-width` in columns of `wm` and `wc` characters: `± n/a` for one seed,
+/// which gives no interval, and `n/a` alone for a value that is undefined (`None`: the wireless
+/// goodput of a wired path).
+fn pm(s: Option<&Summary>, wm: usize, wc: usize, digits: usize) -> String {
+    match s {
+        Some(s) => format!("{:>wm$.digits$} ± {:<wc$}", s.mean, s.ci_text(digits)),
+        None => format!("{:>wm$}   {:<wc$}", "n/a", ""),
+    }
+}
+
 fn print_table(rows: &[ConfigSummary]) {
     // the name columns fit the longest name (ll-smart-tcp-aware, a host with changed details), so
     // the columns after them stay aligned
@@ -81,7 +92,7 @@ fn print_table(rows: &[ConfigSummary]) {
             format!("{} FAIL", r.invariant_failures)
         };
         println!(
-            "{:<pw$} {:<hw$} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>7.3} ± {:<6.3} {:>6.2} ± {:<5.2} {:>6.2} ± {:<5.2} {:>9.1} {:>8.1} {:>9}",
+            "{:<pw$} {:<hw$} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>16} {:>14} {:>14} {:>9.1} {:>8.1} {:>9}",
             r.protocol,
             r.host,
             r.env,
@@ -90,12 +101,9 @@ fn print_table(rows: &[ConfigSummary]) {
             format_size(r.error_every_bytes),
             r.burst,
             r.seeds,
-            r.throughput_mbps.mean,
-            r.throughput_mbps.ci95,
-            r.wireless_goodput_pct.mean,
-            r.wireless_goodput_pct.ci95,
-            r.wired_goodput_pct.mean,
-            r.wired_goodput_pct.ci95,
+            pm(Some(&r.throughput_mbps), 7, 6, 3),
+            pm(r.wireless_goodput_pct.as_ref(), 6, 5, 2),
+            pm(Some(&r.wired_goodput_pct), 6, 5, 2),
             r.timeouts.mean,
             r.fast_retransmits.mean,
             inv
@@ -124,15 +132,17 @@ fn print_table(rows: &[ConfigSummary]) {
                 .iter()
                 .map(|f| {
                     format!(
-                        "{} {}>{} {:.3} ± {:.3}",
-                        f.flow, f.from, f.to, f.throughput_mbps.mean, f.throughput_mbps.ci95
+                        "{} {}>{} {}",
+                        f.flow,
+                        f.from,
+                        f.to,
+                        f.throughput_mbps.mean_ci(3)
                     )
                 })
                 .collect();
             println!(
-                "    all flows {:.3} ± {:.3} Mb/s; {}",
-                agg.mean,
-                agg.ci95,
+                "    all flows {} Mb/s; {}",
+                agg.mean_ci(3),
                 flows.join("; ")
             );
         }

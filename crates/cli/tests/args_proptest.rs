@@ -1,6 +1,6 @@
 //! The binary on random argument vectors (the real subcommands and flags with right, wrong and
-//! garbage values): it never panics or aborts, exits 0 or 2, and an exit 2 says `error:` (or shows
-//! the usage). Only `run`, `sweep`, `protocols`, `hosts` and `plot`, with a few kilobytes to
+//! garbage values): it never panics or aborts, exits 0, 2 or 3 (a run that ended incomplete), and
+//! an exit 2 says `error:` (or shows the usage). Only `run`, `sweep`, `protocols`, `hosts` and `plot`, with a few kilobytes to
 //! transfer and no flags that write files, so every case ends in milliseconds;
 //! `src/args_proptest.rs` checks the parsing and settings of every subcommand, `live`, `bench` and
 //! `reproduce` included, in many more cases.
@@ -79,7 +79,11 @@ proptest! {
     fn the_binary_exits_0_or_2_and_never_panics(args in argv(specs(), true)) {
         let o = snooplab(&args);
         let err = String::from_utf8_lossy(&o.stderr);
-        prop_assert!(matches!(o.status.code(), Some(0) | Some(2)), "{args:?}: {:?} {err}", o.status);
+        prop_assert!(matches!(o.status.code(), Some(0) | Some(2) | Some(3)), "{args:?}: {:?} {err}", o.status);
+        // exit 3: a run that ended incomplete (a short --max-time), its result printed
+        if o.status.code() == Some(3) {
+            prop_assert!(!o.stdout.is_empty() && err.contains("exit code 3"), "{args:?}: {err}");
+        }
         prop_assert!(!err.contains("panicked"), "{args:?}: {err}");
         // exit 2: our one `error:` line, or clap's error or usage (no subcommand at all)
         if o.status.code() == Some(2) {

@@ -233,7 +233,7 @@ fn bad_input_is_rejected_with_a_clear_error() {
     assert_rejected(&["run", "--protocol", "tahoe"], "unknown protocol 'tahoe'");
     assert_rejected(&["run", "--env", "moon"], "unknown env 'moon'");
     assert_rejected(&["run", "--buffer", "-8k"], "negative");
-    assert_rejected(&["run", "--buffer", "lots"], "not a whole number");
+    assert_rejected(&["run", "--buffer", "lots"], "not a number of bytes");
     assert_rejected(&["run", "--transfer", "-1"], "negative");
     assert_rejected(&["run", "--mss", "0"], "mss 0 is out of range");
     assert_rejected(&["run", "--buffer", "10G"], "buffer");
@@ -520,4 +520,137 @@ fn paper001_two_host_example_has_the_fields_of_the_checks_filter() {
     let channels = cell["channels"].as_array().expect("channels");
     assert_eq!(channels.len(), 2);
     assert!(channels.iter().all(|c| c["frames_down"].is_number()));
+}
+
+#[test]
+fn run_table_says_which_way_the_data_go_and_shows_handoffs() {
+    let o = snooplab(&["run", "--transfer", "256k", "--error-every", "16k"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("direction           down (fh -> mh: the fixed host sends"),
+        "{out}"
+    );
+    assert!(
+        out.contains(" up (down: base station to mobile host, the data; up: the ACKs)"),
+        "{out}"
+    );
+    // a mobile sender: the frames corrupted upstream are its data, not ACKs
+    let o = snooplab(&[
+        "run",
+        "--direction",
+        "up",
+        "--transfer",
+        "256k",
+        "--error-every",
+        "16k",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("direction           up (mh -> fh: the mobile host sends"),
+        "{out}"
+    );
+    assert!(
+        out.contains(" up (down: base station to mobile host, the ACKs; up: the data)"),
+        "{out}"
+    );
+    assert!(!out.contains("handoffs"), "{out}");
+    // paper 002's handoffs: how many, and their latency
+    let o = snooplab(&[
+        "run",
+        "--scenario",
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/paper002-handoff.toml"
+        ),
+        "--transfer",
+        "1M",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("handoffs"))
+        .unwrap_or_else(|| panic!("a handoffs line: {out}"));
+    assert!(
+        line.contains("confirmed, latency mean") && line.contains(" ms"),
+        "{line}"
+    );
+}
+
+/// A wired-only network: no wireless link, so no wireless goodput.
+const WIRED: &str = "transfer = \"64k\"\n[[node]]\nname = \"a\"\n[[node]]\nname = \"b\"\n\
+                     [[link]]\nname = \"wire\"\nbetween = [\"a\", \"b\"]\n\
+                     [[flow]]\nname = \"f\"\nfrom = \"a\"\nto = \"b\"\n";
+
+#[test]
+fn undefined_values_are_n_a_in_tables_and_null_in_json() {
+    let dir = std::env::temp_dir().join(format!("snooplab-cli-{}-undefined", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let wired = dir.join("wired.toml");
+    std::fs::write(&wired, WIRED).expect("scenario");
+    let w = wired.to_string_lossy().into_owned();
+    // no wireless link: was "wireless goodput 0.00 %"
+    let o = snooplab(&["run", "--scenario", &w]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("wireless goodput         n/a %"),
+        "{}",
+        stdout(&o)
+    );
+    let o = snooplab(&["run", "--scenario", &w, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    assert!(v["wireless_goodput_pct"].is_null(), "{v}");
+    assert!(v["flows"][0]["wireless_goodput_pct"].is_null());
+    assert!(v["wired_goodput_pct"].as_f64().is_some());
+    // one seed: no interval, was "± 0.000"
+    let o = snooplab(&["sweep", "--scenario", &w, "--seeds", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let row = stdout(&o)
+        .lines()
+        .find(|l| l.starts_with("e2e"))
+        .map(str::to_string)
+        .unwrap_or_default();
+    assert!(row.contains("± n/a") && row.contains("   n/a   "), "{row}");
+    let o = snooplab(&["sweep", "--scenario", &w, "--seeds", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    let s = &v["summaries"][0];
+    assert!(s["throughput_mbps"]["ci95"].is_null(), "{s}");
+    assert!(s["wireless_goodput_pct"].is_null(), "{s}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn paper_tables_print_undefined_ratios_and_failed_series_as_n_a() {
+    // paper 001, one trial: one host alone has no timeout, so no fast retransmits per timeout
+    let o = snooplab(&["reproduce", "paper001", "fig16", "--seeds", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let alone = out
+        .lines()
+        .find(|l| l.starts_with("1     e2e"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(alone.contains(" n/a "), "was fr/to 0.00: {alone}");
+    let o = snooplab(&["reproduce", "paper001", "fig16", "--seeds", "1", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    let row = &v["paper001"]["retransmissions"][0];
+    assert_eq!(row["hosts"], 1);
+    assert!(row["fast_per_timeout"].is_null(), "{row}");
+    assert!(row["retransmitted_segments_per_host"]["ci95"].is_null());
+    // paper 002: every Reno run fails at one error per 16 Kbits; was "0.000 ± 0.000", unflagged
+    let o = snooplab(&["reproduce", "paper002", "fig7", "--seeds", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let at16 = out
+        .lines()
+        .find(|l| l.starts_with("16 Kb"))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(at16.contains("n/a !2"), "{at16}");
+    let o = snooplab(&["reproduce", "paper002", "fig7", "--seeds", "2", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
+    let p = &v["paper002"]["sweep"][0];
+    assert_eq!(p["kbits_between_errors"], 16);
+    assert!(p["reno_mbps"].is_null() && p["reno_failures"] == 2, "{p}");
+    assert!(p["snoop_mbps"]["mean"].as_f64().is_some(), "{p}");
 }

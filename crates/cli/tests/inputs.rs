@@ -100,8 +100,10 @@ fn threads_are_capped_at_what_is_useful_and_say_so() {
 
 #[test]
 fn a_sweep_of_tens_of_millions_of_runs_is_refused_before_it_is_built() {
-    let many = vec!["8k"; 5000].join(",");
-    let mss = vec!["1400"; 5000].join(",");
+    // distinct values: a value named twice is refused on its own
+    let many: Vec<String> = (1..=5000).map(|i| format!("{i}k")).collect();
+    let mss: Vec<String> = (1..=5000).map(|i| (1000 + i).to_string()).collect();
+    let (many, mss) = (many.join(","), mss.join(","));
     assert_refused(
         &["sweep", "--buffer", &many, "--mss", &mss, "--seeds", "2"],
         &["50000000 runs", "25000000 combinations x 2 seeds", "100000"],
@@ -409,4 +411,233 @@ fn sweep_table_columns_line_up_for_long_names() {
         env_col.iter().all(|c| c.is_some() && *c == env_col[0]),
         "{out}"
     );
+}
+
+/// Exit code 2 and one `error:` line with every needle, from a run whose address space is held
+/// to 1 GiB: an input read without bounds ends in an allocation failure, not in the machine's
+/// memory (issue 26).
+fn assert_refused_within_1gib(args: &[&str], needles: &[&str]) {
+    let o = guarded::snooplab_within(1 << 20, args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
+    assert!(err.starts_with("error: "), "{args:?}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: expected '{n}' in: {err}");
+    }
+}
+
+#[test]
+fn plot_reads_only_small_regular_trace_files() {
+    let dir = scratch("plot-files");
+    let trace = dir.join("trace");
+    let o = snooplab(&["run", "--transfer", "64k", "--trace", &s(&trace)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = s(&trace);
+    let plot = ["plot", t.as_str(), "--out", &s(&dir.join("plots"))];
+    let ok = guarded::snooplab_within(1 << 20, &plot);
+    assert!(ok.status.success(), "the trace as written: {}", stderr(&ok));
+
+    let seg = trace.join("segments.csv");
+    let saved = std::fs::read(&seg).expect("segments.csv");
+    // a link to /dev/zero: was read until the machine's memory ran out
+    std::fs::remove_file(&seg).expect("remove");
+    std::os::unix::fs::symlink("/dev/zero", &seg).expect("symlink");
+    assert_refused_within_1gib(
+        &plot,
+        &[
+            "trace file",
+            "segments.csv is not a regular file (it is a character device)",
+        ],
+    );
+    // a FIFO without a writer: was a hang
+    std::fs::remove_file(&seg).expect("remove");
+    let made = Command::new("mkfifo").arg(&seg).status().expect("mkfifo");
+    assert!(made.success());
+    assert_refused_within_1gib(
+        &plot,
+        &["segments.csv is not a regular file (it is a FIFO)"],
+    );
+    // over the limit (sparse: nothing is written)
+    std::fs::remove_file(&seg).expect("remove");
+    std::fs::File::create(&seg)
+        .and_then(|f| f.set_len((16 << 20) + 1))
+        .expect("big file");
+    assert_refused_within_1gib(
+        &plot,
+        &["segments.csv is 16777217 bytes, more than the limit of 16777216 (16 MiB)"],
+    );
+    // a missing file still says what a trace directory is
+    std::fs::remove_file(&seg).expect("remove");
+    assert_refused_within_1gib(&plot, &["segments.csv", "a trace directory written by"]);
+
+    // run.json only gives the title: in its place a device is passed over, the plot drawn
+    std::fs::write(&seg, saved).expect("restore");
+    let run_json = trace.join("run.json");
+    std::fs::remove_file(&run_json).expect("remove");
+    std::os::unix::fs::symlink("/dev/zero", &run_json).expect("symlink");
+    let o = guarded::snooplab_within(1 << 20, &plot);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("sequence.png"), "{}", stdout(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn numbers_are_refused_for_what_is_wrong_with_them() {
+    let max = u64::MAX.to_string();
+    assert_refused(
+        &["run", "--seed", "1e300"],
+        &[&format!("seed '1e300' is too large (at most {max})")],
+    );
+    assert_refused(
+        &["run", "--seed", "18446744073709551616"],
+        &["seed '18446744073709551616' is too large"],
+    );
+    assert_refused(
+        &["run", "--seed", "1e3"],
+        &["seed '1e3' must be written in digits"],
+    );
+    assert_refused(
+        &["run", "--transfer", "2T"],
+        &["transfer: size '2T' has an unknown unit 'T' (known: k, M, G"],
+    );
+    assert_refused(
+        &["run", "--buffer", "1e300"],
+        &["buffer: size '1e300' has an exponent"],
+    );
+    // a number of seconds, only out of range; checked before the trace is read
+    assert_refused(
+        &["plot", "/nonexistent", "--to", "1e9"],
+        &["--to '1e9' must be between 0 and 1e7 seconds"],
+    );
+}
+
+#[test]
+fn long_echoes_and_the_argument_parser_keep_to_one_short_line() {
+    let long = "x".repeat(400);
+    // a value clap parses itself: was echoed whole over four lines
+    let err = assert_refused(
+        &["sweep", "--threads", &long],
+        &[
+            "invalid value 'xxxx",
+            "(400 characters)",
+            "see 'snooplab sweep --help'",
+        ],
+    );
+    assert!(err.len() < 300, "{err}");
+    assert_refused(
+        &["run", "--sed", "3"],
+        &[
+            "unexpected argument '--sed' found",
+            "a similar argument exists: '--seed'",
+            "see 'snooplab run --help'",
+        ],
+    );
+    assert_refused(&["runn"], &["unrecognized subcommand 'runn'", "'run'"]);
+    // a path the user named
+    let err = assert_refused(
+        &["run", "--scenario", &format!("/tmp/{long}")],
+        &["cannot read scenario file /tmp/xxxx", "(406 characters)"],
+    );
+    assert!(err.len() < 200, "{err}");
+    // help is still help
+    let o = snooplab(&["run", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("Examples:"));
+}
+
+#[test]
+fn an_incomplete_run_prints_its_result_and_exits_3() {
+    // the time cap ends the transfer early
+    let o = snooplab(&["run", "--transfer", "1M", "--max-time", "0.2"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    assert!(stdout(&o).contains("transfer incomplete"), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("note: transfer incomplete") && stderr(&o).contains("exit code 3"),
+        "{}",
+        stderr(&o)
+    );
+    let o = snooplab(&["run", "--transfer", "1M", "--max-time", "0.2", "--json"]);
+    assert_eq!(o.status.code(), Some(3), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("the JSON result");
+    assert_eq!(v["invariants"]["complete"], false);
+    // a complete one still exits 0
+    let o = snooplab(&["run", "--transfer", "64k"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn scenario_files_are_json_or_toml_and_an_empty_one_is_refused() {
+    let dir = scratch("formats");
+    let toml = dir.join("scen.toml");
+    let json = dir.join("scen.json");
+    let bare = dir.join("scen");
+    std::fs::write(
+        &toml,
+        "protocol = \"snoop\"\nbuffer = \"8k\"\ntransfer = \"64k\"\n",
+    )
+    .expect("w");
+    std::fs::write(
+        &json,
+        "{\"protocol\": \"snoop\", \"buffer\": \"8k\", \"transfer\": 65536}\n",
+    )
+    .expect("w");
+    std::fs::write(
+        &bare,
+        "  {\"protocol\": \"snoop\", \"buffer\": 8192, \"transfer\": \"64k\"}",
+    )
+    .expect("w");
+    let out = |p: &Path| {
+        let o = snooplab(&["run", "--scenario", &s(p), "--json"]);
+        assert!(o.status.success(), "{}: {}", p.display(), stderr(&o));
+        stdout(&o)
+    };
+    let from_toml = out(&toml);
+    assert!(
+        from_toml.contains("\"protocol\":\"ll-tcp-aware\""),
+        "{from_toml}"
+    );
+    assert_eq!(out(&json), from_toml, "a .json file was read as TOML");
+    assert_eq!(
+        out(&bare),
+        from_toml,
+        "JSON without the extension, by its first character"
+    );
+    let o = snooplab(&["sweep", "--scenario", &s(&json), "--seeds", "1", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // JSON's own messages, with the file's name
+    std::fs::write(&json, "{\"bufer\": 1}").expect("w");
+    assert_refused(
+        &["run", "--scenario", &s(&json)],
+        &["scenario file", "scen.json: unknown field `bufer`"],
+    );
+    // nothing set: was the default run, without a word
+    for (name, text) in [
+        ("empty.toml", ""),
+        ("comments.toml", "# all\n\n# comments\n"),
+        ("empty.json", "{}"),
+    ] {
+        let p = dir.join(name);
+        std::fs::write(&p, text).expect("w");
+        for cmd in ["run", "sweep"] {
+            assert_refused(
+                &[cmd, "--scenario", &s(&p)],
+                &[&format!("scenario file {} is empty", s(&p))],
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_sweep_list_naming_a_value_twice_is_refused() {
+    assert_refused(
+        &["sweep", "--protocol", "e2e,e2e"],
+        &["protocol list 'e2e,e2e' names 'e2e' twice: each combination would run twice"],
+    );
+    assert_refused(
+        &["sweep", "--protocol", "snoop,ll-tcp-aware"],
+        &["as 'snoop' and 'll-tcp-aware'"],
+    );
+    assert_refused(&["sweep", "--buffer", "32k,32768"], &["buffer list"]);
 }

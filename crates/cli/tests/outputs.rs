@@ -202,6 +202,17 @@ fn paper004_reproduces_fig2_with_its_claims_files_and_report_section() {
         assert!(text.contains(kb), "{kb}: {text}");
     }
     assert!(text.contains("ELN / Reno") && text.contains("roughly a factor of 2"));
+    // the verdict, counted from the claims above
+    let holds = text.matches("\n  holds ").count();
+    let last = text.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        format!(
+            "claims: {holds} of 2 hold, {} fail (paper004 {holds}/2)",
+            2 - holds
+        ),
+        "{text}"
+    );
     let csv = std::fs::read_to_string(dir.join("paper004/runs.csv")).expect("runs.csv");
     assert_eq!(
         csv.lines().count(),
@@ -221,9 +232,36 @@ fn paper004_reproduces_fig2_with_its_claims_files_and_report_section() {
     let v: serde_json::Value =
         serde_json::from_str(String::from_utf8_lossy(&json.stdout).trim()).expect("JSON");
     assert_eq!(v["paper004"]["points"].as_array().map(Vec::len), Some(7));
+    assert!(!String::from_utf8_lossy(&json.stdout).contains("claims: "));
     assert!(v.get("paper000").is_none(), "only the paper asked for");
     let bad = snooplab(&["reproduce", "paper004", "table3"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown part 'table3' of paper004"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn reproduce_checks_where_its_outputs_go_before_it_runs() {
+    let dir = scratch("unwritable");
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let file = dir.join("a-file");
+    std::fs::write(&file, "").expect("a file in the way");
+    let below = file.join("sub").to_string_lossy().into_owned();
+    for args in [
+        vec!["reproduce", "paper004", "--seeds", "1", "--out", &below],
+        vec!["reproduce", "paper004", "--seeds", "1", "--report", &below],
+        vec!["reproduce", "--ablation", "--seeds", "1", "--out", &below],
+    ] {
+        let o = snooplab(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        // one line: no progress, no "N runs in" -- nothing ran
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("error: cannot create directory") && err.contains("a-file/sub"),
+            "{args:?}: {err}"
+        );
+        assert!(o.stdout.is_empty(), "{args:?}: no table");
+    }
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -123,7 +123,14 @@ fn an_incomplete_split_run_names_the_connection_that_gave_up() {
         "--seed",
         "148014286",
     ]);
-    let text = stdout(&o);
+    // incomplete: the result printed all the same, exit code 3
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(
         text.contains(
             "the base station's relay sender (the split connection's wireless half) gave up"

@@ -114,19 +114,37 @@ impl Plan {
     }
 }
 
-/// The values of a list setting, or `[None]` (keep the base scenario's) when it is absent.
-fn list<T>(
+/// The values of a list setting, or `[None]` (keep the base scenario's) when it is absent. A value
+/// named twice (`e2e,e2e`, or `snoop,ll-tcp-aware`, one protocol by two names) is refused: every
+/// combination with it would run twice and count twice in the summaries.
+fn list<T: Copy + Eq + std::hash::Hash>(
     text: &Option<String>,
     what: &str,
     parse: impl Fn(&str) -> Result<T, Error>,
 ) -> Result<Vec<Option<T>>, Error> {
-    match text {
-        None => Ok(vec![None]),
-        Some(t) => split_list(t, what)?
-            .iter()
-            .map(|v| parse(v).map(Some))
-            .collect(),
+    let Some(t) = text else {
+        return Ok(vec![None]);
+    };
+    let items = split_list(t, what)?;
+    let mut out: Vec<T> = Vec::with_capacity(items.len());
+    // by hash: a list of a million values is found too long later, not compared pairwise here
+    let mut seen: std::collections::HashMap<T, usize> = std::collections::HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let v = parse(item)?;
+        if let Some(&j) = seen.get(&v) {
+            let twice = if items[j] == *item {
+                format!("'{item}' twice")
+            } else {
+                format!("one value twice, as '{}' and '{item}'", items[j])
+            };
+            return Err(Error::Invalid(format!(
+                "{what} list '{t}' names {twice}: each combination would run twice"
+            )));
+        }
+        seen.insert(v, i);
+        out.push(v);
     }
+    Ok(out.into_iter().map(Some).collect())
 }
 
 impl SweepSettings {
@@ -381,5 +399,22 @@ mod tests {
         assert!(e.to_string().starts_with("unknown protocol 'tahoe'"), "{e}");
         let e = SweepSettings::from_json(r#"{"buffer": []}"#, "1", "1").unwrap_err();
         assert_eq!(e.to_string(), "buffer: the list is empty");
+        let twice = |g: &str| {
+            SweepSettings::from_json(g, "1", "1")
+                .and_then(|s| s.plan())
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            twice(r#"{"protocol": ["e2e", "snoop", "e2e"]}"#),
+            "protocol list 'e2e,snoop,e2e' names 'e2e' twice: each combination would run twice"
+        );
+        assert!(
+            twice(r#"{"protocol": ["snoop", "ll-tcp-aware"]}"#)
+                .contains("one value twice, as 'snoop' and 'll-tcp-aware'"),
+            "{}",
+            twice(r#"{"protocol": ["snoop", "ll-tcp-aware"]}"#)
+        );
+        assert!(twice(r#"{"buffer": ["8k", 8192]}"#).contains("as '8k' and '8192'"));
     }
 }

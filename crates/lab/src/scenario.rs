@@ -1,5 +1,5 @@
-//! Reading a scenario: a file named on the command line, scenario-file TOML, or JSON (what the
-//! Python package turns a dict into). All three are the one shape, `ScenarioFile`'s keys over the
+//! Reading a scenario: a file named on the command line (TOML, or JSON by its extension or its first
+//! character), scenario-file TOML, or JSON (what the Python package turns a dict into). All three are the one shape, `ScenarioFile`'s keys over the
 //! defaults of `snooplab run`, so the three read the same settings with the same messages.
 
 use std::path::Path;
@@ -21,15 +21,54 @@ pub fn read_file(path: &Path) -> Result<String, Error> {
 }
 
 /// Sets what the file at `path` sets in `sc`, its trace file names taken relative to the file's
-/// directory; messages start with `scenario file PATH:`.
+/// directory; messages start with `scenario file PATH:`. The file is JSON or TOML
+/// ([`is_json_file`]), and one that sets nothing is refused: running the defaults without a word
+/// would hide that the file named is not the one meant.
 pub fn apply_file(path: &Path, sc: &mut Scenario) -> Result<(), Error> {
     let text = read_file(path)?;
-    ScenarioFile::parse(&text)
-        .and_then(|mut f| {
-            f.rebase_paths(path.parent().unwrap_or(Path::new(".")));
-            f.apply(sc)
-        })
-        .map_err(|e| Error::Invalid(format!("scenario file {}: {e}", path.display())))
+    let named = |e: String| Error::Invalid(format!("scenario file {}: {e}", path.display()));
+    let json = is_json_file(path, &text);
+    if sets_nothing(&text, json) {
+        return Err(Error::Invalid(format!(
+            "scenario file {} is empty: it sets nothing (leave out --scenario to run the \
+             defaults)",
+            path.display()
+        )));
+    }
+    let mut f = if json {
+        serde_json::from_str::<ScenarioFile>(&text).map_err(|e| named(e.to_string()))?
+    } else {
+        ScenarioFile::parse(&text).map_err(named)?
+    };
+    f.rebase_paths(path.parent().unwrap_or(Path::new(".")));
+    f.apply(sc).map_err(named)
+}
+
+/// Whether a scenario file is JSON (what the Python package's dicts are): by its extension,
+/// `.json` or `.toml`, else by its first character, since a TOML file cannot start with `{`.
+pub fn is_json_file(path: &Path, text: &str) -> bool {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("json") => true,
+        Some(e) if e.eq_ignore_ascii_case("toml") => false,
+        _ => text
+            .trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with('{'),
+    }
+}
+
+/// A file with no setting at all: blank, only comments, or `{}`. A file that does not parse is
+/// left to the parser, whose message says where.
+fn sets_nothing(text: &str, json: bool) -> bool {
+    if json {
+        serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text)
+            .is_ok_and(|m| m.is_empty())
+    } else {
+        // every key and table header of TOML is a line of its own that is not a comment
+        text.lines()
+            .map(|l| l.trim_start_matches('\u{feff}').trim())
+            .all(|l| l.is_empty() || l.starts_with('#'))
+    }
 }
 
 /// A checked scenario from scenario-file TOML; messages name the line and key.
@@ -64,6 +103,21 @@ mod tests {
         assert_eq!(t, s);
         assert_eq!(t.buffer, 8192);
         assert_eq!(t.protocol.name(), "ll-tcp-aware");
+    }
+
+    #[test]
+    fn json_files_are_known_by_extension_or_first_character() {
+        let p = |s: &str| Path::new(s).to_path_buf();
+        assert!(is_json_file(&p("a.json"), "protocol = 1"));
+        assert!(is_json_file(&p("a.JSON"), ""));
+        assert!(!is_json_file(&p("a.toml"), "{}"));
+        assert!(is_json_file(&p("scenario"), "\n  {\"seed\": 1}"));
+        assert!(!is_json_file(&p("scenario"), "seed = 1"));
+        assert!(sets_nothing("# only a comment\n\n", false));
+        assert!(sets_nothing(" { } ", true));
+        assert!(!sets_nothing("seed = 1", false));
+        assert!(!sets_nothing("seed = ", false), "left to the parser");
+        assert!(!sets_nothing("[host-details]", false));
     }
 
     #[test]

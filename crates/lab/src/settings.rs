@@ -19,8 +19,35 @@ fn parse_u64(text: &str, what: &str) -> Result<u64, Error> {
     if t.starts_with('-') {
         return Err(Error::Invalid(format!("{what} '{text}' is negative")));
     }
-    t.parse::<u64>()
-        .map_err(|_| Error::Invalid(format!("{what} '{text}' is not a whole number")))
+    if let Ok(n) = t.parse::<u64>() {
+        return Ok(n);
+    }
+    Err(Error::Invalid(not_u64(t, text, what)))
+}
+
+/// Why `t` (trimmed from `text`) is not a `u64`, in the words that fit: a number too large, a whole
+/// number in a form other than digits (`1e3`), a fraction, or no number at all. ("not a whole
+/// number" for `1e300` or 2^64 would send the user looking for a fraction that is not there.)
+fn not_u64(t: &str, text: &str, what: &str) -> String {
+    let digits = t.strip_prefix('+').unwrap_or(t);
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return format!("{what} '{text}' is too large (at most {})", u64::MAX);
+    }
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() && v.fract() == 0.0 => {
+            if v >= u64::MAX as f64 {
+                format!("{what} '{text}' is too large (at most {})", u64::MAX)
+            } else {
+                format!(
+                    "{what} '{text}' must be written in digits, with no exponent or decimal point \
+                     ({})",
+                    v as u64
+                )
+            }
+        }
+        Ok(v) if v.is_finite() => format!("{what} '{text}' is not a whole number"),
+        _ => format!("{what} '{text}' is not a number (use digits, e.g. 12)"),
+    }
 }
 
 /// Parses `--mss`/`--burst`-style small integers.
@@ -38,19 +65,34 @@ pub fn parse_size_of(text: &str, what: &str) -> Result<u64, Error> {
     parse_size(text).map_err(|e| Error::Invalid(format!("{what}: {e}")))
 }
 
-/// A time in decimal seconds (`12`, `12.5`, down to nanoseconds), from 0 to 1e7 s, in nanoseconds.
+/// A time in decimal seconds (`12`, `12.5`, down to nanoseconds; `1e3` too), from 0 to 1e7 s, in
+/// nanoseconds.
 pub fn parse_seconds(text: &str, what: &str) -> Result<u64, Error> {
-    let t = snooplab_sim::trace::parse_secs(text.trim()).ok_or_else(|| {
-        Error::Invalid(format!(
-            "{what} '{text}' is not a number of seconds (e.g. 12 or 12.5)"
-        ))
-    })?;
-    if t > 10_000_000 * SEC {
-        return Err(Error::Invalid(format!(
-            "{what} '{text}' must be between 0 and 1e7 seconds"
-        )));
+    let range = || Error::Invalid(format!("{what} '{text}' must be between 0 and 1e7 seconds"));
+    let t = text.trim();
+    let ns = match snooplab_sim::trace::parse_secs(t) {
+        Some(ns) => ns,
+        // an exponent, or more digits than nanoseconds: a number of seconds all the same, so a
+        // message about its range, not its form
+        None => match t.parse::<f64>() {
+            Ok(v) if v.is_finite() && v < 0.0 => return Err(range()),
+            Ok(v) if v.is_finite() => {
+                if v > 1e7 {
+                    return Err(range());
+                }
+                (v * SEC as f64).round() as u64
+            }
+            _ => {
+                return Err(Error::Invalid(format!(
+                    "{what} '{text}' is not a number of seconds (e.g. 12, 12.5 or 1e3)"
+                )))
+            }
+        },
+    };
+    if ns > 10_000_000 * SEC {
+        return Err(range());
     }
-    Ok(t)
+    Ok(ns)
 }
 
 /// `--max-time`: decimal seconds, exponents allowed (`600`, `12.5`, `1e4`), checked and rounded
@@ -186,4 +228,46 @@ pub fn split_list(text: &str, what: &str) -> Result<Vec<String>, Error> {
         )));
     }
     Ok(items)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn msg(r: Result<u64, Error>) -> String {
+        r.expect_err("refused").to_string()
+    }
+
+    #[test]
+    fn whole_numbers_are_refused_for_what_is_wrong_with_them() {
+        assert_eq!(parse_seed("+7"), Ok(7));
+        assert_eq!(
+            msg(parse_seed("1e300")),
+            format!("seed '1e300' is too large (at most {})", u64::MAX)
+        );
+        assert_eq!(
+            msg(parse_seed("18446744073709551616")),
+            format!(
+                "seed '18446744073709551616' is too large (at most {})",
+                u64::MAX
+            )
+        );
+        assert!(msg(parse_seed("1e3")).contains("must be written in digits"));
+        assert_eq!(msg(parse_seed("1.5")), "seed '1.5' is not a whole number");
+        assert!(msg(parse_seed("x")).contains("is not a number"));
+        assert!(msg(parse_seed("-1")).contains("is negative"));
+        let e = parse_u32("5000000000", "burst").expect_err("too large");
+        assert!(e.to_string().contains("too large"), "{e}");
+    }
+
+    #[test]
+    fn seconds_with_an_exponent_are_seconds() {
+        assert_eq!(parse_seconds("1e3", "--from"), Ok(1_000 * SEC));
+        assert_eq!(parse_seconds("12.5", "--from"), Ok(12_500_000_000));
+        assert_eq!(
+            msg(parse_seconds("1e9", "--to")),
+            "--to '1e9' must be between 0 and 1e7 seconds"
+        );
+        assert!(msg(parse_seconds("soon", "--to")).contains("is not a number of seconds"));
+    }
 }

@@ -25,7 +25,8 @@ pub struct ConfigSummary {
     pub incomplete_runs: usize,
     pub invariant_failures: usize,
     pub throughput_mbps: Summary,
-    pub wireless_goodput_pct: Summary,
+    /// Over the runs whose data crossed a wireless link; `None` (`null`, `n/a`) for a wired path.
+    pub wireless_goodput_pct: Option<Summary>,
     pub wired_goodput_pct: Summary,
     pub timeouts: Summary,
     pub fast_retransmits: Summary,
@@ -78,7 +79,13 @@ pub fn summarize(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
         incomplete_runs: runs.iter().filter(|r| !r.invariants.complete).count(),
         invariant_failures: runs.iter().filter(|r| !r.invariants.ok()).count(),
         throughput_mbps: col(&|r| r.throughput_mbps),
-        wireless_goodput_pct: col(&|r| r.wireless_goodput_pct),
+        wireless_goodput_pct: {
+            let v: Vec<f64> = runs
+                .iter()
+                .filter_map(RunResult::wireless_goodput)
+                .collect();
+            (!v.is_empty()).then(|| stats(&v))
+        },
         wired_goodput_pct: col(&|r| r.wired_goodput_pct),
         timeouts: col(&|r| r.timeouts as f64),
         fast_retransmits: col(&|r| r.fast_retransmits as f64),

@@ -76,6 +76,16 @@ def test_bad_files_raise_value_error_with_the_file_message(cli, tmp_path):
         assert str(e.value) == message
 
 
+def test_non_finite_numbers_are_refused_by_key():
+    # was "expected value at line 1 column 14", from the JSON parser
+    with pytest.raises(ValueError, match=r"^buffer: nan is not a finite number$"):
+        snooplab.run({"buffer": float("nan")})
+    with pytest.raises(ValueError, match=r"^host-details.read-delay: inf is not a finite number$"):
+        snooplab.run({"host_details": {"read_delay": float("inf")}})
+    with pytest.raises(ValueError, match=r"^error-every\[1\]: -inf is not a finite number$"):
+        snooplab.sweep({"error_every": [65536, float("-inf")]}, seeds=1)
+
+
 def test_unknown_dict_keys_are_refused():
     with pytest.raises(ValueError, match="unknown field `bufer`"):
         snooplab.run({"bufer": "8k"})

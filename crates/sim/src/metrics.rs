@@ -2,11 +2,15 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 use crate::invariants::InvariantReport;
 
+/// A run's result. Serialized by hand over the derived form (`remote = "Self"` keeps that as
+/// `RunResult::serialize`) so that `wireless_goodput_pct` is `null` where it is undefined; see
+/// [`RunResult::wireless_goodput`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(remote = "Self")]
 pub struct RunResult {
     pub protocol: String,
     pub env: String,
@@ -19,6 +23,7 @@ pub struct RunResult {
     /// Transfer bytes * 8 / (last byte delivered - first data segment sent), Mb/s.
     pub throughput_mbps: f64,
     /// Transfer bytes / data payload bytes sent over the wireless link, retransmissions included, %.
+    /// 0 here, `null` in JSON, when no data frame crossed a wireless link.
     pub wireless_goodput_pct: f64,
     /// Transfer bytes / data payload bytes the fixed host sent, %.
     pub wired_goodput_pct: f64,
@@ -146,8 +151,9 @@ pub struct HandoffEvent {
     pub first_packet_ms: Option<f64>,
 }
 
-/// The result of one flow.
+/// The result of one flow (serialized as [`RunResult`] is).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(remote = "Self")]
 pub struct FlowResult {
     pub flow: String,
     pub from: String,
@@ -297,5 +303,224 @@ impl From<&snooplab_proto::tcp::TimeoutCauses> for TimeoutCauseCounts {
             other: c.other,
             handshake: c.handshake,
         }
+    }
+}
+
+/// The key written `null` when a result's wireless goodput is undefined.
+const WIRELESS_GOODPUT: &[&str] = &["wireless_goodput_pct"];
+
+impl RunResult {
+    /// The first flow's wireless goodput, `None` when none of its data frames crossed a wireless
+    /// link (a wired path): the ratio has no denominator then, and the 0 the field holds would
+    /// read as every byte wasted. Tables print `n/a`, JSON `null`.
+    pub fn wireless_goodput(&self) -> Option<f64> {
+        (self.wireless_data_frames > 0).then_some(self.wireless_goodput_pct)
+    }
+}
+
+impl FlowResult {
+    /// This flow's wireless goodput, `None` as [`RunResult::wireless_goodput`].
+    pub fn wireless_goodput(&self) -> Option<f64> {
+        (self.wireless_data_frames > 0).then_some(self.wireless_goodput_pct)
+    }
+}
+
+impl Serialize for RunResult {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let null = if self.wireless_goodput().is_none() {
+            WIRELESS_GOODPUT
+        } else {
+            &[]
+        };
+        RunResult::serialize(self, null_fields::NullFields::new(s, null))
+    }
+}
+
+impl Serialize for FlowResult {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let null = if self.wireless_goodput().is_none() {
+            WIRELESS_GOODPUT
+        } else {
+            &[]
+        };
+        FlowResult::serialize(self, null_fields::NullFields::new(s, null))
+    }
+}
+
+/// A serializer that passes a struct on to another, writing the named fields as `null`: how a
+/// derived `Serialize` gets a value it cannot know from the field alone (whether a goodput has a
+/// denominator) without a second copy of every field. It serializes structs only, which is all the
+/// derived impls above ask of it.
+mod null_fields {
+    use serde::ser::{Error as _, Impossible, SerializeStruct};
+    use serde::{Serialize, Serializer};
+
+    pub struct NullFields<S> {
+        inner: S,
+        null: &'static [&'static str],
+    }
+
+    impl<S> NullFields<S> {
+        pub fn new(inner: S, null: &'static [&'static str]) -> NullFields<S> {
+            NullFields { inner, null }
+        }
+    }
+
+    pub struct Fields<T> {
+        inner: T,
+        null: &'static [&'static str],
+    }
+
+    impl<T: SerializeStruct> SerializeStruct for Fields<T> {
+        type Ok = T::Ok;
+        type Error = T::Error;
+        fn serialize_field<V: ?Sized + Serialize>(
+            &mut self,
+            key: &'static str,
+            value: &V,
+        ) -> Result<(), T::Error> {
+            if self.null.contains(&key) {
+                self.inner.serialize_field(key, &None::<()>)
+            } else {
+                self.inner.serialize_field(key, value)
+            }
+        }
+        fn end(self) -> Result<T::Ok, T::Error> {
+            self.inner.end()
+        }
+    }
+
+    /// The methods a struct's derived impl never calls.
+    macro_rules! not_a_struct {
+        ($($name:ident($($arg:ty),*)),* $(,)?) => {$(
+            fn $name(self, $(_: $arg),*) -> Result<S::Ok, S::Error> {
+                Err(S::Error::custom("NullFields serializes structs only"))
+            }
+        )*};
+    }
+
+    type No<S> = Impossible<<S as Serializer>::Ok, <S as Serializer>::Error>;
+
+    impl<S: Serializer> Serializer for NullFields<S> {
+        type Ok = S::Ok;
+        type Error = S::Error;
+        type SerializeSeq = No<S>;
+        type SerializeTuple = No<S>;
+        type SerializeTupleStruct = No<S>;
+        type SerializeTupleVariant = No<S>;
+        type SerializeMap = No<S>;
+        type SerializeStruct = Fields<S::SerializeStruct>;
+        type SerializeStructVariant = No<S>;
+
+        fn serialize_struct(
+            self,
+            name: &'static str,
+            len: usize,
+        ) -> Result<Self::SerializeStruct, S::Error> {
+            Ok(Fields {
+                inner: self.inner.serialize_struct(name, len)?,
+                null: self.null,
+            })
+        }
+
+        fn is_human_readable(&self) -> bool {
+            self.inner.is_human_readable()
+        }
+
+        not_a_struct!(
+            serialize_bool(bool),
+            serialize_i8(i8),
+            serialize_i16(i16),
+            serialize_i32(i32),
+            serialize_i64(i64),
+            serialize_u8(u8),
+            serialize_u16(u16),
+            serialize_u32(u32),
+            serialize_u64(u64),
+            serialize_f32(f32),
+            serialize_f64(f64),
+            serialize_char(char),
+            serialize_str(&str),
+            serialize_bytes(&[u8]),
+            serialize_none(),
+            serialize_unit(),
+            serialize_unit_struct(&'static str),
+            serialize_unit_variant(&'static str, u32, &'static str),
+        );
+
+        fn serialize_some<T: ?Sized + Serialize>(self, _: &T) -> Result<S::Ok, S::Error> {
+            Err(S::Error::custom("NullFields serializes structs only"))
+        }
+        fn serialize_newtype_struct<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: &T,
+        ) -> Result<S::Ok, S::Error> {
+            Err(S::Error::custom("NullFields serializes structs only"))
+        }
+        fn serialize_newtype_variant<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<S::Ok, S::Error> {
+            Err(S::Error::custom("NullFields serializes structs only"))
+        }
+        fn serialize_seq(self, _: Option<usize>) -> Result<No<S>, S::Error> {
+            Err(S::Error::custom("NullFields serializes structs only"))
+        }
+        fn serialize_tuple(self, _: usize) -> Result<No<S>, S::Error> {
+            Err(S::Error::custom("NullFields serializes structs only"))
+        }
+        fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<No<S>, S::Error> {
+            Err(S::Error::custom("NullFields serializes structs only"))
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<No<S>, S::Error> {
+            Err(S::Error::custom("NullFields serializes structs only"))
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<No<S>, S::Error> {
+            Err(S::Error::custom("NullFields serializes structs only"))
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<No<S>, S::Error> {
+            Err(S::Error::custom("NullFields serializes structs only"))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn an_undefined_wireless_goodput_is_null_in_its_place() {
+        let mut sc = crate::scenario::default_scenario();
+        sc.transfer = 64 << 10;
+        let r = crate::run::run(&sc);
+        let text = serde_json::to_string(&r).expect("JSON");
+        assert!(text.contains("\"wireless_goodput_pct\":"), "{text}");
+        assert!(!text.contains("\"wireless_goodput_pct\":null"), "{text}");
+        let mut wired = r.clone();
+        wired.wireless_data_frames = 0;
+        wired.flows[0].wireless_data_frames = 0;
+        let text = serde_json::to_string(&wired).expect("JSON");
+        assert_eq!(
+            text.matches("\"wireless_goodput_pct\":null").count(),
+            2,
+            "{text}"
+        );
+        // in the same place as a defined value: the other keys and their order are the derived ones
+        let at = |t: &str| t.find("\"wireless_goodput_pct\"").expect("key");
+        assert_eq!(at(&text), at(&serde_json::to_string(&r).expect("JSON")));
     }
 }

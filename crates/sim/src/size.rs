@@ -26,9 +26,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
     let digits = |s: &str| s.chars().all(|c| c.is_ascii_digit());
     if whole.is_empty() || !digits(whole) || !digits(frac) {
-        return Err(format!(
-            "size '{text}' is not a whole number of bytes (examples: 8192, 8k, 1.5M)"
-        ));
+        return Err(not_a_size(text, number));
     }
     let too_large = || format!("size '{text}' is too large");
     let n: u64 = whole.parse().map_err(|_| too_large())?;
@@ -50,6 +48,39 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     }
     let extra = u64::try_from(scaled / unit).map_err(|_| too_large())?;
     n.checked_add(extra).ok_or_else(too_large)
+}
+
+/// Why `text` is not a size, `number` being what is left after the unit was taken off: a unit
+/// that is not known (`2T`), a number with an exponent (`1e6`), or no number at all. Each says what
+/// to write instead; "not a whole number" would send the user looking for a fraction.
+fn not_a_size(text: &str, number: &str) -> String {
+    const EXAMPLES: &str = "examples: 8192, 8k, 1.5M";
+    let t = text.trim();
+    let unit: String = t
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let before_unit = &t[..t.len() - unit.len()];
+    let looks_numeric = |s: &str| s.parse::<f64>().is_ok_and(f64::is_finite);
+    if !unit.is_empty() && looks_numeric(before_unit) {
+        let e_form = before_unit.contains(['e', 'E']);
+        if !e_form {
+            return format!(
+                "size '{text}' has an unknown unit '{unit}' (known: k, M, G, also as kB or KiB; \
+                 k = 1024)"
+            );
+        }
+    }
+    if looks_numeric(number) {
+        return format!(
+            "size '{text}' has an exponent: write the bytes in digits, or with a unit ({EXAMPLES})"
+        );
+    }
+    format!("size '{text}' is not a number of bytes ({EXAMPLES})")
 }
 
 /// Formats a size the way `parse_size` reads it, compactly (`32k`, `8M`, `1400`).
@@ -93,6 +124,23 @@ mod tests {
         assert!(parse_size("1e3").is_err());
         assert!(parse_size("").is_err());
         assert!(parse_size("99999999999999999999G").is_err());
+    }
+
+    #[test]
+    fn messages_say_what_is_wrong_with_the_number() {
+        let e = |t: &str| parse_size(t).unwrap_err();
+        assert!(e("2T").contains("unknown unit 'T'"), "{}", e("2T"));
+        assert!(e("2TB").contains("unknown unit 'TB'"), "{}", e("2TB"));
+        assert!(e("1.5x").contains("unknown unit 'x'"), "{}", e("1.5x"));
+        assert!(e("1e300").contains("has an exponent"), "{}", e("1e300"));
+        assert!(e("1e3k").contains("has an exponent"), "{}", e("1e3k"));
+        assert!(e("18446744073709551616").contains("too large"));
+        assert!(
+            e("eight").contains("not a number of bytes"),
+            "{}",
+            e("eight")
+        );
+        assert!(e("1.1k").contains("not a whole number of bytes"));
     }
 
     proptest! {

@@ -6,10 +6,25 @@ use serde::Serialize;
 pub struct Summary {
     pub n: usize,
     pub mean: f64,
-    /// Half-width of the 95% confidence interval of the mean (0 for fewer than two values).
-    pub ci95: f64,
+    /// Half-width of the 95% confidence interval of the mean; `None` (`null`, printed `n/a`) for
+    /// fewer than two values, which give no interval: `± 0.000` would claim a certainty one seed
+    /// does not have.
+    pub ci95: Option<f64>,
     pub min: f64,
     pub max: f64,
+}
+
+impl Summary {
+    /// The interval's half-width with `digits` decimals, or `n/a`.
+    pub fn ci_text(&self, digits: usize) -> String {
+        self.ci95
+            .map_or_else(|| "n/a".to_string(), |c| format!("{c:.digits$}"))
+    }
+
+    /// `mean ± half-width` with `digits` decimals (`1.234 ± n/a` for one value).
+    pub fn mean_ci(&self, digits: usize) -> String {
+        format!("{:.digits$} ± {}", self.mean, self.ci_text(digits))
+    }
 }
 
 /// Two-sided 97.5% quantiles of Student's t for 1..=30 degrees of freedom.
@@ -35,7 +50,7 @@ pub fn summarize(values: &[f64]) -> Summary {
         return Summary {
             n,
             mean: 0.0,
-            ci95: 0.0,
+            ci95: None,
             min: 0.0,
             max: 0.0,
         };
@@ -46,7 +61,7 @@ pub fn summarize(values: &[f64]) -> Summary {
     } else {
         0.0
     };
-    let ci95 = t_quantile(n - 1) * (var / n as f64).sqrt();
+    let ci95 = (n > 1).then(|| t_quantile(n - 1) * (var / n as f64).sqrt());
     Summary {
         n,
         mean,
@@ -65,8 +80,10 @@ mod tests {
         let s = summarize(&[1.0, 2.0, 3.0, 4.0]);
         assert_eq!(s.mean, 2.5);
         // sd = 1.291, se = 0.6455, t(3) = 3.182
-        assert!((s.ci95 - 3.182 * 0.645_497).abs() < 1e-4);
+        assert!(s.ci95.is_some_and(|c| (c - 3.182 * 0.645_497).abs() < 1e-4));
         assert_eq!((s.min, s.max), (1.0, 4.0));
-        assert_eq!(summarize(&[5.0]).ci95, 0.0);
+        assert_eq!(summarize(&[5.0]).ci95, None);
+        assert_eq!(summarize(&[5.0]).mean_ci(3), "5.000 ± n/a");
+        assert_eq!(summarize(&[1.0, 3.0]).mean_ci(1), "2.0 ± 12.7");
     }
 }

@@ -6,6 +6,7 @@
 //! cell. Sequence numbers are byte offsets into the flow's transfer as that sender numbers it (0 =
 //! first data byte). `nodes.csv` says which node is a base station.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::io;
 use std::path::Path;
@@ -306,57 +307,68 @@ pub fn parse_secs(s: &str) -> Option<Time> {
     whole.checked_mul(1_000_000_000)?.checked_add(frac)
 }
 
-/// One CSV file of a trace directory, read line by line with errors that name the place.
+/// The largest trace file `snooplab plot` reads (each of [`TRACE_FILES`] and [`HANDOFFS_FILE`]):
+/// the trace of an 8 MB transfer is about 300 KB per file, so this takes transfers of a few hundred
+/// megabytes, while a file named by mistake (a link to `/dev/zero`, a disk image) is refused before
+/// it is read. Files this size of the shortest rows, read and drawn, peaked at about 700 MB (each
+/// byte of a file costs about 9 in rows and drawing); twice the limit went over 1 GB.
+pub const MAX_TRACE_FILE_BYTES: u64 = 16 << 20;
+
+/// One CSV file of a trace directory: its text, whose rows are split as they are read (a row held
+/// as separate strings would cost several times the file), with errors that name the place.
 struct CsvFile {
     name: &'static str,
-    lines: Vec<(usize, Vec<String>)>,
+    text: String,
 }
 
 impl CsvFile {
+    /// Reads `dir/name` as [`crate::textfile::read_text_file`] does (a regular file only, opened
+    /// without blocking, at most [`MAX_TRACE_FILE_BYTES`]) and checks its header.
     fn open(dir: &Path, name: &'static str, header: &str) -> Result<CsvFile, String> {
         let path = dir.join(name);
-        let text = std::fs::read_to_string(&path).map_err(|e| {
-            format!(
-                "cannot read {}: {e} (is {} a trace directory written by `snooplab run --trace`?)",
+        if std::fs::symlink_metadata(&path).is_err() {
+            return Err(format!(
+                "cannot read {}: no such file (is {} a trace directory written by `snooplab run \
+                 --trace`?)",
                 path.display(),
                 dir.display()
-            )
-        })?;
-        let mut it = text.lines();
-        if it.next().map(str::trim) != Some(header) {
+            ));
+        }
+        let text = crate::textfile::read_text_file(&path, "trace file", MAX_TRACE_FILE_BYTES)?;
+        if text.lines().next().map(str::trim) != Some(header) {
             return Err(format!(
                 "{}: the first line must be the header '{header}'",
                 path.display()
             ));
         }
-        let lines = it
-            .enumerate()
-            .filter(|(_, l)| !l.trim().is_empty())
-            .map(|(i, l)| (i + 2, l.split(',').map(|f| f.trim().to_string()).collect()))
-            .collect();
-        Ok(CsvFile { name, lines })
+        Ok(CsvFile { name, text })
     }
 
     fn rows(&self) -> impl Iterator<Item = Row<'_>> {
-        self.lines.iter().map(move |(n, f)| Row {
-            file: self.name,
-            line: *n,
-            fields: f,
-        })
+        self.text
+            .lines()
+            .enumerate()
+            .skip(1)
+            .filter(|(_, l)| !l.trim().is_empty())
+            .map(move |(i, l)| Row {
+                file: self.name,
+                line: i + 1,
+                fields: l.split(',').map(str::trim).collect(),
+            })
     }
 }
 
 struct Row<'a> {
     file: &'static str,
     line: usize,
-    fields: &'a [String],
+    fields: Vec<&'a str>,
 }
 
-impl Row<'_> {
-    fn get(&self, i: usize) -> Result<&str, String> {
+impl<'a> Row<'a> {
+    fn get(&self, i: usize) -> Result<&'a str, String> {
         self.fields
             .get(i)
-            .map(String::as_str)
+            .copied()
             .ok_or_else(|| format!("{} line {}: expected field {}", self.file, self.line, i + 1))
     }
     fn bad(&self, what: &str, v: &str) -> String {
@@ -370,12 +382,13 @@ impl Row<'_> {
         let v = self.get(i)?;
         v.parse().map_err(|_| self.bad(what, v))
     }
-    /// A node named in nodes.csv.
-    fn node(&self, i: usize, nodes: &[TraceNode]) -> Result<usize, String> {
+    /// A node named in nodes.csv (by name, so a trace of many nodes is not read in quadratic
+    /// time).
+    fn node(&self, i: usize, nodes: &HashMap<String, usize>) -> Result<usize, String> {
         let v = self.get(i)?;
         nodes
-            .iter()
-            .position(|n| n.name == v)
+            .get(v)
+            .copied()
             .ok_or_else(|| self.bad("node (not in nodes.csv)", v))
     }
     fn flag(&self, i: usize) -> Result<bool, String> {
@@ -388,7 +401,9 @@ impl Row<'_> {
 }
 
 impl TraceLog {
-    /// Reads a directory written by [`TraceLog::write_csv`].
+    /// Reads a directory written by [`TraceLog::write_csv`]. Each file must be a regular file of at
+    /// most [`MAX_TRACE_FILE_BYTES`]: the directory is the user's to name, and one of its files may
+    /// be a FIFO (which would block), a device (which never ends) or simply too big to hold.
     pub fn read_csv(dir: &Path) -> Result<TraceLog, String> {
         let mut t = TraceLog::default();
         let f = CsvFile::open(dir, TRACE_FILES[5], "name,kind")?;
@@ -403,15 +418,19 @@ impl TraceLog {
                 base_station,
             });
         }
-        let nodes = t.nodes.clone();
+        // the first row of a name wins, as the simulator writes each once
+        let mut nodes: HashMap<String, usize> = HashMap::new();
+        for (i, n) in t.nodes.iter().enumerate() {
+            nodes.entry(n.name.clone()).or_insert(i);
+        }
+        let mut flow_index: HashMap<String, usize> = HashMap::new();
         let mut flow = |name: &str| -> usize {
-            match t.flows.iter().position(|f| f == name) {
-                Some(i) => i,
-                None => {
-                    t.flows.push(name.to_string());
-                    t.flows.len() - 1
-                }
+            if let Some(&i) = flow_index.get(name) {
+                return i;
             }
+            t.flows.push(name.to_string());
+            flow_index.insert(name.to_string(), t.flows.len() - 1);
+            t.flows.len() - 1
         };
         let mut segments = vec![];
         let f = CsvFile::open(dir, TRACE_FILES[0], "time_s,flow,sender,seq,len,kind")?;

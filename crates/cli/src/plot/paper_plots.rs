@@ -22,11 +22,11 @@ pub struct Bar {
 }
 
 impl Bar {
-    /// A mean with its 95% interval.
+    /// A mean with its 95% interval (no whisker for one trial, which has none).
     pub fn mean_ci(s: &Summary) -> Bar {
         Bar {
             value: s.mean,
-            whisker: Some((s.mean - s.ci95, s.mean + s.ci95)),
+            whisker: s.ci95.map(|c| (s.mean - c, s.mean + c)),
             paper: None,
         }
     }
@@ -201,7 +201,8 @@ impl Chart for Bars {
 /// One line of an [`ErrorRateSweep`]: a protocol's mean throughput at each error rate.
 pub struct Line {
     pub name: String,
-    /// (mean bytes between errors, mean throughput Mb/s, half-width of its 95% interval).
+    /// (mean bytes between errors, mean throughput Mb/s, half-width of its 95% interval; 0, no
+    /// whisker, where there is none).
     pub points: Vec<(u64, f64, f64)>,
 }
 
@@ -231,10 +232,10 @@ impl ErrorRateSweep {
                     .iter()
                     .zip(&x)
                     .filter_map(|(r, &x)| {
-                        r.cells
-                            .iter()
-                            .find(|c| &c.protocol == proto)
-                            .map(|c| (x, c.throughput_mbps.mean, c.throughput_mbps.ci95))
+                        r.cells.iter().find(|c| &c.protocol == proto).map(|c| {
+                            let t = &c.throughput_mbps;
+                            (x, t.mean, t.ci95.unwrap_or(0.0))
+                        })
                     })
                     .collect(),
             })

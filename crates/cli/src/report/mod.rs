@@ -155,6 +155,11 @@ pub fn write_page(dir: &Path, papers: &[Box<dyn Reproduced>]) -> Result<(), Stri
         })
         .collect();
     let _ = writeln!(h, "{}</p>", links.join("; "));
+    let _ = writeln!(
+        h,
+        "<p><b>{}</b></p>",
+        esc(&crate::reproduce::verdict_line(papers))
+    );
     for p in papers {
         h.push_str(&p.report_section(dir)?);
     }

@@ -72,9 +72,9 @@ fn table_html(t: &TableReport, exps: &[Experiment]) -> String {
                 || "-".into(),
                 |c| {
                     format!(
-                        "{}<br><small>± {:.3}</small>",
+                        "{}<br><small>± {}</small>",
                         esc(&ours(c)),
-                        c.throughput_mbps.ci95
+                        c.throughput_mbps.ci_text(3)
                     )
                 },
             );

@@ -131,7 +131,8 @@ fn charts(r: &Report) -> Vec<(String, Bars, String)> {
                 y_desc: "fast retransmits / timeouts".into(),
                 groups,
                 series: series_by(&protos, &hosts, |p, n| {
-                    row(p, n).map(|x| Bar::plain(x.fast_per_timeout))
+                    // no bar where there was no timeout to divide by
+                    row(p, n).and_then(|x| x.fast_per_timeout.map(Bar::plain))
                 }),
             },
             "Fig. 16: fast retransmits per timeout, all hosts and trials together".into(),
@@ -244,15 +245,16 @@ fn eight_mb_table(h: &mut String, r: &Report) {
         let a = s.aggregate_throughput_mbps;
         let _ = writeln!(
             h,
-            "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>± {:.3}</td><td>{:.3}-{:.3}</td>\
-             <td>{:+.1}%</td></tr>",
+            "<tr><td>{}</td><td>{}</td><td>{:.3}</td><td>± {}</td><td>{:.3}-{:.3}</td>\
+             <td>{}</td></tr>",
             s.hosts,
             esc(&display(&s.protocol)),
             a.mean,
-            a.ci95,
+            a.ci_text(3),
             a.min,
             a.max,
             s.gain_over_reno_pct
+                .map_or_else(|| "n/a".to_string(), |g| format!("{g:+.1}%"))
         );
     }
     let _ = writeln!(h, "</table>");

@@ -14,7 +14,7 @@ use crate::plot::paper_plots::{ErrorRateSweep, Line};
 use crate::plot::save;
 
 fn cell(s: &Summary) -> String {
-    format!("{:.3}<br><small>± {:.3}</small>", s.mean, s.ci95)
+    format!("{:.3}<br><small>± {}</small>", s.mean, s.ci_text(3))
 }
 
 /// The section's HTML; its figures go into `page/paper002/`.
@@ -24,8 +24,9 @@ pub fn section(page: &Path, r: &Report002) -> Result<String, String> {
     let mut h = String::new();
     let _ = writeln!(
         h,
-        "<h1 id=\"paper002\">Paper 002 reproduced</h1><p>Balakrishnan, Seshan, Amir and Katz, \
-         \"Improving TCP/IP Performance over Wireless Networks\" (1995), section 7: the fixed host \
+        "<h1 id=\"paper002\">Paper 002 reproduced</h1><p>Balakrishnan, Seshan and Katz, \
+         \"Improving Reliable Transport and Handoff Performance in Cellular Wireless Networks\" \
+         (1995), section 7: the fixed host \
          sends 10 MB to the mobile host through its home agent, which tunnels every packet to the \
          mobile host's multicast group of two base stations, their cells on one radio channel; the \
          primary forwards, the other keeps the last 12 packets and mirrors snoop's cache. \
@@ -64,7 +65,15 @@ pub fn section(page: &Path, r: &Report002) -> Result<String, String> {
             points: r
                 .sweep
                 .iter()
-                .filter_map(|p| get(p).map(|s| (p.kbits_between_errors * 1024 / 8, s.mean, s.ci95)))
+                .filter_map(|p| {
+                    get(p).map(|s| {
+                        (
+                            p.kbits_between_errors * 1024 / 8,
+                            s.mean,
+                            s.ci95.unwrap_or(0.0),
+                        )
+                    })
+                })
                 .collect(),
         };
         let chart = ErrorRateSweep {
@@ -141,7 +150,9 @@ pub fn section(page: &Path, r: &Report002) -> Result<String, String> {
                 c.runs,
                 c.bytes_lost.mean,
                 c.crash_drops.mean,
-                cell(&c.throughput_mbps)
+                c.throughput_mbps
+                    .as_ref()
+                    .map_or_else(|| "n/a".into(), cell)
             );
         }
         let _ = writeln!(h, "</table>");

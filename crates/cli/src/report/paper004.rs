@@ -42,17 +42,16 @@ pub fn section(page: &Path, r: &Report004) -> Result<String, String> {
         for t in &p.throughput_mbps {
             let _ = write!(
                 h,
-                "<td>{:.3}<br><small>± {:.3}</small></td>",
-                t.mean, t.ci95
+                "<td>{:.3}<br><small>± {}</small></td>",
+                t.mean,
+                t.ci_text(3)
             );
         }
         let _ = writeln!(
             h,
-            "<td>{:.2} ± {:.2}</td><td>{:.2} ± {:.2}</td></tr>",
-            p.eln_over_reno.mean,
-            p.eln_over_reno.ci95,
-            p.nack_over_reno.mean,
-            p.nack_over_reno.ci95
+            "<td>{}</td><td>{}</td></tr>",
+            p.eln_over_reno.mean_ci(2),
+            p.nack_over_reno.mean_ci(2)
         );
     }
     let _ = writeln!(h, "</table>");
@@ -68,9 +67,13 @@ pub fn section(page: &Path, r: &Report004) -> Result<String, String> {
                     .points
                     .iter()
                     .filter_map(|p| {
-                        p.throughput_mbps
-                            .get(i)
-                            .map(|t| (p.kbytes_between_errors * 1024, t.mean, t.ci95))
+                        p.throughput_mbps.get(i).map(|t| {
+                            (
+                                p.kbytes_between_errors * 1024,
+                                t.mean,
+                                t.ci95.unwrap_or(0.0),
+                            )
+                        })
                     })
                     .collect(),
             })

@@ -24,6 +24,8 @@ pub use paper000::{ours, theirs, verdict};
 /// A paper, run: what each output of `reproduce` needs from it.
 pub trait Reproduced {
     fn paper(&self) -> Paper;
+    /// The paper's claims as checked (counted in the verdict line at the end).
+    fn claims(&self) -> &[Claim];
     /// The tables and claims as text, for the terminal.
     fn text(&self) -> String;
     /// The report as JSON (the value under the paper's name in `--json`).
@@ -64,6 +66,48 @@ pub fn claims_text(claims: &[Claim]) -> String {
     s
 }
 
+/// The one-line verdict `reproduce` ends with, from the claims the reports checked: `claims: 9 of
+/// 25 hold, 15 fail, 1 not checked (paper000 3/8, ...)`. A claim not checked (`n/a`: its runs
+/// were not made, or it is a question rather than a claim) counts in the total, not as a failure.
+pub fn verdict_line(papers: &[Box<dyn Reproduced>]) -> String {
+    let count = |cs: &[Claim], v: Option<bool>| cs.iter().filter(|c| c.holds == v).count();
+    let (mut holds, mut fails, mut open, mut all) = (0, 0, 0, 0);
+    let per: Vec<String> = papers
+        .iter()
+        .map(|p| {
+            let cs = p.claims();
+            holds += count(cs, Some(true));
+            fails += count(cs, Some(false));
+            open += count(cs, None);
+            all += cs.len();
+            format!(
+                "{} {}/{}",
+                p.paper().name(),
+                count(cs, Some(true)),
+                cs.len()
+            )
+        })
+        .collect();
+    let open = if open > 0 {
+        format!(", {open} not checked")
+    } else {
+        String::new()
+    };
+    format!(
+        "claims: {holds} of {all} hold, {fails} fail{open} ({})",
+        per.join(", ")
+    )
+}
+
+/// Creates `dir` and writes a file in it, so that a directory that cannot take the outputs
+/// (`--out`, `--report`) is refused before the runs, not after minutes of them.
+fn check_writable(dir: &Path) -> Result<(), String> {
+    create_dir(dir)?;
+    let probe = dir.join(format!(".snooplab-check-{}", std::process::id()));
+    crate::files::write_file(&probe, b"")?;
+    std::fs::remove_file(&probe).map_err(|e| format!("cannot remove {}: {e}", probe.display()))
+}
+
 /// Checks the arguments without running anything: the papers and parts, the seeds, the host
 /// profiles, the threads.
 pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
@@ -102,6 +146,18 @@ pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
 
 pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
     let (sels, common) = plan(&a)?;
+    // where the outputs go, before anything runs
+    if let Some(dir) = &a.out {
+        if a.ablation {
+            check_writable(&dir.join(Paper::Paper000.name()))?;
+        }
+        for s in sels.iter().filter(|_| !a.ablation) {
+            check_writable(&dir.join(s.paper.name()))?;
+        }
+    }
+    if let Some(dir) = &a.report {
+        check_writable(dir)?;
+    }
     if a.ablation {
         return paper000::ablation(&a, &common);
     }
@@ -132,6 +188,9 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
     if let Some(dir) = &a.report {
         crate::report::write_page(dir, &done)?;
         eprintln!("wrote {}", dir.join("index.html").display());
+    }
+    if !a.json {
+        println!("{}", verdict_line(&done));
     }
     if a.json {
         let mut all = serde_json::Map::new();

@@ -7,7 +7,7 @@ use std::path::Path;
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::reproduce::paper000::ablation::{ablation_jobs, Ablation, ABLATION_PARTS};
 use snooplab_sim::reproduce::paper000::{CellReport, Experiment, Paper000, Part, Report};
-use snooplab_sim::reproduce::Paper;
+use snooplab_sim::reproduce::{Claim, Paper};
 use snooplab_sim::RunResult;
 
 use snooplab_lab::reproduce::{Common, Plan000, Run000};
@@ -43,6 +43,9 @@ pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, us
 impl Reproduced for Run000 {
     fn paper(&self) -> Paper {
         Paper::Paper000
+    }
+    fn claims(&self) -> &[Claim] {
+        &self.report.claims
     }
     fn text(&self) -> String {
         render(&self.report)

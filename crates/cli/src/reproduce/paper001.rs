@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use snooplab_sim::reproduce::paper001::{Experiment, Report};
-use snooplab_sim::reproduce::Paper;
+use snooplab_sim::reproduce::{Claim, Paper};
 use snooplab_sim::RunResult;
 
 use snooplab_lab::reproduce::{Common, Plan001, Run001};
@@ -26,6 +26,9 @@ impl Reproduced for Run001 {
     fn paper(&self) -> Paper {
         Paper::Paper001
     }
+    fn claims(&self) -> &[Claim] {
+        &self.report.claims
+    }
     fn text(&self) -> String {
         render(&self.report)
     }
@@ -42,6 +45,11 @@ impl Reproduced for Run001 {
 
 fn mb(bytes: u64) -> u64 {
     bytes >> 20
+}
+
+/// A ratio or share that may have no denominator (no timeout, no loss): `n/a` then.
+fn or_na(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
+    v.map_or_else(|| "n/a".to_string(), f)
 }
 
 /// The tables as text.
@@ -79,23 +87,19 @@ pub fn render(r: &Report) -> String {
             let n = row.n_dup_per_host;
             let _ = writeln!(
                 s,
-                "{:<6}{:<7}{:>16}{:>9.1}{:>7.1}{:>7.1}{:>8.2}  {:<24}{:>16}{:>9.3}{}",
+                "{:<6}{:<7}{:>16}{:>9.1}{:>7.1}{:>7.1}{:>8}  {:<24}{:>16}{:>9.3}{}",
                 row.hosts,
                 row.protocol,
-                format!(
-                    "{:.1} ± {:.1}",
-                    row.retransmitted_segments_per_host.mean,
-                    row.retransmitted_segments_per_host.ci95
-                ),
+                row.retransmitted_segments_per_host.mean_ci(1),
                 row.timeouts_per_host.mean,
                 row.fast_retransmits_per_host.mean,
                 row.early_fast_retransmits_per_host,
-                row.fast_per_timeout,
+                or_na(row.fast_per_timeout, |x| format!("{x:.2}")),
                 format!("{:.1} {:.1} {:.1} {:.1}", n[0], n[1], n[2], n[3]),
                 format!(
-                    "{:.2e} ({:.0}%)",
+                    "{:.2e} ({})",
                     row.segment_loss_rate,
-                    100.0 * row.collided_share
+                    or_na(row.collided_share, |c| format!("{:.0}%", 100.0 * c))
                 ),
                 row.aggregate_throughput_mbps.mean,
                 if row.failures > 0 {
@@ -125,14 +129,14 @@ pub fn render(r: &Report) -> String {
                 let a = row.aggregate_throughput_mbps;
                 let _ = writeln!(
                     s,
-                    "  {} hosts {:<7}{:>8.3} ± {:.3} [{:.3}, {:.3}] {:>+7.1}%   sum of hosts {:.3}{}",
+                    "  {} hosts {:<7}{:>8.3} ± {} [{:.3}, {:.3}] {:>8}   sum of hosts {:.3}{}",
                     row.hosts,
                     row.protocol,
                     a.mean,
-                    a.ci95,
+                    a.ci_text(3),
                     a.min,
                     a.max,
-                    row.gain_over_reno_pct,
+                    or_na(row.gain_over_reno_pct, |g| format!("{g:+.1}%")),
                     row.sum_of_hosts_mbps.mean,
                     if row.failures > 0 {
                         format!(" !{}", row.failures)
@@ -146,10 +150,10 @@ pub fn render(r: &Report) -> String {
         for g in &r.gains {
             let _ = writeln!(
                 s,
-                "EFR over Reno, {} hosts, 8 MB: {:+.1}% ± {:.1} (paper {:+.1}%): {}",
+                "EFR over Reno, {} hosts, 8 MB: {:+.1}% ± {} (paper {:+.1}%): {}",
                 g.hosts,
                 g.gain_pct,
-                g.gain_ci95_pct,
+                or_na(g.gain_ci95_pct, |c| format!("{c:.1}")),
                 g.paper_pct,
                 if g.within_tolerance {
                     "within 5 points"

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use snooplab_sim::reproduce::paper002::Report002;
-use snooplab_sim::reproduce::Paper;
+use snooplab_sim::reproduce::{Claim, Paper};
 
 use snooplab_lab::reproduce::{Common, Plan002, Run002};
 
@@ -22,14 +22,29 @@ pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, us
 }
 
 fn mbps(s: &snooplab_sim::stats::Summary) -> String {
-    format!("{:.3} ± {:.3}", s.mean, s.ci95)
+    s.mean_ci(3)
+}
+
+/// A series of Figs. 7 and 11 at one error rate: `n/a` when every run failed, its failures
+/// flagged (`!n`) as the other tables flag theirs, `-` when not run.
+fn series(x: &Option<snooplab_sim::stats::Summary>, failures: usize, runs: u64) -> String {
+    let bad = if failures > 0 {
+        format!(" !{failures}")
+    } else {
+        String::new()
+    };
+    match x {
+        Some(s) => format!("{}{bad}", mbps(s)),
+        None if failures > 0 && failures as u64 == runs => format!("n/a{bad}"),
+        None => "-".into(),
+    }
 }
 
 pub fn render(r: &Report002) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "snooplab reproduce: paper 002 (Balakrishnan, Seshan, Amir and Katz 1995): the fixed host \
+        "snooplab reproduce: paper 002 (Balakrishnan, Seshan and Katz 1995): the fixed host \
          sends 10 MB to the mobile host through its home agent and two base stations (10 Mb/s \
          Ethernet, 2 Mb/s WaveLAN cells on one radio channel), 1460-byte segments, 64 KB windows, \
          Reno with {} hosts, snoop as section 6 sets it, {} seeds; ± the 95% interval.\n",
@@ -81,19 +96,20 @@ pub fn render(r: &Report002) -> String {
             "{:<14}{:<12}{:<18}{:<18}{:<18}{:<16}",
             "1 error every", "BER", "Reno", "snoop", "snoop, handoffs", "snoop / Reno"
         );
-        let cell = |x: &Option<snooplab_sim::stats::Summary>| x.as_ref().map_or("-".into(), mbps);
         for p in &r.sweep {
             let _ = writeln!(
                 s,
                 "{:<14}{:<12}{:<18}{:<18}{:<18}{:<16}",
                 format!("{} Kb", p.kbits_between_errors),
                 format!("{:.1e}", 1.0 / (p.kbits_between_errors as f64 * 1024.0)),
-                cell(&p.reno_mbps),
-                cell(&p.snoop_mbps),
-                cell(&p.snoop_handoff_mbps),
-                p.snoop_over_reno
-                    .as_ref()
-                    .map_or("-".into(), |x| format!("{:.2} ± {:.2}", x.mean, x.ci95))
+                series(&p.reno_mbps, p.reno_failures, r.seeds),
+                series(&p.snoop_mbps, p.snoop_failures, r.seeds),
+                series(&p.snoop_handoff_mbps, p.snoop_handoff_failures, r.seeds),
+                // no ratio where Reno has no throughput to divide by
+                p.snoop_over_reno.as_ref().map_or_else(
+                    || if p.reno_mbps.is_some() { "-" } else { "n/a" }.to_string(),
+                    |x| x.mean_ci(2)
+                )
             );
         }
         s.push('\n');
@@ -120,12 +136,17 @@ pub fn render(r: &Report002) -> String {
             "scheme", "interval", "Mb/s", "/ multicast", "timeouts", "fast rexmits", "rexmitted"
         );
         for b in &r.baselines {
+            let bad = if b.failures > 0 {
+                format!(" !{}", b.failures)
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 s,
                 "{:<18}{:<10}{:<18}{:<14}{:<12}{:<16}{:<14}",
                 b.scheme,
                 format!("{} s", b.seconds),
-                mbps(&b.throughput_mbps),
+                format!("{}{bad}", mbps(&b.throughput_mbps)),
                 format!("{:.2}", b.over_multicast.mean),
                 format!("{:.1}", b.timeouts.mean),
                 format!("{:.1}", b.fast_retransmits.mean),
@@ -152,7 +173,7 @@ pub fn render(r: &Report002) -> String {
                 c.runs,
                 c.bytes_lost.mean,
                 c.crash_drops.mean,
-                mbps(&c.throughput_mbps),
+                c.throughput_mbps.as_ref().map_or_else(|| "n/a".into(), mbps),
                 c.first_failure
                     .as_ref()
                     .map_or(String::new(), |m| format!("\n             ({m})"))
@@ -168,6 +189,9 @@ pub fn render(r: &Report002) -> String {
 impl Reproduced for Run002 {
     fn paper(&self) -> Paper {
         Paper::Paper002
+    }
+    fn claims(&self) -> &[Claim] {
+        &self.report.claims
     }
     fn text(&self) -> String {
         render(&self.report)

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use snooplab_sim::reproduce::paper004::{Report004, ABOUT_TWO, CLOSE};
-use snooplab_sim::reproduce::Paper;
+use snooplab_sim::reproduce::{Claim, Paper};
 
 use snooplab_lab::reproduce::{Common, Plan004, Run004};
 
@@ -51,20 +51,25 @@ pub fn render(r: &Report004) -> String {
     for p in &r.points {
         let _ = write!(s, "{:<14}", format!("{} KB", p.kbytes_between_errors));
         for (i, t) in p.throughput_mbps.iter().enumerate() {
-            let bad = match p.failures.get(i) {
-                Some(&n) if n > 0 => format!(" !{n}"),
-                _ => String::new(),
+            let failed = p.failures.get(i).copied().unwrap_or(0);
+            let bad = if failed > 0 {
+                format!(" !{failed}")
+            } else {
+                String::new()
             };
-            let _ = write!(s, "{:<W$}", format!("{:.3} ± {:.3}{bad}", t.mean, t.ci95));
+            // every run failed: their 0 Mb/s is no measurement
+            let value = if failed > 0 && failed == t.n {
+                "n/a".to_string()
+            } else {
+                t.mean_ci(3)
+            };
+            let _ = write!(s, "{:<W$}", format!("{value}{bad}"));
         }
         let _ = writeln!(
             s,
             "{:<16}{:<16}",
-            format!("{:.2} ± {:.2}", p.eln_over_reno.mean, p.eln_over_reno.ci95),
-            format!(
-                "{:.2} ± {:.2}",
-                p.nack_over_reno.mean, p.nack_over_reno.ci95
-            )
+            p.eln_over_reno.mean_ci(2),
+            p.nack_over_reno.mean_ci(2)
         );
     }
     s.push('\n');
@@ -83,6 +88,9 @@ pub fn render(r: &Report004) -> String {
 impl Reproduced for Run004 {
     fn paper(&self) -> Paper {
         Paper::Paper004
+    }
+    fn claims(&self) -> &[Claim] {
+        &self.report.claims
     }
     fn text(&self) -> String {
         render(&self.report)

@@ -23,8 +23,31 @@ pub fn snooplab_in<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(
     if let Some(d) = dir {
         cmd.current_dir(d);
     }
+    cmd.args(args);
+    guarded(cmd, args)
+}
+
+/// [`snooplab`] with its address space limited to `kib` KiB (`ulimit -v`): an input that would
+/// make it hold unbounded memory ends it with an allocation failure (a non-zero exit a test sees)
+/// instead of taking the machine's memory first. The outcome is what a test asserts, never time.
+#[allow(dead_code)]
+pub fn snooplab_within<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(
+    kib: u64,
+    args: &[S],
+) -> Output {
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -v \"$1\" && shift && exec \"$@\"")
+        .arg("sh")
+        .arg(kib.to_string())
+        .arg(env!("CARGO_BIN_EXE_snooplab"))
+        .args(args);
+    guarded(cmd, args)
+}
+
+/// Runs `cmd` (the binary with `args`, for messages) under the hang guard.
+fn guarded<S: std::fmt::Debug>(mut cmd: Command, args: &[S]) -> Output {
     let mut child = cmd
-        .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

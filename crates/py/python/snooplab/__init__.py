@@ -8,6 +8,7 @@ command line's message. See docs/python.md.
 """
 
 import json
+import math
 import os
 import sys
 import tempfile
@@ -28,6 +29,25 @@ def _kebab(value):
     return value
 
 
+def _finite(value, where=""):
+    """Raises ``ValueError`` naming the key of the first NaN or infinity in ``value``: JSON has no
+    such number, and the parser's "expected value at line 1 column 14" would not say which."""
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{where or 'value'}: {value} is not a finite number")
+    if isinstance(value, Mapping):
+        for k, v in value.items():
+            _finite(v, f"{where}.{k}" if where else str(k))
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            _finite(v, f"{where}[{i}]")
+
+
+def _dumps(value):
+    """``value`` as JSON for the native module, its non-finite numbers refused by key."""
+    _finite(value)
+    return json.dumps(value, allow_nan=False)
+
+
 def _scenario(scenario):
     """The scenario as the text and format the native module reads."""
     if scenario is None:
@@ -35,7 +55,7 @@ def _scenario(scenario):
     if isinstance(scenario, str):
         return scenario, "toml"
     if isinstance(scenario, Mapping):
-        return json.dumps(_kebab(scenario)), "json"
+        return _dumps(_kebab(scenario)), "json"
     raise TypeError(
         f"a scenario is a dict or a scenario file's TOML text, not {type(scenario).__name__}"
     )
@@ -57,7 +77,7 @@ def _grid(grid):
         elif key == "host-details":
             value = _kebab(value)
         out[key] = value
-    return json.dumps(out)
+    return _dumps(out)
 
 
 def run(scenario=None):

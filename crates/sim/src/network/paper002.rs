@@ -1,4 +1,4 @@
-//! Paper 002's testbed as a network (Balakrishnan, Seshan, Amir and Katz 1995, sections 6-7, Fig.
+//! Paper 002's testbed as a network (Balakrishnan, Seshan and Katz 1995, sections 6-7, Fig.
 //! 6): the fixed host `fh` sends to the mobile host `mh` through its home agent `ha`, which tunnels
 //! each packet to the base stations `bs1` and `bs2` (10 Mb/s Ethernet between them all); each base
 //! station has a 2 Mb/s WaveLAN cell (`cell1`, `cell2`), the two cells on one radio channel, and

@@ -34,7 +34,7 @@ pub enum Paper {
     Paper000,
     /// Tamura, Tobe and Tokuda 1998: EFR on a shared WaveLAN (Figs. 15-19).
     Paper001,
-    /// Balakrishnan, Seshan, Amir and Katz 1995: snoop and the multicast handoff (Table 1, Figs.
+    /// Balakrishnan, Seshan and Katz 1995: snoop and the multicast handoff (Table 1, Figs.
     /// 7-11).
     Paper002,
     /// Balakrishnan and Katz 1998: explicit loss notification for mobile senders (Fig. 2).
@@ -72,8 +72,8 @@ impl Paper {
                  Wireless Multiple Access\" (1998)"
             }
             Paper::Paper002 => {
-                "Balakrishnan, Seshan, Amir and Katz, \"Improving TCP/IP Performance over Wireless \
-                 Networks\" (1995)"
+                "Balakrishnan, Seshan and Katz, \"Improving Reliable Transport and Handoff \
+                 Performance in Cellular Wireless Networks\" (1995)"
             }
             Paper::Paper004 => {
                 "Balakrishnan and Katz, \"Explicit Loss Notification and Wireless Web Performance\" \

@@ -1,5 +1,5 @@
-//! Paper 002 (Balakrishnan, Seshan, Amir and Katz 1995, "Improving TCP/IP Performance over Wireless
-//! Networks"), section 7: Table 1 (handoffs between two base stations at a fixed interval, no bit
+//! Paper 002 (Balakrishnan, Seshan and Katz 1995, "Improving Reliable Transport and Handoff
+//! Performance in Cellular Wireless Networks"), section 7: Table 1 (handoffs between two base stations at a fixed interval, no bit
 //! errors, snoop), Fig. 7 (snoop against Reno across bit-error rates, no handoffs), Fig. 10 (the
 //! handoff latency, idle and during a transfer) and Fig. 11 (Fig. 7's sweep for snoop with a
 //! handoff every 5 s), on the testbed of `network/paper002.rs`. Figs. 8 and 9 are traces of single
@@ -279,7 +279,8 @@ pub struct CrashRow {
     /// Bytes the fixed host was acknowledged that the mobile host never received.
     pub bytes_lost: Summary,
     pub crash_drops: Summary,
-    pub throughput_mbps: Summary,
+    /// `None` when no run was intact: the 0 Mb/s of a reset connection is not a throughput.
+    pub throughput_mbps: Option<Summary>,
     /// Why the first incomplete run stopped.
     pub first_failure: Option<String>,
 }
@@ -346,7 +347,9 @@ impl Table1Row {
     }
 }
 
-/// One error rate of Figs. 7 and 11.
+/// One error rate of Figs. 7 and 11. A series is `None` (`null`, printed `n/a`) when it was not
+/// run or when every one of its runs failed: the 0 Mb/s an incomplete run counts would otherwise
+/// read as a measured throughput. Its `*_failures` say which.
 #[derive(Clone, Debug, Serialize)]
 pub struct SweepPoint {
     pub kbits_between_errors: u64,
@@ -356,7 +359,11 @@ pub struct SweepPoint {
     pub snoop_handoff_mbps: Option<Summary>,
     /// Snoop / Reno per seed.
     pub snoop_over_reno: Option<Summary>,
+    /// Runs incomplete or with a failed check: all three series, and each.
     pub failures: usize,
+    pub reno_failures: usize,
+    pub snoop_failures: usize,
+    pub snoop_handoff_failures: usize,
 }
 
 /// Fig. 10: handoff latencies, ms.
@@ -458,7 +465,10 @@ pub fn evaluate(paper: &Paper002Data, js: &[Job], seeds: u64, runs: &[RunResult]
         if reno.is_empty() && snoop.is_empty() && ho.is_empty() {
             continue;
         }
-        let some = |rs: &[RunResult]| (!rs.is_empty()).then(|| summarize(&thr(rs)));
+        let fails = |rs: &[RunResult]| rs.iter().filter(|r| failed(r)).count();
+        let some = |rs: &[RunResult]| {
+            (!rs.is_empty() && fails(rs) < rs.len()).then(|| summarize(&thr(rs)))
+        };
         let ratio: Vec<f64> = snoop
             .iter()
             .zip(reno)
@@ -471,12 +481,10 @@ pub fn evaluate(paper: &Paper002Data, js: &[Job], seeds: u64, runs: &[RunResult]
             snoop_mbps: some(snoop),
             snoop_handoff_mbps: some(ho),
             snoop_over_reno: (!ratio.is_empty()).then(|| summarize(&ratio)),
-            failures: reno
-                .iter()
-                .chain(snoop)
-                .chain(ho)
-                .filter(|r| failed(r))
-                .count(),
+            failures: fails(reno) + fails(snoop) + fails(ho),
+            reno_failures: fails(reno),
+            snoop_failures: fails(snoop),
+            snoop_handoff_failures: fails(ho),
         });
     }
     let latency = {
@@ -585,9 +593,9 @@ pub fn evaluate(paper: &Paper002Data, js: &[Job], seeds: u64, runs: &[RunResult]
                     (section 4); the multicast handoff avoids that (the issue: measurably more \
                     throughput than a hard handoff at one handoff per second)",
             measured: format!(
-                "a hard handoff per second gives {:.2} ± {:.2} of the multicast scheme's \
-                 throughput (holds if below 0.9)",
-                hard.over_multicast.mean, hard.over_multicast.ci95
+                "a hard handoff per second gives {} of the multicast scheme's throughput (holds \
+                 if below 0.9)",
+                hard.over_multicast.mean_ci(2)
             ),
             holds: Some(hard.over_multicast.mean < 0.9),
         });
@@ -605,7 +613,10 @@ pub fn evaluate(paper: &Paper002Data, js: &[Job], seeds: u64, runs: &[RunResult]
             runs: rs.len(),
             bytes_lost: col(&|r| r.invariants.split_bytes_lost as f64),
             crash_drops: col(&|r| r.crash_drops as f64),
-            throughput_mbps: col(&|r| r.throughput_mbps),
+            throughput_mbps: rs
+                .iter()
+                .any(|r| !failed(r))
+                .then(|| col(&|r| r.throughput_mbps)),
             first_failure: rs
                 .iter()
                 .find(|r| failed(r))

@@ -154,8 +154,9 @@ pub fn evaluate(paper: &Paper004, seeds: u64, runs: &[RunResult]) -> Report004 {
 
 fn ratio_text(p: &Point) -> String {
     format!(
-        "{} KB {:.2} ± {:.2}",
-        p.kbytes_between_errors, p.eln_over_reno.mean, p.eln_over_reno.ci95
+        "{} KB {}",
+        p.kbytes_between_errors,
+        p.eln_over_reno.mean_ci(2)
     )
 }
 

@@ -17,10 +17,11 @@ pub fn check_claims(parts: &[Part], r: &Report) -> Vec<Claim> {
             .iter()
             .map(|g| {
                 format!(
-                    "{} hosts: {:+.1}% ± {:.1} (Reno {:.3}, EFR {:.3} Mb/s; paper {:+.1}%)",
+                    "{} hosts: {:+.1}% ± {} (Reno {:.3}, EFR {:.3} Mb/s; paper {:+.1}%)",
                     g.hosts,
                     g.gain_pct,
-                    g.gain_ci95_pct,
+                    g.gain_ci95_pct
+                        .map_or_else(|| "n/a".to_string(), |c| format!("{c:.1}")),
                     g.reno_mbps.mean,
                     g.efr_mbps.mean,
                     g.paper_pct
@@ -48,8 +49,11 @@ pub fn check_claims(parts: &[Part], r: &Report) -> Vec<Claim> {
                         .total_cmp(&b.aggregate_throughput_mbps.mean)
                 })?;
                 Some(format!(
-                    "{h} hosts: {} {:.3} Mb/s ({:+.1}% over Reno)",
-                    top.protocol, top.aggregate_throughput_mbps.mean, top.gain_over_reno_pct
+                    "{h} hosts: {} {:.3} Mb/s ({} over Reno)",
+                    top.protocol,
+                    top.aggregate_throughput_mbps.mean,
+                    top.gain_over_reno_pct
+                        .map_or_else(|| "n/a".to_string(), |g| format!("{g:+.1}%"))
                 ))
             })
             .collect();
@@ -111,11 +115,12 @@ pub fn check_claims(parts: &[Part], r: &Report) -> Vec<Claim> {
             .iter()
             .map(|l| {
                 format!(
-                    "{} host{}: {:.2e} ({:.0}% collisions)",
+                    "{} host{}: {:.2e} ({} collisions)",
                     l.hosts,
                     if l.hosts == 1 { "" } else { "s" },
                     l.segment_loss_rate,
-                    100.0 * l.collided_share
+                    l.collided_share
+                        .map_or_else(|| "n/a".to_string(), |c| format!("{:.0}%", 100.0 * c))
                 )
             })
             .collect();

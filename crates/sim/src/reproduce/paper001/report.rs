@@ -19,16 +19,17 @@ pub struct ProtocolRow {
     pub retransmitted_segments_per_host: Summary,
     pub timeouts_per_host: Summary,
     pub fast_retransmits_per_host: Summary,
-    /// Fig. 16: fast retransmissions per timeout, all hosts and trials together.
-    pub fast_per_timeout: f64,
+    /// Fig. 16: fast retransmissions per timeout, all hosts and trials together; `None` (`null`,
+    /// `n/a`) with no timeout, where the ratio has no denominator.
+    pub fast_per_timeout: Option<f64>,
     /// Fig. 17: N_dup(i), timeouts after i = 0, 1, 2, >= 3 duplicate ACKs, per host and trial.
     pub n_dup_per_host: [f64; 4],
     /// Timeouts per host and trial after a fast retransmit at a threshold below three (EFR, ER).
     pub early_fast_retransmits_per_host: f64,
     /// Data frames lost on the medium (collided or corrupted) per data frame sent, all hosts.
     pub segment_loss_rate: f64,
-    /// The share of those losses that collisions caused.
-    pub collided_share: f64,
+    /// The share of those losses that collisions caused; `None` with no loss.
+    pub collided_share: Option<f64>,
     /// All hosts' bytes over the span from the first data segment to the last byte read.
     pub aggregate_throughput_mbps: Summary,
     /// Runs incomplete or with a failed check.
@@ -40,7 +41,7 @@ pub struct ProtocolRow {
 pub struct LossRow {
     pub hosts: usize,
     pub segment_loss_rate: f64,
-    pub collided_share: f64,
+    pub collided_share: Option<f64>,
     /// The paper's value where it gives one.
     pub paper: Option<f64>,
 }
@@ -56,8 +57,9 @@ pub struct SizeRow {
     pub aggregate_throughput_mbps: Summary,
     /// The hosts' own throughputs added up (each host's bytes over its own transfer time).
     pub sum_of_hosts_mbps: Summary,
-    /// The mean aggregate throughput against Reno's with the same hosts and size, percent.
-    pub gain_over_reno_pct: f64,
+    /// The mean aggregate throughput against Reno's with the same hosts and size, percent; `None`
+    /// where Reno's is 0 (every Reno run failed) or was not run.
+    pub gain_over_reno_pct: Option<f64>,
     pub failures: usize,
 }
 
@@ -69,9 +71,9 @@ pub struct GainReport {
     pub reno_mbps: Summary,
     pub efr_mbps: Summary,
     /// mean(EFR) / mean(Reno) - 1, percent, and the half-width of its 95% interval (both means'
-    /// intervals combined as relative errors).
+    /// intervals combined as relative errors; `None` with one trial, as theirs are).
     pub gain_pct: f64,
-    pub gain_ci95_pct: f64,
+    pub gain_ci95_pct: Option<f64>,
     pub paper_pct: f64,
     /// Within [`paper::GAIN_TOLERANCE_POINTS`] of the paper's.
     pub within_tolerance: bool,
@@ -143,11 +145,7 @@ fn protocol_row(e: &Experiment, runs: &[RunResult]) -> ProtocolRow {
         }),
         timeouts_per_host: per_host(runs, e.hosts, |f| f.timeouts),
         fast_retransmits_per_host: per_host(runs, e.hosts, |f| f.fast_retransmits),
-        fast_per_timeout: if timeouts > 0 {
-            fast as f64 / timeouts as f64
-        } else {
-            0.0
-        },
+        fast_per_timeout: (timeouts > 0).then(|| fast as f64 / timeouts as f64),
         n_dup_per_host: n_dup,
         early_fast_retransmits_per_host: flows()
             .map(|f| f.fast_retransmits_below_three)
@@ -158,11 +156,7 @@ fn protocol_row(e: &Experiment, runs: &[RunResult]) -> ProtocolRow {
         } else {
             0.0
         },
-        collided_share: if lost > 0 {
-            collided as f64 / lost as f64
-        } else {
-            0.0
-        },
+        collided_share: (lost > 0).then(|| collided as f64 / lost as f64),
         aggregate_throughput_mbps: summarize(
             &runs
                 .iter()
@@ -190,7 +184,7 @@ fn size_row(e: &Experiment, runs: &[RunResult]) -> SizeRow {
                 .map(|r| r.flows.iter().map(|f| f.throughput_mbps).sum::<f64>())
                 .collect::<Vec<_>>(),
         ),
-        gain_over_reno_pct: 0.0,
+        gain_over_reno_pct: None,
         failures: failures(runs),
     }
 }
@@ -216,7 +210,8 @@ pub fn evaluate(parts: &[Part], exps: &[Experiment], per: &[Vec<RunResult>], see
             .find(|(t, h, _)| *t == r.transfer_bytes && *h == r.hosts)
         {
             if base > 0.0 {
-                r.gain_over_reno_pct = 100.0 * (r.aggregate_throughput_mbps.mean / base - 1.0);
+                r.gain_over_reno_pct =
+                    Some(100.0 * (r.aggregate_throughput_mbps.mean / base - 1.0));
             }
         }
     }
@@ -250,7 +245,10 @@ pub fn evaluate(parts: &[Part], exps: &[Experiment], per: &[Vec<RunResult>], see
             continue;
         }
         let ratio = b.mean / a.mean;
-        let rel = ((a.ci95 / a.mean).powi(2) + (b.ci95 / b.mean).powi(2)).sqrt();
+        let rel = a
+            .ci95
+            .zip(b.ci95)
+            .map(|(x, y)| ((x / a.mean).powi(2) + (y / b.mean).powi(2)).sqrt());
         let gain_pct = 100.0 * (ratio - 1.0);
         report.gains.push(GainReport {
             hosts,
@@ -258,7 +256,7 @@ pub fn evaluate(parts: &[Part], exps: &[Experiment], per: &[Vec<RunResult>], see
             reno_mbps: a,
             efr_mbps: b,
             gain_pct,
-            gain_ci95_pct: 100.0 * ratio * rel,
+            gain_ci95_pct: rel.map(|r| 100.0 * ratio * r),
             paper_pct,
             within_tolerance: (gain_pct - paper_pct).abs() <= paper::GAIN_TOLERANCE_POINTS,
         });
