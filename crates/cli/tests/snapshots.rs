@@ -27,6 +27,14 @@
 //!
 //! writes every snapshot from the binary as it is instead of comparing, and removes the files no
 //! command makes any more.
+//!
+//! Regenerated since, on purpose:
+//!
+//! - issue 26's undefined values (the four `reproduce-*.json`): every `ci95` of one seed is `null`
+//!   (was 0), and so are paper 001's `fast_per_timeout` with no timeout and `gain_ci95_pct` of one
+//!   trial, paper 002's Reno series whose every run failed and its split crash row with no intact
+//!   run; claims say `± n/a`; paper 002's sweep rows gain `reno_failures`, `snoop_failures` and
+//!   `snoop_handoff_failures`. No measured value moved (checked leaf by leaf).
 
 #[path = "common/guarded.rs"]
 mod guarded;
