@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::{Serialize, Serializer};
 
+use snooplab_proto::tcp::TimeoutCauses;
+
 use crate::invariants::InvariantReport;
 
 /// A run's result. Serialized by hand over the derived form (`remote = "Self"` keeps that as
@@ -56,7 +58,7 @@ pub struct RunResult {
     /// before the first data segment are not counted), so never more than `duration_s`.
     pub timeout_stall_s: f64,
     /// Why the timeouts happened, from the sender's state at each.
-    pub timeout_causes: TimeoutCauseCounts,
+    pub timeout_causes: TimeoutCauses,
     /// Sender socket buffer after 4.4BSD rounds it to whole segments.
     pub effective_buffer_bytes: u32,
     /// The host profile of every TCP in the run, and any details changed from it.
@@ -187,7 +189,7 @@ pub struct FlowResult {
     /// New segments Limited Transmit sent on the first two duplicate ACKs.
     pub limited_transmits: u64,
     pub timeout_stall_s: f64,
-    pub timeout_causes: TimeoutCauseCounts,
+    pub timeout_causes: TimeoutCauses,
     pub effective_buffer_bytes: u32,
     pub host: String,
     pub persist_timeouts: u64,
@@ -214,7 +216,7 @@ pub struct RelayCounters {
     /// Duplicate ACKs that reached it.
     pub dupacks: u64,
     /// Why its timeouts happened.
-    pub timeout_causes: TimeoutCauseCounts,
+    pub timeout_causes: TimeoutCauses,
     /// It gave up after 12 retransmissions of one segment.
     pub gave_up: bool,
 }
@@ -226,7 +228,7 @@ impl From<&snooplab_proto::tcp::TcpStats> for RelayCounters {
             fast_retransmits: s.fast_retransmits,
             retransmitted_segments: s.rexmt_segs,
             dupacks: s.dupacks_rcvd,
-            timeout_causes: (&s.timeout_causes).into(),
+            timeout_causes: s.timeout_causes.clone(),
             gave_up: s.dropped,
         }
     }
@@ -282,28 +284,6 @@ pub struct StationChannels {
     pub corrupted_down: u64,
     pub frames_up: u64,
     pub corrupted_up: u64,
-}
-
-/// [`snooplab_proto::tcp::TimeoutCauses`] for the report.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct TimeoutCauseCounts {
-    pub retransmission_lost: u64,
-    pub multiple_losses: u64,
-    pub small_window: u64,
-    pub other: u64,
-    pub handshake: u64,
-}
-
-impl From<&snooplab_proto::tcp::TimeoutCauses> for TimeoutCauseCounts {
-    fn from(c: &snooplab_proto::tcp::TimeoutCauses) -> Self {
-        TimeoutCauseCounts {
-            retransmission_lost: c.retransmission_lost,
-            multiple_losses: c.multiple_losses,
-            small_window: c.small_window,
-            other: c.other,
-            handshake: c.handshake,
-        }
-    }
 }
 
 /// The key written `null` when a result's wireless goodput is undefined.

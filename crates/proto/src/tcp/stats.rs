@@ -88,6 +88,7 @@ pub struct TcpStats {
 /// What the sender's state says about why the retransmission timer had to expire: the evidence for
 /// explaining Reno's throughput from a run (paper 000 section IV-C).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct TimeoutCauses {
     /// The segment at `snd_una` had already been retransmitted (fast or by an earlier timeout): the
     /// retransmission was lost.

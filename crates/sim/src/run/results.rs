@@ -257,7 +257,7 @@ impl<O: Observe> Simulation<O> {
             fast_retransmits_below_three: fs.fast_retransmits_below_three,
             limited_transmits: fs.limited_transmits,
             timeout_stall_s: as_secs_f64(st.timeout_stall),
-            timeout_causes: (&fs.timeout_causes).into(),
+            timeout_causes: fs.timeout_causes.clone(),
             effective_buffer_bytes: sender.map_or(spec.buffer, |t| t.buffers().0),
             host,
             persist_timeouts: fs.persist_timeouts,
