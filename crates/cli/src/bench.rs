@@ -71,26 +71,66 @@ impl Recording {
 /// milliseconds, so this is minutes, where `--runs 100000000` would run for days.
 pub const MAX_RUNS: u32 = 100_000;
 
-/// Checks the settings without running anything: what to record, and the host.
-pub fn plan(a: &BenchArgs) -> Result<(Recording, HostPreset), String> {
+/// What `bench` runs: the scenario (its seed set per run), what to record, and its label.
+pub struct Plan {
+    scenario: Scenario,
+    recording: Recording,
+    label: String,
+}
+
+/// Checks the settings without running anything: the scenario, what to record, the host.
+pub fn plan(a: &BenchArgs) -> Result<Plan, String> {
     if a.runs == 0 || a.runs > MAX_RUNS {
         return Err(format!(
             "runs {} is out of range: use 1 to {MAX_RUNS}",
             a.runs
         ));
     }
-    Ok((Recording::parse(&a.with)?, HostPreset::parse(&a.host)?))
+    let recording = Recording::parse(&a.with)?;
+    let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 1);
+    if let Some(path) = &a.scenario {
+        snooplab_lab::scenario::apply_file(path, &mut sc)?;
+    }
+    if let Some(p) = &a.protocol {
+        sc.protocol = Protocol::parse(p)?;
+    }
+    if let Some(h) = &a.host {
+        sc.set_host(HostPreset::parse(h)?);
+    }
+    sc.validate()?;
+    let net = sc.network();
+    net.validate()?;
+    let label = match &a.scenario {
+        Some(path) => format!(
+            "{} ({}, {} flows, {} hosts)",
+            path.display(),
+            sc.protocol.name(),
+            net.flows.len(),
+            sc.host_label()
+        ),
+        None => format!(
+            "E2E LAN-32k, 8 MB, 1 error / 64 KB as {}, {} hosts",
+            sc.protocol.name(),
+            sc.host_label()
+        ),
+    };
+    Ok(Plan {
+        scenario: sc,
+        recording,
+        label,
+    })
 }
 
 pub fn bench(a: BenchArgs) -> Result<(), String> {
-    let (rec, host) = plan(&a)?;
+    let plan = plan(&a)?;
+    let rec = plan.recording;
     let scenario = |seed| {
-        let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32768, seed);
-        sc.set_host(host);
+        let mut sc = plan.scenario.clone();
+        sc.seed = seed;
         sc
     };
     let mut walls = Vec::with_capacity(a.runs as usize);
-    let mut events = 0u64;
+    let (mut events, mut frames) = (0u64, 0u64);
     // one warm-up run
     let _ = rec.run(&scenario(0))?;
     let progress = crate::progress::Progress::new("bench", u64::from(a.runs))?;
@@ -100,6 +140,7 @@ pub fn bench(a: BenchArgs) -> Result<(), String> {
         let r = rec.run(&sc)?;
         walls.push(t.elapsed().as_secs_f64());
         events += r.events;
+        frames += r.cells.iter().map(|c| c.frames).sum::<u64>();
         progress.inc();
     }
     progress.finish();
@@ -108,32 +149,51 @@ pub fn bench(a: BenchArgs) -> Result<(), String> {
     let mut sorted = walls.clone();
     sorted.sort_by(f64::total_cmp);
     let median_ms = 1e3 * sorted[sorted.len() / 2];
+    let (min_ms, max_ms) = (1e3 * sorted[0], 1e3 * sorted[sorted.len() - 1]);
     let eps = events as f64 / total;
     let events_per_run = events as f64 / walls.len() as f64;
+    let events_per_frame = (frames > 0).then(|| events as f64 / frames as f64);
+    let ns_per_event = 1e9 * total / events.max(1) as f64;
     if a.json {
         println!(
             "{}",
             serde_json::json!({
-                "scenario": "e2e lan 32k mss 1400 8M error-every 64k",
-                "host": host.name(),
+                "scenario": plan.label,
+                "protocol": plan.scenario.protocol.name(),
+                "host": plan.scenario.host_label(),
                 "runs": a.runs,
                 "recording": rec.label(),
                 "mean_ms": mean_ms,
                 "median_ms": median_ms,
+                "min_ms": min_ms,
+                "max_ms": max_ms,
                 "events_per_run": events_per_run,
+                "frames_per_run": frames as f64 / walls.len() as f64,
+                "events_per_frame": events_per_frame,
                 "events_per_second": eps,
+                "ns_per_event": ns_per_event,
             })
         );
     } else {
         println!(
-            "E2E LAN-32k, 8 MB, 1 error / 64 KB, {} hosts, {} runs on one thread, {}:",
-            host.name(),
+            "{}, {} runs on one thread, {}:",
+            plan.label,
             a.runs,
             rec.label()
         );
-        println!("  wall time per run   {mean_ms:.1} ms mean, {median_ms:.1} ms median");
+        println!(
+            "  wall time per run   {mean_ms:.1} ms mean, {median_ms:.1} ms median \
+             ({min_ms:.1}-{max_ms:.1})"
+        );
         println!("  events per run      {events_per_run:.0}");
-        println!("  events per second   {:.2} million", eps / 1e6);
+        match events_per_frame {
+            Some(e) => println!("  events per frame    {e:.2}"),
+            None => println!("  events per frame    n/a (no wireless frame)"),
+        }
+        println!(
+            "  events per second   {:.2} million ({ns_per_event:.0} ns per event)",
+            eps / 1e6
+        );
     }
     Ok(())
 }

@@ -302,7 +302,9 @@ pub struct ReproduceArgs {
 #[command(after_help = "Examples:\n  \
     snooplab bench                            # 20 timed runs of LAN-32k E2E, 8 MB: wall time, events/s\n  \
     snooplab bench --runs 5 --with trace,pcap # what recording costs\n  \
-    snooplab bench --host bsd44-lite --json   # another host profile, as JSON")]
+    snooplab bench --host bsd44-lite --json   # another host profile, as JSON\n  \
+    snooplab bench --protocol ll-tcp-aware    # the same run through snoop\n  \
+    snooplab bench --scenario examples/paper001-3-hosts.toml --runs 10   # a CSMA cell of 3 senders")]
 pub struct BenchArgs {
     /// Timed runs (after one warm-up run), 1 to 100000.
     #[arg(long, default_value_t = 20)]
@@ -310,9 +312,18 @@ pub struct BenchArgs {
     /// Record during the runs, to measure what it costs: none, trace, pcap or trace,pcap.
     #[arg(long, default_value = "none", value_name = "WHAT")]
     pub with: String,
-    /// Host profile of the benchmarked runs (bsd44-lite, bsdos-2.1, freebsd-2.2).
-    #[arg(long, default_value = "bsdos-2.1", value_name = "NAME")]
-    pub host: String,
+    /// Host profile of the benchmarked runs (bsd44-lite, bsdos-2.1, freebsd-2.2) [default:
+    /// bsdos-2.1, or the scenario file's].
+    #[arg(long, value_name = "NAME")]
+    pub host: Option<String>,
+    /// Protocol of the benchmarked runs (`snooplab protocols`) [default: e2e, or the scenario
+    /// file's].
+    #[arg(long, value_name = "NAME")]
+    pub protocol: Option<String>,
+    /// Benchmark this scenario file (TOML or JSON, as `run --scenario`) instead of paper 000's
+    /// LAN-32k run; each timed run uses the next seed.
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<std::path::PathBuf>,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

@@ -141,6 +141,37 @@ fn bench_has_a_ceiling_and_progress() {
 }
 
 #[test]
+fn bench_runs_any_protocol_or_scenario_file_and_says_what_a_frame_costs() {
+    let scenario = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/cell-3-senders.toml"
+    );
+    let o = snooplab(&["bench", "--runs", "1", "--scenario", scenario, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
+    assert!(
+        v["scenario"].as_str().unwrap_or("").contains("3 flows"),
+        "{v}"
+    );
+    // three senders on one cell: more than the two events (start, end) of each frame
+    assert!(v["events_per_frame"].as_f64().unwrap_or(0.0) > 2.0, "{v}");
+    assert!(v["ns_per_event"].as_f64().unwrap_or(0.0) > 0.0, "{v}");
+    let o = snooplab(&["bench", "--runs", "1", "--protocol", "snoop", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
+    assert_eq!(v["protocol"], "ll-tcp-aware");
+    assert_refused(
+        &["bench", "--protocol", "vegas"],
+        &["unknown protocol 'vegas'"],
+    );
+    assert_refused(
+        &["bench", "--scenario", "/no/such/file.toml"],
+        &["/no/such/file.toml"],
+    );
+}
+
+#[test]
 fn progress_is_plain_lines_when_stderr_is_not_a_terminal() {
     let o = snooplab(&["sweep", "--seeds", "3", "--transfer", "64k"]);
     assert!(o.status.success(), "{}", stderr(&o));
