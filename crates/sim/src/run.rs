@@ -10,8 +10,8 @@ use std::collections::VecDeque;
 
 use snooplab_proto::agent::handoff::{Decision, Mobility, Scheme, BROADCAST};
 use snooplab_proto::agent::{
-    Agent, BuildPacket, ElnAgent, ElnConfig, NackAgent, NackConfig, Origin, RelayReport, Router,
-    SegmentView, SnoopAgent, SnoopConfig, SplitAgent, SplitConfig,
+    Agent, BuildPacket, Departure, ElnAgent, ElnConfig, NackAgent, NackConfig, Origin, RelayReport,
+    Router, SegmentView, SnoopAgent, SnoopConfig, SplitAgent, SplitConfig,
 };
 use snooplab_proto::tcp::{HostProfile, RecoveryPolicy, Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
@@ -88,6 +88,10 @@ where
         AgentKind::Nack => Some(Box::new(NackAgent::new(NackConfig::paper002()))),
         AgentKind::SnoopOnEln => Some(Box::new(SnoopAgent::new(SnoopConfig::transit()))),
         AgentKind::Snoop002 => Some(Box::new(SnoopAgent::new(SnoopConfig::paper002()))),
+        AgentKind::SnoopQueueBlind => Some(Box::new(SnoopAgent::new(SnoopConfig {
+            queue_aware: false,
+            ..SnoopConfig::paper000(true, false)
+        }))),
         AgentKind::Split { .. } => None,
     }
 }
@@ -113,6 +117,7 @@ fn make_agent(
         AgentKind::Router
         | AgentKind::LinkLayer { .. }
         | AgentKind::SnoopOnEln
+        | AgentKind::SnoopQueueBlind
         | AgentKind::Snoop002 => {
             forwarding_agent(kind).unwrap_or_else(|| Box::new(Router::default()))
         }
@@ -581,6 +586,10 @@ impl<O: Observe> Simulation<O> {
                 while let Some(tx) = self.cells[c].poll_done() {
                     self.frame_done(c, tx);
                 }
+                while let Some((s, frame)) = self.cells[c].poll_given_up() {
+                    let sender = self.net.cells[c].node_of(s);
+                    self.departed(sender, &frame, Departure::Dropped);
+                }
                 self.air_hold = None;
                 // on a shared channel the other cells go first, in turn from the one after this
                 // one: turns across the cells
@@ -690,6 +699,8 @@ impl<O: Observe> Simulation<O> {
         } else {
             cell.stations[tx.to - 1].node
         };
+        let sender = cell.node_of(tx.from);
+        self.departed(sender, &pkt, Departure::OnAir);
         if tx.from == BASE_STATION && !self.roaming[node].is_empty() {
             let bs = self.net.cells[c].base_station;
             if !self.in_range(node, bs) {
@@ -701,6 +712,16 @@ impl<O: Observe> Simulation<O> {
             }
         }
         self.deliver(node, Side::Cell, pkt);
+    }
+
+    /// A packet base station `node` sent towards its wireless side left the transmit queue there
+    /// (on the air, or dropped): its agent learns what still waits (`Agent::on_departure`, read
+    /// by snoop).
+    fn departed(&mut self, node: NodeId, pkt: &SimPacket, how: Departure) {
+        if let SimNode::BaseStation(b) = &mut self.nodes[node] {
+            b.on_departure(self.now, pkt, how);
+            self.arm_node(node);
+        }
     }
 
     /// Whether `node` hears base station `bs` (always, unless it is a mobile host that left `bs`'s
@@ -1138,6 +1159,9 @@ impl<O: Observe> Simulation<O> {
                     // paper 004: the mobile host piggybacks its output queue on each packet
                     let (len, max) = self.cells[cell].queue_level(station);
                     out.packet.seg.queue = Some(snooplab_proto::QueueReport::new(len, max));
+                }
+                if !self.cells[cell].has_room(station, out.priority) {
+                    self.departed(from, &out.packet, Departure::Dropped);
                 }
                 // the node's own cell, started when its kick ends
                 self.cells[cell].enqueue(station, to, out.packet, out.priority);
