@@ -102,6 +102,14 @@ impl<P> Cache<P> {
         self.entries.insert(pos, e);
     }
 
+    /// Frees the segment starting at `seq`.
+    pub fn remove(&mut self, seq: Seq) -> Option<Entry<P>> {
+        let i = self.entries.iter().position(|e| e.seq == seq)?;
+        let e = self.entries.remove(i)?;
+        self.bytes -= u64::from(e.len);
+        Some(e)
+    }
+
     /// Frees the oldest segment (a buffering base station's cache when full, paper 002 section 5).
     pub fn pop_front(&mut self) -> Option<Entry<P>> {
         let e = self.entries.pop_front()?;

@@ -92,24 +92,30 @@ pub struct SnoopConfig {
     /// happen only upon duplicate ACKs with ELN set". Unmarked duplicates pass untouched and
     /// uncounted, and the round-trip and persist timers resend nothing.
     pub eln_dupacks_only: bool,
-    /// Snoop knows what still waits in its base station's own transmit queue: where the host
-    /// reports each packet leaving that queue ([`Agent::on_departure`]), snoop resends no segment
-    /// a copy of which still waits there (not on a timer, not on a duplicate or partial ACK, not
-    /// on SMART information; a duplicate ACK for it is suppressed and counts towards the hole once
-    /// the copy has gone), and the persist timer counts the transmission of the segment it would
-    /// resend as activity. Paper 002 reads a duplicate ACK as "the next packet in sequence ... has
-    /// not been received by the MH" (section 3.1.2, case 3), which a packet not sent yet explains
-    /// without a loss; its timers "increase the number of transmission attempts", and the
-    /// round-trip timer is armed so that "a negligible number of (unnecessary) retransmissions
-    /// occur" (section 6); the persist timer waits for 200 ms without "activity either from the
-    /// sender or receiver", and a receiver cannot answer a segment it has not been sent. The paper
-    /// keeps "two queues at the link layer" (section 3.1.2) for its one connection, which barely
-    /// waits there, and does not say whether snoop looks into them. `false` is the text read
-    /// literally (timers count from the packets of the sender and the receiver only): behind many
-    /// connections' packets a segment waits longer than the 200 ms persist timer, is resent while
-    /// it waits, and the resent copies fill the queue (docs/snoop-scaling.md). The wireless RTT
-    /// sample and the round-trip timer run from when snoop sends in both (section 3.1.1 places the
-    /// timestamp as the packet is cached).
+    /// Snoop knows what still waits in its base station's own transmit queue. Where the host
+    /// reports each packet leaving that queue ([`Agent::on_departure`]):
+    /// - snoop resends no segment a copy of which still waits there: not on a timer, not on a
+    ///   duplicate or partial ACK, not on SMART information (such a duplicate ACK is suppressed
+    ///   and counts towards the hole once the copy has gone). Paper 002 reads a duplicate ACK as
+    ///   "the next packet in sequence ... has not been received by the MH" (section 3.1.2, case 3),
+    ///   which a packet not sent yet explains without a loss; its timers "increase the number of
+    ///   transmission attempts", with "a negligible number of (unnecessary) retransmissions"
+    ///   (section 6);
+    /// - the persist timer counts the transmission of the segment it would resend as activity: it
+    ///   waits for 200 ms without "activity either from the sender or receiver" (section 6), and a
+    ///   receiver cannot answer a segment it has not been sent;
+    /// - a segment the queue drops leaves the cache: congestion at the base station is the
+    ///   sender's to recover, like a loss before it ("not in the snoop cache ... it needs to be
+    ///   resent from the FH, perhaps after invoking the necessary congestion control mechanisms",
+    ///   section 3.1.2, case 3).
+    ///
+    /// The paper's snoop keeps "two queues at the link layer" (section 3.1.2) for one connection,
+    /// which barely waits there, and does not say whether it looks into them. `false` is the text
+    /// read literally (the timers count only the packets of the sender and the receiver): behind
+    /// many connections' packets a segment waits longer than the 200 ms persist timer, is resent
+    /// while it waits, and the resent copies fill the queue (docs/snoop-scaling.md). Either way the
+    /// wireless RTT sample and the round-trip timer run from when snoop sends (section 3.1.1 places
+    /// the timestamp as the packet is cached).
     pub queue_aware: bool,
 }
 

@@ -823,18 +823,24 @@ fn a_duplicate_ack_for_a_segment_still_in_the_queue_waits_for_it() {
 }
 
 #[test]
-fn a_dropped_copy_no_longer_waits() {
-    let mut a = primed_queued(3, 1);
+fn a_segment_the_queue_drops_is_left_to_the_sender() {
+    let mut a = primed_queued(4, 1);
+    assert_eq!(a.cached_segments(), 3);
     a.on_departure(5 * MS, &data(1), Departure::Dropped);
+    assert_eq!(a.cached_segments(), 2, "congestion, not a wireless loss");
+    // segments 2 and 3 arrive: their duplicate ACKs go to the sender, and snoop resends nothing
+    depart(&mut a, 6 * MS, data(2));
+    depart(&mut a, 7 * MS, data(3));
+    for t in [8, 9] {
+        a.on_packet(t * MS, Port::Wireless, ack(1));
+        let out = drain(&mut a);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].port, Port::Wired);
+    }
     let t = a.poll_timeout().expect("persist");
     a.on_timeout(t);
-    let out = drain(&mut a);
-    assert_eq!(
-        out.len(),
-        1,
-        "the persist timer resends the dropped segment"
-    );
-    assert_eq!(seqno(&out[0]), 1);
+    assert!(drain(&mut a).is_empty());
+    assert_eq!(a.stats().local_retransmissions, 0);
 }
 
 #[test]

@@ -79,8 +79,9 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
 impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
     /// A packet snoop sent left the base station's transmit queue
     /// ([`crate::agent::Agent::on_departure`]): from now on snoop knows what of its connection
-    /// still waits there (with [`super::SnoopConfig::queue_aware`]). A cached segment has one copy fewer waiting;
-    /// the segment the timers would resend going on the air is activity for the persist timer.
+    /// still waits there (with [`super::SnoopConfig::queue_aware`]). A cached segment that went on
+    /// the air has one copy fewer waiting, and is activity for the persist timer if it is the one
+    /// that timer would resend; one the queue dropped leaves the cache.
     pub(super) fn departed(&mut self, now: Time, seg: &Segment, how: Departure) {
         if !self.cfg.queue_aware {
             return;
@@ -96,13 +97,21 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
         if seg.len == 0 {
             return;
         }
-        let head_seq = head(conn).map(|e| e.seq);
-        if let Some(e) = conn.cache.find_mut(seg.seq) {
-            e.waiting = e.waiting.saturating_sub(1);
+        if how == Departure::Dropped {
+            // Congestion in the base station's own queue, not a wireless loss: the segment is
+            // the sender's to recover, with its congestion control, as one lost before the base
+            // station (section 3.1.2, case 3: not in the cache, its duplicate ACKs propagate).
+            if conn.cache.remove(seg.seq).is_some() {
+                self.held -= 1;
+            }
+            return;
         }
-        if how == Departure::OnAir && head_seq == Some(seg.seq) {
+        if head(conn).is_some_and(|e| e.seq == seg.seq) {
             // the segment the persist timer would resend has just been sent
             conn.last_activity = conn.last_activity.max(now);
+        }
+        if let Some(e) = conn.cache.find_mut(seg.seq) {
+            e.waiting = e.waiting.saturating_sub(1);
         }
     }
 }
