@@ -35,6 +35,10 @@
 //!   trial, paper 002's Reno series whose every run failed and its split crash row with no intact
 //!   run; claims say `± n/a`; paper 002's sweep rows gain `reno_failures`, `snoop_failures` and
 //!   `snoop_handoff_failures`. No measured value moved (checked leaf by leaf).
+//! - issue 26's snoop that sees its own transmit queue (`reproduce-paper000.json`): the runs
+//!   of `crates/sim/tests/paper000_fixed.rs` regenerated there moved paper 000's means for seed 1
+//!   (link-layer agents under bursts and at 1 error / 16 KB); see that file and
+//!   docs/snoop-scaling.md.
 
 #[path = "common/guarded.rs"]
 mod guarded;

@@ -33,6 +33,10 @@ where
         AgentKind::Nack => Some(Box::new(NackAgent::new(NackConfig::paper002()))),
         AgentKind::SnoopOnEln => Some(Box::new(SnoopAgent::new(SnoopConfig::transit()))),
         AgentKind::Snoop002 => Some(Box::new(SnoopAgent::new(SnoopConfig::paper002()))),
+        AgentKind::SnoopQueueBlind => Some(Box::new(SnoopAgent::new(SnoopConfig {
+            queue_aware: false,
+            ..SnoopConfig::paper000(true, false)
+        }))),
         AgentKind::Split { .. } => None,
     }
 }
@@ -58,6 +62,7 @@ pub fn make_agent(
         AgentKind::Router
         | AgentKind::LinkLayer { .. }
         | AgentKind::SnoopOnEln
+        | AgentKind::SnoopQueueBlind
         | AgentKind::Snoop002 => {
             forwarding_agent(kind).unwrap_or_else(|| Box::new(Router::default()))
         }

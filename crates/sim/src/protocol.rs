@@ -70,6 +70,10 @@ pub enum AgentKind {
     /// Snoop at base station A of a cellular transit link, retransmitting on ELN-marked duplicate
     /// ACKs only (paper 004 section 3.5); a node's agent (`snoop-eln`), not a protocol.
     SnoopOnEln,
+    /// Paper 000's snoop that does not look into its base station's transmit queue
+    /// (`SnoopConfig::queue_aware` off: its timers resend segments still waiting there); a node's
+    /// agent (`snoop-queue-blind`), for docs/snoop-scaling.md.
+    SnoopQueueBlind,
 }
 
 /// Everything a protocol is, in one row: its names, the fixed host's loss recovery, what the

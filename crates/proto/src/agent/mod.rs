@@ -135,6 +135,15 @@ pub struct RelayReport {
     pub gave_up: Option<(Time, u64)>,
 }
 
+/// How a packet left the base station's transmit queue ([`Agent::on_departure`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Departure {
+    /// Its frame went on the air (and ended; the channel may have corrupted it).
+    OnAir,
+    /// The queue was full, or the medium gave up on it: it never went on the air.
+    Dropped,
+}
+
 /// The sans-IO interface of a base-station agent.
 pub trait Agent<P: SegmentView> {
     /// A packet arrives on `from`.
@@ -148,6 +157,12 @@ pub trait Agent<P: SegmentView> {
     /// The base station's input queue holds `len` of at most `max` packets: told before each
     /// packet from it is handed over. Only agents that classify losses (ELN) read it.
     fn on_input_queue(&mut self, _len: usize, _max: usize) {}
+    /// A packet this agent sent to its wireless port left the base station's own transmit queue at
+    /// `now`: on the air (its frame ended) or dropped. A host that reports departures reports
+    /// every one; an agent that has never been told takes each packet to go on the air when it is
+    /// forwarded (the live mode, which hands packets to the kernel at once). Only snoop reads it
+    /// ([`snoop::SnoopConfig::queue_aware`]).
+    fn on_departure(&mut self, _now: Time, _packet: &P, _how: Departure) {}
     fn stats(&self) -> AgentStats;
     /// What the agent holds now; nothing, for an agent that holds nothing.
     fn probe(&self) -> AgentProbe {

@@ -369,8 +369,7 @@ impl<P: Frame> Csma<P> {
                 self.stations[s].phase = Phase::Deferring;
             } else if self.stations[s].attempt >= self.p.max_attempts {
                 // too many attempts found the medium busy: the frame is dropped
-                m.queues[s].pop();
-                m.stations[s].gave_up += 1;
+                m.give_up(s);
                 self.stations[s].phase = Phase::Idle;
             } else {
                 let st = &mut self.stations[s];

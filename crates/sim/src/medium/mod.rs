@@ -202,6 +202,9 @@ pub struct Medium<P = SimPacket> {
     /// The station that sent last (turn taking starts after it).
     last: StationId,
     done: VecDeque<Transmission<P>>,
+    /// Frames CSMA gave up on and their stations, for the loop to tell a base station's agent
+    /// ([`Medium::poll_given_up`]); at most a queue's worth, the oldest forgotten first.
+    given_up: VecDeque<(StationId, P)>,
     pub stations: Vec<StationCounters>,
     /// Frames destroyed by a collision.
     pub collisions: u64,
@@ -252,6 +255,7 @@ impl<P: Frame> Medium<P> {
             // the base station goes first
             last: n - 1,
             done: VecDeque::new(),
+            given_up: VecDeque::new(),
             stations: vec![StationCounters::default(); n],
             collisions: 0,
             busy_time: 0,
@@ -305,6 +309,34 @@ impl<P: Frame> Medium<P> {
         self.max_queue = self.max_queue.max(q.len());
         self.queued_since_step = true;
         true
+    }
+
+    /// Whether a frame of priority `prio` from station `from` would find room in its queue
+    /// ([`Medium::enqueue`] drops it otherwise).
+    pub fn has_room(&self, from: StationId, prio: Priority) -> bool {
+        let Some(q) = self.queues.get(from) else {
+            return false;
+        };
+        let high = prio == Priority::High && from == BASE_STATION;
+        let len = if high { q.high.len() } else { q.normal.len() };
+        len < self.p.queue_packets
+    }
+
+    /// A frame CSMA dropped after too many attempts, and the station that had queued it.
+    pub fn poll_given_up(&mut self) -> Option<(StationId, P)> {
+        self.given_up.pop_front()
+    }
+
+    /// Station `s` gives up its head frame (CSMA, too many attempts).
+    fn give_up(&mut self, s: StationId) {
+        let frame = self.queues[s].pop();
+        self.stations[s].gave_up += 1;
+        if let Some(q) = frame {
+            if self.given_up.len() >= self.p.queue_packets.max(1) {
+                self.given_up.pop_front();
+            }
+            self.given_up.push_back((s, q.frame));
+        }
     }
 
     /// Empties station `station`'s queues (a crashed base station's interface queue); returns how

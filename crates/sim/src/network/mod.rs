@@ -110,6 +110,16 @@ pub struct Cell {
     pub access: AccessModel,
 }
 
+impl Cell {
+    /// The node at station `s` of the cell's medium (0: the base station).
+    pub fn node_of(&self, s: crate::medium::StationId) -> NodeId {
+        match s {
+            crate::medium::BASE_STATION => self.base_station,
+            s => self.stations[s - 1].node,
+        }
+    }
+}
+
 /// A one-way TCP transfer: `from` sends `transfer` bytes to `to`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Flow {

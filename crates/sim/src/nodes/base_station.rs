@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use snooplab_proto::agent::{Agent, Port};
+use snooplab_proto::agent::{Agent, Departure, Port};
 use snooplab_proto::Time;
 
 use super::{Outgoing, Side};
@@ -103,6 +103,16 @@ impl BaseStationNode {
         // the timer was the agent's unless the forwarding path was due; then only if it is too
         if !serve || self.agent.poll_timeout().is_some_and(|t| t <= now) {
             self.agent.on_timeout(now);
+        }
+    }
+
+    /// A packet it sent towards its wireless side left its transmit queue there: on the air (its
+    /// frame ended) or dropped. Its agent learns what still waits ([`Agent::on_departure`]; snoop
+    /// resends nothing that does). Not while it is down: a frame on the air when it crashed
+    /// belongs to the agent it lost.
+    pub fn on_departure(&mut self, now: Time, packet: &SimPacket, how: Departure) {
+        if !self.down {
+            self.agent.on_departure(now, packet, how);
         }
     }
 

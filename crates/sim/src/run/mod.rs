@@ -13,7 +13,7 @@
 use std::collections::VecDeque;
 
 use snooplab_proto::agent::handoff::BROADCAST;
-use snooplab_proto::agent::Agent;
+use snooplab_proto::agent::{Agent, Departure};
 use snooplab_proto::tcp::{Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
 use snooplab_proto::{Endpoint, Seq, Time};
@@ -329,6 +329,10 @@ impl<O: Observe> Simulation<O> {
                 while let Some(tx) = self.cells[c].poll_done() {
                     self.frame_done(c, tx);
                 }
+                while let Some((s, frame)) = self.cells[c].poll_given_up() {
+                    let sender = self.net.cells[c].node_of(s);
+                    self.departed(sender, &frame, Departure::Dropped);
+                }
                 self.air_hold = None;
                 // on a shared channel the other cells go first, in turn from the one after this
                 // one: turns across the cells
@@ -404,6 +408,8 @@ impl<O: Observe> Simulation<O> {
         } else {
             cell.stations[tx.to - 1].node
         };
+        let sender = cell.node_of(tx.from);
+        self.departed(sender, &pkt, Departure::OnAir);
         if tx.from == BASE_STATION && !self.roaming[node].is_empty() {
             let bs = self.net.cells[c].base_station;
             if !self.in_range(node, bs) {
@@ -415,6 +421,16 @@ impl<O: Observe> Simulation<O> {
             }
         }
         self.deliver(node, Side::Cell, pkt);
+    }
+
+    /// A packet base station `node` sent towards its wireless side left the transmit queue there
+    /// (on the air, or dropped): its agent learns what still waits (`Agent::on_departure`, read
+    /// by snoop).
+    fn departed(&mut self, node: NodeId, pkt: &SimPacket, how: Departure) {
+        if let Some(b) = self.nodes[node].base_station_mut() {
+            b.on_departure(self.now, pkt, how);
+            self.arm_node(node);
+        }
     }
 
     /// `pkt` arrives at `node` on `side`. A corrupted frame reaches a host's TCP (an ELN receiver
@@ -558,6 +574,9 @@ impl<O: Observe> Simulation<O> {
                     // paper 004: the mobile host piggybacks its output queue on each packet
                     let (len, max) = self.cells[cell].queue_level(station);
                     out.packet.seg.queue = Some(snooplab_proto::QueueReport::new(len, max));
+                }
+                if !self.cells[cell].has_room(station, out.priority) {
+                    self.departed(from, &out.packet, Departure::Dropped);
                 }
                 // the node's own cell, started when its kick ends
                 self.cells[cell].enqueue(station, to, out.packet, out.priority);

@@ -169,9 +169,11 @@ fn on_new_ack<P: Clone>(
         // the first hole, `dupacks_before` arrived, so any of the first `dupacks_before` is missing.
         let forwarded = conn.forwarded;
         let rto = round_trip_timeout(cfg, conn);
+        let known = conn.departures_known;
         if let (Some(first), Some(e)) = (prev_hole_index, conn.cache.head_at(ack)) {
             let lost = cfg.partial_ack_retransmit
                 && !e.sender_rexmit
+                && !e.queued(known)
                 && (seg.eln || !cfg.eln_dupacks_only)
                 && e.sent_index > first
                 && e.sent_index - first <= u64::from(dupacks_before);
@@ -217,6 +219,7 @@ fn on_dupack<P: Clone>(
     let forwarded = conn.forwarded;
     let rto = round_trip_timeout(cfg, conn);
     let last_seen = conn.last_seen;
+    let known = conn.departures_known;
     let Some(head) = conn.cache.head_at(ack) else {
         return Verdict::Propagate;
     };
@@ -233,6 +236,10 @@ fn on_dupack<P: Clone>(
     let mut resent = 0u64;
     if conn.exp_dupacks == 0 && head.local_rexmits == 0 && !missing {
         verdict = Verdict::Propagate;
+    } else if conn.exp_dupacks == 0 && head.local_rexmits == 0 && head.queued(known) {
+        // A copy of it still waits in the base station's own queue (later packets overtook it,
+        // or duplicates drew the ACK): it is on its way, not lost. The next duplicate after the
+        // copy has gone resends it.
     } else if conn.exp_dupacks == 0 && head.local_rexmits == 0 {
         // Expect a duplicate for every packet sent after it; those seen so far were among them.
         let after = forwarded.saturating_sub(head.sent_index + 1);
@@ -257,7 +264,7 @@ fn on_dupack<P: Clone>(
                     break;
                 }
                 let due = e.local_rexmits == 0 || now.saturating_sub(e.last_tx) >= srtt;
-                if !e.received && !e.sender_rexmit && due {
+                if !e.received && !e.sender_rexmit && due && !e.queued(known) {
                     retransmit(
                         out,
                         stats,
@@ -292,7 +299,7 @@ pub(super) fn retransmit<P: Clone>(
     priority: bool,
 ) {
     e.local_rexmits += 1;
-    e.last_tx = now;
+    e.sent(now);
     e.sent_index = index;
     stats.local_retransmissions += 1;
     out.push_back(Transmit {

@@ -17,8 +17,11 @@ pub struct Entry<P> {
     pub sender_rexmit: bool,
     /// Number of data packets forwarded to the mobile host before this one was last sent.
     pub sent_index: u64,
-    /// When it was last sent to the mobile host.
+    /// When it was last sent to the mobile host (forwarded or retransmitted).
     pub last_tx: Time,
+    /// Copies sent (forwarded or retransmitted) that have not left the base station's transmit
+    /// queue yet. Read only where the host reports departures.
+    pub waiting: u32,
     /// SMART information says the mobile host has it.
     pub received: bool,
 }
@@ -26,6 +29,18 @@ pub struct Entry<P> {
 impl<P> Entry<P> {
     pub fn end(&self) -> Seq {
         self.seq + self.len
+    }
+
+    /// A copy still waits in the base station's transmit queue, as far as the host's reports of
+    /// departures tell (`known`: it reports them).
+    pub fn queued(&self, known: bool) -> bool {
+        known && self.waiting > 0
+    }
+
+    /// One more copy goes to the base station's transmit queue.
+    pub fn sent(&mut self, now: Time) {
+        self.last_tx = now;
+        self.waiting = self.waiting.saturating_add(1);
     }
 }
 
@@ -85,6 +100,14 @@ impl<P> Cache<P> {
             .map_or(0, |i| i + 1);
         self.bytes += u64::from(e.len);
         self.entries.insert(pos, e);
+    }
+
+    /// Frees the segment starting at `seq`.
+    pub fn remove(&mut self, seq: Seq) -> Option<Entry<P>> {
+        let i = self.entries.iter().position(|e| e.seq == seq)?;
+        let e = self.entries.remove(i)?;
+        self.bytes -= u64::from(e.len);
+        Some(e)
     }
 
     /// Frees the oldest segment (a buffering base station's cache when full, paper 002 section 5).

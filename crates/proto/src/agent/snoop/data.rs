@@ -97,7 +97,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             e.local_rexmits = 0;
             e.sender_rexmit = true;
             e.sent_index = index;
-            e.last_tx = now;
+            e.sent(now);
         } else if room_in_total && conn.cache.len() < per_connection {
             // Case 3: not cached (lost upstream or evicted): cache it, marked as the sender's.
             conn.cache
@@ -144,8 +144,9 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             conn.last_seen = Some(end);
         }
         if room_in_total && conn.cache.find_mut(seg.seq).is_none() {
-            conn.cache
-                .insert(new_entry(&seg, packet, conn, now, !in_sequence));
+            let mut e = new_entry(&seg, packet, conn, now, !in_sequence);
+            e.waiting = 0; // this base station does not send it
+            conn.cache.insert(e);
             held += 1;
             while conn.cache.len() > limit {
                 conn.cache.pop_front();
@@ -172,6 +173,7 @@ fn new_entry<P>(
         sender_rexmit,
         sent_index: conn.forwarded,
         last_tx: now,
+        waiting: 1,
         received: false,
     }
 }

@@ -28,7 +28,7 @@ pub use cache::{Cache, Entry};
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::{Agent, AgentProbe, AgentStats, Port, SegmentView, Transmit};
+use super::{Agent, AgentProbe, AgentStats, Departure, Port, SegmentView, Transmit};
 use crate::segment::{Endpoint, Segment};
 use crate::seq::Seq;
 use crate::time::{Time, MS};
@@ -92,6 +92,31 @@ pub struct SnoopConfig {
     /// happen only upon duplicate ACKs with ELN set". Unmarked duplicates pass untouched and
     /// uncounted, and the round-trip and persist timers resend nothing.
     pub eln_dupacks_only: bool,
+    /// Snoop knows what still waits in its base station's own transmit queue. Where the host
+    /// reports each packet leaving that queue ([`Agent::on_departure`]):
+    /// - snoop resends no segment a copy of which still waits there: not on a timer, not on a
+    ///   duplicate or partial ACK, not on SMART information (such a duplicate ACK is suppressed
+    ///   and counts towards the hole once the copy has gone). Paper 002 reads a duplicate ACK as
+    ///   "the next packet in sequence ... has not been received by the MH" (section 3.1.2, case 3),
+    ///   which a packet not sent yet explains without a loss; its timers "increase the number of
+    ///   transmission attempts", with "a negligible number of (unnecessary) retransmissions"
+    ///   (section 6);
+    /// - the persist timer counts the transmission of the segment it would resend as activity: it
+    ///   waits for 200 ms without "activity either from the sender or receiver" (section 6), and a
+    ///   receiver cannot answer a segment it has not been sent;
+    /// - a segment the queue drops leaves the cache: congestion at the base station is the
+    ///   sender's to recover, like a loss before it ("not in the snoop cache ... it needs to be
+    ///   resent from the FH, perhaps after invoking the necessary congestion control mechanisms",
+    ///   section 3.1.2, case 3).
+    ///
+    /// The paper's snoop keeps "two queues at the link layer" (section 3.1.2) for one connection,
+    /// which barely waits there, and does not say whether it looks into them. `false` is the text
+    /// read literally (the timers count only the packets of the sender and the receiver): behind
+    /// many connections' packets a segment waits longer than the 200 ms persist timer, is resent
+    /// while it waits, and the resent copies fill the queue (docs/snoop-scaling.md). Either way the
+    /// wireless RTT sample and the round-trip timer run from when snoop sends (section 3.1.1 places
+    /// the timestamp as the packet is cached).
+    pub queue_aware: bool,
 }
 
 impl SnoopConfig {
@@ -113,6 +138,7 @@ impl SnoopConfig {
             max_connections: 1024,
             idle_timeout: 120_000 * MS,
             eln_dupacks_only: false,
+            queue_aware: true,
         }
     }
 
@@ -182,6 +208,10 @@ struct Conn<P> {
     /// Last packet of the connection from either side: idle state expires from here (a persist
     /// retransmission into a dead connection does not keep it alive).
     last_heard: Time,
+    /// The host reports when this connection's packets leave the base station's transmit queue
+    /// ([`Agent::on_departure`]) and [`SnoopConfig::queue_aware`] is on: the copies an entry
+    /// counts as waiting are known.
+    departures_known: bool,
 }
 
 impl<P> Conn<P> {
@@ -209,6 +239,7 @@ impl<P> Conn<P> {
             rexmt_deadline: None,
             last_activity: now,
             last_heard: now,
+            departures_known: false,
         }
     }
 }
@@ -309,6 +340,12 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SnoopAgent<P> {
 
     fn poll_transmit(&mut self, _now: Time) -> Option<Transmit<P>> {
         self.out.pop_front()
+    }
+
+    fn on_departure(&mut self, now: Time, packet: &P, how: Departure) {
+        if let Some(seg) = packet.segment().copied() {
+            self.departed(now, &seg, how);
+        }
     }
 
     fn poll_timeout(&self) -> Option<Time> {

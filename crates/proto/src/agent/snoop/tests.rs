@@ -1,7 +1,7 @@
 //! Scripted packet-level tests of every snoop rule (paper 002 sections 3.1 and 6; paper 000 III-B).
 
 use super::*;
-use crate::agent::{Agent, Port, Priority};
+use crate::agent::{Agent, Departure, Port, Priority};
 use crate::segment::Flags;
 use crate::test_support::{Pkt, FH, MH};
 use crate::time::MS;
@@ -760,4 +760,112 @@ fn at_a_transit_link_no_timer_resends() {
     a.on_timeout(5000 * MS);
     assert!(drain(&mut a).is_empty());
     assert_eq!(a.stats().local_retransmissions, 0);
+}
+
+/// The agent hears that what it sent left the base station's queue (`Agent::on_departure`).
+fn depart(a: &mut SnoopAgent<Pkt>, now: Time, p: Pkt) {
+    a.on_departure(now, &p, Departure::OnAir);
+}
+
+/// [`primed`] at a base station that reports departures: the SYN has left, the data segments
+/// 0..n still wait in its queue behind other connections' packets.
+fn primed_queued(n: u32, acked: u32) -> SnoopAgent<Pkt> {
+    let mut a = SnoopAgent::new(config(true, false));
+    a.on_packet(0, Port::Wired, syn());
+    depart(&mut a, 0, syn());
+    for i in 0..n {
+        a.on_packet(MS * u64::from(i + 1), Port::Wired, data(i));
+    }
+    if acked > 0 {
+        for i in 0..acked {
+            depart(&mut a, MS * u64::from(n + 1), data(i));
+        }
+        a.on_packet(MS * u64::from(n + 2), Port::Wireless, ack(acked));
+    }
+    drain(&mut a);
+    a
+}
+
+#[test]
+fn the_persist_timer_does_not_resend_a_segment_still_in_the_queue() {
+    let mut a = primed_queued(3, 1);
+    // 200 ms of silence, but segment 1 has not been sent yet: nothing is resent
+    let t = a.poll_timeout().expect("persist");
+    a.on_timeout(t);
+    assert!(drain(&mut a).is_empty());
+    assert_eq!(a.stats().local_retransmissions, 0);
+    // it goes on the air at 1 s; with no answer 200 ms later the timer resends it
+    depart(&mut a, 1000 * MS, data(1));
+    assert_eq!(a.poll_timeout(), Some(1200 * MS));
+    a.on_timeout(1200 * MS);
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!((seqno(&out[0]), out[0].priority), (1, Priority::High));
+}
+
+#[test]
+fn a_duplicate_ack_for_a_segment_still_in_the_queue_waits_for_it() {
+    // segments 0..4 sent, 0 acknowledged; 1 still waits while 2 went ahead (say, resent by the
+    // sender): its duplicate ACK resends nothing and is suppressed
+    let mut a = primed_queued(4, 1);
+    depart(&mut a, 10 * MS, data(2));
+    a.on_packet(11 * MS, Port::Wireless, ack(1));
+    assert!(drain(&mut a).is_empty());
+    assert_eq!(a.stats().local_retransmissions, 0);
+    assert_eq!(a.stats().dupacks_suppressed, 1);
+    // segment 1 goes, and is lost: the next duplicate (from segment 3) resends it at once
+    depart(&mut a, 12 * MS, data(1));
+    depart(&mut a, 13 * MS, data(3));
+    a.on_packet(14 * MS, Port::Wireless, ack(1));
+    let out = drain(&mut a);
+    assert_eq!(out.len(), 1);
+    assert_eq!((seqno(&out[0]), out[0].priority), (1, Priority::High));
+}
+
+#[test]
+fn a_segment_the_queue_drops_is_left_to_the_sender() {
+    let mut a = primed_queued(4, 1);
+    assert_eq!(a.cached_segments(), 3);
+    a.on_departure(5 * MS, &data(1), Departure::Dropped);
+    assert_eq!(a.cached_segments(), 2, "congestion, not a wireless loss");
+    // segments 2 and 3 arrive: their duplicate ACKs go to the sender, and snoop resends nothing
+    depart(&mut a, 6 * MS, data(2));
+    depart(&mut a, 7 * MS, data(3));
+    for t in [8, 9] {
+        a.on_packet(t * MS, Port::Wireless, ack(1));
+        let out = drain(&mut a);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].port, Port::Wired);
+    }
+    let t = a.poll_timeout().expect("persist");
+    a.on_timeout(t);
+    assert!(drain(&mut a).is_empty());
+    assert_eq!(a.stats().local_retransmissions, 0);
+}
+
+#[test]
+fn without_departure_reports_or_with_the_queue_out_of_sight_the_timers_run_as_the_text_reads() {
+    // no reports (the live mode): the persist timer resends after 200 ms of silence
+    let mut a = primed(true, false, 3, 1);
+    let t = a.poll_timeout().expect("persist");
+    a.on_timeout(t);
+    assert_eq!(drain(&mut a).len(), 1);
+    // reports ignored (`queue_aware` off): the same, though segment 1 still waits
+    let mut b = SnoopAgent::new(SnoopConfig {
+        queue_aware: false,
+        ..config(true, false)
+    });
+    b.on_packet(0, Port::Wired, syn());
+    depart(&mut b, 0, syn());
+    for i in 0..3 {
+        b.on_packet(MS * u64::from(i + 1), Port::Wired, data(i));
+    }
+    depart(&mut b, 4 * MS, data(0));
+    b.on_packet(5 * MS, Port::Wireless, ack(1));
+    drain(&mut b);
+    let t = b.poll_timeout().expect("persist");
+    b.on_timeout(t);
+    let out = drain(&mut b);
+    assert_eq!(out.len(), 1);
+    assert_eq!(seqno(&out[0]), 1);
 }

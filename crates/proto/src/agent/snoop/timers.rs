@@ -1,11 +1,15 @@
 //! Snoop's timers (paper 002 section 6): the round-trip timer, armed after the first local
 //! retransmission, and the persist timer, for when neither side has been heard from for 200 ms.
+//! With [`super::SnoopConfig::queue_aware`] and a host that reports departures, neither resends
+//! a segment that still waits in the base station's own queue, and the persist timer counts the
+//! transmission of the segment it would resend as activity (`SnoopAgent::departed`).
 
 use super::ack::{retransmit, round_trip_timeout};
 use std::collections::VecDeque;
 
-use super::{BuildPacket, Conn, ConnKey, SnoopAgent};
-use crate::agent::{AgentStats, SegmentView, Transmit};
+use super::{BuildPacket, Conn, ConnKey, Entry, SnoopAgent};
+use crate::agent::{AgentStats, Departure, SegmentView, Transmit};
+use crate::segment::Segment;
 use crate::time::Time;
 
 impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
@@ -41,7 +45,13 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             let rto = round_trip_timeout(&self.cfg, conn);
             let prio = self.cfg.priority_retransmit;
             let mut resent = false;
-            if conn.rexmt_deadline.is_some_and(|t| t <= now) {
+            // the segment the timers would resend still waits in the base station's own queue
+            // (or the queue dropped it): it has not been on the air to be lost
+            let waiting = conn.departures_known && head(conn).is_some_and(|e| e.waiting > 0);
+            if conn.rexmt_deadline.is_some_and(|t| t <= now) && waiting {
+                // not lost yet: wait another round trip
+                conn.rexmt_deadline = Some(now + rto);
+            } else if conn.rexmt_deadline.is_some_and(|t| t <= now) {
                 // Round-trip timer: no ACK within twice the wireless RTT of the retransmission.
                 if resend_head(conn, &mut self.out, &mut self.stats, now, prio, false) {
                     conn.rexmt_deadline = Some(now + rto);
@@ -50,7 +60,10 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
                     conn.rexmt_deadline = None;
                 }
             }
-            if !conn.cache.is_empty() && now >= conn.last_activity + self.cfg.persist {
+            if !conn.cache.is_empty() && now >= conn.last_activity + self.cfg.persist && waiting {
+                // the connection waits for the base station, not for a loss
+                conn.last_activity = now;
+            } else if !conn.cache.is_empty() && now >= conn.last_activity + self.cfg.persist {
                 // Persist timer: nothing from either side for a while; try the oldest segment again
                 // and stop expecting duplicates.
                 if !resent {
@@ -60,6 +73,54 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
                 conn.last_activity = now;
             }
         }
+    }
+}
+
+impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
+    /// A packet snoop sent left the base station's transmit queue
+    /// ([`crate::agent::Agent::on_departure`]): from now on snoop knows what of its connection
+    /// still waits there (with [`super::SnoopConfig::queue_aware`]). A cached segment that went on
+    /// the air has one copy fewer waiting, and is activity for the persist timer if it is the one
+    /// that timer would resend; one the queue dropped leaves the cache.
+    pub(super) fn departed(&mut self, now: Time, seg: &Segment, how: Departure) {
+        if !self.cfg.queue_aware {
+            return;
+        }
+        let key = ConnKey {
+            fixed: seg.src,
+            mobile: seg.dst,
+        };
+        let Some(conn) = self.conns.get_mut(&key) else {
+            return;
+        };
+        conn.departures_known = true;
+        if seg.len == 0 {
+            return;
+        }
+        if how == Departure::Dropped {
+            // Congestion in the base station's own queue, not a wireless loss: the segment is
+            // the sender's to recover, with its congestion control, as one lost before the base
+            // station (section 3.1.2, case 3: not in the cache, its duplicate ACKs propagate).
+            if conn.cache.remove(seg.seq).is_some() {
+                self.held -= 1;
+            }
+            return;
+        }
+        if head(conn).is_some_and(|e| e.seq == seg.seq) {
+            // the segment the persist timer would resend has just been sent
+            conn.last_activity = conn.last_activity.max(now);
+        }
+        if let Some(e) = conn.cache.find_mut(seg.seq) {
+            e.waiting = e.waiting.saturating_sub(1);
+        }
+    }
+}
+
+/// The segment the timers resend: the one at the last ACK, or the oldest cached before any ACK.
+fn head<P>(conn: &mut Conn<P>) -> Option<&mut Entry<P>> {
+    match conn.last_ack {
+        Some(la) => conn.cache.head_at(la),
+        None => conn.cache.front_mut(),
     }
 }
 
@@ -74,11 +135,7 @@ fn resend_head<P: Clone>(
     even_senders: bool,
 ) -> bool {
     let forwarded = conn.forwarded;
-    let head = match conn.last_ack {
-        Some(la) => conn.cache.head_at(la),
-        None => conn.cache.front_mut(),
-    };
-    match head {
+    match head(conn) {
         Some(e) if even_senders || !e.sender_rexmit => {
             retransmit(out, stats, e, forwarded, now, priority);
             conn.forwarded += 1;

@@ -404,15 +404,17 @@ impl Topology {
 }
 
 /// A base station's agent by the protocol that runs it, or `router`, or `snoop-eln` (snoop at base
-/// station A of a transit link, paper 004 section 3.5).
+/// station A of a transit link, paper 004 section 3.5), or `snoop-002` (paper 002's settings), or
+/// `snoop-queue-blind` (snoop that does not look into its transmit queue, docs/snoop-scaling.md).
 fn parse_agent(name: &str) -> Result<AgentKind, String> {
     match name.trim().to_ascii_lowercase().as_str() {
         "router" => Ok(AgentKind::Router),
         "snoop-eln" => Ok(AgentKind::SnoopOnEln),
         "snoop-002" => Ok(AgentKind::Snoop002),
+        "snoop-queue-blind" => Ok(AgentKind::SnoopQueueBlind),
         _ => Protocol::parse(name)
             .map(Protocol::agent)
-            .map_err(|e| format!("{e}; or router, snoop-eln, snoop-002")),
+            .map_err(|e| format!("{e}; or router, snoop-eln, snoop-002, snoop-queue-blind")),
     }
 }
 
