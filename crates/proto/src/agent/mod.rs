@@ -161,8 +161,12 @@ pub trait Agent<P: SegmentView> {
     /// `now`: on the air (its frame ended) or dropped. A host that reports departures reports
     /// every one; an agent that has never been told takes each packet to go on the air when it is
     /// forwarded (the live mode, which hands packets to the kernel at once). Only snoop reads it
-    /// ([`snoop::SnoopConfig::queue_aware`]).
-    fn on_departure(&mut self, _now: Time, _packet: &P, _how: Departure) {}
+    /// ([`snoop::SnoopConfig::queue_aware`]). Returns whether the agent read it (its timers may
+    /// have moved, so the host asks [`Agent::poll_timeout`] again); an agent that ignores
+    /// departures costs its host nothing per frame.
+    fn on_departure(&mut self, _now: Time, _packet: &P, _how: Departure) -> bool {
+        false
+    }
     fn stats(&self) -> AgentStats;
     /// What the agent holds now; nothing, for an agent that holds nothing.
     fn probe(&self) -> AgentProbe {

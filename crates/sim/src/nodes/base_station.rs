@@ -110,10 +110,9 @@ impl BaseStationNode {
     /// frame ended) or dropped. Its agent learns what still waits ([`Agent::on_departure`]; snoop
     /// resends nothing that does). Not while it is down: a frame on the air when it crashed
     /// belongs to the agent it lost.
-    pub fn on_departure(&mut self, now: Time, packet: &SimPacket, how: Departure) {
-        if !self.down {
-            self.agent.on_departure(now, packet, how);
-        }
+    /// Returns whether the agent read it (and may want its timer re-armed).
+    pub fn on_departure(&mut self, now: Time, packet: &SimPacket, how: Departure) -> bool {
+        !self.down && self.agent.on_departure(now, packet, how)
     }
 
     pub fn poll_transmit(&mut self, now: Time) -> Option<Outgoing> {

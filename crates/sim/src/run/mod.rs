@@ -427,9 +427,11 @@ impl<O: Observe> Simulation<O> {
     /// (on the air, or dropped): its agent learns what still waits (`Agent::on_departure`, read
     /// by snoop).
     fn departed(&mut self, node: NodeId, pkt: &SimPacket, how: Departure) {
+        let now = self.now;
         if let Some(b) = self.nodes[node].base_station_mut() {
-            b.on_departure(self.now, pkt, how);
-            self.arm_node(node);
+            if b.on_departure(now, pkt, how) {
+                self.arm_node(node);
+            }
         }
     }
 

@@ -342,10 +342,11 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SnoopAgent<P> {
         self.out.pop_front()
     }
 
-    fn on_departure(&mut self, now: Time, packet: &P, how: Departure) {
+    fn on_departure(&mut self, now: Time, packet: &P, how: Departure) -> bool {
         if let Some(seg) = packet.segment().copied() {
             self.departed(now, &seg, how);
         }
+        true
     }
 
     fn poll_timeout(&self) -> Option<Time> {

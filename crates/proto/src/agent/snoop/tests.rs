@@ -764,7 +764,7 @@ fn at_a_transit_link_no_timer_resends() {
 
 /// The agent hears that what it sent left the base station's queue (`Agent::on_departure`).
 fn depart(a: &mut SnoopAgent<Pkt>, now: Time, p: Pkt) {
-    a.on_departure(now, &p, Departure::OnAir);
+    assert!(a.on_departure(now, &p, Departure::OnAir));
 }
 
 /// [`primed`] at a base station that reports departures: the SYN has left, the data segments
@@ -826,7 +826,7 @@ fn a_duplicate_ack_for_a_segment_still_in_the_queue_waits_for_it() {
 fn a_segment_the_queue_drops_is_left_to_the_sender() {
     let mut a = primed_queued(4, 1);
     assert_eq!(a.cached_segments(), 3);
-    a.on_departure(5 * MS, &data(1), Departure::Dropped);
+    assert!(a.on_departure(5 * MS, &data(1), Departure::Dropped));
     assert_eq!(a.cached_segments(), 2, "congestion, not a wireless loss");
     // segments 2 and 3 arrive: their duplicate ACKs go to the sender, and snoop resends nothing
     depart(&mut a, 6 * MS, data(2));
