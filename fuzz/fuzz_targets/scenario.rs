@@ -1,6 +1,7 @@
 //! The scenario-file reader: TOML text parsed, applied over the defaults of `snooplab run` and
-//! checked as a run checks it (which builds the network). Nothing is run. Asserts no panic, and
-//! that an error message is one line.
+//! checked as a run checks it (which builds the network). Nothing is run. Asserts no panic (and
+//! bounded memory, through libFuzzer's limits). Messages may hold what the file holds, newlines
+//! included: the command line puts each on one short line (`crates/cli/src/message.rs`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -10,22 +11,15 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let file = match ScenarioFile::parse(text) {
-        Ok(f) => f,
-        Err(e) => {
-            assert!(!e.contains('\n'), "a message of more than one line: {e}");
-            return;
-        }
+    let Ok(file) = ScenarioFile::parse(text) else {
+        return;
     };
-    match file.scenario() {
-        Ok(sc) => {
-            let _ = (
-                sc.config_label(),
-                sc.host_label(),
-                sc.channel(true),
-                sc.channel(false),
-            );
-        }
-        Err(e) => assert!(!e.contains('\n'), "a message of more than one line: {e}"),
+    if let Ok(sc) = file.scenario() {
+        let _ = (
+            sc.config_label(),
+            sc.host_label(),
+            sc.channel(true),
+            sc.channel(false),
+        );
     }
 });
