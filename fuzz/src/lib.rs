@@ -215,8 +215,11 @@ pub struct Drive<'a, P> {
     /// Checks the agent's state after each operation (memory bounds).
     pub after: &'a mut dyn FnMut(&dyn Agent<P>),
     /// Whatever else the agent is told (a handoff's state moving out and in); nothing by default.
-    pub extra: Option<&'a mut dyn FnMut(&mut dyn Agent<P>, &mut Unstructured, Time)>,
+    pub extra: Option<&'a mut Extra<'a, P>>,
 }
+
+/// An operation of its own a target adds to [`drive_agent`]'s: the agent, the input, the time.
+pub type Extra<'a, P> = dyn FnMut(&mut dyn Agent<P>, &mut Unstructured, Time) + 'a;
 
 /// Feeds `agent` packets from both ports, time steps and timer expiries, input-queue levels and
 /// mirrored packets, as the input says; drains and checks its output after each. Asserts that the
