@@ -103,10 +103,22 @@ impl SegmentView for LivePacket {
 }
 
 impl BuildPacket for LivePacket {
-    /// An ACK snoop makes up (paper 002 section 3.1.1 case 2b): real headers with correct checksums.
-    fn build(seg: &Segment, _like: &Self) -> Self {
+    /// A whole packet with real headers and correct checksums: an ACK snoop makes up (paper 002
+    /// section 3.1.1 case 2b), or `like` with a changed header (the ELN marker sets its bit on an
+    /// ACK). The payload is `like`'s when `like` is the same bytes of the same connection, zeros
+    /// otherwise. Writing only the headers, as before, left an ACK that carries data (marked by the
+    /// ELN agent) with a total length past its end and without its data: a packet no receiver
+    /// takes (found by fuzzing, fuzz/fuzz_targets/agent_eln.rs).
+    fn build(seg: &Segment, like: &Self) -> Self {
+        let same_bytes = like
+            .seg
+            .is_some_and(|l| (l.src, l.dst, l.seq, l.len) == (seg.src, seg.dst, seg.seq, seg.len));
+        let payload = wire::parse_headers(&like.bytes)
+            .ok()
+            .filter(|_| same_bytes)
+            .and_then(|h| like.bytes.get(h.payload_offset..h.total_len));
         LivePacket {
-            bytes: Rc::new(wire::encode_headers(seg)),
+            bytes: Rc::new(wire::encode(seg, payload)),
             seg: Some(*seg),
             corrupted: false,
         }
@@ -184,6 +196,31 @@ mod tests {
             LivePacket::classify(Vec::new()).unwrap_err(),
             Reject::Malformed
         );
+    }
+
+    /// Found by fuzzing (fuzz/fuzz_targets/agent_eln.rs): the ELN agent marks an ACK that carries
+    /// 1400 bytes; the rebuilt packet was its headers alone.
+    #[test]
+    fn a_rebuilt_packet_keeps_its_payload_and_parses() {
+        use snooplab_proto::Flags;
+        let mut seg = data_segment(1400);
+        seg.flags = Flags::ACK;
+        let payload: Vec<u8> = (0..1400u32).map(|i| (i % 251) as u8).collect();
+        let like = LivePacket::classify(wire::encode(&seg, Some(&payload))).unwrap();
+        let marked = Segment { eln: true, ..seg };
+        let built = LivePacket::build(&marked, &like);
+        let p = wire::parse(built.bytes()).expect("the rebuilt packet parses");
+        assert!(p.checksums_ok);
+        assert_eq!(p.seg, marked);
+        assert_eq!(&built.bytes()[p.payload_offset..], &payload[..]);
+        // an ACK made up from another packet of the connection carries no data of that packet
+        let ack = Segment {
+            len: 0,
+            seq: seg.seq + 1400,
+            ..marked
+        };
+        let made = LivePacket::build(&ack, &like);
+        assert_eq!(made.bytes(), &wire::encode_headers(&ack)[..]);
     }
 
     #[test]

@@ -218,3 +218,47 @@ fn resets_outside_the_window_are_ignored() {
     assert_eq!(mh.state(), State::Closed);
     assert!(mh.stats().reset_received && fh.stats().aborted);
 }
+
+/// Found by fuzzing (fuzz/fuzz_targets/agent_split.rs), open: the relay comes to hold more than
+/// its buffer and a segment. Here the mobile host never answers the relay's SYN, and the fixed host
+/// sends 1400-byte segments (larger than the 536 bytes the relay offered, which a receiver still
+/// takes within its window). `pump` reads the wired side before it reserves the moved bytes for
+/// the wireless side, so the window that read advertises counts them as free once more (1488
+/// bytes where 88 are left), and a window once advertised is not taken back. Moving the
+/// reservation before the read changes paper 000's split results, so it waits for a decision
+/// (docs/fuzzing.md).
+#[test]
+#[ignore = "open: the relay holds more than its buffer (docs/fuzzing.md)"]
+fn the_relay_never_holds_more_than_its_buffer_and_a_segment() {
+    let (mss, relay) = (536, 4096);
+    let mut cfg = SplitConfig::paper000(mss, RecoveryPolicy::SMART);
+    cfg.relay_bytes = relay;
+    let mut bs: SplitAgent<Pkt> = SplitAgent::new(cfg);
+    let fh_iss = 4_239_772_133u32;
+    let mut syn = crate::test_support::segment(FH, MH, fh_iss, 0, Flags::SYN, 0);
+    syn.mss = Some(1400);
+    syn.window = 32768;
+    bs.on_packet(0, Port::Wired, Pkt(Some(syn)));
+    let mut next = fh_iss.wrapping_add(1);
+    let wired_ack = 2; // the relay's SYN-ACK, at its initial sequence number 1, acknowledged
+    let mut window = 0;
+    for i in 0..6u64 {
+        let mut seg = crate::test_support::segment(FH, MH, next, wired_ack, Flags::ACK, 1400);
+        seg.window = 33600;
+        if i > 0 && window < 1400 {
+            break; // the fixed host sends only what the relay's window allows
+        }
+        bs.on_packet(i * 10 * MS, Port::Wired, Pkt(Some(seg)));
+        next = next.wrapping_add(1400);
+        while let Some(t) = bs.poll_transmit(i * 10 * MS) {
+            if let (Port::Wired, Some(s)) = (t.port, t.packet.0) {
+                window = u32::from(s.window);
+            }
+        }
+    }
+    assert!(
+        bs.max_relay_bytes() <= u64::from(relay + mss),
+        "relay {} bytes, buffer {relay}, mss {mss}",
+        bs.max_relay_bytes()
+    );
+}

@@ -18,7 +18,7 @@
 
 use snooplab_proto::Time;
 
-use crate::trace::parse_secs;
+use crate::trace::{parse_secs, secs};
 
 /// Largest trace file read: 16 MiB.
 pub const MAX_TRACE_BYTES: u64 = 16 << 20;
@@ -163,8 +163,10 @@ impl ChannelTrace {
             }
             Marks::Times { bad } => {
                 out.push_str("time\n");
+                // exact nanoseconds: seconds as an f64 lose them past about 2^53 ns (104 days),
+                // which the reader accepts, and the text would no longer read back as the trace
                 for (s, e) in bad {
-                    out.push_str(&format!("{:.9} {:.9}\n", secs(*s), secs(*e)));
+                    out.push_str(&format!("{} {}\n", secs(*s), secs(*e)));
                 }
             }
         }
@@ -183,10 +185,6 @@ impl ChannelTrace {
             Marks::Times { bad } => format!("{} bad periods", bad.len()),
         }
     }
-}
-
-fn secs(t: Time) -> f64 {
-    t as f64 / 1e9
 }
 
 /// The running state of one direction's replay.
@@ -230,6 +228,16 @@ impl Replay {
 mod tests {
     use super::*;
     use std::sync::Arc;
+
+    /// Found by fuzzing (fuzz/fuzz_targets/channel_trace.rs): a period ending after 2^53 ns was
+    /// written back through an f64 and lost its last nanoseconds.
+    #[test]
+    fn late_periods_are_written_back_to_the_nanosecond() {
+        let t = ChannelTrace::parse("time\n18.967 93665519.238000005\n", "t").unwrap();
+        let text = t.to_text("");
+        assert!(text.contains("18.967000000 93665519.238000005"), "{text}");
+        assert_eq!(ChannelTrace::parse(&text, "t").unwrap(), t);
+    }
 
     #[test]
     fn frame_marks_replay_frame_for_frame() {

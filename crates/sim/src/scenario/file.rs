@@ -136,19 +136,24 @@ pub struct ScenarioFile {
     pub crash: Vec<crate::network::file::CrashTable>,
 }
 
-/// A scalar of a scenario file as the text a flag would carry.
+/// A scalar of a scenario file as the text a flag would carry. The error names what was found
+/// by its kind, not its text: a table or an array echoed whole could run to many lines (a
+/// multi-line string inside it; found by fuzzing, fuzz/fuzz_targets/scenario.rs), and an error is
+/// one short line.
 pub fn value_text(v: &toml::Value) -> Result<String, String> {
     Ok(match v {
         toml::Value::String(s) => s.clone(),
         toml::Value::Integer(i) => i.to_string(),
         toml::Value::Float(f) => f.to_string(),
         toml::Value::Boolean(b) => if *b { "on" } else { "off" }.to_string(),
-        other => {
-            return Err(format!(
-                "expected a string, number or boolean, found {other}"
-            ))
-        }
+        toml::Value::Datetime(_) => return Err(not_scalar("a date")),
+        toml::Value::Array(_) => return Err(not_scalar("an array")),
+        toml::Value::Table(_) => return Err(not_scalar("a table")),
     })
+}
+
+fn not_scalar(found: &str) -> String {
+    format!("expected a string, number or boolean, found {found}")
 }
 
 impl ScenarioFile {
@@ -352,4 +357,23 @@ fn key_of_value(text: &str, pos: usize) -> Option<String> {
         key = format!("{h}.{key}");
     }
     Some(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Found by fuzzing (fuzz/fuzz_targets/scenario.rs): a dotted key under `[host-details]` makes
+    /// a table, whose whole text, a multi-line string in it, was echoed in the error.
+    #[test]
+    fn a_table_where_a_value_goes_is_named_not_echoed() {
+        let text = "[host-details]\nea.__y = \"\"\"\n4-)---D\n-ms\"\"\"\nread-size = 4096\n";
+        let err = ScenarioFile::parse(text).unwrap().scenario().unwrap_err();
+        assert_eq!(
+            err,
+            "host-details.ea: expected a string, number or boolean, found a table"
+        );
+        let err = Scenario::from_toml("[host-details]\nreader = [1, 2]\n").unwrap_err();
+        assert!(err.ends_with("found an array"), "{err}");
+    }
 }
