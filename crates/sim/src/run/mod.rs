@@ -8,7 +8,8 @@
 //!
 //! The rest of a run, one concern a file: `build.rs` (the run made from a network), `roaming.rs`
 //! (a mobile host that hands off), `crash.rs` (base-station crashes), `checks.rs` (the invariants
-//! checked as the run goes), `observe.rs` (traces and captures) and `results.rs` (the results).
+//! checked as the run goes), `observe.rs` (traces and captures), `progress.rs` (a long run's progress
+//! reports) and `results.rs` (the results).
 
 use std::collections::VecDeque;
 
@@ -35,27 +36,11 @@ mod build;
 mod checks;
 mod crash;
 mod observe;
+mod progress;
 mod results;
 mod roaming;
 
-/// How far a run has come: what a long run reports as it goes ([`Simulation::with_progress`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RunProgress {
-    /// Simulated time now, and the run's cap on it.
-    pub now: Time,
-    pub max_time: Time,
-    pub events: u64,
-    /// Bytes the receiving applications have got, of all flows' transfers.
-    pub delivered: u64,
-    pub transfer: u64,
-}
-
-/// The callback of [`Simulation::with_progress`].
-pub type ProgressFn = Box<dyn FnMut(RunProgress)>;
-
-/// Events between two progress reports: a power of two, so the loop's check is a mask; about a
-/// hundredth of a second of a run's time at today's speed.
-pub const PROGRESS_EVERY: u64 = 1 << 16;
+pub use progress::{ProgressFn, RunProgress, PROGRESS_EVERY};
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
@@ -193,15 +178,6 @@ impl Simulation<Observer> {
 }
 
 impl<O: Observe> Simulation<O> {
-    /// Calls `f` every [`PROGRESS_EVERY`] events with how far the run has come (the command
-    /// line's progress line on a long run). Results do not depend on it.
-    pub fn with_progress(mut self, f: impl FnMut(RunProgress) + 'static) -> Simulation<O> {
-        self.progress = Some(Box::new(f));
-        self
-    }
-}
-
-impl<O: Observe> Simulation<O> {
     /// The flow's sender opens its connection.
     fn start_flow(&mut self, f: FlowId) {
         let Some(cfg) = self.pending[f].take() else {
@@ -218,24 +194,6 @@ impl<O: Observe> Simulation<O> {
             });
         }
         self.kick(node);
-    }
-
-    /// Tells the progress callback how far the run has come.
-    fn report_progress(&mut self) {
-        let delivered = (0..self.flows.len())
-            .filter_map(|f| self.tcp(f, Role::Receiver))
-            .map(|t| t.stats().bytes_delivered)
-            .sum();
-        let p = RunProgress {
-            now: self.now,
-            max_time: self.net.max_time,
-            events: self.events,
-            delivered,
-            transfer: self.net.flows.iter().map(|f| f.transfer).sum(),
-        };
-        if let Some(f) = self.progress.as_mut() {
-            f(p);
-        }
     }
 
     fn run_to_end(mut self) -> (RunResult, O) {
