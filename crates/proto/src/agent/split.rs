@@ -101,8 +101,13 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
         if let (Some(w), Some(m)) = (self.wired.as_mut(), self.wireless.as_mut()) {
             let n = w.unread().min(m.send_space());
             if n > 0 {
-                w.read(now, n);
+                // reserve the bytes on the wireless side before the wired side reads them: a
+                // read may advertise a window at once, and that window must already count the
+                // bytes as held, or the fixed host may send them once more (docs/fuzzing.md,
+                // finding 4)
                 m.write(now, n);
+                w.set_reserved(m.send_buffered());
+                w.read(now, n);
             }
             if w.at_eof() {
                 m.close(now);

@@ -219,16 +219,14 @@ fn resets_outside_the_window_are_ignored() {
     assert!(mh.stats().reset_received && fh.stats().aborted);
 }
 
-/// Found by fuzzing (fuzz/fuzz_targets/agent_split.rs), open: the relay comes to hold more than
-/// its buffer and a segment. Here the mobile host never answers the relay's SYN, and the fixed host
+/// Found by fuzzing (fuzz/fuzz_targets/agent_split.rs): the relay came to hold more than its
+/// buffer and a segment. Here the mobile host never answers the relay's SYN, and the fixed host
 /// sends 1400-byte segments (larger than the 536 bytes the relay offered, which a receiver still
-/// takes within its window). `pump` reads the wired side before it reserves the moved bytes for
-/// the wireless side, so the window that read advertises counts them as free once more (1488
-/// bytes where 88 are left), and a window once advertised is not taken back. Moving the
-/// reservation before the read changes paper 000's split results, so it waits for a decision
-/// (docs/fuzzing.md).
+/// takes within its window). `pump` used to read the wired side before it reserved the moved bytes
+/// for the wireless side, so the window that read advertised counted them as free once more (1488
+/// bytes where 88 were left; 5688 bytes held in the end), and a window once advertised is not taken
+/// back. `pump` now reserves first (docs/fuzzing.md, finding 4).
 #[test]
-#[ignore = "open: the relay holds more than its buffer (docs/fuzzing.md)"]
 fn the_relay_never_holds_more_than_its_buffer_and_a_segment() {
     let (mss, relay) = (536, 4096);
     let mut cfg = SplitConfig::paper000(mss, RecoveryPolicy::SMART);
