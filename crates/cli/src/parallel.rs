@@ -15,14 +15,13 @@ pub fn run_all(
     with_progress(jobs.len(), threads, what, |r| r.run_all(jobs))
 }
 
-/// Runs networks (a paper's preset, `env` labelling the results) as [`run_all`] runs scenarios.
-pub fn run_networks(
-    jobs: &[snooplab_sim::Network],
-    env: &str,
+/// Runs jobs (a paper's runs) as [`run_all`] runs scenarios.
+pub fn run_jobs(
+    jobs: &[snooplab_sim::Job],
     threads: Option<usize>,
     what: &'static str,
 ) -> Result<Vec<RunResult>, String> {
-    with_progress(jobs.len(), threads, what, |r| r.run_networks(jobs, env))
+    with_progress(jobs.len(), threads, what, |r| r.run_jobs(jobs))
 }
 
 /// `go` with a runner of the useful threads that counts each run on the progress line.

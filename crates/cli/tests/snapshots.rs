@@ -36,12 +36,12 @@
 //!   run; claims say `± n/a`; paper 002's sweep rows gain `reno_failures`, `snoop_failures` and
 //!   `snoop_handoff_failures`. No measured value moved (checked leaf by leaf).
 //! - issue 26's snoop that sees its own transmit queue (`reproduce-paper000.json`): the runs
-//!   of `crates/sim/tests/paper000_fixed.rs` regenerated there moved paper 000's means for seed 1
+//!   of `crates/papers/tests/paper000_fixed.rs` regenerated there moved paper 000's means for seed 1
 //!   (link-layer agents under bursts and at 1 error / 16 KB); see that file and
 //!   docs/snoop-scaling.md.
 //! - issue 26's split relay that reserves before it reads (`reproduce-paper000.json`): Table IV's
 //!   WAN cells moved (SPLIT 1.258 -> 1.223, SPLIT-SMART 1.3303 -> 1.3300 Mb/s for seed 1); see
-//!   `crates/sim/tests/paper000_fixed.rs` and docs/fuzzing.md, finding 4.
+//!   `crates/papers/tests/paper000_fixed.rs` and docs/fuzzing.md, finding 4.
 
 #[path = "common/guarded.rs"]
 mod guarded;

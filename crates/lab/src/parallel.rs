@@ -55,13 +55,9 @@ impl Runner<'_> {
         self.run_each(jobs, run)
     }
 
-    /// Runs networks (a paper's preset, `env` labelling the results).
-    pub fn run_networks(
-        &self,
-        jobs: &[snooplab_sim::Network],
-        env: &str,
-    ) -> Result<Vec<RunResult>, Error> {
-        self.run_each(jobs, |net| snooplab_sim::run_network(net, env))
+    /// Runs jobs (a paper's runs: its preset networks or scenarios of the default testbed).
+    pub fn run_jobs(&self, jobs: &[snooplab_sim::Job]) -> Result<Vec<RunResult>, Error> {
+        self.run_each(jobs, snooplab_sim::Job::run)
     }
 
     /// `one` on every job, in parallel, results in the jobs' order.

@@ -12,8 +12,9 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use snooplab_lab::grid::{Plan, SweepSettings};
 use snooplab_lab::parallel::{useful_threads, Runner, MAX_THREADS};
-use snooplab_lab::reproduce::{check_parts, check_seeds, report_json, selections, Common};
+use snooplab_lab::reproduce::report_json;
 use snooplab_lab::Error;
+use snooplab_papers::select::{check_parts, check_seeds, selections, Common};
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Observer, Protocol, RunResult, Scenario, Simulation};
 
@@ -201,10 +202,13 @@ fn reproduce(
     host: Option<&str>,
     threads: Option<usize>,
 ) -> PyResult<String> {
-    let sels = selections(&words).map_err(py_err)?;
-    check_parts(&sels).map_err(py_err)?;
+    let sels = selections(&words).map_err(PyValueError::new_err)?;
+    check_parts(&sels).map_err(PyValueError::new_err)?;
     let common = Common {
-        seeds: seeds.map(check_seeds).transpose().map_err(py_err)?,
+        seeds: seeds
+            .map(check_seeds)
+            .transpose()
+            .map_err(PyValueError::new_err)?,
         host: host
             .map(HostPreset::parse)
             .transpose()

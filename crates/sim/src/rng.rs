@@ -17,7 +17,7 @@ pub enum Stream {
     MediumBackoff = 7,
     /// `snooplab channel-trace`'s Gilbert-Elliott process (not drawn in runs).
     ChannelTrace = 8,
-    /// When each sender of paper 001's preset opens its connection (`network/paper001.rs`).
+    /// When each sender of paper 001's preset opens its connection (`crates/papers/src/paper001/testbed.rs`).
     FlowStart = 17,
     /// When each base station of a handoff sends its first beacon (`network/handoff.rs`).
     BeaconPhase = 18,

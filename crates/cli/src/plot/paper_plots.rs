@@ -6,7 +6,7 @@ use std::path::Path;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use snooplab_sim::reproduce::paper000::{Part, TableReport};
+use snooplab_papers::paper000::{Part, TableReport};
 use snooplab_sim::stats::Summary;
 
 use super::{draw_legend, plot_err, save, Chart, Figure, FONT, PALETTE};

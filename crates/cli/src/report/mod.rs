@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use base64::Engine as _;
-use snooplab_sim::reproduce::Claim;
+use snooplab_papers::Claim;
 use snooplab_sim::trace::{SendKind, TraceLog};
 use snooplab_sim::{Observer, Scenario, Simulation};
 

@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::units::format_bytes as bytes;
+use snooplab_papers::paper000::{Experiment, Part, Report, TableReport};
 use snooplab_proto::tcp::HostPreset;
-use snooplab_sim::reproduce::paper000::{Experiment, Part, Report, TableReport};
 use snooplab_sim::{Protocol, Scenario};
 
 use super::{claims_html, esc, example, img};

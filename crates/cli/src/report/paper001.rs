@@ -5,9 +5,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use snooplab_lab::reproduce::{paper001_network, Run001};
-use snooplab_sim::reproduce::paper001::{Experiment, Part, Report, RETRANSMISSION_TRANSFER};
-use snooplab_sim::reproduce::Paper;
+use snooplab_papers::paper001::{paper001_network, Run001};
+use snooplab_papers::paper001::{Experiment, Part, Report, RETRANSMISSION_TRANSFER};
+use snooplab_papers::Paper;
 use snooplab_sim::Protocol;
 
 use super::{claims_html, esc, example_network, img};

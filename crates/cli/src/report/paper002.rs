@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use snooplab_papers::paper002::{network, Experiment, Report002};
 use snooplab_proto::time::SEC;
-use snooplab_sim::reproduce::paper002::{network, Job, Report002};
 use snooplab_sim::stats::Summary;
 
 use super::{claims_html, esc, example_network, img};
@@ -57,25 +57,26 @@ pub fn section(page: &Path, r: &Report002) -> Result<String, String> {
         let _ = writeln!(h, "</table>");
     }
     if !r.sweep.is_empty() {
-        let line = |name: &str,
-                    get: &dyn Fn(
-            &snooplab_sim::reproduce::paper002::SweepPoint,
-        ) -> Option<Summary>| Line {
-            name: name.into(),
-            points: r
-                .sweep
-                .iter()
-                .filter_map(|p| {
-                    get(p).map(|s| {
-                        (
-                            p.kbits_between_errors * 1024 / 8,
-                            s.mean,
-                            s.ci95.unwrap_or(0.0),
-                        )
-                    })
-                })
-                .collect(),
-        };
+        let line =
+            |name: &str,
+             get: &dyn Fn(&snooplab_papers::paper002::SweepPoint) -> Option<Summary>| {
+                Line {
+                    name: name.into(),
+                    points: r
+                        .sweep
+                        .iter()
+                        .filter_map(|p| {
+                            get(p).map(|s| {
+                                (
+                                    p.kbits_between_errors * 1024 / 8,
+                                    s.mean,
+                                    s.ci95.unwrap_or(0.0),
+                                )
+                            })
+                        })
+                        .collect(),
+                }
+            };
         let chart = ErrorRateSweep {
             title: "Paper 002 Figs. 7 and 11: throughput at the mobile host".into(),
             lines: [
@@ -165,9 +166,9 @@ pub fn section(page: &Path, r: &Report002) -> Result<String, String> {
          handoff every 10 s (the times are in the run's handoffs.csv).</p>"
     );
     for (job, stem) in [
-        (Job::Sweep(256, false, None), "fig8-reno"),
-        (Job::Sweep(256, true, None), "fig8-snoop"),
-        (Job::Table1(Some(10 * SEC), true), "fig9-handoffs"),
+        (Experiment::Sweep(256, false, None), "fig8-reno"),
+        (Experiment::Sweep(256, true, None), "fig8-snoop"),
+        (Experiment::Table1(Some(10 * SEC), true), "fig9-handoffs"),
     ] {
         let mut net = network(job, 1);
         if let Some(host) = snooplab_proto::tcp::HostPreset::ALL

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use snooplab_sim::reproduce::paper004::{scenario, Report004};
+use snooplab_papers::paper004::{scenario, Report004};
 use snooplab_sim::Protocol;
 
 use super::{claims_html, esc, example, img};

@@ -11,13 +11,13 @@ mod paper004;
 use std::path::Path;
 use std::time::Instant;
 
+use snooplab_papers::{Claim, Paper};
 use snooplab_proto::tcp::HostPreset;
-use snooplab_sim::reproduce::{Claim, Paper};
 
 use crate::cli::ReproduceArgs;
 use crate::files::create_dir;
 use crate::settings::parse_seed;
-pub use snooplab_lab::reproduce::{check_parts, check_seeds, selections, Common, Selection};
+pub use snooplab_papers::select::{check_parts, check_seeds, selections, Common, Selection};
 
 pub use paper000::{ours, theirs, verdict};
 

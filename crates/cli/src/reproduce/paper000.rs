@@ -4,13 +4,14 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use snooplab_papers::paper000::ablation::{ablation_jobs, Ablation, ABLATION_PARTS};
+use snooplab_papers::paper000::{CellReport, Experiment, Paper000, Part, Report};
+use snooplab_papers::{Claim, Paper};
 use snooplab_proto::tcp::HostPreset;
-use snooplab_sim::reproduce::paper000::ablation::{ablation_jobs, Ablation, ABLATION_PARTS};
-use snooplab_sim::reproduce::paper000::{CellReport, Experiment, Paper000, Part, Report};
-use snooplab_sim::reproduce::{Claim, Paper};
 use snooplab_sim::RunResult;
 
-use snooplab_lab::reproduce::{Common, Plan000, Run000};
+use snooplab_papers::paper000::{Plan000, Run000};
+use snooplab_papers::select::Common;
 
 use super::Reproduced;
 use crate::cli::ReproduceArgs;
@@ -36,7 +37,7 @@ pub fn ablation_profiles(
 pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, usize), String> {
     let plan = Plan000::new(words, common)?;
     let jobs = plan.jobs();
-    let results = crate::parallel::run_all(&jobs, common.threads, "reproduce")?;
+    let results = crate::parallel::run_jobs(&jobs, common.threads, "reproduce")?;
     Ok((Box::new(plan.finish(&results)), jobs.len()))
 }
 

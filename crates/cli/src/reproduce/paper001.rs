@@ -4,11 +4,12 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use snooplab_sim::reproduce::paper001::{Experiment, Report};
-use snooplab_sim::reproduce::{Claim, Paper};
+use snooplab_papers::paper001::{Experiment, Report};
+use snooplab_papers::{Claim, Paper};
 use snooplab_sim::RunResult;
 
-use snooplab_lab::reproduce::{Common, Plan001, Run001};
+use snooplab_papers::paper001::{Plan001, Run001};
+use snooplab_papers::select::Common;
 
 use super::Reproduced;
 use crate::files::{create_dir, write_file};
@@ -18,7 +19,7 @@ use crate::files::{create_dir, write_file};
 pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, usize), String> {
     let plan = Plan001::new(words, common)?;
     let jobs = plan.jobs();
-    let results = crate::parallel::run_networks(&jobs, Plan001::ENV, common.threads, "reproduce")?;
+    let results = crate::parallel::run_jobs(&jobs, common.threads, "reproduce")?;
     Ok((Box::new(plan.finish(&results)), jobs.len()))
 }
 

@@ -6,18 +6,18 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use snooplab_sim::reproduce::paper002::Report002;
-use snooplab_sim::reproduce::{Claim, Paper};
+use snooplab_papers::paper002::Report002;
+use snooplab_papers::{Claim, Paper};
 
-use snooplab_lab::reproduce::{Common, Plan002, Run002};
+use snooplab_papers::paper002::{Plan002, Run002};
+use snooplab_papers::select::Common;
 
 use super::Reproduced;
 
 pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, usize), String> {
     let plan = Plan002::new(words, common)?;
     let nets = plan.jobs();
-    let runs =
-        crate::parallel::run_networks(&nets, Plan002::ENV, common.threads, "reproduce paper002")?;
+    let runs = crate::parallel::run_jobs(&nets, common.threads, "reproduce paper002")?;
     Ok((Box::new(plan.finish(runs)), nets.len()))
 }
 

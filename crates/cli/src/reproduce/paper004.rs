@@ -5,10 +5,11 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use snooplab_sim::reproduce::paper004::{Report004, ABOUT_TWO, CLOSE};
-use snooplab_sim::reproduce::{Claim, Paper};
+use snooplab_papers::paper004::{Report004, ABOUT_TWO, CLOSE};
+use snooplab_papers::{Claim, Paper};
 
-use snooplab_lab::reproduce::{Common, Plan004, Run004};
+use snooplab_papers::paper004::{Plan004, Run004};
+use snooplab_papers::select::Common;
 
 use super::Reproduced;
 use crate::files::write_file;
@@ -16,7 +17,7 @@ use crate::files::write_file;
 pub fn run(words: &[String], common: &Common) -> Result<(Box<dyn Reproduced>, usize), String> {
     let plan = Plan004::new(words, common)?;
     let jobs = plan.jobs();
-    let runs = crate::parallel::run_all(&jobs, common.threads, "reproduce paper004")?;
+    let runs = crate::parallel::run_jobs(&jobs, common.threads, "reproduce paper004")?;
     Ok((Box::new(plan.finish(runs)), jobs.len()))
 }
 

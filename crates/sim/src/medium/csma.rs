@@ -73,7 +73,7 @@ pub struct CsmaParams {
     /// card is free: after its last frame left the air, or when the frame is queued at an idle
     /// station. The frame can go on the air `ip_len * load_ns_per_byte` later. 0 (the default):
     /// frames are on the card at once, the model before the turnaround existed. Paper 001's
-    /// preset derives it from the calibration (`network/paper001.rs`).
+    /// preset derives it from the calibration (`crates/papers/src/paper001/testbed.rs`).
     pub load_ns_per_byte: u64,
     /// With a turnaround, the fixed airtime of every frame besides its IP bytes (preamble, network
     /// ID, MAC header and checksum): the calibrated overhead's share that is on the air, the rest

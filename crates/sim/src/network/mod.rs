@@ -9,8 +9,6 @@
 pub mod file;
 mod handoff;
 pub mod paper000;
-pub mod paper001;
-pub mod paper002;
 mod routes;
 mod validate;
 

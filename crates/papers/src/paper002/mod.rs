@@ -2,7 +2,7 @@
 //! Performance in Cellular Wireless Networks"), section 7: Table 1 (handoffs between two base stations at a fixed interval, no bit
 //! errors, snoop), Fig. 7 (snoop against Reno across bit-error rates, no handoffs), Fig. 10 (the
 //! handoff latency, idle and during a transfer) and Fig. 11 (Fig. 7's sweep for snoop with a
-//! handoff every 5 s), on the testbed of `network/paper002.rs`. Figs. 8 and 9 are traces of single
+//! handoff every 5 s), on the testbed of `testbed.rs`. Figs. 8 and 9 are traces of single
 //! runs (the report draws them). Beside them, the baselines of section 8: a hard handoff as in plain
 //! Mobile IP, and Caceres and Iftode's fast retransmissions after it.
 
@@ -11,11 +11,11 @@ use snooplab_proto::agent::handoff::Scheme;
 use snooplab_proto::time::SEC;
 use snooplab_proto::Time;
 
-use crate::network::paper002::Paper002;
-use crate::network::Network;
-use crate::protocol::AgentKind;
-use crate::reproduce::{Claim, PAPER_RESULTS};
-use crate::stats::Summary;
+use crate::paper002::testbed::Paper002;
+use crate::{Claim, PAPER_RESULTS};
+use snooplab_sim::network::Network;
+use snooplab_sim::protocol::AgentKind;
+use snooplab_sim::stats::Summary;
 
 /// Bits between errors on Figs. 7 and 11's x axis (log2 scale), 16 Kbits to 4 Mbits. The text
 /// places "5e-7" near "the 2 Mb point", names one error per 256 Kbits (Fig. 8) and per 1 Mbit, and
@@ -157,7 +157,7 @@ pub const BASELINE_INTERVALS: [Time; 2] = [SEC, 5 * SEC];
 
 /// What one job is, to sort its result into the report.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Job {
+pub enum Experiment {
     /// Table 1: handoff interval (`None`: never), beacons on; `false` beacons for the beacon-free peak.
     Table1(Option<Time>, bool),
     /// Table 1's setting with each cell on a medium of its own (`shared_channel` false), at this
@@ -182,22 +182,22 @@ fn setting(snoop: bool, error_every: u64, every: Option<Time>, seed: u64) -> Pap
 }
 
 /// The network of one job.
-pub fn network(job: Job, seed: u64) -> Network {
+pub fn network(job: Experiment, seed: u64) -> Network {
     let p = match job {
-        Job::Table1(every, beacons) => Paper002 {
+        Experiment::Table1(every, beacons) => Paper002 {
             beacons,
             ..setting(true, 0, every, seed)
         },
-        Job::Table1TwoMedia(every) => Paper002 {
+        Experiment::Table1TwoMedia(every) => Paper002 {
             shared_channel: false,
             ..setting(true, 0, every, seed)
         },
-        Job::Sweep(kbits, snoop, every) => setting(snoop, kbits * 1024 / 8, every, seed),
-        Job::Latency => Paper002 {
+        Experiment::Sweep(kbits, snoop, every) => setting(snoop, kbits * 1024 / 8, every, seed),
+        Experiment::Latency => Paper002 {
             start: LATENCY_START,
             ..setting(true, 0, Some(LATENCY_HANDOFF), seed)
         },
-        Job::Baseline(scheme, every) => Paper002 {
+        Experiment::Baseline(scheme, every) => Paper002 {
             scheme,
             agent: if scheme == Scheme::SplitTransfer {
                 AgentKind::Split { smart: false }
@@ -206,11 +206,11 @@ pub fn network(job: Job, seed: u64) -> Network {
             },
             ..setting(true, 0, Some(every), seed)
         },
-        Job::SplitAlone => Paper002 {
+        Experiment::SplitAlone => Paper002 {
             agent: AgentKind::Split { smart: false },
             ..setting(true, 0, None, seed)
         },
-        Job::Crash(split) => Paper002 {
+        Experiment::Crash(split) => Paper002 {
             agent: if split {
                 AgentKind::Split { smart: false }
             } else {
@@ -220,50 +220,50 @@ pub fn network(job: Job, seed: u64) -> Network {
             ..setting(true, 0, None, seed)
         },
     };
-    Network::paper002(&p)
+    p.network()
 }
 
 /// Every job in a fixed order (part, then setting, then seed), each `seeds` times.
-pub fn jobs(paper: &Paper002Data, parts: Parts) -> Vec<Job> {
+pub fn experiments(paper: &Paper002Data, parts: Parts) -> Vec<Experiment> {
     let mut out = vec![];
     if parts.table1 {
         for &(secs, ..) in &paper.table1 {
             let every = secs
                 .is_finite()
                 .then(|| (secs * SEC as f64).round() as Time);
-            out.push(Job::Table1(every, true));
+            out.push(Experiment::Table1(every, true));
         }
-        out.push(Job::Table1(None, false));
+        out.push(Experiment::Table1(None, false));
         for every in TABLE1_TWO_MEDIA {
-            out.push(Job::Table1TwoMedia(every));
+            out.push(Experiment::Table1TwoMedia(every));
         }
     }
     if parts.fig7 {
         for kb in KBITS_BETWEEN_ERRORS {
             for snoop in [false, true] {
-                out.push(Job::Sweep(kb, snoop, None));
+                out.push(Experiment::Sweep(kb, snoop, None));
             }
         }
     }
     if parts.fig11 {
         for kb in KBITS_BETWEEN_ERRORS {
-            out.push(Job::Sweep(kb, true, Some(FIG11_HANDOFF)));
+            out.push(Experiment::Sweep(kb, true, Some(FIG11_HANDOFF)));
         }
     }
     if parts.fig10 {
-        out.push(Job::Latency);
+        out.push(Experiment::Latency);
     }
     if parts.baselines {
-        out.push(Job::SplitAlone);
+        out.push(Experiment::SplitAlone);
         for every in BASELINE_INTERVALS {
             for scheme in Scheme::ALL {
-                out.push(Job::Baseline(scheme, every));
+                out.push(Experiment::Baseline(scheme, every));
             }
         }
     }
     if parts.crash {
-        out.push(Job::Crash(false));
-        out.push(Job::Crash(true));
+        out.push(Experiment::Crash(false));
+        out.push(Experiment::Crash(true));
     }
     out
 }
@@ -390,6 +390,10 @@ pub struct Report002 {
 
 mod claims;
 mod evaluate;
+pub mod plan;
+pub mod testbed;
+
+pub use plan::{Plan002, Run002};
 
 pub use evaluate::evaluate;
 
@@ -403,15 +407,15 @@ mod tests {
         assert_eq!(p.table1.len(), 7);
         assert_eq!(p.table1[0], (1.0, 1.42, 0.011));
         assert!(p.table1[6].0.is_infinite());
-        let j = jobs(&p, Parts::ALL);
+        let j = experiments(&p, Parts::ALL);
         assert_eq!(j.len(), 8 + 3 + 18 + 9 + 1 + 9 + 2);
-        assert_eq!(j[0], Job::Table1(Some(SEC), true));
-        assert_eq!(j[6], Job::Table1(None, true));
-        assert_eq!(j[7], Job::Table1(None, false));
-        let net = network(Job::Sweep(256, true, None), 1);
+        assert_eq!(j[0], Experiment::Table1(Some(SEC), true));
+        assert_eq!(j[6], Experiment::Table1(None, true));
+        assert_eq!(j[7], Experiment::Table1(None, false));
+        let net = network(Experiment::Sweep(256, true, None), 1);
         assert_eq!(
             net.cells[0].stations[0].down,
-            crate::channel::ChannelSpec::every(32 * 1024, 1)
+            snooplab_sim::channel::ChannelSpec::every(32 * 1024, 1)
         );
     }
 }

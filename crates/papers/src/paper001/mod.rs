@@ -1,19 +1,23 @@
 //! Paper 001's experiments (Tamura, Tobe and Tokuda 1998, section 6, Figs. 15-19): 2 to 4 mobile
-//! senders on one WaveLAN cell (`network/paper001.rs`), TCP Reno against EFR, and beside them the
+//! senders on one WaveLAN cell (`crates/papers/src/paper001/testbed.rs`), TCP Reno against EFR, and beside them the
 //! two later standard answers to the same problem, Limited Transmit (RFC 3042) and Early
 //! Retransmit (RFC 5827). One host alone runs too, for the paper's single-host loss rate.
 
 mod claims;
+pub mod plan;
 mod report;
+pub mod testbed;
+
+pub use plan::{paper001_network, Plan001, Run001};
 
 pub use claims::check_claims;
 pub use report::{evaluate, GainReport, LossRow, ProtocolRow, Report, SizeRow};
 
 use serde::Serialize;
 
-use crate::network::paper001::Paper001;
-use crate::network::Network;
-use crate::Protocol;
+use crate::paper001::testbed::Paper001;
+use snooplab_sim::network::Network;
+use snooplab_sim::Protocol;
 
 /// The paper's numbers the text gives (section 6).
 pub mod paper {
@@ -29,7 +33,7 @@ pub mod paper {
     /// 8, and from 30 to 7" (section 6.1): (i, Reno, EFR).
     pub const NDUP_2_HOSTS: [(usize, f64, f64); 2] = [(1, 12.0, 8.0), (2, 30.0, 7.0)];
     /// The loss rate of a single host alone (section 4.1).
-    pub const SEGMENT_LOSS_ALONE: f64 = crate::network::paper001::SEGMENT_LOSS_ALONE;
+    pub const SEGMENT_LOSS_ALONE: f64 = crate::paper001::testbed::SEGMENT_LOSS_ALONE;
 }
 
 /// What `reproduce paper001` can run.
@@ -97,12 +101,7 @@ pub struct Experiment {
 impl Experiment {
     /// The network of one trial.
     pub fn network(&self, seed: u64) -> Network {
-        Network::paper001(&Paper001::new(
-            self.hosts,
-            self.protocol,
-            self.transfer,
-            seed,
-        ))
+        (Paper001::new(self.hosts, self.protocol, self.transfer, seed)).network()
     }
 }
 

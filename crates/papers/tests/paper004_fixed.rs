@@ -17,8 +17,8 @@
 
 mod golden;
 
-use snooplab_sim::reproduce::paper004::{jobs, Paper004};
-use snooplab_sim::reproduce::Paper;
+use snooplab_papers::paper004::{jobs, Paper004};
+use snooplab_papers::Paper;
 use snooplab_sim::{run, Direction};
 
 /// (KB between errors, protocol, seed, throughput in Mb/s, events), in `reproduce`'s order.
@@ -78,7 +78,7 @@ fn line(kb: u64, protocol: &str, seed: u64, tput: f64, events: u64) -> String {
 fn every_fig2_run_keeps_its_exact_throughput_and_events() {
     let paper = Paper004::load().expect("paper data");
     let js = jobs(&paper, 2);
-    // reproduce sets every host to the paper's profile (crates/lab, `Plan004::jobs`): the jobs'
+    // reproduce sets every host to the paper's profile (`Plan004::jobs`): the jobs'
     // own, so these are the scenarios it runs
     for j in &js {
         assert_eq!(j.host_preset, Paper::Paper004.default_host());

@@ -4,18 +4,21 @@
 pub mod ablation;
 mod claims;
 pub mod data;
+pub mod plan;
 
-pub use crate::reproduce::Claim;
+pub use plan::{Plan000, Run000};
+
+pub use crate::Claim;
 pub use claims::check_claims;
 pub use data::{Cell, Paper000};
 
 use serde::Serialize;
 
-use crate::metrics::RunResult;
-use crate::scenario::{Env, Scenario};
-use crate::size::format_size;
-use crate::stats::{summarize, Summary};
-use crate::Protocol;
+use snooplab_sim::metrics::RunResult;
+use snooplab_sim::scenario::{Env, Scenario};
+use snooplab_sim::size::format_size;
+use snooplab_sim::stats::{summarize, Summary};
+use snooplab_sim::Protocol;
 
 /// Throughput must be within this relative error of the paper's.
 pub const THROUGHPUT_TOLERANCE: f64 = 0.15;

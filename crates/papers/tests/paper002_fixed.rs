@@ -26,11 +26,11 @@
 
 mod golden;
 
+use snooplab_papers::paper002::testbed::HOST;
+use snooplab_papers::paper002::{experiments, network, Experiment, Paper002Data, Parts};
+use snooplab_papers::Paper;
 use snooplab_proto::time::SEC;
 use snooplab_proto::Time;
-use snooplab_sim::network::paper002::HOST;
-use snooplab_sim::reproduce::paper002::{jobs, network, Job, Paper002Data, Parts};
-use snooplab_sim::reproduce::Paper;
 use snooplab_sim::run_network;
 
 /// The env label `reproduce` gives paper 002's runs (a label only).
@@ -150,25 +150,25 @@ fn every(t: Option<Time>) -> String {
 }
 
 /// A job's name in the table.
-fn label(j: Job) -> String {
+fn label(j: Experiment) -> String {
     match j {
-        Job::Table1(e, beacons) => format!(
+        Experiment::Table1(e, beacons) => format!(
             "table1 handoffs {}{}",
             every(e),
             if beacons { "" } else { ", no beacons" }
         ),
-        Job::Table1TwoMedia(e) => format!("table1 two media, handoffs {}", every(e)),
-        Job::Sweep(kb, snoop, e) => format!(
+        Experiment::Table1TwoMedia(e) => format!("table1 two media, handoffs {}", every(e)),
+        Experiment::Sweep(kb, snoop, e) => format!(
             "sweep {kb} Kbits {}, handoffs {}",
             if snoop { "snoop" } else { "reno" },
             every(e)
         ),
-        Job::Latency => "fig10 latency".into(),
-        Job::Baseline(scheme, e) => {
+        Experiment::Latency => "fig10 latency".into(),
+        Experiment::Baseline(scheme, e) => {
             format!("baseline {}, handoffs {}", scheme.name(), every(Some(e)))
         }
-        Job::SplitAlone => "baseline split alone, handoffs never".into(),
-        Job::Crash(split) => format!("crash {}", if split { "split" } else { "snoop-002" }),
+        Experiment::SplitAlone => "baseline split alone, handoffs never".into(),
+        Experiment::Crash(split) => format!("crash {}", if split { "split" } else { "snoop-002" }),
     }
 }
 
@@ -178,11 +178,11 @@ fn line(job: &str, seed: u64, tput: f64, events: u64) -> String {
 
 #[test]
 fn every_reproduce_run_keeps_its_exact_throughput_and_events() {
-    // reproduce sets every host to the paper's profile (crates/lab, `Plan002::jobs`): the preset's
+    // reproduce sets every host to the paper's profile (`Plan002::jobs`): the preset's
     // own, so the networks below are the ones it runs
     assert_eq!(Paper::Paper002.default_host(), HOST);
     let paper = Paper002Data::load().expect("paper data");
-    let js: Vec<(Job, u64)> = jobs(&paper, Parts::ALL)
+    let js: Vec<(Experiment, u64)> = experiments(&paper, Parts::ALL)
         .into_iter()
         .flat_map(|j| (1..=2).map(move |seed| (j, seed)))
         .collect();

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::reproduce::PAPER_RESULTS;
+use crate::PAPER_RESULTS;
 
 /// One cell of paper 000: throughput in Mb/s, wireless and wired goodput in percent.
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize)]

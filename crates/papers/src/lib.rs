@@ -1,11 +1,14 @@
-//! `snooplab reproduce`: each paper's experiments, run and set beside the paper's numbers, with the
-//! paper's claims checked as measured ratios. One module per paper; [`Paper`] names the papers
-//! that are built.
+//! The papers' experiments, one directory per paper: its testbed (`testbed.rs` where it has one of
+//! its own; paper 000's is the simulator's default network), the runs it makes, the paper's numbers
+//! and its claims checked as measured ratios. `snooplab reproduce` and the Python package plan a
+//! paper's runs here, run them (`snooplab-lab`) and evaluate the results here into a report.
+//! [`Paper`] names the papers that are built.
 
 pub mod paper000;
 pub mod paper001;
 pub mod paper002;
 pub mod paper004;
+pub mod select;
 
 use serde::Serialize;
 use snooplab_proto::tcp::HostPreset;
@@ -24,7 +27,7 @@ pub struct Claim {
 
 /// The papers' numbers, transcribed from the papers into `data/paper-results.toml` and built into
 /// the binary so a reproduction needs no file at run time. Each paper's module reads its table.
-pub(crate) const PAPER_RESULTS: &str = include_str!("../../../../data/paper-results.toml");
+pub(crate) const PAPER_RESULTS: &str = include_str!("../../../data/paper-results.toml");
 
 /// A paper `reproduce` can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -100,8 +103,8 @@ impl Paper {
     pub fn default_host(self) -> HostPreset {
         match self {
             Paper::Paper000 | Paper::Paper004 => HostPreset::Bsdos21,
-            Paper::Paper001 => crate::network::paper001::HOST,
-            Paper::Paper002 => crate::network::paper002::HOST,
+            Paper::Paper001 => crate::paper001::testbed::HOST,
+            Paper::Paper002 => crate::paper002::testbed::HOST,
         }
     }
 

@@ -14,11 +14,13 @@ use snooplab_proto::agent::handoff::{Scheme, Trigger};
 use snooplab_proto::tcp::HostPreset;
 use snooplab_proto::Time;
 
-use super::{Cell, Flow, HandoffSpec, InputQueue, Link, Network, Node, NodeKind, Station};
-use crate::channel::ChannelSpec;
-use crate::medium::WavelanParams;
-use crate::protocol::{AgentKind, Protocol};
-use crate::scenario::Env;
+use snooplab_sim::channel::ChannelSpec;
+use snooplab_sim::medium::WavelanParams;
+use snooplab_sim::network::{
+    Cell, Flow, HandoffSpec, InputQueue, Link, Network, Node, NodeKind, Station,
+};
+use snooplab_sim::protocol::{AgentKind, Protocol};
+use snooplab_sim::scenario::Env;
 
 /// "the maximum TCP segment size was 1460 bytes" (section 7).
 pub const MSS: u32 = 1460;
@@ -83,8 +85,10 @@ impl Paper002 {
     }
 }
 
-impl Network {
-    pub fn paper002(p: &Paper002) -> Network {
+impl Paper002 {
+    /// Paper 002's testbed as these settings describe it.
+    pub fn network(&self) -> Network {
+        let p = self;
         let agent = p.agent;
         let node = |name: &str, kind: NodeKind, addr: u32| Node {
             name: name.into(),
@@ -146,13 +150,13 @@ impl Network {
                 mss: MSS,
                 transfer: p.transfer,
                 start: p.start,
-                src_port: super::paper000::SRC_PORT,
-                dst_port: super::paper000::DST_PORT,
+                src_port: snooplab_sim::network::paper000::SRC_PORT,
+                dst_port: snooplab_sim::network::paper000::DST_PORT,
             }],
             handoffs: vec![handoff],
             crashes: p
                 .crash
-                .map(|(at, down_for)| super::Crash {
+                .map(|(at, down_for)| snooplab_sim::network::Crash {
                     node: 2,
                     at,
                     down_for,

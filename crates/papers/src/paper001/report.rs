@@ -4,10 +4,10 @@
 use serde::Serialize;
 
 use super::{check_claims, paper, Experiment, Part};
-use crate::metrics::RunResult;
-use crate::reproduce::Claim;
-use crate::stats::{summarize, Summary};
-use crate::Protocol;
+use crate::Claim;
+use snooplab_sim::metrics::RunResult;
+use snooplab_sim::stats::{summarize, Summary};
+use snooplab_sim::Protocol;
 
 /// Figs. 15-17 and the loss rate for one number of hosts and one protocol (10 MB per host).
 #[derive(Clone, Debug, Serialize)]
@@ -110,7 +110,7 @@ impl Report {
 fn per_host(
     runs: &[RunResult],
     hosts: usize,
-    f: impl Fn(&crate::metrics::FlowResult) -> u64,
+    f: impl Fn(&snooplab_sim::metrics::FlowResult) -> u64,
 ) -> Summary {
     let v: Vec<f64> = runs
         .iter()

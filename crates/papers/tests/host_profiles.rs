@@ -2,9 +2,9 @@
 //! run of `reproduce` clean; no run with small buffers and high error rates stalls for good.
 
 use proptest::prelude::*;
+use snooplab_papers::paper000::{experiments, Part};
 use snooplab_proto::tcp::HostPreset;
 use snooplab_proto::time::MS;
-use snooplab_sim::reproduce::paper000::{experiments, Part};
 use snooplab_sim::{run, Env, Protocol, Scenario};
 
 fn with_host(mut sc: Scenario, h: HostPreset) -> Scenario {
@@ -36,9 +36,11 @@ fn bsd44_lite_reproduces_the_earlier_model_exactly() {
             0,
         ),
         (
+            // moved on purpose since: the split relay reserves what it moves before it reads
+            // (docs/fuzzing.md, finding 4; was 1.3303485524695722, 18456 events)
             wan32(Protocol::SplitSmart, 1),
-            1.3303485524695722,
-            18456, // +1: the split relay closes its wired side after the mobile host (a FIN after the transfer)
+            1.3299912857299658,
+            18574,
             0,
             0,
         ),

@@ -1,14 +1,14 @@
 //! End-to-end tests of paper 002's multicast handoff: every byte arrives across handoffs, the
 //! handoffs happen and are confirmed, lost requests are repeated, runs are deterministic.
 
+use snooplab_papers::paper002::testbed::Paper002;
 use snooplab_proto::time::{MS, SEC};
-use snooplab_sim::network::paper002::Paper002;
 use snooplab_sim::network::Network;
 use snooplab_sim::run::run_network;
 use snooplab_sim::RunResult;
 
 fn run(p: &Paper002) -> RunResult {
-    let net = Network::paper002(p);
+    let net = p.network();
     if let Err(e) = net.validate() {
         panic!("{e}");
     }
@@ -176,7 +176,7 @@ fn a_crashed_base_station_costs_snoop_nothing_but_time_and_split_its_relayed_byt
             p.agent = snooplab_sim::protocol::AgentKind::Split { smart: false };
         }
         p.transfer = 2 * 1024 * 1024;
-        let mut net = Network::paper002(&p);
+        let mut net = p.network();
         net.crashes.push(Crash {
             node: 2, // bs1, the primary
             at: 3 * SEC,
@@ -215,7 +215,7 @@ fn handoffs_are_in_the_trace_and_read_back() {
     use snooplab_sim::observer::Observer;
     use snooplab_sim::run::Simulation;
     use snooplab_sim::trace::TraceLog;
-    let net = Network::paper002(&short(true, 0, Some(SEC), 2));
+    let net = (short(true, 0, Some(SEC), 2)).network();
     let (r, obs) =
         Simulation::observed_network(&net, "lan", Observer::default().with_trace()).run_observed();
     let trace = obs.trace.unwrap_or_default();
@@ -296,7 +296,7 @@ fn on_one_shared_channel_the_old_cell_drains_its_backlog_beside_the_new_one() {
     let mut p = short(true, 0, Some(SEC), 3);
     p.transfer = 4 * 1024 * 1024;
     p.shared_channel = true;
-    let net = Network::paper002(&p);
+    let net = p.network();
     let (links, cells) = (net.links.len(), net.cells.len());
     let mem: Vec<Shared> = (0..links + cells).map(|_| Shared::default()).collect();
     let sinks: Vec<(String, Sink)> = mem

@@ -6,12 +6,12 @@ use snooplab_proto::time::SEC;
 
 use super::claims::claims;
 use super::{
-    BaselineRow, CrashRow, Job, Latency, Paper002Data, Report002, SweepPoint, Table1Row, CRASH_AT,
-    CRASH_DOWN, FIG11_HANDOFF, KBITS_BETWEEN_ERRORS, LATENCY_START,
+    BaselineRow, CrashRow, Experiment, Latency, Paper002Data, Report002, SweepPoint, Table1Row,
+    CRASH_AT, CRASH_DOWN, FIG11_HANDOFF, KBITS_BETWEEN_ERRORS, LATENCY_START,
 };
-use crate::metrics::RunResult;
-use crate::reproduce::Claim;
-use crate::stats::summarize;
+use crate::Claim;
+use snooplab_sim::metrics::RunResult;
+use snooplab_sim::stats::summarize;
 
 fn std_dev(xs: &[f64]) -> f64 {
     if xs.len() < 2 {
@@ -27,14 +27,14 @@ fn failed(r: &RunResult) -> bool {
 
 /// The runs of each job: [`jobs`](super::jobs)' order, `per` seeds each.
 struct Runs<'a> {
-    js: &'a [Job],
+    js: &'a [Experiment],
     per: usize,
     runs: &'a [RunResult],
 }
 
 impl<'a> Runs<'a> {
     /// The runs of job `j` (none if it was not planned).
-    fn of(&self, j: Job) -> &'a [RunResult] {
+    fn of(&self, j: Experiment) -> &'a [RunResult] {
         let (per, runs) = (self.per, self.runs);
         match self.js.iter().position(|&k| k == j) {
             Some(i) => &runs[(i * per).min(runs.len())..((i + 1) * per).min(runs.len())],
@@ -48,7 +48,12 @@ fn thr(rs: &[RunResult]) -> Vec<f64> {
 }
 
 /// The report from the runs of [`jobs`](super::jobs) (each job's `seeds` runs together, in order).
-pub fn evaluate(paper: &Paper002Data, js: &[Job], seeds: u64, runs: &[RunResult]) -> Report002 {
+pub fn evaluate(
+    paper: &Paper002Data,
+    js: &[Experiment],
+    seeds: u64,
+    runs: &[RunResult],
+) -> Report002 {
     let r = Runs {
         js,
         per: seeds as usize,
@@ -77,12 +82,12 @@ pub fn evaluate(paper: &Paper002Data, js: &[Job], seeds: u64, runs: &[RunResult]
 /// Table 1: each handoff interval's throughput beside the paper's.
 fn table1_rows(paper: &Paper002Data, r: &Runs) -> Vec<Table1Row> {
     let js = r.js;
-    let of = |j: Job| r.of(j);
+    let of = |j: Experiment| r.of(j);
     let mut table1 = vec![];
     for &j in js {
         let (every, beacons, shared_channel) = match j {
-            Job::Table1(every, beacons) => (every, beacons, true),
-            Job::Table1TwoMedia(every) => (every, true, false),
+            Experiment::Table1(every, beacons) => (every, beacons, true),
+            Experiment::Table1TwoMedia(every) => (every, true, false),
             _ => continue,
         };
         let rs = of(j);
@@ -91,7 +96,7 @@ fn table1_rows(paper: &Paper002Data, r: &Runs) -> Vec<Table1Row> {
             Some(x) => (s - x).abs() < 1e-9,
             None => s.is_infinite(),
         });
-        let handoff = |f: &dyn Fn(&crate::metrics::HandoffResult) -> f64| {
+        let handoff = |f: &dyn Fn(&snooplab_sim::metrics::HandoffResult) -> f64| {
             summarize(
                 &rs.iter()
                     .filter_map(|r| r.handoffs.first().map(f))
@@ -129,12 +134,12 @@ fn table1_rows(paper: &Paper002Data, r: &Runs) -> Vec<Table1Row> {
 
 /// Figs. 7 and 11: Reno, snoop, and snoop with handoffs, for each error rate.
 fn sweep_points(r: &Runs) -> Vec<SweepPoint> {
-    let of = |j: Job| r.of(j);
+    let of = |j: Experiment| r.of(j);
     let mut sweep = vec![];
     for kb in KBITS_BETWEEN_ERRORS {
-        let reno = of(Job::Sweep(kb, false, None));
-        let snoop = of(Job::Sweep(kb, true, None));
-        let ho = of(Job::Sweep(kb, true, Some(FIG11_HANDOFF)));
+        let reno = of(Experiment::Sweep(kb, false, None));
+        let snoop = of(Experiment::Sweep(kb, true, None));
+        let ho = of(Experiment::Sweep(kb, true, Some(FIG11_HANDOFF)));
         if reno.is_empty() && snoop.is_empty() && ho.is_empty() {
             continue;
         }
@@ -166,7 +171,7 @@ fn sweep_points(r: &Runs) -> Vec<SweepPoint> {
 /// Fig. 10: the handoff latencies while idle and during a transfer.
 fn latency(r: &Runs) -> Option<Latency> {
     {
-        let rs = r.of(Job::Latency);
+        let rs = r.of(Experiment::Latency);
         (!rs.is_empty()).then(|| {
             let start = LATENCY_START as f64 / SEC as f64;
             let events: Vec<_> = rs
@@ -201,17 +206,17 @@ fn latency(r: &Runs) -> Option<Latency> {
 /// Section 8's baselines: each scheme against the multicast handoff.
 fn baseline_rows(r: &Runs) -> Vec<BaselineRow> {
     let js = r.js;
-    let of = |j: Job| r.of(j);
+    let of = |j: Experiment| r.of(j);
     let mut baselines = vec![];
     for &j in js {
-        let Job::Baseline(scheme, every) = j else {
+        let Experiment::Baseline(scheme, every) = j else {
             continue;
         };
         let rs = of(j);
-        let multicast = of(Job::Baseline(Scheme::Multicast, every));
+        let multicast = of(Experiment::Baseline(Scheme::Multicast, every));
         let col = |f: &dyn Fn(&RunResult) -> f64| summarize(&rs.iter().map(f).collect::<Vec<_>>());
         let split = scheme == Scheme::SplitTransfer;
-        let alone = of(Job::SplitAlone);
+        let alone = of(Experiment::SplitAlone);
         let cost: Vec<f64> = rs
             .iter()
             .zip(alone)
@@ -295,10 +300,10 @@ fn baseline_claims(baselines: &[BaselineRow]) -> Vec<Claim> {
 
 /// The primary base station's crash, under snoop and under a split connection.
 fn crash_rows(r: &Runs) -> Vec<CrashRow> {
-    let of = |j: Job| r.of(j);
+    let of = |j: Experiment| r.of(j);
     let mut crash = vec![];
     for split in [false, true] {
-        let rs = of(Job::Crash(split));
+        let rs = of(Experiment::Crash(split));
         if rs.is_empty() {
             continue;
         }

@@ -33,7 +33,7 @@
 //! host's window is never the limit there). Over seeds 1-10 the WAN means moved by under 1%:
 //! SPLIT 1.047 -> 1.040, SPLIT-SMART 1.291 -> 1.293 Mb/s (the paper's 0.58 and 1.10).
 
-use snooplab_sim::reproduce::paper000::{experiments, Part};
+use snooplab_papers::paper000::{experiments, Part};
 use snooplab_sim::{run, Scenario};
 
 /// (part, row, protocol, seed, throughput in Mb/s, events), in `reproduce`'s order.

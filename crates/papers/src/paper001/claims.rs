@@ -3,8 +3,8 @@
 
 use super::report::Report;
 use super::{paper, Part, HOSTS};
-use crate::reproduce::Claim;
-use crate::Protocol;
+use crate::Claim;
+use snooplab_sim::Protocol;
 
 /// A single host's loss counts as "about 3e-4" within this factor either way.
 const LOSS_FACTOR: f64 = 2.0;

@@ -5,13 +5,16 @@
 //! section 3.1 (`bs-nack`) beside them. The paper gives the figure, not its numbers: what is checked
 //! is its two statements, as ratios of our means with 95% intervals.
 
+pub mod plan;
+pub use plan::{Plan004, Run004};
+
 use serde::{Deserialize, Serialize};
 
-use crate::metrics::RunResult;
-use crate::reproduce::{Claim, PAPER_RESULTS};
-use crate::scenario::{Direction, Env, Scenario};
-use crate::stats::{summarize, Summary};
-use crate::Protocol;
+use crate::{Claim, PAPER_RESULTS};
+use snooplab_sim::metrics::RunResult;
+use snooplab_sim::scenario::{Direction, Env, Scenario};
+use snooplab_sim::stats::{summarize, Summary};
+use snooplab_sim::Protocol;
 
 /// The protocols of Fig. 2, in its order, and the NACK scheme after them.
 pub const PROTOCOLS: [Protocol; 3] = [Protocol::E2e, Protocol::BsEln, Protocol::BsNack];
@@ -60,7 +63,7 @@ pub fn scenario(protocol: Protocol, kbytes: u64, seed: u64) -> Scenario {
     let mut sc = Scenario::paper000(protocol, Env::Wan, 32768, seed);
     sc.direction = Direction::Up;
     sc.error_every = kbytes * 1024;
-    sc.set_host(crate::reproduce::Paper::Paper004.default_host());
+    sc.set_host(crate::Paper::Paper004.default_host());
     sc
 }
 
@@ -227,6 +230,8 @@ mod tests {
         assert_eq!(eln, Some(p.eln_rexmt_thresh));
         let q = snooplab_proto::agent::ElnConfig::paper004().queue_threshold;
         assert!((q - p.congestion_queue_threshold).abs() < 1e-9);
-        assert!((crate::network::InputQueue::default().congestion_fraction - q).abs() < 1e-9);
+        assert!(
+            (snooplab_sim::network::InputQueue::default().congestion_fraction - q).abs() < 1e-9
+        );
     }
 }

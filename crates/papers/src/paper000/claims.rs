@@ -1,8 +1,8 @@
 //! The paper's claims (paper 000 sections IV-B to IV-F), each checked as a measured ratio.
 
 use super::{Part, Report};
-use crate::reproduce::Claim;
-use crate::Protocol;
+use crate::Claim;
+use snooplab_sim::Protocol;
 
 fn ratio(r: &Report, part: Part, row: &str, a: Protocol, b: Protocol) -> Option<f64> {
     Some(r.mean(part, row, a)? / r.mean(part, row, b)?)

@@ -1,11 +1,11 @@
-//! Paper 001's testbed (`network/paper001.rs`): short transfers, few seeds.
+//! Paper 001's testbed (`crates/papers/src/paper001/testbed.rs`): short transfers, few seeds.
 
-use snooplab_sim::network::paper001::Paper001;
-use snooplab_sim::{run_network, Network, Protocol};
+use snooplab_papers::paper001::testbed::Paper001;
+use snooplab_sim::{run_network, Protocol};
 
 fn run(hosts: usize, protocol: Protocol, seed: u64) -> snooplab_sim::RunResult {
     run_network(
-        &Network::paper001(&Paper001::new(hosts, protocol, 1 << 20, seed)),
+        &(Paper001::new(hosts, protocol, 1 << 20, seed)).network(),
         "paper001",
     )
 }
@@ -27,7 +27,7 @@ fn a_single_host_never_collides() {
 
 #[test]
 fn several_hosts_collide_and_complete_with_every_protocol() {
-    for p in snooplab_sim::reproduce::paper001::PROTOCOLS {
+    for p in snooplab_papers::paper001::PROTOCOLS {
         let r = run(3, p, 1);
         assert!(r.invariants.ok(), "{}: {:?}", p.name(), r.invariants);
         assert!(r.cells[0].collisions > 0, "{}", p.name());

@@ -1,8 +1,8 @@
 //! The claims of paper 002 that Table 1, the sweep and the latencies check.
 
 use super::{Latency, Paper002Data, SweepPoint, Table1Row, TABLE1_TOLERANCE};
-use crate::reproduce::Claim;
-use crate::stats::Summary;
+use crate::Claim;
+use snooplab_sim::stats::Summary;
 
 pub(super) fn claims(
     paper: &Paper002Data,

@@ -9,13 +9,13 @@ use snooplab_proto::tcp::HostPreset;
 use snooplab_proto::time::{MS, US};
 use snooplab_proto::Time;
 
-use super::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Station};
-use crate::channel::ChannelSpec;
-use crate::link::{tx_time, WiredParams};
-use crate::medium::{AccessModel, CsmaParams, WavelanParams};
-use crate::protocol::Protocol;
-use crate::rng::{Rng, Stream};
-use crate::scenario::Env;
+use snooplab_sim::channel::ChannelSpec;
+use snooplab_sim::link::{tx_time, WiredParams};
+use snooplab_sim::medium::{AccessModel, CsmaParams, WavelanParams};
+use snooplab_sim::network::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Station};
+use snooplab_sim::protocol::Protocol;
+use snooplab_sim::rng::{Rng, Stream};
+use snooplab_sim::scenario::Env;
 
 /// "All the experiments noted in this paper use 1440-byte segment size" (section 4.1).
 pub const MSS: u32 = 1440;
@@ -134,9 +134,10 @@ impl Paper001 {
 /// The host profile of every host: "FreeBSD 2.2.1-Release ... is installed in all hosts".
 pub const HOST: HostPreset = HostPreset::Freebsd22;
 
-impl Network {
-    /// Paper 001's testbed with `p.hosts` mobile senders.
-    pub fn paper001(p: &Paper001) -> Network {
+impl Paper001 {
+    /// Paper 001's testbed with `self.hosts` mobile senders.
+    pub fn network(&self) -> Network {
+        let p = self;
         let cell = WavelanParams::default();
         let mut nodes = vec![
             Node {
@@ -180,8 +181,8 @@ impl Network {
                 mss: MSS,
                 transfer: p.transfer,
                 start: start.below(START_SPREAD),
-                src_port: super::paper000::SRC_PORT + i as u16,
-                dst_port: super::paper000::DST_PORT + i as u16,
+                src_port: snooplab_sim::network::paper000::SRC_PORT + i as u16,
+                dst_port: snooplab_sim::network::paper000::DST_PORT + i as u16,
             });
         }
         Network {
@@ -232,7 +233,7 @@ mod tests {
     #[test]
     fn preset_is_a_valid_network() {
         for hosts in 1..=4 {
-            let net = Network::paper001(&Paper001::new(hosts, Protocol::Efr, 1 << 20, 7));
+            let net = (Paper001::new(hosts, Protocol::Efr, 1 << 20, 7)).network();
             assert_eq!(net.validate(), Ok(()));
             assert_eq!(net.flows.len(), hosts);
             assert!(net.flows.iter().all(|f| f.start < START_SPREAD));

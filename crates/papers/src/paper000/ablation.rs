@@ -6,9 +6,9 @@ use serde::Serialize;
 use snooplab_proto::tcp::HostPreset;
 
 use super::{experiments, Experiment, Paper000, Part};
-use crate::metrics::RunResult;
-use crate::scenario::Scenario;
-use crate::stats::{summarize, Summary};
+use snooplab_sim::metrics::RunResult;
+use snooplab_sim::scenario::Scenario;
+use snooplab_sim::stats::{summarize, Summary};
 
 /// The parts whose cells the ablation runs: the end-to-end and split-connection tables, where the
 /// hosts' TCP does the recovering.
@@ -30,7 +30,12 @@ pub struct Variant {
 pub fn variants(from: HostPreset, to: HostPreset) -> Vec<(Variant, Scenario)> {
     let mut out = vec![];
     for (base, other) in [(from, to), (to, from)] {
-        let mut sc = Scenario::paper000(crate::Protocol::E2e, crate::Env::Lan, 32768, 1);
+        let mut sc = Scenario::paper000(
+            snooplab_sim::Protocol::E2e,
+            snooplab_sim::Env::Lan,
+            32768,
+            1,
+        );
         sc.set_host(base);
         out.push((
             Variant {

@@ -18,9 +18,9 @@
 
 mod golden;
 
-use snooplab_sim::network::paper001::HOST;
-use snooplab_sim::reproduce::paper001::{experiments, Part};
-use snooplab_sim::reproduce::Paper;
+use snooplab_papers::paper001::testbed::HOST;
+use snooplab_papers::paper001::{experiments, Part};
+use snooplab_papers::Paper;
 use snooplab_sim::run_network;
 
 /// The env label `reproduce` gives paper 001's runs (a label only).
@@ -248,7 +248,7 @@ impl Row {
 
 #[test]
 fn every_reproduce_run_keeps_its_exact_throughputs_and_events() {
-    // reproduce sets every host to the paper's profile (crates/lab, `paper001_network`): the
+    // reproduce sets every host to the paper's profile (`paper001_network`): the
     // preset's own, so the networks below are the ones it runs
     assert_eq!(Paper::Paper001.default_host(), HOST);
     let exps = experiments(&Part::ALL);

@@ -1,0 +1,75 @@
+//! Paper 000 planned and run: its experiments with every seed, every host on the chosen profile,
+//! and the report from their results.
+
+use snooplab_sim::{Job, RunResult, Scenario};
+
+use super::{evaluate, experiments, Experiment, Paper000, Part, Report};
+use crate::select::{paper000_parts, Common};
+use crate::Paper;
+
+/// Paper 000 planned: its experiments, each to run with every seed.
+pub struct Plan000 {
+    parts: Vec<Part>,
+    exps: Vec<Experiment>,
+    seeds: u64,
+    paper: Paper000,
+}
+
+/// Paper 000 run: its experiments, every seed's result, the report.
+pub struct Run000 {
+    pub exps: Vec<Experiment>,
+    pub per: Vec<Vec<RunResult>>,
+    pub report: Report,
+}
+
+impl Plan000 {
+    /// The parts the words name, every host with `common`'s profile (default: the paper's).
+    pub fn new(words: &[String], common: &Common) -> Result<Plan000, String> {
+        let parts = paper000_parts(words)?;
+        let seeds = common.seeds(Paper::Paper000);
+        let host = common.host(Paper::Paper000);
+        let paper = Paper000::load()?;
+        let mut exps = experiments(&parts);
+        for e in &mut exps {
+            e.scenario.set_host(host);
+        }
+        Ok(Plan000 {
+            parts,
+            exps,
+            seeds,
+            paper,
+        })
+    }
+
+    /// Every run: each experiment with seeds 1 ..= seeds.
+    pub fn scenarios(&self) -> Vec<Scenario> {
+        self.exps
+            .iter()
+            .flat_map(|e| {
+                (1..=self.seeds).map(move |s| Scenario {
+                    seed: s,
+                    ..e.scenario.clone()
+                })
+            })
+            .collect()
+    }
+
+    /// [`Plan000::scenarios`] as jobs.
+    pub fn jobs(&self) -> Vec<Job> {
+        self.scenarios().iter().map(Job::from).collect()
+    }
+
+    /// The report from [`Plan000::jobs`]'s results, in order.
+    pub fn finish(self, results: &[RunResult]) -> Run000 {
+        let per: Vec<Vec<RunResult>> = results
+            .chunks(self.seeds as usize)
+            .map(<[_]>::to_vec)
+            .collect();
+        let report = evaluate(&self.parts, &self.exps, &per, &self.paper, self.seeds);
+        Run000 {
+            exps: self.exps,
+            per,
+            report,
+        }
+    }
+}

@@ -1,0 +1,64 @@
+//! Paper 002 planned and run: its jobs with every seed, every host on the chosen profile, and the
+//! report from their results.
+
+use snooplab_proto::tcp::HostPreset;
+use snooplab_sim::{Job, RunResult};
+
+use super::{evaluate, experiments, network, Experiment, Paper002Data, Report002};
+use crate::select::{paper002_parts, Common};
+use crate::Paper;
+
+/// Paper 002 planned: its jobs, each to run with every seed.
+pub struct Plan002 {
+    paper: Paper002Data,
+    exps: Vec<Experiment>,
+    seeds: u64,
+    host: HostPreset,
+}
+
+/// Paper 002 run: every run and the report.
+pub struct Run002 {
+    pub runs: Vec<RunResult>,
+    pub report: Report002,
+}
+
+impl Plan002 {
+    /// The environment label of its runs.
+    pub const ENV: &'static str = "lan";
+
+    pub fn new(words: &[String], common: &Common) -> Result<Plan002, String> {
+        let parts = paper002_parts(words)?;
+        let paper = Paper002Data::load()?;
+        Ok(Plan002 {
+            exps: experiments(&paper, parts),
+            paper,
+            seeds: common.seeds(Paper::Paper002),
+            host: common.host(Paper::Paper002),
+        })
+    }
+
+    /// Every job's network with every seed, in order, every host with the plan's profile.
+    pub fn jobs(&self) -> Vec<Job> {
+        self.exps
+            .iter()
+            .flat_map(|&j| {
+                (1..=self.seeds).map(move |s| {
+                    let mut net = network(j, s);
+                    for f in &mut net.flows {
+                        f.host_preset = self.host;
+                        f.host = self.host.profile();
+                    }
+                    Job::new(net, Self::ENV)
+                })
+            })
+            .collect()
+    }
+
+    pub fn finish(self, results: Vec<RunResult>) -> Run002 {
+        let report = evaluate(&self.paper, &self.exps, self.seeds, &results);
+        Run002 {
+            runs: results,
+            report,
+        }
+    }
+}

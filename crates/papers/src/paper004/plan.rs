@@ -1,0 +1,49 @@
+//! Paper 004 planned and run: Fig. 2's points with every seed, every host on the chosen profile,
+//! and the report from their results.
+
+use snooplab_proto::tcp::HostPreset;
+use snooplab_sim::{Job, RunResult};
+
+use super::{evaluate, jobs, Paper004, Report004};
+use crate::select::{paper004_parts, Common};
+use crate::Paper;
+
+/// Paper 004 planned: Fig. 2's points, each to run with every seed.
+pub struct Plan004 {
+    paper: Paper004,
+    seeds: u64,
+    host: HostPreset,
+}
+
+/// Paper 004 run: every run and the report.
+pub struct Run004 {
+    pub runs: Vec<RunResult>,
+    pub report: Report004,
+}
+
+impl Plan004 {
+    pub fn new(words: &[String], common: &Common) -> Result<Plan004, String> {
+        paper004_parts(words)?;
+        Ok(Plan004 {
+            paper: Paper004::load()?,
+            seeds: common.seeds(Paper::Paper004),
+            host: common.host(Paper::Paper004),
+        })
+    }
+
+    pub fn jobs(&self) -> Vec<Job> {
+        let mut js = jobs(&self.paper, self.seeds);
+        for j in &mut js {
+            j.set_host(self.host);
+        }
+        js.iter().map(Job::from).collect()
+    }
+
+    pub fn finish(self, results: Vec<RunResult>) -> Run004 {
+        let report = evaluate(&self.paper, self.seeds, &results);
+        Run004 {
+            runs: results,
+            report,
+        }
+    }
+}

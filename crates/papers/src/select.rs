@@ -1,0 +1,184 @@
+//! Which papers and parts the words of `snooplab reproduce` name, and what every paper's run
+//! shares (seeds, host profile, threads).
+
+use snooplab_proto::tcp::HostPreset;
+
+use crate::{paper000, paper001, paper002, Paper};
+
+/// One paper and what of it to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Selection {
+    pub paper: Paper,
+    /// The parts named after the paper (empty: all of it).
+    pub parts: Vec<String>,
+}
+
+/// What every paper's run shares.
+#[derive(Clone, Debug, Default)]
+pub struct Common {
+    /// `None`: the paper's own number of trials.
+    pub seeds: Option<u64>,
+    /// `None`: the paper's hosts.
+    pub host: Option<HostPreset>,
+    pub threads: Option<usize>,
+}
+
+impl Common {
+    pub fn seeds(&self, paper: Paper) -> u64 {
+        self.seeds.unwrap_or_else(|| paper.default_seeds())
+    }
+    pub fn host(&self, paper: Paper) -> HostPreset {
+        self.host.unwrap_or_else(|| paper.default_host())
+    }
+}
+
+/// The papers and parts the words name, in the order given (no words: every built paper). A word
+/// that is not a paper is a part of the paper before it, or of paper 000 when it comes first.
+pub fn selections(words: &[String]) -> Result<Vec<Selection>, String> {
+    if words.is_empty() {
+        return Ok(Paper::BUILT
+            .iter()
+            .map(|&paper| Selection {
+                paper,
+                parts: vec![],
+            })
+            .collect());
+    }
+    let mut out: Vec<Selection> = vec![];
+    for w in words {
+        if let Some(paper) = Paper::parse(w) {
+            if out.iter().any(|s| s.paper == paper) {
+                return Err(format!("{} is named twice", paper.name()));
+            }
+            out.push(Selection {
+                paper,
+                parts: vec![],
+            });
+            continue;
+        }
+        if w.trim().to_ascii_lowercase().starts_with("paper") {
+            let built: Vec<&str> = Paper::BUILT.iter().map(|p| p.name()).collect();
+            return Err(format!("unknown paper '{w}' (built: {})", built.join(", ")));
+        }
+        match out.last_mut() {
+            Some(s) => s.parts.push(w.clone()),
+            None => out.push(Selection {
+                paper: Paper::Paper000,
+                parts: vec![w.clone()],
+            }),
+        }
+    }
+    Ok(out)
+}
+
+/// Parts named by words, each once, in order (none: all of them).
+fn parts<P: Copy + PartialEq>(
+    words: &[String],
+    all: &[P],
+    parse: impl Fn(&str) -> Result<Vec<P>, String>,
+) -> Result<Vec<P>, String> {
+    if words.is_empty() {
+        return Ok(all.to_vec());
+    }
+    let mut out = vec![];
+    for w in words {
+        for p in parse(w)? {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Paper 000's parts named by words (none: all of them).
+pub fn paper000_parts(words: &[String]) -> Result<Vec<paper000::Part>, String> {
+    parts(words, &paper000::Part::ALL, paper000::Part::parse)
+}
+
+/// Paper 001's parts named by words (none: all of them).
+pub fn paper001_parts(words: &[String]) -> Result<Vec<paper001::Part>, String> {
+    parts(words, &paper001::Part::ALL, paper001::Part::parse)
+}
+
+/// Paper 002's parts named by words (none: all of them).
+pub fn paper002_parts(words: &[String]) -> Result<paper002::Parts, String> {
+    paper002::Parts::parse(words)
+}
+
+/// Paper 004 has one figure; a part name is refused.
+pub fn paper004_parts(words: &[String]) -> Result<(), String> {
+    match words {
+        [] => Ok(()),
+        [w] if w.eq_ignore_ascii_case("fig2") || w.eq_ignore_ascii_case("all") => Ok(()),
+        [w, ..] => Err(format!("unknown part '{w}' of paper004 (known: fig2, all)")),
+    }
+}
+
+/// Checks the parts each selection names.
+pub fn check_parts(sels: &[Selection]) -> Result<(), String> {
+    for s in sels {
+        match s.paper {
+            Paper::Paper000 => {
+                paper000_parts(&s.parts)?;
+            }
+            Paper::Paper001 => {
+                paper001_parts(&s.parts)?;
+            }
+            Paper::Paper002 => {
+                paper002_parts(&s.parts)?;
+            }
+            Paper::Paper004 => paper004_parts(&s.parts)?,
+        }
+    }
+    Ok(())
+}
+
+/// The most seeds per configuration `reproduce` runs.
+pub const MAX_SEEDS: u64 = 10_000;
+
+/// A number of seeds per configuration, 1 to [`MAX_SEEDS`].
+pub fn check_seeds(n: u64) -> Result<u64, String> {
+    if n == 0 || n > MAX_SEEDS {
+        return Err(format!("seeds {n} is out of range: use 1 to {MAX_SEEDS}"));
+    }
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(w: &[&str]) -> Vec<String> {
+        w.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn words_name_papers_and_their_parts() {
+        let all = selections(&[]).expect("all");
+        assert_eq!(all.len(), Paper::BUILT.len());
+        let s = selections(&words(&["table3"])).expect("a part alone");
+        assert_eq!(s[0].paper, Paper::Paper000);
+        assert_eq!(s[0].parts, ["table3"]);
+        let s = selections(&words(&["paper000", "table2", "fig12"])).expect("two parts");
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].parts, ["table2", "fig12"]);
+        assert!(selections(&words(&["paper000", "paper0"])).is_err());
+        let e = selections(&words(&["paper009"])).expect_err("not built");
+        assert!(e.to_string().contains("unknown paper 'paper009'"), "{e}");
+    }
+
+    #[test]
+    fn a_plan_runs_each_experiment_with_every_seed() {
+        let common = Common {
+            seeds: Some(2),
+            ..Common::default()
+        };
+        let plan = crate::paper000::Plan000::new(&words(&["fig12"]), &common).unwrap();
+        let jobs = plan.scenarios();
+        // six schemes at five error rates, two seeds each
+        assert_eq!(jobs.len(), 6 * 5 * 2);
+        assert_eq!((jobs[0].seed, jobs[1].seed, jobs[2].seed), (1, 2, 1));
+        assert!(paper004_parts(&words(&["fig3"])).is_err());
+    }
+}
