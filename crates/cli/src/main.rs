@@ -12,6 +12,7 @@ mod parallel;
 mod plot;
 mod plot_cmd;
 mod progress;
+mod render;
 mod report;
 mod reproduce;
 mod run_cmd;

@@ -4,11 +4,13 @@
 //! paper's runs here, run them (`snooplab-lab`) and evaluate the results here into a report.
 //! [`Paper`] names the papers that are built.
 
+pub mod document;
 pub mod paper000;
 pub mod paper001;
 pub mod paper002;
 pub mod paper004;
 pub mod select;
+pub mod study;
 
 use serde::Serialize;
 use snooplab_proto::tcp::HostPreset;
@@ -105,6 +107,15 @@ impl Paper {
             Paper::Paper000 | Paper::Paper004 => HostPreset::Bsdos21,
             Paper::Paper001 => crate::paper001::testbed::HOST,
             Paper::Paper002 => crate::paper002::testbed::HOST,
+        }
+    }
+
+    /// The paper as a [`study::Study`], where it has been made one (its report is a
+    /// [`document::Document`]); the others still render in the command line.
+    pub fn study(self) -> Option<&'static dyn study::Study> {
+        match self {
+            Paper::Paper004 => Some(&paper004::Reproduction),
+            _ => None,
         }
     }
 

@@ -6,96 +6,41 @@ use std::path::Path;
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+pub use snooplab_papers::document::{Bar, BarSeries, Bars, Line, Sweep as ErrorRateSweep};
 use snooplab_papers::paper000::{Part, TableReport};
-use snooplab_sim::stats::Summary;
 
 use super::{draw_legend, plot_err, save, Chart, Figure, FONT, PALETTE};
 
-/// One bar of a [`Bars`] chart: ours, with an interval or range drawn as a whisker, and the
-/// paper's value beside it where the paper gives one.
-#[derive(Clone, Copy, Debug)]
-pub struct Bar {
-    pub value: f64,
-    /// (low, high) of the whisker: a 95% interval or the range over trials.
-    pub whisker: Option<(f64, f64)>,
-    pub paper: Option<f64>,
-}
-
-impl Bar {
-    /// A mean with its 95% interval (no whisker for one trial, which has none).
-    pub fn mean_ci(s: &Summary) -> Bar {
-        Bar {
-            value: s.mean,
-            whisker: s.ci95.map(|c| (s.mean - c, s.mean + c)),
-            paper: None,
-        }
-    }
-
-    /// A mean with the range of the trials (paper 001 Fig. 19's lines).
-    pub fn mean_range(s: &Summary) -> Bar {
-        Bar {
-            value: s.mean,
-            whisker: Some((s.min, s.max)),
-            paper: None,
-        }
-    }
-
-    /// A value with no whisker.
-    pub fn plain(value: f64) -> Bar {
-        Bar {
-            value,
-            whisker: None,
-            paper: None,
-        }
-    }
-}
-
-/// One series of a [`Bars`] chart (one colour): a bar per group, `None` where it was not run.
-pub struct BarSeries {
-    pub name: String,
-    pub bars: Vec<Option<Bar>>,
-}
-
-/// Grouped bars: one slot per group along x, in it one bar per series (two where the chart has
-/// the paper's values: ours solid, the paper's lighter with an outline).
-pub struct Bars {
-    pub title: String,
-    pub y_desc: String,
-    pub groups: Vec<String>,
-    pub series: Vec<BarSeries>,
-}
-
-impl Bars {
-    /// Paper 000's throughput tables: a group per protocol, a series per row of the table.
-    fn of_table(t: &TableReport) -> Bars {
-        let series = t
-            .rows
-            .iter()
-            .map(|row| BarSeries {
-                name: row.row.clone(),
-                bars: t
-                    .protocols
-                    .iter()
-                    .map(|p| {
-                        row.cells.iter().find(|c| &c.protocol == p).map(|c| Bar {
-                            paper: c.paper_throughput_mbps,
-                            ..Bar::mean_ci(&c.throughput_mbps)
-                        })
+/// Paper 000's throughput tables: a group per protocol, a series per row of the table.
+fn bars_of_table(t: &TableReport) -> Bars {
+    let series = t
+        .rows
+        .iter()
+        .map(|row| BarSeries {
+            name: row.row.clone(),
+            bars: t
+                .protocols
+                .iter()
+                .map(|p| {
+                    row.cells.iter().find(|c| &c.protocol == p).map(|c| Bar {
+                        paper: c.paper_throughput_mbps,
+                        ..Bar::mean_ci(&c.throughput_mbps)
                     })
-                    .collect(),
-            })
-            .collect();
-        Bars {
-            title: t.title.clone(),
-            y_desc: "throughput (Mb/s)".into(),
-            groups: t.protocols.clone(),
-            series,
-        }
+                })
+                .collect(),
+        })
+        .collect();
+    Bars {
+        title: t.title.clone(),
+        y_desc: "throughput (Mb/s)".into(),
+        groups: t.protocols.clone(),
+        series,
     }
+}
 
-    fn bars(&self) -> impl Iterator<Item = &Bar> {
-        self.series.iter().flat_map(|s| s.bars.iter().flatten())
-    }
+/// Every bar of a chart.
+fn all_bars(b: &Bars) -> impl Iterator<Item = &Bar> {
+    b.series.iter().flat_map(|s| s.bars.iter().flatten())
 }
 
 impl Chart for Bars {
@@ -103,9 +48,8 @@ impl Chart for Bars {
         area.fill(&WHITE).map_err(plot_err)?;
         let ngroups = self.groups.len().max(1);
         let nseries = self.series.len().max(1);
-        let with_paper = self.bars().any(|b| b.paper.is_some());
-        let top = self
-            .bars()
+        let with_paper = all_bars(self).any(|b| b.paper.is_some());
+        let top = all_bars(self)
             .map(|b| {
                 b.value
                     .max(b.whisker.map_or(0.0, |w| w.1))
@@ -198,52 +142,35 @@ impl Chart for Bars {
     }
 }
 
-/// One line of an [`ErrorRateSweep`]: a protocol's mean throughput at each error rate.
-pub struct Line {
-    pub name: String,
-    /// (mean bytes between errors, mean throughput Mb/s, half-width of its 95% interval; 0, no
-    /// whisker, where there is none).
-    pub points: Vec<(u64, f64, f64)>,
-}
-
-/// Throughput against the mean bytes between errors, log axis, one line per protocol (paper 000
-/// Fig. 12, paper 004 Fig. 2), with the 95% interval of each point as a bar.
-pub struct ErrorRateSweep {
-    pub title: String,
-    pub lines: Vec<Line>,
-}
-
-impl ErrorRateSweep {
-    /// Paper 000's Fig. 12 from its table.
-    fn of_table(t: &TableReport) -> ErrorRateSweep {
-        let x: Vec<u64> = t
-            .part
-            .rows()
-            .iter()
-            .map(|(_, make)| make(snooplab_sim::Protocol::E2e).error_every)
-            .collect();
-        let lines = t
-            .protocols
-            .iter()
-            .map(|proto| Line {
-                name: proto.clone(),
-                points: t
-                    .rows
-                    .iter()
-                    .zip(&x)
-                    .filter_map(|(r, &x)| {
-                        r.cells.iter().find(|c| &c.protocol == proto).map(|c| {
-                            let t = &c.throughput_mbps;
-                            (x, t.mean, t.ci95.unwrap_or(0.0))
-                        })
+/// Paper 000's Fig. 12 from its table.
+fn sweep_of_table(t: &TableReport) -> ErrorRateSweep {
+    let x: Vec<u64> = t
+        .part
+        .rows()
+        .iter()
+        .map(|(_, make)| make(snooplab_sim::Protocol::E2e).error_every)
+        .collect();
+    let lines = t
+        .protocols
+        .iter()
+        .map(|proto| Line {
+            name: proto.clone(),
+            points: t
+                .rows
+                .iter()
+                .zip(&x)
+                .filter_map(|(r, &x)| {
+                    r.cells.iter().find(|c| &c.protocol == proto).map(|c| {
+                        let t = &c.throughput_mbps;
+                        (x, t.mean, t.ci95.unwrap_or(0.0))
                     })
-                    .collect(),
-            })
-            .collect();
-        ErrorRateSweep {
-            title: t.title.clone(),
-            lines,
-        }
+                })
+                .collect(),
+        })
+        .collect();
+    ErrorRateSweep {
+        title: t.title.clone(),
+        lines,
     }
 }
 
@@ -321,9 +248,9 @@ pub fn plot_tables(dir: &Path, tables: &[TableReport]) -> Result<Vec<(String, Fi
     for t in tables {
         let stem = t.part.name();
         let fig = if t.part == Part::Fig12 {
-            save(dir, stem, (1000, 600), &ErrorRateSweep::of_table(t))?
+            save(dir, stem, (1000, 600), &sweep_of_table(t))?
         } else {
-            save(dir, stem, (1000, 600), &Bars::of_table(t))?
+            save(dir, stem, (1000, 600), &bars_of_table(t))?
         };
         out.push((stem.to_string(), fig));
     }

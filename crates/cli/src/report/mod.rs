@@ -7,7 +7,6 @@
 pub mod paper000;
 pub mod paper001;
 pub mod paper002;
-pub mod paper004;
 
 use std::fmt::Write as _;
 use std::path::Path;

@@ -6,7 +6,7 @@
 mod paper000;
 mod paper001;
 mod paper002;
-mod paper004;
+mod study;
 
 use std::path::Path;
 use std::time::Instant;
@@ -164,11 +164,14 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
     let mut done: Vec<Box<dyn Reproduced>> = vec![];
     for s in &sels {
         let started = Instant::now();
-        let (r, runs) = match s.paper {
-            Paper::Paper000 => paper000::run(&s.parts, &common)?,
-            Paper::Paper001 => paper001::run(&s.parts, &common)?,
-            Paper::Paper002 => paper002::run(&s.parts, &common)?,
-            Paper::Paper004 => paper004::run(&s.parts, &common)?,
+        let (r, runs) = match (s.paper, s.paper.study()) {
+            (paper, Some(st)) => study::run(paper, st, &s.parts, &common)?,
+            (paper, None) => match paper {
+                Paper::Paper000 => paper000::run(&s.parts, &common)?,
+                Paper::Paper001 => paper001::run(&s.parts, &common)?,
+                Paper::Paper002 => paper002::run(&s.parts, &common)?,
+                other => return Err(format!("{} has no renderer", other.name())),
+            },
         };
         if !a.json {
             print!("{}", r.text());

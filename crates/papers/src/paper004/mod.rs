@@ -5,7 +5,9 @@
 //! section 3.1 (`bs-nack`) beside them. The paper gives the figure, not its numbers: what is checked
 //! is its two statements, as ratios of our means with 95% intervals.
 
+mod document;
 pub mod plan;
+pub use document::Reproduction;
 pub use plan::{Plan004, Run004};
 
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,51 @@
+//! What every paper (or study of our own) offers `snooplab reproduce`, the Python package and the
+//! report: a plan of runs from the words that name its parts, and, from their results, an outcome
+//! that is data (JSON, the `--out` files, a [`Document`]) and never renders itself.
+
+use snooplab_sim::{Job, RunResult};
+
+use crate::document::Document;
+use crate::select::Common;
+use crate::Claim;
+
+/// A paper `reproduce` can run.
+pub trait Study: Sync {
+    /// Its runs for the parts `words` name (none: every part), with `common`'s seeds and hosts.
+    fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String>;
+}
+
+/// A study's runs, planned.
+pub trait Planned {
+    /// Every run, each configuration with every seed, in the order [`Planned::finish`] reads
+    /// their results.
+    fn jobs(&self) -> Vec<Job>;
+    /// The outcome from the results of [`Planned::jobs`], in the same order.
+    fn finish(self: Box<Self>, results: Vec<RunResult>) -> Box<dyn Outcome>;
+}
+
+/// A study, run and evaluated.
+pub trait Outcome: Send {
+    /// The claims as checked (counted in `reproduce`'s verdict line).
+    fn claims(&self) -> &[Claim];
+    /// The report as JSON (the value under the paper's name in `reproduce --json`).
+    fn json(&self) -> Result<serde_json::Value, String>;
+    /// The files `reproduce --out DIR` writes into the paper's directory: (name, contents).
+    fn files(&self) -> Result<Vec<(String, String)>, String>;
+    /// The report to read: tables, claims, charts and example runs.
+    fn document(&self) -> Document;
+}
+
+/// `report.json` (indented) and `runs.json` (every run's result), the two files every study
+/// writes with `--out`.
+pub fn report_and_runs<R: serde::Serialize, U: serde::Serialize>(
+    report: &R,
+    runs: &U,
+) -> Result<Vec<(String, String)>, String> {
+    let report =
+        serde_json::to_string_pretty(report).map_err(|e| format!("cannot encode report: {e}"))?;
+    let runs = serde_json::to_string(runs).map_err(|e| format!("cannot encode runs: {e}"))?;
+    Ok(vec![
+        ("report.json".into(), report),
+        ("runs.json".into(), runs),
+    ])
+}
