@@ -170,7 +170,11 @@ fn table_html(t: &Table) -> String {
         for (i, c) in cells.iter().enumerate() {
             let tag = if i == 0 { "th" } else { "td" };
             let miss = if c.miss { " class=\"miss\"" } else { "" };
-            let _ = write!(h, "<{tag}{miss}>{}</{tag}>", esc(&c.text));
+            let detail = c
+                .detail
+                .as_ref()
+                .map_or_else(String::new, |d| format!("<br><small>{}</small>", esc(d)));
+            let _ = write!(h, "<{tag}{miss}>{}{detail}</{tag}>", esc(&c.text));
         }
         let _ = writeln!(h, "</tr>");
     }

@@ -207,7 +207,8 @@ fn reproduce_aligns_every_value_under_its_heading_and_explains_gp() {
         .expect("the heading");
     let columns: Vec<usize> = ["e2e-newreno", "e2e-smart", "e2e-ietf-sack", "e2e-eln-rxmt"]
         .iter()
-        .map(|p| lines[head].find(&format!(" {p} ")).map_or(0, |i| i + 1))
+        // each name once in the heading (none is the start of another here)
+        .map(|p| lines[head].find(&format!(" {p}")).map_or(0, |i| i + 1))
         .collect();
     assert!(columns.iter().all(|&c| c > 0), "{}", lines[head]);
     let wan = lines

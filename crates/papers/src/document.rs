@@ -60,11 +60,13 @@ pub enum Row {
     Note(String),
 }
 
-/// One cell: its text, and whether it marks a miss (the page shades it).
+/// One cell: its text, whether it marks a miss (the page shades it), and a detail the page shows
+/// in small type under the text (a 95% interval) where the terminal has no room for it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Cell {
     pub text: String,
     pub miss: bool,
+    pub detail: Option<String>,
 }
 
 impl Cell {
@@ -72,6 +74,16 @@ impl Cell {
         Cell {
             text: text.into(),
             miss,
+            detail: None,
+        }
+    }
+
+    /// A cell with a detail for the page.
+    pub fn with_detail(text: impl Into<String>, detail: impl Into<String>) -> Cell {
+        Cell {
+            text: text.into(),
+            miss: false,
+            detail: Some(detail.into()),
         }
     }
 }
@@ -81,6 +93,7 @@ impl<T: Into<String>> From<T> for Cell {
         Cell {
             text: text.into(),
             miss: false,
+            detail: None,
         }
     }
 }

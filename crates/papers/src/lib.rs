@@ -114,6 +114,7 @@ impl Paper {
     /// [`document::Document`]); the others still render in the command line.
     pub fn study(self) -> Option<&'static dyn study::Study> {
         match self {
+            Paper::Paper000 => Some(&paper000::Reproduction),
             Paper::Paper004 => Some(&paper004::Reproduction),
             _ => None,
         }

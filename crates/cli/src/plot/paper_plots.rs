@@ -2,41 +2,11 @@
 //! (paper 000 Figs. 3, 6, 9 and Table V; paper 001 Figs. 15-19), and the error-rate sweep on a log
 //! axis (paper 000 Fig. 12, paper 002 Figs. 7 and 11, paper 004 Fig. 2).
 
-use std::path::Path;
-
 use plotters::coord::Shift;
 use plotters::prelude::*;
 pub use snooplab_papers::document::{Bar, BarSeries, Bars, Line, Sweep as ErrorRateSweep};
-use snooplab_papers::paper000::{Part, TableReport};
 
-use super::{draw_legend, plot_err, save, Chart, Figure, FONT, PALETTE};
-
-/// Paper 000's throughput tables: a group per protocol, a series per row of the table.
-fn bars_of_table(t: &TableReport) -> Bars {
-    let series = t
-        .rows
-        .iter()
-        .map(|row| BarSeries {
-            name: row.row.clone(),
-            bars: t
-                .protocols
-                .iter()
-                .map(|p| {
-                    row.cells.iter().find(|c| &c.protocol == p).map(|c| Bar {
-                        paper: c.paper_throughput_mbps,
-                        ..Bar::mean_ci(&c.throughput_mbps)
-                    })
-                })
-                .collect(),
-        })
-        .collect();
-    Bars {
-        title: t.title.clone(),
-        y_desc: "throughput (Mb/s)".into(),
-        groups: t.protocols.clone(),
-        series,
-    }
-}
+use super::{draw_legend, plot_err, Chart, FONT, PALETTE};
 
 /// Every bar of a chart.
 fn all_bars(b: &Bars) -> impl Iterator<Item = &Bar> {
@@ -142,38 +112,6 @@ impl Chart for Bars {
     }
 }
 
-/// Paper 000's Fig. 12 from its table.
-fn sweep_of_table(t: &TableReport) -> ErrorRateSweep {
-    let x: Vec<u64> = t
-        .part
-        .rows()
-        .iter()
-        .map(|(_, make)| make(snooplab_sim::Protocol::E2e).error_every)
-        .collect();
-    let lines = t
-        .protocols
-        .iter()
-        .map(|proto| Line {
-            name: proto.clone(),
-            points: t
-                .rows
-                .iter()
-                .zip(&x)
-                .filter_map(|(r, &x)| {
-                    r.cells.iter().find(|c| &c.protocol == proto).map(|c| {
-                        let t = &c.throughput_mbps;
-                        (x, t.mean, t.ci95.unwrap_or(0.0))
-                    })
-                })
-                .collect(),
-        })
-        .collect();
-    ErrorRateSweep {
-        title: t.title.clone(),
-        lines,
-    }
-}
-
 impl Chart for ErrorRateSweep {
     fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
         area.fill(&WHITE).map_err(plot_err)?;
@@ -240,19 +178,4 @@ impl Chart for ErrorRateSweep {
         draw_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
     }
-}
-
-/// One figure per table of the report: `<part>.png` / `.svg` in `dir`.
-pub fn plot_tables(dir: &Path, tables: &[TableReport]) -> Result<Vec<(String, Figure)>, String> {
-    let mut out = vec![];
-    for t in tables {
-        let stem = t.part.name();
-        let fig = if t.part == Part::Fig12 {
-            save(dir, stem, (1000, 600), &sweep_of_table(t))?
-        } else {
-            save(dir, stem, (1000, 600), &bars_of_table(t))?
-        };
-        out.push((stem.to_string(), fig));
-    }
-    Ok(out)
 }

@@ -4,7 +4,6 @@
 //! and SVG files are written beside the page too (in a directory per paper). Nothing is fetched
 //! from a network.
 
-pub mod paper000;
 pub mod paper001;
 pub mod paper002;
 
@@ -14,7 +13,7 @@ use std::path::Path;
 use base64::Engine as _;
 use snooplab_papers::Claim;
 use snooplab_sim::trace::{SendKind, TraceLog};
-use snooplab_sim::{Observer, Scenario, Simulation};
+use snooplab_sim::{Observer, Simulation};
 
 use crate::files::{create_dir, write_file};
 use crate::plot::trace_plots::{plot_trace, View};
@@ -74,12 +73,7 @@ pub fn claims_html(claims: &[Claim]) -> String {
     h
 }
 
-/// Traces one run for the report's example figures (in `dir/stem/`), with a caption.
-pub fn example(dir: &Path, sc: &Scenario, stem: &str) -> Result<Vec<(Figure, String)>, String> {
-    example_network(dir, &sc.network(), sc.env.name(), stem)
-}
-
-/// [`example`] for a network.
+/// Traces one run of `net` for the report's example figures (in `dir/stem/`), each with a caption.
 pub fn example_network(
     dir: &Path,
     net: &snooplab_sim::Network,

@@ -3,7 +3,7 @@
 //! hands each paper to its module, which runs it and renders it as text, JSON, files and a
 //! section of the HTML report.
 
-mod paper000;
+mod ablation;
 mod paper001;
 mod paper002;
 mod study;
@@ -18,8 +18,6 @@ use crate::cli::ReproduceArgs;
 use crate::files::create_dir;
 use crate::settings::parse_seed;
 pub use snooplab_papers::select::{check_parts, check_seeds, selections, Common, Selection};
-
-pub use paper000::{ours, theirs, verdict};
 
 /// A paper, run: what each output of `reproduce` needs from it.
 pub trait Reproduced {
@@ -129,7 +127,7 @@ pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
                 "--ablation runs paper 000's Tables III and IV; leave out papers and parts".into(),
             );
         }
-        paper000::ablation_profiles(host, &a.against)?;
+        ablation::ablation_profiles(host, &a.against)?;
     }
     if a.threads == Some(0) {
         return Err("threads must be at least 1".into());
@@ -159,7 +157,7 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         check_writable(dir)?;
     }
     if a.ablation {
-        return paper000::ablation(&a, &common);
+        return ablation::ablation(&a, &common);
     }
     let mut done: Vec<Box<dyn Reproduced>> = vec![];
     for s in &sels {
@@ -167,7 +165,6 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         let (r, runs) = match (s.paper, s.paper.study()) {
             (paper, Some(st)) => study::run(paper, st, &s.parts, &common)?,
             (paper, None) => match paper {
-                Paper::Paper000 => paper000::run(&s.parts, &common)?,
                 Paper::Paper001 => paper001::run(&s.parts, &common)?,
                 Paper::Paper002 => paper002::run(&s.parts, &common)?,
                 other => return Err(format!("{} has no renderer", other.name())),

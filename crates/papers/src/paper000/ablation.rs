@@ -10,6 +10,8 @@ use snooplab_sim::metrics::RunResult;
 use snooplab_sim::scenario::Scenario;
 use snooplab_sim::stats::{summarize, Summary};
 
+use crate::document::{Document, Row, Table};
+
 /// The parts whose cells the ablation runs: the end-to-end and split-connection tables, where the
 /// hosts' TCP does the recovering.
 pub const ABLATION_PARTS: [Part; 2] = [Part::Table3, Part::Table4];
@@ -165,6 +167,96 @@ impl Ablation {
         (0..self.variants.len())
             .filter(|&i| self.variants[i].profile == profile)
             .collect()
+    }
+}
+
+impl Ablation {
+    /// The ablation to read: from each profile, a table of the cells with the change each
+    /// detail switched to the other profile's value makes, and the mean change over the cells.
+    pub fn document(&self) -> Document {
+        let mut d = Document::default();
+        let parts: Vec<&str> = ABLATION_PARTS.iter().map(|p| p.name()).collect();
+        d.text(format!(
+            "--ablation: {} (8 MB, 1 error / 64 KB), mean of {} seeds. Each table starts from one \
+             host profile and switches one detail at a time to the other profile's value; the \
+             detail columns give the change of the mean throughput from the first column. '!n': \
+             n runs incomplete or with a failed invariant.",
+            parts.join(" and "),
+            self.seeds
+        ));
+        for (base, other) in [(&self.from, &self.to), (&self.to, &self.from)] {
+            if let Some(t) = self.table(base, other) {
+                d.table(t);
+            }
+        }
+        d
+    }
+
+    /// The table that starts from `base`, its last column `other` itself.
+    fn table(&self, base: &str, other: &str) -> Option<Table> {
+        let idx = self.group(base);
+        let (&first, rest) = idx.split_first()?;
+        let mut columns = vec!["cell".to_string(), "paper".to_string(), base.to_string()];
+        columns.extend(rest.iter().map(|&i| {
+            let v = &self.variants[i];
+            format!(
+                "{}={}",
+                v.detail.clone().unwrap_or_default(),
+                v.value.clone().unwrap_or_default()
+            )
+        }));
+        let other_idx = self.group(other).first().copied();
+        columns.push(other.to_string());
+        let mut rows = vec![];
+        let mut sums = vec![0.0; rest.len()];
+        for c in &self.cells {
+            let part = if c.part == Part::Table3 { "III" } else { "IV" };
+            let b = c.throughput_mbps[first].mean;
+            let mut cells = vec![
+                format!("{part} {} {}", c.row, c.protocol),
+                c.paper_throughput_mbps
+                    .map_or("-".to_string(), |p| format!("{p:.2}")),
+                format!("{b:.3}{}", fails(c.failures[first])),
+            ];
+            for (k, &i) in rest.iter().enumerate() {
+                let v = c.throughput_mbps[i].mean;
+                let change = if b > 0.0 { 100.0 * (v - b) / b } else { 0.0 };
+                sums[k] += change.abs();
+                cells.push(format!("{change:+.1}%{}", fails(c.failures[i])));
+            }
+            if let Some(o) = other_idx {
+                cells.push(format!(
+                    "{:.3}{}",
+                    c.throughput_mbps[o].mean,
+                    fails(c.failures[o])
+                ));
+            }
+            rows.push(Row::cells(cells));
+        }
+        let n = self.cells.len().max(1) as f64;
+        let mut mean = vec![
+            "mean |change| over the cells".to_string(),
+            String::new(),
+            String::new(),
+        ];
+        mean.extend(sums.iter().map(|s| format!("{:.1}%", s / n)));
+        rows.push(Row::cells(mean));
+        Some(Table {
+            title: Some(format!(
+                "From {base}, one detail at a time set to {other}'s:"
+            )),
+            columns,
+            rows,
+        })
+    }
+}
+
+/// ` !n` for n failed runs, nothing for none.
+fn fails(n: usize) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!(" !{n}")
     }
 }
 

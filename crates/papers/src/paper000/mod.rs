@@ -4,8 +4,10 @@
 pub mod ablation;
 mod claims;
 pub mod data;
+mod document;
 pub mod plan;
 
+pub use document::{ours, theirs, verdict, Reproduction};
 pub use plan::{Plan000, Run000};
 
 pub use crate::Claim;
