@@ -130,9 +130,23 @@ pub fn html_section(page: &Path, paper: Paper, d: &Document) -> Result<String, S
                 };
                 h.push_str(&img(page, &fig, caption)?);
             }
-            Block::Example { job, file } => {
+            Block::Example {
+                job,
+                file,
+                flow,
+                label,
+            } => {
                 for (f, summary) in example_network(&dir, &job.network, &job.env, file)? {
-                    h.push_str(&img(page, &f, &summary)?);
+                    // a run of several flows plots each into files named after it
+                    let shown =
+                        flow.is_none_or(|n| f.png.to_string_lossy().contains(&format!("flow{n}")));
+                    if shown {
+                        let caption = match label {
+                            Some(l) => format!("{l}, {summary}"),
+                            None => summary,
+                        };
+                        h.push_str(&img(page, &f, &caption)?);
+                    }
                 }
             }
         }

@@ -34,10 +34,12 @@ pub enum Block {
         caption: String,
     },
     /// One run traced and plotted (the page only): its sequence and window plots in the paper's
-    /// directory under `file`/.
+    /// directory under `file`/, every flow's or only `flow`'s shown, each caption after `label`.
     Example {
         job: Box<Job>,
         file: String,
+        flow: Option<usize>,
+        label: Option<String>,
     },
 }
 
@@ -141,6 +143,24 @@ impl Document {
         self.push(Block::Example {
             job: Box::new(job),
             file: file.into(),
+            flow: None,
+            label: None,
+        });
+    }
+    /// An example run of several flows of which the page shows one flow's plots (all are
+    /// written), each caption after `label`.
+    pub fn example_of_flow(
+        &mut self,
+        job: Job,
+        file: impl Into<String>,
+        flow: usize,
+        label: impl Into<String>,
+    ) {
+        self.push(Block::Example {
+            job: Box::new(job),
+            file: file.into(),
+            flow: Some(flow),
+            label: Some(label.into()),
         });
     }
 }

@@ -115,6 +115,7 @@ impl Paper {
     pub fn study(self) -> Option<&'static dyn study::Study> {
         match self {
             Paper::Paper000 => Some(&paper000::Reproduction),
+            Paper::Paper001 => Some(&paper001::Reproduction),
             Paper::Paper004 => Some(&paper004::Reproduction),
             _ => None,
         }

@@ -4,7 +4,6 @@
 //! section of the HTML report.
 
 mod ablation;
-mod paper001;
 mod paper002;
 mod study;
 
@@ -165,7 +164,6 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         let (r, runs) = match (s.paper, s.paper.study()) {
             (paper, Some(st)) => study::run(paper, st, &s.parts, &common)?,
             (paper, None) => match paper {
-                Paper::Paper001 => paper001::run(&s.parts, &common)?,
                 Paper::Paper002 => paper002::run(&s.parts, &common)?,
                 other => return Err(format!("{} has no renderer", other.name())),
             },

@@ -4,10 +4,12 @@
 //! Retransmit (RFC 5827). One host alone runs too, for the paper's single-host loss rate.
 
 mod claims;
+mod document;
 pub mod plan;
 mod report;
 pub mod testbed;
 
+pub use document::Reproduction;
 pub use plan::{paper001_network, Plan001, Run001};
 
 pub use claims::check_claims;
