@@ -11,6 +11,7 @@
 //! application is a reading process or reads instantly, as the host profile says (`host.rs`); a relay
 //! application (the split base station) instead writes and reads explicitly.
 
+mod ack;
 mod config;
 mod host;
 mod input;
@@ -21,6 +22,7 @@ mod rtt;
 mod selective;
 mod small_window;
 mod stats;
+mod timers;
 
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::{
@@ -243,119 +245,6 @@ impl Tcp {
             .into_iter()
             .flatten()
             .min()
-    }
-
-    /// Runs what is due at `now`: the reading process, `tcp_fasttimo` (delayed ACK) and
-    /// `tcp_slowtimo` (retransmission or persist).
-    pub fn on_timeout(&mut self, now: Time) {
-        if self.read_at.is_some_and(|t| t <= now) {
-            self.app_read(now);
-        }
-        if self.delack_at.is_some_and(|t| t <= now) {
-            self.delack_at = None;
-            self.ack_now = true;
-            self.stats.delayed_acks += 1;
-            self.output(now);
-        }
-        if self.rexmt_at.is_some_and(|t| t <= now) {
-            self.rexmt_at = None;
-            self.retransmit_timeout(now);
-        }
-        if self.persist_at.is_some_and(|t| t <= now) {
-            self.persist_timeout(now);
-        }
-    }
-
-    /// `tcp_timers(TCPT_PERSIST)`: back off, then force one byte (or what a small window allows) out.
-    fn persist_timeout(&mut self, now: Time) {
-        self.persist_at = None;
-        self.stats.persist_timeouts += 1;
-        self.set_persist(now);
-        self.force = true;
-        self.output(now);
-        self.force = false;
-    }
-
-    /// `tcp_setpersist`: (re)start the persist timer at `srtt + 2 rttvar` times the backoff, within
-    /// `TCPTV_PERSMIN`..`TCPTV_PERSMAX`, and count one more backoff.
-    fn set_persist(&mut self, now: Time) {
-        debug_assert!(self.rexmt_at.is_none(), "tcp_output REXMT");
-        let ticks = self.rtt.persist_ticks(&self.cfg.timers);
-        self.persist_at = Some(self.slow_ticks_from(now, ticks));
-        self.rtt.bump_shift(self.cfg.timers.max_rxtshift);
-    }
-
-    /// `tcp_timers(TCPT_REXMT)`: back off, collapse the window to one segment, go back to `snd_una`.
-    fn retransmit_timeout(&mut self, now: Time) {
-        self.stats.timeouts += 1;
-        self.classify_timeout();
-        self.last_rexmt_start = Some(self.snd_una);
-        if !self.rtt.on_timeout(self.cfg.timers.max_rxtshift) {
-            self.stats.dropped = true;
-            self.state = State::Closed;
-            self.out.clear();
-            self.delack_at = None;
-            return;
-        }
-        self.arm_rexmt(now, self.rtt.rxtcur);
-        self.snd_nxt = self.snd_una;
-        self.timing = None;
-        self.snd_ssthresh = self.halved_window();
-        self.snd_cwnd = self.maxseg;
-        // paper 001 section 6.1: N_dup(i), the duplicates counted when the timer expired
-        self.stats.timeouts_after_dupacks[self.dupacks.min(3) as usize] += 1;
-        self.dupacks = 0;
-        self.eln_recovery = false;
-        self.sel.on_timeout();
-        self.rexmt_cause = TxKind::TimeoutRetransmit;
-        self.output(now);
-    }
-
-    /// Records why the timer expired, from the state just before the timeout acts.
-    fn classify_timeout(&mut self) {
-        let c = &mut self.stats.timeout_causes;
-        if !matches!(
-            self.state,
-            State::Established
-                | State::FinWait1
-                | State::CloseWait
-                | State::Closing
-                | State::LastAck
-        ) {
-            c.handshake += 1;
-        } else if self.last_rexmt_start == Some(self.snd_una) {
-            c.retransmission_lost += 1;
-        } else if self.recover.gt(self.snd_una) {
-            c.multiple_losses += 1;
-        } else if self.snd_max.since(self.snd_una) <= 3 * self.maxseg {
-            c.small_window += 1;
-        } else {
-            c.other += 1;
-        }
-    }
-
-    /// `max(min(snd_wnd, snd_cwnd) / 2, 2 segments)`, rounded down to whole segments.
-    fn halved_window(&self) -> u32 {
-        let win = (self.snd_wnd.min(self.snd_cwnd) / 2 / self.maxseg).max(2);
-        win * self.maxseg
-    }
-
-    /// Sets the retransmission timer to `ticks` slow ticks from `now`.
-    fn arm_rexmt(&mut self, now: Time, ticks: u32) {
-        self.rexmt_at = Some(self.slow_ticks_from(now, ticks));
-    }
-
-    /// When a timer of `ticks` slow ticks set at `now` expires: on the `ticks`-th tick after `now`.
-    fn slow_ticks_from(&self, now: Time, ticks: u32) -> Time {
-        let t = &self.cfg.timers;
-        let first = next_tick_after(now, t.slow_phase, t.slow_tick);
-        first + u64::from(ticks.max(1) - 1) * t.slow_tick
-    }
-
-    /// `t_idle`: slow ticks since a segment last arrived.
-    fn idle_ticks(&self, now: Time) -> u64 {
-        let t = &self.cfg.timers;
-        ticks_between(self.last_rcvd_at, now, t.slow_phase, t.slow_tick)
     }
 
     /// `tcp_mss()`: take the peer's MSS offer and round the socket buffers to whole segments.
