@@ -405,130 +405,203 @@ impl TraceLog {
     /// most [`MAX_TRACE_FILE_BYTES`]: the directory is the user's to name, and one of its files may
     /// be a FIFO (which would block), a device (which never ends) or simply too big to hold.
     pub fn read_csv(dir: &Path) -> Result<TraceLog, String> {
-        let mut t = TraceLog::default();
-        let f = CsvFile::open(dir, TRACE_FILES[5], "name,kind")?;
-        for r in f.rows() {
-            let base_station = match r.get(1)? {
-                "host" => false,
-                "base-station" => true,
-                v => return Err(r.bad("kind (host or base-station)", v)),
-            };
-            t.nodes.push(TraceNode {
-                name: r.get(0)?.to_string(),
-                base_station,
-            });
-        }
+        let nodes = read_nodes(dir)?;
         // the first row of a name wins, as the simulator writes each once
-        let mut nodes: HashMap<String, usize> = HashMap::new();
-        for (i, n) in t.nodes.iter().enumerate() {
-            nodes.entry(n.name.clone()).or_insert(i);
+        let mut by_name: HashMap<String, usize> = HashMap::new();
+        for (i, n) in nodes.iter().enumerate() {
+            by_name.entry(n.name.clone()).or_insert(i);
         }
-        let mut flow_index: HashMap<String, usize> = HashMap::new();
-        let mut flow = |name: &str| -> usize {
-            if let Some(&i) = flow_index.get(name) {
-                return i;
-            }
-            t.flows.push(name.to_string());
-            flow_index.insert(name.to_string(), t.flows.len() - 1);
-            t.flows.len() - 1
-        };
-        let mut segments = vec![];
-        let f = CsvFile::open(dir, TRACE_FILES[0], "time_s,flow,sender,seq,len,kind")?;
-        for r in f.rows() {
-            let kind = match r.get(5)? {
-                "new" => SendKind::New,
-                "fast" => SendKind::Fast,
-                "timeout" => SendKind::Timeout,
-                "local" => SendKind::Local,
-                "persist" => SendKind::Persist,
-                v => return Err(r.bad("kind (new, fast, timeout, local, persist)", v)),
-            };
-            segments.push(SegmentRow {
-                at: r.time(0)?,
-                flow: flow(r.get(1)?),
-                sender: r.node(2, &nodes)?,
-                seq: r.num(3, "sequence offset")?,
-                len: r.num(4, "length")?,
-                kind,
-            });
-        }
-        let mut acks = vec![];
-        let f = CsvFile::open(
-            dir,
-            TRACE_FILES[1],
-            "time_s,flow,at,ack,window,duplicate,eln,sack_blocks,smart",
-        )?;
-        for r in f.rows() {
-            let smart = match r.get(8)? {
-                "" => None,
-                _ => Some(r.num(8, "SMART offset")?),
-            };
-            acks.push(AckRow {
-                at: r.time(0)?,
-                flow: flow(r.get(1)?),
-                receiver: r.node(2, &nodes)?,
-                ack: r.num(3, "ack offset")?,
-                window: r.num(4, "window")?,
-                duplicate: r.flag(5)?,
-                eln: r.flag(6)?,
-                sack_blocks: r.num(7, "SACK block count")?,
-                smart,
-            });
-        }
-        let mut windows = vec![];
-        let f = CsvFile::open(
-            dir,
-            TRACE_FILES[2],
-            "time_s,flow,sender,cwnd,ssthresh,snd_wnd,snd_cur",
-        )?;
-        for r in f.rows() {
-            windows.push(WindowRow {
-                at: r.time(0)?,
-                flow: flow(r.get(1)?),
-                sender: r.node(2, &nodes)?,
-                cwnd: r.num(3, "cwnd")?,
-                ssthresh: r.num(4, "ssthresh")?,
-                snd_wnd: r.num(5, "snd_wnd")?,
-            });
-        }
-        let mut held = vec![];
-        let f = CsvFile::open(dir, TRACE_FILES[3], "time_s,node,segments,bytes")?;
-        for r in f.rows() {
-            held.push(HeldRow {
-                at: r.time(0)?,
-                node: r.node(1, &nodes)?,
-                segments: r.num(2, "segment count")?,
-                bytes: r.num(3, "byte count")?,
-            });
-        }
-        let mut suppressed = vec![];
-        let f = CsvFile::open(dir, TRACE_FILES[4], "time_s,flow,node,ack")?;
-        for r in f.rows() {
-            suppressed.push(SuppressedRow {
-                at: r.time(0)?,
-                flow: flow(r.get(1)?),
-                node: r.node(2, &nodes)?,
-                ack: r.num(3, "ack offset")?,
-            });
-        }
-        if dir.join(HANDOFFS_FILE).exists() {
-            let f = CsvFile::open(dir, HANDOFFS_FILE, "time_s,mobile,from,to")?;
-            for r in f.rows() {
-                t.handoffs.push(HandoffRow {
-                    at: r.time(0)?,
-                    mobile: r.node(1, &nodes)?,
-                    from: r.node(2, &nodes)?,
-                    to: r.node(3, &nodes)?,
-                });
-            }
-        }
-        t.segments = segments;
-        t.acks = acks;
-        t.windows = windows;
-        t.held = held;
-        t.suppressed = suppressed;
-        Ok(t)
+        let mut flows = FlowNames::default();
+        let segments = read_segments(dir, &by_name, &mut flows)?;
+        let acks = read_acks(dir, &by_name, &mut flows)?;
+        let windows = read_windows(dir, &by_name, &mut flows)?;
+        let held = read_held(dir, &by_name)?;
+        let suppressed = read_suppressed(dir, &by_name, &mut flows)?;
+        let handoffs = read_handoffs(dir, &by_name)?;
+        Ok(TraceLog {
+            nodes,
+            flows: flows.names,
+            segments,
+            acks,
+            windows,
+            held,
+            suppressed,
+            handoffs,
+        })
     }
+}
+
+/// Flow names in the order first seen, each with its index.
+#[derive(Default)]
+struct FlowNames {
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+}
+
+impl FlowNames {
+    fn id(&mut self, name: &str) -> usize {
+        if let Some(&i) = self.index.get(name) {
+            return i;
+        }
+        self.names.push(name.to_string());
+        self.index.insert(name.to_string(), self.names.len() - 1);
+        self.names.len() - 1
+    }
+}
+
+/// `nodes.csv`: every node's name and whether it is a base station.
+fn read_nodes(dir: &Path) -> Result<Vec<TraceNode>, String> {
+    let mut nodes = vec![];
+    let f = CsvFile::open(dir, TRACE_FILES[5], "name,kind")?;
+    for r in f.rows() {
+        let base_station = match r.get(1)? {
+            "host" => false,
+            "base-station" => true,
+            v => return Err(r.bad("kind (host or base-station)", v)),
+        };
+        nodes.push(TraceNode {
+            name: r.get(0)?.to_string(),
+            base_station,
+        });
+    }
+    Ok(nodes)
+}
+
+/// `segments.csv`: every data segment sent.
+fn read_segments(
+    dir: &Path,
+    nodes: &HashMap<String, usize>,
+    flows: &mut FlowNames,
+) -> Result<Vec<SegmentRow>, String> {
+    let mut out = vec![];
+    let f = CsvFile::open(dir, TRACE_FILES[0], "time_s,flow,sender,seq,len,kind")?;
+    for r in f.rows() {
+        let kind = match r.get(5)? {
+            "new" => SendKind::New,
+            "fast" => SendKind::Fast,
+            "timeout" => SendKind::Timeout,
+            "local" => SendKind::Local,
+            "persist" => SendKind::Persist,
+            v => return Err(r.bad("kind (new, fast, timeout, local, persist)", v)),
+        };
+        out.push(SegmentRow {
+            at: r.time(0)?,
+            flow: flows.id(r.get(1)?),
+            sender: r.node(2, nodes)?,
+            seq: r.num(3, "sequence offset")?,
+            len: r.num(4, "length")?,
+            kind,
+        });
+    }
+    Ok(out)
+}
+
+/// `acks.csv`: every ACK received.
+fn read_acks(
+    dir: &Path,
+    nodes: &HashMap<String, usize>,
+    flows: &mut FlowNames,
+) -> Result<Vec<AckRow>, String> {
+    let mut out = vec![];
+    let f = CsvFile::open(
+        dir,
+        TRACE_FILES[1],
+        "time_s,flow,at,ack,window,duplicate,eln,sack_blocks,smart",
+    )?;
+    for r in f.rows() {
+        let smart = match r.get(8)? {
+            "" => None,
+            _ => Some(r.num(8, "SMART offset")?),
+        };
+        out.push(AckRow {
+            at: r.time(0)?,
+            flow: flows.id(r.get(1)?),
+            receiver: r.node(2, nodes)?,
+            ack: r.num(3, "ack offset")?,
+            window: r.num(4, "window")?,
+            duplicate: r.flag(5)?,
+            eln: r.flag(6)?,
+            sack_blocks: r.num(7, "SACK block count")?,
+            smart,
+        });
+    }
+    Ok(out)
+}
+
+/// `cwnd.csv`: every sender's windows as they change.
+fn read_windows(
+    dir: &Path,
+    nodes: &HashMap<String, usize>,
+    flows: &mut FlowNames,
+) -> Result<Vec<WindowRow>, String> {
+    let mut out = vec![];
+    let f = CsvFile::open(
+        dir,
+        TRACE_FILES[2],
+        "time_s,flow,sender,cwnd,ssthresh,snd_wnd,snd_cur",
+    )?;
+    for r in f.rows() {
+        out.push(WindowRow {
+            at: r.time(0)?,
+            flow: flows.id(r.get(1)?),
+            sender: r.node(2, nodes)?,
+            cwnd: r.num(3, "cwnd")?,
+            ssthresh: r.num(4, "ssthresh")?,
+            snd_wnd: r.num(5, "snd_wnd")?,
+        });
+    }
+    Ok(out)
+}
+
+/// `bs_cache.csv`: what each base station holds.
+fn read_held(dir: &Path, nodes: &HashMap<String, usize>) -> Result<Vec<HeldRow>, String> {
+    let mut out = vec![];
+    let f = CsvFile::open(dir, TRACE_FILES[3], "time_s,node,segments,bytes")?;
+    for r in f.rows() {
+        out.push(HeldRow {
+            at: r.time(0)?,
+            node: r.node(1, nodes)?,
+            segments: r.num(2, "segment count")?,
+            bytes: r.num(3, "byte count")?,
+        });
+    }
+    Ok(out)
+}
+
+/// `suppressed_dupacks.csv`: duplicate ACKs a base station kept from the sender.
+fn read_suppressed(
+    dir: &Path,
+    nodes: &HashMap<String, usize>,
+    flows: &mut FlowNames,
+) -> Result<Vec<SuppressedRow>, String> {
+    let mut out = vec![];
+    let f = CsvFile::open(dir, TRACE_FILES[4], "time_s,flow,node,ack")?;
+    for r in f.rows() {
+        out.push(SuppressedRow {
+            at: r.time(0)?,
+            flow: flows.id(r.get(1)?),
+            node: r.node(2, nodes)?,
+            ack: r.num(3, "ack offset")?,
+        });
+    }
+    Ok(out)
+}
+
+/// `handoffs.csv`, where the run had handoffs (the file is optional).
+fn read_handoffs(dir: &Path, nodes: &HashMap<String, usize>) -> Result<Vec<HandoffRow>, String> {
+    let mut out = vec![];
+    if dir.join(HANDOFFS_FILE).exists() {
+        let f = CsvFile::open(dir, HANDOFFS_FILE, "time_s,mobile,from,to")?;
+        for r in f.rows() {
+            out.push(HandoffRow {
+                at: r.time(0)?,
+                mobile: r.node(1, nodes)?,
+                from: r.node(2, nodes)?,
+                to: r.node(3, nodes)?,
+            });
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
