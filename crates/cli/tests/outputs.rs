@@ -312,9 +312,10 @@ fn paper002_reproduces_every_part_with_its_claims_files_and_report_section() {
             "{run}"
         );
     }
-    assert!(
-        html.matches("data:image/png;base64,").count() >= 1 + 3 * 2,
-        "the chart and each trace's sequence and window"
+    assert_eq!(
+        html.matches("data:image/png;base64,").count(),
+        1 + 2 + 3 + 3,
+        "the chart; each trace's sequence and window, and the cache of snoop's base station"
     );
     let _ = std::fs::remove_dir_all(dir);
 }
