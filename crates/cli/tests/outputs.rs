@@ -240,6 +240,86 @@ fn paper004_reproduces_fig2_with_its_claims_files_and_report_section() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// Paper 002 as a study: every part's table on the terminal and the page, the split baseline's
+/// handoff cost and the crash's first failure under their rows, the chart and the traces of Figs.
+/// 8 and 9, and `report.json` with `runs.json` in its directory.
+#[test]
+fn paper002_reproduces_every_part_with_its_claims_files_and_report_section() {
+    let dir = scratch("paper002");
+    let d = dir.to_string_lossy().into_owned();
+    let rep = dir.join("report");
+    let r = rep.to_string_lossy().into_owned();
+    let o = snooplab(&[
+        "reproduce",
+        "paper002",
+        "--seeds",
+        "1",
+        "--out",
+        &d,
+        "--report",
+        &r,
+    ]);
+    ok(&o);
+    let text = String::from_utf8_lossy(&o.stdout);
+    for part in [
+        "paper 002",
+        "Table 1: handoffs between the two base stations",
+        "Figs. 7 and 11: Mb/s across bit-error rates",
+        "Fig. 10: handoff latency",
+        "Baselines (section 8)",
+        "A base station crash",
+        "  each handoff cost ",
+        "  (flow0: ",
+        "(docs/paper002.md explains each result.)",
+    ] {
+        assert!(text.contains(part), "{part}: {text}");
+    }
+    // the table rows start with their names, as the terminal's columns are read
+    for row in [
+        "1 s    ",
+        "never, no beacons",
+        "16 Kb ",
+        "4096 Kb",
+        "split  ",
+    ] {
+        assert!(text.lines().any(|l| l.starts_with(row)), "{row}: {text}");
+    }
+    let holds = text.matches("\n  holds ").count();
+    let last = text.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with(&format!("claims: {holds} of 10 hold"))
+            && last.ends_with(&format!("(paper002 {holds}/10)")),
+        "{text}"
+    );
+    let runs: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("paper002/runs.json")).expect("runs.json"),
+    )
+    .expect("runs.json is JSON");
+    assert_eq!(runs.as_array().map(Vec::len), Some(50), "50 jobs, one seed");
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("paper002/report.json")).expect("report.json"),
+    )
+    .expect("report.json is JSON");
+    assert_eq!(report["sweep"].as_array().map(Vec::len), Some(9));
+    let html = std::fs::read_to_string(rep.join("index.html")).expect("index.html");
+    assert!(html.contains("Paper 002 reproduced"));
+    assert_eq!(html.matches("<table>").count(), 5, "every part's table");
+    assert!(html.contains("during a transfer, to the first packet from the new base station"));
+    assert!(is_png(&rep.join("paper002/fig7-fig11.png")));
+    for run in ["fig8-reno", "fig8-snoop", "fig9-handoffs"] {
+        assert!(
+            is_png(&rep.join("paper002").join(run).join("sequence.png")),
+            "{run}"
+        );
+    }
+    assert_eq!(
+        html.matches("data:image/png;base64,").count(),
+        1 + 2 + 3 + 3,
+        "the chart; each trace's sequence and window, and the cache of snoop's base station"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 #[test]
 fn reproduce_checks_where_its_outputs_go_before_it_runs() {
     let dir = scratch("unwritable");

@@ -110,14 +110,14 @@ impl Paper {
         }
     }
 
-    /// The paper as a [`study::Study`], where it has been made one (its report is a
-    /// [`document::Document`]); the others still render in the command line.
+    /// The paper as a [`study::Study`] (its report is a [`document::Document`]); every built paper
+    /// is one, and `None` is left for a paper built before its study, which `reproduce` refuses.
     pub fn study(self) -> Option<&'static dyn study::Study> {
         match self {
             Paper::Paper000 => Some(&paper000::Reproduction),
             Paper::Paper001 => Some(&paper001::Reproduction),
+            Paper::Paper002 => Some(&paper002::Reproduction),
             Paper::Paper004 => Some(&paper004::Reproduction),
-            _ => None,
         }
     }
 

@@ -4,7 +4,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-pub use snooplab_papers::document::{Bar, Bars, Line, Sweep as ErrorRateSweep};
+pub use snooplab_papers::document::{Bar, Bars, Sweep as ErrorRateSweep};
 
 use super::{draw_legend, plot_err, Chart, FONT, PALETTE};
 

@@ -4,8 +4,6 @@
 //! and SVG files are written beside the page too (in a directory per paper). Nothing is fetched
 //! from a network.
 
-pub mod paper002;
-
 use std::fmt::Write as _;
 use std::path::Path;
 

@@ -1,10 +1,9 @@
 //! `snooplab reproduce`: each built paper's experiments with ours beside the paper's numbers and
 //! its claims checked. This module reads the arguments (which papers, which of their parts) and
-//! hands each paper to its module, which runs it and renders it as text, JSON, files and a
-//! section of the HTML report.
+//! hands each paper's study to `study.rs`, which runs it and renders its document as text, JSON,
+//! files and a section of the HTML report (`crate::render`).
 
 mod ablation;
-mod paper002;
 mod study;
 
 use std::path::Path;
@@ -31,19 +30,6 @@ pub trait Reproduced {
     fn write_outputs(&self, dir: &Path) -> Result<(), String>;
     /// The paper's section of `index.html`; its figures go into `dir/<paper>/`.
     fn report_section(&self, dir: &Path) -> Result<String, String>;
-}
-
-/// `report.json` (indented) and `runs.json` (every run's result) into a paper's directory.
-pub fn write_report_and_runs<R: serde::Serialize, U: serde::Serialize>(
-    dir: &Path,
-    report: &R,
-    runs: &U,
-) -> Result<(), String> {
-    let report =
-        serde_json::to_string_pretty(report).map_err(|e| format!("cannot encode report: {e}"))?;
-    crate::files::write_file(&dir.join("report.json"), &report)?;
-    let runs = serde_json::to_string(runs).map_err(|e| format!("cannot encode runs: {e}"))?;
-    crate::files::write_file(&dir.join("runs.json"), &runs)
 }
 
 /// A paper's claims for the terminal: each marked holds / FAILS / n/a, with what we measured.
@@ -163,10 +149,7 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         let started = Instant::now();
         let (r, runs) = match (s.paper, s.paper.study()) {
             (paper, Some(st)) => study::run(paper, st, &s.parts, &common)?,
-            (paper, None) => match paper {
-                Paper::Paper002 => paper002::run(&s.parts, &common)?,
-                other => return Err(format!("{} has no renderer", other.name())),
-            },
+            (paper, None) => return Err(format!("{} has no renderer", paper.name())),
         };
         if !a.json {
             print!("{}", r.text());

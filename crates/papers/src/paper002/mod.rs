@@ -389,10 +389,12 @@ pub struct Report002 {
 }
 
 mod claims;
+mod document;
 mod evaluate;
 pub mod plan;
 pub mod testbed;
 
+pub use document::Reproduction;
 pub use plan::{Plan002, Run002};
 
 pub use evaluate::evaluate;
