@@ -3,10 +3,11 @@
 
 use snooplab_proto::tcp::HostPreset;
 
-use crate::{paper000, paper001, paper002, Paper};
+use crate::study::About;
+use crate::{find, paper000, paper001, paper002, Paper, PAPERS};
 
 /// One paper and what of it to run.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct Selection {
     pub paper: Paper,
     /// The parts named after the paper (empty: all of it).
@@ -24,11 +25,13 @@ pub struct Common {
 }
 
 impl Common {
-    pub fn seeds(&self, paper: Paper) -> u64 {
-        self.seeds.unwrap_or_else(|| paper.default_seeds())
+    /// `--seeds`, or the paper's own number of trials.
+    pub fn seeds(&self, paper: &About) -> u64 {
+        self.seeds.unwrap_or(paper.default_seeds)
     }
-    pub fn host(&self, paper: Paper) -> HostPreset {
-        self.host.unwrap_or_else(|| paper.default_host())
+    /// `--host`, or the paper's hosts.
+    pub fn host(&self, paper: &About) -> HostPreset {
+        self.host.unwrap_or(paper.default_host)
     }
 }
 
@@ -36,7 +39,7 @@ impl Common {
 /// that is not a paper is a part of the paper before it, or of paper 000 when it comes first.
 pub fn selections(words: &[String]) -> Result<Vec<Selection>, String> {
     if words.is_empty() {
-        return Ok(Paper::BUILT
+        return Ok(PAPERS
             .iter()
             .map(|&paper| Selection {
                 paper,
@@ -46,8 +49,8 @@ pub fn selections(words: &[String]) -> Result<Vec<Selection>, String> {
     }
     let mut out: Vec<Selection> = vec![];
     for w in words {
-        if let Some(paper) = Paper::parse(w) {
-            if out.iter().any(|s| s.paper == paper) {
+        if let Some(paper) = find(w) {
+            if out.iter().any(|s| s.paper.name() == paper.name()) {
                 return Err(format!("{} is named twice", paper.name()));
             }
             out.push(Selection {
@@ -57,13 +60,13 @@ pub fn selections(words: &[String]) -> Result<Vec<Selection>, String> {
             continue;
         }
         if w.trim().to_ascii_lowercase().starts_with("paper") {
-            let built: Vec<&str> = Paper::BUILT.iter().map(|p| p.name()).collect();
+            let built: Vec<&str> = PAPERS.iter().map(|p| p.name()).collect();
             return Err(format!("unknown paper '{w}' (built: {})", built.join(", ")));
         }
         match out.last_mut() {
             Some(s) => s.parts.push(w.clone()),
             None => out.push(Selection {
-                paper: Paper::Paper000,
+                paper: PAPERS[0],
                 parts: vec![w.clone()],
             }),
         }
@@ -117,21 +120,7 @@ pub fn paper004_parts(words: &[String]) -> Result<(), String> {
 
 /// Checks the parts each selection names.
 pub fn check_parts(sels: &[Selection]) -> Result<(), String> {
-    for s in sels {
-        match s.paper {
-            Paper::Paper000 => {
-                paper000_parts(&s.parts)?;
-            }
-            Paper::Paper001 => {
-                paper001_parts(&s.parts)?;
-            }
-            Paper::Paper002 => {
-                paper002_parts(&s.parts)?;
-            }
-            Paper::Paper004 => paper004_parts(&s.parts)?,
-        }
-    }
-    Ok(())
+    sels.iter().try_for_each(|s| s.paper.check_parts(&s.parts))
 }
 
 /// The most seeds per configuration `reproduce` runs.
@@ -156,9 +145,9 @@ mod tests {
     #[test]
     fn words_name_papers_and_their_parts() {
         let all = selections(&[]).expect("all");
-        assert_eq!(all.len(), Paper::BUILT.len());
+        assert_eq!(all.len(), PAPERS.len());
         let s = selections(&words(&["table3"])).expect("a part alone");
-        assert_eq!(s[0].paper, Paper::Paper000);
+        assert_eq!(s[0].paper.name(), "paper000");
         assert_eq!(s[0].parts, ["table3"]);
         let s = selections(&words(&["paper000", "table2", "fig12"])).expect("two parts");
         assert_eq!(s.len(), 1);

@@ -2,16 +2,49 @@
 //! report: a plan of runs from the words that name its parts, and, from their results, an outcome
 //! that is data (JSON, the `--out` files, a [`Document`]) and never renders itself.
 
+use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, RunResult};
 
 use crate::document::Document;
 use crate::select::Common;
 use crate::Claim;
 
-/// A paper `reproduce` can run.
+/// What `reproduce` names and prints of a study, and its defaults.
+#[derive(Clone, Copy, Debug)]
+pub struct About {
+    /// The name on the command line and in outputs (`paper000`).
+    pub name: &'static str,
+    /// Authors, title and year, for headings.
+    pub citation: &'static str,
+    /// Seeds per configuration when `--seeds` is not given: the paper's own number of trials.
+    pub default_seeds: u64,
+    /// The TCP implementation of the paper's hosts when `--host` is not given.
+    pub default_host: HostPreset,
+}
+
+/// A paper (or a study of our own) `reproduce` can run. Every one is listed once in
+/// [`crate::PAPERS`]; nothing else names it.
 pub trait Study: Sync {
+    fn about(&self) -> &'static About;
+    /// Refuses the words that name none of its parts (before anything runs).
+    fn check_parts(&self, words: &[String]) -> Result<(), String>;
     /// Its runs for the parts `words` name (none: every part), with `common`'s seeds and hosts.
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String>;
+}
+
+impl dyn Study {
+    pub fn name(&self) -> &'static str {
+        self.about().name
+    }
+    pub fn citation(&self) -> &'static str {
+        self.about().citation
+    }
+}
+
+impl std::fmt::Debug for dyn Study {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// A study's runs, planned.

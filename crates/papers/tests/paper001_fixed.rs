@@ -20,7 +20,6 @@ mod golden;
 
 use snooplab_papers::paper001::testbed::HOST;
 use snooplab_papers::paper001::{experiments, Part};
-use snooplab_papers::Paper;
 use snooplab_sim::run_network;
 
 /// The env label `reproduce` gives paper 001's runs (a label only).
@@ -250,7 +249,7 @@ impl Row {
 fn every_reproduce_run_keeps_its_exact_throughputs_and_events() {
     // reproduce sets every host to the paper's profile (`paper001_network`): the
     // preset's own, so the networks below are the ones it runs
-    assert_eq!(Paper::Paper001.default_host(), HOST);
+    assert_eq!(snooplab_papers::paper001::ABOUT.default_host, HOST);
     let exps = experiments(&Part::ALL);
     let jobs: Vec<_> = exps
         .iter()

@@ -28,7 +28,6 @@ mod golden;
 
 use snooplab_papers::paper002::testbed::HOST;
 use snooplab_papers::paper002::{experiments, network, Experiment, Paper002Data, Parts};
-use snooplab_papers::Paper;
 use snooplab_proto::time::SEC;
 use snooplab_proto::Time;
 use snooplab_sim::run_network;
@@ -180,7 +179,7 @@ fn line(job: &str, seed: u64, tput: f64, events: u64) -> String {
 fn every_reproduce_run_keeps_its_exact_throughput_and_events() {
     // reproduce sets every host to the paper's profile (`Plan002::jobs`): the preset's
     // own, so the networks below are the ones it runs
-    assert_eq!(Paper::Paper002.default_host(), HOST);
+    assert_eq!(snooplab_papers::paper002::ABOUT.default_host, HOST);
     let paper = Paper002Data::load().expect("paper data");
     let js: Vec<(Experiment, u64)> = experiments(&paper, Parts::ALL)
         .into_iter()

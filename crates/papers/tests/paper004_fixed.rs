@@ -18,7 +18,6 @@
 mod golden;
 
 use snooplab_papers::paper004::{jobs, Paper004};
-use snooplab_papers::Paper;
 use snooplab_sim::{run, Direction};
 
 /// (KB between errors, protocol, seed, throughput in Mb/s, events), in `reproduce`'s order.
@@ -81,7 +80,7 @@ fn every_fig2_run_keeps_its_exact_throughput_and_events() {
     // reproduce sets every host to the paper's profile (`Plan004::jobs`): the jobs'
     // own, so these are the scenarios it runs
     for j in &js {
-        assert_eq!(j.host_preset, Paper::Paper004.default_host());
+        assert_eq!(j.host_preset, snooplab_papers::paper004::ABOUT.default_host);
         assert_eq!(j.direction, Direction::Up, "a mobile sender");
     }
     let results = golden::run_all(&js, run);

@@ -16,7 +16,7 @@ use crate::files::{create_dir, write_file};
 use crate::plot::trace_plots::{plot_trace, View};
 use crate::plot::Figure;
 use crate::plot_cmd::run_title;
-use crate::reproduce::Reproduced;
+use crate::reproduce::Studied;
 use crate::run_cmd::write_trace;
 
 /// Text made safe for HTML.
@@ -125,7 +125,7 @@ figure{margin:1em 0}figure img{max-width:100%}figcaption{font-size:13px;color:#4
 ul.cfg{font-size:13px;color:#444}li.holds{color:#185}li.fails{color:#a11}";
 
 /// Writes `dir/index.html`: a contents list, then each paper's section.
-pub fn write_page(dir: &Path, papers: &[Box<dyn Reproduced>]) -> Result<(), String> {
+pub fn write_page(dir: &Path, papers: &[Studied]) -> Result<(), String> {
     create_dir(dir)?;
     let mut h = String::new();
     let _ = writeln!(
@@ -137,10 +137,10 @@ pub fn write_page(dir: &Path, papers: &[Box<dyn Reproduced>]) -> Result<(), Stri
     let links: Vec<String> = papers
         .iter()
         .map(|p| {
-            let name = p.paper().name();
+            let name = p.paper.name();
             format!(
                 "<a href=\"#{name}\">{name}</a> ({})",
-                esc(p.paper().citation())
+                esc(p.paper.citation())
             )
         })
         .collect();

@@ -3,9 +3,8 @@
 //! `snooplab_papers::paper000::ablation`'s).
 
 use snooplab_papers::paper000::ablation::{ablation_jobs, Ablation};
-use snooplab_papers::paper000::Paper000;
+use snooplab_papers::paper000::{Paper000, Reproduction, ABOUT};
 use snooplab_papers::select::Common;
-use snooplab_papers::Paper;
 use snooplab_proto::tcp::HostPreset;
 
 use crate::cli::ReproduceArgs;
@@ -16,7 +15,7 @@ pub fn ablation_profiles(
     host: Option<HostPreset>,
     against: &str,
 ) -> Result<(HostPreset, HostPreset), String> {
-    let from = host.unwrap_or_else(|| Paper::Paper000.default_host());
+    let from = host.unwrap_or(ABOUT.default_host);
     let to = HostPreset::parse(against)?;
     if from == to {
         return Err(format!(
@@ -31,14 +30,14 @@ pub fn ablation_profiles(
 /// profiles, both ways.
 pub fn ablation(a: &ReproduceArgs, common: &Common) -> Result<(), String> {
     let (from, to) = ablation_profiles(common.host, &a.against)?;
-    let seeds = common.seeds(Paper::Paper000);
+    let seeds = common.seeds(&ABOUT);
     let paper = Paper000::load()?;
     let jobs = ablation_jobs(from, to, seeds);
     let started = std::time::Instant::now();
     let results = crate::parallel::run_all(&jobs, a.threads, "reproduce")?;
     let ab = Ablation::evaluate(from, to, seeds, &results, &paper);
     if let Some(dir) = &a.out {
-        let dir = dir.join(Paper::Paper000.name());
+        let dir = dir.join(ABOUT.name);
         create_dir(&dir)?;
         let json = serde_json::to_string_pretty(&ab)
             .map_err(|e| format!("cannot encode the ablation: {e}"))?;
@@ -49,7 +48,7 @@ pub fn ablation(a: &ReproduceArgs, common: &Common) -> Result<(), String> {
             serde_json::to_string(&ab).map_err(|e| format!("cannot encode the ablation: {e}"))?;
         println!("{text}");
     } else {
-        print!("{}", crate::render::text(Paper::Paper000, &ab.document()));
+        print!("{}", crate::render::text(&Reproduction, &ab.document()));
         eprintln!(
             "{} runs in {:.1} s",
             jobs.len(),

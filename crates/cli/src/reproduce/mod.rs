@@ -9,28 +9,15 @@ mod study;
 use std::path::Path;
 use std::time::Instant;
 
-use snooplab_papers::{Claim, Paper};
+use snooplab_papers::paper000;
+use snooplab_papers::Claim;
 use snooplab_proto::tcp::HostPreset;
+pub use study::Studied;
 
 use crate::cli::ReproduceArgs;
 use crate::files::create_dir;
 use crate::settings::parse_seed;
 pub use snooplab_papers::select::{check_parts, check_seeds, selections, Common, Selection};
-
-/// A paper, run: what each output of `reproduce` needs from it.
-pub trait Reproduced {
-    fn paper(&self) -> Paper;
-    /// The paper's claims as checked (counted in the verdict line at the end).
-    fn claims(&self) -> &[Claim];
-    /// The tables and claims as text, for the terminal.
-    fn text(&self) -> String;
-    /// The report as JSON (the value under the paper's name in `--json`).
-    fn json(&self) -> Result<serde_json::Value, String>;
-    /// Every run and the report into `dir` (`--out`; `dir` is the paper's own directory).
-    fn write_outputs(&self, dir: &Path) -> Result<(), String>;
-    /// The paper's section of `index.html`; its figures go into `dir/<paper>/`.
-    fn report_section(&self, dir: &Path) -> Result<String, String>;
-}
 
 /// A paper's claims for the terminal: each marked holds / FAILS / n/a, with what we measured.
 pub fn claims_text(claims: &[Claim]) -> String {
@@ -52,7 +39,7 @@ pub fn claims_text(claims: &[Claim]) -> String {
 /// The one-line verdict `reproduce` ends with, from the claims the reports checked: `claims: 9 of
 /// 25 hold, 15 fail, 1 not checked (paper000 3/8, ...)`. A claim not checked (`n/a`: its runs
 /// were not made, or it is a question rather than a claim) counts in the total, not as a failure.
-pub fn verdict_line(papers: &[Box<dyn Reproduced>]) -> String {
+pub fn verdict_line(papers: &[Studied]) -> String {
     let count = |cs: &[Claim], v: Option<bool>| cs.iter().filter(|c| c.holds == v).count();
     let (mut holds, mut fails, mut open, mut all) = (0, 0, 0, 0);
     let per: Vec<String> = papers
@@ -63,12 +50,7 @@ pub fn verdict_line(papers: &[Box<dyn Reproduced>]) -> String {
             fails += count(cs, Some(false));
             open += count(cs, None);
             all += cs.len();
-            format!(
-                "{} {}/{}",
-                p.paper().name(),
-                count(cs, Some(true)),
-                cs.len()
-            )
+            format!("{} {}/{}", p.paper.name(), count(cs, Some(true)), cs.len())
         })
         .collect();
     let open = if open > 0 {
@@ -106,7 +88,9 @@ pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
     let host = a.host.as_deref().map(HostPreset::parse).transpose()?;
     if a.ablation {
         let paper000_only = a.what.is_empty()
-            || (sels.len() == 1 && sels[0].paper == Paper::Paper000 && sels[0].parts.is_empty());
+            || (sels.len() == 1
+                && sels[0].paper.name() == paper000::ABOUT.name
+                && sels[0].parts.is_empty());
         if !paper000_only {
             return Err(
                 "--ablation runs paper 000's Tables III and IV; leave out papers and parts".into(),
@@ -132,7 +116,7 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
     // where the outputs go, before anything runs
     if let Some(dir) = &a.out {
         if a.ablation {
-            check_writable(&dir.join(Paper::Paper000.name()))?;
+            check_writable(&dir.join(paper000::ABOUT.name))?;
         }
         for s in sels.iter().filter(|_| !a.ablation) {
             check_writable(&dir.join(s.paper.name()))?;
@@ -144,13 +128,10 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
     if a.ablation {
         return ablation::ablation(&a, &common);
     }
-    let mut done: Vec<Box<dyn Reproduced>> = vec![];
+    let mut done: Vec<Studied> = vec![];
     for s in &sels {
         let started = Instant::now();
-        let (r, runs) = match (s.paper, s.paper.study()) {
-            (paper, Some(st)) => study::run(paper, st, &s.parts, &common)?,
-            (paper, None) => return Err(format!("{} has no renderer", paper.name())),
-        };
+        let (r, runs) = study::run(s, &common)?;
         if !a.json {
             print!("{}", r.text());
             eprintln!(
@@ -176,7 +157,7 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
     if a.json {
         let mut all = serde_json::Map::new();
         for r in &done {
-            all.insert(r.paper().name().into(), r.json()?);
+            all.insert(r.paper.name().into(), r.json()?);
         }
         let text = serde_json::to_string(&serde_json::Value::Object(all))
             .map_err(|e| format!("cannot encode report: {e}"))?;

@@ -1,60 +1,58 @@
-//! A paper made a study (`snooplab_papers::study`): planned, run on the cores with a progress line,
-//! and its outcome shown through the renderers every study shares (`crate::render`).
+//! A paper (`snooplab_papers::study`) planned, run on the cores with a progress line, and its
+//! outcome shown through the renderers every paper shares (`crate::render`).
 
 use std::path::Path;
 
-use snooplab_papers::study::{Outcome, Study};
+use snooplab_papers::select::Selection;
+use snooplab_papers::study::Outcome;
 use snooplab_papers::{Claim, Paper};
 
-use super::{Common, Reproduced};
+use super::Common;
 use crate::files::write_file;
 
-/// A study's outcome with the paper it is of.
-struct Studied {
-    paper: Paper,
+/// A paper's outcome with the paper it is of: what each output of `reproduce` needs.
+pub struct Studied {
+    pub paper: Paper,
     outcome: Box<dyn Outcome>,
 }
 
-/// Plans `study` for the parts `words` name and runs it; returns its outputs and the number of
-/// runs.
-pub fn run(
-    paper: Paper,
-    study: &dyn Study,
-    words: &[String],
-    common: &Common,
-) -> Result<(Box<dyn Reproduced>, usize), String> {
-    let plan = study.plan(words, common)?;
+/// Plans the paper for the parts the selection names and runs it; returns its outcome and the
+/// number of runs.
+pub fn run(sel: &Selection, common: &Common) -> Result<(Studied, usize), String> {
+    let plan = sel.paper.plan(&sel.parts, common)?;
     let jobs = plan.jobs();
     let results = crate::parallel::run_jobs(&jobs, common.threads, "reproduce")?;
     Ok((
-        Box::new(Studied {
-            paper,
+        Studied {
+            paper: sel.paper,
             outcome: plan.finish(results),
-        }),
+        },
         jobs.len(),
     ))
 }
 
-impl Reproduced for Studied {
-    fn paper(&self) -> Paper {
-        self.paper
-    }
-    fn claims(&self) -> &[Claim] {
+impl Studied {
+    /// The paper's claims as checked (counted in the verdict line at the end).
+    pub fn claims(&self) -> &[Claim] {
         self.outcome.claims()
     }
-    fn text(&self) -> String {
+    /// The tables and claims as text, for the terminal.
+    pub fn text(&self) -> String {
         crate::render::text(self.paper, &self.outcome.document())
     }
-    fn json(&self) -> Result<serde_json::Value, String> {
+    /// The report as JSON (the value under the paper's name in `--json`).
+    pub fn json(&self) -> Result<serde_json::Value, String> {
         self.outcome.json()
     }
-    fn write_outputs(&self, dir: &Path) -> Result<(), String> {
+    /// Every run and the report into `dir` (`--out`; `dir` is the paper's own directory).
+    pub fn write_outputs(&self, dir: &Path) -> Result<(), String> {
         for (name, contents) in self.outcome.files()? {
             write_file(&dir.join(name), contents)?;
         }
         Ok(())
     }
-    fn report_section(&self, dir: &Path) -> Result<String, String> {
+    /// The paper's section of `index.html`; its figures go into `dir/<paper>/`.
+    pub fn report_section(&self, dir: &Path) -> Result<String, String> {
         crate::render::html_section(dir, self.paper, &self.outcome.document())
     }
 }

@@ -10,13 +10,19 @@ use snooplab_sim::{Env, Job, Protocol, RunResult, Scenario};
 use super::{CellReport, Experiment, Part, Plan000, Report, Run000, TableReport};
 use crate::document::{Bar, BarSeries, Bars, Cell, Chart, Document, Line, Row, Sweep, Table};
 use crate::select::Common;
-use crate::study::{Outcome, Planned, Study};
+use crate::study::{About, Outcome, Planned, Study};
 use crate::Claim;
 
 /// Paper 000 for `reproduce`.
 pub struct Reproduction;
 
 impl Study for Reproduction {
+    fn about(&self) -> &'static About {
+        &super::ABOUT
+    }
+    fn check_parts(&self, words: &[String]) -> Result<(), String> {
+        crate::select::paper000_parts(words).map(|_| ())
+    }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
         Ok(Box::new(Plan000::new(words, common)?))
     }

@@ -14,13 +14,25 @@ pub use crate::Claim;
 pub use claims::check_claims;
 pub use data::{Cell, Paper000};
 
+use crate::study::About;
 use serde::Serialize;
+use snooplab_proto::tcp::HostPreset;
 
 use snooplab_sim::metrics::RunResult;
 use snooplab_sim::scenario::{Env, Scenario};
 use snooplab_sim::size::format_size;
 use snooplab_sim::stats::{summarize, Summary};
 use snooplab_sim::Protocol;
+
+/// Who paper 000 is for `reproduce`: "10 runs" per configuration (section IV), BSD/OS 2.1 hosts
+/// ("all running BSD/OS 2.1", section IV-A; docs/host-profiles.md).
+pub const ABOUT: About = About {
+    name: "paper000",
+    citation: "Balakrishnan, Padmanabhan, Seshan and Katz, \"A Comparison of Mechanisms for \
+               Improving TCP Performance over Wireless Links\" (1997)",
+    default_seeds: 10,
+    default_host: HostPreset::Bsdos21,
+};
 
 /// Throughput must be within this relative error of the paper's.
 pub const THROUGHPUT_TOLERANCE: f64 = 0.15;

@@ -5,7 +5,6 @@ use snooplab_sim::{Job, RunResult, Scenario};
 
 use super::{evaluate, experiments, Experiment, Paper000, Part, Report};
 use crate::select::{paper000_parts, Common};
-use crate::Paper;
 
 /// Paper 000 planned: its experiments, each to run with every seed.
 pub struct Plan000 {
@@ -26,8 +25,8 @@ impl Plan000 {
     /// The parts the words name, every host with `common`'s profile (default: the paper's).
     pub fn new(words: &[String], common: &Common) -> Result<Plan000, String> {
         let parts = paper000_parts(words)?;
-        let seeds = common.seeds(Paper::Paper000);
-        let host = common.host(Paper::Paper000);
+        let seeds = common.seeds(&super::ABOUT);
+        let host = common.host(&super::ABOUT);
         let paper = Paper000::load()?;
         let mut exps = experiments(&parts);
         for e in &mut exps {

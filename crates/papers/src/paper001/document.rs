@@ -10,13 +10,19 @@ use snooplab_sim::{Job, Protocol, RunResult};
 use super::{paper001_network, Experiment, Part, Plan001, Report, Run001, RETRANSMISSION_TRANSFER};
 use crate::document::{Bar, BarSeries, Bars, Cell, Chart, Document, Row, Table};
 use crate::select::Common;
-use crate::study::{Outcome, Planned, Study};
+use crate::study::{About, Outcome, Planned, Study};
 use crate::Claim;
 
 /// Paper 001 for `reproduce`.
 pub struct Reproduction;
 
 impl Study for Reproduction {
+    fn about(&self) -> &'static About {
+        &super::ABOUT
+    }
+    fn check_parts(&self, words: &[String]) -> Result<(), String> {
+        crate::select::paper001_parts(words).map(|_| ())
+    }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
         Ok(Box::new(Plan001::new(words, common)?))
     }

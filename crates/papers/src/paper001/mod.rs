@@ -15,11 +15,22 @@ pub use plan::{paper001_network, Plan001, Run001};
 pub use claims::check_claims;
 pub use report::{evaluate, GainReport, LossRow, ProtocolRow, Report, SizeRow};
 
+use crate::study::About;
 use serde::Serialize;
 
 use crate::paper001::testbed::Paper001;
 use snooplab_sim::network::Network;
 use snooplab_sim::Protocol;
+
+/// Who paper 001 is for `reproduce`: "averaging the results of 50 trials" (section 6.1), FreeBSD
+/// 2.2.1 hosts ([`testbed::HOST`]).
+pub const ABOUT: About = About {
+    name: "paper001",
+    citation: "Tamura, Tobe and Tokuda, \"EFR: Efficient Fast Retransmit Scheme for TCP in a \
+               Wireless Multiple Access\" (1998)",
+    default_seeds: 50,
+    default_host: testbed::HOST,
+};
 
 /// The paper's numbers the text gives (section 6).
 pub mod paper {

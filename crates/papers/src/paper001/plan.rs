@@ -6,7 +6,6 @@ use snooplab_sim::{Job, Network, RunResult};
 
 use super::{evaluate, experiments, Experiment, Part, Report};
 use crate::select::{paper001_parts, Common};
-use crate::Paper;
 
 /// Paper 001 planned: its testbeds, each to run with every seed.
 pub struct Plan001 {
@@ -46,8 +45,8 @@ impl Plan001 {
         Ok(Plan001 {
             exps: experiments(&parts),
             parts,
-            seeds: common.seeds(Paper::Paper001),
-            host: common.host(Paper::Paper001),
+            seeds: common.seeds(&super::ABOUT),
+            host: common.host(&super::ABOUT),
         })
     }
 

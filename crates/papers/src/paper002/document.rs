@@ -14,13 +14,19 @@ use super::{
 };
 use crate::document::{Cell, Chart, Document, Line, Row, Sweep, Table};
 use crate::select::Common;
-use crate::study::{report_and_runs, Outcome, Planned, Study};
+use crate::study::{report_and_runs, About, Outcome, Planned, Study};
 use crate::Claim;
 
 /// Paper 002 for `reproduce`.
 pub struct Reproduction;
 
 impl Study for Reproduction {
+    fn about(&self) -> &'static About {
+        &super::ABOUT
+    }
+    fn check_parts(&self, words: &[String]) -> Result<(), String> {
+        crate::select::paper002_parts(words).map(|_| ())
+    }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
         Ok(Box::new(Plan002::new(words, common)?))
     }

@@ -6,6 +6,7 @@
 //! runs (the report draws them). Beside them, the baselines of section 8: a hard handoff as in plain
 //! Mobile IP, and Caceres and Iftode's fast retransmissions after it.
 
+use crate::study::About;
 use serde::{Deserialize, Serialize};
 use snooplab_proto::agent::handoff::Scheme;
 use snooplab_proto::time::SEC;
@@ -16,6 +17,16 @@ use crate::{Claim, PAPER_RESULTS};
 use snooplab_sim::network::Network;
 use snooplab_sim::protocol::AgentKind;
 use snooplab_sim::stats::Summary;
+
+/// Who paper 002 is for `reproduce`: Fig. 7 "was repeated ten times at each error rate", the
+/// testbed's hosts ([`testbed::HOST`]).
+pub const ABOUT: About = About {
+    name: "paper002",
+    citation: "Balakrishnan, Seshan and Katz, \"Improving Reliable Transport and Handoff \
+               Performance in Cellular Wireless Networks\" (1995)",
+    default_seeds: 10,
+    default_host: testbed::HOST,
+};
 
 /// Bits between errors on Figs. 7 and 11's x axis (log2 scale), 16 Kbits to 4 Mbits. The text
 /// places "5e-7" near "the 2 Mb point", names one error per 256 Kbits (Fig. 8) and per 1 Mbit, and

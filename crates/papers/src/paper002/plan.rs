@@ -6,7 +6,6 @@ use snooplab_sim::{Job, RunResult};
 
 use super::{evaluate, experiments, network, Experiment, Paper002Data, Report002};
 use crate::select::{paper002_parts, Common};
-use crate::Paper;
 
 /// Paper 002 planned: its jobs, each to run with every seed.
 pub struct Plan002 {
@@ -32,8 +31,8 @@ impl Plan002 {
         Ok(Plan002 {
             exps: experiments(&paper, parts),
             paper,
-            seeds: common.seeds(Paper::Paper002),
-            host: common.host(Paper::Paper002),
+            seeds: common.seeds(&super::ABOUT),
+            host: common.host(&super::ABOUT),
         })
     }
 

@@ -9,13 +9,19 @@ use snooplab_sim::{Job, Protocol, RunResult};
 use super::{scenario, Plan004, Report004, Run004, ABOUT_TWO, CLOSE};
 use crate::document::{Block, Chart, Document, Line, Row, Sweep, Table};
 use crate::select::Common;
-use crate::study::{report_and_runs, Outcome, Planned, Study};
+use crate::study::{report_and_runs, About, Outcome, Planned, Study};
 use crate::Claim;
 
 /// Paper 004 for `reproduce`.
 pub struct Reproduction;
 
 impl Study for Reproduction {
+    fn about(&self) -> &'static About {
+        &super::ABOUT
+    }
+    fn check_parts(&self, words: &[String]) -> Result<(), String> {
+        crate::select::paper004_parts(words).map(|_| ())
+    }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
         Ok(Box::new(Plan004::new(words, common)?))
     }

@@ -10,13 +10,26 @@ pub mod plan;
 pub use document::Reproduction;
 pub use plan::{Plan004, Run004};
 
+use crate::study::About;
 use serde::{Deserialize, Serialize};
+use snooplab_proto::tcp::HostPreset;
 
 use crate::{Claim, PAPER_RESULTS};
 use snooplab_sim::metrics::RunResult;
 use snooplab_sim::scenario::{Direction, Env, Scenario};
 use snooplab_sim::stats::{summarize, Summary};
 use snooplab_sim::Protocol;
+
+/// Who paper 004 is for `reproduce`: Fig. 2 does not say how many trials (10, as paper 000's);
+/// it names no hosts and ran at the same lab a year after paper 000, on the same kind of hosts as
+/// far as we can tell (BSD/OS 2.1).
+pub const ABOUT: About = About {
+    name: "paper004",
+    citation: "Balakrishnan and Katz, \"Explicit Loss Notification and Wireless Web \
+               Performance\" (1998)",
+    default_seeds: 10,
+    default_host: HostPreset::Bsdos21,
+};
 
 /// The protocols of Fig. 2, in its order, and the NACK scheme after them.
 pub const PROTOCOLS: [Protocol; 3] = [Protocol::E2e, Protocol::BsEln, Protocol::BsNack];
@@ -65,7 +78,7 @@ pub fn scenario(protocol: Protocol, kbytes: u64, seed: u64) -> Scenario {
     let mut sc = Scenario::paper000(protocol, Env::Wan, 32768, seed);
     sc.direction = Direction::Up;
     sc.error_every = kbytes * 1024;
-    sc.set_host(crate::Paper::Paper004.default_host());
+    sc.set_host(ABOUT.default_host);
     sc
 }
 

@@ -6,7 +6,6 @@ use snooplab_sim::{Job, RunResult};
 
 use super::{evaluate, jobs, Paper004, Report004};
 use crate::select::{paper004_parts, Common};
-use crate::Paper;
 
 /// Paper 004 planned: Fig. 2's points, each to run with every seed.
 pub struct Plan004 {
@@ -26,8 +25,8 @@ impl Plan004 {
         paper004_parts(words)?;
         Ok(Plan004 {
             paper: Paper004::load()?,
-            seeds: common.seeds(Paper::Paper004),
-            host: common.host(Paper::Paper004),
+            seeds: common.seeds(&super::ABOUT),
+            host: common.host(&super::ABOUT),
         })
     }
 
