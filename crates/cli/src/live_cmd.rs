@@ -169,9 +169,38 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
     if !a.json {
         print_header();
     }
+    let (results, failed) = run_each(&configs, a.json);
+    let summaries = summarize_runs(&results);
+    if a.json {
+        let report = LiveReport {
+            complete: failed.is_none(),
+            planned_runs: configs.len(),
+            runs: results,
+            summaries,
+            failed,
+        };
+        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
+        println!("{text}");
+        return match report_failure(&report.failed, report.runs.len(), configs.len()) {
+            Some(e) => Err(e),
+            None => integrity(&report.runs),
+        };
+    }
+    if results.len() > 1 {
+        print_summaries(&summaries, failed.is_some(), results.len(), configs.len());
+    }
+    if let Some(e) = report_failure(&failed, results.len(), configs.len()) {
+        return Err(e);
+    }
+    integrity(&results)
+}
+
+/// Runs each configuration in turn with a progress bar, printing each row (unless `json`), until
+/// one fails or a stop signal comes: the results of the runs that completed and the failure.
+fn run_each(configs: &[LiveConfig], json: bool) -> (Vec<LiveResult>, Option<FailedRun>) {
     let mut results = Vec::new();
     let mut failed = None;
-    for cfg in &configs {
+    for cfg in configs {
         // A signal that arrived after the last run's transfer ended stops the next one.
         if let Some(sig) = stop_signal() {
             failed = Some(FailedRun {
@@ -209,7 +238,7 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
                 r.leftovers_removed.join(", ")
             );
         }
-        if !a.json {
+        if !json {
             print_row(&r);
             for w in &r.warnings {
                 println!("warning: {} seed {}: {w}", r.protocol, r.seed);
@@ -217,62 +246,34 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
         }
         results.push(r);
     }
-    let summaries = summarize_runs(&results);
-    if a.json {
-        let report = LiveReport {
-            complete: failed.is_none(),
-            planned_runs: configs.len(),
-            runs: results,
-            summaries,
-            failed,
-        };
-        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-        println!("{text}");
-        return match report_failure(&report.failed, report.runs.len(), configs.len()) {
-            Some(e) => Err(e),
-            None => integrity(&report.runs),
-        };
+    (results, failed)
+}
+
+/// The summary table of several runs: a row per protocol.
+fn print_summaries(summaries: &[LiveSummary], incomplete: bool, done: usize, planned: usize) {
+    println!();
+    if incomplete {
+        println!("(the {} of {} planned runs that completed)", done, planned);
     }
-    if results.len() > 1 {
-        println!();
-        if failed.is_some() {
-            println!(
-                "(the {} of {} planned runs that completed)",
-                results.len(),
-                configs.len()
-            );
-        }
+    println!(
+        "{:<19} {:>4} {:>17} {:>8} {:>8} {:>10} {:>10} {:>9}",
+        "protocol", "runs", "Mb/s (95% CI)", "ratio", "of cap", "local rx", "sender rx", "hash ok"
+    );
+    for s in summaries {
         println!(
-            "{:<19} {:>4} {:>17} {:>8} {:>8} {:>10} {:>10} {:>9}",
-            "protocol",
-            "runs",
-            "Mb/s (95% CI)",
-            "ratio",
-            "of cap",
-            "local rx",
-            "sender rx",
-            "hash ok"
+            "{:<19} {:>4} {:>8.3} ± {:<6} {:>7.2}x {:>7.1}% {:>10.1} {:>10.1} {:>6}/{}",
+            s.protocol,
+            s.throughput_mbps.n,
+            s.throughput_mbps.mean,
+            s.throughput_mbps.ci_text(3),
+            s.ratio_to_first,
+            100.0 * s.fraction_of_capacity,
+            s.local_retransmissions.mean,
+            s.sender_retransmitted_segments.mean,
+            s.integrity_ok_runs,
+            s.throughput_mbps.n
         );
-        for s in &summaries {
-            println!(
-                "{:<19} {:>4} {:>8.3} ± {:<6} {:>7.2}x {:>7.1}% {:>10.1} {:>10.1} {:>6}/{}",
-                s.protocol,
-                s.throughput_mbps.n,
-                s.throughput_mbps.mean,
-                s.throughput_mbps.ci_text(3),
-                s.ratio_to_first,
-                100.0 * s.fraction_of_capacity,
-                s.local_retransmissions.mean,
-                s.sender_retransmitted_segments.mean,
-                s.integrity_ok_runs,
-                s.throughput_mbps.n
-            );
-        }
     }
-    if let Some(e) = report_failure(&failed, results.len(), configs.len()) {
-        return Err(e);
-    }
-    integrity(&results)
 }
 
 /// The error line of an invocation that ended early, saying how many runs completed.
