@@ -76,6 +76,18 @@ pub enum AgentKind {
     SnoopQueueBlind,
 }
 
+/// Agents a scenario file can give a base station by name (`agent = "..."` on a node) besides
+/// the agent of each protocol: one row each, the only place these names live.
+pub const NODE_AGENTS: &[(&str, AgentKind)] = &[
+    ("router", AgentKind::Router),
+    // snoop at base station A of a transit link (paper 004 section 3.5)
+    ("snoop-eln", AgentKind::SnoopOnEln),
+    // snoop with paper 002's settings (section 6)
+    ("snoop-002", AgentKind::Snoop002),
+    // snoop that does not look into its transmit queue (docs/snoop-scaling.md)
+    ("snoop-queue-blind", AgentKind::SnoopQueueBlind),
+];
+
 /// Everything a protocol is, in one row: its names, the fixed host's loss recovery, what the
 /// receiver adds to its ACKs, the base-station agent, and what `snooplab protocols` says of it.
 #[derive(Clone, Copy, Debug)]

@@ -12,7 +12,7 @@ use crate::link::WiredParams;
 use crate::medium::AccessModel;
 use crate::network::paper000::{DST_PORT, SRC_PORT};
 use crate::network::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Station};
-use crate::protocol::{AgentKind, Protocol};
+use crate::protocol::{AgentKind, Protocol, NODE_AGENTS};
 use crate::scenario::{size_u32, value_text, Env, Scenario, SizeValue};
 
 /// A network described in a file, names resolved to indices and values checked; the scenario
@@ -403,19 +403,17 @@ impl Topology {
     }
 }
 
-/// A base station's agent by the protocol that runs it, or `router`, or `snoop-eln` (snoop at base
-/// station A of a transit link, paper 004 section 3.5), or `snoop-002` (paper 002's settings), or
-/// `snoop-queue-blind` (snoop that does not look into its transmit queue, docs/snoop-scaling.md).
+/// A base station's agent by the protocol that runs it, or by one of the names of
+/// [`NODE_AGENTS`] (`router`, `snoop-eln`, ...).
 fn parse_agent(name: &str) -> Result<AgentKind, String> {
-    match name.trim().to_ascii_lowercase().as_str() {
-        "router" => Ok(AgentKind::Router),
-        "snoop-eln" => Ok(AgentKind::SnoopOnEln),
-        "snoop-002" => Ok(AgentKind::Snoop002),
-        "snoop-queue-blind" => Ok(AgentKind::SnoopQueueBlind),
-        _ => Protocol::parse(name)
-            .map(Protocol::agent)
-            .map_err(|e| format!("{e}; or router, snoop-eln, snoop-002, snoop-queue-blind")),
+    let key = name.trim().to_ascii_lowercase();
+    if let Some(&(_, kind)) = NODE_AGENTS.iter().find(|(n, _)| *n == key) {
+        return Ok(kind);
     }
+    Protocol::parse(name).map(Protocol::agent).map_err(|e| {
+        let names: Vec<&str> = NODE_AGENTS.iter().map(|(n, _)| *n).collect();
+        format!("{e}; or {}", names.join(", "))
+    })
 }
 
 impl Network {
