@@ -272,6 +272,7 @@ impl<O: Observe> Simulation<O> {
             env: env.to_string(),
             obs,
             progress: None,
+            ended: 0,
             net: net.clone(),
         };
         for (i, c) in sim.net.crashes.iter().enumerate() {
