@@ -138,8 +138,12 @@ pub fn html_section(page: &Path, paper: Paper, d: &Document) -> Result<String, S
             } => {
                 for (f, summary) in example_network(&dir, &job.network, &job.env, file)? {
                     // a run of several flows plots each into files named after it
-                    let shown =
-                        flow.is_none_or(|n| f.png.to_string_lossy().contains(&format!("flow{n}")));
+                    // (`sequence-flow0.png`)
+                    let shown = flow.is_none_or(|n| {
+                        f.png
+                            .file_stem()
+                            .is_some_and(|s| s.to_string_lossy().ends_with(&format!("-flow{n}")))
+                    });
                     if shown {
                         let caption = match label {
                             Some(l) => format!("{l}, {summary}"),

@@ -1,6 +1,6 @@
 //! A paper's report as neutral data: headings, paragraphs, tables, the claims, charts and example
 //! runs, in the order they are read. The command line renders one document as text for the
-//! terminal and as a section of the HTML report (`cli/src/render/`), so no paper writes a renderer
+//! terminal and as a section of the HTML report (`cli/src/render.rs`), so no paper writes a renderer
 //! of its own, and a new paper or study only says what its report holds.
 
 use snooplab_sim::stats::Summary;

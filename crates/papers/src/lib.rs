@@ -2,7 +2,7 @@
 //! its own; paper 000's is the simulator's default network), the runs it makes, the paper's numbers
 //! and its claims checked as measured ratios. `snooplab reproduce` and the Python package plan a
 //! paper's runs here, run them (`snooplab-lab`) and evaluate the results here into a report.
-//! [`Paper`] names the papers that are built.
+//! [`PAPERS`] lists the papers that are built.
 
 pub mod document;
 pub mod paper000;
@@ -35,22 +35,27 @@ pub type Paper = &'static dyn study::Study;
 
 /// Every paper `reproduce` runs, in the order it runs them. A new paper or a study of our own is a
 /// directory beside these and one line here.
-pub static PAPERS: [Paper; 4] = [
+pub static PAPERS: &[Paper] = &[
     &paper000::Reproduction,
     &paper001::Reproduction,
     &paper002::Reproduction,
     &paper004::Reproduction,
 ];
 
-/// The paper named `s` (`paper000`, `000` or `0`), if it is built.
+/// The paper named `s`: its exact name (`paper000`, or a study's own name), or for a paper its
+/// number (`000`, `0`, `paper0`).
 pub fn find(s: &str) -> Option<Paper> {
     let t = s.trim().to_ascii_lowercase();
+    if let Some(&p) = PAPERS.iter().find(|p| p.name() == t) {
+        return Some(p);
+    }
     let digits = t.strip_prefix("paper").unwrap_or(&t);
     let n: u32 = digits.parse().ok()?;
-    PAPERS
-        .iter()
-        .copied()
-        .find(|p| p.name().trim_start_matches("paper").parse() == Ok(n))
+    PAPERS.iter().copied().find(|p| {
+        p.name()
+            .strip_prefix("paper")
+            .is_some_and(|d| d.parse() == Ok(n))
+    })
 }
 
 #[cfg(test)]
@@ -72,6 +77,7 @@ mod tests {
     #[test]
     fn every_paper_has_its_own_name() {
         let mut names: Vec<&str> = PAPERS.iter().map(|p| p.name()).collect();
+        names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), PAPERS.len());
         assert!(PAPERS.iter().all(|p| find(p.name()).is_some()));

@@ -66,7 +66,8 @@ pub fn selections(words: &[String]) -> Result<Vec<Selection>, String> {
         match out.last_mut() {
             Some(s) => s.parts.push(w.clone()),
             None => out.push(Selection {
-                paper: PAPERS[0],
+                // a part before any paper is paper 000's, the first of the papers
+                paper: &paper000::Reproduction,
                 parts: vec![w.clone()],
             }),
         }

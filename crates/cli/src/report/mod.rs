@@ -119,10 +119,10 @@ pub fn timeouts_in_words(timeouts: u64, segments: usize) -> String {
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}\
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:4px 8px;\
-text-align:center;font-size:14px}tr.paper td{color:#555}tr.err td{font-size:12px}\
+text-align:center;font-size:14px}tr.paper td{color:#555}\
 td.miss{background:#fde2e2}tr.ord td{text-align:left;font-size:12px;color:#444}\
 figure{margin:1em 0}figure img{max-width:100%}figcaption{font-size:13px;color:#444}\
-ul.cfg{font-size:13px;color:#444}li.holds{color:#185}li.fails{color:#a11}";
+li.holds{color:#185}li.fails{color:#a11}";
 
 /// Writes `dir/index.html`: a contents list, then each paper's section.
 pub fn write_page(dir: &Path, papers: &[Studied]) -> Result<(), String> {

@@ -105,9 +105,9 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
                 // read may advertise a window at once, and that window must already count the
                 // bytes as held, or the fixed host may send them once more (docs/fuzzing.md,
                 // finding 4)
-                m.write(now, n);
+                let taken = m.write(now, n);
                 w.set_reserved(m.send_buffered());
-                w.read(now, n);
+                w.read(now, taken);
             }
             if w.at_eof() {
                 m.close(now);

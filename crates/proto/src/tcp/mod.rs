@@ -410,12 +410,15 @@ impl Tcp {
     }
 
     /// The relay application writes `n` bytes (at most [`Tcp::send_space`]).
-    pub fn write(&mut self, now: Time, n: u64) {
+    /// Returns the bytes taken: at most the send space, none once the relay has closed.
+    pub fn write(&mut self, now: Time, n: u64) -> u64 {
         let n = n.min(self.send_space());
-        if n > 0 && !self.close_requested {
-            self.relay_written += n;
-            self.output(now);
+        if n == 0 || self.close_requested {
+            return 0;
         }
+        self.relay_written += n;
+        self.output(now);
+        n
     }
 
     /// Delivered bytes the relay application has not read.
