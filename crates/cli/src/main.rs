@@ -19,7 +19,6 @@ mod run_cmd;
 mod run_progress;
 mod settings;
 mod sweep;
-mod units;
 
 use clap::Parser;
 

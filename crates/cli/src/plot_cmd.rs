@@ -20,7 +20,7 @@ pub fn run_title(r: &RunResult) -> String {
 }
 
 fn title_of(protocol: &str, env: &str, buffer: u64, every: u64, burst: u64, seed: u64) -> String {
-    use crate::units::format_bytes;
+    use snooplab_papers::units::format_bytes;
     use snooplab_sim::size::format_size;
     let errors = if every == 0 {
         "no errors".to_string()

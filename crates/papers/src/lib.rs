@@ -11,6 +11,7 @@ pub mod paper002;
 pub mod paper004;
 pub mod select;
 pub mod study;
+pub mod units;
 
 use serde::Serialize;
 

@@ -4,13 +4,13 @@
 
 use std::fmt::Write as _;
 
-use snooplab_sim::size::format_size;
 use snooplab_sim::{Env, Job, Protocol, RunResult, Scenario};
 
 use super::{CellReport, Experiment, Part, Plan000, Report, Run000, TableReport};
 use crate::document::{Bar, BarSeries, Bars, Cell, Chart, Document, Line, Row, Sweep, Table};
 use crate::select::Common;
 use crate::study::{About, Outcome, Planned, Study};
+use crate::units::format_bytes as bytes;
 use crate::Claim;
 
 /// Paper 000 for `reproduce`.
@@ -217,18 +217,6 @@ pub fn verdict(c: &CellReport) -> String {
         None => "",
     };
     format!("{:+.0}% {t}{g}", 100.0 * e)
-}
-
-/// Bytes as the page writes them: 32 KB, 8 MB, 1400 B.
-fn bytes(n: u64) -> String {
-    let f = format_size(n);
-    if let Some(k) = f.strip_suffix('k') {
-        format!("{k} KB")
-    } else if let Some(m) = f.strip_suffix('M') {
-        format!("{m} MB")
-    } else {
-        format!("{f} B")
-    }
 }
 
 /// What the runs of a table row had in common, in words.

@@ -1,5 +1,5 @@
-//! Sizes in words for titles and reports. (Kept out of the simulator crate on purpose: adding code
-//! there reshuffles its codegen units and moved the simulation benchmark by 3%.)
+//! Sizes in words for reports and plot titles. (Kept out of the simulator crate on purpose: adding
+//! code there reshuffles its codegen units and moved the simulation benchmark by 3%.)
 
 use snooplab_sim::size::format_size;
 
