@@ -108,11 +108,15 @@ fuzz_target!(|data: &[u8]| {
             },
             check: &mut |t| check_sim_packet(&t.packet, &given.borrow(), "handoff"),
             after: &mut |_| {},
-            extra: Some(&mut |a, _, now| match moved.take() {
-                Some(inner) => a.take_over(now, inner),
-                None => moved = a.hand_over(),
+            extra: Some(&mut |a, _, now| {
+                if let Some(h) = a.handover() {
+                    match moved.take() {
+                        Some(inner) => h.take_over(now, inner),
+                        None => moved = h.hand_over(),
+                    }
+                }
             }),
         },
     );
-    let _ = (agent.stats(), agent.handoff());
+    let _ = agent.counters();
 });

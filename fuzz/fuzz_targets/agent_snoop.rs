@@ -48,5 +48,5 @@ fuzz_target!(|data: &[u8]| {
             "more connections than the cap"
         );
     });
-    let _ = agent.stats();
+    let _ = (agent.stats(), agent.counters());
 });

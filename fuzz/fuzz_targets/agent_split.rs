@@ -51,5 +51,5 @@ fuzz_target!(|data: &[u8]| {
             extra: None,
         },
     );
-    let _ = (agent.stats(), agent.relay());
+    let _ = (agent.counters(), agent.relay().and_then(|r| r.report()));
 });

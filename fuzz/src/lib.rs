@@ -258,11 +258,15 @@ pub fn drive_agent<P: SegmentView>(
             7 => {
                 let max = usize::from(u16_of(u));
                 let len = usize::from(u16_of(u));
-                agent.on_input_queue(len, max);
+                if let Some(q) = agent.queue_reader() {
+                    q.on_input_queue(len, max);
+                }
             }
             8 | 9 => {
                 if let Some(p) = (d.packet)(u) {
-                    agent.mirror(now, p);
+                    if let Some(m) = agent.mirror() {
+                        m.mirror(now, p);
+                    }
                 }
             }
             _ => {

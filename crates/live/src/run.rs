@@ -384,7 +384,7 @@ fn report(
             rx.clamp_restored
         ));
     }
-    let agent = station.agent_stats();
+    let agent = station.agent_counters();
     let links = station.link_counters();
     let end = rx.last_byte.unwrap_or(tx.finished);
     let duration = end.saturating_duration_since(tx.started).as_nanos() as Time;
@@ -426,9 +426,9 @@ fn report(
         duration_s: secs,
         timeouts: hosts.fh.timeouts,
         fast_retransmits: hosts.fh.reno_recovery + hosts.fh.sack_recovery,
-        local_retransmissions: agent.local_retransmissions,
-        dupacks_suppressed: agent.dupacks_suppressed,
-        generated_acks: agent.generated_acks,
+        local_retransmissions: agent.get("local_retransmissions"),
+        dupacks_suppressed: agent.get("dupacks_suppressed"),
+        generated_acks: agent.get("generated_acks"),
         frames_corrupted_down: links.frames_corrupted_down,
         frames_corrupted_up: links.frames_corrupted_up,
         channel_down: channel_labels(cfg.link.as_ref()).0,

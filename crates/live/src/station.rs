@@ -6,7 +6,7 @@ use std::io::{BufWriter, Read, Seek, Write};
 use std::path::Path;
 use std::time::Instant;
 
-use snooplab_proto::agent::{Agent, AgentProbe, AgentStats, Port, SegmentView};
+use snooplab_proto::agent::{Agent, AgentProbe, Counters, Port, SegmentView};
 use snooplab_proto::time::MS;
 use snooplab_proto::Time;
 use snooplab_sim::capture::PcapWriter;
@@ -451,8 +451,9 @@ impl<'a> BaseStation<'a> {
         self.counters
     }
 
-    pub fn agent_stats(&self) -> AgentStats {
-        self.agent.stats()
+    /// What the agent counted, by name.
+    pub fn agent_counters(&self) -> Counters {
+        self.agent.counters()
     }
 
     /// What the agent holds now.

@@ -1,6 +1,6 @@
 //! The run-time checks catch a faulty base station (docs/architecture.md#rules).
 
-use snooplab_proto::agent::{Agent, AgentStats, Origin, Port, Priority, Transmit};
+use snooplab_proto::agent::{Agent, Counters, Origin, Port, Priority, Transmit};
 use snooplab_proto::{Flags, Time};
 use snooplab_sim::packet::SimPacket;
 use snooplab_sim::{Env, Protocol, Scenario, Simulation};
@@ -23,8 +23,8 @@ impl<F: FnMut(Port, &SimPacket) -> Vec<Transmit<SimPacket>>> Agent<SimPacket> fo
     fn poll_timeout(&self) -> Option<Time> {
         None
     }
-    fn stats(&self) -> AgentStats {
-        AgentStats::default()
+    fn counters(&self) -> Counters {
+        Counters::default()
     }
 }
 

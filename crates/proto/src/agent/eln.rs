@@ -16,7 +16,10 @@
 use std::collections::VecDeque;
 
 use super::holes::MobileSenders;
-use super::{Agent, AgentProbe, AgentStats, BuildPacket, Port, SegmentView, Transmit};
+use super::{
+    agent_counters, Agent, AgentProbe, BuildPacket, Counters, Port, QueueReader, SegmentView,
+    Transmit,
+};
 use crate::segment::Segment;
 use crate::time::{Time, SEC};
 
@@ -45,10 +48,25 @@ impl ElnConfig {
     }
 }
 
+agent_counters! {
+    /// What the ELN marker counted.
+    pub struct ElnStats {
+        /// Packets passed on to the other port.
+        pub forwarded,
+        /// Gaps in a mobile sender's data recorded as wireless holes.
+        pub holes,
+        /// Gaps bridged because a queue was above the threshold: possible congestion losses.
+        pub congestion_gaps,
+        /// ACKs forwarded to the mobile host with the ELN bit set.
+        pub eln_marked_acks,
+    }
+}
+
 pub struct ElnAgent<P> {
     senders: MobileSenders<()>,
     out: VecDeque<Transmit<P>>,
-    stats: AgentStats,
+    /// Its own counts; the gaps are the senders' ([`ElnAgent::stats`]).
+    stats: ElnStats,
 }
 
 impl<P> ElnAgent<P> {
@@ -61,7 +79,17 @@ impl<P> ElnAgent<P> {
                 cfg.idle_timeout,
             ),
             out: VecDeque::new(),
-            stats: AgentStats::default(),
+            stats: ElnStats::default(),
+        }
+    }
+
+    /// What it counted so far.
+    pub fn stats(&self) -> ElnStats {
+        let (holes, congestion_gaps) = self.senders.gaps();
+        ElnStats {
+            holes,
+            congestion_gaps,
+            ..self.stats
         }
     }
 
@@ -83,7 +111,7 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for ElnAgent<P> {
         };
         let out = match from {
             Port::Wireless => {
-                self.senders.on_data(now, &seg, &mut self.stats);
+                self.senders.on_data(now, &seg);
                 packet
             }
             Port::Wired if seg.has_ack() && self.on_ack(now, &seg) => {
@@ -108,12 +136,8 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for ElnAgent<P> {
         None
     }
 
-    fn on_input_queue(&mut self, len: usize, max: usize) {
-        self.senders.set_input_queue(len, max);
-    }
-
-    fn stats(&self) -> AgentStats {
-        self.stats.clone()
+    fn counters(&self) -> Counters {
+        self.stats().named()
     }
 
     fn probe(&self) -> AgentProbe {
@@ -121,6 +145,17 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for ElnAgent<P> {
             connections: self.senders.connections() as u32,
             ..AgentProbe::default()
         }
+    }
+
+    fn queue_reader(&mut self) -> Option<&mut dyn QueueReader<P>> {
+        Some(self)
+    }
+}
+
+/// The queue rule reads the base station's input queue (paper 004 section 3.3).
+impl<P> QueueReader<P> for ElnAgent<P> {
+    fn on_input_queue(&mut self, len: usize, max: usize) {
+        self.senders.set_input_queue(len, max);
     }
 }
 

@@ -136,11 +136,11 @@ fn a_gap_while_the_base_stations_input_queue_is_above_75_percent_is_not_a_wirele
     let mut a = agent();
     through(&mut a, Port::Wireless, syn());
     through(&mut a, Port::Wireless, data(0));
-    Agent::<Pkt>::on_input_queue(&mut a, 40, 50);
+    QueueReader::<Pkt>::on_input_queue(&mut a, 40, 50);
     through(&mut a, Port::Wireless, data(2));
     assert_eq!(a.stats().congestion_gaps, 1);
     assert!(!marked(&mut a, 1));
-    Agent::<Pkt>::on_input_queue(&mut a, 37, 50);
+    QueueReader::<Pkt>::on_input_queue(&mut a, 37, 50);
     through(&mut a, Port::Wireless, data(4));
     assert_eq!(a.stats().holes, 1);
     assert!(marked(&mut a, 3));

@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 
-use super::AgentStats;
 use crate::segment::{Endpoint, Segment};
 use crate::seq::Seq;
 use crate::time::Time;
@@ -43,6 +42,9 @@ pub struct MobileSenders<E> {
     max_connections: usize,
     /// A connection with no packets for this long is forgotten.
     idle: Time,
+    /// Gaps recorded as holes, and gaps bridged as possible congestion, over all connections.
+    holes: u64,
+    congestion_gaps: u64,
 }
 
 impl<E: Default> MobileSenders<E> {
@@ -59,7 +61,14 @@ impl<E: Default> MobileSenders<E> {
             max_blocks,
             max_connections,
             idle,
+            holes: 0,
+            congestion_gaps: 0,
         }
+    }
+
+    /// Gaps recorded as wireless holes so far, and gaps bridged as possible congestion losses.
+    pub fn gaps(&self) -> (u64, u64) {
+        (self.holes, self.congestion_gaps)
     }
 
     /// The base station's input queue holds `len` of at most `max` packets.
@@ -68,14 +77,9 @@ impl<E: Default> MobileSenders<E> {
     }
 
     /// Data (or a SYN or FIN) from the mobile host: recorded in its connection's blocks, a new hole
-    /// or a gap bridged as congestion counted in `stats`. `None` for a segment that occupies no
-    /// sequence space.
-    pub fn on_data(
-        &mut self,
-        now: Time,
-        seg: &Segment,
-        stats: &mut AgentStats,
-    ) -> Option<(&mut Sender<E>, Recorded)> {
+    /// or a gap bridged as congestion counted ([`MobileSenders::gaps`]). `None` for a segment that
+    /// occupies no sequence space.
+    pub fn on_data(&mut self, now: Time, seg: &Segment) -> Option<(&mut Sender<E>, Recorded)> {
         if seg.seq_len() == 0 {
             return None;
         }
@@ -95,8 +99,8 @@ impl<E: Default> MobileSenders<E> {
             .blocks
             .record(seg.seq, seg.seq + seg.seq_len(), congested);
         match rec {
-            Recorded::NewHole(..) => stats.holes += 1,
-            Recorded::Bridged(..) if congested => stats.congestion_gaps += 1,
+            Recorded::NewHole(..) => self.holes += 1,
+            Recorded::Bridged(..) if congested => self.congestion_gaps += 1,
             _ => {}
         }
         Some((conn, rec))

@@ -2,19 +2,24 @@
 //! (docs/architecture.md). Each is sans-IO and generic over the packet it holds, so the simulator passes
 //! its own packets and the live mode passes raw IP bytes.
 
+mod counters;
 pub mod eln;
 pub mod handoff;
 pub mod holes;
 pub mod nack;
+mod roles;
 mod router;
 pub mod snoop;
 pub mod split;
 #[cfg(test)]
 mod split_tests;
 
+pub(crate) use counters::agent_counters;
+pub use counters::Counters;
 pub use eln::{ElnAgent, ElnConfig};
 pub use holes::BlockList;
 pub use nack::{NackAgent, NackConfig};
+pub use roles::{Handover, Mirror, QueueReader, Relay};
 pub use router::Router;
 pub use snoop::{BuildPacket, SnoopAgent, SnoopConfig};
 pub use split::{SplitAgent, SplitConfig};
@@ -90,24 +95,6 @@ impl<P> Transmit<P> {
     }
 }
 
-/// Counters every agent reports.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct AgentStats {
-    pub forwarded: u64,
-    pub local_retransmissions: u64,
-    pub dupacks_suppressed: u64,
-    pub generated_acks: u64,
-    pub dropped: u64,
-    /// Gaps in a mobile sender's data recorded as wireless holes (ELN and NACK agents).
-    pub holes: u64,
-    /// Gaps bridged because a queue was above the threshold: possible congestion losses.
-    pub congestion_gaps: u64,
-    /// ACKs forwarded to a mobile host with the ELN bit set.
-    pub eln_marked_acks: u64,
-    /// NACKs (SACK-encoded) sent to a mobile host.
-    pub nacks: u64,
-}
-
 /// What an agent holds at a moment, for traces (cheap to take).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AgentProbe {
@@ -135,7 +122,7 @@ pub struct RelayReport {
     pub gave_up: Option<(Time, u64)>,
 }
 
-/// How a packet left the base station's transmit queue ([`Agent::on_departure`]).
+/// How a packet left the base station's transmit queue ([`QueueReader::on_departure`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Departure {
     /// Its frame went on the air (and ended; the channel may have corrupted it).
@@ -154,40 +141,26 @@ pub trait Agent<P: SegmentView> {
     fn poll_transmit(&mut self, now: Time) -> Option<Transmit<P>>;
     /// When the agent next wants [`Agent::on_timeout`].
     fn poll_timeout(&self) -> Option<Time>;
-    /// The base station's input queue holds `len` of at most `max` packets: told before each
-    /// packet from it is handed over. Only agents that classify losses (ELN) read it.
-    fn on_input_queue(&mut self, _len: usize, _max: usize) {}
-    /// A packet this agent sent to its wireless port left the base station's own transmit queue at
-    /// `now`: on the air (its frame ended) or dropped. A host that reports departures reports
-    /// every one; an agent that has never been told takes each packet to go on the air when it is
-    /// forwarded (the live mode, which hands packets to the kernel at once). Only snoop reads it
-    /// ([`snoop::SnoopConfig::queue_aware`]). Returns whether the agent read it (its timers may
-    /// have moved, so the host asks [`Agent::poll_timeout`] again); an agent that ignores
-    /// departures costs its host nothing per frame.
-    fn on_departure(&mut self, _now: Time, _packet: &P, _how: Departure) -> bool {
-        false
-    }
-    fn stats(&self) -> AgentStats;
+    /// What the agent counted, under its own counters' names.
+    fn counters(&self) -> Counters;
     /// What the agent holds now; nothing, for an agent that holds nothing.
     fn probe(&self) -> AgentProbe {
         AgentProbe::default()
     }
-    /// The relay sender of a split connection; `None` for an agent that runs no TCP.
-    fn relay(&self) -> Option<RelayReport> {
+    /// Its role as a reader of the base station's queues, if it takes it ([`QueueReader`]).
+    fn queue_reader(&mut self) -> Option<&mut dyn QueueReader<P>> {
         None
     }
-    /// A packet for a mobile host this base station buffers for but does not forward to (paper 002
-    /// section 5): an agent that caches may mirror it; nothing is sent. The default keeps nothing.
-    fn mirror(&mut self, _now: Time, _packet: P) {}
-    /// What the handoff layer did; `None` for an agent without one.
-    fn handoff(&self) -> Option<handoff::HandoffStats> {
+    /// Its role as a mirror of traffic it does not forward ([`Mirror`]).
+    fn mirror(&mut self) -> Option<&mut dyn Mirror<P>> {
         None
     }
-    /// A handoff that moves connection state (`handoff::Scheme::SplitTransfer`): the agent that
-    /// holds it, taken out of this base station; `None` when there is nothing to move.
-    fn hand_over(&mut self) -> Option<Box<dyn Agent<P>>> {
+    /// Its role as a relay running its own TCP sender ([`Relay`]).
+    fn relay(&self) -> Option<&dyn Relay> {
         None
     }
-    /// ... and put into the new one when it arrives.
-    fn take_over(&mut self, _now: Time, _inner: Box<dyn Agent<P>>) {}
+    /// Its role in moving connection state at a handoff ([`Handover`]).
+    fn handover(&mut self) -> Option<&mut dyn Handover<P>> {
+        None
+    }
 }

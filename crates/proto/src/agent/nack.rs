@@ -22,7 +22,8 @@ use std::collections::VecDeque;
 
 use super::holes::{MobileSenders, Recorded, Sender};
 use super::{
-    Agent, AgentProbe, AgentStats, BuildPacket, Origin, Port, Priority, SegmentView, Transmit,
+    agent_counters, Agent, AgentProbe, BuildPacket, Counters, Origin, Port, Priority, QueueReader,
+    SegmentView, Transmit,
 };
 use crate::segment::{SackBlocks, Segment};
 use crate::seq::Seq;
@@ -88,11 +89,26 @@ impl<P> Default for NackState<P> {
 
 type Conn<P> = Sender<NackState<P>>;
 
+agent_counters! {
+    /// What the NACK generator counted.
+    pub struct NackStats {
+        /// Packets passed on to the other port.
+        pub forwarded,
+        /// Gaps in a mobile sender's data recorded as wireless holes.
+        pub holes,
+        /// Gaps bridged because a queue was above the threshold: possible congestion losses.
+        pub congestion_gaps,
+        /// NACKs (SACK-encoded) sent to a mobile host.
+        pub nacks,
+    }
+}
+
 pub struct NackAgent<P> {
     cfg: NackConfig,
     senders: MobileSenders<NackState<P>>,
     out: VecDeque<Transmit<P>>,
-    stats: AgentStats,
+    /// Its own counts; the gaps are the senders' ([`NackAgent::stats`]).
+    stats: NackStats,
 }
 
 impl<P> NackAgent<P> {
@@ -106,14 +122,24 @@ impl<P> NackAgent<P> {
             ),
             cfg,
             out: VecDeque::new(),
-            stats: AgentStats::default(),
+            stats: NackStats::default(),
+        }
+    }
+
+    /// What it counted so far.
+    pub fn stats(&self) -> NackStats {
+        let (holes, congestion_gaps) = self.senders.gaps();
+        NackStats {
+            holes,
+            congestion_gaps,
+            ..self.stats
         }
     }
 }
 
 impl<P: SegmentView + BuildPacket + Clone> NackAgent<P> {
     fn on_data(&mut self, now: Time, seg: &Segment) {
-        let Some((conn, rec)) = self.senders.on_data(now, seg, &mut self.stats) else {
+        let Some((conn, rec)) = self.senders.on_data(now, seg) else {
             return;
         };
         let st = &mut conn.state;
@@ -246,12 +272,8 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for NackAgent<P> {
         self.senders.senders().filter_map(|c| c.state.idle_at).min()
     }
 
-    fn on_input_queue(&mut self, len: usize, max: usize) {
-        self.senders.set_input_queue(len, max);
-    }
-
-    fn stats(&self) -> AgentStats {
-        self.stats.clone()
+    fn counters(&self) -> Counters {
+        self.stats().named()
     }
 
     fn probe(&self) -> AgentProbe {
@@ -259,6 +281,17 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for NackAgent<P> {
             connections: self.senders.connections() as u32,
             ..AgentProbe::default()
         }
+    }
+
+    fn queue_reader(&mut self) -> Option<&mut dyn QueueReader<P>> {
+        Some(self)
+    }
+}
+
+/// The queue rule reads the base station's input queue (paper 004 section 3.3).
+impl<P> QueueReader<P> for NackAgent<P> {
+    fn on_input_queue(&mut self, len: usize, max: usize) {
+        self.senders.set_input_queue(len, max);
     }
 }
 

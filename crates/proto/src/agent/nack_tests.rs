@@ -121,9 +121,9 @@ fn no_nack_without_an_ack_to_repeat_or_while_the_queue_is_full() {
     let mut b = agent();
     through(&mut b, 0, Port::Wireless, data(0));
     through(&mut b, 0, Port::Wired, ack(1));
-    Agent::<Pkt>::on_input_queue(&mut b, 45, 50);
+    QueueReader::<Pkt>::on_input_queue(&mut b, 45, 50);
     through(&mut b, 0, Port::Wireless, data(2));
-    Agent::<Pkt>::on_input_queue(&mut b, 0, 50);
+    QueueReader::<Pkt>::on_input_queue(&mut b, 0, 50);
     for i in 3..6 {
         assert!(nacks(&through(&mut b, 0, Port::Wireless, data(i))).is_empty());
     }

@@ -2,27 +2,28 @@
 
 use std::collections::VecDeque;
 
-use super::{Agent, AgentStats, Port, SegmentView, Transmit};
+use super::{Agent, Counters, Port, SegmentView, Transmit};
 use crate::time::Time;
 
 #[derive(Debug)]
 pub struct Router<P> {
     out: VecDeque<Transmit<P>>,
-    stats: AgentStats,
+    /// Packets passed on.
+    forwarded: u64,
 }
 
 impl<P> Default for Router<P> {
     fn default() -> Self {
         Router {
             out: VecDeque::new(),
-            stats: AgentStats::default(),
+            forwarded: 0,
         }
     }
 }
 
 impl<P: SegmentView> Agent<P> for Router<P> {
     fn on_packet(&mut self, _now: Time, from: Port, packet: P) {
-        self.stats.forwarded += 1;
+        self.forwarded += 1;
         self.out
             .push_back(Transmit::forward(from.opposite(), packet));
     }
@@ -33,7 +34,7 @@ impl<P: SegmentView> Agent<P> for Router<P> {
     fn poll_timeout(&self) -> Option<Time> {
         None
     }
-    fn stats(&self) -> AgentStats {
-        self.stats.clone()
+    fn counters(&self) -> Counters {
+        Counters(vec![("forwarded", self.forwarded)])
     }
 }

@@ -16,7 +16,8 @@ use std::collections::VecDeque;
 
 use super::snoop::BuildPacket;
 use super::{
-    Agent, AgentProbe, AgentStats, Origin, Port, Priority, RelayReport, SegmentView, Transmit,
+    agent_counters, Agent, AgentProbe, Counters, Origin, Port, Priority, Relay, RelayReport,
+    SegmentView, Transmit,
 };
 use crate::segment::{Flags, Segment};
 use crate::seq::Seq;
@@ -47,6 +48,16 @@ impl SplitConfig {
     }
 }
 
+agent_counters! {
+    /// What a split base station counted.
+    pub struct SplitStats {
+        /// Packets passed through untouched (not TCP, or not the relayed connection).
+        pub forwarded,
+        /// Segments its wireless-side sender retransmitted (the relay's local retransmissions).
+        pub local_retransmissions,
+    }
+}
+
 #[derive(Debug)]
 pub struct SplitAgent<P> {
     cfg: SplitConfig,
@@ -57,7 +68,8 @@ pub struct SplitAgent<P> {
     /// A packet of the connection, to build outgoing packets from.
     template: Option<P>,
     out: VecDeque<Transmit<P>>,
-    stats: AgentStats,
+    /// Packets passed through.
+    forwarded: u64,
     max_relay: u64,
     /// When the wireless connection gave up, and the bytes held then.
     gave_up: Option<(Time, u64)>,
@@ -71,7 +83,7 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             wireless: None,
             template: None,
             out: VecDeque::new(),
-            stats: AgentStats::default(),
+            forwarded: 0,
             max_relay: 0,
             gave_up: None,
         }
@@ -228,7 +240,7 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
                 None => {}
             },
         }
-        self.stats.forwarded += 1;
+        self.forwarded += 1;
         self.pump(now);
     }
 
@@ -268,7 +280,28 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
         }
     }
 
-    fn relay(&self) -> Option<RelayReport> {
+    fn counters(&self) -> Counters {
+        self.stats().named()
+    }
+
+    fn relay(&self) -> Option<&dyn Relay> {
+        Some(self)
+    }
+}
+
+impl<P> SplitAgent<P> {
+    /// What it counted so far.
+    pub fn stats(&self) -> SplitStats {
+        SplitStats {
+            forwarded: self.forwarded,
+            local_retransmissions: self.wireless.as_ref().map_or(0, |m| m.stats().rexmt_segs),
+        }
+    }
+}
+
+/// A split base station relays through a TCP sender of its own towards the mobile host.
+impl<P> Relay for SplitAgent<P> {
+    fn report(&self) -> Option<RelayReport> {
         let m = self.wireless.as_ref()?;
         Some(RelayReport {
             // the wireless connection runs from the fixed host's address to the mobile host's
@@ -276,14 +309,5 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
             sender: m.stats().clone(),
             gave_up: self.gave_up,
         })
-    }
-
-    fn stats(&self) -> AgentStats {
-        let mut s = self.stats.clone();
-        if let Some(m) = &self.wireless {
-            let st = m.stats();
-            s.local_retransmissions = st.rexmt_segs;
-        }
-        s
     }
 }

@@ -1,7 +1,7 @@
 //! Scripted tests of the split relay (paper 000 section III-C).
 
 use super::split::{SplitAgent, SplitConfig};
-use super::{Agent, Port, Transmit};
+use super::{Agent, Port, Relay, Transmit};
 use crate::segment::{Flags, Segment};
 use crate::tcp::{RecoveryPolicy, State, Tcp, TcpConfig};
 use crate::test_support::{Pkt, FH, MH};
@@ -134,7 +134,7 @@ fn a_relay_that_gives_up_resets_the_fixed_hosts_connection() {
             bs.on_timeout(now);
         }
     }
-    let relay = bs.relay().expect("the relay runs a sender");
+    let relay = Relay::report(&bs).expect("the relay runs a sender");
     assert!(relay.sender.dropped, "the relay sender gave up");
     let (at, held) = relay.gave_up.expect("the give-up is recorded");
     assert!(held > 10_000, "the relay held {held} bytes");

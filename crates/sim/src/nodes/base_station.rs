@@ -71,7 +71,7 @@ impl BaseStationNode {
             Side::Cell => Port::Wireless,
         };
         if self.input.service == 0 {
-            self.agent.on_input_queue(0, self.input.max);
+            self.tell_input_queue(0);
             self.agent.on_packet(now, port, packet);
             return;
         }
@@ -95,7 +95,7 @@ impl BaseStationNode {
                 // the agent sees the queue as the packet found it on arrival (paper 004 section
                 // 3.3: "When a new, out-of-sequence packet arrives at the BS, the snoop agent
                 // checks the size of its input queue")
-                self.agent.on_input_queue(queued, self.input.max);
+                self.tell_input_queue(queued);
                 self.agent.on_packet(now, port, packet);
             }
             self.busy_until = (!self.waiting.is_empty()).then(|| now + self.input.service);
@@ -106,13 +106,25 @@ impl BaseStationNode {
         }
     }
 
+    /// Its agent, if it reads the input queue, learns that `len` packets wait there.
+    fn tell_input_queue(&mut self, len: usize) {
+        let max = self.input.max;
+        if let Some(q) = self.agent.queue_reader() {
+            q.on_input_queue(len, max);
+        }
+    }
+
     /// A packet it sent towards its wireless side left its transmit queue there: on the air (its
-    /// frame ended) or dropped. Its agent learns what still waits ([`Agent::on_departure`]; snoop
+    /// frame ended) or dropped. Its agent learns what still waits ([`QueueReader::on_departure`]; snoop
     /// resends nothing that does). Not while it is down: a frame on the air when it crashed
     /// belongs to the agent it lost.
     /// Returns whether the agent read it (and may want its timer re-armed).
     pub fn on_departure(&mut self, now: Time, packet: &SimPacket, how: Departure) -> bool {
-        !self.down && self.agent.on_departure(now, packet, how)
+        !self.down
+            && self
+                .agent
+                .queue_reader()
+                .is_some_and(|q| q.on_departure(now, packet, how))
     }
 
     pub fn poll_transmit(&mut self, now: Time) -> Option<Outgoing> {

@@ -18,10 +18,10 @@ impl<O: Observe> Simulation<O> {
         if let (Some(f), Some(first)) = (flow, first) {
             self.obs.ack_arrived(self.now, node, f, &pkt.seg, first);
         }
-        let before = self.agent_stats(node).dupacks_suppressed;
+        let before = self.agent_counters(node).get("dupacks_suppressed");
         let ack = pkt.seg.ack;
         self.nodes[node].on_packet(self.now, Side::Cell, pkt);
-        if self.agent_stats(node).dupacks_suppressed > before {
+        if self.agent_counters(node).get("dupacks_suppressed") > before {
             if let (Some(f), Some(first)) = (flow, first) {
                 self.obs.suppressed(self.now, node, f, ack, first);
             }

@@ -64,16 +64,17 @@ impl<O: Observe> Simulation<O> {
 
     /// The relay sender of the split base station that relays flow `f`, if any.
     pub(super) fn relay_of(&self, f: FlowId) -> Option<RelayReport> {
-        self.nodes
-            .iter()
-            .filter_map(SimNode::agent)
-            .find_map(|a| a.relay().filter(|r| r.endpoints == self.endpoints[f]))
+        self.nodes.iter().filter_map(SimNode::agent).find_map(|a| {
+            a.relay()
+                .and_then(|r| r.report())
+                .filter(|r| r.endpoints == self.endpoints[f])
+        })
     }
 
-    pub(super) fn agent_stats(&self, node: NodeId) -> snooplab_proto::agent::AgentStats {
+    pub(super) fn agent_counters(&self, node: NodeId) -> snooplab_proto::agent::Counters {
         self.nodes[node]
             .agent()
-            .map(|a| a.stats())
+            .map(|a| a.counters())
             .unwrap_or_default()
     }
 
@@ -98,17 +99,12 @@ impl<O: Observe> Simulation<O> {
         let agents = self
             .nodes
             .iter()
-            .filter_map(|n| n.agent().map(|a| a.stats()));
-        let (mut local, mut suppressed) = (0, 0);
-        let (mut holes, mut congestion_gaps, mut marked, mut nacks) = (0, 0, 0, 0);
-        for a in agents {
-            local += a.local_retransmissions;
-            suppressed += a.dupacks_suppressed;
-            holes += a.holes;
-            congestion_gaps += a.congestion_gaps;
-            marked += a.eln_marked_acks;
-            nacks += a.nacks;
-        }
+            .filter_map(|n| n.agent().map(|a| a.counters()))
+            .collect::<Vec<_>>();
+        let total = |name: &str| agents.iter().map(|c| c.get(name)).sum::<u64>();
+        let (local, suppressed) = (total("local_retransmissions"), total("dupacks_suppressed"));
+        let (holes, congestion_gaps) = (total("holes"), total("congestion_gaps"));
+        let (marked, nacks) = (total("eln_marked_acks"), total("nacks"));
         let input_drops: u64 = self
             .nodes
             .iter()
@@ -360,14 +356,11 @@ impl<O: Observe> Simulation<O> {
                     });
                 }
                 for &bs in &h.base_stations {
-                    if let Some(a) = self.nodes[bs].agent() {
-                        if let Some(st) = a.handoff() {
-                            r.beacons += st.beacons;
-                            r.ids_found += st.ids_found;
-                            r.ring_sent += st.ring_sent;
-                            r.withheld += st.withheld;
-                        }
-                    }
+                    let c = self.agent_counters(bs);
+                    r.beacons += c.get("beacons");
+                    r.ids_found += c.get("ids_found");
+                    r.ring_sent += c.get("ring_sent");
+                    r.withheld += c.get("withheld");
                 }
                 Some(r)
             })

@@ -80,7 +80,7 @@ impl<O: Observe> Simulation<O> {
         let Some(b) = self.nodes[old].base_station_mut() else {
             return;
         };
-        let Some(agent) = b.agent.hand_over() else {
+        let Some(agent) = b.agent.handover().and_then(|h| h.hand_over()) else {
             return;
         };
         let delay = Scheme::state_transfer_time(agent.probe().held_bytes);
@@ -124,7 +124,9 @@ impl<O: Observe> Simulation<O> {
             return;
         };
         if let Some(b) = self.nodes[n].base_station_mut() {
-            b.agent.take_over(self.now, agent);
+            if let Some(h) = b.agent.handover() {
+                h.take_over(self.now, agent);
+            }
         }
         self.kick(n);
     }

@@ -10,7 +10,10 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::messages::Request;
 use super::{Mobility, MobilityPacket, Ring, Scheme, BROADCAST};
-use crate::agent::{Agent, AgentProbe, AgentStats, Origin, Port, Priority, RelayReport, Transmit};
+use crate::agent::{
+    agent_counters, Agent, AgentProbe, Counters, Handover, Origin, Port, Priority, QueueReader,
+    Relay, Transmit,
+};
 use crate::time::{Time, SEC};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -42,19 +45,20 @@ impl HandoffConfig {
     }
 }
 
-/// What a handoff base station did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct HandoffStats {
-    pub beacons: u64,
-    /// `Forward` requests carried out (handoffs to this base station).
-    pub became_primary: u64,
-    /// Of those, how many found one of the reported IP ids in the buffer.
-    pub ids_found: u64,
-    /// Buffered packets sent to the mobile host on becoming primary.
-    pub ring_sent: u64,
-    /// Packets the agent would have sent to a mobile host this base station does not forward for
-    /// (a mirrored cache's timers, the last ones before a handoff): not sent.
-    pub withheld: u64,
+agent_counters! {
+    /// What a handoff base station did (reported after its inner agent's counters).
+    pub struct HandoffStats {
+        pub beacons,
+        /// `Forward` requests carried out (handoffs to this base station).
+        pub became_primary,
+        /// Of those, how many found one of the reported IP ids in the buffer.
+        pub ids_found,
+        /// Buffered packets sent to the mobile host on becoming primary.
+        pub ring_sent,
+        /// Packets the agent would have sent to a mobile host this base station does not forward
+        /// for (a mirrored cache's timers, the last ones before a handoff): not sent.
+        pub withheld,
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,7 +244,11 @@ impl<P: MobilityPacket + 'static> HandoffAgent<P> {
         }
         match s.role {
             Role::Primary => self.hand_to_agent(now, Port::Wired, packet),
-            Role::Buffering => self.inner.mirror(now, packet),
+            Role::Buffering => {
+                if let Some(m) = self.inner.mirror() {
+                    m.mirror(now, packet);
+                }
+            }
         }
     }
 
@@ -316,26 +324,43 @@ impl<P: MobilityPacket + 'static> Agent<P> for HandoffAgent<P> {
         }
     }
 
-    fn on_input_queue(&mut self, len: usize, max: usize) {
-        self.inner.on_input_queue(len, max);
-    }
-
-    fn stats(&self) -> AgentStats {
-        self.inner.stats()
+    fn counters(&self) -> Counters {
+        let mut c = self.inner.counters();
+        c.extend(self.stats.named());
+        c
     }
 
     fn probe(&self) -> AgentProbe {
         self.inner.probe()
     }
 
-    fn relay(&self) -> Option<RelayReport> {
+    fn queue_reader(&mut self) -> Option<&mut dyn QueueReader<P>> {
+        Some(self)
+    }
+
+    fn relay(&self) -> Option<&dyn Relay> {
         self.inner.relay()
     }
 
-    fn handoff(&self) -> Option<HandoffStats> {
-        Some(self.stats.clone())
+    fn handover(&mut self) -> Option<&mut dyn Handover<P>> {
+        Some(self)
     }
+}
 
+/// The input queue's length reaches the inner agent (the ELN marker's queue rule). Departures
+/// from the transmit queue are not passed on: the packets this layer sends (its ring, control
+/// messages) are not the inner agent's, so the inner snoop takes each packet to go on the air when
+/// it is forwarded, as in the live mode.
+impl<P: MobilityPacket + 'static> QueueReader<P> for HandoffAgent<P> {
+    fn on_input_queue(&mut self, len: usize, max: usize) {
+        if let Some(q) = self.inner.queue_reader() {
+            q.on_input_queue(len, max);
+        }
+    }
+}
+
+/// A split connection's state moves to the new primary (`Scheme::SplitTransfer`).
+impl<P: MobilityPacket + 'static> Handover<P> for HandoffAgent<P> {
     fn hand_over(&mut self) -> Option<Box<dyn Agent<P>>> {
         if self.cfg.scheme != Scheme::SplitTransfer || !self.has_state {
             return None;

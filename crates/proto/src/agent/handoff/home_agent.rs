@@ -7,8 +7,18 @@
 use std::collections::{BTreeMap, VecDeque};
 
 use super::{Mobility, MobilityPacket, Tunnel};
-use crate::agent::{Agent, AgentStats, Port, Transmit};
+use crate::agent::{agent_counters, Agent, Counters, Port, Transmit};
 use crate::time::Time;
+
+agent_counters! {
+    /// What the home agent counted.
+    pub struct HomeAgentStats {
+        /// Packets routed on, and encapsulated copies sent to the group's members.
+        pub forwarded,
+        /// Packets for a mobile host whose group had no member.
+        pub dropped,
+    }
+}
 
 #[derive(Debug)]
 pub struct HomeAgent<P> {
@@ -16,7 +26,7 @@ pub struct HomeAgent<P> {
     /// Mobile host (home address) -> the base stations of its group, in the order they joined.
     groups: BTreeMap<u32, Vec<u32>>,
     out: VecDeque<Transmit<P>>,
-    stats: AgentStats,
+    stats: HomeAgentStats,
 }
 
 impl<P: MobilityPacket> HomeAgent<P> {
@@ -27,7 +37,7 @@ impl<P: MobilityPacket> HomeAgent<P> {
             addr,
             groups: groups.into_iter().collect(),
             out: VecDeque::new(),
-            stats: AgentStats::default(),
+            stats: HomeAgentStats::default(),
         }
     }
 
@@ -95,7 +105,7 @@ impl<P: MobilityPacket> Agent<P> for HomeAgent<P> {
         None
     }
 
-    fn stats(&self) -> AgentStats {
-        self.stats.clone()
+    fn counters(&self) -> Counters {
+        self.stats.named()
     }
 }

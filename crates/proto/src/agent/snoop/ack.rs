@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use super::{BuildPacket, Conn, ConnKey, SnoopAgent, SnoopConfig};
-use crate::agent::{AgentStats, Origin, Port, Priority, SegmentView, Transmit};
+use crate::agent::{Origin, Port, Priority, SegmentView, Transmit};
 use crate::segment::{Flags, Segment};
 use crate::time::Time;
 
@@ -125,7 +125,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
 fn on_new_ack<P: Clone>(
     cfg: &SnoopConfig,
     out: &mut VecDeque<Transmit<P>>,
-    stats: &mut AgentStats,
+    stats: &mut super::SnoopStats,
     conn: &mut Conn<P>,
     now: Time,
     seg: &Segment,
@@ -209,7 +209,7 @@ fn on_new_ack<P: Clone>(
 fn on_dupack<P: Clone>(
     cfg: &SnoopConfig,
     out: &mut VecDeque<Transmit<P>>,
-    stats: &mut AgentStats,
+    stats: &mut super::SnoopStats,
     conn: &mut Conn<P>,
     now: Time,
     seg: &Segment,
@@ -292,7 +292,7 @@ fn on_dupack<P: Clone>(
 /// Resends a cached segment: ahead of queued traffic when `priority`, else behind it.
 pub(super) fn retransmit<P: Clone>(
     out: &mut VecDeque<Transmit<P>>,
-    stats: &mut AgentStats,
+    stats: &mut super::SnoopStats,
     e: &mut super::Entry<P>,
     index: u64,
     now: Time,

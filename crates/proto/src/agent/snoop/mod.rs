@@ -28,7 +28,10 @@ pub use cache::{Cache, Entry};
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::{Agent, AgentProbe, AgentStats, Departure, Port, SegmentView, Transmit};
+use super::{
+    agent_counters, Agent, AgentProbe, Counters, Departure, Mirror, Port, QueueReader, SegmentView,
+    Transmit,
+};
 use crate::segment::{Endpoint, Segment};
 use crate::seq::Seq;
 use crate::time::{Time, MS};
@@ -244,6 +247,22 @@ impl<P> Conn<P> {
     }
 }
 
+agent_counters! {
+    /// What a snoop agent counted.
+    pub struct SnoopStats {
+        /// Packets passed on to the other port.
+        pub forwarded,
+        /// Cached segments sent again (paper 000 section 2.1).
+        pub local_retransmissions,
+        /// Duplicate ACKs kept from the fixed host.
+        pub dupacks_suppressed,
+        /// ACKs made up for data below the last ACK.
+        pub generated_acks,
+        /// Packets dropped: data already acknowledged, a connection's cache full.
+        pub dropped,
+    }
+}
+
 /// The LL / LL-TCP-AWARE / LL-SMART / LL-SMART-TCP-AWARE agent.
 #[derive(Debug)]
 pub struct SnoopAgent<P> {
@@ -252,7 +271,7 @@ pub struct SnoopAgent<P> {
     /// Segments cached for all connections (the sum of the caches' lengths).
     held: usize,
     out: VecDeque<Transmit<P>>,
-    stats: AgentStats,
+    stats: SnoopStats,
 }
 
 impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
@@ -262,12 +281,17 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             conns: BTreeMap::new(),
             held: 0,
             out: VecDeque::new(),
-            stats: AgentStats::default(),
+            stats: SnoopStats::default(),
         }
     }
 
     pub fn config(&self) -> &SnoopConfig {
         &self.cfg
+    }
+
+    /// What it counted so far.
+    pub fn stats(&self) -> &SnoopStats {
+        &self.stats
     }
 
     /// Segments cached for all connections.
@@ -332,29 +356,16 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SnoopAgent<P> {
         self.run_timers(now);
     }
 
-    fn mirror(&mut self, now: Time, packet: P) {
-        if let Some(seg) = packet.segment().copied() {
-            self.mirror_data(now, seg, packet);
-        }
-    }
-
     fn poll_transmit(&mut self, _now: Time) -> Option<Transmit<P>> {
         self.out.pop_front()
-    }
-
-    fn on_departure(&mut self, now: Time, packet: &P, how: Departure) -> bool {
-        if let Some(seg) = packet.segment().copied() {
-            self.departed(now, &seg, how);
-        }
-        true
     }
 
     fn poll_timeout(&self) -> Option<Time> {
         self.next_deadline()
     }
 
-    fn stats(&self) -> AgentStats {
-        self.stats.clone()
+    fn counters(&self) -> Counters {
+        self.stats.named()
     }
 
     fn probe(&self) -> AgentProbe {
@@ -363,6 +374,34 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SnoopAgent<P> {
             held_bytes: self.conns.values().map(|c| c.cache.bytes()).sum(),
             sender_window: None,
             connections: self.conns.len() as u32,
+        }
+    }
+
+    fn queue_reader(&mut self) -> Option<&mut dyn QueueReader<P>> {
+        Some(self)
+    }
+
+    fn mirror(&mut self) -> Option<&mut dyn Mirror<P>> {
+        Some(self)
+    }
+}
+
+/// Snoop reads departures from the wireless transmit queue: a segment still queued is not yet
+/// lost, so its timers wait for it (docs/snoop-scaling.md).
+impl<P: SegmentView + BuildPacket + Clone> QueueReader<P> for SnoopAgent<P> {
+    fn on_departure(&mut self, now: Time, packet: &P, how: Departure) -> bool {
+        if let Some(seg) = packet.segment().copied() {
+            self.departed(now, &seg, how);
+        }
+        true
+    }
+}
+
+/// A buffering base station's snoop caches what it does not forward (paper 002 section 5).
+impl<P: SegmentView + BuildPacket + Clone> Mirror<P> for SnoopAgent<P> {
+    fn mirror(&mut self, now: Time, packet: P) {
+        if let Some(seg) = packet.segment().copied() {
+            self.mirror_data(now, seg, packet);
         }
     }
 }

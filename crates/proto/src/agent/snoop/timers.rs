@@ -8,7 +8,7 @@ use super::ack::{retransmit, round_trip_timeout};
 use std::collections::VecDeque;
 
 use super::{BuildPacket, Conn, ConnKey, Entry, SnoopAgent};
-use crate::agent::{AgentStats, Departure, SegmentView, Transmit};
+use crate::agent::{Departure, SegmentView, Transmit};
 use crate::segment::Segment;
 use crate::time::Time;
 
@@ -129,7 +129,7 @@ fn head<P>(conn: &mut Conn<P>) -> Option<&mut Entry<P>> {
 fn resend_head<P: Clone>(
     conn: &mut Conn<P>,
     out: &mut VecDeque<Transmit<P>>,
-    stats: &mut AgentStats,
+    stats: &mut super::SnoopStats,
     now: Time,
     priority: bool,
     even_senders: bool,
