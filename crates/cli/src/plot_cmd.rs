@@ -10,12 +10,12 @@ use crate::settings::parse_seconds;
 /// The title of a run's plots: what ran, where, with which errors.
 pub fn run_title(r: &RunResult) -> String {
     title_of(
-        &r.protocol,
-        &r.env,
-        r.buffer_bytes.into(),
-        r.error_every_bytes,
-        r.burst.into(),
-        r.seed,
+        &r.flow().protocol,
+        &r.setup.env,
+        r.flow().buffer_bytes.into(),
+        r.setup.error_every_bytes,
+        r.setup.burst.into(),
+        r.setup.seed,
     )
 }
 

@@ -137,54 +137,65 @@ fn print_table(r: &RunResult, sc: &Scenario) {
     }
     println!(
         "{} {} {}, mss {} B, {} B transfer, errors {}, seed {}, host {}",
-        r.protocol,
-        r.env,
+        r.flow().protocol,
+        r.setup.env,
         buffer_label(r),
-        r.mss,
-        r.transfer_bytes,
+        r.flow().mss,
+        r.flow().transfer_bytes,
         errors_label(sc),
-        r.seed,
-        r.host
+        r.setup.seed,
+        r.flow().host
     );
     println!("  direction           {}", direction_label(r, sc));
-    println!("  throughput          {:8.3} Mb/s", r.throughput_mbps);
+    println!(
+        "  throughput          {:8.3} Mb/s",
+        r.flow().throughput_mbps
+    );
     println!(
         "  wireless goodput    {:>8} %",
-        pct_or_na(r.wireless_goodput_pct, r.wireless_data_frames)
+        pct_or_na(r.flow().wireless_goodput_pct)
     );
-    println!("  wired goodput       {:8.2} %", r.wired_goodput_pct);
-    println!("  duration            {:8.3} s", r.duration_s);
+    println!("  wired goodput       {:8.2} %", r.flow().wired_goodput_pct);
+    println!("  duration            {:8.3} s", r.flow().duration_s);
     println!(
         "  timeouts            {:8}   ({:.2} s waiting for the retransmission timer)",
-        r.timeouts, r.timeout_stall_s
+        r.flow().timeouts,
+        r.flow().timeout_stall_s
     );
-    let c = &r.timeout_causes;
+    let c = &r.flow().timeout_causes;
     println!(
         "    causes: {} retransmission lost, {} multiple losses in a window, {} window too small \
          for 3 dupacks, {} other, {} handshake",
         c.retransmission_lost, c.multiple_losses, c.small_window, c.other, c.handshake
     );
-    println!("  fast retransmits    {:8}", r.fast_retransmits);
+    println!("  fast retransmits    {:8}", r.flow().fast_retransmits);
     println!(
         "  sender retransmits  {:8} segments",
-        r.sender_retransmitted_segments
+        r.flow().sender_retransmitted_segments
     );
-    println!("  local retransmits   {:8}", r.local_retransmissions);
-    if let Some(relay) = &r.relay {
+    println!(
+        "  local retransmits   {:8}",
+        r.agent_total("local_retransmissions")
+    );
+    if let Some(relay) = &r.flow().relay {
         print_relay(relay);
     }
     println!(
         "  persist probes      {:8}   ({} zero-window ACKs, {} window updates by reads)",
-        r.persist_timeouts, r.zero_window_acks, r.window_updates
+        r.flow().persist_timeouts,
+        r.flow().zero_window_acks,
+        r.flow().window_updates
     );
     println!(
         "  header prediction   {:8} ACKs ({} at the fast-retransmit threshold), {} data",
-        r.predicted_acks, r.predicted_acks_in_recovery, r.predicted_data
+        r.flow().predicted_acks,
+        r.flow().predicted_acks_in_recovery,
+        r.flow().predicted_data
     );
     println!(
         "  corrupted frames    {:8} down, {} up{}",
-        r.frames_corrupted_down,
-        r.frames_corrupted_up,
+        r.flat().frames_corrupted_down,
+        r.flat().frames_corrupted_up,
         carried_label(sc)
     );
     print_handoffs(r);
@@ -224,12 +235,8 @@ fn carried_label(sc: &Scenario) -> &'static str {
 
 /// A goodput in percent, or `n/a` when no data frame crossed a wireless link (a wired path: the
 /// ratio has no denominator, and 0 would read as every byte wasted).
-fn pct_or_na(pct: f64, wireless_frames: u64) -> String {
-    if wireless_frames == 0 {
-        "n/a".into()
-    } else {
-        format!("{pct:.2}")
-    }
+fn pct_or_na(pct: Option<f64>) -> String {
+    pct.map_or_else(|| "n/a".into(), |p| format!("{p:.2}"))
 }
 
 /// A number with `digits` decimals, or `n/a` for a mean over nothing.
@@ -298,12 +305,13 @@ fn print_relay(relay: &RelayCounters) {
 /// The socket buffer the hosts used, and the one asked for when 4.4BSD's `tcp_mss()` rounded it up
 /// to whole segments (`--buffer 32k` with 1400-byte segments holds 24 segments: 33600 bytes).
 fn buffer_label(r: &RunResult) -> String {
-    if r.effective_buffer_bytes == r.buffer_bytes {
-        format!("buffer {} B", r.buffer_bytes)
+    if r.flow().effective_buffer_bytes == r.flow().buffer_bytes {
+        format!("buffer {} B", r.flow().buffer_bytes)
     } else {
         format!(
             "buffer {} B ({} B requested, rounded up to whole segments as 4.4BSD does)",
-            r.effective_buffer_bytes, r.buffer_bytes
+            r.flow().effective_buffer_bytes,
+            r.flow().buffer_bytes
         )
     }
 }
@@ -323,7 +331,7 @@ fn print_network_table(r: &RunResult) {
     println!(
         "{} flows, seed {}: {} of {} complete, aggregate {:.3} Mb/s, fairness {:.3}",
         r.aggregate.flows,
-        r.seed,
+        r.setup.seed,
         r.aggregate.complete_flows,
         r.aggregate.flows,
         r.aggregate.throughput_mbps,
@@ -340,7 +348,7 @@ fn print_network_table(r: &RunResult) {
             format!("{}>{}", f.from, f.to),
             f.protocol,
             f.throughput_mbps,
-            pct_or_na(f.wireless_goodput_pct, f.wireless_data_frames),
+            pct_or_na(f.wireless_goodput_pct),
             f.wired_goodput_pct,
             f.duration_s,
             f.timeouts,
@@ -377,7 +385,9 @@ fn print_network_table(r: &RunResult) {
     }
     println!(
         "  local retransmits {}, duplicate ACKs suppressed {}, events {}",
-        r.local_retransmissions, r.dupacks_suppressed, r.events
+        r.agent_total("local_retransmissions"),
+        r.agent_total("dupacks_suppressed"),
+        r.events
     );
     print_handoffs(r);
     println!("  invariants          {}", r.invariants.summary());

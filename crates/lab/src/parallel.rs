@@ -122,7 +122,7 @@ mod tests {
         .run_all(&jobs)
         .unwrap();
         assert_eq!(one, three);
-        let seeds: Vec<u64> = one.iter().map(|r| r.seed).collect();
+        let seeds: Vec<u64> = one.iter().map(|r| r.setup.seed).collect();
         assert_eq!(seeds, vec![1, 2, 3, 4, 5, 6]);
     }
 

@@ -60,9 +60,9 @@ pub fn summarize(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
         stats(&runs.iter().map(f).collect::<Vec<_>>())
     };
     let multi = runs.first().is_some_and(|r| r.flows.len() > 1);
-    let split = runs.iter().any(|r| r.relay.is_some());
+    let split = runs.iter().any(|r| r.flow().relay.is_some());
     let relay = |f: &dyn Fn(&RelayCounters) -> u64| {
-        split.then(|| col(&|r| r.relay.as_ref().map_or(0.0, |c| f(c) as f64)))
+        split.then(|| col(&|r| r.flow().relay.as_ref().map_or(0.0, |c| f(c) as f64)))
     };
     ConfigSummary {
         protocol: sc.protocol.name().into(),
@@ -78,7 +78,7 @@ pub fn summarize(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
         seeds: runs.len(),
         incomplete_runs: runs.iter().filter(|r| !r.invariants.complete).count(),
         invariant_failures: runs.iter().filter(|r| !r.invariants.ok()).count(),
-        throughput_mbps: col(&|r| r.throughput_mbps),
+        throughput_mbps: col(&|r| r.flow().throughput_mbps),
         wireless_goodput_pct: {
             let v: Vec<f64> = runs
                 .iter()
@@ -86,10 +86,10 @@ pub fn summarize(sc: &Scenario, runs: &[RunResult]) -> ConfigSummary {
                 .collect();
             (!v.is_empty()).then(|| stats(&v))
         },
-        wired_goodput_pct: col(&|r| r.wired_goodput_pct),
-        timeouts: col(&|r| r.timeouts as f64),
-        fast_retransmits: col(&|r| r.fast_retransmits as f64),
-        timeout_stall_s: col(&|r| r.timeout_stall_s),
+        wired_goodput_pct: col(&|r| r.flow().wired_goodput_pct),
+        timeouts: col(&|r| r.flow().timeouts as f64),
+        fast_retransmits: col(&|r| r.flow().fast_retransmits as f64),
+        timeout_stall_s: col(&|r| r.flow().timeout_stall_s),
         relay_timeouts: relay(&|c| c.timeouts),
         relay_fast_retransmits: relay(&|c| c.fast_retransmits),
         relay_retransmitted_segments: relay(&|c| c.retransmitted_segments),

@@ -76,8 +76,8 @@ fn beacons_cost_airtime_and_nothing_else() {
     let without = run(&p);
     assert_eq!(without.handoffs[0].beacons, 0);
     assert!(with.handoffs[0].beacons > 0);
-    assert!(with.throughput_mbps <= without.throughput_mbps);
-    assert!(with.throughput_mbps > 0.99 * without.throughput_mbps);
+    assert!(with.flow().throughput_mbps <= without.flow().throughput_mbps);
+    assert!(with.flow().throughput_mbps > 0.99 * without.flow().throughput_mbps);
 }
 
 /// The example scenario file, with `edit` applied to its text, as a validated network.
@@ -155,14 +155,18 @@ fn a_hard_handoff_loses_the_old_cells_packets_and_caceres_iftode_resends_at_once
     let fast = at(Scheme::FastRetransmit, false);
     // nothing is buffered, and what the old cell still sent never arrived: the sender resends
     assert_eq!(hard.handoffs[0].ring_sent, 0);
-    assert!(hard.sender_retransmitted_segments > multicast.sender_retransmitted_segments + 10);
-    assert!(hard.throughput_mbps < 0.8 * multicast.throughput_mbps);
+    assert!(
+        hard.flow().sender_retransmitted_segments
+            > multicast.flow().sender_retransmitted_segments + 10
+    );
+    assert!(hard.flow().throughput_mbps < 0.8 * multicast.flow().throughput_mbps);
     // after each handoff three duplicate ACKs make the fixed host fast-retransmit
     assert!(
-        fast.fast_retransmits >= hard.fast_retransmits + fast.handoffs[0].confirmed / 2,
+        fast.flow().fast_retransmits
+            >= hard.flow().fast_retransmits + fast.handoffs[0].confirmed / 2,
         "{} fast retransmits with the scheme, {} without, {} handoffs",
-        fast.fast_retransmits,
-        hard.fast_retransmits,
+        fast.flow().fast_retransmits,
+        hard.flow().fast_retransmits,
         fast.handoffs[0].confirmed
     );
 }
@@ -189,7 +193,7 @@ fn a_crashed_base_station_costs_snoop_nothing_but_time_and_split_its_relayed_byt
     };
     let snoop = crashed(false);
     assert!(snoop.invariants.ok(), "{:?}", snoop.invariants);
-    assert!(snoop.crash_drops > 0);
+    assert!(snoop.drops.crashes > 0);
     assert_eq!(snoop.invariants.split_bytes_lost, 0);
     let split = crashed(true);
     assert!(!split.invariants.complete, "the relay's bytes are gone");
@@ -242,11 +246,11 @@ fn on_one_shared_channel_two_cells_never_carry_more_than_one() {
         p.shared_channel = shared;
         let r = run(&p);
         assert!(r.invariants.ok(), "{:?}", r.invariants);
-        r.throughput_mbps
+        r.flow().throughput_mbps
     };
     let mut alone = short(false, 0, None, 6);
     alone.transfer = 4 * 1024 * 1024;
-    let one_cell = run(&alone).throughput_mbps;
+    let one_cell = run(&alone).flow().throughput_mbps;
     let (apart, shared) = (at(false), at(true));
     assert!(
         apart > one_cell * 1.05,
@@ -317,7 +321,7 @@ fn on_one_shared_channel_the_old_cell_drains_its_backlog_beside_the_new_one() {
     let names = ["bs1", "bs2"];
     let events = &r.handoffs[0].events;
     assert!(events.len() >= 3, "{} handoffs", events.len());
-    for e in events.iter().filter(|e| e.at_s < r.duration_s - 1.0) {
+    for e in events.iter().filter(|e| e.at_s < r.flow().duration_s - 1.0) {
         let t = (e.at_s * 1e9) as u64;
         let window = t..t + 200 * MS;
         let old = names.iter().position(|n| *n == e.from).expect("old cell");
@@ -370,5 +374,5 @@ fn a_handoff_every_millisecond_keeps_bounded_records_and_ends_with_its_flow() {
         "{:?}",
         r.invariants
     );
-    assert!(r.duration_s < 1000.0, "{} s", r.duration_s);
+    assert!(r.flow().duration_s < 1000.0, "{} s", r.flow().duration_s);
 }

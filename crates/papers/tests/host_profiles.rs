@@ -64,19 +64,24 @@ fn bsd44_lite_reproduces_the_earlier_model_exactly() {
     ];
     for (sc, tput, events, timeouts, fast) in cases {
         let r = run(&with_host(sc, HostPreset::Bsd44Lite));
-        let what = format!("{} {} seed {}", r.protocol, r.env, r.seed);
-        assert_eq!(
-            r.throughput_mbps.to_bits(),
-            tput.to_bits(),
-            "{what}: {}",
-            r.throughput_mbps
+        let what = format!(
+            "{} {} seed {}",
+            r.flow().protocol,
+            r.setup.env,
+            r.setup.seed
         );
         assert_eq!(
-            (r.events, r.timeouts, r.fast_retransmits),
+            r.flow().throughput_mbps.to_bits(),
+            tput.to_bits(),
+            "{what}: {}",
+            r.flow().throughput_mbps
+        );
+        assert_eq!(
+            (r.events, r.flow().timeouts, r.flow().fast_retransmits),
             (events, timeouts, fast),
             "{what}"
         );
-        assert_eq!(r.host, "bsd44-lite");
+        assert_eq!(r.flow().host, "bsd44-lite");
     }
 }
 
@@ -96,7 +101,7 @@ fn every_profile_keeps_every_reproduce_run_clean() {
                     "{} {} {} seed {seed}: {:?}",
                     h.name(),
                     e.row,
-                    r.protocol,
+                    r.flow().protocol,
                     r.invariants.messages
                 );
             }
@@ -114,7 +119,11 @@ fn bsdos_differs_from_the_earlier_model_where_the_sources_say() {
     let sc = Scenario::paper000(Protocol::E2e, Env::Lan, 8192, 1);
     let lite = run(&with_host(sc.clone(), HostPreset::Bsd44Lite));
     let bsdos = run(&sc);
-    assert_eq!(bsdos.host, "bsdos-2.1", "the default host of paper 000");
+    assert_eq!(
+        bsdos.flow().host,
+        "bsdos-2.1",
+        "the default host of paper 000"
+    );
     let (l, b) = (
         HostPreset::Bsd44Lite.profile(),
         HostPreset::Bsdos21.profile(),
@@ -125,15 +134,15 @@ fn bsdos_differs_from_the_earlier_model_where_the_sources_say() {
     );
     let same = |x: &snooplab_sim::RunResult, y: &snooplab_sim::RunResult| {
         (
-            x.throughput_mbps.to_bits(),
+            x.flow().throughput_mbps.to_bits(),
             x.events,
-            x.timeouts,
-            x.fast_retransmits,
+            x.flow().timeouts,
+            x.flow().fast_retransmits,
         ) == (
-            y.throughput_mbps.to_bits(),
+            y.flow().throughput_mbps.to_bits(),
             y.events,
-            y.timeouts,
-            y.fast_retransmits,
+            y.flow().timeouts,
+            y.flow().fast_retransmits,
         )
     };
     let with = |f: &dyn Fn(&mut snooplab_proto::tcp::HostProfile)| {
@@ -157,31 +166,31 @@ fn bsdos_differs_from_the_earlier_model_where_the_sources_say() {
         &with(&|h| h.header_prediction = l.header_prediction),
         &bsdos
     ));
-    assert_eq!(bsdos.persist_timeouts, 0);
+    assert_eq!(bsdos.flow().persist_timeouts, 0);
     assert!(same(&with(&|h| h.persist = l.persist), &bsdos));
     // each of the other two moves it
     assert!(!same(&with(&|h| h.ca_increment = l.ca_increment), &bsdos));
     let instant = with(&|h| h.reader = l.reader);
     assert!(!same(&instant, &bsdos));
     assert!(
-        instant.predicted_acks_in_recovery > 0,
+        instant.flow().predicted_acks_in_recovery > 0,
         "an instant reader with header prediction ends fast recovery on the fast path"
     );
     // what the reading process does in this run
     assert_eq!(
-        lite.predicted_acks + lite.zero_window_acks + lite.window_updates,
+        lite.flow().predicted_acks + lite.flow().zero_window_acks + lite.flow().window_updates,
         0
     );
-    assert!(bsdos.predicted_acks > 0 && bsdos.predicted_data > 0);
+    assert!(bsdos.flow().predicted_acks > 0 && bsdos.flow().predicted_data > 0);
     assert!(
-        bsdos.zero_window_acks > 0,
+        bsdos.flow().zero_window_acks > 0,
         "a hole fill can fill a 6-segment buffer"
     );
     assert!(
-        bsdos.window_updates > 1000,
+        bsdos.flow().window_updates > 1000,
         "the reader's reads send the every-other ACKs"
     );
-    assert_eq!(bsdos.predicted_acks_in_recovery, 0);
+    assert_eq!(bsdos.flow().predicted_acks_in_recovery, 0);
 }
 
 /// Without the persist timer a lost window update after a zero-window ACK deadlocks the run; the
@@ -208,7 +217,7 @@ fn a_lost_window_update_deadlocks_without_persist_and_not_with_it() {
     let sc = deadlocked.expect("some seed loses a window update after a zero window");
     let r = run(&sc);
     assert!(r.invariants.complete && r.invariants.ok());
-    assert!(r.persist_timeouts > 0);
+    assert!(r.flow().persist_timeouts > 0);
 }
 
 fn any_host() -> impl Strategy<Value = HostPreset> {

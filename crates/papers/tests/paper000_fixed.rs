@@ -872,10 +872,10 @@ fn every_reproduce_cell_keeps_its_exact_throughput() {
                 seed,
                 ..e.scenario.clone()
             });
-            if r.throughput_mbps.to_bits() != tput.to_bits() || r.events != events {
+            if r.flow().throughput_mbps.to_bits() != tput.to_bits() || r.events != events {
                 changed.push(format!(
                     "{part} {row} {protocol} seed {seed}: {} Mb/s, {} events (was {tput}, {events})",
-                    r.throughput_mbps, r.events
+                    r.flow().throughput_mbps, r.events
                 ));
             }
         }

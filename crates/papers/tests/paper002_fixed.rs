@@ -193,7 +193,7 @@ fn every_reproduce_run_keeps_its_exact_throughput_and_events() {
     let measured: Vec<(String, u64, f64, u64)> = js
         .iter()
         .zip(&results)
-        .map(|(&(j, seed), r)| (label(j), seed, r.throughput_mbps, r.events))
+        .map(|(&(j, seed), r)| (label(j), seed, r.flow().throughput_mbps, r.events))
         .collect();
     let same: Vec<bool> = GOLDEN
         .iter()

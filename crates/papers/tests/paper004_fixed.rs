@@ -92,7 +92,7 @@ fn every_fig2_run_keeps_its_exact_throughput_and_events() {
                 j.error_every / 1024,
                 j.protocol.name(),
                 j.seed,
-                r.throughput_mbps,
+                r.flow().throughput_mbps,
                 r.events,
             )
         })

@@ -36,14 +36,14 @@ fn main() {
             for seed in 1..=5 {
                 let r = run(m, error_every, seed);
                 let c = &r.cells[0];
-                sum += r.throughput_mbps;
+                sum += r.flow().throughput_mbps;
                 println!(
                     "{:>6}  {:<9}  {seed:>4}  {:.3}  {:>8}  {:>10}  {:>6}  {:>10}  {:>12}  {}",
                     error_every,
                     name,
-                    r.throughput_mbps,
-                    r.timeouts,
-                    r.fast_retransmits,
+                    r.flow().throughput_mbps,
+                    r.flow().timeouts,
+                    r.flow().fast_retransmits,
                     c.frames,
                     c.collisions,
                     c.access_drops,

@@ -8,10 +8,10 @@ fn error_free(env: Env, buffer: u32, mss: u32) -> f64 {
     sc.mss = mss;
     let r = run(&sc);
     assert!(r.invariants.ok(), "{}", r.invariants.summary());
-    assert_eq!(r.timeouts, 0);
-    assert_eq!(r.sender_retransmitted_segments, 0);
-    assert_eq!(r.wireless_goodput_pct, 100.0);
-    r.throughput_mbps
+    assert_eq!(r.flow().timeouts, 0);
+    assert_eq!(r.flow().sender_retransmitted_segments, 0);
+    assert_eq!(r.flow().wireless_goodput_pct, Some(100.0));
+    r.flow().throughput_mbps
 }
 
 #[test]

@@ -90,7 +90,7 @@ fn a_time_trace_corrupts_the_frames_that_start_in_its_bad_periods() {
     let share = ch.corrupted_down as f64 / ch.frames_down as f64;
     assert!((0.01..0.06).contains(&share), "{share}");
     assert_eq!(ch.corrupted_up, 0);
-    assert!(r.throughput_mbps < clean.throughput_mbps);
+    assert!(r.flow().throughput_mbps < clean.flow().throughput_mbps);
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn gilbert_elliott_runs_lose_frames_and_snoop_recovers_them() {
         assert!(r.cells[0].channels[0].corrupted_down > 0);
         assert_eq!(r.cells[0].channels[0].down, "ge 0-1/1k 1s-50ms");
     }
-    assert!(snoop.throughput_mbps > e2e.throughput_mbps);
+    assert!(snoop.flow().throughput_mbps > e2e.flow().throughput_mbps);
     // the same seed gives the same run
     assert_eq!(run(&scenario("e2e", ge, ChannelSpec::None)), e2e);
 }

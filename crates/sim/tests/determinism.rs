@@ -45,7 +45,7 @@ fn parallel_runs_match_sequential_runs() {
 fn golden_result_is_stable() {
     let r = run(&Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 1));
     assert!(r.invariants.ok());
-    assert_eq!(r.frames_corrupted_down, 122, "error process changed");
+    assert_eq!(r.flat().frames_corrupted_down, 122, "error process changed");
     assert!(r.events > 10_000);
 }
 

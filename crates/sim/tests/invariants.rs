@@ -71,7 +71,8 @@ fn dropping_a_segment_for_good_is_reported_incomplete() {
         r.invariants.messages
     );
     assert_eq!(
-        r.throughput_mbps, 0.0,
+        r.flow().throughput_mbps,
+        0.0,
         "no throughput is claimed for an incomplete transfer"
     );
 }

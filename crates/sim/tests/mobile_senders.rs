@@ -52,14 +52,22 @@ fn eln_from_the_base_station_doubles_a_mobile_senders_throughput_at_high_error_r
         assert_eq!(r.flows[0].from, "mh");
     }
     for r in &eln {
-        assert!(r.holes > 0 && r.eln_marked_acks > 0 && r.eln_retransmits > 0);
-        assert_eq!(r.congestion_gaps, 0, "no queue above 75%");
+        assert!(
+            r.agent_total("holes") > 0
+                && r.agent_total("eln_marked_acks") > 0
+                && r.flow().eln_retransmits > 0
+        );
+        assert_eq!(r.agent_total("congestion_gaps"), 0, "no queue above 75%");
     }
     for r in &reno {
-        assert_eq!(r.eln_marked_acks, 0, "a router marks nothing");
+        assert_eq!(
+            r.agent_total("eln_marked_acks"),
+            0,
+            "a router marks nothing"
+        );
     }
-    let ratio =
-        mean(eln.iter().map(|r| r.throughput_mbps)) / mean(reno.iter().map(|r| r.throughput_mbps));
+    let ratio = mean(eln.iter().map(|r| r.flow().throughput_mbps))
+        / mean(reno.iter().map(|r| r.flow().throughput_mbps));
     assert!(ratio > 1.5, "Reno+ELN / Reno = {ratio:.2}");
 }
 
@@ -67,10 +75,10 @@ fn eln_from_the_base_station_doubles_a_mobile_senders_throughput_at_high_error_r
 fn nacks_reach_a_sack_mobile_sender_and_the_transfer_completes() {
     let r = run(&upload(Protocol::BsNack, 16384, 1));
     assert_clean(&r);
-    assert!(r.nacks > 0 && r.holes > 0);
-    assert_eq!(r.eln_marked_acks, 0);
+    assert!(r.agent_total("nacks") > 0 && r.agent_total("holes") > 0);
+    assert_eq!(r.agent_total("eln_marked_acks"), 0);
     let plain = run(&upload(Protocol::E2eIetfSack, 16384, 1));
-    assert!(r.throughput_mbps > plain.throughput_mbps);
+    assert!(r.flow().throughput_mbps > plain.flow().throughput_mbps);
 }
 
 /// Four mobile hosts send through a base station whose forwarding path (12 ms a packet) cannot
@@ -90,7 +98,7 @@ fn congested(threshold: f64, seed: u64) -> RunResult {
     }
     let r = run(&scenario(&text));
     assert_clean(&r);
-    assert!(r.input_queue_drops > 0, "the input queue overflows");
+    assert!(r.drops.input_queues > 0, "the input queue overflows");
     r
 }
 
@@ -99,10 +107,13 @@ fn congestion_drops_at_the_base_stations_input_queue_are_not_marked() {
     let (mut holes, mut gaps, mut marks) = (0, 0, 0);
     for seed in 1..=3 {
         let r = congested(0.75, seed);
-        holes += r.holes;
-        gaps += r.congestion_gaps;
-        marks += r.eln_marked_acks;
-        assert_eq!(r.frames_corrupted_up + r.frames_corrupted_down, 0);
+        holes += r.agent_total("holes");
+        gaps += r.agent_total("congestion_gaps");
+        marks += r.agent_total("eln_marked_acks");
+        assert_eq!(
+            r.flat().frames_corrupted_up + r.flat().frames_corrupted_down,
+            0
+        );
     }
     // the paper's rule reads the queue when the packet that reveals the gap arrives; a few gaps
     // show only after the queue has drained below 75% (docs/paper004.md)
@@ -113,8 +124,11 @@ fn congestion_drops_at_the_base_stations_input_queue_are_not_marked() {
     );
     // without the rule every such gap would be a wireless hole, and its ACKs marked
     let off = congested(1.0, 1);
-    assert_eq!(off.congestion_gaps, 0);
-    assert!(off.holes >= 15 && off.eln_marked_acks > 10 * marks.max(1) / 3);
+    assert_eq!(off.agent_total("congestion_gaps"), 0);
+    assert!(
+        off.agent_total("holes") >= 15
+            && off.agent_total("eln_marked_acks") > 10 * marks.max(1) / 3
+    );
 }
 
 #[test]
@@ -125,11 +139,11 @@ fn corruption_losses_are_marked_and_never_taken_for_congestion() {
     sc.error_every_down = Some(0);
     let r = run(&sc);
     assert_clean(&r);
-    assert!(r.frames_corrupted_up > 0);
-    assert_eq!(r.congestion_gaps, 0);
-    assert!(r.holes > 0 && r.eln_retransmits > 0);
-    assert!(r.eln_marked_acks >= r.holes);
-    assert_eq!(r.input_queue_drops, 0);
+    assert!(r.flat().frames_corrupted_up > 0);
+    assert_eq!(r.agent_total("congestion_gaps"), 0);
+    assert!(r.agent_total("holes") > 0 && r.flow().eln_retransmits > 0);
+    assert!(r.agent_total("eln_marked_acks") >= r.agent_total("holes"));
+    assert_eq!(r.drops.input_queues, 0);
 }
 
 fn transit(agent_at_a: &str, protocol: &str, seed: u64) -> RunResult {
@@ -160,13 +174,13 @@ fn transit(agent_at_a: &str, protocol: &str, seed: u64) -> RunResult {
 fn a_transit_link_carries_b_s_marks_through_a_to_the_sender() {
     // A only routes: the marks B sets reach the sender, which resends on them
     let r = transit("router", "bs-eln", 1);
-    assert!(r.holes > 0 && r.eln_marked_acks > 0);
-    assert!(r.eln_retransmits > 0, "the marks crossed A");
-    assert_eq!(r.local_retransmissions, 0);
+    assert!(r.agent_total("holes") > 0 && r.agent_total("eln_marked_acks") > 0);
+    assert!(r.flow().eln_retransmits > 0, "the marks crossed A");
+    assert_eq!(r.agent_total("local_retransmissions"), 0);
     // snoop at A resends on marked duplicates only, for a plain Reno sender
     let s = transit("snoop-eln", "e2e", 1);
-    assert!(s.local_retransmissions > 0 && s.dupacks_suppressed > 0);
-    assert_eq!(s.eln_retransmits, 0, "Reno ignores the marks");
+    assert!(s.agent_total("local_retransmissions") > 0 && s.agent_total("dupacks_suppressed") > 0);
+    assert_eq!(s.flow().eln_retransmits, 0, "Reno ignores the marks");
     let plain = transit("router", "e2e", 1);
-    assert!(s.throughput_mbps > 1.5 * plain.throughput_mbps);
+    assert!(s.flow().throughput_mbps > 1.5 * plain.flow().throughput_mbps);
 }

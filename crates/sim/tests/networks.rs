@@ -199,8 +199,8 @@ fn snoop_does_an_upstream_flow_no_harm() {
                 assert_clean(&r);
                 assert!(r.cells[0].frames_corrupted_up > 0);
                 // data goes up: the mobile host's sender saw the losses
-                assert!(r.fast_retransmits + r.timeouts > 0);
-                r.throughput_mbps
+                assert!(r.flow().fast_retransmits + r.flow().timeouts > 0);
+                r.flow().throughput_mbps
             })
             .collect();
         summarize(&xs)

@@ -13,16 +13,20 @@ fn mean_throughput(env: Env, buffer: u32, seeds: u64) -> (f64, f64) {
         assert!(
             r.invariants.ok(),
             "seed {}: {}",
-            r.seed,
+            r.setup.seed,
             r.invariants.summary()
         );
         assert_eq!(r.invariants.ack_semantics_violations, 0);
-        assert!(r.timeouts > 0 && r.fast_retransmits > 0);
+        assert!(r.flow().timeouts > 0 && r.flow().fast_retransmits > 0);
     }
-    let t = summarize(&rs.iter().map(|r| r.throughput_mbps).collect::<Vec<_>>());
+    let t = summarize(
+        &rs.iter()
+            .map(|r| r.flow().throughput_mbps)
+            .collect::<Vec<_>>(),
+    );
     let g = summarize(
         &rs.iter()
-            .map(|r| r.wireless_goodput_pct)
+            .filter_map(|r| r.flow().wireless_goodput_pct)
             .collect::<Vec<_>>(),
     );
     (t.mean, g.mean)
@@ -56,6 +60,7 @@ fn burst_errors_hurt_more_than_single_errors() {
                 seed: s,
                 ..single.clone()
             })
+            .flow()
             .throughput_mbps
         })
         .sum();
@@ -65,6 +70,7 @@ fn burst_errors_hurt_more_than_single_errors() {
                 seed: s,
                 ..burst.clone()
             })
+            .flow()
             .throughput_mbps
         })
         .sum();

@@ -11,14 +11,18 @@ use snooplab_sim::{run, Env, Protocol, Scenario};
 fn split_reports_the_relay_senders_counters() {
     let r = run(&Scenario::paper000(Protocol::Split, Env::Lan, 32768, 1));
     assert!(r.invariants.ok(), "{:?}", r.invariants.messages);
-    assert_eq!(r.timeouts, 0, "the fixed host's sender");
+    assert_eq!(r.flow().timeouts, 0, "the fixed host's sender");
     let relay = r
+        .flow()
         .relay
         .as_ref()
         .expect("a split run reports its relay sender");
     assert!(relay.timeouts > 0, "{relay:?}");
     assert!(relay.fast_retransmits > 0);
-    assert_eq!(relay.retransmitted_segments, r.local_retransmissions);
+    assert_eq!(
+        relay.retransmitted_segments,
+        r.agent_total("local_retransmissions")
+    );
     assert!(!relay.gave_up);
     let causes = &relay.timeout_causes;
     assert_eq!(
@@ -32,7 +36,7 @@ fn split_reports_the_relay_senders_counters() {
     assert_eq!(r.flows[0].relay.as_ref(), Some(relay));
     // the other protocols have no relay, and keep their keys' meaning
     let e2e = run(&Scenario::paper000(Protocol::E2e, Env::Lan, 32768, 1));
-    assert!(e2e.relay.is_none() && e2e.timeouts > 0);
+    assert!(e2e.flow().relay.is_none() && e2e.flow().timeouts > 0);
 }
 
 /// Issue 14's incomplete split run. The relay sender (base station to mobile host) gave up after 12
@@ -48,7 +52,7 @@ fn an_incomplete_split_run_says_the_relay_gave_up() {
     sc.transfer = 512 * 1024;
     let r = run(&sc);
     assert!(!r.invariants.complete);
-    let relay = r.relay.as_ref().expect("a split run");
+    let relay = r.flow().relay.as_ref().expect("a split run");
     assert!(relay.gave_up && relay.timeouts >= 12, "{relay:?}");
     let msgs = r.invariants.messages.join("\n");
     assert!(
@@ -62,11 +66,15 @@ fn an_incomplete_split_run_says_the_relay_gave_up() {
     );
     // the run ends when the reset reaches the fixed host, not at a timer cancelled by it
     assert!(
-        r.duration_s > 645.0 && r.duration_s < 646.1,
+        r.flow().duration_s > 645.0 && r.flow().duration_s < 646.1,
         "{}",
-        r.duration_s
+        r.flow().duration_s
     );
-    assert!(r.persist_timeouts < 30, "{} probes", r.persist_timeouts);
+    assert!(
+        r.flow().persist_timeouts < 30,
+        "{} probes",
+        r.flow().persist_timeouts
+    );
 }
 
 /// A run stopped by its time cap says so, not that nothing was left to happen.
@@ -97,7 +105,7 @@ fn a_sender_that_gives_up_says_when() {
         msgs.contains("the sender gave up after 12 retransmissions of one segment at 1142.713 s"),
         "{msgs}"
     );
-    assert!(r.relay.is_none());
+    assert!(r.flow().relay.is_none());
 }
 
 /// The run of issue 14: five SYN timeouts (about 206 s) before the first data segment, counted in
@@ -110,18 +118,18 @@ fn handshake_timeouts_do_not_count_in_the_stall() {
     sc.burst = 4;
     sc.transfer = 512 * 1024;
     let r = run(&sc);
-    assert!(r.timeout_causes.handshake > 0, "the SYN was lost");
+    assert!(r.flow().timeout_causes.handshake > 0, "the SYN was lost");
     assert!(
-        r.timeout_stall_s <= r.duration_s,
+        r.flow().timeout_stall_s <= r.flow().duration_s,
         "stall {} s > duration {} s",
-        r.timeout_stall_s,
-        r.duration_s
+        r.flow().timeout_stall_s,
+        r.flow().duration_s
     );
     // the data phase's waits are all still there: 1135.5 s less the handshake's 205.7 s
     assert!(
-        (r.timeout_stall_s - 929.8).abs() < 0.1,
+        (r.flow().timeout_stall_s - 929.8).abs() < 0.1,
         "stall {} s",
-        r.timeout_stall_s
+        r.flow().timeout_stall_s
     );
 }
 
@@ -147,9 +155,9 @@ proptest! {
         sc.burst = burst;
         let r = run(&sc);
         prop_assert!(
-            r.timeout_stall_s <= r.duration_s,
+            r.flow().timeout_stall_s <= r.flow().duration_s,
             "{} seed {seed}: stall {} s > duration {} s",
-            protocol.name(), r.timeout_stall_s, r.duration_s
+            protocol.name(), r.flow().timeout_stall_s, r.flow().duration_s
         );
         for f in &r.flows {
             prop_assert!(f.timeout_stall_s <= f.duration_s);

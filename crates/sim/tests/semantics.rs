@@ -24,7 +24,11 @@ fn only_split_connections_acknowledge_ahead_of_the_mobile_host() {
                 if env == Env::Lan {
                     assert!(r.invariants.split_acks_ahead > 0, "{}", p.name());
                 }
-                assert_eq!(r.wired_goodput_pct, 100.0, "the wired side never loses");
+                assert_eq!(
+                    r.flow().wired_goodput_pct,
+                    100.0,
+                    "the wired side never loses"
+                );
             } else {
                 assert_eq!(r.invariants.split_acks_ahead, 0, "{}", p.name());
             }
@@ -39,7 +43,7 @@ fn tcp_aware_link_layer_beats_plain_link_layer_and_reno() {
             .map(|seed| {
                 let mut sc = Scenario::paper000(p, Env::Lan, 32768, seed);
                 sc.transfer = 4 << 20;
-                run(&sc).throughput_mbps
+                run(&sc).flow().throughput_mbps
             })
             .sum::<f64>()
             / 4.0

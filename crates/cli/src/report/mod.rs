@@ -86,10 +86,10 @@ pub fn example_network(
     let figs = plot_trace(&sub, &View::whole(&trace, title.clone()))?;
     let summary = format!(
         "{title}: {:.3} Mb/s, {}, {} fast retransmissions, {} local retransmissions",
-        r.throughput_mbps,
-        timeouts_in_words(r.timeouts, timeout_segments(&trace)),
-        r.fast_retransmits,
-        r.local_retransmissions
+        r.flow().throughput_mbps,
+        timeouts_in_words(r.flow().timeouts, timeout_segments(&trace)),
+        r.flow().fast_retransmits,
+        r.agent_total("local_retransmissions")
     );
     Ok(figs.into_iter().map(|f| (f, summary.clone())).collect())
 }

@@ -140,8 +140,8 @@ impl Ablation {
                     paper_throughput_mbps: paper
                         .cell(e.protocol.name(), &e.row)
                         .map(|c| c.throughput),
-                    throughput_mbps: col(&|r| r.throughput_mbps),
-                    timeouts: col(&|r| r.timeouts as f64),
+                    throughput_mbps: col(&|r| r.flow().throughput_mbps),
+                    timeouts: col(&|r| r.flow().timeouts as f64),
                     failures: by_variant
                         .iter()
                         .map(|v| {

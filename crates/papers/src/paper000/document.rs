@@ -318,7 +318,7 @@ fn runs_csv(exps: &[Experiment], per: &[Vec<RunResult>]) -> String {
     for (e, rs) in exps.iter().zip(per) {
         for r in rs {
             // a split run's relay sender (base station to mobile host); empty for the others
-            let relay = r.relay.as_ref().map_or_else(
+            let relay = r.flow().relay.as_ref().map_or_else(
                 || ",,".to_string(),
                 |c| {
                     format!(
@@ -332,22 +332,22 @@ fn runs_csv(exps: &[Experiment], per: &[Vec<RunResult>]) -> String {
                 "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{relay}",
                 e.part.name(),
                 e.row.replace(',', " "),
-                r.protocol,
-                r.env,
-                r.buffer_bytes,
-                r.mss,
-                r.transfer_bytes,
-                r.error_every_bytes,
-                r.burst,
-                r.seed,
-                r.throughput_mbps,
-                r.wireless_goodput_pct,
-                r.wired_goodput_pct,
-                r.timeouts,
-                r.fast_retransmits,
-                r.local_retransmissions,
-                r.dupacks_suppressed,
-                r.duration_s,
+                r.flow().protocol,
+                r.setup.env,
+                r.flow().buffer_bytes,
+                r.flow().mss,
+                r.flow().transfer_bytes,
+                r.setup.error_every_bytes,
+                r.setup.burst,
+                r.setup.seed,
+                r.flow().throughput_mbps,
+                r.flow().wireless_goodput_pct.unwrap_or(0.0),
+                r.flow().wired_goodput_pct,
+                r.flow().timeouts,
+                r.flow().fast_retransmits,
+                r.agent_total("local_retransmissions"),
+                r.agent_total("dupacks_suppressed"),
+                r.flow().duration_s,
                 r.events,
                 r.invariants.ok()
             );

@@ -326,9 +326,9 @@ fn cell_report(
     paper: &Paper000,
 ) -> CellReport {
     let col = |f: &dyn Fn(&RunResult) -> f64| summarize(&rs.iter().map(f).collect::<Vec<_>>());
-    let thr = col(&|r| r.throughput_mbps);
-    let wl = col(&|r| r.wireless_goodput_pct);
-    let wd = col(&|r| r.wired_goodput_pct);
+    let thr = col(&|r| r.flow().throughput_mbps);
+    let wl = col(&|r| r.flow().wireless_goodput_pct.unwrap_or(0.0));
+    let wd = col(&|r| r.flow().wired_goodput_pct);
     let (pt, pwl, pwd) = match part {
         Part::Table2 | Part::Table3 | Part::Table4 => match paper.cell(protocol.name(), row) {
             Some(c) => (
@@ -360,7 +360,7 @@ fn cell_report(
         throughput_mbps: thr,
         wireless_goodput_pct: wl,
         wired_goodput_pct: wd,
-        timeouts: col(&|r| r.timeouts as f64),
+        timeouts: col(&|r| r.flow().timeouts as f64),
         paper_throughput_mbps: pt,
         paper_wireless_goodput_pct: pwl,
         paper_wired_goodput_pct: pwd,
@@ -369,10 +369,14 @@ fn cell_report(
         goodput_within_tolerance: gp_ok,
         invariant_failures: rs.iter().filter(|r| !r.invariants.ok()).count(),
         double_share: {
-            let lost: u64 = rs.iter().map(|r| r.frames_corrupted_down).sum();
+            let lost: u64 = rs.iter().map(|r| r.flat().frames_corrupted_down).sum();
             let both: u64 = rs
                 .iter()
-                .map(|r| r.sender_retransmitted_segments.min(r.local_retransmissions))
+                .map(|r| {
+                    r.flow()
+                        .sender_retransmitted_segments
+                        .min(r.agent_total("local_retransmissions"))
+                })
                 .sum();
             if lost == 0 {
                 0.0

@@ -44,7 +44,7 @@ impl<'a> Runs<'a> {
 }
 
 fn thr(rs: &[RunResult]) -> Vec<f64> {
-    rs.iter().map(|r| r.throughput_mbps).collect()
+    rs.iter().map(|r| r.flow().throughput_mbps).collect()
 }
 
 /// The report from the runs of [`jobs`](super::jobs) (each job's `seeds` runs together, in order).
@@ -69,7 +69,9 @@ pub fn evaluate(
     claims.extend(crash_claim(&crash));
     Report002 {
         seeds,
-        host: runs.first().map_or_else(String::new, |r| r.host.clone()),
+        host: runs
+            .first()
+            .map_or_else(String::new, |r| r.flow().host.clone()),
         table1,
         sweep,
         latency,
@@ -122,7 +124,7 @@ fn table1_rows(paper: &Paper002Data, r: &Runs) -> Vec<Table1Row> {
                 .flatten(),
             local_retransmissions: summarize(
                 &rs.iter()
-                    .map(|r| r.local_retransmissions as f64)
+                    .map(|r| r.agent_total("local_retransmissions") as f64)
                     .collect::<Vec<_>>(),
             ),
             ring_sent: handoff(&|h| h.ring_sent as f64),
@@ -150,8 +152,8 @@ fn sweep_points(r: &Runs) -> Vec<SweepPoint> {
         let ratio: Vec<f64> = snoop
             .iter()
             .zip(reno)
-            .filter(|(_, r)| r.throughput_mbps > 0.0)
-            .map(|(s, r)| s.throughput_mbps / r.throughput_mbps)
+            .filter(|(_, r)| r.flow().throughput_mbps > 0.0)
+            .map(|(s, r)| s.flow().throughput_mbps / r.flow().throughput_mbps)
             .collect();
         sweep.push(SweepPoint {
             kbits_between_errors: kb,
@@ -223,7 +225,7 @@ fn baseline_rows(r: &Runs) -> Vec<BaselineRow> {
             .filter_map(|(r, a)| {
                 let n = r.handoffs.first()?.handoffs;
                 (n > 0 && !failed(r) && !failed(a))
-                    .then(|| (r.duration_s - a.duration_s) / n as f64)
+                    .then(|| (r.flow().duration_s - a.flow().duration_s) / n as f64)
             })
             .collect();
         let moved: Vec<f64> = rs
@@ -235,15 +237,15 @@ fn baseline_rows(r: &Runs) -> Vec<BaselineRow> {
         baselines.push(BaselineRow {
             scheme: scheme.name().into(),
             seconds: every as f64 / SEC as f64,
-            throughput_mbps: col(&|r| r.throughput_mbps),
-            timeouts: col(&|r| r.timeouts as f64),
-            fast_retransmits: col(&|r| r.fast_retransmits as f64),
-            sender_retransmitted_segments: col(&|r| r.sender_retransmitted_segments as f64),
+            throughput_mbps: col(&|r| r.flow().throughput_mbps),
+            timeouts: col(&|r| r.flow().timeouts as f64),
+            fast_retransmits: col(&|r| r.flow().fast_retransmits as f64),
+            sender_retransmitted_segments: col(&|r| r.flow().sender_retransmitted_segments as f64),
             over_multicast: summarize(
                 &rs.iter()
                     .zip(multicast)
-                    .filter(|(_, m)| m.throughput_mbps > 0.0)
-                    .map(|(r, m)| r.throughput_mbps / m.throughput_mbps)
+                    .filter(|(_, m)| m.flow().throughput_mbps > 0.0)
+                    .map(|(r, m)| r.flow().throughput_mbps / m.flow().throughput_mbps)
                     .collect::<Vec<_>>(),
             ),
             cost_per_handoff_s: (split && !cost.is_empty()).then(|| summarize(&cost)),
@@ -313,11 +315,11 @@ fn crash_rows(r: &Runs) -> Vec<CrashRow> {
             intact: rs.iter().filter(|r| !failed(r)).count(),
             runs: rs.len(),
             bytes_lost: col(&|r| r.invariants.split_bytes_lost as f64),
-            crash_drops: col(&|r| r.crash_drops as f64),
+            crash_drops: col(&|r| r.drops.crashes as f64),
             throughput_mbps: rs
                 .iter()
                 .any(|r| !failed(r))
-                .then(|| col(&|r| r.throughput_mbps)),
+                .then(|| col(&|r| r.flow().throughput_mbps)),
             first_failure: rs
                 .iter()
                 .find(|r| failed(r))

@@ -135,18 +135,18 @@ pub fn evaluate(paper: &Paper004, seeds: u64, runs: &[RunResult]) -> Report004 {
             let v: Vec<f64> = of(p)
                 .iter()
                 .zip(of(0))
-                .filter(|(_, r)| r.throughput_mbps > 0.0)
-                .map(|(a, r)| a.throughput_mbps / r.throughput_mbps)
+                .filter(|(_, r)| r.flow().throughput_mbps > 0.0)
+                .map(|(a, r)| a.flow().throughput_mbps / r.flow().throughput_mbps)
                 .collect();
             summarize(&v)
         };
         points.push(Point {
             kbytes_between_errors: kb,
             throughput_mbps: (0..PROTOCOLS.len())
-                .map(|p| col(p, &|r| r.throughput_mbps))
+                .map(|p| col(p, &|r| r.flow().throughput_mbps))
                 .collect(),
             timeouts: (0..PROTOCOLS.len())
-                .map(|p| col(p, &|r| r.timeouts as f64))
+                .map(|p| col(p, &|r| r.flow().timeouts as f64))
                 .collect(),
             eln_over_reno: ratio(1),
             nack_over_reno: ratio(2),
@@ -163,7 +163,9 @@ pub fn evaluate(paper: &Paper004, seeds: u64, runs: &[RunResult]) -> Report004 {
     let claims = claims(&points);
     Report004 {
         seeds,
-        host: runs.first().map_or_else(String::new, |r| r.host.clone()),
+        host: runs
+            .first()
+            .map_or_else(String::new, |r| r.flow().host.clone()),
         protocols: PROTOCOLS.iter().map(|p| p.name().to_string()).collect(),
         points,
         claims,

@@ -2,6 +2,7 @@
 //! wired links, the cells with their channels, and the tables the loop looks things up in. Every
 //! random stream is drawn here in a fixed order, so a network and a seed give one run.
 
+use snooplab_proto::agent::Agent;
 use snooplab_proto::tcp::{Tcp, TcpConfig};
 use snooplab_proto::{Endpoint, Time};
 
@@ -16,7 +17,9 @@ use crate::medium::Medium;
 use crate::network::{Network, NodeId, NodeKind, Routes};
 use crate::nodes::{BaseStationNode, Conn, HostNode, Role, SimNode};
 use crate::observer::Observe;
+use crate::packet::SimPacket;
 use crate::rng::{Rng, Stream};
+use crate::scenario::Scenario;
 
 /// Each host's coarse-timer clock phases (slow, fast): fixed hosts and mobile hosts count
 /// separately, so the first of each draws from the streams paper 000's testbed always used.
@@ -291,6 +294,22 @@ impl<O: Observe> Simulation<O> {
             } else {
                 sim.queue.push(start, Event::Start(f));
             }
+        }
+        sim
+    }
+}
+
+impl Simulation {
+    /// A run of paper 000's testbed with the given base-station agent (tests plant faulty ones).
+    pub fn with_agent(sc: &Scenario, agent: Box<dyn Agent<SimPacket>>) -> Simulation {
+        let net = sc.network();
+        let bs = net.node_id("bs");
+        let mut sim = Simulation::of_network(&net, sc.env.name());
+        if let Some(b) = bs
+            .and_then(|n| sim.nodes.get_mut(n))
+            .and_then(SimNode::base_station_mut)
+        {
+            b.agent = agent;
         }
         sim
     }

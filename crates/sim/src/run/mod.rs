@@ -147,20 +147,6 @@ impl Simulation<NoObserver> {
     pub fn run(self) -> RunResult {
         self.run_to_end().0
     }
-
-    /// A run of paper 000's testbed with the given base-station agent (tests plant faulty ones).
-    pub fn with_agent(sc: &Scenario, agent: Box<dyn Agent<SimPacket>>) -> Simulation {
-        let net = sc.network();
-        let bs = net.node_id("bs");
-        let mut sim = Simulation::of_network(&net, sc.env.name());
-        if let Some(b) = bs
-            .and_then(|n| sim.nodes.get_mut(n))
-            .and_then(SimNode::base_station_mut)
-        {
-            b.agent = agent;
-        }
-        sim
-    }
 }
 
 impl Simulation<Observer> {

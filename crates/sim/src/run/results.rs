@@ -11,7 +11,8 @@ use crate::channel::ChannelSpec;
 use crate::flow::FlowState;
 use crate::invariants::InvariantReport;
 use crate::metrics::{
-    Aggregate, CellResult, FlowResult, HandoffEvent, HandoffResult, RunResult, StationChannels,
+    AgentResult, Aggregate, CellResult, Drops, FlowResult, HandoffEvent, HandoffResult, RunResult,
+    RunSetup, StationChannels,
 };
 use crate::network::{FlowId, NodeId};
 use crate::nodes::{Role, SimNode};
@@ -99,34 +100,23 @@ impl<O: Observe> Simulation<O> {
         let agents = self
             .nodes
             .iter()
-            .filter_map(|n| n.agent().map(|a| a.counters()))
-            .collect::<Vec<_>>();
-        let total = |name: &str| agents.iter().map(|c| c.get(name)).sum::<u64>();
-        let (local, suppressed) = (total("local_retransmissions"), total("dupacks_suppressed"));
-        let (holes, congestion_gaps) = (total("holes"), total("congestion_gaps"));
-        let (marked, nacks) = (total("eln_marked_acks"), total("nacks"));
-        let input_drops: u64 = self
-            .nodes
-            .iter()
-            .filter_map(SimNode::base_station)
-            .map(|b| b.input_drops)
-            .sum();
-        let crash_drops: u64 = self
-            .nodes
-            .iter()
-            .filter_map(SimNode::base_station)
-            .map(|b| b.crash_drops)
-            .sum();
-        let link_drops: u64 = input_drops
-            + self
-                .links
-                .iter()
-                .map(|l| l[0].drops + l[1].drops)
-                .sum::<u64>()
-            + cells.iter().map(|c| c.queue_drops).sum::<u64>();
-        let first = &flows[0];
-        let spec0 = &net.flows[0];
-        let (error_every, burst) = match net.cells.first().and_then(|c| c.stations.first()) {
+            .enumerate()
+            .filter_map(|(n, node)| {
+                node.agent().map(|a| AgentResult {
+                    node: net.nodes[n].name.clone(),
+                    counters: a.counters(),
+                })
+            })
+            .collect();
+        let base_stations = || self.nodes.iter().filter_map(SimNode::base_station);
+        let input_queues: u64 = base_stations().map(|b| b.input_drops).sum();
+        let links: u64 = self.links.iter().map(|l| l[0].drops + l[1].drops).sum();
+        let drops = Drops {
+            queues: input_queues + links + cells.iter().map(|c| c.queue_drops).sum::<u64>(),
+            input_queues,
+            crashes: base_stations().map(|b| b.crash_drops).sum(),
+        };
+        let (error_every_bytes, burst) = match net.cells.first().and_then(|c| c.stations.first()) {
             Some(s) => match &s.down {
                 ChannelSpec::Exponential { mean_bytes, burst } => (*mean_bytes, *burst),
                 // the cells' `channels` name the other models
@@ -134,62 +124,25 @@ impl<O: Observe> Simulation<O> {
             },
             None => (0, 1),
         };
-        let host_details = HostProfile::KEYS
-            .iter()
-            .filter_map(|k| spec0.host.get(k).map(|v| (k.to_string(), v)))
-            .collect();
+        let invariants = match flows.as_slice() {
+            [only] if self.inv.messages.is_empty() => only.invariants.clone(),
+            _ => all,
+        };
         RunResult {
-            protocol: first.protocol.clone(),
-            env: self.env.clone(),
-            buffer_bytes: first.buffer_bytes,
-            mss: first.mss,
-            transfer_bytes: first.transfer_bytes,
-            error_every_bytes: error_every,
-            burst,
-            seed: net.seed,
-            throughput_mbps: first.throughput_mbps,
-            wireless_goodput_pct: first.wireless_goodput_pct,
-            wired_goodput_pct: first.wired_goodput_pct,
-            timeouts: first.timeouts,
-            fast_retransmits: first.fast_retransmits,
-            duration_s: first.duration_s,
-            events: self.events,
-            sender_retransmitted_segments: first.sender_retransmitted_segments,
-            sender_dupacks: first.sender_dupacks,
-            local_retransmissions: local,
-            dupacks_suppressed: suppressed,
-            frames_corrupted_down: cells.iter().map(|c| c.frames_corrupted_down).sum(),
-            frames_corrupted_up: cells.iter().map(|c| c.frames_corrupted_up).sum(),
-            wireless_data_frames: first.wireless_data_frames,
-            queue_drops: link_drops,
-            timeout_stall_s: first.timeout_stall_s,
-            timeout_causes: first.timeout_causes.clone(),
-            effective_buffer_bytes: first.effective_buffer_bytes,
-            host: first.host.clone(),
-            host_details,
-            persist_timeouts: first.persist_timeouts,
-            zero_window_acks: first.zero_window_acks,
-            window_updates: first.window_updates,
-            predicted_acks: first.predicted_acks,
-            predicted_acks_in_recovery: first.predicted_acks_in_recovery,
-            predicted_data: first.predicted_data,
-            eln_retransmits: first.eln_retransmits,
-            holes,
-            congestion_gaps,
-            eln_marked_acks: marked,
-            nacks,
-            input_queue_drops: input_drops,
-            crash_drops,
-            relay: first.relay.clone(),
-            invariants: if flows.len() == 1 && self.inv.messages.is_empty() {
-                first.invariants.clone()
-            } else {
-                all
+            setup: RunSetup {
+                env: self.env.clone(),
+                seed: net.seed,
+                error_every_bytes,
+                burst,
             },
+            events: self.events,
+            handoffs: self.handoff_results(),
             flows,
             aggregate,
             cells,
-            handoffs: self.handoff_results(),
+            agents,
+            drops,
+            invariants,
         }
     }
 
@@ -239,7 +192,8 @@ impl<O: Observe> Simulation<O> {
             transfer_bytes: spec.transfer,
             start_s: as_secs_f64(spec.start),
             throughput_mbps: throughput,
-            wireless_goodput_pct: pct(delivered, st.wireless_data_bytes),
+            wireless_goodput_pct: (st.wireless_data_frames > 0)
+                .then(|| pct(delivered, st.wireless_data_bytes)),
             wired_goodput_pct: pct(delivered, fs.data_bytes_sent),
             timeouts: fs.timeouts,
             fast_retransmits: fs.fast_retransmits,
@@ -256,6 +210,10 @@ impl<O: Observe> Simulation<O> {
             timeout_causes: fs.timeout_causes.clone(),
             effective_buffer_bytes: sender.map_or(spec.buffer, |t| t.buffers().0),
             host,
+            host_details: HostProfile::KEYS
+                .iter()
+                .filter_map(|k| spec.host.get(k).map(|v| (k.to_string(), v)))
+                .collect(),
             persist_timeouts: fs.persist_timeouts,
             zero_window_acks: ms.zero_window_acks,
             window_updates: ms.window_updates,
