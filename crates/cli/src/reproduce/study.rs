@@ -21,7 +21,8 @@ pub struct Studied {
 pub fn run(sel: &Selection, common: &Common) -> Result<(Studied, usize), String> {
     let plan = sel.paper.plan(&sel.parts, common)?;
     let jobs = plan.jobs();
-    let results = crate::parallel::run_jobs(&jobs, common.threads, "reproduce")?;
+    // the progress line names the paper it counts
+    let results = crate::parallel::run_jobs(&jobs, common.threads, sel.paper.name())?;
     Ok((
         Studied {
             paper: sel.paper,
