@@ -123,6 +123,17 @@ pub fn plan(a: &BenchArgs) -> Result<Plan, String> {
 
 pub fn bench(a: BenchArgs) -> Result<(), String> {
     let plan = plan(&a)?;
+    if a.hot_paths {
+        let paths = crate::bench_hot::hot_paths();
+        if a.json {
+            let text = serde_json::to_string_pretty(&serde_json::json!({ "hot_paths": paths }))
+                .map_err(|e| format!("cannot encode the results: {e}"))?;
+            println!("{text}");
+        } else {
+            crate::bench_hot::print(&paths);
+        }
+        return Ok(());
+    }
     let rec = plan.recording;
     let scenario = |seed| {
         let mut sc = plan.scenario.clone();

@@ -304,7 +304,8 @@ pub struct ReproduceArgs {
     snooplab bench --runs 5 --with trace,pcap # what recording costs\n  \
     snooplab bench --host bsd44-lite --json   # another host profile, as JSON\n  \
     snooplab bench --protocol ll-tcp-aware    # the same run through snoop\n  \
-    snooplab bench --scenario examples/paper001-3-hosts.toml --runs 10   # a CSMA cell of 3 senders")]
+    snooplab bench --scenario examples/paper001-3-hosts.toml --runs 10   # a CSMA cell of 3 senders\n  \
+    snooplab bench --hot-paths                # event queue, TCP, snoop, CSMA one at a time")]
 pub struct BenchArgs {
     /// Timed runs (after one warm-up run), 1 to 100000.
     #[arg(long, default_value_t = 20)]
@@ -324,6 +325,10 @@ pub struct BenchArgs {
     /// LAN-32k run; each timed run uses the next seed.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<std::path::PathBuf>,
+    /// Time the hot paths one at a time instead of a run: the event queue, TCP per segment, snoop
+    /// per segment, the CSMA/CA access rule per frame (ns per operation).
+    #[arg(long)]
+    pub hot_paths: bool,
     /// Print JSON.
     #[arg(long)]
     pub json: bool,

@@ -3,6 +3,7 @@
 #[cfg(test)]
 mod args_proptest;
 mod bench;
+mod bench_hot;
 mod channel_cmd;
 mod cli;
 mod files;
