@@ -42,6 +42,7 @@ fn with_progress(
         on_done: Some(&inc),
         cancel: None,
     })?;
-    progress.finish();
+    // the pool the runs had: the one asked for, or rayon's global one (a thread per core)
+    progress.finish_with_rate(threads.unwrap_or_else(rayon::current_num_threads));
     Ok(results)
 }

@@ -80,4 +80,18 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+
+    /// The job is done: the bar goes, and one line says how fast it ran on `threads` threads
+    /// (runs per second: what scales with the threads, docs/speed.md).
+    pub fn finish_with_rate(&self, threads: usize) {
+        self.finish();
+        let secs = self.started.elapsed().as_secs_f64();
+        eprintln!(
+            "{}: {} runs in {secs:.1} s on {threads} thread{}, {:.1} runs/s",
+            self.what,
+            self.total,
+            if threads == 1 { "" } else { "s" },
+            self.total as f64 / secs.max(1e-9)
+        );
+    }
 }

@@ -182,11 +182,16 @@ fn progress_is_plain_lines_when_stderr_is_not_a_terminal() {
     let o = snooplab(&["reproduce", "table2", "--seeds", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
-    // a line per tenth of the job, the last one at the end
+    // a line per tenth of the job, named by the paper, the last one at the end; then the rate
     let lines: Vec<&str> = err
         .lines()
-        .filter(|l| l.starts_with("reproduce: "))
+        .filter(|l| l.starts_with("paper000: ") && l.contains(" runs done"))
         .collect();
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("paper000: ") && l.contains(" runs/s")),
+        "{err}"
+    );
     assert!(lines.len() >= 2 && lines.len() <= 11, "{err}");
     let last = lines.last().copied().unwrap_or_default();
     let total = last

@@ -7,7 +7,6 @@ mod ablation;
 mod study;
 
 use std::path::Path;
-use std::time::Instant;
 
 use snooplab_papers::paper000;
 use snooplab_papers::Claim;
@@ -130,15 +129,10 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
     }
     let mut done: Vec<Studied> = vec![];
     for s in &sels {
-        let started = Instant::now();
-        let (r, runs) = study::run(s, &common)?;
+        // the runner says how many runs took how long on how many threads
+        let (r, _runs) = study::run(s, &common)?;
         if !a.json {
             print!("{}", r.text());
-            eprintln!(
-                "{}: {runs} runs in {:.1} s",
-                s.paper.name(),
-                started.elapsed().as_secs_f64()
-            );
         }
         if let Some(dir) = &a.out {
             let sub = dir.join(s.paper.name());
