@@ -45,6 +45,8 @@
 //! - issue 28's readings (`reproduce-paper002.json`): paper 002's report gains `readings`, Table 1
 //!   and Fig. 10 under the window reading `os-default-8k` (runs added after every default run).
 //!   Everything else is identical (checked with `jq 'del(.. | .readings?)'` against the old file).
+//!   `reproduce-paper001.json` likewise gains `readings`: every run again under the MAC reading
+//!   `berkeley-ns2`, its whole report under `readings[0].report`; the rest identical (same check).
 
 #[path = "common/guarded.rs"]
 mod guarded;
