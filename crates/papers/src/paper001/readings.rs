@@ -1,14 +1,14 @@
 //! Paper 001's readings (issue 28): the WaveLAN MAC's constants, which the paper does not give
 //! ("a PC-Card of 2Mbps WaveLAN", section 4.1), read from two sources.
 //!
-//! What the second reading cannot carry: ns-2's channel-delay collision rule. In ns-2
-//! (`channel.cc`, `Channel::contention` and `Channel::send`, 1997) a station that finds the
-//! channel free opens a contention window of the channel delay (4 us); every station whose
-//! contention starts before it closes transmits too, and all their frames collide. Our CSMA/CA
-//! (`crates/sim/src/medium/csma.rs`) lets only stations that start in the same instant collide: a
-//! station that senses the medium 1 ns after another started defers. Adding the window is a change
-//! to the simulator's medium, left to the engine's owner; under `berkeley-ns2` here only the
-//! constants change.
+//! What the second reading cannot carry: ns-2's channel-delay collision rule. In ns-2 (`channel.cc`
+//! at commit 62a53271, 1997-06-27: `Channel::contention` lines 120-130, `Channel::send` lines
+//! 95-116) a station that finds the channel free opens a contention window of the channel delay (4
+//! us); every station whose contention starts before it closes transmits too, and all their frames
+//! collide. Our CSMA/CA (`crates/sim/src/medium/csma.rs`) lets only stations that start in the same
+//! instant collide: a station that senses the medium 1 ns after another started defers. Adding the
+//! window is a change to the simulator's medium, left to the engine's owner; under `berkeley-ns2`
+//! here only the constants change.
 
 use snooplab_proto::time::US;
 use snooplab_sim::medium::{CsmaParams, WavelanParams};
@@ -49,12 +49,13 @@ impl Mac {
     }
 }
 
-/// The Daedalus group's WaveLAN constants in ns-2: "# WaveLAN settings" in `tcl/lib/ns-shlink.tcl`,
-/// committed by Hari Balakrishnan on 1997-04-29 (ns-2 history, commit afcced5b), moved to
-/// `tcl/lan/ns-mac.tcl` on 1997-06-11 (commit 6418d4a0) as "WaveLAN settings (also inherited by
-/// Csma/Ca, which is what WaveLAN is)": `Mac/Csma set bandwidth_ 2Mb`, `ifs_ 16us`, `slotTime_
-/// 16us`, `cwmin_ 16`, `cwmax_ 1024`, `rtxLimit_ 16` (`rtxmax_` in the first commit), and
-/// `Channel set delay_ 4us`. In `mac-csma.cc` (`CsmaMac::backoff`) a station finding the channel
+/// The Daedalus group's WaveLAN constants in ns-2 (the ns-2 history as in the public repository
+/// `Raj64742/ns2`): "# WaveLAN settings" in `tcl/lib/ns-shlink.tcl` lines 39-51, committed by Hari
+/// Balakrishnan on 1997-04-29 (commit afcced5b), then `tcl/lan/ns-mac.tcl` lines 37-52 from
+/// 1997-06-11 (commit ed12f78e) as "WaveLAN settings (also inherited by Csma/Ca, which is what
+/// WaveLAN is)": `Mac/Csma set bandwidth_ 2Mb`, `ifs_ 16us`, `slotTime_ 16us`, `cwmin_ 16`,
+/// `cwmax_ 1024`, `rtxLimit_ 16` (`rtxmax_` in the first commit), and `Channel set delay_ 4us`.
+/// In `mac-csma.cc` (`CsmaMac::backoff`, commit 62a53271, lines 117-133) a station finding the channel
 /// busy draws `Random::integer(cw_)` slots, `[0, cw)` as ours, doubles the window up to `cwmax_`,
 /// and drops the frame when its 16th attempt finds the channel busy; no link-level ACK.
 ///
@@ -93,8 +94,10 @@ pub const MAC: Reading = Reading {
             name: "berkeley-ns2",
             sets: "IFS 16 us, slot 16 us, windows 16 to 1024, 16 attempts (not its 4 us channel \
                    delay: the collision rule is missing)",
-            source: "the Daedalus group's ns-2 WaveLAN settings: tcl/lib/ns-shlink.tcl (H. \
-                     Balakrishnan, 1997-04-29), then tcl/lan/ns-mac.tcl; mac/mac-csma.cc",
+            source:
+                "the Daedalus group's ns-2 WaveLAN settings: tcl/lib/ns-shlink.tcl lines 39-51 \
+                     (H. Balakrishnan, 1997-04-29, afcced5b), then tcl/lan/ns-mac.tcl lines 37-52 \
+                     (ed12f78e); mac-csma.cc CsmaMac::backoff",
         },
     ],
     affects: "Figs. 15-19, the loss per segment and EFR's gain (every run)",
