@@ -295,7 +295,11 @@ fn paper002_reproduces_every_part_with_its_claims_files_and_report_section() {
         &std::fs::read_to_string(dir.join("paper002/runs.json")).expect("runs.json"),
     )
     .expect("runs.json is JSON");
-    assert_eq!(runs.as_array().map(Vec::len), Some(50), "50 jobs, one seed");
+    assert_eq!(
+        runs.as_array().map(Vec::len),
+        Some(50 + 12),
+        "50 jobs, one seed; Table 1 and Fig. 10 again under the window reading os-default-8k"
+    );
     let report: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("paper002/report.json")).expect("report.json"),
     )
@@ -303,7 +307,13 @@ fn paper002_reproduces_every_part_with_its_claims_files_and_report_section() {
     assert_eq!(report["sweep"].as_array().map(Vec::len), Some(9));
     let html = std::fs::read_to_string(rep.join("index.html")).expect("index.html");
     assert!(html.contains("Paper 002 reproduced"));
-    assert_eq!(html.matches("<table>").count(), 5, "every part's table");
+    assert_eq!(
+        html.matches("<table>").count(),
+        5 + 4,
+        "every part's table; the readings, Table 1 and Fig. 10 by window, the claims by window"
+    );
+    assert!(html.contains("os-default-8k"));
+    assert_eq!(report["readings"][0]["window"], "os-default-8k");
     assert!(html.contains("during a transfer, to the first packet from the new base station"));
     assert!(is_png(&rep.join("paper002/fig7-fig11.png")));
     for run in ["fig8-reno", "fig8-snoop", "fig9-handoffs"] {

@@ -30,13 +30,26 @@ fn reproduce_paper001_prints_the_figures_and_writes_outputs() {
     assert!(out.contains("N_dup"), "{out}");
     assert!(out.contains("single host alone loses"), "{out}");
     let csv = std::fs::read_to_string(dir.join("paper001/runs.csv")).expect("runs.csv");
-    // one row per flow: 5 protocols x (1 + 2 + 3 + 4) hosts x 1 seed
-    assert_eq!(csv.lines().count(), 1 + 5 * 10);
+    // one row per flow: 5 protocols x (1 + 2 + 3 + 4) hosts x 1 seed, under each MAC reading
+    assert_eq!(csv.lines().count(), 1 + 2 * 5 * 10);
+    assert!(csv
+        .lines()
+        .skip(1)
+        .all(|l| l.ends_with(",isa-82586") || l.ends_with(",berkeley-ns2")));
     let report: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("paper001/report.json")).expect("report"),
     )
     .expect("report.json is JSON");
     assert_eq!(report["retransmissions"].as_array().map(Vec::len), Some(20));
+    // the same rows under the other MAC reading
+    let berkeley = &report["readings"][0];
+    assert_eq!(berkeley["mac"], "berkeley-ns2");
+    assert_eq!(
+        berkeley["report"]["retransmissions"]
+            .as_array()
+            .map(Vec::len),
+        Some(20)
+    );
     // the report's section: Figs. 15-17 as charts (the throughput part was not run: no Figs.
     // 18-19), and the traced runs with snd_cur in their window plots
     let fig = dir.join("report/paper001");

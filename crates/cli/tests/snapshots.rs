@@ -42,6 +42,11 @@
 //! - issue 26's split relay that reserves before it reads (`reproduce-paper000.json`): Table IV's
 //!   WAN cells moved (SPLIT 1.258 -> 1.223, SPLIT-SMART 1.3303 -> 1.3300 Mb/s for seed 1); see
 //!   `crates/papers/tests/paper000_fixed.rs` and docs/fuzzing.md, finding 4.
+//! - issue 28's readings (`reproduce-paper002.json`): paper 002's report gains `readings`, Table 1
+//!   and Fig. 10 under the window reading `os-default-8k` (runs added after every default run).
+//!   Everything else is identical (checked with `jq 'del(.. | .readings?)'` against the old file).
+//!   `reproduce-paper001.json` likewise gains `readings`: every run again under the MAC reading
+//!   `berkeley-ns2`, its whole report under `readings[0].report`; the rest identical (same check).
 
 #[path = "common/guarded.rs"]
 mod guarded;

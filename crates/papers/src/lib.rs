@@ -9,6 +9,7 @@ pub mod paper000;
 pub mod paper001;
 pub mod paper002;
 pub mod paper004;
+pub mod readings;
 pub mod select;
 pub mod study;
 pub mod units;

@@ -4,7 +4,8 @@
 //! and snoop at one error every 16 Kbits to 4 Mbits), Fig. 11 (snoop with a handoff every 5 s), Fig.
 //! 10's latency run, the baselines (a split connection alone; the multicast, hard, fast-retransmit
 //! and split handoffs every 1 and 5 s) and the crash of the primary base station (snoop and split).
-//! 50 jobs, 100 runs, one flow each.
+//! 50 jobs, 100 runs, one flow each, under the default readings; then Table 1 and Fig. 10 under
+//! the other window reading (below).
 //!
 //! Taken at commit de373cc (main), before the refactor of issue 25, as its safety net: a change to
 //! the engine, the handoffs or the planning of the runs must leave every value as it is. A change
@@ -23,11 +24,17 @@
 //! beacons until the time cap. Three Reno runs of Fig. 7 whose sender gives up moved, in events
 //! only (16 Kbits seeds 1 and 2: 14575 -> 2347, 14531 -> 2301; 32 Kbits seed 1: 18733 -> 13393);
 //! their throughput stays 0 (incomplete) and no other row moved.
+//!
+//! Extended once, on purpose (issue 28, readings): `reproduce` now also runs Table 1 and Fig. 10
+//! under the other window reading (`os-default-8k`, BSD/OS's default 8 KB socket buffers), after
+//! every run of the default reading. Those 24 rows (12 jobs, two seeds) were added at the end, their
+//! label ending `, window os-default-8k`; the 100 rows before them did not move. 62 jobs, 124 runs.
 
 mod golden;
 
+use snooplab_papers::paper002::readings::Window;
 use snooplab_papers::paper002::testbed::HOST;
-use snooplab_papers::paper002::{experiments, network, Experiment, Paper002Data, Parts};
+use snooplab_papers::paper002::{experiments, network_read, Experiment, Paper002Data, Parts};
 use snooplab_proto::time::SEC;
 use snooplab_proto::Time;
 use snooplab_sim::run_network;
@@ -139,6 +146,30 @@ const GOLDEN: &[(&str, u64, f64, u64)] = &[
     ("crash snoop-002", 2, 1.4649401090197511, 39985),
     ("crash split", 1, 0.0, 18033),
     ("crash split", 2, 0.0, 18134),
+    ("table1 handoffs every 1 s, window os-default-8k", 1, 1.4013912213801245, 41407),
+    ("table1 handoffs every 1 s, window os-default-8k", 2, 1.3657272678276542, 41814),
+    ("table1 handoffs every 2 s, window os-default-8k", 1, 1.4556473232389775, 40543),
+    ("table1 handoffs every 2 s, window os-default-8k", 2, 1.4438367375139456, 40725),
+    ("table1 handoffs every 3 s, window os-default-8k", 1, 1.4760334188505135, 40326),
+    ("table1 handoffs every 3 s, window os-default-8k", 2, 1.4689802662442715, 40376),
+    ("table1 handoffs every 5 s, window os-default-8k", 1, 1.4884386234590996, 40105),
+    ("table1 handoffs every 5 s, window os-default-8k", 2, 1.4858115091985133, 40144),
+    ("table1 handoffs every 8 s, window os-default-8k", 1, 1.4985384564865718, 39984),
+    ("table1 handoffs every 8 s, window os-default-8k", 2, 1.4945774521957984, 40033),
+    ("table1 handoffs every 10 s, window os-default-8k", 1, 1.4999756610468518, 39959),
+    ("table1 handoffs every 10 s, window os-default-8k", 2, 1.4976294413580173, 39981),
+    ("table1 handoffs never, window os-default-8k", 1, 1.5098467857284168, 39831),
+    ("table1 handoffs never, window os-default-8k", 2, 1.5093448249927437, 39829),
+    ("table1 handoffs never, no beacons, window os-default-8k", 1, 1.5140558898494234, 39557),
+    ("table1 handoffs never, no beacons, window os-default-8k", 2, 1.5135165000796125, 39557),
+    ("table1 two media, handoffs every 1 s, window os-default-8k", 1, 1.471053071537506, 41064),
+    ("table1 two media, handoffs every 1 s, window os-default-8k", 2, 1.4697562212086726, 41239),
+    ("table1 two media, handoffs every 5 s, window os-default-8k", 1, 1.5031316125919438, 40033),
+    ("table1 two media, handoffs every 5 s, window os-default-8k", 2, 1.5014061435663784, 40117),
+    ("table1 two media, handoffs never, window os-default-8k", 1, 1.511948408369656, 39806),
+    ("table1 two media, handoffs never, window os-default-8k", 2, 1.5114105188890814, 39804),
+    ("fig10 latency, window os-default-8k", 1, 1.4976804925359577, 40143),
+    ("fig10 latency, window os-default-8k", 2, 1.4950863365607439, 40168),
     // golden rows: end
 ];
 
@@ -148,8 +179,16 @@ fn every(t: Option<Time>) -> String {
     })
 }
 
-/// A job's name in the table.
-fn label(j: Experiment) -> String {
+/// A job's name in the table: the experiment, and the window reading where it is not the
+/// default (the default's rows keep the names they had before readings).
+fn label(j: Experiment, window: Window) -> String {
+    match window {
+        Window::AsStated64k => experiment_label(j),
+        w => format!("{}, window {}", experiment_label(j), w.name()),
+    }
+}
+
+fn experiment_label(j: Experiment) -> String {
     match j {
         Experiment::Table1(e, beacons) => format!(
             "table1 handoffs {}{}",
@@ -181,11 +220,14 @@ fn every_reproduce_run_keeps_its_exact_throughput_and_events() {
     // own, so the networks below are the ones it runs
     assert_eq!(snooplab_papers::paper002::ABOUT.default_host, HOST);
     let paper = Paper002Data::load().expect("paper data");
-    let js: Vec<(Experiment, u64)> = experiments(&paper, Parts::ALL)
+    let js: Vec<(Experiment, Window, u64)> = experiments(&paper, Parts::ALL)
         .into_iter()
-        .flat_map(|j| (1..=2).map(move |seed| (j, seed)))
+        .flat_map(|(j, w)| (1..=2).map(move |seed| (j, w, seed)))
         .collect();
-    let nets: Vec<_> = js.iter().map(|&(j, seed)| network(j, seed)).collect();
+    let nets: Vec<_> = js
+        .iter()
+        .map(|&(j, w, seed)| network_read(j, w, seed))
+        .collect();
     for net in &nets {
         assert!(net.flows.iter().all(|f| f.host_preset == HOST));
     }
@@ -193,7 +235,7 @@ fn every_reproduce_run_keeps_its_exact_throughput_and_events() {
     let measured: Vec<(String, u64, f64, u64)> = js
         .iter()
         .zip(&results)
-        .map(|(&(j, seed), r)| (label(j), seed, r.flow().throughput_mbps, r.events))
+        .map(|(&(j, w, seed), r)| (label(j, w), seed, r.flow().throughput_mbps, r.events))
         .collect();
     let same: Vec<bool> = GOLDEN
         .iter()

@@ -6,6 +6,7 @@
 mod claims;
 mod document;
 pub mod plan;
+pub mod readings;
 mod report;
 pub mod testbed;
 
@@ -13,11 +14,12 @@ pub use document::Reproduction;
 pub use plan::{paper001_network, Plan001, Run001};
 
 pub use claims::check_claims;
-pub use report::{evaluate, GainReport, LossRow, ProtocolRow, Report, SizeRow};
+pub use report::{evaluate, GainReport, LossRow, MacRun, ProtocolRow, Report, SizeRow};
 
 use crate::study::About;
 use serde::Serialize;
 
+use crate::paper001::readings::Mac;
 use crate::paper001::testbed::Paper001;
 use snooplab_sim::network::Network;
 use snooplab_sim::Protocol;
@@ -109,17 +111,37 @@ pub struct Experiment {
     pub protocol: Protocol,
     /// Bytes each host sends.
     pub transfer: u64,
+    /// The MAC reading of the cell.
+    pub mac: Mac,
 }
 
 impl Experiment {
     /// The network of one trial.
     pub fn network(&self, seed: u64) -> Network {
-        (Paper001::new(self.hosts, self.protocol, self.transfer, seed)).network()
+        Paper001 {
+            mac: self.mac,
+            ..Paper001::new(self.hosts, self.protocol, self.transfer, seed)
+        }
+        .network()
     }
 }
 
-/// Every configuration the parts need, in a fixed order.
+/// Every configuration the parts need, in a fixed order: all of them under the default MAC
+/// reading, then all of them again under each other (the MAC reaches every run).
 pub fn experiments(parts: &[Part]) -> Vec<Experiment> {
+    Mac::ALL
+        .iter()
+        .flat_map(|&mac| {
+            experiments_under(parts)
+                .into_iter()
+                .map(move |e| Experiment { mac, ..e })
+        })
+        .collect()
+}
+
+/// The configurations of the parts under the default MAC reading, in a fixed order.
+fn experiments_under(parts: &[Part]) -> Vec<Experiment> {
+    let mac = Mac::Isa82586;
     let mut out = vec![];
     for &part in parts {
         match part {
@@ -131,6 +153,7 @@ pub fn experiments(parts: &[Part]) -> Vec<Experiment> {
                             hosts,
                             protocol,
                             transfer: RETRANSMISSION_TRANSFER,
+                            mac,
                         });
                     }
                 }
@@ -144,6 +167,7 @@ pub fn experiments(parts: &[Part]) -> Vec<Experiment> {
                                 hosts,
                                 protocol,
                                 transfer,
+                                mac,
                             });
                         }
                     }

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::readings::Mac;
 use super::{check_claims, paper, Experiment, Part};
 use crate::Claim;
 use snooplab_sim::metrics::RunResult;
@@ -88,6 +89,15 @@ pub struct Report {
     pub sizes: Vec<SizeRow>,
     pub gains: Vec<GainReport>,
     pub claims: Vec<Claim>,
+    /// The same report under each other MAC reading (the default's is this one).
+    pub readings: Vec<MacRun>,
+}
+
+/// The report under one MAC reading.
+#[derive(Clone, Debug, Serialize)]
+pub struct MacRun {
+    pub mac: &'static str,
+    pub report: Report,
 }
 
 impl Report {
@@ -189,11 +199,32 @@ fn size_row(e: &Experiment, runs: &[RunResult]) -> SizeRow {
     }
 }
 
-/// The report of the runs `per[i]` of `exps[i]` (one result per seed).
+/// The report of the runs `per[i]` of `exps[i]` (one result per seed): under the default MAC
+/// reading, with the same report under each other reading planned.
 pub fn evaluate(parts: &[Part], exps: &[Experiment], per: &[Vec<RunResult>], seeds: u64) -> Report {
+    let mut report = evaluate_under(Mac::Isa82586, parts, exps, per, seeds);
+    report.readings = Mac::ALL[1..]
+        .iter()
+        .filter(|&&mac| exps.iter().any(|e| e.mac == mac))
+        .map(|&mac| MacRun {
+            mac: mac.name(),
+            report: evaluate_under(mac, parts, exps, per, seeds),
+        })
+        .collect();
+    report
+}
+
+/// The report of the runs made under one MAC reading.
+fn evaluate_under(
+    mac: Mac,
+    parts: &[Part],
+    exps: &[Experiment],
+    per: &[Vec<RunResult>],
+    seeds: u64,
+) -> Report {
     let mut retransmissions = vec![];
     let mut sizes: Vec<SizeRow> = vec![];
-    for (e, runs) in exps.iter().zip(per) {
+    for (e, runs) in exps.iter().zip(per).filter(|(e, _)| e.mac == mac) {
         match e.part {
             Part::Retransmissions => retransmissions.push(protocol_row(e, runs)),
             Part::Throughput => sizes.push(size_row(e, runs)),
@@ -232,6 +263,7 @@ pub fn evaluate(parts: &[Part], exps: &[Experiment], per: &[Vec<RunResult>], see
         sizes,
         gains: vec![],
         claims: vec![],
+        readings: vec![],
     };
     for (hosts, paper_pct) in paper::EFR_GAIN_8MB {
         let (Some(r), Some(f)) = (

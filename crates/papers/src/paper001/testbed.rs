@@ -117,6 +117,8 @@ pub struct Paper001 {
     pub seed: u64,
     /// Mean bytes between bit errors on the channel, both directions ([`error_every`]).
     pub error_every: u64,
+    /// The MAC constants' reading ([`super::readings::MAC`]).
+    pub mac: super::readings::Mac,
 }
 
 impl Paper001 {
@@ -127,6 +129,7 @@ impl Paper001 {
             transfer,
             seed,
             error_every: error_every(),
+            mac: super::readings::Mac::Isa82586,
         }
     }
 }
@@ -195,7 +198,7 @@ impl Paper001 {
                 name: "wavelan".into(),
                 base_station: 1,
                 stations,
-                access: AccessModel::Csma(csma(&cell)),
+                access: AccessModel::Csma(p.mac.csma(&cell)),
                 params: cell,
             }],
             nodes,

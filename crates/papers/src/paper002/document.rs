@@ -61,7 +61,7 @@ fn document(r: &Report002) -> Document {
     d.text(format!(
         "Section 7: the fixed host sends 10 MB to the mobile host through its home agent and two \
          base stations (10 Mb/s Ethernet, 2 Mb/s WaveLAN cells on one radio channel), 1460-byte \
-         segments, 64 KB windows, Reno with {} hosts, snoop as section 6 sets it, {} seeds; ± the \
+         segments, 64 KB windows (the default window reading), Reno with {} hosts, snoop as section 6 sets it, {} seeds; ± the \
          95% interval ('!n': n runs incomplete or with a failed check; n/a: every run failed).",
         r.host, r.seeds
     ));
@@ -111,6 +111,7 @@ fn document(r: &Report002) -> Document {
         d.table(crash_table(r));
     }
     d.claims(&r.claims);
+    super::readings::section(&mut d, r);
     d.text("(docs/paper002.md explains each result.)");
     examples(&mut d, r);
     d
@@ -456,6 +457,7 @@ mod tests {
                 first_failure: Some("flow0: reset".into()),
             }],
             claims: vec![],
+            readings: vec![],
         }
     }
 
@@ -480,7 +482,11 @@ mod tests {
     fn the_document_flags_failed_runs_and_keeps_every_part() {
         let d = document(&report());
         let t = tables(&d);
-        assert_eq!(t.len(), 5, "Table 1, Figs. 7/11, Fig. 10, baselines, crash");
+        assert_eq!(
+            t.len(),
+            6,
+            "Table 1, Figs. 7/11, Fig. 10, baselines, crash, the readings"
+        );
         // Table 1: a failure flagged; the two-media row explained under the table
         assert_eq!(texts(&t[0].rows[0])[1], "1.450 ± 0.635 !1");
         assert!(matches!(t[0].rows.last(), Some(Row::Note(n)) if n.starts_with("two media")));

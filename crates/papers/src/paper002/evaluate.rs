@@ -5,9 +5,10 @@ use snooplab_proto::agent::handoff::Scheme;
 use snooplab_proto::time::SEC;
 
 use super::claims::claims;
+use super::readings::Window;
 use super::{
     BaselineRow, CrashRow, Experiment, Latency, Paper002Data, Report002, SweepPoint, Table1Row,
-    CRASH_AT, CRASH_DOWN, FIG11_HANDOFF, KBITS_BETWEEN_ERRORS, LATENCY_START,
+    WindowRun, CRASH_AT, CRASH_DOWN, FIG11_HANDOFF, KBITS_BETWEEN_ERRORS, LATENCY_START,
 };
 use crate::Claim;
 use snooplab_sim::metrics::RunResult;
@@ -25,18 +26,29 @@ fn failed(r: &RunResult) -> bool {
     !r.invariants.ok() || !r.invariants.complete
 }
 
-/// The runs of each job: [`jobs`](super::jobs)' order, `per` seeds each.
+/// The runs of each job under one window reading: [`jobs`](super::jobs)' order, `per` seeds
+/// each.
 struct Runs<'a> {
-    js: &'a [Experiment],
+    js: &'a [(Experiment, Window)],
+    window: Window,
     per: usize,
     runs: &'a [RunResult],
 }
 
 impl<'a> Runs<'a> {
-    /// The runs of job `j` (none if it was not planned).
+    /// The jobs planned under this reading, in order.
+    fn jobs(&self) -> impl Iterator<Item = Experiment> + 'a {
+        let window = self.window;
+        self.js
+            .iter()
+            .filter(move |(_, w)| *w == window)
+            .map(|(j, _)| *j)
+    }
+
+    /// The runs of job `j` under this reading (none if it was not planned).
     fn of(&self, j: Experiment) -> &'a [RunResult] {
         let (per, runs) = (self.per, self.runs);
-        match self.js.iter().position(|&k| k == j) {
+        match self.js.iter().position(|&k| k == (j, self.window)) {
             Some(i) => &runs[(i * per).min(runs.len())..((i + 1) * per).min(runs.len())],
             None => &[],
         }
@@ -50,15 +62,31 @@ fn thr(rs: &[RunResult]) -> Vec<f64> {
 /// The report from the runs of [`jobs`](super::jobs) (each job's `seeds` runs together, in order).
 pub fn evaluate(
     paper: &Paper002Data,
-    js: &[Experiment],
+    js: &[(Experiment, Window)],
     seeds: u64,
     runs: &[RunResult],
 ) -> Report002 {
     let r = Runs {
         js,
+        window: Window::AsStated64k,
         per: seeds as usize,
         runs,
     };
+    let readings = Window::ALL[1..]
+        .iter()
+        .filter(|&&w| js.iter().any(|&(_, v)| v == w))
+        .map(|&window| {
+            let r = Runs { window, ..r };
+            let table1 = table1_rows(paper, &r);
+            let latency = latency(&r);
+            WindowRun {
+                window: window.name(),
+                claims: claims(paper, &table1, &[], latency.as_ref()),
+                table1,
+                latency,
+            }
+        })
+        .collect();
     let table1 = table1_rows(paper, &r);
     let sweep = sweep_points(&r);
     let latency = latency(&r);
@@ -78,15 +106,15 @@ pub fn evaluate(
         baselines,
         crash,
         claims,
+        readings,
     }
 }
 
 /// Table 1: each handoff interval's throughput beside the paper's.
 fn table1_rows(paper: &Paper002Data, r: &Runs) -> Vec<Table1Row> {
-    let js = r.js;
     let of = |j: Experiment| r.of(j);
     let mut table1 = vec![];
-    for &j in js {
+    for j in r.jobs() {
         let (every, beacons, shared_channel) = match j {
             Experiment::Table1(every, beacons) => (every, beacons, true),
             Experiment::Table1TwoMedia(every) => (every, true, false),
@@ -207,10 +235,9 @@ fn latency(r: &Runs) -> Option<Latency> {
 
 /// Section 8's baselines: each scheme against the multicast handoff.
 fn baseline_rows(r: &Runs) -> Vec<BaselineRow> {
-    let js = r.js;
     let of = |j: Experiment| r.of(j);
     let mut baselines = vec![];
-    for &j in js {
+    for j in r.jobs() {
         let Experiment::Baseline(scheme, every) = j else {
             continue;
         };

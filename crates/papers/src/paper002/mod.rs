@@ -12,6 +12,7 @@ use snooplab_proto::agent::handoff::Scheme;
 use snooplab_proto::time::SEC;
 use snooplab_proto::Time;
 
+use crate::paper002::readings::Window;
 use crate::paper002::testbed::Paper002;
 use crate::{Claim, PAPER_RESULTS};
 use snooplab_sim::network::Network;
@@ -192,9 +193,14 @@ fn setting(snoop: bool, error_every: u64, every: Option<Time>, seed: u64) -> Pap
     Paper002::new(snoop, error_every, every, seed)
 }
 
-/// The network of one job.
+/// The network of one job under the default readings.
 pub fn network(job: Experiment, seed: u64) -> Network {
-    let p = match job {
+    network_read(job, Window::AsStated64k, seed)
+}
+
+/// The network of one job under a window reading.
+pub fn network_read(job: Experiment, window: Window, seed: u64) -> Network {
+    let mut p = match job {
         Experiment::Table1(every, beacons) => Paper002 {
             beacons,
             ..setting(true, 0, every, seed)
@@ -231,11 +237,35 @@ pub fn network(job: Experiment, seed: u64) -> Network {
             ..setting(true, 0, None, seed)
         },
     };
+    p.window = window.bytes();
     p.network()
 }
 
-/// Every job in a fixed order (part, then setting, then seed), each `seeds` times.
-pub fn experiments(paper: &Paper002Data, parts: Parts) -> Vec<Experiment> {
+/// Every job in a fixed order, each `seeds` times: every part under the default readings (part,
+/// then setting), then the parts a reading affects (Table 1 and Fig. 10) under each other value
+/// of it.
+pub fn experiments(paper: &Paper002Data, parts: Parts) -> Vec<(Experiment, Window)> {
+    let mut out: Vec<(Experiment, Window)> = default_experiments(paper, parts)
+        .into_iter()
+        .map(|e| (e, Window::AsStated64k))
+        .collect();
+    let read = Parts {
+        table1: parts.table1,
+        fig10: parts.fig10,
+        ..Parts::NONE
+    };
+    for window in &Window::ALL[1..] {
+        out.extend(
+            default_experiments(paper, read)
+                .into_iter()
+                .map(|e| (e, *window)),
+        );
+    }
+    out
+}
+
+/// The jobs of the parts, in a fixed order (part, then setting).
+fn default_experiments(paper: &Paper002Data, parts: Parts) -> Vec<Experiment> {
     let mut out = vec![];
     if parts.table1 {
         for &(secs, ..) in &paper.table1 {
@@ -397,12 +427,24 @@ pub struct Report002 {
     pub baselines: Vec<BaselineRow>,
     pub crash: Vec<CrashRow>,
     pub claims: Vec<Claim>,
+    /// The parts a reading affects under each of its other values (the default's are above).
+    pub readings: Vec<WindowRun>,
+}
+
+/// Table 1 and Fig. 10 under one window reading, and the claims they check.
+#[derive(Clone, Debug, Serialize)]
+pub struct WindowRun {
+    pub window: &'static str,
+    pub table1: Vec<Table1Row>,
+    pub latency: Option<Latency>,
+    pub claims: Vec<Claim>,
 }
 
 mod claims;
 mod document;
 mod evaluate;
 pub mod plan;
+pub mod readings;
 pub mod testbed;
 
 pub use document::Reproduction;
@@ -421,10 +463,17 @@ mod tests {
         assert_eq!(p.table1[0], (1.0, 1.42, 0.011));
         assert!(p.table1[6].0.is_infinite());
         let j = experiments(&p, Parts::ALL);
-        assert_eq!(j.len(), 8 + 3 + 18 + 9 + 1 + 9 + 2);
-        assert_eq!(j[0], Experiment::Table1(Some(SEC), true));
-        assert_eq!(j[6], Experiment::Table1(None, true));
-        assert_eq!(j[7], Experiment::Table1(None, false));
+        // every part under the default window, then Table 1 and Fig. 10 under 8 KB
+        assert_eq!(j.len(), 8 + 3 + 18 + 9 + 1 + 9 + 2 + (8 + 3 + 1));
+        let w = Window::AsStated64k;
+        assert_eq!(j[0], (Experiment::Table1(Some(SEC), true), w));
+        assert_eq!(j[6], (Experiment::Table1(None, true), w));
+        assert_eq!(j[7], (Experiment::Table1(None, false), w));
+        let w8 = Window::OsDefault8k;
+        assert_eq!(j[50], (Experiment::Table1(Some(SEC), true), w8));
+        assert_eq!(j[61], (Experiment::Latency, w8));
+        assert_eq!(network_read(j[50].0, w8, 1).flows[0].buffer, 8192);
+        assert_eq!(network(j[0].0, 1).flows[0].buffer, 65536);
         let net = network(Experiment::Sweep(256, true, None), 1);
         assert_eq!(
             net.cells[0].stations[0].down,

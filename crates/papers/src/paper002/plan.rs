@@ -4,13 +4,14 @@
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, RunResult};
 
-use super::{evaluate, experiments, network, Experiment, Paper002Data, Report002};
+use super::readings::Window;
+use super::{evaluate, experiments, network_read, Experiment, Paper002Data, Report002};
 use crate::select::{paper002_parts, Common};
 
 /// Paper 002 planned: its jobs, each to run with every seed.
 pub struct Plan002 {
     paper: Paper002Data,
-    exps: Vec<Experiment>,
+    exps: Vec<(Experiment, Window)>,
     seeds: u64,
     host: HostPreset,
 }
@@ -40,9 +41,9 @@ impl Plan002 {
     pub fn jobs(&self) -> Vec<Job> {
         self.exps
             .iter()
-            .flat_map(|&j| {
+            .flat_map(|&(j, window)| {
                 (1..=self.seeds).map(move |s| {
-                    let mut net = network(j, s);
+                    let mut net = network_read(j, window, s);
                     for f in &mut net.flows {
                         f.host_preset = self.host;
                         f.host = self.host.profile();
