@@ -30,7 +30,7 @@
 //! ([`CsmaParams::frame_overhead`]): one station sending back to back then sees the calibrated
 //! turn-taking model's mean time per frame.
 
-use snooplab_proto::time::US;
+use snooplab_proto::time::{earliest, US};
 use snooplab_proto::Time;
 
 use super::{Frame, Medium, StationId, Transmission};
@@ -241,12 +241,17 @@ impl<P: Frame> Csma<P> {
 
     /// The next instant something happens: a frame ends or a wait ends.
     pub(super) fn poll_timeout(&self) -> Option<Time> {
-        let ends = self.on_air.iter().map(|f| f.end);
-        let waits = self.stations.iter().filter_map(|m| match m.phase {
-            Phase::Waiting { at, .. } | Phase::Loading { at } => Some(at),
-            _ => None,
-        });
-        ends.chain(waits).min()
+        // plain loops: the loop asks after every step, and an iterator chain cost twice this
+        let mut next = None;
+        for f in &self.on_air {
+            next = earliest(next, Some(f.end));
+        }
+        for m in &self.stations {
+            if let Phase::Waiting { at, .. } | Phase::Loading { at } = m.phase {
+                next = earliest(next, Some(at));
+            }
+        }
+        next
     }
 
     /// A transmission started before `now` is on the air.
@@ -287,52 +292,56 @@ impl<P: Frame> Csma<P> {
     /// Stations with a frame not yet looked at start handing it to the card (with a turnaround);
     /// stations whose frame is on the card sense the medium.
     fn admit(&mut self, m: &Medium<P>, now: Time) {
+        // Most stations have nothing to admit at most steps (their frame is on the air, waits,
+        // or there is none): the loop only tests, and the work is a call of its own.
         for s in 0..self.stations.len() {
-            let ready = match self.stations[s].phase {
-                Phase::Idle if !m.queues[s].is_empty() => {
-                    if self.p.load_ns_per_byte > 0 {
-                        let len = m.queues[s].head_len();
-                        self.stations[s].phase = Phase::Loading {
-                            at: now + self.p.turnaround(len),
-                        };
-                        continue;
-                    }
-                    true
-                }
-                Phase::Loading { at } => at <= now && !m.queues[s].is_empty(),
+            let wants = match self.stations[s].phase {
+                Phase::Idle => true,
+                Phase::Loading { at } => at <= now,
                 _ => false,
             };
-            if !ready {
-                continue;
+            if wants && !m.queues[s].is_empty() {
+                self.admit_station(m, now, s);
             }
-            let (cw_min, ifs) = (self.p.cw_min, self.p.ifs);
-            let post_tx = self.p.post_tx_window;
-            self.stations[s].cw = cw_min;
-            self.stations[s].attempt = 1;
-            let phase = if self.busy(now) {
-                Phase::Deferring
-            } else {
-                match self.last_end {
-                    // its own frame was the last on the air, less than the IFS ago: the
-                    // anti-monopolisation wait
-                    Some(e) if self.stations[s].own_end == Some(e) && now < e + ifs => {
-                        Phase::Waiting {
-                            at: e + ifs + self.draw(s, post_tx),
-                            backoff: false,
-                        }
-                    }
-                    Some(e) => Phase::Waiting {
-                        at: now.max(e + ifs),
-                        backoff: false,
-                    },
-                    None => Phase::Waiting {
-                        at: now,
-                        backoff: false,
-                    },
-                }
-            };
-            self.stations[s].phase = phase;
         }
+    }
+
+    /// Station `s`, whose head frame is new or on the card, starts loading it or senses the
+    /// medium.
+    #[inline(never)]
+    fn admit_station(&mut self, m: &Medium<P>, now: Time, s: StationId) {
+        if self.stations[s].phase == Phase::Idle && self.p.load_ns_per_byte > 0 {
+            let len = m.queues[s].head_len();
+            self.stations[s].phase = Phase::Loading {
+                at: now + self.p.turnaround(len),
+            };
+            return;
+        }
+        let (cw_min, ifs) = (self.p.cw_min, self.p.ifs);
+        let post_tx = self.p.post_tx_window;
+        self.stations[s].cw = cw_min;
+        self.stations[s].attempt = 1;
+        let phase = if self.busy(now) {
+            Phase::Deferring
+        } else {
+            match self.last_end {
+                // its own frame was the last on the air, less than the IFS ago: the
+                // anti-monopolisation wait
+                Some(e) if self.stations[s].own_end == Some(e) && now < e + ifs => Phase::Waiting {
+                    at: e + ifs + self.draw(s, post_tx),
+                    backoff: false,
+                },
+                Some(e) => Phase::Waiting {
+                    at: now.max(e + ifs),
+                    backoff: false,
+                },
+                None => Phase::Waiting {
+                    at: now,
+                    backoff: false,
+                },
+            }
+        };
+        self.stations[s].phase = phase;
     }
 
     /// Once the medium is idle, deferring stations start their backoffs, counted from the end of
