@@ -31,6 +31,10 @@ pub struct EventQueue<E> {
     timers: TimerHeap,
     /// Each timer's deadline as last asked for (before it is held to the present).
     armed: Vec<Option<Time>>,
+    /// A timer that fired and is not armed, but still the heap's root: most timers are armed
+    /// again while their event is handled (a medium after each frame), and then its entry moves
+    /// once instead of being taken out and put back. Taken out before the next pop otherwise.
+    fired: Option<usize>,
 }
 
 /// What comes next out of a queue with timers.
@@ -55,6 +59,7 @@ impl<E> EventQueue<E> {
             next_order: 0,
             timers: TimerHeap::new(slots),
             armed: vec![None; slots],
+            fired: None,
         }
     }
 
@@ -75,6 +80,9 @@ impl<E> EventQueue<E> {
             return;
         }
         self.armed[slot] = want;
+        if self.fired == Some(slot) {
+            self.fired = None; // its entry is this timer's again
+        }
         match want {
             Some(t) => {
                 let key = self.key(t.max(now));
@@ -87,6 +95,9 @@ impl<E> EventQueue<E> {
     /// The next event or timer, in (time, order) over both.
     #[inline(always)]
     pub fn pop_next(&mut self) -> Option<(Time, Next<E>)> {
+        if let Some(slot) = self.fired.take() {
+            self.timers.remove(slot);
+        }
         let event = self.heap.first().map(|e| e.key);
         match (event, self.timers.first()) {
             (Some(e), Some((t, slot))) if t < e => Some(self.fire(t, slot)),
@@ -95,9 +106,10 @@ impl<E> EventQueue<E> {
         }
     }
 
-    /// Timer `slot`, first at `key`, fires: disarmed.
+    /// Timer `slot`, first at `key`, fires: disarmed (its entry stays until the next pop, see
+    /// `fired`).
     fn fire(&mut self, key: u128, slot: usize) -> (Time, Next<E>) {
-        self.timers.remove(slot);
+        self.fired = Some(slot);
         self.armed[slot] = None;
         ((key >> 64) as Time, Next::Timer(slot))
     }
@@ -149,11 +161,12 @@ impl<E> EventQueue<E> {
         Some(((top.key >> 64) as Time, top.event))
     }
 
-    /// When the earliest event is due.
+    /// When the earliest event is due (timers aside: a queue without timers).
     pub fn peek_time(&self) -> Option<Time> {
         self.heap.first().map(|e| (e.key >> 64) as Time)
     }
 
+    /// Events waiting, timers aside.
     pub fn len(&self) -> usize {
         self.heap.len()
     }

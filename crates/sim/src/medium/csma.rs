@@ -209,6 +209,12 @@ pub(super) struct Csma<P> {
     /// When the last frame left the air.
     last_end: Option<Time>,
     rng: Rng,
+    /// A station went idle since the last [`Csma::admit`] (its next frame may be waiting).
+    idle_since_admit: bool,
+    /// The earliest time a station loading its frame when the last [`Csma::admit`] ran has it on
+    /// the card. With `idle_since_admit` and the frames queued since the last step, this tells
+    /// when `admit` has nothing to do and is skipped: 13% of a paper-001 run was spent in it.
+    loading_until: Option<Time>,
 }
 
 impl<P: Frame> Csma<P> {
@@ -227,6 +233,8 @@ impl<P: Frame> Csma<P> {
             on_air: Vec::with_capacity(stations),
             last_end: None,
             rng,
+            idle_since_admit: true,
+            loading_until: None,
             p,
         }
     }
@@ -286,6 +294,7 @@ impl<P: Frame> Csma<P> {
             st.phase = Phase::Idle;
             st.own_end = Some(f.end);
             m.done.push_back(f.tx);
+            self.idle_since_admit = true;
         }
     }
 
@@ -294,6 +303,7 @@ impl<P: Frame> Csma<P> {
     fn admit(&mut self, m: &Medium<P>, now: Time) {
         // Most stations have nothing to admit at most steps (their frame is on the air, waits,
         // or there is none): the loop only tests, and the work is a call of its own.
+        let mut loading_until = None;
         for s in 0..self.stations.len() {
             let wants = match self.stations[s].phase {
                 Phase::Idle => true,
@@ -303,7 +313,20 @@ impl<P: Frame> Csma<P> {
             if wants && !m.queues[s].is_empty() {
                 self.admit_station(m, now, s);
             }
+            if let Phase::Loading { at } = self.stations[s].phase {
+                loading_until = earliest(loading_until, Some(at));
+            }
         }
+        self.idle_since_admit = false;
+        self.loading_until = loading_until;
+    }
+
+    /// Whether [`Csma::admit`] may have work at `now` (`queued`: frames were queued since the
+    /// last step). It has none unless a station is idle with a frame, or loading one that is on
+    /// the card by now: a station goes idle only where `idle_since_admit` is set, gets a frame
+    /// only where a frame is queued, and `admit` leaves none idle with a frame.
+    fn admit_due(&self, queued: bool, now: Time) -> bool {
+        queued || self.idle_since_admit || self.loading_until.is_some_and(|t| t <= now)
     }
 
     /// Station `s`, whose head frame is new or on the card, starts loading it or senses the
@@ -380,6 +403,7 @@ impl<P: Frame> Csma<P> {
                 // too many attempts found the medium busy: the frame is dropped
                 m.give_up(s);
                 self.stations[s].phase = Phase::Idle;
+                self.idle_since_admit = true;
             } else {
                 let st = &mut self.stations[s];
                 st.attempt += 1;
@@ -394,6 +418,7 @@ impl<P: Frame> Csma<P> {
     fn send(&mut self, m: &mut Medium<P>, now: Time, s: StationId) {
         let Some((air, mut tx)) = m.take_frame(now, s) else {
             self.stations[s].phase = Phase::Idle;
+            self.idle_since_admit = true;
             return;
         };
         let end = now + air;
@@ -428,12 +453,18 @@ impl<P: Frame> Medium<P> {
         let Some(mut c) = self.csma.take() else {
             return;
         };
+        let queued = self.queued_since_step;
         c.end_frames(self, now);
-        c.admit(self, now);
+        if c.admit_due(queued, now) {
+            c.admit(self, now);
+        }
         c.start_backoffs();
         c.attempts(self, now);
-        // a dropped frame's successor, and stations that found the IFS not yet over
-        c.admit(self, now);
+        // a dropped frame's successor, and stations that found the IFS not yet over (frames
+        // queued before the step were looked at above, and none are queued during it)
+        if c.admit_due(false, now) {
+            c.admit(self, now);
+        }
         c.start_backoffs();
         self.csma = Some(c);
         self.queued_since_step = false;
