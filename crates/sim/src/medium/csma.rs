@@ -215,6 +215,11 @@ pub(super) struct Csma<P> {
     /// the card. With `idle_since_admit` and the frames queued since the last step, this tells
     /// when `admit` has nothing to do and is skipped: 13% of a paper-001 run was spent in it.
     loading_until: Option<Time>,
+    /// A station may be deferring: [`Csma::start_backoffs`] has work once the medium is idle.
+    deferring: bool,
+    /// The earliest time a station waits for (`None`: none waits): [`Csma::attempts`] has work
+    /// only once it has come.
+    waiting_until: Option<Time>,
 }
 
 impl<P: Frame> Csma<P> {
@@ -235,6 +240,8 @@ impl<P: Frame> Csma<P> {
             rng,
             idle_since_admit: true,
             loading_until: None,
+            deferring: false,
+            waiting_until: None,
             p,
         }
     }
@@ -249,17 +256,24 @@ impl<P: Frame> Csma<P> {
 
     /// The next instant something happens: a frame ends or a wait ends.
     pub(super) fn poll_timeout(&self) -> Option<Time> {
-        // plain loops: the loop asks after every step, and an iterator chain cost twice this
-        let mut next = None;
+        // `waiting_until` and `loading_until` are exact (they change only where a station
+        // enters or leaves those phases), so no walk over the stations
+        let mut next = earliest(self.waiting_until, self.loading_until);
         for f in &self.on_air {
             next = earliest(next, Some(f.end));
         }
-        for m in &self.stations {
-            if let Phase::Waiting { at, .. } | Phase::Loading { at } = m.phase {
-                next = earliest(next, Some(at));
-            }
-        }
+        debug_assert_eq!(next, self.scan_timeout(), "a CSMA wait went untracked");
         next
+    }
+
+    /// What [`Csma::poll_timeout`] must give, found by every station.
+    fn scan_timeout(&self) -> Option<Time> {
+        let ends = self.on_air.iter().map(|f| f.end);
+        let waits = self.stations.iter().filter_map(|m| match m.phase {
+            Phase::Waiting { at, .. } | Phase::Loading { at } => Some(at),
+            _ => None,
+        });
+        ends.chain(waits).min()
     }
 
     /// A transmission started before `now` is on the air.
@@ -284,6 +298,9 @@ impl<P: Frame> Csma<P> {
 
     /// The frames that end by `now` leave the air, in order of end then station.
     fn end_frames(&mut self, m: &mut Medium<P>, now: Time) {
+        if self.on_air.iter().all(|f| f.end > now) {
+            return; // most steps: nothing on the air, or a frame that goes on
+        }
         while let Some(i) = (0..self.on_air.len())
             .filter(|&i| self.on_air[i].end <= now)
             .min_by_key(|&i| (self.on_air[i].end, self.on_air[i].tx.from))
@@ -365,12 +382,24 @@ impl<P: Frame> Csma<P> {
             }
         };
         self.stations[s].phase = phase;
+        self.note_phase(phase);
+    }
+
+    /// Keeps `deferring` and `waiting_until` true of a station that enters `phase`.
+    fn note_phase(&mut self, phase: Phase) {
+        match phase {
+            Phase::Deferring => self.deferring = true,
+            Phase::Waiting { at, .. } => {
+                self.waiting_until = earliest(self.waiting_until, Some(at))
+            }
+            _ => {}
+        }
     }
 
     /// Once the medium is idle, deferring stations start their backoffs, counted from the end of
     /// the last frame plus the IFS.
     fn start_backoffs(&mut self) {
-        if !self.on_air.is_empty() {
+        if !self.deferring || !self.on_air.is_empty() {
             return;
         }
         let from = self.last_end.unwrap_or(0) + self.p.ifs;
@@ -379,26 +408,34 @@ impl<P: Frame> Csma<P> {
                 let cw = self.stations[s].cw;
                 let at = from + self.draw(s, cw);
                 self.stations[s].phase = Phase::Waiting { at, backoff: true };
+                self.waiting_until = earliest(self.waiting_until, Some(at));
             }
         }
+        self.deferring = false;
     }
 
     /// Stations whose wait has ended sense the medium: they send if it is free (together, if
     /// several), otherwise defer or, after a backoff, count a failed attempt.
     fn attempts(&mut self, m: &mut Medium<P>, now: Time) {
+        if self.waiting_until.is_none_or(|t| t > now) {
+            return; // no wait has ended
+        }
         // frames that start now are not heard by the others that start now: one answer for all
         let free = self.free(now);
+        self.waiting_until = None;
         for s in 0..self.stations.len() {
             let Phase::Waiting { at, backoff } = self.stations[s].phase else {
                 continue;
             };
             if at > now {
+                self.waiting_until = earliest(self.waiting_until, Some(at));
                 continue;
             }
             if free {
                 self.send(m, now, s);
             } else if !backoff {
                 self.stations[s].phase = Phase::Deferring;
+                self.deferring = true;
             } else if self.stations[s].attempt >= self.p.max_attempts {
                 // too many attempts found the medium busy: the frame is dropped
                 m.give_up(s);
@@ -409,6 +446,7 @@ impl<P: Frame> Csma<P> {
                 st.attempt += 1;
                 st.cw = st.cw.saturating_mul(2).min(self.p.cw_max);
                 st.phase = Phase::Deferring;
+                self.deferring = true;
             }
         }
     }
