@@ -3,11 +3,11 @@
 //! at most per timer (`timers.rs`), drawing their order from the same count: what comes next is
 //! the least key of the two.
 //!
-//! Why not `std::collections::BinaryHeap`: its pop sifts the hole to the bottom and back up, and
-//! compares (time, order) as a tuple through `Ord`; popping was 11-12% of a run's instructions
-//! (docs/speed.md). Here the key is one `u128` (time above, order below: one comparison) and a
-//! node has four children, so a heap of a run's few dozen entries is two levels deep. The order
-//! of insertion makes every key distinct, so any correct heap pops the same sequence.
+//! Why not `std::collections::BinaryHeap`: popping it was 11-12% of a run's instructions
+//! (docs/speed.md), much of it for the stale entries of re-armed timers, which are gone now
+//! (`timers.rs`). The one-off events left are few; here their key is one `u128` (time above,
+//! order below: one comparison) and a node has four children. The order of insertion makes
+//! every key distinct, so any correct heap pops the same sequence.
 
 use snooplab_proto::Time;
 
