@@ -15,6 +15,16 @@ pub fn as_secs_f64(t: Time) -> f64 {
     t as f64 / SEC as f64
 }
 
+/// The earlier of two optional deadlines (`None`: no deadline). The event loop re-arms timers
+/// after every packet, and this is cheaper than an iterator's `flatten().min()`.
+#[inline]
+pub fn earliest(a: Option<Time>, b: Option<Time>) -> Option<Time> {
+    match (a, b) {
+        (Some(x), Some(y)) => Some(x.min(y)),
+        (x, y) => x.or(y),
+    }
+}
+
 /// The first instant strictly after `now` that lies on the grid `phase + k * period`.
 ///
 /// BSD's coarse timers (`tcp_slowtimo`, `tcp_fasttimo`) run on a free-running clock, so a timer set

@@ -1,70 +1,172 @@
-//! The event queue (docs/architecture.md#rules): a binary heap keyed on (time, insertion order), events as
-//! small inline values, stale timers skipped by generation number.
-
-use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+//! The event queue (docs/architecture.md#rules): a 4-ary min-heap keyed on (time, insertion
+//! order), events as small inline values, and beside it the nodes' and cells' timers, one entry
+//! at most per timer (`timers.rs`), drawing their order from the same count: what comes next is
+//! the least key of the two.
+//!
+//! Why not `std::collections::BinaryHeap`: popping it was 11-12% of a run's instructions
+//! (docs/speed.md), much of it for the stale entries of re-armed timers, which are gone now
+//! (`timers.rs`). The one-off events left are few; here their key is one `u128` (time above,
+//! order below: one comparison) and a node has four children. The order of insertion makes
+//! every key distinct, so any correct heap pops the same sequence.
 
 use snooplab_proto::Time;
 
+mod timers;
+
+use timers::TimerHeap;
+
+/// Children per heap node.
+const ARITY: usize = 4;
+
 struct Entry<E> {
-    time: Time,
-    order: u64,
+    /// `time << 64 | order`: earlier first, then first inserted.
+    key: u128,
     event: E,
 }
 
-impl<E> PartialEq for Entry<E> {
-    fn eq(&self, other: &Self) -> bool {
-        self.time == other.time && self.order == other.order
-    }
-}
-impl<E> Eq for Entry<E> {}
-impl<E> PartialOrd for Entry<E> {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl<E> Ord for Entry<E> {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // reversed: the heap pops the earliest, then the first inserted
-        (other.time, other.order).cmp(&(self.time, self.order))
-    }
+pub struct EventQueue<E> {
+    heap: Vec<Entry<E>>,
+    next_order: u64,
+    /// The armed timers ([`EventQueue::with_timers`]).
+    timers: TimerHeap,
+    /// Each timer's deadline as last asked for (before it is held to the present).
+    armed: Vec<Option<Time>>,
+    /// A timer that fired and is not armed, but still the heap's root: most timers are armed
+    /// again while their event is handled (a medium after each frame), and then its entry moves
+    /// once instead of being taken out and put back. Taken out before the next pop otherwise.
+    fired: Option<usize>,
 }
 
-pub struct EventQueue<E> {
-    heap: BinaryHeap<Entry<E>>,
-    next_order: u64,
+/// What comes next out of a queue with timers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next<E> {
+    Event(E),
+    /// Timer number `slot` fired (and is disarmed).
+    Timer(usize),
 }
 
 impl<E> Default for EventQueue<E> {
     fn default() -> Self {
-        EventQueue {
-            heap: BinaryHeap::with_capacity(256),
-            next_order: 0,
-        }
+        EventQueue::with_timers(0)
     }
 }
 
 impl<E> EventQueue<E> {
+    /// A queue with timers numbered `0..slots` ([`EventQueue::arm`], [`EventQueue::pop_next`]).
+    pub fn with_timers(slots: usize) -> Self {
+        EventQueue {
+            heap: Vec::with_capacity(256),
+            next_order: 0,
+            timers: TimerHeap::new(slots),
+            armed: vec![None; slots],
+            fired: None,
+        }
+    }
+
+    /// The key of an entry made now for `time`: after every entry made before at that time.
+    #[inline]
+    fn key(&mut self, time: Time) -> u128 {
+        let key = u128::from(time) << 64 | u128::from(self.next_order);
+        self.next_order += 1;
+        key
+    }
+
+    /// Timer `slot` wants to fire at `want` (`None`: not at all). The deadline it already has
+    /// keeps its place in the order; another one takes a new place, as a pushed event would, at
+    /// `want` but not before `now`. (This is [`TimerSlot::update`] without the stale entries.)
+    #[inline]
+    pub fn arm(&mut self, slot: usize, want: Option<Time>, now: Time) {
+        if want == self.armed[slot] {
+            return;
+        }
+        self.armed[slot] = want;
+        if self.fired == Some(slot) {
+            self.fired = None; // its entry is this timer's again
+        }
+        match want {
+            Some(t) => {
+                let key = self.key(t.max(now));
+                self.timers.set(slot, key);
+            }
+            None => self.timers.remove(slot),
+        }
+    }
+
+    /// The next event or timer, in (time, order) over both.
+    #[inline(always)]
+    pub fn pop_next(&mut self) -> Option<(Time, Next<E>)> {
+        if let Some(slot) = self.fired.take() {
+            self.timers.remove(slot);
+        }
+        let event = self.heap.first().map(|e| e.key);
+        match (event, self.timers.first()) {
+            (Some(e), Some((t, slot))) if t < e => Some(self.fire(t, slot)),
+            (None, Some((t, slot))) => Some(self.fire(t, slot)),
+            _ => self.pop().map(|(t, e)| (t, Next::Event(e))),
+        }
+    }
+
+    /// Timer `slot`, first at `key`, fires: disarmed (its entry stays until the next pop, see
+    /// `fired`).
+    fn fire(&mut self, key: u128, slot: usize) -> (Time, Next<E>) {
+        self.fired = Some(slot);
+        self.armed[slot] = None;
+        ((key >> 64) as Time, Next::Timer(slot))
+    }
+
+    /// Pushes a one-off event.
     #[inline]
     pub fn push(&mut self, time: Time, event: E) {
-        self.heap.push(Entry {
-            time,
-            order: self.next_order,
-            event,
-        });
-        self.next_order += 1;
+        let key = self.key(time);
+        let mut i = self.heap.len();
+        self.heap.push(Entry { key, event });
+        while i > 0 {
+            let parent = (i - 1) / ARITY;
+            if self.heap[parent].key <= key {
+                break;
+            }
+            self.heap.swap(i, parent);
+            i = parent;
+        }
     }
 
+    /// The next event, timers aside (a queue without timers).
     #[inline(always)]
     pub fn pop(&mut self) -> Option<(Time, E)> {
-        self.heap.pop().map(|e| (e.time, e.event))
+        if self.heap.is_empty() {
+            return None;
+        }
+        // the last entry takes the root's place and sinks while a child is earlier
+        let top = self.heap.swap_remove(0);
+        let n = self.heap.len();
+        let mut i = 0;
+        loop {
+            let first = i * ARITY + 1;
+            if first >= n {
+                break;
+            }
+            let end = (first + ARITY).min(n);
+            let mut c = first;
+            for k in first + 1..end {
+                if self.heap[k].key < self.heap[c].key {
+                    c = k;
+                }
+            }
+            if self.heap[c].key >= self.heap[i].key {
+                break;
+            }
+            self.heap.swap(i, c);
+            i = c;
+        }
+        Some(((top.key >> 64) as Time, top.event))
     }
 
-    /// When the earliest event is due.
+    /// When the earliest event is due (timers aside: a queue without timers).
     pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| e.time)
+        self.heap.first().map(|e| (e.key >> 64) as Time)
     }
 
+    /// Events waiting, timers aside.
     pub fn len(&self) -> usize {
         self.heap.len()
     }
@@ -74,7 +176,8 @@ impl<E> EventQueue<E> {
     }
 }
 
-/// A node's timer: the deadline it asked for and the generation that makes older entries stale.
+/// A timer kept outside the queue: the deadline it asked for and the generation that makes older
+/// entries stale (the live mode's emulator; the simulator arms its timers in the queue).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TimerSlot {
     pub armed: Option<Time>,
@@ -122,6 +225,59 @@ mod tests {
         q.push(3, 'd');
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, vec!['b', 'd', 'a', 'c']);
+    }
+
+    #[test]
+    fn pops_what_a_sorted_list_gives() {
+        // pushes and pops interleaved, many equal times: the heap gives (time, insertion) order
+        let mut q = EventQueue::default();
+        let mut model: Vec<(Time, usize)> = vec![];
+        let mut x = 12345u64;
+        for (n, round) in (0..2000u64).enumerate() {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let t = (x >> 33) % 50 + round / 4;
+            q.push(t, n);
+            model.push((t, n));
+            if x.is_multiple_of(3) {
+                model.sort_unstable();
+                let want = model.remove(0);
+                assert_eq!(q.pop(), Some(want));
+            }
+        }
+        model.sort_unstable();
+        for want in model {
+            assert_eq!(q.peek_time(), Some(want.0));
+            assert_eq!(q.pop(), Some(want));
+        }
+        assert!(q.is_empty());
+    }
+
+    #[test]
+    fn timers_and_events_share_one_order() {
+        let mut q = EventQueue::with_timers(3);
+        q.push(5, 'a');
+        q.arm(0, Some(5), 0); // after 'a' at the same time
+        q.arm(1, Some(3), 0);
+        q.push(3, 'b'); // after timer 1
+        q.arm(2, Some(9), 0);
+        q.arm(2, None, 0); // disarmed: never comes out
+        q.arm(1, Some(3), 0); // the same deadline keeps its place
+        q.arm(0, Some(2), 4); // re-armed: now, not in the past
+        let got: Vec<_> = std::iter::from_fn(|| q.pop_next()).collect();
+        assert_eq!(
+            got,
+            vec![
+                (3, Next::Timer(1)),
+                (3, Next::Event('b')),
+                (4, Next::Timer(0)),
+                (5, Next::Event('a')),
+            ]
+        );
+        // a timer that fired is disarmed: arming it at the same deadline again counts
+        q.arm(0, Some(4), 4);
+        assert_eq!(q.pop_next(), Some((4, Next::Timer(0))));
     }
 
     #[test]

@@ -40,7 +40,7 @@ use std::collections::VecDeque;
 
 use crate::segment::{Endpoint, Flags, Segment};
 use crate::seq::Seq;
-use crate::time::{next_tick_after, ticks_between, Time};
+use crate::time::{earliest, next_tick_after, ticks_between, Time};
 
 /// `TCP_MAXWIN`: the largest window a header can carry without window scaling.
 pub const TCP_MAXWIN: u32 = 65535;
@@ -241,10 +241,12 @@ impl Tcp {
 
     /// The earliest time [`Tcp::on_timeout`] must be called.
     pub fn poll_timeout(&self) -> Option<Time> {
-        [self.rexmt_at, self.delack_at, self.persist_at, self.read_at]
-            .into_iter()
-            .flatten()
-            .min()
+        // pairwise rather than `[..].into_iter().flatten().min()`: the loop re-arms every
+        // endpoint's timer after each packet, and the iterator chain cost several times this
+        earliest(
+            earliest(self.rexmt_at, self.delack_at),
+            earliest(self.persist_at, self.read_at),
+        )
     }
 
     /// `tcp_mss()`: take the peer's MSS offer and round the socket buffers to whole segments.

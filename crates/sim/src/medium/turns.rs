@@ -13,9 +13,12 @@ impl<P: Frame> Medium<P> {
         if self.on_air.is_some() {
             return;
         }
+        // round robin from the one after the last sender, wrapping (two ranges rather than a
+        // modulo per station: a cell of 200 stations looks at each at every frame)
         let n = self.queues.len();
-        let next = (1..=n)
-            .map(|k| (self.last + k) % n)
+        let after = (self.last + 1).min(n);
+        let next = (after..n)
+            .chain(0..after)
             .find(|&s| !self.queues[s].is_empty());
         if let Some(from) = next {
             self.transmit(now, from);

@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 
 use snooplab_proto::agent::{Agent, Departure, Port};
+use snooplab_proto::time::earliest;
 use snooplab_proto::Time;
 
 use super::{Outgoing, Side};
@@ -143,9 +144,6 @@ impl BaseStationNode {
         if self.down {
             return None;
         }
-        match (self.agent.poll_timeout(), self.busy_until) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        earliest(self.agent.poll_timeout(), self.busy_until)
     }
 }

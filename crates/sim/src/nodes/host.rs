@@ -5,6 +5,7 @@
 use snooplab_proto::agent::handoff::{MobileHandoff, MobilityPacket};
 use snooplab_proto::agent::{Origin, Priority};
 use snooplab_proto::tcp::Tcp;
+use snooplab_proto::time::earliest;
 use snooplab_proto::Time;
 
 use super::Outgoing;
@@ -124,13 +125,13 @@ impl HostNode {
     }
 
     pub fn poll_timeout(&self) -> Option<Time> {
-        let tcp = self.conns.iter().filter_map(|c| c.tcp.poll_timeout()).min();
-        match (
-            tcp,
-            self.mobile.as_deref().and_then(MobileHandoff::poll_timeout),
-        ) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        let tcp = self
+            .conns
+            .iter()
+            .fold(None, |t, c| earliest(t, c.tcp.poll_timeout()));
+        match &self.mobile {
+            None => tcp,
+            Some(m) => earliest(tcp, m.poll_timeout()),
         }
     }
 }

@@ -9,7 +9,7 @@ use snooplab_proto::{Endpoint, Time};
 use super::{Event, Simulation};
 use crate::agents::{make_agent, AgentRecipe};
 use crate::channel::Channel;
-use crate::engine::{EventQueue, TimerSlot};
+use crate::engine::EventQueue;
 use crate::flow::FlowState;
 use crate::invariants::InvariantReport;
 use crate::link::WiredLink;
@@ -238,12 +238,11 @@ impl<O: Observe> Simulation<O> {
             routes,
             addrs: net.nodes.iter().map(|n| n.addr).collect(),
             now: 0,
-            queue: EventQueue::default(),
-            node_timers: vec![TimerSlot::default(); net.nodes.len()],
+            // a timer for each node, then one for each cell (`Simulation::dispatch`)
+            queue: EventQueue::with_timers(net.nodes.len() + net.cells.len()),
             nodes,
             in_flight: (0..net.links.len()).map(|_| Default::default()).collect(),
             links,
-            cell_timers: vec![TimerSlot::default(); net.cells.len()],
             cells,
             node_cells: (0..net.nodes.len())
                 .map(|n| match net.cell_of(n) {

@@ -20,7 +20,7 @@ use snooplab_proto::time::as_secs_f64;
 use snooplab_proto::{Endpoint, Seq, Time};
 
 use crate::agents::AgentRecipe;
-use crate::engine::{EventQueue, TimerSlot};
+use crate::engine::{EventQueue, Next};
 use crate::flow::FlowState;
 use crate::invariants::InvariantReport;
 use crate::link::WiredLink;
@@ -42,12 +42,10 @@ mod roaming;
 
 pub use progress::{ProgressFn, RunProgress, PROGRESS_EVERY};
 
+/// What the queue holds besides the timers: node `n`'s timer is the queue's timer `n`, cell
+/// `c`'s medium timer its timer `nodes + c` ([`Simulation::dispatch`]).
 #[derive(Clone, Copy, Debug)]
 enum Event {
-    /// A node's timer.
-    Node(NodeId, u32),
-    /// A cell's medium timer.
-    Cell(usize, u32),
     /// The first packet in flight on a wired link reaches its far end (direction 0: `ends[0]` to
     /// `ends[1]`). A link is FIFO, so its packets wait in `in_flight` rather than in the event
     /// queue, which keeps events small.
@@ -74,12 +72,10 @@ pub struct Simulation<O: Observe = NoObserver> {
     now: Time,
     queue: EventQueue<Event>,
     nodes: Vec<SimNode>,
-    node_timers: Vec<TimerSlot>,
     links: Vec<[WiredLink; 2]>,
     /// Packets on each wired link direction, in the order they arrive.
     in_flight: Vec<[VecDeque<SimPacket>; 2]>,
     cells: Vec<Medium>,
-    cell_timers: Vec<TimerSlot>,
     /// The cells each node is a station of (as base station or mobile host; only a mobile host
     /// that hands off has more than one): a kick starts them once the node has sent, even when it
     /// sent nothing, so that the medium's next frame is scheduled before the node's timer (the
@@ -94,7 +90,7 @@ pub struct Simulation<O: Observe = NoObserver> {
     air_group: Vec<Vec<usize>>,
     /// A cell of a shared channel whose frame just ended: while its receiver takes the frame (and
     /// may answer at once), neither it nor the other cells of its channel start, so that the
-    /// others get their turn first (`Event::Cell`).
+    /// others get their turn first (a cell's timer, `Simulation::cell_timeout`).
     air_hold: Option<usize>,
     /// Connection state on its way between base stations (`Scheme::SplitTransfer`).
     in_transit: Vec<Option<StateInTransit>>,
@@ -186,13 +182,9 @@ impl<O: Observe> Simulation<O> {
     }
 
     fn run_to_end(mut self) -> (RunResult, O) {
-        while let Some((t, ev)) = self.queue.pop() {
-            if self.is_stale(ev) {
-                // A timer re-armed or cancelled since: not an event. It must not move the clock
-                // (an incomplete run's duration would end at a timer that never fired) nor stop
-                // the run at the time cap.
-                continue;
-            }
+        // (a timer re-armed or cancelled is not in the queue: it neither moves the clock nor
+        // stops the run at the time cap)
+        while let Some((t, ev)) = self.queue.pop_next() {
             if t > self.net.max_time {
                 self.inv.note(format!(
                     "stopped at the time cap of {} s",
@@ -251,52 +243,13 @@ impl<O: Observe> Simulation<O> {
         self.nodes[node].host()?.conns.get(conn).map(|c| &c.tcp)
     }
 
-    fn is_stale(&self, ev: Event) -> bool {
+    fn dispatch(&mut self, next: Next<Event>) {
+        let ev = match next {
+            Next::Timer(n) if n < self.nodes.len() => return self.node_timeout(n),
+            Next::Timer(slot) => return self.cell_timeout(slot - self.nodes.len()),
+            Next::Event(ev) => ev,
+        };
         match ev {
-            Event::Node(n, gen) => !self.node_timers[n].is_live(gen),
-            Event::Cell(c, gen) => !self.cell_timers[c].is_live(gen),
-            Event::Arrive(..)
-            | Event::Start(_)
-            | Event::Crash(_)
-            | Event::Restart(_)
-            | Event::Install(..) => false,
-        }
-    }
-
-    fn dispatch(&mut self, ev: Event) {
-        match ev {
-            Event::Node(n, gen) => {
-                // disarms the slot (`run_to_end` skipped the stale entries)
-                if !self.node_timers[n].fire(gen) {
-                    return;
-                }
-                self.node_timeout(n);
-            }
-            Event::Cell(c, gen) => {
-                if !self.cell_timers[c].fire(gen) {
-                    return;
-                }
-                self.cells[c].on_timeout(self.now);
-                self.air_hold = (!self.air_group[c].is_empty()).then_some(c);
-                while let Some(tx) = self.cells[c].poll_done() {
-                    self.frame_done(c, tx);
-                }
-                while let Some((s, frame)) = self.cells[c].poll_given_up() {
-                    let sender = self.net.cells[c].node_of(s);
-                    self.departed(sender, &frame, Departure::Dropped);
-                }
-                self.air_hold = None;
-                // on a shared channel the other cells go first, in turn from the one after this
-                // one: turns across the cells
-                let group = self.air_group[c].len();
-                let after = self.air_group[c].partition_point(|&g| g < c);
-                for k in (after..group).chain(0..after) {
-                    self.start_cell(self.air_group[c][k]);
-                }
-                self.start_cell(c);
-                // the step above moved the cell's next time even when start had nothing to add
-                self.arm_cell(c);
-            }
             Event::Arrive(l, dir) => {
                 let Some(pkt) = self.in_flight[l][usize::from(dir)].pop_front() else {
                     return;
@@ -310,6 +263,31 @@ impl<O: Observe> Simulation<O> {
             Event::Install(k) => self.install(k),
             Event::Restart(i) => self.restart(i),
         }
+    }
+
+    /// Cell `c`'s medium timer: frames end (and reach their receivers), waits end, the cell and
+    /// those sharing its channel start again.
+    fn cell_timeout(&mut self, c: usize) {
+        self.cells[c].on_timeout(self.now);
+        self.air_hold = (!self.air_group[c].is_empty()).then_some(c);
+        while let Some(tx) = self.cells[c].poll_done() {
+            self.frame_done(c, tx);
+        }
+        while let Some((s, frame)) = self.cells[c].poll_given_up() {
+            let sender = self.net.cells[c].node_of(s);
+            self.departed(sender, &frame, Departure::Dropped);
+        }
+        self.air_hold = None;
+        // on a shared channel the other cells go first, in turn from the one after this
+        // one: turns across the cells
+        let group = self.air_group[c].len();
+        let after = self.air_group[c].partition_point(|&g| g < c);
+        for k in (after..group).chain(0..after) {
+            self.start_cell(self.air_group[c][k]);
+        }
+        self.start_cell(c);
+        // the step above moved the cell's next time even when start had nothing to add
+        self.arm_cell(c);
     }
 
     fn node_timeout(&mut self, n: NodeId) {
@@ -419,16 +397,12 @@ impl<O: Observe> Simulation<O> {
 
     fn arm_node(&mut self, n: NodeId) {
         let want = self.nodes[n].poll_timeout();
-        if let Some((t, gen)) = self.node_timers[n].update(want) {
-            self.queue.push(t.max(self.now), Event::Node(n, gen));
-        }
+        self.queue.arm(n, want, self.now);
     }
 
     fn arm_cell(&mut self, c: usize) {
         let want = self.cells[c].poll_timeout();
-        if let Some((t, gen)) = self.cell_timers[c].update(want) {
-            self.queue.push(t.max(self.now), Event::Cell(c, gen));
-        }
+        self.queue.arm(self.nodes.len() + c, want, self.now);
     }
 
     /// Puts cell `c`'s next frame on the air if it may go, unless the medium says nothing would
@@ -440,7 +414,7 @@ impl<O: Observe> Simulation<O> {
         }
         if let Some(h) = self.air_hold {
             if h == c || self.air_group[h].contains(&c) {
-                return; // started in turn once the frame that ended is taken (`Event::Cell`)
+                return; // started in turn once the frame that ended is taken (`cell_timeout`)
             }
         }
         if self.air_group[c].iter().any(|&g| self.cells[g].is_busy()) {

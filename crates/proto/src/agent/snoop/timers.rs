@@ -9,69 +9,103 @@ use std::collections::VecDeque;
 
 use super::{BuildPacket, Conn, ConnKey, Entry, SnoopAgent};
 use crate::agent::{Departure, SegmentView, Transmit};
+use crate::segment::Endpoint;
 use crate::segment::Segment;
 use crate::time::Time;
 
 impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
+    /// The first deadline of any connection.
     pub(super) fn next_deadline(&self) -> Option<Time> {
-        self.conns
-            .values()
-            .flat_map(|c| {
-                let idle = c.last_heard + self.cfg.idle_timeout;
-                if self.cfg.eln_dupacks_only {
-                    // A of a transit link resends on ELN duplicates only, never on a timer
-                    return [None, None, Some(idle)];
-                }
-                let persist = (!c.cache.is_empty()).then(|| c.last_activity + self.cfg.persist);
-                [c.rexmt_deadline, persist, Some(idle)]
-            })
-            .flatten()
-            .min()
+        let first = self.deadlines.first().map(|&(t, _)| t);
+        debug_assert_eq!(
+            first,
+            self.scan_deadlines(),
+            "a connection's deadline is stale"
+        );
+        first
     }
 
+    /// The first deadline found the slow way, by every connection: what `deadlines` must hold.
+    fn scan_deadlines(&self) -> Option<Time> {
+        self.conns.values().map(|c| deadline(&self.cfg, c)).min()
+    }
+
+    /// Files connection (`fixed`, `mobile`) under its deadline again after it may have changed
+    /// (nothing if it is not tracked: `forget` took its entry out).
+    pub(super) fn refile(&mut self, fixed: Endpoint, mobile: Endpoint) {
+        let key = ConnKey { fixed, mobile };
+        let Some(conn) = self.conns.get_mut(&key) else {
+            return;
+        };
+        let t = deadline(&self.cfg, conn);
+        if conn.filed == Some(t) {
+            return;
+        }
+        if let Some(old) = conn.filed.replace(t) {
+            self.deadlines.remove(&(old, key));
+        }
+        self.deadlines.insert((t, key));
+    }
+
+    /// Runs the timers of the connections due at `now`, in key order (the order a walk over every
+    /// connection visits them; one that is not due has nothing to do).
     pub(super) fn run_timers(&mut self, now: Time) {
-        let keys: Vec<ConnKey> = self.conns.keys().copied().collect();
-        for key in keys {
-            let Some(conn) = self.conns.get_mut(&key) else {
-                continue;
-            };
-            if now >= conn.last_heard + self.cfg.idle_timeout {
-                self.forget(&key);
-                continue;
-            }
-            if self.cfg.eln_dupacks_only {
-                continue;
-            }
-            let rto = round_trip_timeout(&self.cfg, conn);
-            let prio = self.cfg.priority_retransmit;
-            let mut resent = false;
-            // the segment the timers would resend still waits in the base station's own queue
-            // (or the queue dropped it): it has not been on the air to be lost
-            let waiting = conn.departures_known && head(conn).is_some_and(|e| e.waiting > 0);
-            if conn.rexmt_deadline.is_some_and(|t| t <= now) && waiting {
-                // not lost yet: wait another round trip
+        let mut due = std::mem::take(&mut self.due);
+        due.clear();
+        due.extend(
+            self.deadlines
+                .iter()
+                .take_while(|&&(t, _)| t <= now)
+                .map(|&(_, k)| k),
+        );
+        due.sort_unstable();
+        for &key in &due {
+            self.run_timers_of(key, now);
+            self.refile(key.fixed, key.mobile);
+        }
+        self.due = due;
+    }
+
+    fn run_timers_of(&mut self, key: ConnKey, now: Time) {
+        let Some(conn) = self.conns.get_mut(&key) else {
+            return;
+        };
+        if now >= conn.last_heard + self.cfg.idle_timeout {
+            self.forget(&key);
+            return;
+        }
+        if self.cfg.eln_dupacks_only {
+            return;
+        }
+        let rto = round_trip_timeout(&self.cfg, conn);
+        let prio = self.cfg.priority_retransmit;
+        let mut resent = false;
+        // the segment the timers would resend still waits in the base station's own queue
+        // (or the queue dropped it): it has not been on the air to be lost
+        let waiting = conn.departures_known && head(conn).is_some_and(|e| e.waiting > 0);
+        if conn.rexmt_deadline.is_some_and(|t| t <= now) && waiting {
+            // not lost yet: wait another round trip
+            conn.rexmt_deadline = Some(now + rto);
+        } else if conn.rexmt_deadline.is_some_and(|t| t <= now) {
+            // Round-trip timer: no ACK within twice the wireless RTT of the retransmission.
+            if resend_head(conn, &mut self.out, &mut self.stats, now, prio, false) {
                 conn.rexmt_deadline = Some(now + rto);
-            } else if conn.rexmt_deadline.is_some_and(|t| t <= now) {
-                // Round-trip timer: no ACK within twice the wireless RTT of the retransmission.
-                if resend_head(conn, &mut self.out, &mut self.stats, now, prio, false) {
-                    conn.rexmt_deadline = Some(now + rto);
-                    resent = true;
-                } else {
-                    conn.rexmt_deadline = None;
-                }
+                resent = true;
+            } else {
+                conn.rexmt_deadline = None;
             }
-            if !conn.cache.is_empty() && now >= conn.last_activity + self.cfg.persist && waiting {
-                // the connection waits for the base station, not for a loss
-                conn.last_activity = now;
-            } else if !conn.cache.is_empty() && now >= conn.last_activity + self.cfg.persist {
-                // Persist timer: nothing from either side for a while; try the oldest segment again
-                // and stop expecting duplicates.
-                if !resent {
-                    resend_head(conn, &mut self.out, &mut self.stats, now, prio, true);
-                }
-                conn.exp_dupacks = 0;
-                conn.last_activity = now;
+        }
+        if !conn.cache.is_empty() && now >= conn.last_activity + self.cfg.persist && waiting {
+            // the connection waits for the base station, not for a loss
+            conn.last_activity = now;
+        } else if !conn.cache.is_empty() && now >= conn.last_activity + self.cfg.persist {
+            // Persist timer: nothing from either side for a while; try the oldest segment again
+            // and stop expecting duplicates.
+            if !resent {
+                resend_head(conn, &mut self.out, &mut self.stats, now, prio, true);
             }
+            conn.exp_dupacks = 0;
+            conn.last_activity = now;
         }
     }
 }
@@ -114,6 +148,21 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             e.waiting = e.waiting.saturating_sub(1);
         }
     }
+}
+
+/// When the connection next wants its timers run: its round-trip timer, its persist timer
+/// while it caches anything, its idle timeout.
+fn deadline<P>(cfg: &super::SnoopConfig, c: &Conn<P>) -> Time {
+    let idle = c.last_heard + cfg.idle_timeout;
+    if cfg.eln_dupacks_only {
+        // A of a transit link resends on ELN duplicates only, never on a timer
+        return idle;
+    }
+    let persist = (!c.cache.is_empty()).then(|| c.last_activity + cfg.persist);
+    [c.rexmt_deadline, persist]
+        .into_iter()
+        .flatten()
+        .fold(idle, Time::min)
 }
 
 /// The segment the timers resend: the one at the last ACK, or the oldest cached before any ACK.
