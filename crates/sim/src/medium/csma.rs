@@ -327,7 +327,14 @@ impl<P: Frame> Csma<P> {
                 Phase::Loading { at } => at <= now,
                 _ => false,
             };
-            if wants && !m.queues[s].is_empty() {
+            if m.queues[s].is_empty() {
+                // a station whose queue was emptied (a crashed base station's) while its frame
+                // loaded has nothing on the card: idle again, or its load, past, would be asked
+                // for at every step and the loop would never leave this instant
+                if matches!(self.stations[s].phase, Phase::Loading { .. }) {
+                    self.stations[s].phase = Phase::Idle;
+                }
+            } else if wants {
                 self.admit_station(m, now, s);
             }
             if let Phase::Loading { at } = self.stations[s].phase {

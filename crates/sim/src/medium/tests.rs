@@ -568,4 +568,76 @@ mod csma {
         assert_eq!(frames(7), frames(7));
         assert_ne!(frames(7), frames(8));
     }
+
+    /// A crash empties the base station's queue while its host is still loading the head frame
+    /// onto the card (paper 001's turnaround): the station goes back to idle, and the medium asks
+    /// for no time at or before the present (which would make the loop fire again at the same
+    /// instant for ever).
+    #[test]
+    fn a_queue_emptied_while_its_frame_loads_leaves_no_timer_in_the_past() {
+        let c = CsmaParams {
+            load_ns_per_byte: 1023,
+            ..CsmaParams::default()
+        };
+        let mut m = medium(1, c, 1);
+        enqueue_at(&mut m, 0, BASE_STATION, 1, 1400);
+        let loading = m.poll_timeout().expect("the frame is loading");
+        assert!(loading > 0);
+        assert_eq!(m.clear_queue(BASE_STATION), 1);
+        let mut now = 0;
+        for _ in 0..10 {
+            m.start(now);
+            match m.poll_timeout() {
+                None => break,
+                Some(t) => {
+                    assert!(
+                        t > now,
+                        "asks for {t} at {now} (the load ended at {loading})"
+                    );
+                    now = t;
+                    m.on_timeout(now);
+                }
+            }
+        }
+        // then the medium works as before: a new frame goes out
+        let mut out = vec![];
+        enqueue_at(&mut m, now, BASE_STATION, 1, 1400);
+        run_until(&mut m, now + 100 * MS, &mut out);
+        assert_eq!(out.len(), 1, "{out:?}");
+    }
+
+    /// The same while the base station defers to another station's frame or waits out its
+    /// backoff: emptied, it sends nothing, and time moves on.
+    #[test]
+    fn a_queue_emptied_while_its_station_waits_sends_nothing_and_time_moves_on() {
+        for clear_after in [0, 500 * US, 1100 * US, 1200 * US] {
+            let mut m = medium(1, CsmaParams::default(), 2);
+            enqueue_at(&mut m, 0, 1, BASE_STATION, 1400);
+            enqueue_at(&mut m, 0, BASE_STATION, 1, 1400);
+            let mut out = vec![];
+            run_until(&mut m, clear_after, &mut out);
+            // a frame already on the air when the queue empties still ends
+            let on_air = m.frames_on_air().count();
+            m.clear_queue(BASE_STATION);
+            m.start(clear_after);
+            let (mut now, mut same) = (clear_after, 0);
+            for _ in 0..1000 {
+                let Some(t) = m.poll_timeout() else { break };
+                same = if t <= now { same + 1 } else { 0 };
+                assert!(same < 3, "stuck at {t} (cleared at {clear_after})");
+                now = now.max(t);
+                m.on_timeout(now);
+                while let Some(tx) = m.poll_done() {
+                    out.push((now, tx.from, tx.to, tx.collided, tx.frame.corrupted));
+                }
+                m.start(now);
+            }
+            assert!(m.poll_timeout().is_none(), "cleared at {clear_after}");
+            let from_bs = out.iter().filter(|d| d.1 == BASE_STATION).count();
+            assert!(
+                from_bs <= on_air.min(1),
+                "cleared at {clear_after}, {on_air} on the air: {out:?}"
+            );
+        }
+    }
 }
