@@ -47,6 +47,9 @@
 //!   Everything else is identical (checked with `jq 'del(.. | .readings?)'` against the old file).
 //!   `reproduce-paper001.json` likewise gains `readings`: every run again under the MAC reading
 //!   `berkeley-ns2`, its whole report under `readings[0].report`; the rest identical (same check).
+//! - issue 28's channel-delay collision rule (`reproduce-paper001.json`): `berkeley-ns2` now
+//!   carries ns-2's 4 us channel delay as the medium's sense delay, so `readings[0].report` moved;
+//!   everything outside `readings` is identical (same check).
 
 #[path = "common/guarded.rs"]
 mod guarded;

@@ -1,14 +1,12 @@
 //! Paper 001's readings (issue 28): the WaveLAN MAC's constants, which the paper does not give
 //! ("a PC-Card of 2Mbps WaveLAN", section 4.1), read from two sources.
 //!
-//! What the second reading cannot carry: ns-2's channel-delay collision rule. In ns-2 (`channel.cc`
-//! at commit 62a53271, 1997-06-27: `Channel::contention` lines 120-130, `Channel::send` lines
-//! 95-116) a station that finds the channel free opens a contention window of the channel delay (4
-//! us); every station whose contention starts before it closes transmits too, and all their frames
-//! collide. Our CSMA/CA (`crates/sim/src/medium/csma.rs`) lets only stations that start in the same
-//! instant collide: a station that senses the medium 1 ns after another started defers. Adding the
-//! window is a change to the simulator's medium, left to the engine's owner; under `berkeley-ns2`
-//! here only the constants change.
+//! The second reading carries ns-2's channel-delay collision rule as the medium's sense delay
+//! (`CsmaParams::sense_delay`, 4 us): in ns-2 (`channel.cc` at commit 62a53271, 1997-06-27:
+//! `Channel::contention` lines 120-130, `Channel::send` lines 95-116) a station that finds the
+//! channel free opens a contention window of the channel delay; every station whose contention
+//! starts before it closes transmits too, and all their frames collide. Under the default reading
+//! only stations that start in the same instant collide.
 
 use snooplab_proto::time::US;
 use snooplab_sim::medium::{CsmaParams, WavelanParams};
@@ -59,9 +57,10 @@ impl Mac {
 /// busy draws `Random::integer(cw_)` slots, `[0, cw)` as ours, doubles the window up to `cwmax_`,
 /// and drops the frame when its 16th attempt finds the channel busy; no link-level ACK.
 ///
-/// Taken as they are: IFS, slot, the windows and the attempts (the rate is already 2 Mb/s). Not
-/// taken: the 4 us channel delay (the collision rule it drives is missing here, module comment),
-/// ns-2's `hlen_ 20` and MAC `delay_ 64us` (the testbed's framing and host turnaround come from the
+/// Taken as they are: IFS, slot, the windows, the attempts (the rate is already 2 Mb/s) and the
+/// 4 us channel delay as the sense delay (`channel.cc` at 62a53271, `Channel::contention` lines
+/// 120-130 and `Channel::send` lines 95-116: stations whose contention starts within the delay of
+/// the first all transmit and collide; `CsmaParams::sense_delay`). Not taken: ns-2's `hlen_ 20` and MAC `delay_ 64us` (the testbed's framing and host turnaround come from the
 /// drivers and paper 000's calibration, and stay under both readings), and ns-2's fixed wait of
 /// IFS plus `cw_` slots after a station's own frame (`CsmaMac::resume`), where ours draws from
 /// `post_tx_window`: with the testbed's host turnaround (1.5 ms for a full frame, 41 us for an
@@ -73,6 +72,7 @@ pub fn berkeley_ns2(cell: &WavelanParams) -> CsmaParams {
         cw_min: 16,
         cw_max: 1024,
         max_attempts: 16,
+        sense_delay: 4 * US,
         ..super::testbed::csma(cell)
     }
 }
@@ -92,8 +92,8 @@ pub const MAC: Reading = Reading {
         },
         Value {
             name: "berkeley-ns2",
-            sets: "IFS 16 us, slot 16 us, windows 16 to 1024, 16 attempts (not its 4 us channel \
-                   delay: the collision rule is missing)",
+            sets: "IFS 16 us, slot 16 us, windows 16 to 1024, 16 attempts, stations starting \
+                   within 4 us of each other collide (its channel delay)",
             source:
                 "the Daedalus group's ns-2 WaveLAN settings: tcl/lib/ns-shlink.tcl lines 39-51 \
                      (H. Balakrishnan, 1997-04-29, afcced5b), then tcl/lan/ns-mac.tcl lines 37-52 \

@@ -5,8 +5,10 @@
 //! The rule, per station, for the frame at the head of its queue (the base station's high-priority
 //! queue first):
 //!
-//! - **Carrier sense.** A station senses the transmissions that started before the present instant; two
-//!   stations that start in the same instant do not hear each other. The medium is *free* for a
+//! - **Carrier sense.** A station senses the transmissions that started more than
+//!   [`CsmaParams::sense_delay`] before the present instant (0 by default: those that started
+//!   before it); stations that start within that delay of each other do not hear each other. The
+//!   medium is *free* for a
 //!   station when nothing it senses is on the air and the last frame left the air at least
 //!   [`CsmaParams::ifs`] ago.
 //! - **A fresh frame** (the station was idle) on a medium that is not busy is sent as soon as the
@@ -20,7 +22,8 @@
 //! - **After its own frame** a station with another frame ready (or ready within the IFS) waits the
 //!   IFS and `K` slots, `K` uniform in `[0, post_tx_window)`, so that it cannot monopolise the medium;
 //!   finding the medium busy then is a deferral (window `cw_min`), not a failed attempt.
-//! - **Collisions.** Stations whose waits end in the same instant all send: every frame of the group
+//! - **Collisions.** Stations whose waits end in the same instant (within the sense delay of the
+//!   first to start) all send: every frame of the group
 //!   uses its airtime, nobody detects the overlap, and each frame reaches its receiver marked
 //!   collided and corrupted ([`super::Medium::collisions`] counts them). There is no link-level
 //!   acknowledgement or retransmission.
@@ -79,6 +82,13 @@ pub struct CsmaParams {
     /// ID, MAC header and checksum): the calibrated overhead's share that is on the air, the rest
     /// being the turnaround. Unused without a turnaround.
     pub framing: Time,
+    /// How long a transmission takes to be sensed by the other stations: a station whose wait ends
+    /// within this delay of another's start does not hear it, sends too, and both collide. 0 (the
+    /// default): only stations that start in the same instant collide. The Daedalus group's ns-2
+    /// model has 4 us (`Channel set delay_ 4us`; `channel.cc` `Channel::contention` and
+    /// `Channel::send`: the first station to find the channel free opens a window of the channel
+    /// delay, and every station whose contention starts in it transmits and collides).
+    pub sense_delay: Time,
 }
 
 impl Default for CsmaParams {
@@ -92,6 +102,7 @@ impl Default for CsmaParams {
             post_tx_window: 16,
             load_ns_per_byte: 0,
             framing: 0,
+            sense_delay: 0,
         }
     }
 }
@@ -146,6 +157,12 @@ impl CsmaParams {
                 calibrated / US
             ));
         }
+        if self.sense_delay > MAX_SENSE_DELAY {
+            return Err(format!(
+                "the CSMA sense delay must be at most {} us",
+                MAX_SENSE_DELAY / US
+            ));
+        }
         if self.load_ns_per_byte > 100_000 {
             return Err("the CSMA turnaround must be at most 100 us per byte".into());
         }
@@ -159,6 +176,10 @@ impl CsmaParams {
         Ok(())
     }
 }
+
+/// The longest sense delay accepted: 1 ms, far beyond any radio cell's propagation and detection
+/// time (ns-2's WaveLAN has 4 us), and short enough that every frame is still heard before it ends.
+pub const MAX_SENSE_DELAY: Time = 1000 * US;
 
 /// Where a station's head frame stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -276,9 +297,12 @@ impl<P: Frame> Csma<P> {
         ends.chain(waits).min()
     }
 
-    /// A transmission started before `now` is on the air.
+    /// A transmission the stations hear at `now` is on the air: one that started more than the
+    /// sense delay before.
     fn busy(&self, now: Time) -> bool {
-        self.on_air.iter().any(|f| f.start < now)
+        self.on_air
+            .iter()
+            .any(|f| f.start.saturating_add(self.p.sense_delay) < now)
     }
 
     /// The medium is free for a station sensing it at `now`.
@@ -458,8 +482,8 @@ impl<P: Frame> Csma<P> {
         }
     }
 
-    /// Station `s` puts its head frame on the air at `now`; frames that started in the same instant
-    /// collide with it.
+    /// Station `s` puts its head frame on the air at `now`; frames it did not hear (those that
+    /// started within the sense delay, the same instant by default) collide with it.
     fn send(&mut self, m: &mut Medium<P>, now: Time, s: StationId) {
         let Some((air, mut tx)) = m.take_frame(now, s) else {
             self.stations[s].phase = Phase::Idle;
@@ -469,7 +493,8 @@ impl<P: Frame> Csma<P> {
         let end = now + air;
         let busy_until = self.on_air.iter().map(|f| f.end).max().unwrap_or(now);
         m.busy_time += end.saturating_sub(busy_until.max(now));
-        for f in self.on_air.iter_mut().filter(|f| f.start == now) {
+        let unheard = now.saturating_sub(self.p.sense_delay);
+        for f in self.on_air.iter_mut().filter(|f| f.start >= unheard) {
             if !f.tx.collided {
                 f.tx.collided = true;
                 f.tx.frame.set_corrupted(true);

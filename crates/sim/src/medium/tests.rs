@@ -640,4 +640,42 @@ mod csma {
             );
         }
     }
+
+    /// The channel-delay rule of the Daedalus group's ns-2 WaveLAN (`channel.cc`): a station whose
+    /// wait ends within the sense delay of another's start does not hear it, sends, and both
+    /// collide; one whose wait ends after the delay hears it and defers. With no delay (the
+    /// default) the second station, 2 us late, hears the first.
+    #[test]
+    fn a_station_that_starts_within_the_sense_delay_of_another_collides_with_it() {
+        let frames = |sense_delay: Time, late: Time| {
+            let c = CsmaParams {
+                sense_delay,
+                ..CsmaParams::default()
+            };
+            let mut m = medium(2, c, 1);
+            let mut out = vec![];
+            // an idle medium: each fresh frame goes at once, the second `late` after the first
+            enqueue_at(&mut m, MS, 1, BASE_STATION, 1400);
+            run_until(&mut m, MS + late, &mut out);
+            enqueue_at(&mut m, MS + late, 2, BASE_STATION, 1400);
+            run_until(&mut m, Time::MAX, &mut out);
+            (out, m.collisions)
+        };
+        let end = MS + OVERHEAD + 5760 * US;
+        // 2 us late, within ns-2's 4 us: both on the air, both destroyed
+        let (out, collisions) = frames(4 * US, 2 * US);
+        assert_eq!(collisions, 2, "{out:?}");
+        assert_eq!(out[0], (end, 1, 0, true, true));
+        assert_eq!(out[1], (end + 2 * US, 2, 0, true, true));
+        // at exactly the delay it is not yet heard either; 1 ns after, it is
+        assert_eq!(frames(4 * US, 4 * US).1, 2);
+        let (out, collisions) = frames(4 * US, 4 * US + 1);
+        assert_eq!(collisions, 0, "{out:?}");
+        assert_eq!(out[0], (end, 1, 0, false, false));
+        assert!(out[1].0 > end + IFS, "the second deferred: {out:?}");
+        // with no delay the one 2 us late hears the first and defers
+        let (out, collisions) = frames(0, 2 * US);
+        assert_eq!(collisions, 0, "{out:?}");
+        assert!(!out[1].3 && out[1].0 > end + IFS, "{out:?}");
+    }
 }

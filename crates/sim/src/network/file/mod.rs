@@ -122,6 +122,7 @@ pub struct CsmaTable {
     pub post_tx_window: Option<u32>,
     pub load_ns_per_byte: Option<u64>,
     pub framing_us: Option<u64>,
+    pub sense_delay_us: Option<u64>,
 }
 
 impl CsmaTable {
@@ -136,6 +137,9 @@ impl CsmaTable {
             post_tx_window: self.post_tx_window.unwrap_or(d.post_tx_window),
             load_ns_per_byte: self.load_ns_per_byte.unwrap_or(d.load_ns_per_byte),
             framing: self.framing_us.map_or(d.framing, |u| u.saturating_mul(US)),
+            sense_delay: self
+                .sense_delay_us
+                .map_or(d.sense_delay, |u| u.saturating_mul(US)),
         }
     }
 }
