@@ -4,7 +4,7 @@
 use snooplab_proto::tcp::HostPreset;
 
 use crate::study::About;
-use crate::{find, paper000, paper001, paper002, Paper, PAPERS};
+use crate::{find, paper000, Paper, PAPERS};
 
 /// One paper and what of it to run.
 #[derive(Clone, Debug)]
@@ -76,7 +76,7 @@ pub fn selections(words: &[String]) -> Result<Vec<Selection>, String> {
 }
 
 /// Parts named by words, each once, in order (none: all of them).
-fn parts<P: Copy + PartialEq>(
+pub(crate) fn parts<P: Copy + PartialEq>(
     words: &[String],
     all: &[P],
     parse: impl Fn(&str) -> Result<Vec<P>, String>,
@@ -93,30 +93,6 @@ fn parts<P: Copy + PartialEq>(
         }
     }
     Ok(out)
-}
-
-/// Paper 000's parts named by words (none: all of them).
-pub fn paper000_parts(words: &[String]) -> Result<Vec<paper000::Part>, String> {
-    parts(words, &paper000::Part::ALL, paper000::Part::parse)
-}
-
-/// Paper 001's parts named by words (none: all of them).
-pub fn paper001_parts(words: &[String]) -> Result<Vec<paper001::Part>, String> {
-    parts(words, &paper001::Part::ALL, paper001::Part::parse)
-}
-
-/// Paper 002's parts named by words (none: all of them).
-pub fn paper002_parts(words: &[String]) -> Result<paper002::Parts, String> {
-    paper002::Parts::parse(words)
-}
-
-/// Paper 004 has one figure; a part name is refused.
-pub fn paper004_parts(words: &[String]) -> Result<(), String> {
-    match words {
-        [] => Ok(()),
-        [w] if w.eq_ignore_ascii_case("fig2") || w.eq_ignore_ascii_case("all") => Ok(()),
-        [w, ..] => Err(format!("unknown part '{w}' of paper004 (known: fig2, all)")),
-    }
 }
 
 /// Checks the parts each selection names.
@@ -169,6 +145,6 @@ mod tests {
         // six schemes at five error rates, two seeds each
         assert_eq!(jobs.len(), 6 * 5 * 2);
         assert_eq!((jobs[0].seed, jobs[1].seed, jobs[2].seed), (1, 2, 1));
-        assert!(paper004_parts(&words(&["fig3"])).is_err());
+        assert!(crate::paper004::plan::parts(&words(&["fig3"])).is_err());
     }
 }

@@ -4,7 +4,7 @@
 use snooplab_sim::{Job, RunResult, Scenario};
 
 use super::{evaluate, experiments, Experiment, Paper000, Part, Report};
-use crate::select::{paper000_parts, Common};
+use crate::select::Common;
 
 /// Paper 000 planned: its experiments, each to run with every seed.
 pub struct Plan000 {
@@ -24,7 +24,7 @@ pub struct Run000 {
 impl Plan000 {
     /// The parts the words name, every host with `common`'s profile (default: the paper's).
     pub fn new(words: &[String], common: &Common) -> Result<Plan000, String> {
-        let parts = paper000_parts(words)?;
+        let parts = parts(words)?;
         let seeds = common.seeds(&super::ABOUT);
         let host = common.host(&super::ABOUT);
         let paper = Paper000::load()?;
@@ -71,4 +71,9 @@ impl Plan000 {
             report,
         }
     }
+}
+
+/// Paper 000's parts named by words (none: all of them).
+pub fn parts(words: &[String]) -> Result<Vec<super::Part>, String> {
+    crate::select::parts(words, &super::Part::ALL, super::Part::parse)
 }

@@ -21,7 +21,7 @@ impl Study for Reproduction {
         &super::ABOUT
     }
     fn check_parts(&self, words: &[String]) -> Result<(), String> {
-        crate::select::paper001_parts(words).map(|_| ())
+        super::plan::parts(words).map(|_| ())
     }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
         Ok(Box::new(Plan001::new(words, common)?))

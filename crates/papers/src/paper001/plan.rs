@@ -5,7 +5,7 @@ use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, Network, RunResult};
 
 use super::{evaluate, experiments, Experiment, Part, Report};
-use crate::select::{paper001_parts, Common};
+use crate::select::Common;
 
 /// Paper 001 planned: its testbeds, each to run with every seed.
 pub struct Plan001 {
@@ -41,7 +41,7 @@ impl Plan001 {
     /// The parts the words name, every host with `common`'s profile (default: the paper's
     /// FreeBSD 2.2.1).
     pub fn new(words: &[String], common: &Common) -> Result<Plan001, String> {
-        let parts = paper001_parts(words)?;
+        let parts = parts(words)?;
         Ok(Plan001 {
             exps: experiments(&parts),
             parts,
@@ -75,4 +75,9 @@ impl Plan001 {
             host: self.host,
         }
     }
+}
+
+/// Paper 001's parts named by words (none: all of them).
+pub fn parts(words: &[String]) -> Result<Vec<super::Part>, String> {
+    crate::select::parts(words, &super::Part::ALL, super::Part::parse)
 }

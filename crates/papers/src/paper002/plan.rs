@@ -6,7 +6,7 @@ use snooplab_sim::{Job, RunResult};
 
 use super::readings::Window;
 use super::{evaluate, experiments, network_read, Experiment, Paper002Data, Report002};
-use crate::select::{paper002_parts, Common};
+use crate::select::Common;
 
 /// Paper 002 planned: its jobs, each to run with every seed.
 pub struct Plan002 {
@@ -27,7 +27,7 @@ impl Plan002 {
     pub const ENV: &'static str = "lan";
 
     pub fn new(words: &[String], common: &Common) -> Result<Plan002, String> {
-        let parts = paper002_parts(words)?;
+        let parts = parts(words)?;
         let paper = Paper002Data::load()?;
         Ok(Plan002 {
             exps: experiments(&paper, parts),
@@ -61,4 +61,9 @@ impl Plan002 {
             report,
         }
     }
+}
+
+/// Paper 002's parts named by words (none: all of them).
+pub fn parts(words: &[String]) -> Result<super::Parts, String> {
+    super::Parts::parse(words)
 }

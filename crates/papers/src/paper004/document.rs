@@ -20,7 +20,7 @@ impl Study for Reproduction {
         &super::ABOUT
     }
     fn check_parts(&self, words: &[String]) -> Result<(), String> {
-        crate::select::paper004_parts(words).map(|_| ())
+        super::plan::parts(words).map(|_| ())
     }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
         Ok(Box::new(Plan004::new(words, common)?))

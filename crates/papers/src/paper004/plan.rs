@@ -5,7 +5,7 @@ use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, RunResult};
 
 use super::{evaluate, jobs, Paper004, Report004};
-use crate::select::{paper004_parts, Common};
+use crate::select::Common;
 
 /// Paper 004 planned: Fig. 2's points, each to run with every seed.
 pub struct Plan004 {
@@ -22,7 +22,7 @@ pub struct Run004 {
 
 impl Plan004 {
     pub fn new(words: &[String], common: &Common) -> Result<Plan004, String> {
-        paper004_parts(words)?;
+        parts(words)?;
         Ok(Plan004 {
             paper: Paper004::load()?,
             seeds: common.seeds(&super::ABOUT),
@@ -44,5 +44,14 @@ impl Plan004 {
             runs: results,
             report,
         }
+    }
+}
+
+/// Paper 004 has one figure; a part name is refused.
+pub fn parts(words: &[String]) -> Result<(), String> {
+    match words {
+        [] => Ok(()),
+        [w] if w.eq_ignore_ascii_case("fig2") || w.eq_ignore_ascii_case("all") => Ok(()),
+        [w, ..] => Err(format!("unknown part '{w}' of paper004 (known: fig2, all)")),
     }
 }
