@@ -56,6 +56,25 @@ pub trait Planned {
     fn finish(self: Box<Self>, results: Vec<RunResult>) -> Box<dyn Outcome>;
 }
 
+/// A study's plan as its own type: its jobs, and its outcome from their results. Every `Plan` is
+/// [`Planned`], so a study implements this once and boxes it.
+pub trait Plan: Sized + 'static {
+    type Run: Outcome + 'static;
+    /// Every run, in the order [`Plan::finish`] reads their results.
+    fn jobs(&self) -> Vec<Job>;
+    /// The outcome from the results of [`Plan::jobs`], in the same order.
+    fn finish(self, results: Vec<RunResult>) -> Self::Run;
+}
+
+impl<T: Plan> Planned for T {
+    fn jobs(&self) -> Vec<Job> {
+        Plan::jobs(self)
+    }
+    fn finish(self: Box<Self>, results: Vec<RunResult>) -> Box<dyn Outcome> {
+        Box::new(Plan::finish(*self, results))
+    }
+}
+
 /// A study, run and evaluated.
 pub trait Outcome: Send {
     /// The claims as checked (counted in `reproduce`'s verdict line).

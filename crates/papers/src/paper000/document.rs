@@ -28,15 +28,6 @@ impl Study for Reproduction {
     }
 }
 
-impl Planned for Plan000 {
-    fn jobs(&self) -> Vec<Job> {
-        Plan000::jobs(self)
-    }
-    fn finish(self: Box<Self>, results: Vec<RunResult>) -> Box<dyn Outcome> {
-        Box::new(Plan000::finish(*self, &results))
-    }
-}
-
 impl Outcome for Run000 {
     fn claims(&self) -> &[Claim] {
         &self.report.claims

@@ -5,6 +5,7 @@ use snooplab_sim::{Job, RunResult, Scenario};
 
 use super::{evaluate, experiments, Experiment, Paper000, Part, Report};
 use crate::select::Common;
+use crate::study::Plan;
 
 /// Paper 000 planned: its experiments, each to run with every seed.
 pub struct Plan000 {
@@ -52,14 +53,20 @@ impl Plan000 {
             })
             .collect()
     }
+}
+
+/// The plan as `reproduce` runs it (`study::Plan`).
+impl Plan for Plan000 {
+    type Run = Run000;
 
     /// [`Plan000::scenarios`] as jobs.
-    pub fn jobs(&self) -> Vec<Job> {
+    fn jobs(&self) -> Vec<Job> {
         self.scenarios().iter().map(Job::from).collect()
     }
 
     /// The report from [`Plan000::jobs`]'s results, in order.
-    pub fn finish(self, results: &[RunResult]) -> Run000 {
+    fn finish(self, results: Vec<RunResult>) -> Run000 {
+        let results = &results[..];
         let per: Vec<Vec<RunResult>> = results
             .chunks(self.seeds as usize)
             .map(<[_]>::to_vec)

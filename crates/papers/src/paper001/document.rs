@@ -28,15 +28,6 @@ impl Study for Reproduction {
     }
 }
 
-impl Planned for Plan001 {
-    fn jobs(&self) -> Vec<Job> {
-        Plan001::jobs(self)
-    }
-    fn finish(self: Box<Self>, results: Vec<RunResult>) -> Box<dyn Outcome> {
-        Box::new(Plan001::finish(*self, &results))
-    }
-}
-
 impl Outcome for Run001 {
     fn claims(&self) -> &[Claim] {
         &self.report.claims

@@ -6,6 +6,7 @@ use snooplab_sim::{Job, Network, RunResult};
 
 use super::{evaluate, experiments, Experiment, Part, Report};
 use crate::select::Common;
+use crate::study::Plan;
 
 /// Paper 001 planned: its testbeds, each to run with every seed.
 pub struct Plan001 {
@@ -49,9 +50,14 @@ impl Plan001 {
             host: common.host(&super::ABOUT),
         })
     }
+}
+
+/// The plan as `reproduce` runs it (`study::Plan`).
+impl Plan for Plan001 {
+    type Run = Run001;
 
     /// Every run: each testbed with seeds 1 ..= seeds.
-    pub fn jobs(&self) -> Vec<Job> {
+    fn jobs(&self) -> Vec<Job> {
         self.exps
             .iter()
             .flat_map(|e| {
@@ -62,7 +68,8 @@ impl Plan001 {
     }
 
     /// The report from [`Plan001::jobs`]'s results, in order.
-    pub fn finish(self, results: &[RunResult]) -> Run001 {
+    fn finish(self, results: Vec<RunResult>) -> Run001 {
+        let results = &results[..];
         let per: Vec<Vec<RunResult>> = results
             .chunks(self.seeds as usize)
             .map(<[_]>::to_vec)

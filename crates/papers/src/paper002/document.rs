@@ -6,7 +6,7 @@ use snooplab_proto::tcp::HostPreset;
 use snooplab_proto::time::SEC;
 use snooplab_proto::Time;
 use snooplab_sim::stats::Summary;
-use snooplab_sim::{Job, RunResult};
+use snooplab_sim::Job;
 
 use super::{
     network, Experiment, Plan002, Report002, Run002, SweepPoint, CRASH_AT, CRASH_DOWN,
@@ -29,15 +29,6 @@ impl Study for Reproduction {
     }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
         Ok(Box::new(Plan002::new(words, common)?))
-    }
-}
-
-impl Planned for Plan002 {
-    fn jobs(&self) -> Vec<Job> {
-        Plan002::jobs(self)
-    }
-    fn finish(self: Box<Self>, results: Vec<RunResult>) -> Box<dyn Outcome> {
-        Box::new(Plan002::finish(*self, results))
     }
 }
 

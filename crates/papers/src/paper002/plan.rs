@@ -7,6 +7,7 @@ use snooplab_sim::{Job, RunResult};
 use super::readings::Window;
 use super::{evaluate, experiments, network_read, Experiment, Paper002Data, Report002};
 use crate::select::Common;
+use crate::study::Plan;
 
 /// Paper 002 planned: its jobs, each to run with every seed.
 pub struct Plan002 {
@@ -36,9 +37,14 @@ impl Plan002 {
             host: common.host(&super::ABOUT),
         })
     }
+}
+
+/// The plan as `reproduce` runs it (`study::Plan`).
+impl Plan for Plan002 {
+    type Run = Run002;
 
     /// Every job's network with every seed, in order, every host with the plan's profile.
-    pub fn jobs(&self) -> Vec<Job> {
+    fn jobs(&self) -> Vec<Job> {
         self.exps
             .iter()
             .flat_map(|&(j, window)| {
@@ -54,7 +60,7 @@ impl Plan002 {
             .collect()
     }
 
-    pub fn finish(self, results: Vec<RunResult>) -> Run002 {
+    fn finish(self, results: Vec<RunResult>) -> Run002 {
         let report = evaluate(&self.paper, &self.exps, self.seeds, &results);
         Run002 {
             runs: results,

@@ -27,15 +27,6 @@ impl Study for Reproduction {
     }
 }
 
-impl Planned for Plan004 {
-    fn jobs(&self) -> Vec<Job> {
-        Plan004::jobs(self)
-    }
-    fn finish(self: Box<Self>, results: Vec<RunResult>) -> Box<dyn Outcome> {
-        Box::new(Plan004::finish(*self, results))
-    }
-}
-
 impl Outcome for Run004 {
     fn claims(&self) -> &[Claim] {
         &self.report.claims

@@ -6,6 +6,7 @@ use snooplab_sim::{Job, RunResult};
 
 use super::{evaluate, jobs, Paper004, Report004};
 use crate::select::Common;
+use crate::study::Plan;
 
 /// Paper 004 planned: Fig. 2's points, each to run with every seed.
 pub struct Plan004 {
@@ -29,8 +30,13 @@ impl Plan004 {
             host: common.host(&super::ABOUT),
         })
     }
+}
 
-    pub fn jobs(&self) -> Vec<Job> {
+/// The plan as `reproduce` runs it (`study::Plan`).
+impl Plan for Plan004 {
+    type Run = Run004;
+
+    fn jobs(&self) -> Vec<Job> {
         let mut js = jobs(&self.paper, self.seeds);
         for j in &mut js {
             j.set_host(self.host);
@@ -38,7 +44,7 @@ impl Plan004 {
         js.iter().map(Job::from).collect()
     }
 
-    pub fn finish(self, results: Vec<RunResult>) -> Run004 {
+    fn finish(self, results: Vec<RunResult>) -> Run004 {
         let report = evaluate(&self.paper, self.seeds, &results);
         Run004 {
             runs: results,
