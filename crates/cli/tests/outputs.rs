@@ -297,8 +297,9 @@ fn paper002_reproduces_every_part_with_its_claims_files_and_report_section() {
     .expect("runs.json is JSON");
     assert_eq!(
         runs.as_array().map(Vec::len),
-        Some(50 + 12),
-        "50 jobs, one seed; Table 1 and Fig. 10 again under the window reading os-default-8k"
+        Some(50 + 3 * 12),
+        "50 jobs, one seed; Table 1 and Fig. 10 again under each other combination of the window \
+         and old-primary-queue readings"
     );
     let report: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("paper002/report.json")).expect("report.json"),

@@ -50,6 +50,13 @@
 //! - issue 28's channel-delay collision rule (`reproduce-paper001.json`): `berkeley-ns2` now
 //!   carries ns-2's 4 us channel delay as the medium's sense delay, so `readings[0].report` moved;
 //!   everything outside `readings` is identical (same check).
+//! - issue 28's one card of a mobile host in two cells (`reproduce-paper002.json`,
+//!   `run-scenario-paper002-handoff.json`): its frames leave one at a time in the order queued,
+//!   whichever cell each is for, so the runs whose mobile host held frames for both cells at once
+//!   moved (see `crates/papers/tests/paper002_fixed.rs`; the example, with bit errors and a
+//!   handoff every 5 s, 1.3133 -> 1.3185 Mb/s). Its keys are unchanged. `readings` in the
+//!   reproduce snapshot now holds Table 1 and Fig. 10 under every other combination of the
+//!   `window` and `old-primary-queue` readings, each entry naming both.
 
 #[path = "common/guarded.rs"]
 mod guarded;

@@ -92,9 +92,10 @@ pub fn describe(d: &mut Document, readings: &[&Reading]) {
     ));
 }
 
-/// The claims checked under each value of a reading, side by side: a row per claim of the
-/// default, `holds`, `fails` or `-` (not checked: the reading does not reach the claim's runs).
-pub fn claims_table(reading: &Reading, by_value: &[&[Claim]]) -> Table {
+/// The claims checked under each value of a reading (or combination of readings, `names` in
+/// `by_value`'s order), side by side: a row per claim of the default, `holds`, `fails` or `-` (not
+/// checked: the reading does not reach the claim's runs).
+pub fn claims_table(by: &str, names: &[String], by_value: &[&[Claim]]) -> Table {
     let Some(first) = by_value.first() else {
         return Table::default();
     };
@@ -113,19 +114,18 @@ pub fn claims_table(reading: &Reading, by_value: &[&[Claim]]) -> Table {
             Row::Cells(cells)
         })
         .collect();
-    let mut columns = vec![format!("claim, by {}", reading.name)];
-    columns.extend(
-        reading
-            .values
-            .iter()
-            .take(by_value.len())
-            .map(|v| v.name.to_string()),
-    );
+    let mut columns = vec![format!("claim, by {by}")];
+    columns.extend(names.iter().take(by_value.len()).cloned());
     Table {
-        title: Some(format!("The claims under each {} reading", reading.name)),
+        title: Some(format!("The claims under each reading of {by}")),
         columns,
         rows,
     }
+}
+
+/// A reading's values' names, in order.
+pub fn value_names(reading: &Reading) -> Vec<String> {
+    reading.values.iter().map(|v| v.name.to_string()).collect()
 }
 
 #[cfg(test)]
@@ -177,7 +177,7 @@ mod tests {
     fn claims_are_shown_under_every_value() {
         let a = [claim("x", Some(true)), claim("y", Some(false))];
         let b = [claim("x", Some(false))];
-        let t = claims_table(&R, &[&a, &b]);
+        let t = claims_table(R.name, &value_names(&R), &[&a, &b]);
         assert_eq!(t.columns, ["claim, by window", "a", "b"]);
         let texts = |r: &Row| match r {
             Row::Cells(c) => c.iter().map(|c| c.text.clone()).collect::<Vec<_>>(),

@@ -29,7 +29,15 @@ fn every_byte_arrives_across_frequent_handoffs_with_snoop_and_without() {
         assert_eq!(r.aggregate.complete_flows, 1);
         let h = &r.handoffs[0];
         assert!(h.handoffs >= 10, "{} handoffs", h.handoffs);
-        assert_eq!(h.confirmed, h.handoffs, "every handoff confirmed");
+        // the mobile host's one card sends a request behind the ACKs queued before it, and at
+        // four handoffs a second the next decision replaces some requests before their
+        // confirmation (the repeats and confirmations are tested below)
+        assert!(
+            h.confirmed * 2 >= h.handoffs,
+            "{} of {} handoffs confirmed",
+            h.confirmed,
+            h.handoffs
+        );
         assert!(h.first_packet_ms_mean > 0.0);
         // the two base stations took turns
         assert!(h.events.windows(2).all(|w| w[0].to != w[1].to));
@@ -116,6 +124,22 @@ fn handoffs_come_from_scenario_files_with_errors_that_name_the_key() {
             .contains("must be a router")
     );
     assert!(err(&|t| t.replace("every-s = 5", "every-s = 5\nbogus = 1")).contains("bogus"));
+    let e = err(&|t| t.replace("every-s = 5", "every-s = 5\nold-primary-queue = \"kept\""));
+    assert!(e.contains("unknown old-primary-queue 'kept'"), "{e}");
+    let dropped = from_file(&|t| {
+        t.replace(
+            "every-s = 5",
+            "every-s = 5\nold-primary-queue = \"dropped\"",
+        )
+    });
+    assert_eq!(
+        dropped.map(|n| n.handoffs[0].old_primary_queue),
+        Ok(snooplab_sim::network::OldPrimaryQueue::Dropped)
+    );
+    assert_eq!(
+        h.old_primary_queue,
+        snooplab_sim::network::OldPrimaryQueue::Drains
+    );
     // a host in two cells without a handoff is refused
     let e = err(&|t| {
         t.split("[[handoff]]")
@@ -279,27 +303,47 @@ impl std::io::Write for Shared {
     }
 }
 
-/// The times (ns) of a classic pcap stream's records, as `PcapWriter` writes them.
-fn record_times(pcap: &[u8]) -> Vec<u64> {
+/// A record of a classic pcap stream as `PcapWriter` writes it (raw IPv4).
+struct Record {
+    /// When the frame ended, ns.
+    end: u64,
+    src: u32,
+    /// IP length, bytes.
+    len: u32,
+    ip_id: u16,
+    /// IP protocol (6: TCP, 17: UDP).
+    proto: u8,
+}
+
+/// A classic pcap stream's records.
+fn records(pcap: &[u8]) -> Vec<Record> {
     let (mut at, mut out) = (24, vec![]);
     let word = |i: usize| u32::from_le_bytes([pcap[i], pcap[i + 1], pcap[i + 2], pcap[i + 3]]);
-    while at + 16 <= pcap.len() {
-        out.push(u64::from(word(at)) * 1_000_000_000 + u64::from(word(at + 4)));
+    let half = |i: usize| u16::from_be_bytes([pcap[i], pcap[i + 1]]);
+    while at + 16 + 20 <= pcap.len() {
+        let ip = at + 16;
+        out.push(Record {
+            end: u64::from(word(at)) * 1_000_000_000 + u64::from(word(at + 4)),
+            src: u32::from_be_bytes([pcap[ip + 12], pcap[ip + 13], pcap[ip + 14], pcap[ip + 15]]),
+            len: u32::from(half(ip + 2)),
+            ip_id: half(ip + 4),
+            proto: pcap[ip + 9],
+        });
         at += 16 + word(at + 8) as usize;
     }
     out
 }
 
-#[test]
-fn on_one_shared_channel_the_old_cell_drains_its_backlog_beside_the_new_one() {
-    // snoop, 64 KB windows, a handoff every second: the old primary holds a backlog for its cell
-    // when the mobile host hands off; on one channel the two cells take turns, so the backlog
-    // goes out at once, interleaved with the new cell's frames, not after the next handoff back
+/// The times (ns) of a classic pcap stream's records.
+fn record_times(pcap: &[u8]) -> Vec<u64> {
+    records(pcap).into_iter().map(|r| r.end).collect()
+}
+
+/// Runs paper 002's testbed with a capture of every link and cell kept in memory; the result and
+/// each cell's capture.
+fn run_captured(p: &Paper002) -> (RunResult, Vec<Vec<u8>>) {
     use snooplab_sim::capture::{Capture, Sink};
     use snooplab_sim::{Observer, Simulation};
-    let mut p = short(true, 0, Some(SEC), 3);
-    p.transfer = 4 * 1024 * 1024;
-    p.shared_channel = true;
     let net = p.network();
     let (links, cells) = (net.links.len(), net.cells.len());
     let mem: Vec<Shared> = (0..links + cells).map(|_| Shared::default()).collect();
@@ -312,17 +356,117 @@ fn on_one_shared_channel_the_old_cell_drains_its_backlog_beside_the_new_one() {
     let (r, obs) =
         Simulation::observed_network(&net, "lan", Observer::default().with_capture(capture))
             .run_observed();
-    assert!(r.invariants.ok(), "{:?}", r.invariants);
     let _ = obs.capture.map(Capture::finish);
-    let frames: Vec<Vec<u64>> = mem[links..]
+    let cells = mem[links..]
         .iter()
-        .map(|m| record_times(&m.0.lock().unwrap_or_else(|e| panic!("{e}"))))
+        .map(|m| m.0.lock().unwrap_or_else(|e| panic!("{e}")).clone())
         .collect();
+    (r, cells)
+}
+
+#[test]
+fn the_mobile_hosts_one_card_sends_its_frames_one_at_a_time_in_the_order_queued() {
+    // snoop, 64 KB windows, a handoff every second: after a handoff the mobile host still holds
+    // ACKs for the old cell when it sends for the new one. One card with one interface queue
+    // sends its frames in the order IP queued them, whichever cell each is for (its TCP numbers
+    // its segments' IP ids in that order), and never two at once, even with each cell on a
+    // medium of its own; with a queue per cell the new cell's ACKs overtook the old cell's
+    use snooplab_sim::medium::{airtime, WavelanParams};
+    for shared in [true, false] {
+        let mut p = short(true, 0, Some(SEC), 3);
+        p.transfer = 2 * 1024 * 1024;
+        p.shared_channel = shared;
+        let (r, cells) = run_captured(&p);
+        assert!(r.invariants.ok(), "{:?}", r.invariants);
+        assert_eq!(r.aggregate.complete_flows, 1);
+        let mh = p.network().nodes[4].addr;
+        let wavelan = WavelanParams::default();
+        // (start, end, cell, ip id) of the mobile host's frames, TCP's with their id
+        let mut frames: Vec<(u64, u64, usize, Option<u16>)> = vec![];
+        for (c, pcap) in cells.iter().enumerate() {
+            for f in records(pcap).into_iter().filter(|f| f.src == mh) {
+                let id = (f.proto == 6).then_some(f.ip_id);
+                frames.push((f.end - airtime(&wavelan, f.len), f.end, c, id));
+            }
+        }
+        for c in 0..2 {
+            let n = frames.iter().filter(|f| f.2 == c && f.3.is_some()).count();
+            assert!(
+                n >= 100,
+                "shared {shared}: {n} ACK frames of the mobile host in cell {c}"
+            );
+        }
+        frames.sort_unstable();
+        for w in frames.windows(2) {
+            assert!(
+                w[1].0 >= w[0].1,
+                "shared {shared}: the mobile host's frame in cell {} from {} ns overlaps its \
+                 frame in cell {} until {} ns",
+                w[1].2,
+                w[1].0,
+                w[0].2,
+                w[0].1
+            );
+        }
+        let ids: Vec<(u16, usize)> = frames.iter().filter_map(|f| Some((f.3?, f.2))).collect();
+        for w in ids.windows(2) {
+            assert!(
+                w[1].0 > w[0].0,
+                "shared {shared}: IP id {} (cell {}) left after {} (cell {})",
+                w[1].0,
+                w[1].1,
+                w[0].0,
+                w[0].1
+            );
+        }
+    }
+}
+
+#[test]
+fn an_old_primary_that_drops_its_queue_for_the_mobile_host_loses_no_byte() {
+    // snoop, 64 KB windows, a handoff every second: the old primary holds a backlog for the
+    // mobile host when its Buffer request arrives; dropped, the backlog is counted as queue drops
+    // at that base station, and the new primary and snoop recover every byte
+    use snooplab_sim::network::OldPrimaryQueue;
+    let mut p = short(true, 0, Some(SEC), 3);
+    p.transfer = 2 * 1024 * 1024;
+    let drains = run(&p);
+    p.old_primary_queue = OldPrimaryQueue::Dropped;
+    let dropped = run(&p);
+    for r in [&drains, &dropped] {
+        assert!(r.invariants.ok(), "{:?}", r.invariants);
+        assert_eq!(r.aggregate.complete_flows, 1);
+    }
+    assert_eq!(drains.drops.queues, 0);
+    assert!(
+        dropped.drops.queues >= 10 * (dropped.handoffs[0].events.len() as u64 / 2),
+        "{} frames dropped over {} handoffs",
+        dropped.drops.queues,
+        dropped.handoffs[0].events.len()
+    );
+}
+
+#[test]
+fn on_one_shared_channel_the_old_cell_drains_its_backlog_beside_the_new_one() {
+    // snoop, 64 KB windows, a handoff every second: the old primary holds a backlog for its cell
+    // when the mobile host hands off; on one channel the two cells take turns, so the backlog
+    // goes out at once, interleaved with the new cell's frames, not after the next handoff back
+    let mut p = short(true, 0, Some(SEC), 3);
+    p.transfer = 4 * 1024 * 1024;
+    p.shared_channel = true;
+    let (r, cells) = run_captured(&p);
+    assert!(r.invariants.ok(), "{:?}", r.invariants);
+    let frames: Vec<Vec<u64>> = cells.iter().map(|c| record_times(c)).collect();
     let names = ["bs1", "bs2"];
     let events = &r.handoffs[0].events;
     assert!(events.len() >= 3, "{} handoffs", events.len());
+    // from the new primary's confirmation: the mobile host's request waits in its one card's
+    // queue behind the ACKs for the old cell
     for e in events.iter().filter(|e| e.at_s < r.flow().duration_s - 1.0) {
-        let t = (e.at_s * 1e9) as u64;
+        let Some(confirmed_ms) = e.latency_ms else {
+            continue;
+        };
+        let t = ((e.at_s + confirmed_ms / 1e3) * 1e9) as u64;
         let window = t..t + 200 * MS;
         let old = names.iter().position(|n| *n == e.from).expect("old cell");
         let new = 1 - old;

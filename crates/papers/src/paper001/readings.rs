@@ -13,7 +13,7 @@ use snooplab_sim::medium::{CsmaParams, WavelanParams};
 
 use super::report::Report;
 use crate::document::{Cell, Document, Row, Table};
-use crate::readings::{claims_table, describe, Reading, Value};
+use crate::readings::{claims_table, describe, value_names, Reading, Value};
 
 /// The MAC constants of the cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -129,7 +129,7 @@ pub(super) fn section(d: &mut Document, r: &Report) {
         super::document::tables(d, &m.report);
     }
     let claims: Vec<&[crate::Claim]> = reports.iter().map(|x| x.claims.as_slice()).collect();
-    d.table(claims_table(&MAC, &claims));
+    d.table(claims_table(MAC.name, &value_names(&MAC), &claims));
 }
 
 /// Reno's loss per segment by number of hosts, a column per MAC reading.

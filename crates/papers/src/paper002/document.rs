@@ -52,7 +52,9 @@ fn document(r: &Report002) -> Document {
     d.text(format!(
         "Section 7: the fixed host sends 10 MB to the mobile host through its home agent and two \
          base stations (10 Mb/s Ethernet, 2 Mb/s WaveLAN cells on one radio channel), 1460-byte \
-         segments, 64 KB windows (the default window reading), Reno with {} hosts, snoop as section 6 sets it, {} seeds; ± the \
+         segments, 64 KB windows (the default window reading; the old primary's queue drains, the default \
+         of that reading), the mobile host's one card queuing for both cells, Reno with {} hosts, snoop as \
+         section 6 sets it, {} seeds; ± the \
          95% interval ('!n': n runs incomplete or with a failed check; n/a: every run failed).",
         r.host, r.seeds
     ));

@@ -5,10 +5,10 @@ use snooplab_proto::agent::handoff::Scheme;
 use snooplab_proto::time::SEC;
 
 use super::claims::claims;
-use super::readings::Window;
+use super::readings::Read002;
 use super::{
-    BaselineRow, CrashRow, Experiment, Latency, Paper002Data, Report002, SweepPoint, Table1Row,
-    WindowRun, CRASH_AT, CRASH_DOWN, FIG11_HANDOFF, KBITS_BETWEEN_ERRORS, LATENCY_START,
+    BaselineRow, CrashRow, Experiment, Latency, Paper002Data, ReadingRun, Report002, SweepPoint,
+    Table1Row, CRASH_AT, CRASH_DOWN, FIG11_HANDOFF, KBITS_BETWEEN_ERRORS, LATENCY_START,
 };
 use crate::Claim;
 use snooplab_sim::metrics::RunResult;
@@ -26,11 +26,11 @@ fn failed(r: &RunResult) -> bool {
     !r.invariants.ok() || !r.invariants.complete
 }
 
-/// The runs of each job under one window reading: [`jobs`](super::jobs)' order, `per` seeds
-/// each.
+/// The runs of each job under one combination of readings: [`jobs`](super::jobs)' order, `per`
+/// seeds each.
 struct Runs<'a> {
-    js: &'a [(Experiment, Window)],
-    window: Window,
+    js: &'a [(Experiment, Read002)],
+    read: Read002,
     per: usize,
     runs: &'a [RunResult],
 }
@@ -38,17 +38,17 @@ struct Runs<'a> {
 impl<'a> Runs<'a> {
     /// The jobs planned under this reading, in order.
     fn jobs(&self) -> impl Iterator<Item = Experiment> + 'a {
-        let window = self.window;
+        let read = self.read;
         self.js
             .iter()
-            .filter(move |(_, w)| *w == window)
+            .filter(move |(_, w)| *w == read)
             .map(|(j, _)| *j)
     }
 
     /// The runs of job `j` under this reading (none if it was not planned).
     fn of(&self, j: Experiment) -> &'a [RunResult] {
         let (per, runs) = (self.per, self.runs);
-        match self.js.iter().position(|&k| k == (j, self.window)) {
+        match self.js.iter().position(|&k| k == (j, self.read)) {
             Some(i) => &runs[(i * per).min(runs.len())..((i + 1) * per).min(runs.len())],
             None => &[],
         }
@@ -62,25 +62,26 @@ fn thr(rs: &[RunResult]) -> Vec<f64> {
 /// The report from the runs of [`jobs`](super::jobs) (each job's `seeds` runs together, in order).
 pub fn evaluate(
     paper: &Paper002Data,
-    js: &[(Experiment, Window)],
+    js: &[(Experiment, Read002)],
     seeds: u64,
     runs: &[RunResult],
 ) -> Report002 {
     let r = Runs {
         js,
-        window: Window::AsStated64k,
+        read: Read002::DEFAULT,
         per: seeds as usize,
         runs,
     };
-    let readings = Window::ALL[1..]
+    let readings = Read002::ALL[1..]
         .iter()
         .filter(|&&w| js.iter().any(|&(_, v)| v == w))
-        .map(|&window| {
-            let r = Runs { window, ..r };
+        .map(|&read| {
+            let r = Runs { read, ..r };
             let table1 = table1_rows(paper, &r);
             let latency = latency(&r);
-            WindowRun {
-                window: window.name(),
+            ReadingRun {
+                window: read.window.name(),
+                old_primary_queue: read.old_primary_queue.name(),
                 claims: claims(paper, &table1, &[], latency.as_ref()),
                 table1,
                 latency,

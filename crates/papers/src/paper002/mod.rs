@@ -12,7 +12,7 @@ use snooplab_proto::agent::handoff::Scheme;
 use snooplab_proto::time::SEC;
 use snooplab_proto::Time;
 
-use crate::paper002::readings::Window;
+use crate::paper002::readings::Read002;
 use crate::paper002::testbed::Paper002;
 use crate::{Claim, PAPER_RESULTS};
 use snooplab_sim::network::Network;
@@ -195,11 +195,11 @@ fn setting(snoop: bool, error_every: u64, every: Option<Time>, seed: u64) -> Pap
 
 /// The network of one job under the default readings.
 pub fn network(job: Experiment, seed: u64) -> Network {
-    network_read(job, Window::AsStated64k, seed)
+    network_read(job, Read002::DEFAULT, seed)
 }
 
-/// The network of one job under a window reading.
-pub fn network_read(job: Experiment, window: Window, seed: u64) -> Network {
+/// The network of one job under a combination of readings.
+pub fn network_read(job: Experiment, read: Read002, seed: u64) -> Network {
     let mut p = match job {
         Experiment::Table1(every, beacons) => Paper002 {
             beacons,
@@ -237,28 +237,29 @@ pub fn network_read(job: Experiment, window: Window, seed: u64) -> Network {
             ..setting(true, 0, None, seed)
         },
     };
-    p.window = window.bytes();
+    p.window = read.window.bytes();
+    p.old_primary_queue = read.old_primary_queue;
     p.network()
 }
 
 /// Every job in a fixed order, each `seeds` times: every part under the default readings (part,
-/// then setting), then the parts a reading affects (Table 1 and Fig. 10) under each other value
-/// of it.
-pub fn experiments(paper: &Paper002Data, parts: Parts) -> Vec<(Experiment, Window)> {
-    let mut out: Vec<(Experiment, Window)> = default_experiments(paper, parts)
+/// then setting), then the parts the readings affect (Table 1 and Fig. 10) under each other
+/// combination of them.
+pub fn experiments(paper: &Paper002Data, parts: Parts) -> Vec<(Experiment, Read002)> {
+    let mut out: Vec<(Experiment, Read002)> = default_experiments(paper, parts)
         .into_iter()
-        .map(|e| (e, Window::AsStated64k))
+        .map(|e| (e, Read002::DEFAULT))
         .collect();
     let read = Parts {
         table1: parts.table1,
         fig10: parts.fig10,
         ..Parts::NONE
     };
-    for window in &Window::ALL[1..] {
+    for reading in &Read002::ALL[1..] {
         out.extend(
             default_experiments(paper, read)
                 .into_iter()
-                .map(|e| (e, *window)),
+                .map(|e| (e, *reading)),
         );
     }
     out
@@ -427,17 +428,26 @@ pub struct Report002 {
     pub baselines: Vec<BaselineRow>,
     pub crash: Vec<CrashRow>,
     pub claims: Vec<Claim>,
-    /// The parts a reading affects under each of its other values (the default's are above).
-    pub readings: Vec<WindowRun>,
+    /// The parts the readings affect under each other combination of them (the default's are
+    /// above).
+    pub readings: Vec<ReadingRun>,
 }
 
-/// Table 1 and Fig. 10 under one window reading, and the claims they check.
+/// Table 1 and Fig. 10 under one combination of readings, and the claims they check.
 #[derive(Clone, Debug, Serialize)]
-pub struct WindowRun {
+pub struct ReadingRun {
     pub window: &'static str,
+    pub old_primary_queue: &'static str,
     pub table1: Vec<Table1Row>,
     pub latency: Option<Latency>,
     pub claims: Vec<Claim>,
+}
+
+impl ReadingRun {
+    /// The combination's name, as `Read002::name` gives it.
+    pub fn name(&self) -> String {
+        format!("{}, {}", self.window, self.old_primary_queue)
+    }
 }
 
 mod claims;
@@ -463,17 +473,29 @@ mod tests {
         assert_eq!(p.table1[0], (1.0, 1.42, 0.011));
         assert!(p.table1[6].0.is_infinite());
         let j = experiments(&p, Parts::ALL);
-        // every part under the default window, then Table 1 and Fig. 10 under 8 KB
-        assert_eq!(j.len(), 8 + 3 + 18 + 9 + 1 + 9 + 2 + (8 + 3 + 1));
-        let w = Window::AsStated64k;
+        // every part under the default readings, then Table 1 and Fig. 10 under each other
+        // combination of them
+        assert_eq!(j.len(), 8 + 3 + 18 + 9 + 1 + 9 + 2 + 3 * (8 + 3 + 1));
+        let w = Read002::DEFAULT;
         assert_eq!(j[0], (Experiment::Table1(Some(SEC), true), w));
         assert_eq!(j[6], (Experiment::Table1(None, true), w));
         assert_eq!(j[7], (Experiment::Table1(None, false), w));
-        let w8 = Window::OsDefault8k;
+        let w8 = Read002::ALL[1];
         assert_eq!(j[50], (Experiment::Table1(Some(SEC), true), w8));
         assert_eq!(j[61], (Experiment::Latency, w8));
         assert_eq!(network_read(j[50].0, w8, 1).flows[0].buffer, 8192);
         assert_eq!(network(j[0].0, 1).flows[0].buffer, 65536);
+        let dropped = Read002::ALL[3];
+        assert_eq!(
+            j[j.len() - 12],
+            (Experiment::Table1(Some(SEC), true), dropped)
+        );
+        let net = network_read(j[j.len() - 12].0, dropped, 1);
+        assert_eq!(net.flows[0].buffer, 8192);
+        assert_eq!(
+            net.handoffs[0].old_primary_queue,
+            snooplab_sim::network::OldPrimaryQueue::Dropped
+        );
         let net = network(Experiment::Sweep(256, true, None), 1);
         assert_eq!(
             net.cells[0].stations[0].down,

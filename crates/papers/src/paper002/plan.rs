@@ -4,7 +4,7 @@
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, RunResult};
 
-use super::readings::Window;
+use super::readings::Read002;
 use super::{evaluate, experiments, network_read, Experiment, Paper002Data, Report002};
 use crate::select::Common;
 use crate::study::Plan;
@@ -12,7 +12,7 @@ use crate::study::Plan;
 /// Paper 002 planned: its jobs, each to run with every seed.
 pub struct Plan002 {
     paper: Paper002Data,
-    exps: Vec<(Experiment, Window)>,
+    exps: Vec<(Experiment, Read002)>,
     seeds: u64,
     host: HostPreset,
 }
@@ -47,9 +47,9 @@ impl Plan for Plan002 {
     fn jobs(&self) -> Vec<Job> {
         self.exps
             .iter()
-            .flat_map(|&(j, window)| {
+            .flat_map(|&(j, read)| {
                 (1..=self.seeds).map(move |s| {
-                    let mut net = network_read(j, window, s);
+                    let mut net = network_read(j, read, s);
                     for f in &mut net.flows {
                         f.host_preset = self.host;
                         f.host = self.host.profile();

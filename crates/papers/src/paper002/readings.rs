@@ -1,10 +1,12 @@
 //! Paper 002's readings (issue 28): the details of its testbed the text leaves open, each read in
-//! the ways the sources allow, the text's own first.
+//! the ways the sources allow, the text's own first. Two readings, run in every combination:
+//! the socket buffers ([`WINDOW`]) and what the old primary does with the frames queued for the
+//! mobile host when told to buffer ([`OLD_PRIMARY_QUEUE`]).
 //!
-//! Left for later, and not readings here: the mobile host's one interface queue for both cells (a
-//! model change, not a reading: one card, one `if_snd`) and what the old primary does with the
-//! frames queued for the mobile host when told to buffer (drains or drops them; the Daedalus
-//! `ip_mobile.c` that would say is not reachable). Both change the simulator's model.
+//! Not a reading: the mobile host's one interface queue for both cells (one card, one `if_snd`),
+//! a sourced correction of the model (`snooplab_sim`'s `run/card.rs`), under every reading.
+
+use snooplab_sim::network::OldPrimaryQueue;
 
 use super::{Latency, Report002, Table1Row};
 use crate::document::{Document, Row, Table};
@@ -68,38 +70,102 @@ pub const WINDOW: Reading = Reading {
     affects: "Table 1 (every row) and Fig. 10's latency",
 };
 
-/// The readings section of the report: the readings, Table 1 and Fig. 10 under every window,
-/// and the claims under each.
+/// The old primary's queue reading.
+pub const OLD_PRIMARY_QUEUE: Reading = Reading {
+    name: "old-primary-queue",
+    question: "what the old primary does with the frames its interface queue holds for the \
+               mobile host when the host asks it to buffer; sections 4-6 say only that it \
+               buffers what arrives from then on",
+    values: &[
+        Value {
+            name: "drains",
+            sets: "the queued frames go out as queued (the model before readings)",
+            source: "none says otherwise: a base station's IP layer hands frames to the \
+                     driver's queue (4.4BSD IF_ENQUEUE) and does not take them back; the \
+                     Daedalus ip_mobile.c that would say is not reachable",
+        },
+        Value {
+            name: "dropped",
+            sets: "the queued frames for the host are dropped when its Buffer request \
+                   arrives; the new primary's buffer and snoop's cache recover them",
+            source: "section 6's 12-packet buffer sized for \"24 to 72 ms of transfer time\" \
+                     assumes the old primary holds no more than that at a handoff; Fig. 10 \
+                     blames the handoff time on \"network queuing at the MH and BS\"",
+        },
+    ],
+    affects: "Table 1 (every row) and Fig. 10's latency",
+};
+
+/// One combination of paper 002's readings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Read002 {
+    pub window: Window,
+    pub old_primary_queue: OldPrimaryQueue,
+}
+
+impl Read002 {
+    /// The defaults: what the text says (64 KB), and the model before readings (drains).
+    pub const DEFAULT: Read002 = Read002 {
+        window: Window::AsStated64k,
+        old_primary_queue: OldPrimaryQueue::Drains,
+    };
+
+    /// Every combination, the default first, then the window's other value, then each with the
+    /// dropped queue.
+    pub const ALL: [Read002; 4] = [
+        Read002::DEFAULT,
+        Read002 {
+            window: Window::OsDefault8k,
+            old_primary_queue: OldPrimaryQueue::Drains,
+        },
+        Read002 {
+            window: Window::AsStated64k,
+            old_primary_queue: OldPrimaryQueue::Dropped,
+        },
+        Read002 {
+            window: Window::OsDefault8k,
+            old_primary_queue: OldPrimaryQueue::Dropped,
+        },
+    ];
+
+    /// Its name in the report: `os-default-8k, dropped`.
+    pub fn name(self) -> String {
+        format!("{}, {}", self.window.name(), self.old_primary_queue.name())
+    }
+}
+
+/// The readings section of the report: the readings, Table 1 and Fig. 10 under every
+/// combination, and the claims under each.
 pub(super) fn section(d: &mut Document, r: &Report002) {
-    describe(d, &[&WINDOW]);
+    describe(d, &[&WINDOW, &OLD_PRIMARY_QUEUE]);
     if r.readings.is_empty() {
         return;
     }
-    // the default's rows are the report's own; each other value's follow in WINDOW's order
+    // the default's rows are the report's own; each other combination's follow in Read002::ALL's
+    // order
     let table1s: Vec<&[Table1Row]> = std::iter::once(r.table1.as_slice())
         .chain(r.readings.iter().map(|w| w.table1.as_slice()))
         .collect();
     let latencies: Vec<Option<&Latency>> = std::iter::once(r.latency.as_ref())
         .chain(r.readings.iter().map(|w| w.latency.as_ref()))
         .collect();
-    let names: Vec<String> = std::iter::once(Window::AsStated64k.name())
-        .chain(r.readings.iter().map(|w| w.window))
-        .map(String::from)
+    let names: Vec<String> = std::iter::once(Read002::DEFAULT.name())
+        .chain(r.readings.iter().map(|w| w.name()))
         .collect();
     if !r.table1.is_empty() {
-        d.table(table1_by_window(&names, &table1s));
+        d.table(table1_by_reading(&names, &table1s));
     }
     if latencies.iter().any(Option::is_some) {
-        d.table(latency_by_window(&names, &latencies));
+        d.table(latency_by_reading(&names, &latencies));
     }
     let claims: Vec<&[crate::Claim]> = std::iter::once(r.claims.as_slice())
         .chain(r.readings.iter().map(|w| w.claims.as_slice()))
         .collect();
-    d.table(claims_table(&WINDOW, &claims));
+    d.table(claims_table("window, old-primary-queue", &names, &claims));
 }
 
-/// Table 1 with a column per window reading: Mb/s, and the local retransmissions.
-fn table1_by_window(names: &[String], table1s: &[&[Table1Row]]) -> Table {
+/// Table 1 with a column per combination of readings: Mb/s, and the local retransmissions.
+fn table1_by_reading(names: &[String], table1s: &[&[Table1Row]]) -> Table {
     let rows = table1s[0]
         .iter()
         .map(|row| {
@@ -125,14 +191,14 @@ fn table1_by_window(names: &[String], table1s: &[&[Table1Row]]) -> Table {
     columns.extend(names.iter().map(|n| format!("{n}, Mb/s (local rexmt)")));
     columns.push("paper Mb/s".into());
     Table {
-        title: Some("Table 1 under each window reading".into()),
+        title: Some("Table 1 under each reading".into()),
         columns,
         rows,
     }
 }
 
-/// Fig. 10's latencies with a column per window reading, ms.
-fn latency_by_window(names: &[String], latencies: &[Option<&Latency>]) -> Table {
+/// Fig. 10's latencies with a column per combination of readings, ms.
+fn latency_by_reading(names: &[String], latencies: &[Option<&Latency>]) -> Table {
     let rows = [
         ("idle (decision to confirmation)", "5-10"),
         ("during a transfer, to the confirmation", "25-70"),
@@ -166,7 +232,7 @@ fn latency_by_window(names: &[String], latencies: &[Option<&Latency>]) -> Table 
     columns.extend(names.iter().map(|n| format!("{n}, ms")));
     columns.push("paper, ms".into());
     Table {
-        title: Some("Fig. 10 under each window reading".into()),
+        title: Some("Fig. 10 under each reading".into()),
         columns,
         rows,
     }
@@ -183,5 +249,17 @@ mod tests {
         assert_eq!(Window::OsDefault8k.name(), "os-default-8k");
         assert_eq!(Window::AsStated64k.bytes(), 64 * 1024);
         assert_eq!(Window::OsDefault8k.bytes(), 8192);
+    }
+
+    #[test]
+    fn the_old_primary_reading_names_the_simulators_rules_and_every_combination_runs_once() {
+        let names: Vec<_> = OldPrimaryQueue::ALL.iter().map(|q| q.name()).collect();
+        let values: Vec<_> = OLD_PRIMARY_QUEUE.values.iter().map(|v| v.name).collect();
+        assert_eq!(names, values);
+        assert_eq!(Read002::ALL[0], Read002::DEFAULT);
+        for (i, a) in Read002::ALL.iter().enumerate() {
+            assert!(Read002::ALL[i + 1..].iter().all(|b| b != a));
+        }
+        assert_eq!(Read002::ALL[3].name(), "os-default-8k, dropped");
     }
 }

@@ -17,7 +17,7 @@ use snooplab_proto::Time;
 use snooplab_sim::channel::ChannelSpec;
 use snooplab_sim::medium::WavelanParams;
 use snooplab_sim::network::{
-    Cell, Flow, HandoffSpec, InputQueue, Link, Network, Node, NodeKind, Station,
+    Cell, Flow, HandoffSpec, InputQueue, Link, Network, Node, NodeKind, OldPrimaryQueue, Station,
 };
 use snooplab_sim::protocol::{AgentKind, Protocol};
 use snooplab_sim::scenario::Env;
@@ -58,6 +58,9 @@ pub struct Paper002 {
     /// `false` gives each cell a medium of its own, with the mobile host receiving on both at
     /// once: a check of ours, not a testbed the paper could have had.
     pub shared_channel: bool,
+    /// What the old primary does with its queued frames for the mobile host when told to buffer
+    /// (a reading, `readings.rs`).
+    pub old_primary_queue: OldPrimaryQueue,
     pub seed: u64,
     pub max_time: Time,
 }
@@ -79,6 +82,7 @@ impl Paper002 {
             start: 0,
             crash: None,
             shared_channel: true,
+            old_primary_queue: OldPrimaryQueue::Drains,
             seed,
             max_time: 3600 * snooplab_proto::time::SEC,
         }
@@ -128,6 +132,7 @@ impl Paper002 {
         let mut handoff = HandoffSpec::paper002(4, 1, vec![2, 3], trigger);
         handoff.scheme = p.scheme;
         handoff.shared_channel = p.shared_channel;
+        handoff.old_primary_queue = p.old_primary_queue;
         if !p.beacons {
             handoff.beacon_interval = None;
         }

@@ -173,7 +173,8 @@ pub struct Transmission<P> {
 pub struct StationCounters {
     /// Frames the station put on the air.
     pub frames: u64,
-    /// Frames it dropped because its queue was full.
+    /// Frames it dropped from its queue: the queue was full, or (paper 002's old primary under
+    /// `OldPrimaryQueue::Dropped`) the frames for a mobile host that asked it to buffer.
     pub drops: u64,
     /// Frames it dropped because too many attempts found the medium busy (CSMA).
     pub gave_up: u64,
@@ -350,6 +351,25 @@ impl<P: Frame> Medium<P> {
         q.normal.clear();
         self.queued_since_step = true;
         n
+    }
+
+    /// Takes every frame station `from` has queued for station `to` out of its queues (both
+    /// priorities; a frame already on the air goes on), counted as its drops; the others keep
+    /// their order.
+    pub fn drop_queued_for(&mut self, from: StationId, to: StationId) -> Vec<P> {
+        let Some(q) = self.queues.get_mut(from) else {
+            return vec![];
+        };
+        let mut out = vec![];
+        for queue in [&mut q.high, &mut q.normal] {
+            let (gone, kept): (VecDeque<_>, VecDeque<_>) =
+                queue.drain(..).partition(|f| f.to == to);
+            *queue = kept;
+            out.extend(gone.into_iter().map(|f| f.frame));
+        }
+        self.stations[from].drops += out.len() as u64;
+        self.queued_since_step = true;
+        out
     }
 
     /// A frame is on the air.

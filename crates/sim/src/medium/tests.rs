@@ -679,3 +679,31 @@ mod csma {
         assert!(!out[1].3 && out[1].0 > end + IFS, "{out:?}");
     }
 }
+
+#[test]
+fn dropping_a_stations_frames_for_one_mobile_host_keeps_the_others_in_order() {
+    // paper 002's old primary under `OldPrimaryQueue::Dropped`: the frames for the mobile host that
+    // asked it to buffer leave both queues; the frames for its other station go on, in order
+    let mut m = turns(2);
+    for (to, len, prio) in [
+        (1, 100, Priority::Normal),
+        (2, 200, Priority::Normal),
+        (1, 300, Priority::High),
+        (1, 400, Priority::Normal),
+        (2, 500, Priority::Normal),
+    ] {
+        assert!(m.enqueue(BASE_STATION, to, frame(len), prio));
+    }
+    let gone: Vec<u32> = m
+        .drop_queued_for(BASE_STATION, 1)
+        .iter()
+        .map(|f| f.seg.len)
+        .collect();
+    assert_eq!(gone, vec![300, 100, 400]);
+    assert_eq!(m.stations[BASE_STATION].drops, 3);
+    assert_eq!(m.queued(), vec![2, 0, 0]);
+    let left: Vec<_> = run(&mut m, 0).iter().map(|&(_, from, to)| (from, to)).collect();
+    assert_eq!(left, vec![(BASE_STATION, 2), (BASE_STATION, 2)]);
+    assert!(m.drop_queued_for(BASE_STATION, 1).is_empty());
+    assert!(m.drop_queued_for(7, 1).is_empty());
+}

@@ -34,6 +34,41 @@ pub struct HandoffSpec {
     /// time (turn taking across the cells), as base stations in one room on the 1990s WaveLAN's
     /// single frequency would be. Off: each cell is a medium of its own.
     pub shared_channel: bool,
+    /// What the old primary does with the frames already in its interface queue for the mobile
+    /// host when the host asks it to buffer (paper 002 does not say).
+    pub old_primary_queue: OldPrimaryQueue,
+}
+
+/// What an old primary does with the frames its interface queue holds for the mobile host when
+/// the host's `Buffer` request arrives. Paper 002 does not say; the Daedalus code that would
+/// (`ip_mobile.c`) is not reachable, so both are readings (issue 28).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum OldPrimaryQueue {
+    /// They go out as queued: a base station's IP layer does not reach into its driver's queue.
+    #[default]
+    Drains,
+    /// They are dropped from the queue (data, control and local retransmissions for that
+    /// host alike) and the agent learns of each as a queue drop: the new primary's buffer and
+    /// snoop's cache are left to recover them.
+    Dropped,
+}
+
+impl OldPrimaryQueue {
+    pub const ALL: [OldPrimaryQueue; 2] = [OldPrimaryQueue::Drains, OldPrimaryQueue::Dropped];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            OldPrimaryQueue::Drains => "drains",
+            OldPrimaryQueue::Dropped => "dropped",
+        }
+    }
+
+    pub fn parse(text: &str) -> Result<OldPrimaryQueue, String> {
+        OldPrimaryQueue::ALL
+            .into_iter()
+            .find(|q| q.name() == text)
+            .ok_or_else(|| format!("unknown old-primary-queue '{text}' (known: drains, dropped)"))
+    }
 }
 
 /// Our movement model (the paper gives none): the mobile host walks back and forth along a line at
@@ -94,6 +129,7 @@ impl HandoffSpec {
             movement: None,
             scheme: Scheme::Multicast,
             shared_channel: false,
+            old_primary_queue: OldPrimaryQueue::Drains,
         }
     }
 
@@ -266,6 +302,9 @@ pub struct HandoffTable {
     pub scheme: Option<String>,
     /// The base stations' cells share one channel [default: false].
     pub shared_channel: Option<bool>,
+    /// `drains` or `dropped`: the old primary's queued frames for the mobile host when it is
+    /// asked to buffer [default: drains].
+    pub old_primary_queue: Option<String>,
     pub movement: Option<MovementTable>,
 }
 
@@ -338,6 +377,9 @@ impl HandoffTable {
         h.shared_channel = self.shared_channel.unwrap_or(false);
         if let Some(name) = &self.scheme {
             h.scheme = Scheme::parse(name).map_err(|e| format!("{what}: {e}"))?;
+        }
+        if let Some(q) = &self.old_primary_queue {
+            h.old_primary_queue = OldPrimaryQueue::parse(q).map_err(|e| format!("{what}: {e}"))?;
         }
         if let Some(s) = self.retry_s {
             h.retry = secs(s, &format!("{what}: retry-s"))?;

@@ -13,7 +13,7 @@ mod routes;
 mod validate;
 
 pub use file::CrashTable;
-pub use handoff::{HandoffSpec, HandoffTable, Movement, MovementTable};
+pub use handoff::{HandoffSpec, HandoffTable, Movement, MovementTable, OldPrimaryQueue};
 pub use routes::{Hop, Routes};
 
 use snooplab_proto::tcp::{HostPreset, HostProfile};

@@ -6,6 +6,7 @@ use snooplab_proto::agent::Agent;
 use snooplab_proto::tcp::{Tcp, TcpConfig};
 use snooplab_proto::{Endpoint, Time};
 
+use super::card::Card;
 use super::{Event, Simulation};
 use crate::agents::{make_agent, AgentRecipe};
 use crate::channel::Channel;
@@ -202,6 +203,19 @@ fn roaming_table(net: &Network) -> Vec<Vec<(NodeId, usize, usize)>> {
         .collect()
 }
 
+/// The one card of each mobile host that is a station of more than one cell (`card.rs`), its
+/// queue as long as its first cell's station queue.
+fn cards(net: &Network) -> Vec<Option<Card>> {
+    (0..net.nodes.len())
+        .map(|n| {
+            let cells = net.stations_of(n);
+            let &(first, _) = cells.first()?;
+            (net.cell_of(n).is_none() && cells.len() > 1)
+                .then(|| Card::new(net.cells[first].params.queue_packets))
+        })
+        .collect()
+}
+
 /// The flows each node sends (`sender = true`) or receives.
 fn flows_at(net: &Network, sender: bool) -> Vec<Vec<usize>> {
     (0..net.nodes.len())
@@ -257,6 +271,7 @@ impl<O: Observe> Simulation<O> {
             decisions_seen: vec![0; net.nodes.len()],
             state_transfers: vec![(0, 0.0); net.nodes.len()],
             roaming: roaming_table(net),
+            cards: cards(net),
             flows: net
                 .flows
                 .iter()

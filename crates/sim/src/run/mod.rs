@@ -13,7 +13,7 @@
 
 use std::collections::VecDeque;
 
-use snooplab_proto::agent::handoff::BROADCAST;
+use snooplab_proto::agent::handoff::{Mobility, BROADCAST};
 use snooplab_proto::agent::{Agent, Departure};
 use snooplab_proto::tcp::{Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
@@ -33,6 +33,7 @@ use crate::packet::SimPacket;
 use crate::scenario::Scenario;
 
 mod build;
+mod card;
 mod checks;
 mod crash;
 mod observe;
@@ -84,6 +85,8 @@ pub struct Simulation<O: Observe = NoObserver> {
     /// For a mobile host that hands off: each base station of its group, with the cell and the
     /// station number the host has there.
     roaming: Vec<Vec<(NodeId, usize, usize)>>,
+    /// The one card (and interface queue) of a mobile host in more than one cell (`card.rs`).
+    cards: Vec<Option<card::Card>>,
     /// How each base station's agent was made, to make it again after a crash.
     recipes: Vec<Option<AgentRecipe>>,
     /// For each cell, the other cells on the same radio channel (`HandoffSpec::shared_channel`).
@@ -276,6 +279,7 @@ impl<O: Observe> Simulation<O> {
         while let Some((s, frame)) = self.cells[c].poll_given_up() {
             let sender = self.net.cells[c].node_of(s);
             self.departed(sender, &frame, Departure::Dropped);
+            self.card_sent(sender, c);
         }
         self.air_hold = None;
         // on a shared channel the other cells go first, in turn from the one after this
@@ -340,6 +344,10 @@ impl<O: Observe> Simulation<O> {
         };
         let sender = cell.node_of(tx.from);
         self.departed(sender, &pkt, Departure::OnAir);
+        self.card_sent(sender, c);
+        if !pkt.corrupted && matches!(pkt.mobility(), Some(Mobility::Buffer { .. })) {
+            self.asked_to_buffer(node, c, tx.from);
+        }
         if tx.from == BASE_STATION && !self.roaming[node].is_empty() {
             let bs = self.net.cells[c].base_station;
             if !self.in_range(node, bs) {
@@ -502,6 +510,16 @@ impl<O: Observe> Simulation<O> {
                     // paper 004: the mobile host piggybacks its output queue on each packet
                     let (len, max) = self.cells[cell].queue_level(station);
                     out.packet.seg.queue = Some(snooplab_proto::QueueReport::new(len, max));
+                }
+                if self.cards[from].is_some() {
+                    let frame = card::CardFrame {
+                        cell,
+                        station,
+                        to,
+                        packet: out.packet,
+                        priority: out.priority,
+                    };
+                    return self.queue_on_card(from, frame);
                 }
                 if !self.cells[cell].has_room(station, out.priority) {
                     self.departed(from, &out.packet, Departure::Dropped);

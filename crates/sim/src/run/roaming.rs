@@ -3,11 +3,12 @@
 //! which cell its packets leave by. The loop calls these only for hosts with a roaming table.
 
 use snooplab_proto::agent::handoff::{Decision, Mobility, Scheme};
+use snooplab_proto::agent::Departure;
 use snooplab_proto::time::as_secs_f64;
 
 use super::{Event, Simulation};
 use crate::medium::BASE_STATION;
-use crate::network::{Hop, NodeId};
+use crate::network::{Hop, NodeId, OldPrimaryQueue};
 use crate::nodes::Role;
 use crate::observer::Observe;
 use crate::packet::SimPacket;
@@ -116,6 +117,20 @@ impl<O: Observe> Simulation<O> {
             from: station,
             to: BASE_STATION,
         })
+    }
+
+    /// Base station `bs` (cell `cell`) took a mobile host's `Buffer` request: under
+    /// `OldPrimaryQueue::Dropped` the frames its interface queue holds for the host (station
+    /// `station`) are dropped, and its agent learns of each as a queue drop.
+    pub(super) fn asked_to_buffer(&mut self, bs: NodeId, cell: usize, station: usize) {
+        let mh = self.net.cells[cell].node_of(station);
+        let rule = self.net.handoff_of(mh).map(|h| h.old_primary_queue);
+        if rule != Some(OldPrimaryQueue::Dropped) {
+            return;
+        }
+        for frame in self.cells[cell].drop_queued_for(BASE_STATION, station) {
+            self.departed(bs, &frame, Departure::Dropped);
+        }
     }
 
     /// A split connection's state handed over at a handoff reaches its new base station.
