@@ -702,7 +702,10 @@ fn dropping_a_stations_frames_for_one_mobile_host_keeps_the_others_in_order() {
     assert_eq!(gone, vec![300, 100, 400]);
     assert_eq!(m.stations[BASE_STATION].drops, 3);
     assert_eq!(m.queued(), vec![2, 0, 0]);
-    let left: Vec<_> = run(&mut m, 0).iter().map(|&(_, from, to)| (from, to)).collect();
+    let left: Vec<_> = run(&mut m, 0)
+        .iter()
+        .map(|&(_, from, to)| (from, to))
+        .collect();
     assert_eq!(left, vec![(BASE_STATION, 2), (BASE_STATION, 2)]);
     assert!(m.drop_queued_for(BASE_STATION, 1).is_empty());
     assert!(m.drop_queued_for(7, 1).is_empty());
