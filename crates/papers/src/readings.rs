@@ -123,6 +123,53 @@ pub fn claims_table(by: &str, names: &[String], by_value: &[&[Claim]]) -> Table 
     }
 }
 
+/// Under which values (`names`, in `by_value`'s order) each claim the readings reach holds, in
+/// one sentence: the claims that hold under some values with those values, then those that hold
+/// under none. A claim a value's runs did not check (`holds` is `None`, or missing) is not
+/// reached by that value; a claim no value other than the default reaches is left out.
+pub fn claims_summary(names: &[String], by_value: &[&[Claim]]) -> String {
+    let Some(first) = by_value.first() else {
+        return String::new();
+    };
+    let mut some = vec![];
+    let mut none = vec![];
+    for c in first.iter() {
+        let verdicts: Vec<Option<bool>> = by_value
+            .iter()
+            .map(|claims| claims.iter().find(|x| x.id == c.id).and_then(|x| x.holds))
+            .collect();
+        if verdicts.iter().skip(1).all(Option::is_none) && by_value.len() > 1 {
+            continue;
+        }
+        let holding: Vec<&str> = verdicts
+            .iter()
+            .zip(names)
+            .filter(|(v, _)| **v == Some(true))
+            .map(|(_, n)| n.as_str())
+            .collect();
+        if holding.is_empty() {
+            none.push(format!("`{}`", c.id));
+        } else {
+            some.push(format!("`{}` holds under {}", c.id, and_list(&holding)));
+        }
+    }
+    let mut parts = some;
+    if !none.is_empty() {
+        let verb = if none.len() == 1 { "holds" } else { "hold" };
+        parts.push(format!("{} {verb} under none", none.join(", ")));
+    }
+    format!("Of the claims the readings reach: {}.", parts.join("; "))
+}
+
+/// Names in running text: `a`, `a and b`, `a; b and c` (names may hold commas).
+pub fn and_list(names: &[&str]) -> String {
+    match names {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join("; ")),
+    }
+}
+
 /// A reading's values' names, in order.
 pub fn value_names(reading: &Reading) -> Vec<String> {
     reading.values.iter().map(|v| v.name.to_string()).collect()
@@ -171,6 +218,23 @@ mod tests {
             _ => false,
         });
         assert!(said);
+    }
+
+    #[test]
+    fn the_summary_names_the_values_each_claim_holds_under() {
+        let a = [
+            claim("x", Some(true)),
+            claim("y", Some(false)),
+            claim("z", Some(true)),
+        ];
+        let b = [claim("x", Some(false)), claim("y", Some(false))];
+        let c = [claim("x", Some(true)), claim("y", Some(false))];
+        let names = ["a".to_string(), "b".into(), "c".into()];
+        assert_eq!(and_list(&["a", "b, c", "d"]), "a; b, c and d");
+        assert_eq!(
+            claims_summary(&names, &[&a, &b, &c]),
+            "Of the claims the readings reach: `x` holds under a and c; `y` holds under none."
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use snooplab_sim::medium::{CsmaParams, WavelanParams};
 
 use super::report::Report;
 use crate::document::{Cell, Document, Row, Table};
-use crate::readings::{claims_table, describe, value_names, Reading, Value};
+use crate::readings::{claims_summary, claims_table, describe, value_names, Reading, Value};
 
 /// The MAC constants of the cell.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -129,7 +129,55 @@ pub(super) fn section(d: &mut Document, r: &Report) {
         super::document::tables(d, &m.report);
     }
     let claims: Vec<&[crate::Claim]> = reports.iter().map(|x| x.claims.as_slice()).collect();
-    d.table(claims_table(MAC.name, &value_names(&MAC), &claims));
+    let names = value_names(&MAC);
+    d.table(claims_table(MAC.name, &names, &claims));
+    d.text(format!(
+        "What the evidence supports: {} {}",
+        gain_and_loss_text(&names, &reports),
+        claims_summary(&names, &claims)
+    ));
+}
+
+/// EFR's gains and one host's loss per frame under each MAC reading, in one sentence.
+fn gain_and_loss_text(names: &[String], reports: &[&Report]) -> String {
+    let per_mac: Vec<String> = names
+        .iter()
+        .zip(reports)
+        .map(|(n, r)| {
+            let gains: Vec<String> = r
+                .gains
+                .iter()
+                .map(|g| format!("{:+.1}%", g.gain_pct))
+                .collect();
+            let loss = r.loss.iter().find(|l| l.hosts == 1).map_or_else(
+                || "-".to_string(),
+                |l| format!("{:.1e}", l.segment_loss_rate),
+            );
+            format!(
+                "under {n} EFR gains {} and one host loses {loss} of its frames",
+                gains.join(", ")
+            )
+        })
+        .collect();
+    let paper_gains: Vec<String> = reports
+        .first()
+        .map(|r| {
+            r.gains
+                .iter()
+                .map(|g| format!("{:+.1}%", g.paper_pct))
+                .collect()
+        })
+        .unwrap_or_default();
+    let paper_loss = reports
+        .first()
+        .and_then(|r| r.loss.iter().find(|l| l.hosts == 1))
+        .and_then(|l| l.paper)
+        .map_or_else(|| "-".to_string(), |p| format!("{p:.1e}"));
+    format!(
+        "{} (the paper: {} and {paper_loss}).",
+        per_mac.join("; "),
+        paper_gains.join(", ")
+    )
 }
 
 /// Reno's loss per segment by number of hosts, a column per MAC reading.

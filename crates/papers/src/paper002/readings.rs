@@ -10,7 +10,7 @@ use snooplab_sim::network::OldPrimaryQueue;
 
 use super::{Latency, Report002, Table1Row};
 use crate::document::{Document, Row, Table};
-use crate::readings::{claims_table, describe, Reading, Value};
+use crate::readings::{claims_summary, claims_table, describe, Reading, Value};
 
 /// The socket buffers of both ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -162,6 +162,37 @@ pub(super) fn section(d: &mut Document, r: &Report002) {
         .chain(r.readings.iter().map(|w| w.claims.as_slice()))
         .collect();
     d.table(claims_table("window, old-primary-queue", &names, &claims));
+    d.text(format!(
+        "What the evidence supports: {} {}",
+        handoff_cost_text(&names, &table1s),
+        claims_summary(&names, &claims)
+    ));
+}
+
+/// What a handoff per second costs against no handoffs (one channel, beacons) under each
+/// combination, in one sentence.
+fn handoff_cost_text(names: &[String], table1s: &[&[Table1Row]]) -> String {
+    let mean = |t: &[Table1Row], seconds: Option<f64>| {
+        t.iter()
+            .find(|r| r.beacons && r.shared_channel && r.seconds == seconds)
+            .map(|r| r.throughput_mbps.mean)
+    };
+    let costs: Vec<String> = names
+        .iter()
+        .zip(table1s)
+        .filter_map(|(n, t)| {
+            let (one, never) = (mean(t, Some(1.0))?, mean(t, None)?);
+            (never > 0.0).then(|| format!("{:.1}% under {n}", 100.0 * (1.0 - one / never)))
+        })
+        .collect();
+    if costs.is_empty() {
+        return String::new();
+    }
+    let costs: Vec<&str> = costs.iter().map(String::as_str).collect();
+    format!(
+        "a handoff per second costs {} (the paper: 2%).",
+        crate::readings::and_list(&costs)
+    )
 }
 
 /// Table 1 with a column per combination of readings: Mb/s, and the local retransmissions.
