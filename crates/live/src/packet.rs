@@ -110,15 +110,8 @@ impl BuildPacket for LivePacket {
     /// ELN agent) with a total length past its end and without its data: a packet no receiver
     /// takes (found by fuzzing, fuzz/fuzz_targets/agent_eln.rs).
     fn build(seg: &Segment, like: &Self) -> Self {
-        let same_bytes = like
-            .seg
-            .is_some_and(|l| (l.src, l.dst, l.seq, l.len) == (seg.src, seg.dst, seg.seq, seg.len));
-        let payload = wire::parse_headers(&like.bytes)
-            .ok()
-            .filter(|_| same_bytes)
-            .and_then(|h| like.bytes.get(h.payload_offset..h.total_len));
         LivePacket {
-            bytes: Rc::new(wire::encode(seg, payload)),
+            bytes: Rc::new(wire::rebuild(seg, &like.bytes, like.seg.as_ref())),
             seg: Some(*seg),
             corrupted: false,
         }
