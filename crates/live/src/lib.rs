@@ -7,7 +7,11 @@
 
 pub mod emulator;
 pub mod endpoint;
+pub mod hosts;
+pub mod lateness;
 pub mod netns;
+pub mod network_report;
+pub mod network_run;
 pub mod packet;
 pub mod payload;
 pub mod profile;
@@ -17,6 +21,7 @@ pub mod station;
 pub mod sys;
 pub mod testbed;
 pub mod tun;
+pub mod tun_driver;
 
 pub use profile::{CongestionControl, LinuxProfile};
 pub use run::{run, LiveConfig, LiveProtocol, LiveResult, Progress};

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use snooplab_proto::agent::{BuildPacket, SegmentView};
-use snooplab_proto::wire::{self, WireError};
+use snooplab_proto::wire;
 use snooplab_proto::Segment;
 use snooplab_sim::medium::Frame;
 
@@ -17,39 +17,13 @@ pub struct LivePacket {
     corrupted: bool,
 }
 
-/// Why a packet read from a TUN device was dropped instead of forwarded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reject {
-    /// The version nibble is not 4 (IPv6 is off in the namespaces; anything else is garbage).
-    NotIpv4,
-    /// Shorter than its headers say, or header lengths that do not fit, or a bad IPv4 header
-    /// checksum, or a TCP option running past the header.
-    Malformed,
-}
+/// Why a packet read from a TUN device was dropped instead of forwarded (the engine's rule).
+pub use snooplab_sim::raw::Reject;
 
 impl LivePacket {
     /// Reads a packet as it came out of a TUN device.
     pub fn classify(bytes: Vec<u8>) -> Result<LivePacket, Reject> {
-        let seg = match wire::parse_headers(&bytes) {
-            Ok(h) => {
-                if !wire::ip_header_checksum_ok(&bytes, h.ip_header_len) {
-                    return Err(Reject::Malformed);
-                }
-                Some(h.seg)
-            }
-            Err(WireError::NotIpv4) => return Err(Reject::NotIpv4),
-            Err(WireError::NotTcp(_)) | Err(WireError::Fragment) => {
-                // parse_headers checked the lengths before it looked at the protocol
-                let ihl = usize::from(bytes.first().map_or(0, |b| b & 0x0f)) * 4;
-                if !wire::ip_header_checksum_ok(&bytes, ihl) {
-                    return Err(Reject::Malformed);
-                }
-                None
-            }
-            Err(WireError::Truncated | WireError::BadHeaderLength | WireError::BadOption) => {
-                return Err(Reject::Malformed)
-            }
-        };
+        let seg = snooplab_sim::raw::classify(&bytes)?;
         Ok(LivePacket {
             bytes: Rc::new(bytes),
             seg,

@@ -19,7 +19,7 @@ use crate::packet::LivePacket;
 use crate::profile::{CongestionControl, LinuxProfile, MAX_RTO_MIN_MS};
 use crate::snmp::{self, TcpCounters};
 use crate::station::{BaseStation, Captures, Ending, Lateness, StationCounters};
-use crate::testbed::{Testbed, TestbedConfig};
+use crate::testbed::{Testbed, TestbedConfig, MH_ADDR};
 
 /// The most runs one `snooplab live` invocation plans (protocols x `--runs`): each takes real
 /// time (about 50 s for the default 8 MB), so 1000 is about 14 hours, and the plan stays small.
@@ -232,7 +232,7 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveR
         initcwnd: cfg.profile.initcwnd(),
     })
     .map_err(interrupted_or)?;
-    let receiver = Receiver::listen(&testbed.mh, cfg.buffer).map_err(interrupted_or)?;
+    let receiver = Receiver::listen(&testbed.mh, MH_ADDR, cfg.buffer).map_err(interrupted_or)?;
     let mut station = BaseStation::new(
         &testbed.fh_tun,
         &testbed.mh_tun,
@@ -250,7 +250,7 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveR
             r
         });
         let tx = s.spawn(|| {
-            let r = endpoint::send(&testbed.fh, cfg.cc, cfg.transfer, cfg.seed, &stop);
+            let r = endpoint::send(&testbed.fh, MH_ADDR, cfg.cc, cfg.transfer, cfg.seed, &stop);
             finished.fetch_add(1, Ordering::SeqCst);
             r
         });
@@ -302,7 +302,7 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveR
 /// The error of a run that a stop signal ended; `error` if none arrived. A signal sent to the
 /// whole process group can reach an `ip` child of the setup in the moment between its fork and
 /// its own process group (`netns::ip`), and the setup then fails: that is the signal's doing.
-fn interrupted_or(error: String) -> String {
+pub(crate) fn interrupted_or(error: String) -> String {
     match crate::sys::stop_signal() {
         Some(sig) => format!(
             "interrupted by {}; the run's namespaces are removed",
@@ -312,29 +312,35 @@ fn interrupted_or(error: String) -> String {
     }
 }
 
+/// Checks a transfer's segment size and window against what the devices and the profile allow;
+/// the message names the offending one and what is allowed.
+pub fn check_segment_and_window(
+    mss: u32,
+    buffer: u32,
+    profile: LinuxProfile,
+) -> Result<(), String> {
+    if !(88..=65495).contains(&mss) {
+        return Err(format!(
+            "mss {mss} is out of range: use 88 to 65495 (the MTU of the devices is mss + 40)"
+        ));
+    }
+    if !(2048..=(1 << 26)).contains(&buffer) {
+        return Err(format!("buffer {buffer} is out of range: use 2k to 64M"));
+    }
+    if !profile.window_scaling() && buffer > MAX_UNSCALED_WINDOW {
+        return Err(format!(
+            "buffer {buffer} is more than {MAX_UNSCALED_WINDOW} bytes, the largest window without \
+             window scaling, which the {} profile turns off: use at most {MAX_UNSCALED_WINDOW}, \
+             or --linux-profile modern",
+            profile.name()
+        ));
+    }
+    Ok(())
+}
+
 /// Checks the settings; the message names the offending one and what is allowed.
 pub fn validate(cfg: &LiveConfig) -> Result<(), String> {
-    if !(88..=65495).contains(&cfg.mss) {
-        return Err(format!(
-            "mss {} is out of range: use 88 to 65495 (the MTU of the devices is mss + 40)",
-            cfg.mss
-        ));
-    }
-    if !(2048..=(1 << 26)).contains(&cfg.buffer) {
-        return Err(format!(
-            "buffer {} is out of range: use 2k to 64M",
-            cfg.buffer
-        ));
-    }
-    if !cfg.profile.window_scaling() && cfg.buffer > MAX_UNSCALED_WINDOW {
-        return Err(format!(
-            "buffer {} is more than {MAX_UNSCALED_WINDOW} bytes, the largest window without window \
-             scaling, which the {} profile turns off: use at most {MAX_UNSCALED_WINDOW}, or \
-             --linux-profile modern",
-            cfg.buffer,
-            cfg.profile.name()
-        ));
-    }
+    check_segment_and_window(cfg.mss, cfg.buffer, cfg.profile)?;
     if cfg.transfer == 0 {
         return Err("transfer must be at least 1 byte".into());
     }
@@ -376,7 +382,7 @@ fn report(
 ) -> LiveResult {
     let st = station.counters();
     let lateness = station.lateness();
-    let mut warnings: Vec<String> = lateness.warning().into_iter().collect();
+    let mut warnings: Vec<String> = lateness.warning("the emulator").into_iter().collect();
     if rx.clamp_restored > 0 {
         warnings.push(format!(
             "the kernel changed the receiver's window clamp {} times during the transfer (each \

@@ -11,7 +11,7 @@ use snooplab_live::emulator::{Emulator, LinkConfig};
 use snooplab_live::packet::LivePacket;
 use snooplab_live::payload::{self, StreamDigest};
 use snooplab_live::station::BaseStation;
-use snooplab_live::testbed::{unavailable_reason, Testbed, TestbedConfig, FH_IP, MH_IP, TUN_NAME};
+use snooplab_live::testbed::{Testbed, TestbedConfig, FH_IP, MH_IP, TUN_NAME};
 use snooplab_live::{snmp, sys, CongestionControl, LinuxProfile, LiveConfig, LiveProtocol};
 use snooplab_proto::agent::{Agent, SnoopAgent, SnoopConfig};
 use snooplab_proto::time::{MS, SEC};
@@ -20,13 +20,7 @@ use snooplab_sim::medium::WavelanParams;
 use snooplab_sim::Env;
 
 fn skip(test: &str) -> bool {
-    match unavailable_reason() {
-        Some(why) => {
-            eprintln!("skipping live test {test}: {why}");
-            true
-        }
-        None => false,
-    }
+    snooplab_live::testbed::skip_test(test)
 }
 
 fn lan(error_every: u64, seed: u64) -> LinkConfig {
@@ -717,7 +711,14 @@ fn a_stop_signal_that_never_lets_the_sender_connect_ends_the_run_at_once() {
     let stop = AtomicBool::new(false);
     let r = std::thread::scope(|s| {
         let h = s.spawn(|| {
-            snooplab_live::endpoint::send(&tb.fh, CongestionControl::Reno, 1000, 1, &stop)
+            snooplab_live::endpoint::send(
+                &tb.fh,
+                snooplab_live::testbed::MH_ADDR,
+                CongestionControl::Reno,
+                1000,
+                1,
+                &stop,
+            )
         });
         std::thread::sleep(Duration::from_millis(300));
         stop.store(true, Ordering::SeqCst);

@@ -38,25 +38,9 @@ impl SimPacket {
     /// A packet as a host wrote it: IPv4/TCP with its header view, other IPv4 with only its
     /// addresses (for routing), anything else rejected. Never panics, whatever the bytes.
     pub fn from_wire(bytes: Vec<u8>) -> Result<SimPacket, Reject> {
-        let (seg, tcp) = match wire::parse_headers(&bytes) {
-            Ok(h) => {
-                if !wire::ip_header_checksum_ok(&bytes, h.ip_header_len) {
-                    return Err(Reject::Malformed);
-                }
-                (h.seg, true)
-            }
-            Err(WireError::NotIpv4) => return Err(Reject::NotIpv4),
-            Err(WireError::NotTcp(_)) | Err(WireError::Fragment) => {
-                // parse_headers checked the lengths before it looked at the protocol
-                let ihl = usize::from(bytes.first().map_or(0, |b| b & 0x0f)) * 4;
-                if !wire::ip_header_checksum_ok(&bytes, ihl) {
-                    return Err(Reject::Malformed);
-                }
-                (addresses_only(&bytes), false)
-            }
-            Err(WireError::Truncated | WireError::BadHeaderLength | WireError::BadOption) => {
-                return Err(Reject::Malformed)
-            }
+        let (seg, tcp) = match classify(&bytes)? {
+            Some(seg) => (seg, true),
+            None => (addresses_only(&bytes), false),
         };
         Ok(SimPacket::with_raw(seg, bytes.into(), tcp))
     }
@@ -96,6 +80,28 @@ impl SimPacket {
         let like_seg = wire::parse_headers(&like.bytes).ok().map(|h| h.seg);
         let bytes = wire::rebuild(seg, &like.bytes, like_seg.as_ref());
         SimPacket::with_raw(*seg, bytes.into(), true)
+    }
+}
+
+/// What a host wrote: an IPv4/TCP packet's header view, `None` for other IPv4 (ICMP, UDP,
+/// fragments), or why it is dropped. Never panics, whatever the bytes.
+pub fn classify(bytes: &[u8]) -> Result<Option<Segment>, Reject> {
+    match wire::parse_headers(bytes) {
+        Ok(h) if wire::ip_header_checksum_ok(bytes, h.ip_header_len) => Ok(Some(h.seg)),
+        Ok(_) => Err(Reject::Malformed),
+        Err(WireError::NotIpv4) => Err(Reject::NotIpv4),
+        Err(WireError::NotTcp(_)) | Err(WireError::Fragment) => {
+            // parse_headers checked the lengths before it looked at the protocol
+            let ihl = usize::from(bytes.first().map_or(0, |b| b & 0x0f)) * 4;
+            if wire::ip_header_checksum_ok(bytes, ihl) {
+                Ok(None)
+            } else {
+                Err(Reject::Malformed)
+            }
+        }
+        Err(WireError::Truncated | WireError::BadHeaderLength | WireError::BadOption) => {
+            Err(Reject::Malformed)
+        }
     }
 }
 

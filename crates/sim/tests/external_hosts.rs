@@ -31,7 +31,7 @@ struct FakeHosts {
     mh: (NodeId, Endpoint),
     /// Packets the hosts will send: time, node, packet (in time order).
     script: VecDeque<(Time, NodeId, SimPacket)>,
-    inbox: VecDeque<(NodeId, SimPacket)>,
+    inbox: VecDeque<(Time, NodeId, SimPacket)>,
     received: Vec<u8>,
     rcv_nxt: Seq,
     /// Packets that reached a host with a bad checksum (its kernel would drop them).
@@ -126,8 +126,8 @@ impl Driver for FakeHosts {
         match self.script.front().map(|x| x.0) {
             Some(t) if event.is_none_or(|e| t < e) => {
                 while self.script.front().is_some_and(|x| x.0 == t) {
-                    let (_, n, p) = self.script.pop_front().expect("checked");
-                    self.inbox.push_back((n, p));
+                    let (t, n, p) = self.script.pop_front().expect("checked");
+                    self.inbox.push_back((t, n, p));
                 }
                 Step::Input(t)
             }
@@ -138,7 +138,7 @@ impl Driver for FakeHosts {
         }
     }
 
-    fn recv(&mut self) -> Option<(NodeId, SimPacket)> {
+    fn recv(&mut self) -> Option<(Time, NodeId, SimPacket)> {
         self.inbox.pop_front()
     }
 

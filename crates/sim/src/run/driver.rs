@@ -45,8 +45,11 @@ pub trait Driver {
     /// The next thing to do: the next event of `queue` (or none left), or packets that arrived.
     fn next<E>(&mut self, queue: &mut EventQueue<E>) -> Step<E>;
 
-    /// After [`Step::Input`]: the next packet read, and the node of the host that sent it.
-    fn recv(&mut self) -> Option<(NodeId, SimPacket)>;
+    /// After [`Step::Input`]: the next packet read, when it was read (not after the time of
+    /// the `Input` step, in order), and the node of the host that sent it. Each packet enters at
+    /// its own time: packets from several hosts read in one wake-up are not made simultaneous
+    /// (on a CSMA cell they would all collide).
+    fn recv(&mut self) -> Option<(Time, NodeId, SimPacket)>;
 
     /// The network delivered `packet` to the outside host `node` at `now`.
     fn send(&mut self, node: NodeId, now: Time, packet: &SimPacket);
@@ -71,7 +74,7 @@ impl Driver for SimulatedTime {
         }
     }
 
-    fn recv(&mut self) -> Option<(NodeId, SimPacket)> {
+    fn recv(&mut self) -> Option<(Time, NodeId, SimPacket)> {
         None
     }
 

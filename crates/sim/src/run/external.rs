@@ -29,14 +29,15 @@ impl Simulation<NoObserver> {
 impl<O: Observe> Simulation<O> {
     /// Takes in what outside hosts sent: each packet enters the network at its host's node.
     pub(super) fn take_input<D: Driver>(&mut self, driver: &mut D, now: Time) {
-        self.now = self.now.max(now);
-        while let Some((n, packet)) = driver.recv() {
+        while let Some((at, n, packet)) = driver.recv() {
+            self.now = self.now.max(at.min(now));
             let Some(x) = self.nodes.get_mut(n).and_then(SimNode::external_mut) else {
                 continue; // not an outside host: nothing of the engine's may be spoken for
             };
             x.sent(packet);
             self.kick(n);
         }
+        self.now = self.now.max(now);
     }
 
     /// Hands every outside host what the network delivered to it.
