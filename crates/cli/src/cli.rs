@@ -357,7 +357,8 @@ pub struct LiveArgs {
     /// A scenario file to run live (as `snooplab run --scenario`): every host a kernel host in a
     /// namespace of its own, the simulator's engine on the real clock between them, each flow
     /// carried by snooplab's sender and receiver. The file sets the network, the agents and the
-    /// flows; --linux-profile, --cc, --rto-min, --max-time and --json apply, the other flags do not.
+    /// flows; --linux-profile, --cc, --rto-min, --max-time, --pcap (one capture per link and cell,
+    /// named as `snooplab run --pcap` names them) and --json apply, the other flags do not.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<std::path::PathBuf>,
     /// Agents at the base station, comma-separated: plain, ll, ll-tcp-aware (snoop),

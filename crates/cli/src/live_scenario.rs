@@ -7,9 +7,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use snooplab_lab::settings::RunSettings;
 use snooplab_live::network_report::NetworkResult;
 use snooplab_live::network_run::{run_network, NetworkConfig};
+use snooplab_live::station::{DirLock, INVOCATION_LOCK};
 use snooplab_live::testbed::unavailable_reason;
 
 use crate::cli::LiveArgs;
+use crate::run_cmd::open_capture;
 use crate::settings::parse_max_time;
 
 /// The scenario and the live settings that apply to it.
@@ -34,9 +36,18 @@ pub fn live_scenario(a: &LiveArgs, path: &Path) -> Result<(), String> {
     let net = cfg.scenario.network();
     snooplab_live::network_run::validate(&cfg, &net)?;
     snooplab_live::network_run::kernel_hosts(&cfg.scenario, &net)?;
+    // a capture directory another invocation is writing is refused before anything is set up
+    let _pcap_lock = match &a.pcap {
+        Some(dir) => Some(DirLock::acquire(dir, INVOCATION_LOCK)?),
+        None => None,
+    };
     if let Some(why) = unavailable_reason() {
         return Err(why);
     }
+    let capture = match &a.pcap {
+        Some(dir) => Some(open_capture(dir, &net.capture_names())?),
+        None => None,
+    };
     snooplab_live::sys::catch_stop_signals()
         .map_err(|e| format!("cannot catch the stop signals: {e}"))?;
     let total: u64 = net.flows.iter().map(|f| f.transfer).sum();
@@ -46,7 +57,7 @@ pub fn live_scenario(a: &LiveArgs, path: &Path) -> Result<(), String> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_message(format!("{}", path.display()));
-    let r = run_network(&cfg, &mut |(got, _)| bar.set_position(got));
+    let r = run_network(&cfg, capture, &mut |(got, _)| bar.set_position(got));
     bar.finish_and_clear();
     let r = r?;
     if !r.live.leftovers_removed.is_empty() {

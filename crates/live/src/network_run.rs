@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 
 use snooplab_proto::time::{MS, SEC};
 use snooplab_proto::Time;
+use snooplab_sim::capture::Capture;
 use snooplab_sim::network::file::Stack;
 use snooplab_sim::network::{Network, NodeId, NodeKind};
-use snooplab_sim::{Scenario, Simulation};
+use snooplab_sim::{Observer, Scenario, Simulation};
 
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
 use crate::hosts::HostNet;
@@ -24,7 +25,7 @@ use crate::run::{check_segment_and_window, interrupted_or, HEADER_BYTES};
 use crate::snmp;
 use crate::station::Ending;
 use crate::testbed::TestbedConfig;
-use crate::tun_driver::{Stop, TunDriver};
+use crate::tun_driver::{DriverCounters, Stop, TunDriver};
 
 /// Everything a scenario run needs besides the scenario.
 #[derive(Clone, Debug)]
@@ -77,9 +78,12 @@ pub fn validate(cfg: &NetworkConfig, net: &Network) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs the scenario's network live; `progress` is called about twice a second.
+/// Runs the scenario's network live, recording a capture of every link and cell into `capture`
+/// if given (one per [`Network::capture_names`], the real packets' bytes); `progress` is called
+/// about twice a second.
 pub fn run_network(
     cfg: &NetworkConfig,
+    capture: Option<Capture>,
     progress: &mut dyn FnMut(NetworkProgress),
 ) -> Result<NetworkResult, String> {
     let mut net = cfg.scenario.network();
@@ -107,7 +111,15 @@ pub fn run_network(
         receivers.push(Receiver::listen(&host.ns, at, f.buffer).map_err(interrupted_or)?);
     }
     let clock = Instant::now();
-    let ends = carry(cfg, &net, &hostnet, receivers, clock, progress)?;
+    let mut obs = Observer::default();
+    if let Some(c) = capture {
+        obs = obs.with_capture(c);
+    }
+    let (ends, mut obs) = carry(cfg, &net, &hostnet, receivers, (clock, obs), progress)?;
+    if let Some(c) = obs.capture.take() {
+        c.finish()
+            .map_err(|e| format!("cannot write the captures: {e}"))?;
+    }
     let hosts = hostnet
         .hosts
         .iter()
@@ -122,9 +134,9 @@ fn carry(
     net: &Network,
     hostnet: &HostNet,
     receivers: Vec<Receiver>,
-    clock: Instant,
+    (clock, obs): (Instant, Observer),
     progress: &mut dyn FnMut(NetworkProgress),
-) -> Result<Ends, String> {
+) -> Result<(Ends, Observer), String> {
     let stop = AtomicBool::new(false);
     let finished = AtomicUsize::new(0);
     let received: Vec<AtomicU64> = net.flows.iter().map(|_| AtomicU64::new(0)).collect();
@@ -169,7 +181,8 @@ fn carry(
         let mut driver = TunDriver::new(devices, clock, stop_when);
         let nodes: Vec<NodeId> = hostnet.hosts.iter().map(|h| h.node).collect();
         let env = cfg.scenario.env.name();
-        let run = Simulation::with_external_hosts(net, env, &nodes).run_with(&mut driver);
+        let (run, obs) = Simulation::observed_with_external_hosts(net, env, &nodes, obs)
+            .run_observed_with(&mut driver);
         // However the loop ended, the endpoints stop now (they look every 100 ms).
         stop.store(true, Ordering::SeqCst);
         let flows: Vec<(Result<ReceiverReport, String>, Result<SenderReport, String>)> = handles
@@ -184,16 +197,35 @@ fn carry(
                 (rx, tx)
             })
             .collect();
-        (
-            run,
+        let d = (
             driver.ending,
             driver.error.take(),
             driver.lateness,
             driver.counters,
-            flows,
-        )
+        );
+        (run, obs, d, flows)
     });
-    let (run, ending, error, lateness, counters, flows) = ends;
+    let (run, obs, (ending, error, lateness, counters), flows) = ends;
+    let out = settle(cfg, net, (ending, error), &counters, flows)?;
+    let ends = Ends {
+        run,
+        clock,
+        lateness,
+        counters,
+        flows: out,
+    };
+    Ok((ends, obs))
+}
+
+/// The flows' ends once the engine stopped, or why the run failed: an error of the driver, a
+/// stop signal, the time limit, or an end that failed.
+fn settle(
+    cfg: &NetworkConfig,
+    net: &Network,
+    (ending, error): (Option<Ending>, Option<String>),
+    counters: &DriverCounters,
+    flows: Vec<(Result<ReceiverReport, String>, Result<SenderReport, String>)>,
+) -> Result<Vec<(ReceiverReport, SenderReport)>, String> {
     if let Some(e) = error {
         return Err(e);
     }
@@ -226,13 +258,7 @@ fn carry(
         let tx = tx.map_err(|e| format!("flow '{name}': sender: {e}"))?;
         out.push((rx, tx));
     }
-    Ok(Ends {
-        run,
-        clock,
-        lateness,
-        counters,
-        flows: out,
-    })
+    Ok(out)
 }
 
 /// Sleeps until `at` after `clock`, or until told to stop.

@@ -179,17 +179,10 @@ fn the_paper_profile_routes_carry_bsd_rto_min_and_initial_window() {
     }
 }
 
-/// A pcap file's records (timestamp, bytes), from our own writer's format.
+/// A pcap file's packets, from our own writer's format.
 fn read_pcap(path: &std::path::Path) -> Vec<Vec<u8>> {
     let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    let mut at = 24;
-    while at + 16 <= b.len() {
-        let caplen = u32::from_le_bytes([b[at + 8], b[at + 9], b[at + 10], b[at + 11]]) as usize;
-        out.push(b[at + 16..at + 16 + caplen].to_vec());
-        at += 16 + caplen;
-    }
-    out
+    snooplab_sim::capture::read_packets(&b)
 }
 
 #[test]

@@ -5,6 +5,8 @@
 use snooplab_live::network_run::{kernel_hosts, run_network, NetworkConfig};
 use snooplab_live::{CongestionControl, LinuxProfile};
 use snooplab_proto::time::SEC;
+use snooplab_proto::wire;
+use snooplab_sim::capture::{Capture, Sink};
 use snooplab_sim::{Env, Protocol, Scenario};
 
 fn skip(test: &str) -> bool {
@@ -36,7 +38,22 @@ fn the_paper000_path_through_the_engine_delivers_intact_and_snoop_repairs_locall
     let mut sc = Scenario::paper000(Protocol::LlTcpAware, Env::Lan, 32 * 1024, 3);
     sc.transfer = 512 * 1024;
     sc.error_every = 16 * 1024;
-    let r = run_network(&config(sc.clone()), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let dir = std::env::temp_dir().join(format!("snooplab-scenario-pcap-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let sinks = sc
+        .network()
+        .capture_names()
+        .into_iter()
+        .map(|n| {
+            let f = std::fs::File::create(dir.join(format!("{n}.pcap")))
+                .unwrap_or_else(|e| panic!("{e}"));
+            let sink: Sink = Box::new(std::io::BufWriter::new(f));
+            (n, sink)
+        })
+        .collect();
+    let capture = Some(Capture::new(sinks).unwrap_or_else(|e| panic!("{e}")));
+    let r =
+        run_network(&config(sc.clone()), capture, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     assert!(r.intact(), "{:?}", r.live.flows);
     let f = &r.run.flows[0];
     assert_eq!((f.from.as_str(), f.to.as_str()), ("fh", "mh"));
@@ -63,6 +80,30 @@ fn the_paper000_path_through_the_engine_delivers_intact_and_snoop_repairs_locall
     let mut got = keys(&live);
     got.sort();
     assert_eq!(got, want);
+    // the captures hold the real packets: every one parses, the corrupted frames (and only
+    // they) with a bad checksum, and the data carries the payload's bytes
+    let wireless = read_pcap(&dir.join("wireless.pcap"));
+    let bad = wireless
+        .iter()
+        .filter(|p| !wire::parse(p).is_ok_and(|x| x.checksums_ok))
+        .count() as u64;
+    assert_eq!(bad, cell.frames_corrupted_down + cell.frames_corrupted_up);
+    let wired = read_pcap(&dir.join("wired.pcap"));
+    assert!(wired
+        .iter()
+        .all(|p| wire::parse(p).is_ok_and(|x| x.checksums_ok)));
+    let payload: usize = wired
+        .iter()
+        .filter_map(|p| wire::parse(p).ok().map(|x| p.len() - x.payload_offset))
+        .sum();
+    assert!(payload >= 512 * 1024, "{payload}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A pcap file's packets, from our own writer's format.
+fn read_pcap(path: &std::path::Path) -> Vec<Vec<u8>> {
+    let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    snooplab_sim::capture::read_packets(&b)
 }
 
 #[test]
@@ -81,7 +122,7 @@ fn three_mobile_hosts_send_at_once_through_one_csma_cell() {
         "stations = [\"mh1\", \"mh2\", \"mh3\"]\naccess = \"csma\"",
     );
     let sc = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"));
-    let r = run_network(&config(sc), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let r = run_network(&config(sc), None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.run.flows.len(), 3);
     for (f, l) in r.run.flows.iter().zip(&r.live.flows) {
         assert!(l.integrity_ok, "{f:?}");

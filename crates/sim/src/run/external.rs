@@ -13,16 +13,34 @@ impl Simulation<NoObserver> {
     /// kernel hosts): the engine runs no TCP on them, and the flows they send or receive are
     /// carried by their own stacks, not by the engine (it carries the rest). `env` labels the run.
     pub fn with_external_hosts(net: &Network, env: &str, external: &[NodeId]) -> Simulation {
+        Simulation::observed_with_external_hosts(net, env, external, NoObserver)
+    }
+}
+
+impl<O: Observe> Simulation<O> {
+    /// [`Simulation::with_external_hosts`], recording what `obs` asks for (captures of real
+    /// packets hold their real bytes).
+    pub fn observed_with_external_hosts(
+        net: &Network,
+        env: &str,
+        external: &[NodeId],
+        obs: O,
+    ) -> Simulation<O> {
         let mut own = net.clone();
         own.flows
             .retain(|f| !external.contains(&f.from) && !external.contains(&f.to));
-        let mut sim = Simulation::build(&own, env, NoObserver);
+        let mut sim = Simulation::build(&own, env, obs);
         for &n in external {
             if let Some(node) = sim.nodes.get_mut(n) {
                 *node = SimNode::External(ExternalHost::default());
             }
         }
         sim
+    }
+
+    /// Runs to the end with `driver`'s clock and outside hosts; hands back the observer.
+    pub fn run_observed_with<D: Driver>(self, driver: &mut D) -> (crate::RunResult, O) {
+        self.run_to_end(driver)
     }
 }
 
