@@ -2,9 +2,9 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use snooplab_live::emulator::LinkConfig;
+use snooplab_live::dirlock::{DirLock, INVOCATION_LOCK};
+use snooplab_live::link_config::LinkConfig;
 use snooplab_live::run::MAX_RUNS;
-use snooplab_live::station::{DirLock, INVOCATION_LOCK};
 use snooplab_live::sys::{signal_name, stop_signal};
 use snooplab_live::testbed::unavailable_reason;
 use snooplab_live::{CongestionControl, LinuxProfile, LiveConfig, LiveProtocol, LiveResult};

@@ -5,9 +5,9 @@ use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use snooplab_lab::settings::RunSettings;
+use snooplab_live::dirlock::{DirLock, INVOCATION_LOCK};
 use snooplab_live::network_report::NetworkResult;
 use snooplab_live::network_run::{run_network, NetworkConfig};
-use snooplab_live::station::{DirLock, INVOCATION_LOCK};
 use snooplab_live::testbed::unavailable_reason;
 
 use crate::cli::LiveArgs;
@@ -57,7 +57,7 @@ pub fn live_scenario(a: &LiveArgs, path: &Path) -> Result<(), String> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_message(format!("{}", path.display()));
-    let r = run_network(&cfg, capture, &mut |(got, _)| bar.set_position(got));
+    let r = run_network(&cfg, capture, &mut |(_, got, _)| bar.set_position(got));
     bar.finish_and_clear();
     let r = r?;
     if !r.live.leftovers_removed.is_empty() {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use snooplab_live::station::{DirLock, CAPTURE_LOCK, INVOCATION_LOCK};
+use snooplab_live::dirlock::{DirLock, CAPTURE_LOCK, INVOCATION_LOCK};
 
 fn snooplab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_snooplab"))

@@ -53,7 +53,7 @@ impl HostNet {
                 .map(|h| format!("{}/32", h.2))
                 .collect();
             let peers: Vec<&str> = peers.iter().map(String::as_str).collect();
-            let ns_name = format!("{}-{}", out.lock.id(), host_role(*node));
+            let ns_name = format!("{}-{}", out.lock.id(), host_role(*node, name));
             let (ns, tun) = host_namespace(&ns_name, cfg, *addr, 32, &peers)?;
             out.hosts.push(KernelHost {
                 node: *node,

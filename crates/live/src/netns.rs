@@ -33,9 +33,15 @@ pub const LOCK_DIR: &str = "/run/snooplab";
 /// hosts of a scenario, `n<node index>` ([`host_role`]).
 pub const ROLES: [&str; 2] = ["fh", "mh"];
 
-/// The role of the namespace of a scenario's host, node `node` of its network.
-pub fn host_role(node: usize) -> String {
-    format!("n{node}")
+/// The role of the namespace of host `name`, node `node` of its network: paper 000's `fh` and
+/// `mh` keep their names (the paper-000 mode's namespaces are `<id>-fh` and `<id>-mh`), any other
+/// host is `n<node>` (a scenario's names are the user's, and need not make good names here).
+pub fn host_role(node: usize, name: &str) -> String {
+    if ROLES.contains(&name) {
+        name.to_string()
+    } else {
+        format!("n{node}")
+    }
 }
 
 fn is_role(role: &str) -> bool {
@@ -361,7 +367,8 @@ mod tests {
         assert_eq!(run_id("snooplab-1234-0-xx"), None);
         assert_eq!(run_id("snooplab-1234-2-n17"), Some("snooplab-1234-2"));
         assert_eq!(run_id("snooplab-1234-2-n"), None);
-        assert_eq!(host_role(3), "n3");
+        assert_eq!(host_role(3, "mh1"), "n3");
+        assert_eq!(host_role(2, "mh"), "mh");
         assert_eq!(run_id("other-1-0-fh"), None);
     }
 }

@@ -14,10 +14,11 @@ use snooplab_sim::network::Network;
 use snooplab_sim::RunResult;
 
 use crate::endpoint::{ReceiverReport, SenderReport};
+use crate::engine::LiveObserver;
 use crate::lateness::Lateness;
 use crate::network_run::NetworkConfig;
 use crate::snmp::TcpCounters;
-use crate::tun_driver::DriverCounters;
+use crate::tun_driver::{DriverCounters, HostTraffic};
 
 /// What a run's engine and its flows' ends gave.
 pub struct Ends {
@@ -26,6 +27,8 @@ pub struct Ends {
     pub clock: Instant,
     pub lateness: Lateness,
     pub counters: DriverCounters,
+    /// Each kernel host's traffic, in the order of the network's hosts.
+    pub traffic: Vec<HostTraffic>,
     /// Each flow's receiver and sender, in the network's order.
     pub flows: Vec<(ReceiverReport, SenderReport)>,
 }
@@ -44,6 +47,11 @@ pub struct LiveExtras {
     /// How late the engine released its events against their times.
     pub lateness: Lateness,
     pub driver: DriverCounters,
+    /// What went through each kernel host's device, by its name.
+    pub traffic: Vec<(String, HostTraffic)>,
+    /// Most segments and payload bytes any base station's agent held at once.
+    pub agent_max_held_segments: u32,
+    pub agent_max_held_bytes: u64,
     pub leftovers_removed: Vec<String>,
     pub warnings: Vec<String>,
 }
@@ -54,6 +62,8 @@ pub struct LiveFlow {
     /// The receiver's digest of the bytes equals the sender's, and the byte counts agree.
     pub integrity_ok: bool,
     pub cc: String,
+    /// Bytes the receiver read.
+    pub received_bytes: u64,
     /// `tcpi_rto` of the sender at the end, ms.
     pub sender_rto_ms: f64,
     pub window_clamp_restored: u32,
@@ -125,6 +135,7 @@ fn flow_result(
         flow: fl.name.clone(),
         integrity_ok: ok,
         cc: tx.cc.clone(),
+        received_bytes: rx.bytes,
         sender_rto_ms: f64::from(tx.tcp_info.rto_us) / 1e3,
         window_clamp_restored: rx.clamp_restored,
     };
@@ -135,7 +146,7 @@ fn flow_result(
 pub fn report(
     cfg: &NetworkConfig,
     net: &Network,
-    ends: Ends,
+    (ends, obs): (Ends, &LiveObserver),
     hosts: Vec<(String, TcpCounters)>,
     leftovers_removed: Vec<String>,
 ) -> NetworkResult {
@@ -144,8 +155,11 @@ pub fn report(
         clock,
         lateness,
         counters,
+        traffic,
         flows,
     } = ends;
+    let names = hosts.iter().map(|h| h.0.clone());
+    let traffic = names.zip(traffic).collect();
     let mut live_flows = Vec::new();
     run.flows.clear();
     for (f, (rx, tx)) in flows.iter().enumerate() {
@@ -177,6 +191,9 @@ pub fn report(
         hosts,
         lateness,
         driver: counters,
+        traffic,
+        agent_max_held_segments: obs.max_held_segments,
+        agent_max_held_bytes: obs.max_held_bytes,
         leftovers_removed,
         warnings,
     };

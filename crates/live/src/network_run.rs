@@ -9,23 +9,23 @@ use std::net::{Ipv4Addr, SocketAddrV4};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use snooplab_proto::time::{MS, SEC};
+use snooplab_proto::time::{as_secs_f64, MS, SEC};
 use snooplab_proto::Time;
 use snooplab_sim::capture::Capture;
 use snooplab_sim::network::file::Stack;
 use snooplab_sim::network::{Network, NodeId, NodeKind};
-use snooplab_sim::{Observer, Scenario, Simulation};
+use snooplab_sim::Scenario;
 
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
+use crate::engine::{run_engine, EngineRun, EngineSetup, LiveObserver};
 use crate::hosts::HostNet;
 use crate::netns;
 use crate::network_report::{report, Ends, NetworkResult};
 use crate::profile::{CongestionControl, LinuxProfile};
 use crate::run::{check_segment_and_window, interrupted_or, HEADER_BYTES};
 use crate::snmp;
-use crate::station::Ending;
 use crate::testbed::TestbedConfig;
-use crate::tun_driver::{DriverCounters, Stop, TunDriver};
+use crate::tun_driver::{DriverCounters, Ending, Stop};
 
 /// Everything a scenario run needs besides the scenario.
 #[derive(Clone, Debug)]
@@ -39,8 +39,9 @@ pub struct NetworkConfig {
     pub max_time: Time,
 }
 
-/// Bytes received so far over all flows, and the bytes of all flows (for progress).
-pub type NetworkProgress = (u64, u64);
+/// The time since the start, the bytes received so far over all flows, and the bytes of all
+/// flows (for progress).
+pub type NetworkProgress = (Time, u64, u64);
 
 /// The kernel hosts of a network: every host, each as (node, name, address). A host whose
 /// scenario table says `stack = "model"` cannot run live yet.
@@ -111,10 +112,10 @@ pub fn run_network(
         receivers.push(Receiver::listen(&host.ns, at, f.buffer).map_err(interrupted_or)?);
     }
     let clock = Instant::now();
-    let mut obs = Observer::default();
-    if let Some(c) = capture {
-        obs = obs.with_capture(c);
-    }
+    let obs = LiveObserver {
+        capture,
+        ..LiveObserver::default()
+    };
     let (ends, mut obs) = carry(cfg, &net, &hostnet, receivers, (clock, obs), progress)?;
     if let Some(c) = obs.capture.take() {
         c.finish()
@@ -125,7 +126,7 @@ pub fn run_network(
         .iter()
         .map(|h| snmp::read(&h.ns).map(|c| (h.name.clone(), c)))
         .collect::<Result<Vec<_>, String>>()?;
-    Ok(report(cfg, &net, ends, hosts, leftovers_removed))
+    Ok(report(cfg, &net, (ends, &obs), hosts, leftovers_removed))
 }
 
 /// Runs the flows' ends on threads and the engine on this one until every flow has ended.
@@ -134,9 +135,9 @@ fn carry(
     net: &Network,
     hostnet: &HostNet,
     receivers: Vec<Receiver>,
-    (clock, obs): (Instant, Observer),
+    (clock, obs): (Instant, LiveObserver),
     progress: &mut dyn FnMut(NetworkProgress),
-) -> Result<(Ends, Observer), String> {
+) -> Result<(Ends, LiveObserver), String> {
     let stop = AtomicBool::new(false);
     let finished = AtomicUsize::new(0);
     let received: Vec<AtomicU64> = net.flows.iter().map(|_| AtomicU64::new(0)).collect();
@@ -167,22 +168,25 @@ fn carry(
             handles.push((rx, tx));
         }
         let done = || finished.load(Ordering::SeqCst) == 2 * net.flows.len();
-        let mut tick = |_| {
+        let mut tick = |elapsed| {
             let got = received.iter().map(|r| r.load(Ordering::Relaxed)).sum();
-            progress((got, total));
+            progress((elapsed, got, total));
         };
-        let devices = hostnet.hosts.iter().map(|h| (h.node, &h.tun)).collect();
         let stop_when = Stop {
             done: &done,
             limit: cfg.max_time,
             tick: &mut tick,
             tick_every: 500 * MS,
         };
-        let mut driver = TunDriver::new(devices, clock, stop_when);
-        let nodes: Vec<NodeId> = hostnet.hosts.iter().map(|h| h.node).collect();
-        let env = cfg.scenario.env.name();
-        let (run, obs) = Simulation::observed_with_external_hosts(net, env, &nodes, obs)
-            .run_observed_with(&mut driver);
+        let setup = EngineSetup {
+            net,
+            env: cfg.scenario.env.name(),
+            hosts: hostnet.hosts.iter().map(|h| (h.node, &h.tun)).collect(),
+            clock,
+            agent: None,
+            obs,
+        };
+        let engine = run_engine(setup, stop_when);
         // However the loop ended, the endpoints stop now (they look every 100 ms).
         stop.store(true, Ordering::SeqCst);
         let flows: Vec<(Result<ReceiverReport, String>, Result<SenderReport, String>)> = handles
@@ -197,21 +201,25 @@ fn carry(
                 (rx, tx)
             })
             .collect();
-        let d = (
-            driver.ending,
-            driver.error.take(),
-            driver.lateness,
-            driver.counters,
-        );
-        (run, obs, d, flows)
+        (engine, flows)
     });
-    let (run, obs, (ending, error, lateness, counters), flows) = ends;
+    let (engine, flows) = ends;
+    let EngineRun {
+        run,
+        obs,
+        ending,
+        error,
+        lateness,
+        counters,
+        traffic,
+    } = engine;
     let out = settle(cfg, net, (ending, error), &counters, flows)?;
     let ends = Ends {
         run,
         clock,
         lateness,
         counters,
+        traffic,
         flows: out,
     };
     Ok((ends, obs))
@@ -242,9 +250,9 @@ fn settle(
                 })
                 .collect();
             return Err(format!(
-                "the transfers did not finish within {} s ({}; the hosts sent {} packets and \
+                "the transfer did not finish within {} s ({}; the hosts sent {} packets and \
                  were handed {}); raise --max-time",
-                cfg.max_time / SEC,
+                as_secs_f64(cfg.max_time),
                 got.join(", "),
                 counters.packets_in,
                 counters.packets_out

@@ -21,7 +21,6 @@ use snooplab_sim::raw::Reject;
 use snooplab_sim::run::{Driver, Step};
 
 use crate::lateness::Lateness;
-use crate::station::Ending;
 use crate::sys;
 use crate::tun::Tun;
 
@@ -31,6 +30,31 @@ const READ_BATCH: usize = 64;
 const MAX_PACKET: usize = 65536;
 /// The longest sleep: how often the loop looks at its stop conditions when nothing happens.
 pub const IDLE_WAKE: Time = 50 * MS;
+
+/// Why the loop ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The caller said the run is over.
+    Done,
+    /// SIGINT, SIGTERM or SIGHUP.
+    Interrupted,
+    /// The time limit passed.
+    TimedOut,
+}
+
+/// What went through one host's device.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct HostTraffic {
+    /// Packets read from the device, and the TCP payload bytes they carried.
+    pub packets_in: u64,
+    pub payload_in: u64,
+    /// Packets written into it, those of them that carried TCP payload, and its bytes.
+    pub packets_out: u64,
+    pub data_out: u64,
+    pub payload_out: u64,
+    /// Corrupted frames written into it (TCP checksum broken): its kernel's `TcpInCsumErrors`.
+    pub corrupted_out: u64,
+}
 
 /// What the driver counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -50,6 +74,15 @@ pub struct DriverCounters {
     pub passed_non_tcp: u64,
     /// Writes a device refused.
     pub write_errors: u64,
+}
+
+/// Payload bytes of a TCP packet, 0 for anything else.
+fn payload(p: &SimPacket) -> u64 {
+    if p.is_tcp() {
+        u64::from(p.seg.len)
+    } else {
+        0
+    }
 }
 
 /// When the run ends, and what to tell meanwhile.
@@ -76,6 +109,8 @@ pub struct TunDriver<'a> {
     buf: Vec<u8>,
     pub lateness: Lateness,
     pub counters: DriverCounters,
+    /// Each device's traffic, as `devices`.
+    pub traffic: Vec<HostTraffic>,
     /// Why the run ended, once it has.
     pub ending: Option<Ending>,
     /// An error that ended it.
@@ -86,8 +121,9 @@ impl<'a> TunDriver<'a> {
     /// A driver for the hosts `devices` whose time starts at `clock`.
     pub fn new(devices: Vec<(NodeId, &'a Tun)>, clock: Instant, stop: Stop<'a>) -> TunDriver<'a> {
         let fds: Vec<RawFd> = devices.iter().map(|(_, t)| t.raw_fd()).collect();
+        let n = fds.len();
         TunDriver {
-            ready: vec![false; fds.len()],
+            ready: vec![false; n],
             fds,
             devices,
             clock,
@@ -97,6 +133,7 @@ impl<'a> TunDriver<'a> {
             buf: vec![0; MAX_PACKET],
             lateness: Lateness::default(),
             counters: DriverCounters::default(),
+            traffic: vec![HostTraffic::default(); n],
             ending: None,
             error: None,
         }
@@ -156,6 +193,8 @@ impl<'a> TunDriver<'a> {
             match SimPacket::from_wire(self.buf[..n].to_vec()) {
                 Ok(p) => {
                     c.passed_non_tcp += u64::from(!p.is_tcp());
+                    self.traffic[i].packets_in += 1;
+                    self.traffic[i].payload_in += payload(&p);
                     self.inbox.push_back((at, node, p));
                 }
                 Err(Reject::NotIpv4) => c.rejected_not_ipv4 += 1,
@@ -198,13 +237,21 @@ impl Driver for TunDriver<'_> {
     }
 
     fn send(&mut self, node: NodeId, _now: Time, packet: &SimPacket) {
-        let Some(&(_, tun)) = self.devices.iter().find(|(n, _)| *n == node) else {
+        let Some(i) = self.devices.iter().position(|(n, _)| *n == node) else {
             return;
         };
         let c = &mut self.counters;
-        c.corrupted_out += u64::from(packet.corrupted);
-        match tun.send(&packet.wire_bytes()) {
-            Ok(()) => c.packets_out += 1,
+        let t = &mut self.traffic[i];
+        match self.devices[i].1.send(&packet.wire_bytes()) {
+            Ok(()) => {
+                c.packets_out += 1;
+                c.corrupted_out += u64::from(packet.corrupted);
+                t.packets_out += 1;
+                t.corrupted_out += u64::from(packet.corrupted);
+                let len = payload(packet);
+                t.data_out += u64::from(len > 0);
+                t.payload_out += len;
+            }
             Err(_) => c.write_errors += 1,
         }
     }

@@ -107,6 +107,22 @@ pub struct Capture {
 }
 
 impl Capture {
+    /// One file per name, `<name>.pcap`, in `dir` (made if missing): `run --pcap` and the live
+    /// mode's captures.
+    pub fn create_files(dir: &std::path::Path, names: &[String]) -> Result<Capture, String> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let mut sinks = Vec::with_capacity(names.len());
+        for name in names {
+            let p = dir.join(format!("{name}.pcap"));
+            let f = std::fs::File::create(&p)
+                .map_err(|e| format!("cannot create {}: {e}", p.display()))?;
+            let sink: Sink = Box::new(std::io::BufWriter::with_capacity(1 << 16, f));
+            sinks.push((name.clone(), sink));
+        }
+        Capture::new(sinks).map_err(|e| format!("cannot write a capture in {}: {e}", dir.display()))
+    }
+
     /// One named capture per link, then per cell.
     pub fn new(sinks: Vec<(String, Sink)>) -> io::Result<Capture> {
         let mut writers = Vec::with_capacity(sinks.len());

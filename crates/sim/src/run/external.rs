@@ -38,6 +38,22 @@ impl<O: Observe> Simulation<O> {
         sim
     }
 
+    /// Base station `node` runs `agent` instead of the one its kind made (the live mode's tests
+    /// give snoop other limits). Returns whether `node` is a base station.
+    pub fn replace_agent(
+        &mut self,
+        node: NodeId,
+        agent: Box<dyn snooplab_proto::agent::Agent<crate::packet::SimPacket>>,
+    ) -> bool {
+        match self.nodes.get_mut(node).and_then(SimNode::base_station_mut) {
+            Some(b) => {
+                b.agent = agent;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Runs to the end with `driver`'s clock and outside hosts; hands back the observer.
     pub fn run_observed_with<D: Driver>(self, driver: &mut D) -> (crate::RunResult, O) {
         self.run_to_end(driver)
