@@ -2,7 +2,7 @@
 //! between kernel hosts in namespaces (docs/live.md, "Scenario files"). These need root,
 //! /dev/net/tun and `ip netns`; elsewhere each prints why it skips and passes.
 
-use snooplab_live::network_run::{kernel_hosts, run_network, NetworkConfig};
+use snooplab_live::network_run::{kernel_hosts, run_network, validate, NetworkConfig};
 use snooplab_live::{CongestionControl, LinuxProfile};
 use snooplab_proto::time::SEC;
 use snooplab_proto::wire;
@@ -156,4 +156,19 @@ fn a_modelled_host_is_refused_until_the_engine_runs_tcp_on_the_real_clock() {
         hosts.iter().map(|h| h.1.as_str()).collect::<Vec<_>>(),
         ["fh", "mh"]
     );
+}
+
+#[test]
+fn what_the_live_engine_cannot_run_yet_is_refused_with_a_message() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/paper002-handoff.toml"
+    );
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{e}"));
+    let sc = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"));
+    let e = validate(&config(sc.clone()), &sc.network()).unwrap_err();
+    assert!(e.contains("handoffs"), "{e}");
+    let sc = Scenario::paper000(Protocol::Split, Env::Lan, 32 * 1024, 1);
+    let e = validate(&config(sc.clone()), &sc.network()).unwrap_err();
+    assert!(e.contains("split connections"), "{e}");
 }
