@@ -354,6 +354,13 @@ those whose lock nobody holds (a run that was killed). Interrupted or failed, an
 prints the runs that completed (with --json too) and exits 2. A run whose emulator released packets\n\
 late (a busy machine) carries a warning. Sizes: 8k, 32k, 8M (k = 1024).")]
 pub struct LiveArgs {
+    /// A scenario file to run live (as `snooplab run --scenario`): every host a kernel host in a
+    /// namespace of its own, the simulator's engine on the real clock between them, each flow
+    /// carried by snooplab's sender and receiver. The file sets the network, the agents and the
+    /// flows; --linux-profile, --cc, --rto-min, --max-time, --pcap (one capture per link and cell,
+    /// named as `snooplab run --pcap` names them) and --json apply, the other flags do not.
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<std::path::PathBuf>,
     /// Agents at the base station, comma-separated: plain, ll, ll-tcp-aware (snoop),
     /// ll-smart-tcp-aware.
     #[arg(long, default_value = "ll-tcp-aware")]

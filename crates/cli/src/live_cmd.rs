@@ -2,9 +2,9 @@
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use snooplab_live::emulator::LinkConfig;
+use snooplab_live::dirlock::{DirLock, INVOCATION_LOCK};
+use snooplab_live::link_config::LinkConfig;
 use snooplab_live::run::MAX_RUNS;
-use snooplab_live::station::{DirLock, INVOCATION_LOCK};
 use snooplab_live::sys::{signal_name, stop_signal};
 use snooplab_live::testbed::unavailable_reason;
 use snooplab_live::{CongestionControl, LinuxProfile, LiveConfig, LiveProtocol, LiveResult};
@@ -52,11 +52,10 @@ struct FailedRun {
     error: String,
 }
 
-fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
-    let protocols = split_list(&a.protocol, "protocol")?
-        .iter()
-        .map(|p| LiveProtocol::parse(p))
-        .collect::<Result<Vec<_>, _>>()?;
+/// The hosts' settings: `--linux-profile`, and `--cc` and `--rto-min` over the profile's.
+pub fn host_settings(
+    a: &LiveArgs,
+) -> Result<(LinuxProfile, CongestionControl, Option<u32>), String> {
     let profile = LinuxProfile::parse(&a.linux_profile)?;
     let cc = match &a.cc {
         Some(c) => CongestionControl::parse(c)?,
@@ -66,6 +65,15 @@ fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
         Some(t) => snooplab_live::profile::parse_rto_min(t)?,
         None => profile.default_rto_min_ms(),
     };
+    Ok((profile, cc, rto_min_ms))
+}
+
+fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
+    let protocols = split_list(&a.protocol, "protocol")?
+        .iter()
+        .map(|p| LiveProtocol::parse(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let (profile, cc, rto_min_ms) = host_settings(a)?;
     let buffer = size_u32(
         parse_size(&a.buffer).map_err(|e| format!("buffer: {e}"))?,
         "buffer",
@@ -142,6 +150,9 @@ fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
 }
 
 pub fn live(a: LiveArgs) -> Result<(), String> {
+    if let Some(path) = &a.scenario {
+        return crate::live_scenario::live_scenario(&a, path);
+    }
     let configs = configs(&a)?;
     for c in &configs {
         snooplab_live::run::validate(c)?;

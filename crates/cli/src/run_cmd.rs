@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use snooplab_proto::tcp::{HostPreset, HostProfile};
-use snooplab_sim::capture::{Capture, Sink};
+use snooplab_sim::capture::Capture;
 use snooplab_sim::metrics::RelayCounters;
 use snooplab_sim::trace::TraceLog;
 use snooplab_sim::{Direction, Observer, Protocol, RunResult, Scenario, Simulation};
@@ -102,15 +102,7 @@ fn ticker() -> impl FnMut(snooplab_sim::run::RunProgress) + 'static {
 /// One capture file per link and cell, `<name>.pcap`, in `dir`.
 pub fn open_capture(dir: &Path, names: &[String]) -> Result<Capture, String> {
     create_dir(dir)?;
-    let mut sinks = Vec::with_capacity(names.len());
-    for name in names {
-        let p = dir.join(format!("{name}.pcap"));
-        let f =
-            std::fs::File::create(&p).map_err(|e| format!("cannot create {}: {e}", p.display()))?;
-        let sink: Sink = Box::new(std::io::BufWriter::with_capacity(1 << 16, f));
-        sinks.push((name.clone(), sink));
-    }
-    Capture::new(sinks).map_err(|e| format!("cannot write a capture in {}: {e}", dir.display()))
+    Capture::create_files(dir, names)
 }
 
 /// The trace tables and the run's result (`run.json`, which `snooplab plot` reads for titles).

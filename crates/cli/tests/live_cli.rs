@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use snooplab_live::station::{DirLock, CAPTURE_LOCK, INVOCATION_LOCK};
-use snooplab_live::testbed::unavailable_reason;
+use snooplab_live::dirlock::{DirLock, CAPTURE_LOCK, INVOCATION_LOCK};
 
 fn snooplab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_snooplab"))
@@ -27,13 +26,7 @@ fn stderr(o: &Output) -> String {
 }
 
 fn skip(test: &str) -> bool {
-    match unavailable_reason() {
-        Some(why) => {
-            eprintln!("skipping live test {test}: {why}");
-            true
-        }
-        None => false,
-    }
+    snooplab_live::testbed::skip_test(test)
 }
 
 fn is_root() -> bool {
@@ -398,5 +391,57 @@ fn a_trace_channel_corrupts_live_frames_frame_for_frame() {
     assert_eq!(r["frames_corrupted_up"].as_u64(), Some(0));
     assert_eq!(r["channel_up"], "none");
     assert_eq!(r["integrity_ok"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The keys of a JSON object, sorted.
+fn json_keys(text: &[u8]) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_slice(text).unwrap_or_default();
+    let mut k: Vec<String> = v
+        .as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default();
+    k.sort();
+    k
+}
+
+#[test]
+fn a_scenario_runs_live_with_the_keys_of_run_json() {
+    if skip("a_scenario_runs_live_with_the_keys_of_run_json") {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("snooplab-live-scenario-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let file = dir.join("cell.toml");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/cell-3-senders.toml"
+    ))
+    .unwrap_or_default()
+    .replace("transfer = \"1M\"", "transfer = \"128k\"");
+    std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    let f = file.to_string_lossy().into_owned();
+    let live = output(&["live", "--scenario", &f, "--json"]);
+    assert!(live.status.success(), "{}", stderr(&live));
+    let run = output(&["run", "--scenario", &f, "--json"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let mut want = json_keys(&run.stdout);
+    want.extend(["live".to_string(), "mode".to_string()]);
+    want.sort();
+    assert_eq!(json_keys(&live.stdout), want);
+    let v: serde_json::Value = serde_json::from_slice(&live.stdout).unwrap_or_default();
+    assert_eq!(v["aggregate"]["complete_flows"], 3, "{v}");
+    assert_eq!(v["invariants"]["complete"], true, "{v}");
+    // text mode: a row per flow, each intact
+    let text = output(&["live", "--scenario", &f]);
+    let out = String::from_utf8_lossy(&text.stdout);
+    assert!(text.status.success(), "{}", stderr(&text));
+    assert_eq!(
+        out.lines()
+            .filter(|l| l.trim_end().ends_with(" ok"))
+            .count(),
+        3,
+        "{out}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -12,7 +12,6 @@ use crate::netns::Namespace;
 use crate::payload::{self, StreamDigest};
 use crate::profile::CongestionControl;
 use crate::sys::{self, TcpInfo};
-use crate::testbed::{MH_IP, MH_PORT};
 
 /// How often blocked socket calls come back to look at the stop flag.
 const POLL: Duration = Duration::from_millis(100);
@@ -112,9 +111,9 @@ pub fn ratio_measured(info: &TcpInfo) -> bool {
 }
 
 impl Receiver {
-    /// Listens on the mobile host's address; the connection it accepts advertises at most
-    /// `window` bytes (see the type's documentation for how).
-    pub fn listen(mh: &Namespace, window: u32) -> Result<Receiver, String> {
+    /// Listens on `at` in the receiving host's namespace `mh`; the connection it accepts
+    /// advertises at most `window` bytes (see the type's documentation for how).
+    pub fn listen(mh: &Namespace, at: SocketAddrV4, window: u32) -> Result<Receiver, String> {
         let clamp = i32::try_from(window_clamp(window))
             .map_err(|_| format!("window {window} too large"))?;
         // Before the socket exists: a TCP socket takes tcp_rmem[1] as its buffer when created.
@@ -125,8 +124,7 @@ impl Receiver {
         mh.set_sysctl("net.ipv4.tcp_moderate_rcvbuf", "0")?;
         let listener = {
             let _inside = mh.enter()?;
-            TcpListener::bind(SocketAddrV4::new(MH_IP, MH_PORT))
-                .map_err(|e| format!("cannot listen on {MH_IP}:{MH_PORT}: {e}"))?
+            TcpListener::bind(at).map_err(|e| format!("cannot listen on {at}: {e}"))?
         };
         let fd = listener.as_raw_fd();
         sys::set_int_option(fd, libc::IPPROTO_TCP, libc::TCP_WINDOW_CLAMP, clamp)
@@ -240,16 +238,17 @@ fn is_timeout(e: &std::io::Error) -> bool {
     matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut)
 }
 
-/// Connects from the fixed host's namespace and sends `transfer` bytes of the seed's stream, then
-/// waits for the receiver to close (every byte acknowledged) and reads the socket's counters.
+/// Connects from the sending host's namespace `fh` to `to` and sends `transfer` bytes of the seed's
+/// stream, then waits for the receiver to close (every byte acknowledged) and reads the socket's
+/// counters.
 pub fn send(
     fh: &Namespace,
+    to: SocketAddrV4,
     cc: CongestionControl,
     transfer: u64,
     seed: u64,
     stop: &AtomicBool,
 ) -> Result<SenderReport, String> {
-    let to = SocketAddrV4::new(MH_IP, MH_PORT);
     let mut stream = {
         let _inside = fh.enter()?;
         let give_up = || stop.load(Ordering::Relaxed);

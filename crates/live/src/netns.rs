@@ -29,8 +29,37 @@ pub const PREFIX: &str = "snooplab-";
 pub const NETNS_DIR: &str = "/run/netns";
 /// Where the runs' lock files are.
 pub const LOCK_DIR: &str = "/run/snooplab";
-/// The roles of a run's namespaces: the name is `<id>-<role>`.
+/// The roles of a run's namespaces: the name is `<id>-<role>`, a role one of these or, for the
+/// hosts of a scenario, `n<node index>` ([`host_role`]).
 pub const ROLES: [&str; 2] = ["fh", "mh"];
+
+/// The role of the namespace of host `name`, node `node` of its network: paper 000's `fh` and
+/// `mh` keep their names (the paper-000 mode's namespaces are `<id>-fh` and `<id>-mh`), any other
+/// host is `n<node>` (a scenario's names are the user's, and need not make good names here).
+pub fn host_role(node: usize, name: &str) -> String {
+    if ROLES.contains(&name) {
+        name.to_string()
+    } else {
+        format!("n{node}")
+    }
+}
+
+fn is_role(role: &str) -> bool {
+    ROLES.contains(&role)
+        || role
+            .strip_prefix('n')
+            .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether any namespace of run `id` exists.
+fn namespaces_exist(id: &str) -> bool {
+    let Ok(dir) = std::fs::read_dir(NETNS_DIR) else {
+        return false;
+    };
+    dir.filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .any(|name| run_id(&name) == Some(id))
+}
 
 /// A network namespace owned by this process.
 #[derive(Debug)]
@@ -86,10 +115,7 @@ impl RunLock {
                 std::process::id(),
                 NEXT.fetch_add(1, Ordering::Relaxed)
             );
-            if ROLES
-                .iter()
-                .any(|r| Path::new(NETNS_DIR).join(format!("{id}-{r}")).exists())
-            {
+            if namespaces_exist(&id) {
                 continue;
             }
             let path = lock_path(&id);
@@ -127,12 +153,7 @@ impl Drop for RunLock {
     /// file). If one is still there (its removal failed), the file stays: a lock file whose lock
     /// nobody holds is how a later run finds the leftover.
     fn drop(&mut self) {
-        let remaining = ROLES.iter().any(|r| {
-            Path::new(NETNS_DIR)
-                .join(format!("{}-{r}", self.id))
-                .exists()
-        });
-        if !remaining {
+        if !namespaces_exist(&self.id) {
             let _ = std::fs::remove_file(&self.path);
         }
         // self._file closes after this: the lock is released.
@@ -234,7 +255,7 @@ fn run_id(name: &str) -> Option<&str> {
         return None;
     }
     let (id, role) = name.rsplit_once('-')?;
-    ROLES.contains(&role).then_some(id)
+    is_role(role).then_some(id)
 }
 
 /// Our namespaces and lock files, by run id.
@@ -344,6 +365,10 @@ mod tests {
         assert_eq!(run_id("snooplab-1234-0-fh"), Some("snooplab-1234-0"));
         assert_eq!(run_id("snooplab-1234-17-mh"), Some("snooplab-1234-17"));
         assert_eq!(run_id("snooplab-1234-0-xx"), None);
+        assert_eq!(run_id("snooplab-1234-2-n17"), Some("snooplab-1234-2"));
+        assert_eq!(run_id("snooplab-1234-2-n"), None);
+        assert_eq!(host_role(3, "mh1"), "n3");
+        assert_eq!(host_role(2, "mh"), "mh");
         assert_eq!(run_id("other-1-0-fh"), None);
     }
 }

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use snooplab_proto::agent::{BuildPacket, SegmentView};
-use snooplab_proto::wire::{self, WireError};
+use snooplab_proto::wire;
 use snooplab_proto::Segment;
 use snooplab_sim::medium::Frame;
 
@@ -17,39 +17,13 @@ pub struct LivePacket {
     corrupted: bool,
 }
 
-/// Why a packet read from a TUN device was dropped instead of forwarded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reject {
-    /// The version nibble is not 4 (IPv6 is off in the namespaces; anything else is garbage).
-    NotIpv4,
-    /// Shorter than its headers say, or header lengths that do not fit, or a bad IPv4 header
-    /// checksum, or a TCP option running past the header.
-    Malformed,
-}
+/// Why a packet read from a TUN device was dropped instead of forwarded (the engine's rule).
+pub use snooplab_sim::raw::Reject;
 
 impl LivePacket {
     /// Reads a packet as it came out of a TUN device.
     pub fn classify(bytes: Vec<u8>) -> Result<LivePacket, Reject> {
-        let seg = match wire::parse_headers(&bytes) {
-            Ok(h) => {
-                if !wire::ip_header_checksum_ok(&bytes, h.ip_header_len) {
-                    return Err(Reject::Malformed);
-                }
-                Some(h.seg)
-            }
-            Err(WireError::NotIpv4) => return Err(Reject::NotIpv4),
-            Err(WireError::NotTcp(_)) | Err(WireError::Fragment) => {
-                // parse_headers checked the lengths before it looked at the protocol
-                let ihl = usize::from(bytes.first().map_or(0, |b| b & 0x0f)) * 4;
-                if !wire::ip_header_checksum_ok(&bytes, ihl) {
-                    return Err(Reject::Malformed);
-                }
-                None
-            }
-            Err(WireError::Truncated | WireError::BadHeaderLength | WireError::BadOption) => {
-                return Err(Reject::Malformed)
-            }
-        };
+        let seg = snooplab_sim::raw::classify(&bytes)?;
         Ok(LivePacket {
             bytes: Rc::new(bytes),
             seg,
@@ -110,15 +84,8 @@ impl BuildPacket for LivePacket {
     /// ELN agent) with a total length past its end and without its data: a packet no receiver
     /// takes (found by fuzzing, fuzz/fuzz_targets/agent_eln.rs).
     fn build(seg: &Segment, like: &Self) -> Self {
-        let same_bytes = like
-            .seg
-            .is_some_and(|l| (l.src, l.dst, l.seq, l.len) == (seg.src, seg.dst, seg.seq, seg.len));
-        let payload = wire::parse_headers(&like.bytes)
-            .ok()
-            .filter(|_| same_bytes)
-            .and_then(|h| like.bytes.get(h.payload_offset..h.total_len));
         LivePacket {
-            bytes: Rc::new(wire::encode(seg, payload)),
+            bytes: Rc::new(wire::rebuild(seg, &like.bytes, like.seg.as_ref())),
             seg: Some(*seg),
             corrupted: false,
         }
@@ -163,39 +130,6 @@ mod tests {
 
     fn data_segment(len: u32) -> Segment {
         test_segment(len)
-    }
-
-    #[test]
-    fn tcp_is_read_other_ipv4_passes_garbage_is_rejected() {
-        let tcp = wire::encode(&data_segment(100), None);
-        let p = LivePacket::classify(tcp.clone()).unwrap();
-        assert_eq!(p.segment().map(|s| s.len), Some(100));
-        // UDP: header checksum fixed up after changing the protocol number
-        let mut udp = tcp.clone();
-        udp[9] = 17;
-        udp[10] = 0;
-        udp[11] = 0;
-        let c = wire::checksum(&udp[..20], 0);
-        udp[10..12].copy_from_slice(&c.to_be_bytes());
-        let p = LivePacket::classify(udp).unwrap();
-        assert!(p.segment().is_none());
-        let mut v6 = tcp.clone();
-        v6[0] = 0x60;
-        assert_eq!(LivePacket::classify(v6).unwrap_err(), Reject::NotIpv4);
-        assert_eq!(
-            LivePacket::classify(tcp[..30].to_vec()).unwrap_err(),
-            Reject::Malformed
-        );
-        let mut bad_sum = tcp;
-        bad_sum[8] ^= 1; // TTL changed, checksum not
-        assert_eq!(
-            LivePacket::classify(bad_sum).unwrap_err(),
-            Reject::Malformed
-        );
-        assert_eq!(
-            LivePacket::classify(Vec::new()).unwrap_err(),
-            Reject::Malformed
-        );
     }
 
     /// Found by fuzzing (fuzz/fuzz_targets/agent_eln.rs): the ELN agent marks an ACK that carries

@@ -130,26 +130,56 @@ pub fn write_packet(fd: RawFd, packet: &[u8]) -> io::Result<()> {
 /// Waits until one of `fds` is readable or `timeout` nanoseconds pass (`ppoll(2)`: nanosecond
 /// resolution, which the 1 ms of `poll(2)` lacks for a 2 Mb/s link). Returns which are readable.
 pub fn wait_readable<const N: usize>(fds: [RawFd; N], timeout: Time) -> io::Result<[bool; N]> {
-    let mut pfds = fds.map(|fd| libc::pollfd {
-        fd,
-        events: libc::POLLIN,
+    let mut ready = [false; N];
+    wait_readable_into(&fds, &mut ready, timeout)?;
+    Ok(ready)
+}
+
+/// [`wait_readable`] over any number of descriptors: `ready[i]` says whether `fds[i]` is readable
+/// (both of the same length; at most [`MAX_POLL_FDS`]).
+pub fn wait_readable_into(fds: &[RawFd], ready: &mut [bool], timeout: Time) -> io::Result<()> {
+    const IDLE: libc::pollfd = libc::pollfd {
+        fd: -1,
+        events: 0,
         revents: 0,
-    });
+    };
+    if fds.len() > MAX_POLL_FDS || ready.len() != fds.len() {
+        return Err(io::Error::other("too many descriptors to wait for"));
+    }
+    let mut pfds = [IDLE; MAX_POLL_FDS];
+    for (p, &fd) in pfds.iter_mut().zip(fds) {
+        p.fd = fd;
+        p.events = libc::POLLIN;
+    }
     let ts = libc::timespec {
         tv_sec: (timeout / 1_000_000_000) as libc::time_t,
         tv_nsec: (timeout % 1_000_000_000) as libc::c_long,
     };
-    // SAFETY: pfds holds N valid pollfd structs; ts is a valid timespec; no signal mask.
-    let ret = unsafe { libc::ppoll(pfds.as_mut_ptr(), N as libc::nfds_t, &ts, std::ptr::null()) };
+    // SAFETY: pfds holds fds.len() valid pollfd structs; ts is a valid timespec; no signal mask.
+    let ret = unsafe {
+        libc::ppoll(
+            pfds.as_mut_ptr(),
+            fds.len() as libc::nfds_t,
+            &ts,
+            std::ptr::null(),
+        )
+    };
+    ready.fill(false);
     if ret < 0 {
         let e = io::Error::last_os_error();
         if e.kind() == io::ErrorKind::Interrupted {
-            return Ok([false; N]);
+            return Ok(());
         }
         return Err(e);
     }
-    Ok(pfds.map(|p| p.revents & (libc::POLLIN | libc::POLLERR | libc::POLLHUP) != 0))
+    for (r, p) in ready.iter_mut().zip(&pfds) {
+        *r = p.revents & (libc::POLLIN | libc::POLLERR | libc::POLLHUP) != 0;
+    }
+    Ok(())
 }
+
+/// The most descriptors one wait takes: one TUN device per host of a live network.
+pub const MAX_POLL_FDS: usize = 64;
 
 /// Sets an integer socket option.
 pub fn set_int_option(

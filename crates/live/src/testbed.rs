@@ -21,6 +21,8 @@ pub const FH_IP: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 1);
 pub const MH_IP: Ipv4Addr = Ipv4Addr::new(10, 0, 1, 2);
 /// Where the mobile host's receiver listens.
 pub const MH_PORT: u16 = 5001;
+/// The receiver's address and port.
+pub const MH_ADDR: std::net::SocketAddrV4 = std::net::SocketAddrV4::new(MH_IP, MH_PORT);
 /// Name of the TUN device in each namespace.
 pub const TUN_NAME: &str = "snl0";
 
@@ -65,25 +67,8 @@ impl Testbed {
     pub fn create(cfg: &TestbedConfig) -> Result<Testbed, String> {
         let lock = RunLock::claim()?;
         let id = lock.id().to_string();
-        let fh = Namespace::create(format!("{id}-fh"))?;
-        let mh = Namespace::create(format!("{id}-mh"))?;
-        for ns in [&fh, &mh] {
-            disable_ipv6(ns)?;
-            for (key, value) in cfg.profile.sysctls() {
-                ns.set_sysctl(key, &value)?;
-            }
-        }
-        let fh_tun = Tun::create_in(&fh, TUN_NAME)?;
-        let mh_tun = Tun::create_in(&mh, TUN_NAME)?;
-        let mtu = cfg.mtu.to_string();
-        let options = cfg.route_options();
-        for (ns, own, peer_net) in [(&fh, FH_IP, "10.0.1.0/24"), (&mh, MH_IP, "10.0.0.0/24")] {
-            ns.ip(&["link", "set", "dev", TUN_NAME, "mtu", &mtu, "up"])?;
-            ns.ip(&["addr", "add", &format!("{own}/24"), "dev", TUN_NAME])?;
-            let mut route = vec!["route", "add", peer_net, "dev", TUN_NAME];
-            route.extend(options.iter().map(String::as_str));
-            ns.ip(&route)?;
-        }
+        let (fh, fh_tun) = host_namespace(&format!("{id}-fh"), cfg, FH_IP, 24, &["10.0.1.0/24"])?;
+        let (mh, mh_tun) = host_namespace(&format!("{id}-mh"), cfg, MH_IP, 24, &["10.0.0.0/24"])?;
         Ok(Testbed {
             fh_tun,
             mh_tun,
@@ -92,6 +77,35 @@ impl Testbed {
             lock,
         })
     }
+}
+
+/// A host's namespace `name` with loopback and one TUN device [`TUN_NAME`] (MTU `cfg.mtu`)
+/// addressed `own/prefix`, IPv6 off, the profile's TCP sysctls, and a route through the device to
+/// each of `routes` with the profile's route options. Nothing else is attached: every packet the
+/// host sends goes to whoever reads the device.
+pub fn host_namespace(
+    name: &str,
+    cfg: &TestbedConfig,
+    own: Ipv4Addr,
+    prefix: u8,
+    routes: &[&str],
+) -> Result<(Namespace, Tun), String> {
+    let ns = Namespace::create(name.to_string())?;
+    disable_ipv6(&ns)?;
+    for (key, value) in cfg.profile.sysctls() {
+        ns.set_sysctl(key, &value)?;
+    }
+    let tun = Tun::create_in(&ns, TUN_NAME)?;
+    let mtu = cfg.mtu.to_string();
+    ns.ip(&["link", "set", "dev", TUN_NAME, "mtu", &mtu, "up"])?;
+    ns.ip(&["addr", "add", &format!("{own}/{prefix}"), "dev", TUN_NAME])?;
+    let options = cfg.route_options();
+    for to in routes {
+        let mut route = vec!["route", "add", to, "dev", TUN_NAME];
+        route.extend(options.iter().map(String::as_str));
+        ns.ip(&route)?;
+    }
+    Ok((ns, tun))
 }
 
 /// No IPv6 in the namespaces: no router solicitations or neighbour discovery on the devices, only
@@ -145,6 +159,18 @@ pub fn unavailable_reason() -> Option<String> {
                 .into(),
         ),
         Err(e) => Some(format!("live mode needs `ip` from iproute2: {e}")),
+    }
+}
+
+/// For tests that need the live mode: prints why `test` skips and returns true where it cannot
+/// run here.
+pub fn skip_test(test: &str) -> bool {
+    match unavailable_reason() {
+        Some(why) => {
+            eprintln!("skipping live test {test}: {why}");
+            true
+        }
+        None => false,
     }
 }
 

@@ -98,7 +98,7 @@ fn bytes_of(i: &Input) -> Vec<u8> {
 fn agents() -> Vec<Box<dyn Agent<LivePacket>>> {
     let mut v: Vec<Box<dyn Agent<LivePacket>>> = LiveProtocol::ALL
         .iter()
-        .filter_map(|p| p.agent().ok())
+        .filter_map(|p| snooplab_sim::agents::forwarding_agent(p.sim_protocol().agent()))
         .collect();
     // and one with tiny limits, so that they bind
     v.push(Box::new(SnoopAgent::new(SnoopConfig {

@@ -4,29 +4,24 @@
 
 use std::io::{Read, Write};
 use std::net::{SocketAddrV4, TcpListener, TcpStream, UdpSocket};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
-use snooplab_live::emulator::{Emulator, LinkConfig};
-use snooplab_live::packet::LivePacket;
+use snooplab_live::engine::{run_engine, EngineRun, EngineSetup, LiveObserver};
+use snooplab_live::link_config::LinkConfig;
 use snooplab_live::payload::{self, StreamDigest};
-use snooplab_live::station::BaseStation;
-use snooplab_live::testbed::{unavailable_reason, Testbed, TestbedConfig, FH_IP, MH_IP, TUN_NAME};
+use snooplab_live::testbed::{Testbed, TestbedConfig, FH_IP, MH_IP, TUN_NAME};
+use snooplab_live::tun_driver::Stop;
 use snooplab_live::{snmp, sys, CongestionControl, LinuxProfile, LiveConfig, LiveProtocol};
 use snooplab_proto::agent::{Agent, SnoopAgent, SnoopConfig};
-use snooplab_proto::time::{MS, SEC};
+use snooplab_proto::time::SEC;
 use snooplab_proto::wire;
 use snooplab_sim::medium::WavelanParams;
+use snooplab_sim::packet::SimPacket;
 use snooplab_sim::Env;
 
 fn skip(test: &str) -> bool {
-    match unavailable_reason() {
-        Some(why) => {
-            eprintln!("skipping live test {test}: {why}");
-            true
-        }
-        None => false,
-    }
+    snooplab_live::testbed::skip_test(test)
 }
 
 fn lan(error_every: u64, seed: u64) -> LinkConfig {
@@ -185,17 +180,10 @@ fn the_paper_profile_routes_carry_bsd_rto_min_and_initial_window() {
     }
 }
 
-/// A pcap file's records (timestamp, bytes), from our own writer's format.
+/// A pcap file's packets, from our own writer's format.
 fn read_pcap(path: &std::path::Path) -> Vec<Vec<u8>> {
     let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut out = Vec::new();
-    let mut at = 24;
-    while at + 16 <= b.len() {
-        let caplen = u32::from_le_bytes([b[at + 8], b[at + 9], b[at + 10], b[at + 11]]) as usize;
-        out.push(b[at + 16..at + 16 + caplen].to_vec());
-        at += 16 + caplen;
-    }
-    out
+    snooplab_sim::capture::read_packets(&b)
 }
 
 #[test]
@@ -231,51 +219,54 @@ fn captures_show_both_links_and_every_corrupted_frame() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Runs a base station with `agent` between the namespaces of `tb` while `work` runs on another
-/// thread; returns what `work` returned and the station, stopped.
-fn with_station<'t, T: Send>(
-    tb: &'t Testbed,
-    agent: Box<dyn Agent<LivePacket>>,
+/// Runs the engine on paper 000's path (`protocol`'s agent, or `agent` instead, and `link`)
+/// between the namespaces of `tb` while `work` runs on another thread, then `linger` more;
+/// returns what `work` returned and the engine's run, stopped.
+fn with_engine<T: Send>(
+    tb: &Testbed,
+    protocol: LiveProtocol,
+    agent: Option<Box<dyn Agent<SimPacket>>>,
     link: Option<LinkConfig>,
     work: impl FnOnce() -> T + Send,
     linger: u64,
-) -> (T, BaseStation<'t>) {
-    let mut station = BaseStation::new(
-        &tb.fh_tun,
-        &tb.mh_tun,
-        agent,
-        Emulator::new(link.as_ref()),
-        None,
-    );
-    let finished = AtomicBool::new(false);
-    let out = std::thread::scope(|s| {
+) -> (T, EngineRun) {
+    let cfg = LiveConfig {
+        link,
+        ..config(protocol, 0, 1)
+    };
+    let net = snooplab_live::run::preset_scenario(&cfg).network();
+    let clock = std::time::Instant::now();
+    // when `work` finished, ns after `clock`, plus one (0: not yet)
+    let finished = AtomicU64::new(0);
+    std::thread::scope(|s| {
         let h = s.spawn(|| {
             let r = work();
-            finished.store(true, Ordering::SeqCst);
+            finished.store(clock.elapsed().as_nanos() as u64 + 1, Ordering::SeqCst);
             r
         });
-        station
-            .run(
-                120 * SEC,
-                &|| finished.load(Ordering::SeqCst),
-                SEC,
-                &mut |_| {},
-            )
-            .unwrap_or_else(|e| panic!("station: {e}"));
-        h.join().unwrap_or_else(|_| panic!("work panicked"))
-    });
-    if linger > 0 {
-        let start = std::time::Instant::now();
-        station
-            .run(
-                120 * SEC,
-                &|| start.elapsed().as_nanos() as u64 >= linger,
-                10 * MS,
-                &mut |_| {},
-            )
-            .unwrap_or_else(|e| panic!("station: {e}"));
-    }
-    (out, station)
+        let done = || {
+            let f = finished.load(Ordering::SeqCst);
+            f > 0 && clock.elapsed().as_nanos() as u64 >= f + linger
+        };
+        let setup = EngineSetup {
+            net: &net,
+            env: "lan",
+            hosts: vec![(0, &tb.fh_tun), (2, &tb.mh_tun)],
+            clock,
+            agent: agent.map(|a| (1, a)),
+            obs: LiveObserver::default(),
+        };
+        let stop = Stop {
+            done: &done,
+            limit: 120 * SEC,
+            tick: &mut |_| {},
+            tick_every: SEC,
+        };
+        let engine = run_engine(setup, stop);
+        assert!(engine.error.is_none(), "{:?}", engine.error);
+        let out = h.join().unwrap_or_else(|_| panic!("work panicked"));
+        (out, engine)
+    })
 }
 
 fn testbed() -> Testbed {
@@ -313,13 +304,11 @@ fn icmp_and_udp_pass_untouched_and_garbage_is_dropped_and_counted() {
         return;
     }
     let tb = testbed();
-    let agent = LiveProtocol::LlTcpAware
-        .agent()
-        .unwrap_or_else(|e| panic!("{e}"));
     let udp_payload: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
-    let (got, station) = with_station(
+    let (got, engine) = with_engine(
         &tb,
-        agent,
+        LiveProtocol::LlTcpAware,
+        None,
         Some(lan(0, 1)),
         || {
             let rx = {
@@ -385,12 +374,12 @@ fn icmp_and_udp_pass_untouched_and_garbage_is_dropped_and_counted() {
     );
     assert_eq!(icmp(&tb.fh, "InEchoReps"), 1, "its reply came back intact");
     assert_eq!(icmp(&tb.mh, "InErrors") + icmp(&tb.fh, "InErrors"), 0);
-    let c = station.counters();
+    let c = engine.counters;
     assert_eq!(c.rejected_not_ipv4, 1);
     assert_eq!(c.rejected_malformed, 4);
     assert_eq!(c.passed_non_tcp, 3, "UDP, echo request, echo reply");
     // nothing was counted as TCP
-    assert_eq!(station.agent_probe().connections, 0);
+    assert_eq!(engine.obs.last.map_or(0, |p| p.connections), 0);
     let _ = snmp::read(&tb.mh).unwrap_or_else(|e| panic!("{e}"));
 }
 
@@ -422,9 +411,10 @@ fn two_hundred_connections_through_snoop_stay_within_the_cache_bounds_and_expire
         TcpListener::bind(SocketAddrV4::new(MH_IP, 7000)).unwrap_or_else(|e| panic!("{e}"))
     };
     let ok = AtomicUsize::new(0);
-    let ((), station) = with_station(
+    let ((), engine) = with_engine(
         &tb,
-        Box::new(SnoopAgent::new(cfg)),
+        LiveProtocol::LlTcpAware,
+        Some(Box::new(SnoopAgent::new(cfg))),
         Some(link),
         || {
             std::thread::scope(|s| {
@@ -477,24 +467,23 @@ fn two_hundred_connections_through_snoop_stay_within_the_cache_bounds_and_expire
         CONNS,
         "every connection's bytes arrived intact"
     );
-    let c = station.counters();
-    let stats = station.agent_counters();
+    let o = &engine.obs;
     assert!(
-        stats.get("local_retransmissions") > 0,
+        engine.run.agent_total("local_retransmissions") > 0,
         "the agent had losses to repair"
     );
     assert!(
-        c.agent_max_held_segments <= 1000,
+        o.max_held_segments <= 1000,
         "held {} segments, limit 1000",
-        c.agent_max_held_segments
+        o.max_held_segments
     );
-    assert!(c.agent_max_held_bytes <= 1000 * 1400);
+    assert!(o.max_held_bytes <= 1000 * 1400);
     assert!(
-        c.agent_max_held_segments >= 500,
+        o.max_held_segments >= 500,
         "the limit was not approached ({}): the test does not test it",
-        c.agent_max_held_segments
+        o.max_held_segments
     );
-    let probe = station.agent_probe();
+    let probe = o.last.unwrap_or_default();
     assert_eq!(probe.connections, 0, "idle connections expired");
     assert_eq!(probe.held_segments, 0);
 }
@@ -629,7 +618,7 @@ fn a_capture_directory_another_run_is_writing_is_refused() {
     }
     let dir = std::env::temp_dir().join(format!("snooplab-live-busy-{}", std::process::id()));
     // the other run, as far as the lock goes
-    let held = snooplab_live::station::DirLock::acquire(&dir, snooplab_live::station::CAPTURE_LOCK)
+    let held = snooplab_live::dirlock::DirLock::acquire(&dir, snooplab_live::dirlock::CAPTURE_LOCK)
         .unwrap_or_else(|e| panic!("{e}"));
     let mut c = config(LiveProtocol::Plain, 0, 64 * 1024);
     c.pcap = Some(dir.clone());
@@ -694,13 +683,13 @@ fn a_run_knows_when_its_emulator_ran_late_and_says_so() {
     assert!(l.deliveries > 300, "{l:?}");
     assert!(l.max_ms >= 100.0, "{l:?}");
     assert!(
-        l.late_fraction() > snooplab_live::station::LATE_WARN_FRACTION,
+        l.late_fraction() > snooplab_live::lateness::LATE_WARN_FRACTION,
         "{l:?}"
     );
     assert!(
         r.warnings
             .iter()
-            .any(|w| w.contains("the emulator released") && w.contains("more than 1 ms late")),
+            .any(|w| w.contains("the engine released") && w.contains("more than 1 ms late")),
         "{:?}",
         r.warnings
     );
@@ -717,7 +706,14 @@ fn a_stop_signal_that_never_lets_the_sender_connect_ends_the_run_at_once() {
     let stop = AtomicBool::new(false);
     let r = std::thread::scope(|s| {
         let h = s.spawn(|| {
-            snooplab_live::endpoint::send(&tb.fh, CongestionControl::Reno, 1000, 1, &stop)
+            snooplab_live::endpoint::send(
+                &tb.fh,
+                snooplab_live::testbed::MH_ADDR,
+                CongestionControl::Reno,
+                1000,
+                1,
+                &stop,
+            )
         });
         std::thread::sleep(Duration::from_millis(300));
         stop.store(true, Ordering::SeqCst);

@@ -290,6 +290,22 @@ fn be32(b: &[u8], at: usize) -> u32 {
     u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }
 
+/// A whole packet for `seg` made from the packet `like` (its bytes and its header view): an ACK a
+/// base station makes up (snoop's answer to data already acknowledged, paper 002 section 3.1.1
+/// case 2b) or `like` with a changed header (the ELN marker sets its bit on an ACK). Real headers,
+/// correct checksums; the payload is `like`'s when `seg` and `like` are the same bytes of the same
+/// connection, zeros otherwise. (Writing only the headers left an ACK that carries data, marked by
+/// the ELN agent, with a total length past its end: found by fuzzing, fuzz_targets/agent_eln.rs.)
+pub fn rebuild(seg: &Segment, like: &[u8], like_seg: Option<&Segment>) -> Vec<u8> {
+    let same_bytes = like_seg
+        .is_some_and(|l| (l.src, l.dst, l.seq, l.len) == (seg.src, seg.dst, seg.seq, seg.len));
+    let payload = parse_headers(like)
+        .ok()
+        .filter(|_| same_bytes)
+        .and_then(|h| like.get(h.payload_offset..h.total_len));
+    encode(seg, payload)
+}
+
 /// Reads the headers of an IPv4/TCP packet without checking the checksums (the live base station
 /// forwards what the kernel made; the receiver checks). Never panics, whatever the bytes; trailing
 /// bytes past the IPv4 total length (link padding) are ignored.

@@ -82,6 +82,22 @@ impl<W: Write> PcapWriter<W> {
 /// A sink for a capture: a file, or memory in tests.
 pub type Sink = Box<dyn Write + Send>;
 
+/// The packets of a capture [`PcapWriter`] wrote (for tests and tools): each record's bytes, in
+/// order; a record cut short by the end of the file ends the list.
+pub fn read_packets(file: &[u8]) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut at = 24;
+    while let Some(h) = file.get(at..at + 16) {
+        let len = u32::from_le_bytes([h[8], h[9], h[10], h[11]]) as usize;
+        let Some(p) = file.get(at + 16..at + 16 + len) else {
+            break;
+        };
+        out.push(p.to_vec());
+        at += 16 + len;
+    }
+    out
+}
+
 /// The captures of one run, one per wired link (both directions, as seen at the receiving end) and
 /// one per cell (every frame in both directions, corrupted ones included), in the network's order:
 /// links first, then cells.
@@ -91,6 +107,22 @@ pub struct Capture {
 }
 
 impl Capture {
+    /// One file per name, `<name>.pcap`, in `dir` (made if missing): `run --pcap` and the live
+    /// mode's captures.
+    pub fn create_files(dir: &std::path::Path, names: &[String]) -> Result<Capture, String> {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        let mut sinks = Vec::with_capacity(names.len());
+        for name in names {
+            let p = dir.join(format!("{name}.pcap"));
+            let f = std::fs::File::create(&p)
+                .map_err(|e| format!("cannot create {}: {e}", p.display()))?;
+            let sink: Sink = Box::new(std::io::BufWriter::with_capacity(1 << 16, f));
+            sinks.push((name.clone(), sink));
+        }
+        Capture::new(sinks).map_err(|e| format!("cannot write a capture in {}: {e}", dir.display()))
+    }
+
     /// One named capture per link, then per cell.
     pub fn new(sinks: Vec<(String, Sink)>) -> io::Result<Capture> {
         let mut writers = Vec::with_capacity(sinks.len());
@@ -114,6 +146,13 @@ impl Capture {
         };
         // headers with checksums for the zero payload, which is written as zeros; a handoff
         // message is a whole UDP datagram
+        if pkt.raw().is_some() {
+            // a real packet: its own bytes, the checksum broken if the channel corrupted it
+            if let Err(e) = w.write(at, &pkt.wire_bytes()) {
+                self.error = Some(e);
+            }
+            return;
+        }
         let mut bytes = match pkt.mobility() {
             Some(m) => wire::encode_udp(pkt.seg.src, pkt.seg.dst, 0, &m.encode()),
             None => wire::encode_headers(&pkt.seg),

@@ -114,6 +114,20 @@ impl<E> EventQueue<E> {
         ((key >> 64) as Time, Next::Timer(slot))
     }
 
+    /// When the next event or timer is due, without taking it (a real-clock driver waits until
+    /// then, `run/driver.rs`).
+    pub fn next_time(&mut self) -> Option<Time> {
+        if let Some(slot) = self.fired.take() {
+            self.timers.remove(slot);
+        }
+        let event = self.heap.first().map(|e| e.key);
+        let key = match (event, self.timers.first().map(|(k, _)| k)) {
+            (Some(e), Some(t)) => e.min(t),
+            (e, t) => e.or(t)?,
+        };
+        Some((key >> 64) as Time)
+    }
+
     /// Pushes a one-off event.
     #[inline]
     pub fn push(&mut self, time: Time, event: E) {

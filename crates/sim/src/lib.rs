@@ -17,6 +17,7 @@ pub mod nodes;
 pub mod observer;
 pub mod packet;
 pub mod protocol;
+pub mod raw;
 pub mod rng;
 pub mod run;
 pub mod scenario;

@@ -20,14 +20,16 @@ pub struct SimPacket {
     pub extra: Option<Box<Extra>>,
 }
 
-/// A handoff message, or an encapsulated packet's outer header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// A handoff message, an encapsulated packet's outer header, or a real packet's bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Extra {
     /// A handoff protocol message: then `seg` holds only its addresses and ports, and the packet is
     /// a UDP datagram, not TCP.
     pub mobility: Option<Mobility>,
     /// The outer header of a packet the home agent encapsulated to a base station.
     pub tunnel: Option<Tunnel>,
+    /// The bytes of a real packet, from a kernel host (`raw.rs`).
+    pub raw: Option<crate::raw::Raw>,
 }
 
 impl SimPacket {
@@ -55,9 +57,10 @@ impl SimPacket {
         let Some(e) = &self.extra else {
             return self.seg.ip_len();
         };
-        let inner = match &e.mobility {
-            Some(m) => m.ip_len(),
-            None => self.seg.ip_len(),
+        let inner = match (&e.mobility, &e.raw) {
+            (Some(m), _) => m.ip_len(),
+            (None, Some(r)) => r.bytes.len() as u32,
+            (None, None) => self.seg.ip_len(),
         };
         inner + e.tunnel.map_or(0, |_| TUNNEL_HEADER_BYTES)
     }
@@ -67,9 +70,11 @@ impl SimPacket {
         self.tunnel().map_or(self.seg.dst.addr, |t| t.dst)
     }
 
-    /// A TCP segment, not a handoff message.
+    /// A TCP segment, not a handoff message (nor a real packet of another protocol).
     pub fn is_tcp(&self) -> bool {
-        self.mobility().is_none()
+        self.extra
+            .as_ref()
+            .is_none_or(|e| e.mobility.is_none() && e.raw.as_ref().is_none_or(|r| r.tcp))
     }
 }
 
@@ -83,7 +88,7 @@ impl MobilityPacket for SimPacket {
     }
 
     fn encapsulate(&self, tunnel: Tunnel) -> Self {
-        let mut e = self.extra.as_deref().copied().unwrap_or_default();
+        let mut e = self.extra.as_deref().cloned().unwrap_or_default();
         e.tunnel = Some(tunnel);
         SimPacket {
             extra: Some(Box::new(e)),
@@ -94,9 +99,11 @@ impl MobilityPacket for SimPacket {
     fn decapsulate(self) -> Self {
         let extra = self
             .extra
-            .as_deref()
-            .filter(|e| e.mobility.is_some())
-            .map(|e| Box::new(Extra { tunnel: None, ..*e }));
+            .filter(|e| e.mobility.is_some() || e.raw.is_some())
+            .map(|mut e| {
+                e.tunnel = None;
+                e
+            });
         SimPacket { extra, ..self }
     }
 
@@ -115,7 +122,7 @@ impl MobilityPacket for SimPacket {
         SimPacket {
             extra: Some(Box::new(Extra {
                 mobility: Some(msg),
-                tunnel: None,
+                ..Extra::default()
             })),
             ..SimPacket::new(seg, None)
         }
@@ -123,8 +130,11 @@ impl MobilityPacket for SimPacket {
 }
 
 impl BuildPacket for SimPacket {
-    fn build(seg: &Segment, _like: &Self) -> Self {
-        SimPacket::new(*seg, None)
+    fn build(seg: &Segment, like: &Self) -> Self {
+        match like.raw() {
+            None => SimPacket::new(*seg, None),
+            Some(r) => SimPacket::rebuilt(seg, r),
+        }
     }
 }
 

@@ -10,6 +10,7 @@ use serde::{Serialize, Serializer};
 
 use snooplab_proto::agent::Counters;
 use snooplab_proto::tcp::TimeoutCauses;
+use snooplab_proto::Time;
 
 use crate::invariants::InvariantReport;
 
@@ -249,6 +250,36 @@ pub struct Aggregate {
     pub throughput_mbps: f64,
     /// Jain's fairness index of the flows' throughputs: 1 when equal, 1/n when one flow has it all.
     pub fairness: f64,
+}
+
+impl Aggregate {
+    /// All `flows` together: their bytes over the span from the first data sent (`start`) to the
+    /// last byte read (`end`), when every flow completed; Jain's index of their throughputs.
+    pub fn of(flows: &[FlowResult], start: Option<Time>, end: Option<Time>) -> Aggregate {
+        let complete = flows.iter().filter(|f| f.invariants.complete).count();
+        let bytes: u64 = flows.iter().map(|f| f.transfer_bytes).sum();
+        let throughput = match (start, end) {
+            (Some(s), Some(e)) if complete == flows.len() && e > s => {
+                bytes as f64 * 8.0 / snooplab_proto::time::as_secs_f64(e - s) / 1e6
+            }
+            _ => 0.0,
+        };
+        let xs: Vec<f64> = flows.iter().map(|f| f.throughput_mbps).collect();
+        let sum: f64 = xs.iter().sum();
+        let sq: f64 = xs.iter().map(|x| x * x).sum();
+        let fairness = if sq > 0.0 {
+            sum * sum / (xs.len() as f64 * sq)
+        } else {
+            0.0
+        };
+        Aggregate {
+            flows: flows.len(),
+            complete_flows: complete,
+            transfer_bytes: bytes,
+            throughput_mbps: throughput,
+            fairness,
+        }
+    }
 }
 
 /// One cell's medium.

@@ -4,13 +4,17 @@
 //! ([`SimNode::poll_timeout`]). The event loop kicks nodes by index and routes what they send; it
 //! never names a node.
 //!
-//! The kinds, one file each: `host.rs` (TCP endpoints, demultiplexed by address and port) and
-//! `base_station.rs` (a base-station agent between the wired side and the cell).
+//! The kinds, one file each: `host.rs` (TCP endpoints, demultiplexed by address and port),
+//! `base_station.rs` (a base-station agent between the wired side and the cell) and `external.rs`
+//! (a host outside the engine, a real one in the live mode, whose packets come and go through the
+//! loop's driver).
 
 mod base_station;
+mod external;
 mod host;
 
 pub use base_station::BaseStationNode;
+pub use external::{ExternalHost, QUEUE_LIMIT};
 pub use host::{Conn, HostNode, Role};
 
 use snooplab_proto::agent::handoff::MobileHandoff;
@@ -54,12 +58,15 @@ pub enum Inbound {
     Agent,
     /// A host with no endpoint for it.
     Unmatched,
+    /// A host outside the engine: the loop's driver hands it the packet.
+    External,
 }
 
 /// A node of any kind.
 pub enum SimNode {
     Host(HostNode),
     BaseStation(BaseStationNode),
+    External(ExternalHost),
 }
 
 impl SimNode {
@@ -76,34 +83,42 @@ impl SimNode {
                 None => Inbound::Unmatched,
             },
             SimNode::BaseStation(_) => Inbound::Agent,
+            SimNode::External(_) => Inbound::External,
         }
     }
 
     pub fn host(&self) -> Option<&HostNode> {
         match self {
             SimNode::Host(h) => Some(h),
-            SimNode::BaseStation(_) => None,
+            _ => None,
         }
     }
 
     pub fn host_mut(&mut self) -> Option<&mut HostNode> {
         match self {
             SimNode::Host(h) => Some(h),
-            SimNode::BaseStation(_) => None,
+            _ => None,
         }
     }
 
     pub fn base_station(&self) -> Option<&BaseStationNode> {
         match self {
             SimNode::BaseStation(b) => Some(b),
-            SimNode::Host(_) => None,
+            _ => None,
         }
     }
 
     pub fn base_station_mut(&mut self) -> Option<&mut BaseStationNode> {
         match self {
             SimNode::BaseStation(b) => Some(b),
-            SimNode::Host(_) => None,
+            _ => None,
+        }
+    }
+
+    pub fn external_mut(&mut self) -> Option<&mut ExternalHost> {
+        match self {
+            SimNode::External(x) => Some(x),
+            _ => None,
         }
     }
 
@@ -127,6 +142,7 @@ impl SimNode {
         match self {
             SimNode::Host(h) => h.on_packet(now, packet),
             SimNode::BaseStation(b) => b.on_packet(now, side, packet),
+            SimNode::External(x) => x.on_packet(packet),
         }
     }
 
@@ -134,20 +150,25 @@ impl SimNode {
         match self {
             SimNode::Host(h) => h.on_timeout(now),
             SimNode::BaseStation(b) => b.on_timeout(now),
+            SimNode::External(_) => {}
         }
     }
 
+    #[inline]
     pub fn poll_transmit(&mut self, now: Time) -> Option<Outgoing> {
         match self {
             SimNode::Host(h) => h.poll_transmit(),
             SimNode::BaseStation(b) => b.poll_transmit(now),
+            SimNode::External(x) => x.poll_transmit(),
         }
     }
 
+    #[inline]
     pub fn poll_timeout(&self) -> Option<Time> {
         match self {
             SimNode::Host(h) => h.poll_timeout(),
             SimNode::BaseStation(b) => b.poll_timeout(),
+            SimNode::External(_) => None,
         }
     }
 }

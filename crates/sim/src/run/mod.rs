@@ -6,6 +6,9 @@
 //! link or medium, and its timer is re-armed. Nothing here names a node kind or assumes a direction
 //! of transfer.
 //!
+//! Where its time comes from is the one seam of the loop, `driver.rs`: simulated time (jump to the
+//! next event) or the real clock with hosts outside the engine (`external.rs`).
+//!
 //! The rest of a run, one concern a file: `build.rs` (the run made from a network), `roaming.rs`
 //! (a mobile host that hands off), `crash.rs` (base-station crashes), `checks.rs` (the invariants
 //! checked as the run goes), `observe.rs` (traces and captures), `progress.rs` (a long run's progress
@@ -36,11 +39,14 @@ mod build;
 mod card;
 mod checks;
 mod crash;
+mod driver;
+mod external;
 mod observe;
 mod progress;
 mod results;
 mod roaming;
 
+pub use driver::{Driver, SimulatedTime, Step};
 pub use progress::{ProgressFn, RunProgress, PROGRESS_EVERY};
 
 /// What the queue holds besides the timers: node `n`'s timer is the queue's timer `n`, cell
@@ -144,7 +150,12 @@ impl Simulation<NoObserver> {
     /// in this crate, where the event loop can inline the links and the queue; a generic entry
     /// point would be compiled in the caller's crate without that.
     pub fn run(self) -> RunResult {
-        self.run_to_end().0
+        self.run_to_end(&mut SimulatedTime).0
+    }
+
+    /// Runs to the end with `driver`'s clock and outside hosts (`driver.rs`).
+    pub fn run_with<D: Driver>(self, driver: &mut D) -> RunResult {
+        self.run_to_end(driver).0
     }
 }
 
@@ -161,7 +172,7 @@ impl Simulation<Observer> {
 
     /// Runs to the end and hands back the observer with what it recorded.
     pub fn run_observed(self) -> (RunResult, Observer) {
-        self.run_to_end()
+        self.run_to_end(&mut SimulatedTime)
     }
 }
 
@@ -184,10 +195,19 @@ impl<O: Observe> Simulation<O> {
         self.kick(node);
     }
 
-    fn run_to_end(mut self) -> (RunResult, O) {
+    fn run_to_end<D: Driver>(mut self, driver: &mut D) -> (RunResult, O) {
         // (a timer re-armed or cancelled is not in the queue: it neither moves the clock nor
         // stops the run at the time cap)
-        while let Some((t, ev)) = self.queue.pop_next() {
+        loop {
+            let (t, ev) = match driver.next(&mut self.queue) {
+                Step::Event(t, ev) => (t, ev),
+                Step::Input(now) if D::EXTERNAL => {
+                    self.take_input(driver, now);
+                    self.flush_external(driver);
+                    continue;
+                }
+                Step::Input(_) | Step::End => break,
+            };
             if t > self.net.max_time {
                 self.inv.note(format!(
                     "stopped at the time cap of {} s",
@@ -199,7 +219,10 @@ impl<O: Observe> Simulation<O> {
             self.now = t;
             self.events += 1;
             self.dispatch(ev);
-            if self.all_finished() {
+            if D::EXTERNAL {
+                self.flush_external(driver);
+            }
+            if driver.ends_with_flows() && self.all_finished() {
                 break;
             }
             if self.events & (PROGRESS_EVERY - 1) == 0 && self.progress.is_some() {
@@ -394,8 +417,8 @@ impl<O: Observe> Simulation<O> {
             }
             Inbound::Agent if O::ACTIVE && side == Side::Cell => self.observe_ack_at_bs(node, pkt),
             Inbound::Agent => self.nodes[node].on_packet(self.now, side, pkt),
-            Inbound::Unmatched => {
-                // counted by the host; no endpoint ran, so nothing to send
+            Inbound::Unmatched | Inbound::External => {
+                // counted by the host, or the driver's to hand out; nothing to send here
                 self.nodes[node].on_packet(self.now, side, pkt);
                 return;
             }

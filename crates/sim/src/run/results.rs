@@ -328,31 +328,9 @@ impl<O: Observe> Simulation<O> {
 
 /// All flows together: bytes over the span from the first data sent to the last byte read.
 fn aggregate(flows: &[FlowResult], states: &[FlowState]) -> Aggregate {
-    let complete = flows.iter().filter(|f| f.invariants.complete).count();
-    let bytes: u64 = flows.iter().map(|f| f.transfer_bytes).sum();
     let start = states.iter().filter_map(|s| s.first_data_at).min();
     let end = states.iter().filter_map(|s| s.complete_at).max();
-    let throughput = match (start, end) {
-        (Some(s), Some(e)) if complete == flows.len() && e > s => {
-            bytes as f64 * 8.0 / as_secs_f64(e - s) / 1e6
-        }
-        _ => 0.0,
-    };
-    let xs: Vec<f64> = flows.iter().map(|f| f.throughput_mbps).collect();
-    let sum: f64 = xs.iter().sum();
-    let sq: f64 = xs.iter().map(|x| x * x).sum();
-    let fairness = if sq > 0.0 {
-        sum * sum / (xs.len() as f64 * sq)
-    } else {
-        0.0
-    };
-    Aggregate {
-        flows: flows.len(),
-        complete_flows: complete,
-        transfer_bytes: bytes,
-        throughput_mbps: throughput,
-        fairness,
-    }
+    Aggregate::of(flows, start, end)
 }
 
 /// `num` as a percentage of `den` (0 when `den` is 0).

@@ -45,6 +45,29 @@ pub struct NodeTable {
     /// loss, never marked, while the input queue or the mobile host's output queue is above this
     /// fraction of its maximum [default: 0.75, paper 004].
     pub queue_threshold: Option<f64>,
+    /// Hosts: `model` (the engine's TCP) or `kernel` (a real host: in `snooplab live` a network
+    /// namespace with a TUN device; `snooplab run` models every host) [default: `model` in
+    /// `snooplab run`, `kernel` in `snooplab live`].
+    pub stack: Option<String>,
+}
+
+/// What runs a host's TCP ([`NodeTable::stack`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stack {
+    /// The engine's TCP, any host profile.
+    Model,
+    /// A real host outside the engine (the live mode's network namespace).
+    Kernel,
+}
+
+impl Stack {
+    pub fn parse(text: &str) -> Result<Stack, String> {
+        match text.trim() {
+            "model" => Ok(Stack::Model),
+            "kernel" => Ok(Stack::Kernel),
+            other => Err(format!("unknown stack '{other}' (known: model, kernel)")),
+        }
+    }
 }
 
 /// A `[[link]]` table: a full-duplex wired link.

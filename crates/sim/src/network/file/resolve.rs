@@ -7,7 +7,7 @@ use std::net::Ipv4Addr;
 use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::{Time, SEC, US};
 
-use super::{CellTable, ChannelLevel, CsmaTable, FlowTable, LinkTable, NodeTable, Tables};
+use super::{CellTable, ChannelLevel, CsmaTable, FlowTable, LinkTable, NodeTable, Stack, Tables};
 use crate::link::WiredParams;
 use crate::medium::AccessModel;
 use crate::network::paper000::{DST_PORT, SRC_PORT};
@@ -34,6 +34,8 @@ struct TopoNode {
     /// `None` for a host; for a base station its agent, `None` inside for the scenario's.
     base_station: Option<Option<AgentKind>>,
     input: InputQueue,
+    /// A host's `stack`, if the file names one.
+    stack: Option<Stack>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -178,11 +180,20 @@ fn resolve_node(i: usize, n: &NodeTable) -> Result<TopoNode, String> {
         }
         input.congestion_fraction = f;
     }
+    let stack = n
+        .stack
+        .as_deref()
+        .map(|t| Stack::parse(t).map_err(|e| format!("{what}: {e}")))
+        .transpose()?;
+    if stack.is_some() && base_station.is_some() {
+        return Err(format!("{what}: stack is for hosts"));
+    }
     Ok(TopoNode {
         name: n.name.clone(),
         addr,
         base_station,
         input,
+        stack,
     })
 }
 
@@ -414,6 +425,14 @@ fn parse_agent(name: &str) -> Result<AgentKind, String> {
         let names: Vec<&str> = NODE_AGENTS.iter().map(|(n, _)| *n).collect();
         format!("{e}; or {}", names.join(", "))
     })
+}
+
+impl Topology {
+    /// The `stack` each node's table names (`None` for base stations, routers and hosts that
+    /// name none), by node index.
+    pub fn stacks(&self) -> Vec<Option<Stack>> {
+        self.nodes.iter().map(|n| n.stack).collect()
+    }
 }
 
 impl Network {

@@ -1,0 +1,122 @@
+//! `snooplab live --scenario FILE`: a scenario's network on the real clock (docs/live.md,
+//! "Scenario files").
+
+use std::path::Path;
+
+use indicatif::{ProgressBar, ProgressStyle};
+use snooplab_lab::settings::RunSettings;
+use snooplab_live::dirlock::{DirLock, INVOCATION_LOCK};
+use snooplab_live::network_report::NetworkResult;
+use snooplab_live::network_run::{run_network, NetworkConfig};
+use snooplab_live::testbed::unavailable_reason;
+
+use crate::cli::LiveArgs;
+use crate::run_cmd::open_capture;
+use crate::settings::parse_max_time;
+
+/// The scenario and the live settings that apply to it.
+fn config(a: &LiveArgs, path: &Path) -> Result<NetworkConfig, String> {
+    let scenario = RunSettings {
+        scenario: Some(path.to_path_buf()),
+        ..RunSettings::default()
+    }
+    .scenario()?;
+    let (profile, cc, rto_min_ms) = crate::live_cmd::host_settings(a)?;
+    Ok(NetworkConfig {
+        scenario,
+        profile,
+        cc,
+        rto_min_ms,
+        max_time: parse_max_time(&a.max_time)?,
+    })
+}
+
+pub fn live_scenario(a: &LiveArgs, path: &Path) -> Result<(), String> {
+    let cfg = config(a, path)?;
+    let net = cfg.scenario.network();
+    snooplab_live::network_run::validate(&cfg, &net)?;
+    snooplab_live::network_run::kernel_hosts(&cfg.scenario, &net)?;
+    // a capture directory another invocation is writing is refused before anything is set up
+    let _pcap_lock = match &a.pcap {
+        Some(dir) => Some(DirLock::acquire(dir, INVOCATION_LOCK)?),
+        None => None,
+    };
+    if let Some(why) = unavailable_reason() {
+        return Err(why);
+    }
+    let capture = match &a.pcap {
+        Some(dir) => Some(open_capture(dir, &net.capture_names())?),
+        None => None,
+    };
+    snooplab_live::sys::catch_stop_signals()
+        .map_err(|e| format!("cannot catch the stop signals: {e}"))?;
+    let total: u64 = net.flows.iter().map(|f| f.transfer).sum();
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {elapsed}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_message(format!("{}", path.display()));
+    let r = run_network(&cfg, capture, &mut |(_, got, _)| bar.set_position(got));
+    bar.finish_and_clear();
+    let r = r?;
+    if !r.live.leftovers_removed.is_empty() {
+        eprintln!(
+            "removed namespaces left by a killed run: {}",
+            r.live.leftovers_removed.join(", ")
+        );
+    }
+    if a.json {
+        let text = serde_json::to_string_pretty(&r.to_json()?).map_err(|e| e.to_string())?;
+        println!("{text}");
+    } else {
+        print_text(&r);
+    }
+    if !r.intact() {
+        return Err("the receiver's digest differs from the sender's in some flow".into());
+    }
+    Ok(())
+}
+
+fn print_text(r: &NetworkResult) {
+    println!(
+        "{:<10} {:>6} {:>6} {:>8} {:>9} {:>9} {:>5}",
+        "flow", "from", "to", "Mb/s", "duration", "sender rx", "hash"
+    );
+    for (f, l) in r.run.flows.iter().zip(&r.live.flows) {
+        println!(
+            "{:<10} {:>6} {:>6} {:>8.3} {:>8.1}s {:>9} {:>5}",
+            f.flow,
+            f.from,
+            f.to,
+            f.throughput_mbps,
+            f.duration_s,
+            f.sender_retransmitted_segments,
+            if l.integrity_ok { "ok" } else { "BAD" }
+        );
+    }
+    let a = &r.run.aggregate;
+    println!(
+        "aggregate: {:.3} Mb/s over {} flows, fairness {:.3}",
+        a.throughput_mbps, a.flows, a.fairness
+    );
+    for c in &r.run.cells {
+        println!(
+            "cell {} ({}): {} frames, {} collisions, corrupted {} down / {} up",
+            c.cell,
+            c.access,
+            c.frames,
+            c.collisions,
+            c.frames_corrupted_down,
+            c.frames_corrupted_up
+        );
+    }
+    println!(
+        "base stations: {} local retransmissions, {} duplicate ACKs suppressed",
+        r.run.agent_total("local_retransmissions"),
+        r.run.agent_total("dupacks_suppressed")
+    );
+    for w in &r.live.warnings {
+        println!("warning: {w}");
+    }
+}

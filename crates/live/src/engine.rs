@@ -1,0 +1,91 @@
+//! One run of the simulator's engine on the real clock between kernel hosts (docs/live.md): the
+//! network, the hosts' devices, what to record, and when to stop, in; the engine's result and what
+//! the driver and the observer counted, out. Both the scenario mode (`network_run.rs`) and the
+//! paper-000 mode (`run.rs`) run through here.
+
+use std::time::Instant;
+
+use snooplab_proto::agent::{Agent, AgentProbe};
+use snooplab_proto::Time;
+use snooplab_sim::capture::Capture;
+use snooplab_sim::network::{FlowId, Network, NodeId};
+use snooplab_sim::packet::SimPacket;
+use snooplab_sim::{Observe, RunResult, Simulation};
+
+use crate::lateness::Lateness;
+use crate::tun::Tun;
+use crate::tun_driver::{DriverCounters, Ending, HostTraffic, Stop, TunDriver};
+
+/// What a live run records: the captures, and what the base stations' agents held.
+#[derive(Default)]
+pub struct LiveObserver {
+    pub capture: Option<Capture>,
+    /// Most segments and payload bytes any agent held at once.
+    pub max_held_segments: u32,
+    pub max_held_bytes: u64,
+    /// What the last agent to act held then.
+    pub last: Option<AgentProbe>,
+}
+
+impl Observe for LiveObserver {
+    const ACTIVE: bool = true;
+
+    fn agent_state(&mut self, _at: Time, _node: NodeId, _flow: Option<FlowId>, probe: AgentProbe) {
+        self.max_held_segments = self.max_held_segments.max(probe.held_segments);
+        self.max_held_bytes = self.max_held_bytes.max(probe.held_bytes);
+        self.last = Some(probe);
+    }
+
+    fn on_link(&mut self, at: Time, capture: usize, pkt: &SimPacket) {
+        if let Some(c) = self.capture.as_mut() {
+            c.record(at, capture, pkt);
+        }
+    }
+}
+
+/// What to run.
+pub struct EngineSetup<'a> {
+    pub net: &'a Network,
+    /// Labels the run (`lan`, `wan`, `off`).
+    pub env: &'a str,
+    /// The kernel hosts: their nodes and devices.
+    pub hosts: Vec<(NodeId, &'a Tun)>,
+    /// The engine's time 0.
+    pub clock: Instant,
+    /// An agent to run at a base station instead of the one the network names.
+    pub agent: Option<(NodeId, Box<dyn Agent<SimPacket>>)>,
+    pub obs: LiveObserver,
+}
+
+/// What a run of the engine gave.
+pub struct EngineRun {
+    pub run: RunResult,
+    pub obs: LiveObserver,
+    pub ending: Option<Ending>,
+    /// An error of the driver that ended the run.
+    pub error: Option<String>,
+    pub lateness: Lateness,
+    pub counters: DriverCounters,
+    /// Each host's traffic, in the order of `EngineSetup::hosts`.
+    pub traffic: Vec<HostTraffic>,
+}
+
+/// Runs the engine in this thread until `stop` says so.
+pub fn run_engine<'a>(setup: EngineSetup<'a>, stop: Stop<'a>) -> EngineRun {
+    let nodes: Vec<NodeId> = setup.hosts.iter().map(|h| h.0).collect();
+    let mut sim = Simulation::observed_with_external_hosts(setup.net, setup.env, &nodes, setup.obs);
+    if let Some((node, agent)) = setup.agent {
+        sim.replace_agent(node, agent);
+    }
+    let mut driver = TunDriver::new(setup.hosts, setup.clock, stop);
+    let (run, obs) = sim.run_observed_with(&mut driver);
+    EngineRun {
+        run,
+        obs,
+        ending: driver.ending,
+        error: driver.error.take(),
+        lateness: driver.lateness,
+        counters: driver.counters,
+        traffic: std::mem::take(&mut driver.traffic),
+    }
+}

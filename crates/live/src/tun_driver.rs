@@ -1,0 +1,262 @@
+//! The engine's real clock (snooplab-sim's `run/driver.rs`): the simulator's event loop, with
+//! the kernel hosts' TUN devices attached (docs/live.md, "Scenario files").
+//!
+//! [`TunDriver::next`] hands the loop every event whose time has come, each at its own time
+//! however late it is released (the links and media keep exact time; how late is counted in
+//! [`Lateness`]), and packets the hosts wrote into their devices at the time they were read, once
+//! nothing is due. Between the two it sleeps in one `ppoll` over every device until the next
+//! event's time, or at most [`IDLE_WAKE`] (to look at the stop conditions). A packet the network
+//! delivers to a host is written into its device at once.
+
+use std::collections::VecDeque;
+use std::os::fd::RawFd;
+use std::time::Instant;
+
+use snooplab_proto::time::MS;
+use snooplab_proto::Time;
+use snooplab_sim::engine::EventQueue;
+use snooplab_sim::network::NodeId;
+use snooplab_sim::packet::SimPacket;
+use snooplab_sim::raw::Reject;
+use snooplab_sim::run::{Driver, Step};
+
+use crate::lateness::Lateness;
+use crate::sys;
+use crate::tun::Tun;
+
+/// Packets read from one device before looking at the clock again.
+const READ_BATCH: usize = 64;
+/// Largest packet a TUN read returns here (offloads are off: one MTU-sized packet per read).
+const MAX_PACKET: usize = 65536;
+/// The longest sleep: how often the loop looks at its stop conditions when nothing happens.
+pub const IDLE_WAKE: Time = 50 * MS;
+
+/// Why the loop ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The caller said the run is over.
+    Done,
+    /// SIGINT, SIGTERM or SIGHUP.
+    Interrupted,
+    /// The time limit passed.
+    TimedOut,
+}
+
+/// What went through one host's device.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct HostTraffic {
+    /// Packets read from the device, and the TCP payload bytes they carried.
+    pub packets_in: u64,
+    pub payload_in: u64,
+    /// Packets written into it, those of them that carried TCP payload, and its bytes.
+    pub packets_out: u64,
+    pub data_out: u64,
+    pub payload_out: u64,
+    /// Corrupted frames written into it (TCP checksum broken): its kernel's `TcpInCsumErrors`.
+    pub corrupted_out: u64,
+}
+
+/// What the driver counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct DriverCounters {
+    /// Packets read from the hosts' devices, and their IP bytes.
+    pub packets_in: u64,
+    pub bytes_in: u64,
+    /// Packets written into the hosts' devices.
+    pub packets_out: u64,
+    /// ... of them corrupted frames, written with their TCP checksum broken.
+    pub corrupted_out: u64,
+    /// Read and dropped: not IPv4.
+    pub rejected_not_ipv4: u64,
+    /// Read and dropped: truncated, bad header lengths or checksum, bad TCP option.
+    pub rejected_malformed: u64,
+    /// IPv4 that is not TCP (ICMP, UDP), carried untouched.
+    pub passed_non_tcp: u64,
+    /// Writes a device refused.
+    pub write_errors: u64,
+}
+
+/// Payload bytes of a TCP packet, 0 for anything else.
+fn payload(p: &SimPacket) -> u64 {
+    if p.is_tcp() {
+        u64::from(p.seg.len)
+    } else {
+        0
+    }
+}
+
+/// When the run ends, and what to tell meanwhile.
+pub struct Stop<'a> {
+    /// The run is over (the hosts' transfers ended).
+    pub done: &'a dyn Fn() -> bool,
+    /// Give up after this much real time.
+    pub limit: Time,
+    /// Called about every `tick_every` with the time since the start (progress).
+    pub tick: &'a mut dyn FnMut(Time),
+    pub tick_every: Time,
+}
+
+pub struct TunDriver<'a> {
+    /// The hosts' nodes and devices; `fds[i]` is `devices[i]`'s.
+    devices: Vec<(NodeId, &'a Tun)>,
+    fds: Vec<RawFd>,
+    ready: Vec<bool>,
+    clock: Instant,
+    stop: Stop<'a>,
+    next_tick: Time,
+    /// Read, not yet taken by the loop: at most a batch per device.
+    inbox: VecDeque<(Time, NodeId, SimPacket)>,
+    buf: Vec<u8>,
+    pub lateness: Lateness,
+    pub counters: DriverCounters,
+    /// Each device's traffic, as `devices`.
+    pub traffic: Vec<HostTraffic>,
+    /// Why the run ended, once it has.
+    pub ending: Option<Ending>,
+    /// An error that ended it.
+    pub error: Option<String>,
+}
+
+impl<'a> TunDriver<'a> {
+    /// A driver for the hosts `devices` whose time starts at `clock`.
+    pub fn new(devices: Vec<(NodeId, &'a Tun)>, clock: Instant, stop: Stop<'a>) -> TunDriver<'a> {
+        let fds: Vec<RawFd> = devices.iter().map(|(_, t)| t.raw_fd()).collect();
+        let n = fds.len();
+        TunDriver {
+            ready: vec![false; n],
+            fds,
+            devices,
+            clock,
+            next_tick: stop.tick_every,
+            stop,
+            inbox: VecDeque::new(),
+            buf: vec![0; MAX_PACKET],
+            lateness: Lateness::default(),
+            counters: DriverCounters::default(),
+            traffic: vec![HostTraffic::default(); n],
+            ending: None,
+            error: None,
+        }
+    }
+
+    fn now(&self) -> Time {
+        self.clock.elapsed().as_nanos() as Time
+    }
+
+    /// Whether the run must end now; notes why.
+    fn must_end(&mut self, now: Time) -> bool {
+        if self.ending.is_none() {
+            self.ending = if (self.stop.done)() {
+                Some(Ending::Done)
+            } else if sys::stop_requested() {
+                Some(Ending::Interrupted)
+            } else if now >= self.stop.limit {
+                Some(Ending::TimedOut)
+            } else {
+                None
+            };
+        }
+        self.ending.is_some()
+    }
+
+    /// Sleeps until a device is readable or `until`, then reads what came.
+    fn wait(&mut self, now: Time, until: Time) {
+        let r = sys::wait_readable_into(&self.fds, &mut self.ready, until.saturating_sub(now));
+        if let Err(e) = r {
+            self.error = Some(format!("waiting for packets: {e}"));
+            self.ending = Some(Ending::Done);
+            return;
+        }
+        for i in 0..self.devices.len() {
+            if self.ready[i] {
+                self.read_device(i);
+            }
+        }
+    }
+
+    fn read_device(&mut self, i: usize) {
+        let (node, tun) = self.devices[i];
+        for _ in 0..READ_BATCH {
+            let n = match tun.recv(&mut self.buf) {
+                Ok(Some(n)) => n,
+                Ok(None) => break,
+                Err(e) => {
+                    self.error = Some(format!("reading {} of node {node}: {e}", tun.name()));
+                    self.ending = Some(Ending::Done);
+                    return;
+                }
+            };
+            let at = self.now();
+            let c = &mut self.counters;
+            c.packets_in += 1;
+            c.bytes_in += n as u64;
+            match SimPacket::from_wire(self.buf[..n].to_vec()) {
+                Ok(p) => {
+                    c.passed_non_tcp += u64::from(!p.is_tcp());
+                    self.traffic[i].packets_in += 1;
+                    self.traffic[i].payload_in += payload(&p);
+                    self.inbox.push_back((at, node, p));
+                }
+                Err(Reject::NotIpv4) => c.rejected_not_ipv4 += 1,
+                Err(Reject::Malformed) => c.rejected_malformed += 1,
+            }
+        }
+    }
+}
+
+impl Driver for TunDriver<'_> {
+    const EXTERNAL: bool = true;
+
+    fn next<E>(&mut self, queue: &mut EventQueue<E>) -> Step<E> {
+        loop {
+            let now = self.now();
+            if self.must_end(now) {
+                return Step::End;
+            }
+            if now >= self.next_tick {
+                (self.stop.tick)(now);
+                self.next_tick = now + self.stop.tick_every;
+            }
+            let next = queue.next_time();
+            if next.is_some_and(|t| t <= now) {
+                if let Some((t, e)) = queue.pop_next() {
+                    self.lateness.record(t, now);
+                    return Step::Event(t, e);
+                }
+            }
+            if !self.inbox.is_empty() {
+                return Step::Input(now);
+            }
+            let until = next.map_or(now + IDLE_WAKE, |t| t.min(now + IDLE_WAKE));
+            self.wait(now, until);
+        }
+    }
+
+    fn recv(&mut self) -> Option<(Time, NodeId, SimPacket)> {
+        self.inbox.pop_front()
+    }
+
+    fn send(&mut self, node: NodeId, _now: Time, packet: &SimPacket) {
+        let Some(i) = self.devices.iter().position(|(n, _)| *n == node) else {
+            return;
+        };
+        let c = &mut self.counters;
+        let t = &mut self.traffic[i];
+        match self.devices[i].1.send(&packet.wire_bytes()) {
+            Ok(()) => {
+                c.packets_out += 1;
+                c.corrupted_out += u64::from(packet.corrupted);
+                t.packets_out += 1;
+                t.corrupted_out += u64::from(packet.corrupted);
+                let len = payload(packet);
+                t.data_out += u64::from(len > 0);
+                t.payload_out += len;
+            }
+            Err(_) => c.write_errors += 1,
+        }
+    }
+
+    fn ends_with_flows(&self) -> bool {
+        false
+    }
+}

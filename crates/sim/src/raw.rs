@@ -1,0 +1,189 @@
+//! A real packet in the engine: the bytes a kernel host wrote into its TUN device, carried by a
+//! [`SimPacket`] to wherever the network takes it (docs/live.md). The header view is parsed once,
+//! when the packet enters; the bytes are shared, never copied (an agent's cache and a link's queue
+//! hold the same bytes), and leave the network as they came, except that a frame the channel
+//! corrupted leaves with its TCP checksum broken, so that the receiving kernel drops it as the
+//! papers' receivers did.
+//!
+//! The bytes ride in the packet's [`Extra`](crate::packet::Extra), which only rare packets have:
+//! a modelled run never allocates one, and its packets stay as small as before.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use snooplab_proto::wire::{self, WireError};
+use snooplab_proto::{Endpoint, Segment};
+
+use crate::packet::{Extra, SimPacket};
+
+/// A real packet's bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Raw {
+    pub bytes: Arc<[u8]>,
+    /// An IPv4/TCP packet, which agents read; other IPv4 (ICMP, UDP, fragments) passes untouched.
+    pub tcp: bool,
+}
+
+/// Why a packet a host sent was dropped instead of entering the network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reject {
+    /// The version nibble is not 4 (IPv6 is off in the namespaces; anything else is garbage).
+    NotIpv4,
+    /// Shorter than its headers say, or header lengths that do not fit, or a bad IPv4 header
+    /// checksum, or a TCP option running past the header.
+    Malformed,
+}
+
+impl SimPacket {
+    /// A packet as a host wrote it: IPv4/TCP with its header view, other IPv4 with only its
+    /// addresses (for routing), anything else rejected. Never panics, whatever the bytes.
+    pub fn from_wire(bytes: Vec<u8>) -> Result<SimPacket, Reject> {
+        let (seg, tcp) = match classify(&bytes)? {
+            Some(seg) => (seg, true),
+            None => (addresses_only(&bytes), false),
+        };
+        Ok(SimPacket::with_raw(seg, bytes.into(), tcp))
+    }
+
+    fn with_raw(seg: Segment, bytes: Arc<[u8]>, tcp: bool) -> SimPacket {
+        SimPacket {
+            extra: Some(Box::new(Extra {
+                raw: Some(Raw { bytes, tcp }),
+                ..Extra::default()
+            })),
+            ..SimPacket::new(seg, None)
+        }
+    }
+
+    /// The real bytes this packet carries, if it is a real packet.
+    pub fn raw(&self) -> Option<&Raw> {
+        self.extra.as_ref().and_then(|e| e.raw.as_ref())
+    }
+
+    /// The bytes a host receives: a real packet's own, or for a corrupted TCP frame a copy with
+    /// its checksum broken; a modelled packet's headers (it has no payload bytes).
+    pub fn wire_bytes(&self) -> Cow<'_, [u8]> {
+        match self.raw() {
+            Some(r) if self.corrupted && r.tcp => {
+                let mut copy = r.bytes.to_vec();
+                wire::break_tcp_checksum(&mut copy);
+                Cow::Owned(copy)
+            }
+            Some(r) => Cow::Borrowed(&r.bytes),
+            None => Cow::Owned(wire::encode_headers(&self.seg)),
+        }
+    }
+
+    /// A packet built for `seg` from the real packet `like` ([`wire::rebuild`]).
+    #[cold]
+    pub(crate) fn rebuilt(seg: &Segment, like: &Raw) -> SimPacket {
+        let like_seg = wire::parse_headers(&like.bytes).ok().map(|h| h.seg);
+        let bytes = wire::rebuild(seg, &like.bytes, like_seg.as_ref());
+        SimPacket::with_raw(*seg, bytes.into(), true)
+    }
+}
+
+/// What a host wrote: an IPv4/TCP packet's header view, `None` for other IPv4 (ICMP, UDP,
+/// fragments), or why it is dropped. Never panics, whatever the bytes.
+pub fn classify(bytes: &[u8]) -> Result<Option<Segment>, Reject> {
+    match wire::parse_headers(bytes) {
+        Ok(h) if wire::ip_header_checksum_ok(bytes, h.ip_header_len) => Ok(Some(h.seg)),
+        Ok(_) => Err(Reject::Malformed),
+        Err(WireError::NotIpv4) => Err(Reject::NotIpv4),
+        Err(WireError::NotTcp(_)) | Err(WireError::Fragment) => {
+            // parse_headers checked the lengths before it looked at the protocol
+            let ihl = usize::from(bytes.first().map_or(0, |b| b & 0x0f)) * 4;
+            if wire::ip_header_checksum_ok(bytes, ihl) {
+                Ok(None)
+            } else {
+                Err(Reject::Malformed)
+            }
+        }
+        Err(WireError::Truncated | WireError::BadHeaderLength | WireError::BadOption) => {
+            Err(Reject::Malformed)
+        }
+    }
+}
+
+/// A segment holding only the IPv4 addresses of a packet that is not TCP (checked to be at least
+/// an IPv4 header long).
+fn addresses_only(bytes: &[u8]) -> Segment {
+    let addr = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map_or(0, |b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    Segment {
+        src: Endpoint {
+            addr: addr(12),
+            port: 0,
+        },
+        dst: Endpoint {
+            addr: addr(16),
+            port: 0,
+        },
+        ..Segment::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snooplab_proto::agent::{BuildPacket, SegmentView};
+
+    fn data(len: u32) -> Segment {
+        Segment {
+            len,
+            ..crate::packet::test_segment()
+        }
+    }
+
+    #[test]
+    fn a_real_packet_keeps_its_bytes_and_reads_as_its_headers() {
+        let payload: Vec<u8> = (0..100u32).map(|i| (i * 7) as u8).collect();
+        let bytes = wire::encode(&data(100), Some(&payload));
+        let p = SimPacket::from_wire(bytes.clone()).unwrap();
+        assert_eq!(p.segment().map(|s| s.len), Some(100));
+        assert_eq!(p.ip_len() as usize, bytes.len());
+        assert_eq!(&*p.wire_bytes(), &bytes[..]);
+        let mut bad = p.clone();
+        bad.corrupted = true;
+        assert!(!wire::parse(&bad.wire_bytes()).unwrap().checksums_ok);
+        assert!(wire::parse(&p.wire_bytes()).unwrap().checksums_ok);
+        // an ACK an agent makes from it is a real packet too, with correct checksums
+        let ack = Segment { len: 0, ..data(0) };
+        let made = SimPacket::build(&ack, &p);
+        assert!(wire::parse(&made.wire_bytes()).unwrap().checksums_ok);
+        assert_eq!(made.raw().map(|r| r.bytes.len()), Some(40));
+    }
+
+    #[test]
+    fn other_ipv4_passes_with_its_addresses_and_garbage_is_rejected() {
+        let tcp = wire::encode(&data(10), None);
+        let mut udp = tcp.clone();
+        udp[9] = 17;
+        udp[10] = 0;
+        udp[11] = 0;
+        let c = wire::checksum(&udp[..20], 0);
+        udp[10..12].copy_from_slice(&c.to_be_bytes());
+        let p = SimPacket::from_wire(udp).unwrap();
+        assert!(p.segment().is_none());
+        assert_eq!(p.route_dst(), data(10).dst.addr);
+        let mut v6 = tcp.clone();
+        v6[0] = 0x60;
+        assert_eq!(SimPacket::from_wire(v6), Err(Reject::NotIpv4));
+        assert_eq!(
+            SimPacket::from_wire(tcp[..30].to_vec()),
+            Err(Reject::Malformed)
+        );
+        assert_eq!(SimPacket::from_wire(Vec::new()), Err(Reject::Malformed));
+    }
+
+    #[test]
+    fn a_modelled_packet_stays_as_small_as_before() {
+        // a header view, a flag, a tag and one pointer, as before real packets came (104 bytes
+        // on x86-64; the raw bytes are behind `extra`)
+        let size = std::mem::size_of::<SimPacket>();
+        assert!(size <= 104, "{size}");
+    }
+}
