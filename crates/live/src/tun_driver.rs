@@ -2,7 +2,8 @@
 //! the kernel hosts' TUN devices attached (docs/live.md, "Scenario files").
 //!
 //! [`TunDriver::next`] hands the loop every event whose time has come, each at its own time
-//! however late it is released (the links and media keep exact time; how late is counted in
+//! however late it is released (the links and media keep exact time; how late each packet
+//! delivered to a host left, against the time of the event that delivered it, is counted in
 //! [`Lateness`]), and packets the hosts wrote into their devices at the time they were read, once
 //! nothing is due. Between the two it sleeps in one `ppoll` over every device until the next
 //! event's time, or at most [`IDLE_WAKE`] (to look at the stop conditions). A packet the network
@@ -220,7 +221,6 @@ impl Driver for TunDriver<'_> {
             let next = queue.next_time();
             if next.is_some_and(|t| t <= now) {
                 if let Some((t, e)) = queue.pop_next() {
-                    self.lateness.record(t, now);
                     return Step::Event(t, e);
                 }
             }
@@ -236,10 +236,15 @@ impl Driver for TunDriver<'_> {
         self.inbox.pop_front()
     }
 
-    fn send(&mut self, node: NodeId, _now: Time, packet: &SimPacket) {
+    fn send(&mut self, node: NodeId, now: Time, packet: &SimPacket) {
         let Some(i) = self.devices.iter().position(|(n, _)| *n == node) else {
             return;
         };
+        // a delivery to a host is what the hosts see: late against the engine time of the event
+        // that delivered it (an event inside the engine handled late but whose packets still
+        // leave on time costs the hosts nothing)
+        let released = self.now();
+        self.lateness.record(now, released);
         let c = &mut self.counters;
         let t = &mut self.traffic[i];
         match self.devices[i].1.send(&packet.wire_bytes()) {

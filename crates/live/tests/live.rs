@@ -680,7 +680,8 @@ fn a_run_knows_when_its_emulator_ran_late_and_says_so() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(r.integrity_ok);
     let l = r.emulator_lateness;
-    assert!(l.deliveries > 300, "{l:?}");
+    // the packets delivered to the two hosts: 256 KB of data segments and their ACKs
+    assert!(l.deliveries > 200, "{l:?}");
     assert!(l.max_ms >= 100.0, "{l:?}");
     assert!(
         l.late_fraction() > snooplab_live::lateness::LATE_WARN_FRACTION,
