@@ -453,4 +453,15 @@ pub struct LiveArgs {
     /// Print JSON: every run and the summaries.
     #[arg(long)]
     pub json: bool,
+    /// Run COMMAND in HOST's network namespace for the run (repeatable, at most 16), e.g.
+    /// --exec fh='iperf3 -s -1' --exec mh='iperf3 -c 10.0.0.1 -R -n 1M'. With any --exec, snooplab
+    /// starts none of the flows (no sender or receiver of its own): the commands carry the
+    /// traffic. They start in the order given, 300 ms apart (servers first); the run ends when
+    /// the last one exits, and the others are then stopped. Their output is printed after the
+    /// run, each line prefixed [HOST]; the exit code is nonzero if the last one failed. Hosts and
+    /// addresses: without --scenario, fh is 10.0.0.1 (the fixed host) and mh 10.0.1.2 (the
+    /// mobile host, behind the wireless hop); with --scenario, the hosts' names and addresses
+    /// are the file's. Traffic stays within the run's namespaces. One protocol, one run.
+    #[arg(long, value_name = "HOST=COMMAND")]
+    pub exec: Vec<String>,
 }
