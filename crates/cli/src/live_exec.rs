@@ -29,26 +29,33 @@ pub fn live_preset_exec(a: &LiveArgs, configs: &[LiveConfig]) -> Result<(), Stri
     crate::live_scenario::run_config(a, &cfg, c.protocol.name())
 }
 
-/// Each command's status and its output, every line prefixed with `[HOST] `.
-pub fn print_exec(reports: &[ExecReport]) {
+/// Each command's status and its output, every line prefixed with `[HOST] `: on stdout, or on
+/// stderr when stdout carries the JSON (`to_stderr`), which keeps it one parseable document.
+pub fn print_exec(reports: &[ExecReport], to_stderr: bool) {
+    let mut text = String::new();
     for r in reports {
-        println!("[{}] $ {}", r.host, r.command);
-        for (text, truncated, what) in [
+        text.push_str(&format!("[{}] $ {}\n", r.host, r.command));
+        for (out, truncated, what) in [
             (&r.stdout, r.stdout_truncated, "stdout"),
             (&r.stderr, r.stderr_truncated, "stderr"),
         ] {
-            for line in String::from_utf8_lossy(text).lines() {
-                println!("[{}] {line}", r.host);
+            for line in String::from_utf8_lossy(out).lines() {
+                text.push_str(&format!("[{}] {line}\n", r.host));
             }
             if truncated {
-                println!(
-                    "[{}] ({what} truncated: kept the first {} bytes)",
+                text.push_str(&format!(
+                    "[{}] ({what} truncated: kept the first {} bytes)\n",
                     r.host,
                     snooplab_live::exec::OUTPUT_LIMIT
-                );
+                ));
             }
         }
-        println!("[{}] {}", r.host, r.status_text());
+        text.push_str(&format!("[{}] {}\n", r.host, r.status_text()));
+    }
+    if to_stderr {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
     }
 }
 

@@ -81,10 +81,11 @@ pub fn run_config(a: &LiveArgs, cfg: &NetworkConfig, label: &str) -> Result<(), 
         );
     }
     if a.json {
+        crate::live_exec::print_exec(&r.exec, true);
         let text = serde_json::to_string_pretty(&r.to_json()?).map_err(|e| e.to_string())?;
         println!("{text}");
     } else {
-        crate::live_exec::print_exec(&r.exec);
+        crate::live_exec::print_exec(&r.exec, false);
         print_text(&r);
     }
     if let Some(e) = crate::live_exec::exec_failure(&r.exec) {

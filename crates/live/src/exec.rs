@@ -150,6 +150,13 @@ impl Running {
     /// Starts each command in its host's namespace, in order, [`SETTLE`] apart. On an error,
     /// those already started are stopped (by drop).
     pub fn start(specs: &[ExecSpec], hostnet: &HostNet) -> Result<Running, String> {
+        // Orphans of a command's shell (its programs, once SIGTERM ended the shell) come to
+        // snooplab rather than to init, so that they are reaped (`reap_group`): init in a
+        // container may reap nothing.
+        // SAFETY: prctl(2) with integer arguments only.
+        unsafe {
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        }
         let mut running = Running { procs: Vec::new() };
         for (i, s) in specs.iter().enumerate() {
             if i > 0 {
@@ -188,9 +195,8 @@ impl Running {
         std::mem::take(&mut self.procs)
             .into_iter()
             .map(|p| {
-                for t in p.threads {
-                    let _ = t.join();
-                }
+                join_bounded(p.threads);
+                reap_group(p.pid);
                 let status = p.status.lock().map(|s| *s).unwrap_or(None);
                 let (stdout, stdout_truncated) = take(&p.out);
                 let (stderr, stderr_truncated) = take(&p.err);
@@ -233,6 +239,41 @@ impl Drop for Running {
     fn drop(&mut self) {
         // an error path: nothing of the commands outlives the run
         self.stop_all();
+        for p in &self.procs {
+            reap_group(p.pid);
+        }
+    }
+}
+
+/// Joins the waiter and the readers. A reader waits at most [`GRACE`] more: a program that left
+/// the group (a daemon) may hold the pipe open for ever, and its output is then left behind.
+fn join_bounded(threads: Vec<JoinHandle<()>>) {
+    let deadline = Instant::now() + GRACE;
+    for t in threads {
+        while !t.is_finished() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if t.is_finished() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Reaps what is left of a process group whose leader was reaped (see the subreaper in
+/// [`Running::start`]), waiting at most [`GRACE`] for the SIGKILLed to end.
+fn reap_group(pgid: i32) {
+    let deadline = Instant::now() + GRACE;
+    while pgid > 0 && Instant::now() < deadline {
+        // SAFETY: waitpid(2) on a process group, with a valid status pointer.
+        let r = unsafe {
+            let mut status = 0;
+            libc::waitpid(-pgid, &mut status, libc::WNOHANG)
+        };
+        match r {
+            0 => std::thread::sleep(Duration::from_millis(10)),
+            r if r > 0 => {}
+            _ => return, // none left (ECHILD)
+        }
     }
 }
 
