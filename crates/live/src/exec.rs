@@ -153,10 +153,7 @@ impl Running {
         // Orphans of a command's shell (its programs, once SIGTERM ended the shell) come to
         // snooplab rather than to init, so that they are reaped (`reap_group`): init in a
         // container may reap nothing.
-        // SAFETY: prctl(2) with integer arguments only.
-        unsafe {
-            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-        }
+        crate::sys::become_child_subreaper();
         let mut running = Running { procs: Vec::new() };
         for (i, s) in specs.iter().enumerate() {
             if i > 0 {
@@ -221,7 +218,7 @@ impl Running {
                 p.stopped = true;
             }
             // the group, even when its leader exited: a program it left behind goes too
-            signal_group(p.pid, libc::SIGTERM);
+            crate::sys::signal_group(p.pid, libc::SIGTERM);
         }
         let deadline = Instant::now() + GRACE;
         while Instant::now() < deadline
@@ -230,7 +227,7 @@ impl Running {
             std::thread::sleep(Duration::from_millis(20));
         }
         for p in &self.procs {
-            signal_group(p.pid, libc::SIGKILL);
+            crate::sys::signal_group(p.pid, libc::SIGKILL);
         }
     }
 }
@@ -264,24 +261,10 @@ fn join_bounded(threads: Vec<JoinHandle<()>>) {
 fn reap_group(pgid: i32) {
     let deadline = Instant::now() + GRACE;
     while pgid > 0 && Instant::now() < deadline {
-        // SAFETY: waitpid(2) on a process group, with a valid status pointer.
-        let r = unsafe {
-            let mut status = 0;
-            libc::waitpid(-pgid, &mut status, libc::WNOHANG)
-        };
-        match r {
-            0 => std::thread::sleep(Duration::from_millis(10)),
-            r if r > 0 => {}
-            _ => return, // none left (ECHILD)
-        }
-    }
-}
-
-fn signal_group(pgid: i32, sig: libc::c_int) {
-    if pgid > 0 {
-        // SAFETY: kill(2) with a negative pid signals that process group; no memory is involved.
-        unsafe {
-            libc::kill(-pgid, sig);
+        match crate::sys::reap_group_member(pgid) {
+            Some(false) => std::thread::sleep(Duration::from_millis(10)),
+            Some(true) => {}
+            None => return, // none left
         }
     }
 }
