@@ -8,7 +8,7 @@ use snooplab_lab::settings::RunSettings;
 use snooplab_live::dirlock::{DirLock, INVOCATION_LOCK};
 use snooplab_live::exec::ExecSpec;
 use snooplab_live::network_report::NetworkResult;
-use snooplab_live::network_run::{run_network, NetworkConfig};
+use snooplab_live::network_run::{run_network_with, NetworkConfig};
 use snooplab_live::testbed::unavailable_reason;
 
 use crate::cli::LiveArgs;
@@ -71,9 +71,16 @@ pub fn run_config(a: &LiveArgs, cfg: &NetworkConfig, label: &str) -> Result<(), 
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_message(label.to_string());
-    let r = run_network(cfg, capture, &mut |(_, got, _)| bar.set_position(got));
+    let mut exec = Vec::new();
+    let r = run_network_with(
+        cfg,
+        capture,
+        &mut |(_, got, _)| bar.set_position(got),
+        &mut exec,
+    );
     bar.finish_and_clear();
-    let r = r?;
+    // a failed run's commands' output still shows, before the error line
+    let r = r.inspect_err(|_| crate::live_exec::print_exec(&exec, true))?;
     if !r.live.leftovers_removed.is_empty() {
         eprintln!(
             "removed namespaces left by a killed run: {}",

@@ -192,3 +192,62 @@ fn the_last_commands_failure_fails_the_run_and_the_others_are_stopped() {
         "the engine's counters are reported: {v}"
     );
 }
+
+/// The processes whose command line contains `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Ok(rd) = std::fs::read_dir("/proc") {
+        for e in rd.flatten() {
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            let cmdline = text(&cmdline).replace('\0', " ");
+            if cmdline.contains(marker) && !cmdline.contains("snooplab") {
+                out.push(format!("{}: {cmdline}", e.file_name().to_string_lossy()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn sigint_stops_every_command_and_prints_their_output() {
+    let test = "sigint_stops_every_command_and_prints_their_output";
+    if skip(test, &[]) {
+        return;
+    }
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // a duration no other process on the machine sleeps
+    let marker = format!("sleep 1000.{}", std::process::id());
+    let child = Command::new(env!("CARGO_BIN_EXE_snooplab"))
+        .args([
+            "live",
+            "--exec",
+            &format!("fh=echo up; {marker}"),
+            "--exec",
+            &format!("mh={marker}; true"),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let pid = child.id() as i32;
+    let start = std::time::Instant::now();
+    // each command is its shell and its sleep
+    while processes_with(&marker).len() < 4 && start.elapsed().as_secs() < 10 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(processes_with(&marker).len() >= 2, "the commands run");
+    // SAFETY: kill(2) to the snooplab process this test started.
+    unsafe {
+        libc::kill(pid, libc::SIGINT);
+    }
+    let o = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("[fh] up"), "{err}");
+    assert!(err.contains("interrupted by SIGINT"), "{err}");
+    assert!(
+        processes_with(&marker).is_empty(),
+        "{:?}",
+        processes_with(&marker)
+    );
+}

@@ -17,14 +17,15 @@ use crate::network_run::{NetworkConfig, NetworkProgress};
 use crate::run::interrupted_or;
 use crate::tun_driver::{Ending, Stop};
 
-/// Runs the engine between the hosts while `cfg.exec`'s commands run in them.
+/// Runs the engine between the hosts while `cfg.exec`'s commands run in them; their reports are
+/// left in `exec_out` whether the run succeeds or not.
 pub fn carry_exec(
     cfg: &NetworkConfig,
     net: &Network,
     hostnet: &HostNet,
-    obs: LiveObserver,
-    progress: &mut dyn FnMut(NetworkProgress),
-) -> Result<(Ends, LiveObserver, Vec<ExecReport>), String> {
+    (obs, progress): (LiveObserver, &mut dyn FnMut(NetworkProgress)),
+    exec_out: &mut Vec<ExecReport>,
+) -> Result<(Ends, LiveObserver), String> {
     // The engine is not reading the devices while the commands start: a packet sent in the
     // settle time waits in its device's queue (a server only listens then).
     let running = Running::start(&cfg.exec, hostnet).map_err(interrupted_or)?;
@@ -55,7 +56,7 @@ pub fn carry_exec(
         traffic,
     } = run_engine(setup, stop_when);
     // stops the others (and, on the error paths below, every command)
-    let reports = running.finish();
+    *exec_out = running.finish();
     if let Some(e) = error {
         return Err(e);
     }
@@ -63,7 +64,7 @@ pub fn carry_exec(
         Some(Ending::Done) | None => {}
         Some(Ending::Interrupted) => return Err(interrupted_or(String::new())),
         Some(Ending::TimedOut) => {
-            let last = reports.last().map_or(String::new(), |r| r.host.clone());
+            let last = exec_out.last().map_or(String::new(), |r| r.host.clone());
             return Err(format!(
                 "the last --exec command (on {last}) did not exit within {} s; every command \
                  is stopped; raise --max-time",
@@ -79,5 +80,5 @@ pub fn carry_exec(
         traffic,
         flows: Vec::new(),
     };
-    Ok((ends, obs, reports))
+    Ok((ends, obs))
 }

@@ -19,7 +19,7 @@ use snooplab_sim::Scenario;
 
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
 use crate::engine::{run_engine, EngineRun, EngineSetup, LiveObserver};
-use crate::exec::ExecSpec;
+use crate::exec::{ExecReport, ExecSpec};
 use crate::exec_run::carry_exec;
 use crate::hosts::HostNet;
 use crate::netns;
@@ -113,6 +113,17 @@ pub fn run_network(
     capture: Option<Capture>,
     progress: &mut dyn FnMut(NetworkProgress),
 ) -> Result<NetworkResult, String> {
+    run_network_with(cfg, capture, progress, &mut Vec::new())
+}
+
+/// [`run_network`], which also leaves the `--exec` commands' reports in `exec_out` once they
+/// ended, so that their output can be shown when the run fails too (a time limit, a signal).
+pub fn run_network_with(
+    cfg: &NetworkConfig,
+    capture: Option<Capture>,
+    progress: &mut dyn FnMut(NetworkProgress),
+    exec_out: &mut Vec<ExecReport>,
+) -> Result<NetworkResult, String> {
     let mut net = cfg.scenario.network();
     net.max_time = cfg.max_time.saturating_add(SEC);
     validate(cfg, &net)?;
@@ -136,9 +147,9 @@ pub fn run_network(
             capture,
             ..LiveObserver::default()
         };
-        let (ends, obs, reports) = carry_exec(cfg, &net, &hostnet, obs, progress)?;
+        let (ends, obs) = carry_exec(cfg, &net, &hostnet, (obs, progress), exec_out)?;
         let mut r = finish(cfg, &net, &hostnet, (ends, obs), leftovers_removed)?;
-        r.exec = reports;
+        r.exec = exec_out.clone();
         return Ok(r);
     }
     let mut receivers = Vec::with_capacity(net.flows.len());
