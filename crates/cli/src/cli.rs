@@ -463,7 +463,8 @@ pub struct LiveArgs {
     /// run, each line prefixed [HOST]; the exit code is nonzero if the last one failed. Hosts and
     /// addresses: without --scenario, fh is 10.0.0.1 (the fixed host) and mh 10.0.1.2 (the
     /// mobile host, behind the wireless hop); with --scenario, the hosts' names and addresses
-    /// are the file's. Traffic stays within the run's namespaces. One protocol, one run.
+    /// are the file's. Every run with --exec prints the hosts and their addresses on stderr as it
+    /// starts (those a file leaves out are assigned). Traffic stays within the run's namespaces. One protocol, one run.
     #[arg(long, value_name = "HOST=COMMAND")]
     pub exec: Vec<String>,
 }

@@ -48,8 +48,13 @@ pub fn run_config(a: &LiveArgs, cfg: &NetworkConfig, label: &str) -> Result<(), 
     let net = cfg.scenario.network();
     snooplab_live::network_run::validate(cfg, &net)?;
     let kernel = snooplab_live::network_run::kernel_hosts(&cfg.scenario, &net)?;
-    let names: Vec<String> = kernel.into_iter().map(|k| k.1).collect();
+    let names: Vec<String> = kernel.iter().map(|k| k.1.clone()).collect();
     snooplab_live::exec::check(&cfg.exec, &names)?;
+    if !cfg.exec.is_empty() {
+        // the addresses a file leaves out are assigned: the commands need them
+        let hosts: Vec<String> = kernel.iter().map(|k| format!("{} {}", k.1, k.2)).collect();
+        eprintln!("hosts: {}", hosts.join(", "));
+    }
     // a capture directory another invocation is writing is refused before anything is set up
     let _pcap_lock = match &a.pcap {
         Some(dir) => Some(DirLock::acquire(dir, INVOCATION_LOCK)?),

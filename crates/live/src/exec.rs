@@ -159,6 +159,10 @@ impl Running {
             if i > 0 {
                 std::thread::sleep(SETTLE);
             }
+            // a stop signal while the commands start: start no more (those started are stopped)
+            if crate::sys::stop_requested() {
+                return Err("interrupted while the --exec commands started".into());
+            }
             let host = hostnet
                 .hosts
                 .iter()
