@@ -344,7 +344,9 @@ pub struct BenchArgs {
     sudo snooplab live --env off --protocol plain,ll-tcp-aware --transfer 1G \\\n      \
          --linux-profile modern --buffer 4M --mss 1460     # speed of the agents, no emulation\n  \
     sudo snooplab live --protocol plain --rto-min kernel --runs 5   # plain with Linux's 200 ms RTO floor\n  \
-    sudo snooplab live --pcap caps/ && wireshark caps/wireless.pcap\n\n\
+    sudo snooplab live --pcap caps/ && wireshark caps/wireless.pcap\n  \
+    sudo snooplab live --exec fh='iperf3 -s -1' --exec mh='iperf3 -c 10.0.0.1 -R -n 1M'\n      \
+         # your own programs through snoop: fh 10.0.0.1 sends (-R) to mh 10.0.1.2\n\n\
 Linux profiles: paper = reno without SACK, DSACK, timestamps, RACK, early retransmit, F-RTO, window\n\
 scaling, with 4.4BSD's 1 s minimum RTO and 1-segment initial window (4.4BSD as closely as Linux\n\
 goes); paper-sack = the same with SACK and DSACK; modern = the kernel's defaults with cubic.\n\
@@ -356,9 +358,9 @@ late (a busy machine) carries a warning. Sizes: 8k, 32k, 8M (k = 1024).")]
 pub struct LiveArgs {
     /// A scenario file to run live (as `snooplab run --scenario`): every host a kernel host in a
     /// namespace of its own, the simulator's engine on the real clock between them, each flow
-    /// carried by snooplab's sender and receiver. The file sets the network, the agents and the
-    /// flows; --linux-profile, --cc, --rto-min, --max-time, --pcap (one capture per link and cell,
-    /// named as `snooplab run --pcap` names them) and --json apply, the other flags do not.
+    /// carried by snooplab's sender and receiver (or by --exec's commands). The file sets the
+    /// network, the agents and the flows; --linux-profile, --cc, --rto-min, --max-time, --pcap (one capture per link and cell,
+    /// named as `snooplab run --pcap` names them), --json and --exec apply, the other flags do not.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<std::path::PathBuf>,
     /// Agents at the base station, comma-separated: plain, ll, ll-tcp-aware (snoop),
@@ -453,4 +455,16 @@ pub struct LiveArgs {
     /// Print JSON: every run and the summaries.
     #[arg(long)]
     pub json: bool,
+    /// Run COMMAND in HOST's network namespace for the run (repeatable, at most 16), e.g.
+    /// --exec fh='iperf3 -s -1' --exec mh='iperf3 -c 10.0.0.1 -R -n 1M'. With any --exec, snooplab
+    /// starts none of the flows (no sender or receiver of its own): the commands carry the
+    /// traffic. They start in the order given, 300 ms apart (servers first); the run ends when
+    /// the last one exits, and the others are then stopped. Their output is printed after the
+    /// run, each line prefixed [HOST]; the exit code is nonzero if the last one failed. Hosts and
+    /// addresses: without --scenario, fh is 10.0.0.1 (the fixed host) and mh 10.0.1.2 (the
+    /// mobile host, behind the wireless hop); with --scenario, the hosts' names and addresses
+    /// are the file's. Every run with --exec prints the hosts and their addresses on stderr as it
+    /// starts (those a file leaves out are assigned). Traffic stays within the run's namespaces. One protocol, one run.
+    #[arg(long, value_name = "HOST=COMMAND")]
+    pub exec: Vec<String>,
 }

@@ -154,6 +154,9 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
         return crate::live_scenario::live_scenario(&a, path);
     }
     let configs = configs(&a)?;
+    if !a.exec.is_empty() {
+        return crate::live_exec::live_preset_exec(&a, &configs);
+    }
     for c in &configs {
         snooplab_live::run::validate(c)?;
     }

@@ -6,8 +6,9 @@ use std::path::Path;
 use indicatif::{ProgressBar, ProgressStyle};
 use snooplab_lab::settings::RunSettings;
 use snooplab_live::dirlock::{DirLock, INVOCATION_LOCK};
+use snooplab_live::exec::ExecSpec;
 use snooplab_live::network_report::NetworkResult;
-use snooplab_live::network_run::{run_network, NetworkConfig};
+use snooplab_live::network_run::{run_network_with, NetworkConfig};
 use snooplab_live::testbed::unavailable_reason;
 
 use crate::cli::LiveArgs;
@@ -28,14 +29,32 @@ fn config(a: &LiveArgs, path: &Path) -> Result<NetworkConfig, String> {
         cc,
         rto_min_ms,
         max_time: parse_max_time(&a.max_time)?,
+        exec: exec_specs(a)?,
     })
+}
+
+/// The `--exec` commands, parsed (their hosts are checked against the network's).
+pub fn exec_specs(a: &LiveArgs) -> Result<Vec<ExecSpec>, String> {
+    a.exec.iter().map(|e| ExecSpec::parse(e)).collect()
 }
 
 pub fn live_scenario(a: &LiveArgs, path: &Path) -> Result<(), String> {
     let cfg = config(a, path)?;
+    run_config(a, &cfg, &path.display().to_string())
+}
+
+/// Runs `cfg`'s network live and prints its result (`label` names it in the progress bar).
+pub fn run_config(a: &LiveArgs, cfg: &NetworkConfig, label: &str) -> Result<(), String> {
     let net = cfg.scenario.network();
-    snooplab_live::network_run::validate(&cfg, &net)?;
-    snooplab_live::network_run::kernel_hosts(&cfg.scenario, &net)?;
+    snooplab_live::network_run::validate(cfg, &net)?;
+    let kernel = snooplab_live::network_run::kernel_hosts(&cfg.scenario, &net)?;
+    let names: Vec<String> = kernel.iter().map(|k| k.1.clone()).collect();
+    snooplab_live::exec::check(&cfg.exec, &names)?;
+    if !cfg.exec.is_empty() {
+        // the addresses a file leaves out are assigned: the commands need them
+        let hosts: Vec<String> = kernel.iter().map(|k| format!("{} {}", k.1, k.2)).collect();
+        eprintln!("hosts: {}", hosts.join(", "));
+    }
     // a capture directory another invocation is writing is refused before anything is set up
     let _pcap_lock = match &a.pcap {
         Some(dir) => Some(DirLock::acquire(dir, INVOCATION_LOCK)?),
@@ -56,10 +75,17 @@ pub fn live_scenario(a: &LiveArgs, path: &Path) -> Result<(), String> {
         ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar.set_message(format!("{}", path.display()));
-    let r = run_network(&cfg, capture, &mut |(_, got, _)| bar.set_position(got));
+    bar.set_message(label.to_string());
+    let mut exec = Vec::new();
+    let r = run_network_with(
+        cfg,
+        capture,
+        &mut |(_, got, _)| bar.set_position(got),
+        &mut exec,
+    );
     bar.finish_and_clear();
-    let r = r?;
+    // a failed run's commands' output still shows, before the error line
+    let r = r.inspect_err(|_| crate::live_exec::print_exec(&exec, true))?;
     if !r.live.leftovers_removed.is_empty() {
         eprintln!(
             "removed namespaces left by a killed run: {}",
@@ -67,10 +93,15 @@ pub fn live_scenario(a: &LiveArgs, path: &Path) -> Result<(), String> {
         );
     }
     if a.json {
+        crate::live_exec::print_exec(&r.exec, true);
         let text = serde_json::to_string_pretty(&r.to_json()?).map_err(|e| e.to_string())?;
         println!("{text}");
     } else {
+        crate::live_exec::print_exec(&r.exec, false);
         print_text(&r);
+    }
+    if let Some(e) = crate::live_exec::exec_failure(&r.exec) {
+        return Err(e);
     }
     if !r.intact() {
         return Err("the receiver's digest differs from the sender's in some flow".into());
@@ -79,6 +110,35 @@ pub fn live_scenario(a: &LiveArgs, path: &Path) -> Result<(), String> {
 }
 
 fn print_text(r: &NetworkResult) {
+    if r.exec.is_empty() {
+        print_flows(r);
+    } else {
+        println!("flows: none started by snooplab (--exec carried the traffic)");
+        crate::live_exec::print_traffic(r);
+    }
+    for c in &r.run.cells {
+        println!(
+            "cell {} ({}): {} frames, {} collisions, corrupted {} down / {} up",
+            c.cell,
+            c.access,
+            c.frames,
+            c.collisions,
+            c.frames_corrupted_down,
+            c.frames_corrupted_up
+        );
+    }
+    println!(
+        "base stations: {} local retransmissions, {} duplicate ACKs suppressed",
+        r.run.agent_total("local_retransmissions"),
+        r.run.agent_total("dupacks_suppressed")
+    );
+    for w in &r.live.warnings {
+        println!("warning: {w}");
+    }
+}
+
+/// Each flow's row and the aggregate.
+fn print_flows(r: &NetworkResult) {
     println!(
         "{:<10} {:>6} {:>6} {:>8} {:>9} {:>9} {:>5}",
         "flow", "from", "to", "Mb/s", "duration", "sender rx", "hash"
@@ -100,23 +160,4 @@ fn print_text(r: &NetworkResult) {
         "aggregate: {:.3} Mb/s over {} flows, fairness {:.3}",
         a.throughput_mbps, a.flows, a.fairness
     );
-    for c in &r.run.cells {
-        println!(
-            "cell {} ({}): {} frames, {} collisions, corrupted {} down / {} up",
-            c.cell,
-            c.access,
-            c.frames,
-            c.collisions,
-            c.frames_corrupted_down,
-            c.frames_corrupted_up
-        );
-    }
-    println!(
-        "base stations: {} local retransmissions, {} duplicate ACKs suppressed",
-        r.run.agent_total("local_retransmissions"),
-        r.run.agent_total("dupacks_suppressed")
-    );
-    for w in &r.live.warnings {
-        println!("warning: {w}");
-    }
 }

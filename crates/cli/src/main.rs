@@ -8,6 +8,7 @@ mod channel_cmd;
 mod cli;
 mod files;
 mod live_cmd;
+mod live_exec;
 mod live_scenario;
 mod message;
 mod parallel;

@@ -8,6 +8,8 @@
 pub mod dirlock;
 pub mod endpoint;
 pub mod engine;
+pub mod exec;
+pub mod exec_run;
 pub mod hosts;
 pub mod lateness;
 pub mod link_config;

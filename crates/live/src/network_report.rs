@@ -15,6 +15,7 @@ use snooplab_sim::RunResult;
 
 use crate::endpoint::{ReceiverReport, SenderReport};
 use crate::engine::LiveObserver;
+use crate::exec::ExecReport;
 use crate::lateness::Lateness;
 use crate::network_run::NetworkConfig;
 use crate::snmp::TcpCounters;
@@ -73,6 +74,8 @@ pub struct LiveFlow {
 pub struct NetworkResult {
     pub run: RunResult,
     pub live: LiveExtras,
+    /// Each `--exec` command's end (empty when snooplab carried the flows).
+    pub exec: Vec<ExecReport>,
 }
 
 impl NetworkResult {
@@ -83,6 +86,10 @@ impl NetworkResult {
         if let Some(m) = v.as_object_mut() {
             m.insert("mode".into(), "live".into());
             m.insert("live".into(), live);
+            if !self.exec.is_empty() {
+                let exec = serde_json::to_value(&self.exec).map_err(|e| e.to_string())?;
+                m.insert("exec".into(), exec);
+            }
         }
         Ok(v)
     }
@@ -197,5 +204,9 @@ pub fn report(
         leftovers_removed,
         warnings,
     };
-    NetworkResult { run, live }
+    NetworkResult {
+        run,
+        live,
+        exec: Vec::new(),
+    }
 }

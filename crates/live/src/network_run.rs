@@ -19,6 +19,8 @@ use snooplab_sim::Scenario;
 
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
 use crate::engine::{run_engine, EngineRun, EngineSetup, LiveObserver};
+use crate::exec::{ExecReport, ExecSpec};
+use crate::exec_run::carry_exec;
 use crate::hosts::HostNet;
 use crate::netns;
 use crate::network_report::{report, Ends, NetworkResult};
@@ -38,6 +40,9 @@ pub struct NetworkConfig {
     pub rto_min_ms: Option<u32>,
     /// Give up after this much real time.
     pub max_time: Time,
+    /// The user's programs to run in the hosts instead of the flows (`exec.rs`); empty = the
+    /// flows, carried by snooplab's sender and receiver.
+    pub exec: Vec<ExecSpec>,
 }
 
 /// The time since the start, the bytes received so far over all flows, and the bytes of all
@@ -70,7 +75,7 @@ pub fn kernel_hosts(
 
 /// Checks what the kernels can do: segment sizes, buffers, windows without scaling.
 pub fn validate(cfg: &NetworkConfig, net: &Network) -> Result<(), String> {
-    if net.flows.is_empty() {
+    if cfg.exec.is_empty() && net.flows.is_empty() {
         return Err("the scenario has no flow to carry".into());
     }
     // not built yet (docs/live.md): a mobile host's mobility layer runs in the engine's host
@@ -108,10 +113,23 @@ pub fn run_network(
     capture: Option<Capture>,
     progress: &mut dyn FnMut(NetworkProgress),
 ) -> Result<NetworkResult, String> {
+    run_network_with(cfg, capture, progress, &mut Vec::new())
+}
+
+/// [`run_network`], which also leaves the `--exec` commands' reports in `exec_out` once they
+/// ended, so that their output can be shown when the run fails too (a time limit, a signal).
+pub fn run_network_with(
+    cfg: &NetworkConfig,
+    capture: Option<Capture>,
+    progress: &mut dyn FnMut(NetworkProgress),
+    exec_out: &mut Vec<ExecReport>,
+) -> Result<NetworkResult, String> {
     let mut net = cfg.scenario.network();
     net.max_time = cfg.max_time.saturating_add(SEC);
     validate(cfg, &net)?;
     let kernel = kernel_hosts(&cfg.scenario, &net)?;
+    let names: Vec<String> = kernel.iter().map(|k| k.1.clone()).collect();
+    crate::exec::check(&cfg.exec, &names)?;
     let leftovers_removed = netns::sweep_leftovers()?;
     let mtu = net.flows.iter().map(|f| f.mss).max().unwrap_or(1400) + HEADER_BYTES;
     let hostnet = HostNet::create(
@@ -124,6 +142,16 @@ pub fn run_network(
         },
     )
     .map_err(interrupted_or)?;
+    if !cfg.exec.is_empty() {
+        let obs = LiveObserver {
+            capture,
+            ..LiveObserver::default()
+        };
+        let (ends, obs) = carry_exec(cfg, &net, &hostnet, (obs, progress), exec_out)?;
+        let mut r = finish(cfg, &net, &hostnet, (ends, obs), leftovers_removed)?;
+        r.exec = exec_out.clone();
+        return Ok(r);
+    }
     let mut receivers = Vec::with_capacity(net.flows.len());
     for f in &net.flows {
         let host = hostnet
@@ -137,7 +165,18 @@ pub fn run_network(
         capture,
         ..LiveObserver::default()
     };
-    let (ends, mut obs) = carry(cfg, &net, &hostnet, receivers, (clock, obs), progress)?;
+    let (ends, obs) = carry(cfg, &net, &hostnet, receivers, (clock, obs), progress)?;
+    finish(cfg, &net, &hostnet, (ends, obs), leftovers_removed)
+}
+
+/// Writes the captures, reads the hosts' counters and makes the run's result.
+fn finish(
+    cfg: &NetworkConfig,
+    net: &Network,
+    hostnet: &HostNet,
+    (ends, mut obs): (Ends, LiveObserver),
+    leftovers_removed: Vec<String>,
+) -> Result<NetworkResult, String> {
     if let Some(c) = obs.capture.take() {
         c.finish()
             .map_err(|e| format!("cannot write the captures: {e}"))?;
@@ -147,7 +186,7 @@ pub fn run_network(
         .iter()
         .map(|h| snmp::read(&h.ns).map(|c| (h.name.clone(), c)))
         .collect::<Result<Vec<_>, String>>()?;
-    Ok(report(cfg, &net, (ends, &obs), hosts, leftovers_removed))
+    Ok(report(cfg, net, (ends, &obs), hosts, leftovers_removed))
 }
 
 /// Runs the flows' ends on threads and the engine on this one until every flow has ended.

@@ -144,6 +144,7 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveR
         cc: cfg.cc,
         rto_min_ms: cfg.rto_min_ms,
         max_time: cfg.max_time,
+        exec: Vec::new(),
     };
     let transfer = cfg.transfer;
     let r = run_network(&ncfg, capture, &mut |(elapsed, received, _)| {

@@ -522,3 +522,37 @@ fn wait_writable(fd: RawFd, timeout: Time) -> io::Result<bool> {
     }
     Ok(pfd.revents & (libc::POLLOUT | libc::POLLERR | libc::POLLHUP) != 0)
 }
+
+/// Signals process group `pgid` (every process of an `--exec` command, `exec.rs`); an error (the
+/// group is gone) is nothing to act on.
+pub fn signal_group(pgid: i32, sig: libc::c_int) {
+    if pgid > 0 {
+        // SAFETY: kill(2) with a negative pid signals that process group; no memory is involved.
+        unsafe {
+            libc::kill(-pgid, sig);
+        }
+    }
+}
+
+/// Makes this process the reaper of its descendants' orphans (PR_SET_CHILD_SUBREAPER), so that
+/// what an `--exec` command's shell leaves behind is reaped here and not left to an init that, in
+/// a container, may reap nothing.
+pub fn become_child_subreaper() {
+    // SAFETY: prctl(2) with integer arguments only.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    }
+}
+
+/// Reaps one ended process of group `pgid` without blocking: `Some(true)` one was reaped,
+/// `Some(false)` some are still running, `None` none is left.
+pub fn reap_group_member(pgid: i32) -> Option<bool> {
+    let mut status = 0;
+    // SAFETY: waitpid(2) on a process group with a valid pointer to a local status.
+    let r = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };
+    match r {
+        0 => Some(false),
+        r if r > 0 => Some(true),
+        _ => None,
+    }
+}

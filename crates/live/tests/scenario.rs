@@ -20,6 +20,7 @@ fn config(scenario: Scenario) -> NetworkConfig {
         cc: CongestionControl::Reno,
         rto_min_ms: LinuxProfile::Paper.default_rto_min_ms(),
         max_time: 120 * SEC,
+        exec: Vec::new(),
     }
 }
 

@@ -1,0 +1,84 @@
+//! A live run carried by the user's programs (`--exec`, `exec.rs`) instead of snooplab's sender
+//! and receiver: the commands start in their hosts' namespaces, the engine runs on this thread
+//! until the last command exits (or the time limit, a stop signal or an error), then the others
+//! are stopped. The network's flows are not started; the engine's counters (cells, agents, drops,
+//! the hosts' traffic) are reported as for any run.
+
+use std::time::Instant;
+
+use snooplab_proto::time::{as_secs_f64, MS};
+use snooplab_sim::network::Network;
+
+use crate::engine::{run_engine, EngineRun, EngineSetup, LiveObserver};
+use crate::exec::{ExecReport, Running};
+use crate::hosts::HostNet;
+use crate::network_report::Ends;
+use crate::network_run::{NetworkConfig, NetworkProgress};
+use crate::run::interrupted_or;
+use crate::tun_driver::{Ending, Stop};
+
+/// Runs the engine between the hosts while `cfg.exec`'s commands run in them; their reports are
+/// left in `exec_out` whether the run succeeds or not.
+pub fn carry_exec(
+    cfg: &NetworkConfig,
+    net: &Network,
+    hostnet: &HostNet,
+    (obs, progress): (LiveObserver, &mut dyn FnMut(NetworkProgress)),
+    exec_out: &mut Vec<ExecReport>,
+) -> Result<(Ends, LiveObserver), String> {
+    // The engine is not reading the devices while the commands start: a packet sent in the
+    // settle time waits in its device's queue (a server only listens then).
+    let running = Running::start(&cfg.exec, hostnet).map_err(interrupted_or)?;
+    let clock = Instant::now();
+    let done = || running.last_exited();
+    let mut tick = |elapsed| progress((elapsed, 0, 0));
+    let stop_when = Stop {
+        done: &done,
+        limit: cfg.max_time,
+        tick: &mut tick,
+        tick_every: 500 * MS,
+    };
+    let setup = EngineSetup {
+        net,
+        env: cfg.scenario.env.name(),
+        hosts: hostnet.hosts.iter().map(|h| (h.node, &h.tun)).collect(),
+        clock,
+        agent: None,
+        obs,
+    };
+    let EngineRun {
+        run,
+        obs,
+        ending,
+        error,
+        lateness,
+        counters,
+        traffic,
+    } = run_engine(setup, stop_when);
+    // stops the others (and, on the error paths below, every command)
+    *exec_out = running.finish();
+    if let Some(e) = error {
+        return Err(e);
+    }
+    match ending {
+        Some(Ending::Done) | None => {}
+        Some(Ending::Interrupted) => return Err(interrupted_or(String::new())),
+        Some(Ending::TimedOut) => {
+            let last = exec_out.last().map_or(String::new(), |r| r.host.clone());
+            return Err(format!(
+                "the last --exec command (on {last}) did not exit within {} s; every command \
+                 is stopped; raise --max-time",
+                as_secs_f64(cfg.max_time)
+            ));
+        }
+    }
+    let ends = Ends {
+        run,
+        clock,
+        lateness,
+        counters,
+        traffic,
+        flows: Vec::new(),
+    };
+    Ok((ends, obs))
+}
