@@ -34,6 +34,11 @@ pub const OUTPUT_LIMIT: usize = 1 << 20;
 /// How long a command may take to end after SIGTERM before its group gets SIGKILL.
 pub const GRACE: Duration = Duration::from_secs(2);
 
+/// After the last command exits, the network carries packets for at most this long more, so that
+/// the others can close their connections and exit by themselves (an `iperf3 -s -1` whose client
+/// has just finished waits for the last ACK of its close); those still running then are stopped.
+pub const LINGER: Duration = Duration::from_secs(1);
+
 /// One `--exec HOST=COMMAND`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExecSpec {
@@ -144,6 +149,8 @@ struct Proc {
 /// The commands of a run, started in order.
 pub struct Running {
     procs: Vec<Proc>,
+    /// When [`Running::run_over`] first saw the last command exited.
+    last_seen_exited: std::cell::Cell<Option<Instant>>,
 }
 
 impl Running {
@@ -154,7 +161,10 @@ impl Running {
         // snooplab rather than to init, so that they are reaped (`reap_group`): init in a
         // container may reap nothing.
         crate::sys::become_child_subreaper();
-        let mut running = Running { procs: Vec::new() };
+        let mut running = Running {
+            procs: Vec::new(),
+            last_seen_exited: std::cell::Cell::new(None),
+        };
         for (i, s) in specs.iter().enumerate() {
             if i > 0 {
                 std::thread::sleep(SETTLE);
@@ -187,6 +197,23 @@ impl Running {
         self.procs
             .last()
             .is_none_or(|p| p.exited.load(Ordering::SeqCst))
+    }
+
+    /// The run is over: the last command has exited, and the others have too or [`LINGER`] has
+    /// passed since that was first seen.
+    pub fn run_over(&self) -> bool {
+        if !self.last_exited() {
+            return false;
+        }
+        if self.procs.iter().all(|p| p.exited.load(Ordering::SeqCst)) {
+            return true;
+        }
+        let seen = self.last_seen_exited.get().unwrap_or_else(|| {
+            let now = Instant::now();
+            self.last_seen_exited.set(Some(now));
+            now
+        });
+        seen.elapsed() >= LINGER
     }
 
     /// Stops every command still running (SIGTERM to its group, SIGKILL after [`GRACE`]), and

@@ -30,7 +30,7 @@ pub fn carry_exec(
     // settle time waits in its device's queue (a server only listens then).
     let running = Running::start(&cfg.exec, hostnet).map_err(interrupted_or)?;
     let clock = Instant::now();
-    let done = || running.last_exited();
+    let done = || running.run_over();
     let mut tick = |elapsed| progress((elapsed, 0, 0));
     let stop_when = Stop {
         done: &done,
