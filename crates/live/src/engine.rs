@@ -57,6 +57,27 @@ pub struct EngineSetup<'a> {
     pub obs: LiveObserver,
 }
 
+impl<'a> EngineSetup<'a> {
+    /// The engine between the kernel hosts of `hostnet`, running the agents `net` names, its
+    /// time 0 at `clock`.
+    pub fn for_hosts(
+        net: &'a Network,
+        env: &'a str,
+        hostnet: &'a crate::hosts::HostNet,
+        clock: Instant,
+        obs: LiveObserver,
+    ) -> EngineSetup<'a> {
+        EngineSetup {
+            net,
+            env,
+            hosts: hostnet.hosts.iter().map(|h| (h.node, &h.tun)).collect(),
+            clock,
+            agent: None,
+            obs,
+        }
+    }
+}
+
 /// What a run of the engine gave.
 pub struct EngineRun {
     pub run: RunResult,

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use snooplab_proto::time::{as_secs_f64, MS};
+use snooplab_proto::time::as_secs_f64;
 use snooplab_sim::network::Network;
 
 use crate::engine::{run_engine, EngineRun, EngineSetup, LiveObserver};
@@ -36,16 +36,9 @@ pub fn carry_exec(
         done: &done,
         limit: cfg.max_time,
         tick: &mut tick,
-        tick_every: 500 * MS,
+        tick_every: crate::tun_driver::TICK_EVERY,
     };
-    let setup = EngineSetup {
-        net,
-        env: cfg.scenario.env.name(),
-        hosts: hostnet.hosts.iter().map(|h| (h.node, &h.tun)).collect(),
-        clock,
-        agent: None,
-        obs,
-    };
+    let setup = EngineSetup::for_hosts(net, cfg.scenario.env.name(), hostnet, clock, obs);
     let EngineRun {
         run,
         obs,

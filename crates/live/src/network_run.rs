@@ -236,16 +236,9 @@ fn carry(
             done: &done,
             limit: cfg.max_time,
             tick: &mut tick,
-            tick_every: 500 * MS,
+            tick_every: crate::tun_driver::TICK_EVERY,
         };
-        let setup = EngineSetup {
-            net,
-            env: cfg.scenario.env.name(),
-            hosts: hostnet.hosts.iter().map(|h| (h.node, &h.tun)).collect(),
-            clock,
-            agent: None,
-            obs,
-        };
+        let setup = EngineSetup::for_hosts(net, cfg.scenario.env.name(), hostnet, clock, obs);
         let engine = run_engine(setup, stop_when);
         // However the loop ended, the endpoints stop now (they look every 100 ms).
         stop.store(true, Ordering::SeqCst);

@@ -87,6 +87,9 @@ fn payload(p: &SimPacket) -> u64 {
 }
 
 /// When the run ends, and what to tell meanwhile.
+/// How often a run reports its progress (the `tick` of [`Stop`]).
+pub const TICK_EVERY: Time = 500 * MS;
+
 pub struct Stop<'a> {
     /// The run is over (the hosts' transfers ended).
     pub done: &'a dyn Fn() -> bool,
