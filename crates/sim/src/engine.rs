@@ -152,20 +152,8 @@ impl<E> EventQueue<E> {
         }
         // the last entry takes the root's place and sinks while a child is earlier
         let top = self.heap.swap_remove(0);
-        let n = self.heap.len();
         let mut i = 0;
-        loop {
-            let first = i * ARITY + 1;
-            if first >= n {
-                break;
-            }
-            let end = (first + ARITY).min(n);
-            let mut c = first;
-            for k in first + 1..end {
-                if self.heap[k].key < self.heap[c].key {
-                    c = k;
-                }
-            }
+        while let Some(c) = earliest_child(&self.heap, i, |e| e.key) {
             if self.heap[c].key >= self.heap[i].key {
                 break;
             }
@@ -188,6 +176,22 @@ impl<E> EventQueue<E> {
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
     }
+}
+
+/// The child of entry `i` with the least key in a 4-ary heap (`key` reads an entry's), or `None`
+/// if `i` has no child: the step both heaps (events here, timers in `timers.rs`) sink an entry by.
+#[inline(always)]
+fn earliest_child<T>(heap: &[T], i: usize, key: impl Fn(&T) -> u128) -> Option<usize> {
+    let first = i * ARITY + 1;
+    let children = heap.get(first..(first + ARITY).min(heap.len()))?;
+    let (mut c, mut least) = (0, key(children.first()?));
+    for (k, e) in children.iter().enumerate().skip(1) {
+        let x = key(e);
+        if x < least {
+            (c, least) = (k, x);
+        }
+    }
+    Some(first + c)
 }
 
 /// A timer kept outside the queue: the deadline it asked for and the generation that makes older

@@ -172,17 +172,12 @@ pub(super) fn section(d: &mut Document, r: &Report002) {
 /// What a handoff per second costs against no handoffs (one channel, beacons) under each
 /// combination, in one sentence.
 fn handoff_cost_text(names: &[String], table1s: &[&[Table1Row]]) -> String {
-    let mean = |t: &[Table1Row], seconds: Option<f64>| {
-        t.iter()
-            .find(|r| r.beacons && r.shared_channel && r.seconds == seconds)
-            .map(|r| r.throughput_mbps.mean)
-    };
     let costs: Vec<String> = names
         .iter()
         .zip(table1s)
         .filter_map(|(n, t)| {
-            let (one, never) = (mean(t, Some(1.0))?, mean(t, None)?);
-            (never > 0.0).then(|| format!("{:.1}% under {n}", 100.0 * (1.0 - one / never)))
+            let (drop, _, never) = super::claims::handoff_per_second_cost(t)?;
+            (never > 0.0).then(|| format!("{:.1}% under {n}", 100.0 * drop))
         })
         .collect();
     if costs.is_empty() {

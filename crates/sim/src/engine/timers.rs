@@ -7,8 +7,8 @@
 //! timer that is not armed is not in the heap at all, and the heap holds one entry per armed
 //! timer.
 
-/// Children per heap node.
-const ARITY: usize = 4;
+/// Children per heap node: the event heap's.
+use super::ARITY;
 
 /// `pos` of a timer that is not armed.
 const NONE: u32 = u32::MAX;
@@ -108,19 +108,7 @@ impl TimerHeap {
 
     fn sift_down(&mut self, mut i: usize) {
         let a = self.heap[i];
-        let n = self.heap.len();
-        loop {
-            let first = i * ARITY + 1;
-            if first >= n {
-                break;
-            }
-            let end = (first + ARITY).min(n);
-            let mut c = first;
-            for k in first + 1..end {
-                if self.heap[k].key < self.heap[c].key {
-                    c = k;
-                }
-            }
+        while let Some(c) = super::earliest_child(&self.heap, i, |e| e.key) {
             let child = self.heap[c];
             if child.key >= a.key {
                 break;
