@@ -47,7 +47,7 @@ pub fn live_scenario(a: &LiveArgs, path: &Path) -> Result<(), String> {
 pub fn run_config(a: &LiveArgs, cfg: &NetworkConfig, label: &str) -> Result<(), String> {
     let net = cfg.scenario.network();
     snooplab_live::network_run::validate(cfg, &net)?;
-    let kernel = snooplab_live::network_run::kernel_hosts(&cfg.scenario, &net)?;
+    let kernel = snooplab_live::network_run::kernel_hosts(&cfg.scenario, &net);
     let names: Vec<String> = kernel.iter().map(|k| k.1.clone()).collect();
     snooplab_live::exec::check(&cfg.exec, &names)?;
     if !cfg.exec.is_empty() {
@@ -140,15 +140,16 @@ fn print_text(r: &NetworkResult) {
 /// Each flow's row and the aggregate.
 fn print_flows(r: &NetworkResult) {
     println!(
-        "{:<10} {:>6} {:>6} {:>8} {:>9} {:>9} {:>5}",
-        "flow", "from", "to", "Mb/s", "duration", "sender rx", "hash"
+        "{:<10} {:>6} {:>6} {:>13} {:>8} {:>9} {:>9} {:>5}",
+        "flow", "from", "to", "stacks", "Mb/s", "duration", "sender rx", "hash"
     );
     for (f, l) in r.run.flows.iter().zip(&r.live.flows) {
         println!(
-            "{:<10} {:>6} {:>6} {:>8.3} {:>8.1}s {:>9} {:>5}",
+            "{:<10} {:>6} {:>6} {:>13} {:>8.3} {:>8.1}s {:>9} {:>5}",
             f.flow,
             f.from,
             f.to,
+            format!("{}>{}", l.sender, l.receiver),
             f.throughput_mbps,
             f.duration_s,
             f.sender_retransmitted_segments,

@@ -402,10 +402,11 @@ pub fn protocols() {
         "\nLive mode (`snooplab live --protocol`, real Linux TCP through the base-station agent): \
          {}, marked [live] above; plain is e2e's base station, which only routes. \
          ll-smart-tcp-aware runs as ll-tcp-aware there, since Linux ACKs carry no SMART \
-         information. The others are simulator-only (`snooplab run`): the end-to-end variants \
-         and efr change the hosts' TCP and split terminates the connection, which Linux hosts \
-         do not do, ll-smart needs SMART information on the ACKs, and bs-eln and bs-nack need a \
-         mobile sender that reads ELN marks or piggybacks its queue. See docs/live.md.",
+         information. The others change a host's TCP (the end-to-end variants, efr; ll-smart \
+         needs SMART information on the ACKs, bs-eln and bs-nack a mobile sender that reads ELN \
+         marks or piggybacks its queue): they run live in a scenario file (`snooplab live --scenario`) whose host at that end is modelled \
+         (`stack = \"model\"`: the engine's TCP, any host profile, on the real clock), the \
+         other end a Linux kernel. See docs/live.md.",
         live.join(", ")
     );
     println!(

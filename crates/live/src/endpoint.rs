@@ -243,7 +243,7 @@ fn is_timeout(e: &std::io::Error) -> bool {
 /// counters.
 pub fn send(
     fh: &Namespace,
-    to: SocketAddrV4,
+    (to, from_port): (SocketAddrV4, Option<u16>),
     cc: CongestionControl,
     transfer: u64,
     seed: u64,
@@ -252,12 +252,14 @@ pub fn send(
     let mut stream = {
         let _inside = fh.enter()?;
         let give_up = || stop.load(Ordering::Relaxed);
-        sys::connect_tcp(to, cc.name(), POLL.as_nanos() as u64, &give_up).map_err(|e| {
-            format!(
-                "cannot connect to {to} with congestion control {}: {e}",
-                cc.name()
-            )
-        })?
+        sys::connect_tcp(to, from_port, cc.name(), POLL.as_nanos() as u64, &give_up).map_err(
+            |e| {
+                format!(
+                    "cannot connect to {to} with congestion control {}: {e}",
+                    cc.name()
+                )
+            },
+        )?
     };
     let started = Instant::now();
     let fd = stream.as_raw_fd();

@@ -1,6 +1,6 @@
 //! The kernel hosts of a scenario's network (docs/live.md, "Scenario files"): one network
 //! namespace per host, each with one TUN device addressed as the scenario addresses the host and
-//! a route to every other kernel host through it. The engine, in the snooplab process, reads and
+//! a route to every other host through it. The engine, in the snooplab process, reads and
 //! writes the devices; nothing else is attached, so no packet leaves the namespaces the run made.
 
 use std::net::Ipv4Addr;
@@ -29,9 +29,11 @@ pub struct HostNet {
 }
 
 impl HostNet {
-    /// A namespace for each of `hosts` (node, name, address), set up as `cfg` says.
+    /// A namespace for each of `hosts` (node, name, address), set up as `cfg` says, with a
+    /// route through its device to every other host, `modelled` ones (the engine's) included.
     pub fn create(
         hosts: &[(NodeId, String, Ipv4Addr)],
+        modelled: &[Ipv4Addr],
         cfg: &TestbedConfig,
     ) -> Result<HostNet, String> {
         if hosts.len() > crate::sys::MAX_POLL_FDS {
@@ -49,8 +51,10 @@ impl HostNet {
         for (node, name, addr) in hosts {
             let peers: Vec<String> = hosts
                 .iter()
-                .filter(|h| h.2 != *addr)
-                .map(|h| format!("{}/32", h.2))
+                .map(|h| h.2)
+                .chain(modelled.iter().copied())
+                .filter(|a| a != addr)
+                .map(|a| format!("{a}/32"))
                 .collect();
             let peers: Vec<&str> = peers.iter().map(String::as_str).collect();
             let ns_name = format!("{}-{}", out.lock.id(), host_role(*node, name));

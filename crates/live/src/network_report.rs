@@ -17,7 +17,8 @@ use crate::endpoint::{ReceiverReport, SenderReport};
 use crate::engine::LiveObserver;
 use crate::exec::ExecReport;
 use crate::lateness::Lateness;
-use crate::network_run::NetworkConfig;
+use crate::network_run::{FlowEnds, NetworkConfig};
+use crate::payload::StreamDigest;
 use crate::snmp::TcpCounters;
 use crate::tun_driver::{DriverCounters, HostTraffic};
 
@@ -30,8 +31,9 @@ pub struct Ends {
     pub counters: DriverCounters,
     /// Each kernel host's traffic, in the order of the network's hosts.
     pub traffic: Vec<HostTraffic>,
-    /// Each flow's receiver and sender, in the network's order.
-    pub flows: Vec<(ReceiverReport, SenderReport)>,
+    /// Each flow's receiver and sender, in the network's order: `None` for an end a modelled
+    /// host carried in the engine.
+    pub flows: Vec<FlowEnds<ReceiverReport, SenderReport>>,
 }
 
 /// What only the live mode knows about a run.
@@ -60,12 +62,17 @@ pub struct LiveExtras {
 #[derive(Clone, Debug, Serialize)]
 pub struct LiveFlow {
     pub flow: String,
-    /// The receiver's digest of the bytes equals the sender's, and the byte counts agree.
+    /// Where each end ran: `kernel` (a namespace's Linux TCP) or `model` (the engine's TCP).
+    pub sender: &'static str,
+    pub receiver: &'static str,
+    /// The receiver's digest of the bytes equals the sender's, and the byte counts agree (a
+    /// modelled receiver checks every segment's bytes instead, `transfer_bytes.rs`).
     pub integrity_ok: bool,
+    /// The kernel sender's congestion control, or `model` and the flow's protocol.
     pub cc: String,
     /// Bytes the receiver read.
     pub received_bytes: u64,
-    /// `tcpi_rto` of the sender at the end, ms.
+    /// `tcpi_rto` of a kernel sender at the end, ms (0 for a modelled sender).
     pub sender_rto_ms: f64,
     pub window_clamp_restored: u32,
 }
@@ -104,47 +111,82 @@ fn since(clock: Instant, t: Instant) -> Time {
     t.saturating_duration_since(clock).as_nanos() as Time
 }
 
-/// A flow's result from its two ends, in the simulator's terms where they apply.
+/// The digest a receiver computes over the whole of a transfer's bytes (what a modelled sender
+/// sent a kernel receiver).
+fn transfer_digest(seed: u64, transfer: u64) -> u64 {
+    let mut d = StreamDigest::default();
+    let mut buf = vec![0u8; 1 << 16];
+    let mut offset = 0;
+    while offset < transfer {
+        let n = (transfer - offset).min(buf.len() as u64) as usize;
+        crate::payload::fill(seed, offset, &mut buf[..n]);
+        d.update(&buf[..n]);
+        offset += n as u64;
+    }
+    d.finish()
+}
+
+/// A flow's result in the simulator's terms: the engine's own (what it saw of the flow on its
+/// links and cells, and a modelled end's counters) with each kernel end's filled in.
 fn flow_result(
     net: &Network,
     f: usize,
-    rx: &ReceiverReport,
-    tx: &SenderReport,
-    cfg: &NetworkConfig,
-    clock: Instant,
+    (rx, tx): (Option<&ReceiverReport>, Option<&SenderReport>),
+    engine: FlowResult,
+    (cfg, clock): (&NetworkConfig, Instant),
 ) -> (FlowResult, LiveFlow) {
     let fl = &net.flows[f];
-    let ok = rx.bytes == tx.bytes && rx.bytes == fl.transfer && rx.digest == tx.digest;
-    let end = rx.last_byte.unwrap_or(tx.finished);
-    let secs = as_secs_f64(since(tx.started, end).max(1));
-    let invariants = InvariantReport {
-        complete: ok,
-        payload_mismatches: u64::from(rx.digest != tx.digest),
-        ..InvariantReport::default()
+    let model = |x: bool| if x { "kernel" } else { "model" };
+    let mut result = engine;
+    let engine_ok = result.invariants.complete && result.invariants.payload_mismatches == 0;
+    // when the first byte could go: a kernel sender's connection established, else the
+    // modelled sender's open (its handshake inside the span)
+    let started = tx.map_or(clock + std::time::Duration::from_nanos(fl.start), |t| {
+        t.started
+    });
+    let ok = match (rx, tx) {
+        (Some(rx), Some(tx)) => {
+            rx.bytes == tx.bytes && rx.bytes == fl.transfer && rx.digest == tx.digest
+        }
+        (Some(rx), None) => {
+            let seed = snooplab_sim::transfer_bytes::seed_of(net.seed, f);
+            rx.bytes == fl.transfer && rx.digest == transfer_digest(seed, fl.transfer)
+        }
+        (None, Some(tx)) => engine_ok && tx.bytes == fl.transfer,
+        (None, None) => engine_ok,
     };
-    let result = FlowResult {
-        flow: fl.name.clone(),
-        from: net.nodes[fl.from].name.clone(),
-        to: net.nodes[fl.to].name.clone(),
-        protocol: fl.protocol.name().into(),
-        buffer_bytes: fl.buffer,
-        mss: tx.tcp_info.snd_mss,
-        transfer_bytes: fl.transfer,
-        start_s: as_secs_f64(since(clock, tx.started)),
-        throughput_mbps: rx.bytes as f64 * 8.0 / secs / 1e6,
-        duration_s: secs,
-        sender_retransmitted_segments: u64::from(tx.tcp_info.total_retrans),
-        host: format!("linux-{}", cfg.profile.name()),
-        invariants,
-        ..FlowResult::default()
-    };
+    if let Some(rx) = rx {
+        let end = rx
+            .last_byte
+            .unwrap_or_else(|| tx.map_or(started, |t| t.finished));
+        let secs = as_secs_f64(since(started, end).max(1));
+        result.throughput_mbps = rx.bytes as f64 * 8.0 / secs / 1e6;
+        result.duration_s = secs;
+        // the engine counts the flow's frames, not what a kernel receiver delivered
+        result.wireless_goodput_pct = None;
+        result.invariants = InvariantReport {
+            complete: ok,
+            payload_mismatches: u64::from(!ok && rx.bytes == fl.transfer),
+            ..result.invariants
+        };
+    }
+    if let Some(tx) = tx {
+        result.mss = tx.tcp_info.snd_mss;
+        result.sender_retransmitted_segments = u64::from(tx.tcp_info.total_retrans);
+        result.start_s = as_secs_f64(since(clock, tx.started));
+    }
+    if tx.is_some() && rx.is_some() {
+        result.host = format!("linux-{}", cfg.profile.name());
+    }
     let live = LiveFlow {
         flow: fl.name.clone(),
+        sender: model(tx.is_some()),
+        receiver: model(rx.is_some()),
         integrity_ok: ok,
-        cc: tx.cc.clone(),
-        received_bytes: rx.bytes,
-        sender_rto_ms: f64::from(tx.tcp_info.rto_us) / 1e3,
-        window_clamp_restored: rx.clamp_restored,
+        cc: tx.map_or_else(|| format!("model {}", fl.protocol.name()), |t| t.cc.clone()),
+        received_bytes: rx.map_or_else(|| if ok { fl.transfer } else { 0 }, |r| r.bytes),
+        sender_rto_ms: tx.map_or(0.0, |t| f64::from(t.tcp_info.rto_us) / 1e3),
+        window_clamp_restored: rx.map_or(0, |r| r.clamp_restored),
     };
     (result, live)
 }
@@ -168,17 +210,24 @@ pub fn report(
     let names = hosts.iter().map(|h| h.0.clone());
     let traffic = names.zip(traffic).collect();
     let mut live_flows = Vec::new();
-    run.flows.clear();
-    for (f, (rx, tx)) in flows.iter().enumerate() {
-        let (r, l) = flow_result(net, f, rx, tx, cfg, clock);
+    let engine_flows = std::mem::take(&mut run.flows);
+    for (f, ((rx, tx), engine)) in flows.iter().zip(engine_flows).enumerate() {
+        let (r, l) = flow_result(net, f, (rx.as_ref(), tx.as_ref()), engine, (cfg, clock));
         run.flows.push(r);
         live_flows.push(l);
     }
-    let start = flows.iter().map(|(_, tx)| since(clock, tx.started)).min();
-    let end = flows
+    // each flow's span on the run's clock, from its start (or its kernel sender's connection)
+    // to its last byte
+    let spans: Vec<(Time, Time)> = run
+        .flows
         .iter()
-        .map(|(rx, tx)| since(clock, rx.last_byte.unwrap_or(tx.finished)))
-        .max();
+        .map(|r| {
+            let start = (r.start_s * 1e9) as Time;
+            (start, start + (r.duration_s * 1e9) as Time)
+        })
+        .collect();
+    let start = spans.iter().map(|s| s.0).min();
+    let end = spans.iter().map(|s| s.1).max();
     run.aggregate = Aggregate::of(&run.flows, start, end);
     run.invariants.complete = live_flows.iter().all(|f| f.integrity_ok);
     let mut warnings: Vec<String> = lateness.warning("the engine").into_iter().collect();

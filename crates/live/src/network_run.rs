@@ -15,6 +15,7 @@ use snooplab_sim::capture::Capture;
 use snooplab_sim::network::file::Stack;
 use snooplab_sim::network::{Network, NodeId, NodeKind};
 use snooplab_sim::protocol::AgentKind;
+use snooplab_sim::transfer_bytes;
 use snooplab_sim::Scenario;
 
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
@@ -49,28 +50,43 @@ pub struct NetworkConfig {
 /// flows (for progress).
 pub type NetworkProgress = (Time, u64, u64);
 
-/// The kernel hosts of a network: every host, each as (node, name, address). A host whose
-/// scenario table says `stack = "model"` cannot run live yet.
-pub fn kernel_hosts(
-    sc: &Scenario,
-    net: &Network,
-) -> Result<Vec<(NodeId, String, Ipv4Addr)>, String> {
-    let stacks = sc.topology.as_ref().map(|t| t.stacks()).unwrap_or_default();
-    let mut out = Vec::new();
-    for (i, n) in net.nodes.iter().enumerate() {
-        if n.kind != NodeKind::Host {
-            continue;
+/// Where a network's hosts run live: a kernel host is a namespace of its own (the default); a
+/// modelled host (`stack = "model"`) is the engine's TCP, on the real clock (docs/live.md,
+/// "Mixed networks").
+#[derive(Clone, Debug, Default)]
+pub struct LiveHosts {
+    /// Each kernel host as (node, name, address).
+    pub kernel: Vec<(NodeId, String, Ipv4Addr)>,
+    /// Each modelled host's node and address.
+    pub modelled: Vec<(NodeId, Ipv4Addr)>,
+}
+
+impl LiveHosts {
+    pub fn of(sc: &Scenario, net: &Network) -> LiveHosts {
+        let stacks = sc.topology.as_ref().map(|t| t.stacks()).unwrap_or_default();
+        let mut out = LiveHosts::default();
+        for (i, n) in net.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Host {
+                continue;
+            }
+            if stacks.get(i).copied().flatten() == Some(Stack::Model) {
+                out.modelled.push((i, Ipv4Addr::from(n.addr)));
+            } else {
+                out.kernel.push((i, n.name.clone(), Ipv4Addr::from(n.addr)));
+            }
         }
-        if stacks.get(i).copied().flatten() == Some(Stack::Model) {
-            return Err(format!(
-                "node '{}': stack = \"model\" (the engine's TCP on the real clock) is not built \
-                 into the live mode yet; leave stack out or set it to \"kernel\"",
-                n.name
-            ));
-        }
-        out.push((i, n.name.clone(), Ipv4Addr::from(n.addr)));
+        out
     }
-    Ok(out)
+
+    pub fn is_kernel(&self, node: NodeId) -> bool {
+        self.kernel.iter().any(|k| k.0 == node)
+    }
+}
+
+/// The kernel hosts of a network, each as (node, name, address): every host the scenario does
+/// not model (`stack = "model"`).
+pub fn kernel_hosts(sc: &Scenario, net: &Network) -> Vec<(NodeId, String, Ipv4Addr)> {
+    LiveHosts::of(sc, net).kernel
 }
 
 /// Checks what the kernels can do: segment sizes, buffers, windows without scaling.
@@ -98,9 +114,22 @@ pub fn validate(cfg: &NetworkConfig, net: &Network) -> Result<(), String> {
             n.name
         ));
     }
+    let hosts = LiveHosts::of(&cfg.scenario, net);
+    if !cfg.exec.is_empty() {
+        if let Some(&(n, _)) = hosts.modelled.first() {
+            return Err(format!(
+                "node '{}' is modelled (stack = \"model\"), but --exec runs programs in kernel \
+                 hosts instead of the scenario's flows, and a modelled host runs only those: \
+                 leave out --exec or the node's stack",
+                net.nodes[n].name
+            ));
+        }
+    }
     for f in &net.flows {
-        check_segment_and_window(f.mss, f.buffer, cfg.profile)
-            .map_err(|e| format!("flow '{}': {e}", f.name))?;
+        if hosts.is_kernel(f.from) || hosts.is_kernel(f.to) {
+            check_segment_and_window(f.mss, f.buffer, cfg.profile)
+                .map_err(|e| format!("flow '{}': {e}", f.name))?;
+        }
     }
     Ok(())
 }
@@ -127,13 +156,16 @@ pub fn run_network_with(
     let mut net = cfg.scenario.network();
     net.max_time = cfg.max_time.saturating_add(SEC);
     validate(cfg, &net)?;
-    let kernel = kernel_hosts(&cfg.scenario, &net)?;
+    let hosts = LiveHosts::of(&cfg.scenario, &net);
+    let kernel = &hosts.kernel;
     let names: Vec<String> = kernel.iter().map(|k| k.1.clone()).collect();
     crate::exec::check(&cfg.exec, &names)?;
     let leftovers_removed = netns::sweep_leftovers()?;
     let mtu = net.flows.iter().map(|f| f.mss).max().unwrap_or(1400) + HEADER_BYTES;
+    let modelled: Vec<Ipv4Addr> = hosts.modelled.iter().map(|m| m.1).collect();
     let hostnet = HostNet::create(
-        &kernel,
+        kernel,
+        &modelled,
         &TestbedConfig {
             profile: cfg.profile,
             mtu,
@@ -152,13 +184,17 @@ pub fn run_network_with(
         r.exec = exec_out.clone();
         return Ok(r);
     }
+    // a flow's receiver in a kernel host listens before anything starts; one in a modelled
+    // host is the engine's
     let mut receivers = Vec::with_capacity(net.flows.len());
     for f in &net.flows {
-        let host = hostnet
-            .host(f.to)
-            .ok_or("a flow's receiver is not a kernel host")?;
-        let at = SocketAddrV4::new(host.addr, f.dst_port);
-        receivers.push(Receiver::listen(&host.ns, at, f.buffer).map_err(interrupted_or)?);
+        receivers.push(match hostnet.host(f.to) {
+            Some(host) => {
+                let at = SocketAddrV4::new(host.addr, f.dst_port);
+                Some(Receiver::listen(&host.ns, at, f.buffer).map_err(interrupted_or)?)
+            }
+            None => None,
+        });
     }
     let clock = Instant::now();
     let obs = LiveObserver {
@@ -189,12 +225,17 @@ fn finish(
     Ok(report(cfg, net, (ends, &obs), hosts, leftovers_removed))
 }
 
-/// Runs the flows' ends on threads and the engine on this one until every flow has ended.
+/// A flow's two ends once the run is over: each kernel end's report (or why it failed), `None`
+/// for an end the engine modelled.
+pub type FlowEnds<R, S> = (Option<R>, Option<S>);
+
+/// Runs the flows' kernel ends on threads and the engine, with every modelled end, on this one
+/// until every flow has ended.
 fn carry(
     cfg: &NetworkConfig,
     net: &Network,
     hostnet: &HostNet,
-    receivers: Vec<Receiver>,
+    receivers: Vec<Option<Receiver>>,
     (clock, obs): (Instant, LiveObserver),
     progress: &mut dyn FnMut(NetworkProgress),
 ) -> Result<(Ends, LiveObserver), String> {
@@ -202,32 +243,40 @@ fn carry(
     let finished = AtomicUsize::new(0);
     let received: Vec<AtomicU64> = net.flows.iter().map(|_| AtomicU64::new(0)).collect();
     let total: u64 = net.flows.iter().map(|f| f.transfer).sum();
+    let kernel_ends = receivers.iter().filter(|r| r.is_some()).count()
+        + net
+            .flows
+            .iter()
+            .filter(|f| hostnet.host(f.from).is_some())
+            .count();
     let ends = std::thread::scope(|s| {
         let mut handles = Vec::new();
         for (i, (f, rx)) in net.flows.iter().zip(receivers).enumerate() {
             let (stop, finished, received) = (&stop, &finished, &received[i]);
-            let (from, to) = (hostnet.host(f.from), hostnet.host(f.to));
-            let rx = s.spawn(move || {
-                let r = rx.run(stop, received);
-                finished.fetch_add(1, Ordering::SeqCst);
-                r
+            let modelled_receiver = rx.is_none();
+            let rx = rx.map(|rx| {
+                s.spawn(move || {
+                    let r = rx.run(stop, received);
+                    finished.fetch_add(1, Ordering::SeqCst);
+                    r
+                })
             });
-            let seed = cfg.scenario.seed.wrapping_add(i as u64);
-            let tx = s.spawn(move || {
-                let r = match (from, to) {
-                    (Some(from), Some(to)) => {
-                        wait_until(clock, f.start, stop);
-                        let at = SocketAddrV4::new(to.addr, f.dst_port);
-                        endpoint::send(&from.ns, at, cfg.cc, f.transfer, seed, stop)
-                    }
-                    _ => Err("a flow's sender is not a kernel host".into()),
-                };
-                finished.fetch_add(1, Ordering::SeqCst);
-                r
+            let seed = transfer_bytes::seed_of(net.seed, i);
+            let tx = hostnet.host(f.from).map(|from| {
+                // the receiver's address, and for a modelled receiver, which waits for one peer
+                // port, the flow's own source port
+                let to = SocketAddrV4::new(Ipv4Addr::from(net.nodes[f.to].addr), f.dst_port);
+                let bind = modelled_receiver.then_some(f.src_port);
+                s.spawn(move || {
+                    wait_until(clock, f.start, stop);
+                    let r = endpoint::send(&from.ns, (to, bind), cfg.cc, f.transfer, seed, stop);
+                    finished.fetch_add(1, Ordering::SeqCst);
+                    r
+                })
             });
             handles.push((rx, tx));
         }
-        let done = || finished.load(Ordering::SeqCst) == 2 * net.flows.len();
+        let done = || finished.load(Ordering::SeqCst) == kernel_ends;
         let mut tick = |elapsed| {
             let got = received.iter().map(|r| r.load(Ordering::Relaxed)).sum();
             progress((elapsed, got, total));
@@ -242,18 +291,21 @@ fn carry(
         let engine = run_engine(setup, stop_when);
         // However the loop ended, the endpoints stop now (they look every 100 ms).
         stop.store(true, Ordering::SeqCst);
-        let flows: Vec<(Result<ReceiverReport, String>, Result<SenderReport, String>)> = handles
-            .into_iter()
-            .map(|(rx, tx)| {
-                let rx = rx
-                    .join()
-                    .unwrap_or_else(|_| Err("a receiver thread panicked".into()));
-                let tx = tx
-                    .join()
-                    .unwrap_or_else(|_| Err("a sender thread panicked".into()));
-                (rx, tx)
-            })
-            .collect();
+        let flows: Vec<FlowEnds<Result<ReceiverReport, String>, Result<SenderReport, String>>> =
+            handles
+                .into_iter()
+                .map(|(rx, tx)| {
+                    let rx = rx.map(|h| {
+                        h.join()
+                            .unwrap_or_else(|_| Err("a receiver thread panicked".into()))
+                    });
+                    let tx = tx.map(|h| {
+                        h.join()
+                            .unwrap_or_else(|_| Err("a sender thread panicked".into()))
+                    });
+                    (rx, tx)
+                })
+                .collect();
         (engine, flows)
     });
     let (engine, flows) = ends;
@@ -285,8 +337,8 @@ fn settle(
     net: &Network,
     (ending, error): (Option<Ending>, Option<String>),
     counters: &DriverCounters,
-    flows: Vec<(Result<ReceiverReport, String>, Result<SenderReport, String>)>,
-) -> Result<Vec<(ReceiverReport, SenderReport)>, String> {
+    flows: Vec<FlowEnds<Result<ReceiverReport, String>, Result<SenderReport, String>>>,
+) -> Result<Vec<FlowEnds<ReceiverReport, SenderReport>>, String> {
     if let Some(e) = error {
         return Err(e);
     }
@@ -298,8 +350,9 @@ fn settle(
                 .iter()
                 .zip(&net.flows)
                 .map(|((rx, _), f)| match rx {
-                    Ok(r) => format!("{}: {} of {}", f.name, r.bytes, f.transfer),
-                    Err(e) => format!("{}: {e}", f.name),
+                    Some(Ok(r)) => format!("{}: {} of {}", f.name, r.bytes, f.transfer),
+                    Some(Err(e)) => format!("{}: {e}", f.name),
+                    None => format!("{}: received in the engine", f.name),
                 })
                 .collect();
             return Err(format!(
@@ -315,8 +368,12 @@ fn settle(
     let mut out = Vec::with_capacity(flows.len());
     for (i, (rx, tx)) in flows.into_iter().enumerate() {
         let name = &net.flows[i].name;
-        let rx = rx.map_err(|e| format!("flow '{name}': receiver: {e}"))?;
-        let tx = tx.map_err(|e| format!("flow '{name}': sender: {e}"))?;
+        let rx = rx
+            .transpose()
+            .map_err(|e| format!("flow '{name}': receiver: {e}"))?;
+        let tx = tx
+            .transpose()
+            .map_err(|e| format!("flow '{name}': sender: {e}"))?;
         out.push((rx, tx));
     }
     Ok(out)

@@ -4,21 +4,10 @@
 //! place changes the digest); the digest is order-sensitive and independent of how the stream is cut
 //! into reads and writes.
 
-/// Fills `buf` with the transfer's bytes starting at `offset` (a multiple of 8).
-pub fn fill(seed: u64, offset: u64, buf: &mut [u8]) {
-    debug_assert_eq!(offset % 8, 0);
-    for (word, chunk) in (offset / 8..).zip(buf.chunks_mut(8)) {
-        let v = mix(seed ^ word.wrapping_mul(0x9E37_79B9_7F4A_7C15)).to_le_bytes();
-        chunk.copy_from_slice(&v[..chunk.len()]);
-    }
-}
-
-/// splitmix64's finaliser.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+/// Fills `buf` with the transfer's bytes starting at `offset` (one function with the engine's
+/// modelled senders, which put the same bytes on the wire).
+pub use snooplab_sim::transfer_bytes::fill;
+use snooplab_sim::transfer_bytes::mix;
 
 /// An order-sensitive 64-bit digest of a byte stream, fed in pieces of any size.
 #[derive(Clone, Debug)]

@@ -440,8 +440,11 @@ pub fn send_on_device(ifname: &str, frame: &[u8]) -> io::Result<()> {
 /// (`TCP_CONGESTION` set before `connect`, which `std::net` cannot do). Opened in the calling
 /// thread's namespace. The connect does not block: every `step` nanoseconds `give_up()` is asked
 /// whether to stop waiting (a SYN that gets no answer is retried for about two minutes otherwise).
+/// `from_port` binds the local port first (a modelled receiver listens for one peer port);
+/// `None` leaves it to the kernel.
 pub fn connect_tcp(
     to: std::net::SocketAddrV4,
+    from_port: Option<u16>,
     cc: &str,
     step: Time,
     give_up: &dyn Fn() -> bool,
@@ -457,6 +460,23 @@ pub fn connect_tcp(
     // SAFETY: fd was just returned by socket and is owned by nobody else.
     let fd = unsafe { OwnedFd::from_raw_fd(fd) };
     set_congestion_control(fd.as_raw_fd(), cc)?;
+    if let Some(port) = from_port {
+        set_int_option(fd.as_raw_fd(), libc::SOL_SOCKET, libc::SO_REUSEADDR, 1)?;
+        let local = libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: port.to_be(),
+            sin_addr: libc::in_addr { s_addr: 0 },
+            sin_zero: [0; 8],
+        };
+        // SAFETY: local is a valid sockaddr_in of the size passed.
+        check(unsafe {
+            libc::bind(
+                fd.as_raw_fd(),
+                (&local as *const libc::sockaddr_in).cast(),
+                std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+            )
+        })?;
+    }
     let addr = libc::sockaddr_in {
         sin_family: libc::AF_INET as libc::sa_family_t,
         sin_port: to.port().to_be(),

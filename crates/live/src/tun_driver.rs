@@ -115,6 +115,9 @@ pub struct TunDriver<'a> {
     pub counters: DriverCounters,
     /// Each device's traffic, as `devices`.
     pub traffic: Vec<HostTraffic>,
+    /// Every flow's ends in the engine (a modelled host's) have ended: the run ends once the
+    /// hosts' say so too.
+    engine_done: bool,
     /// Why the run ended, once it has.
     pub ending: Option<Ending>,
     /// An error that ended it.
@@ -138,6 +141,7 @@ impl<'a> TunDriver<'a> {
             lateness: Lateness::default(),
             counters: DriverCounters::default(),
             traffic: vec![HostTraffic::default(); n],
+            engine_done: false,
             ending: None,
             error: None,
         }
@@ -150,7 +154,7 @@ impl<'a> TunDriver<'a> {
     /// Whether the run must end now; notes why.
     fn must_end(&mut self, now: Time) -> bool {
         if self.ending.is_none() {
-            self.ending = if (self.stop.done)() {
+            self.ending = if self.engine_done && (self.stop.done)() {
                 Some(Ending::Done)
             } else if sys::stop_requested() {
                 Some(Ending::Interrupted)
@@ -264,7 +268,8 @@ impl Driver for TunDriver<'_> {
         }
     }
 
-    fn ends_with_flows(&self) -> bool {
+    fn flows_finished(&mut self) -> bool {
+        self.engine_done = true;
         false
     }
 }

@@ -709,7 +709,7 @@ fn a_stop_signal_that_never_lets_the_sender_connect_ends_the_run_at_once() {
         let h = s.spawn(|| {
             snooplab_live::endpoint::send(
                 &tb.fh,
-                snooplab_live::testbed::MH_ADDR,
+                (snooplab_live::testbed::MH_ADDR, None),
                 CongestionControl::Reno,
                 1000,
                 1,

@@ -2,7 +2,7 @@
 //! between kernel hosts in namespaces (docs/live.md, "Scenario files"). These need root,
 //! /dev/net/tun and `ip netns`; elsewhere each prints why it skips and passes.
 
-use snooplab_live::network_run::{kernel_hosts, run_network, validate, NetworkConfig};
+use snooplab_live::network_run::{run_network, validate, LiveHosts, NetworkConfig};
 use snooplab_live::{CongestionControl, LinuxProfile};
 use snooplab_proto::time::SEC;
 use snooplab_proto::wire;
@@ -138,25 +138,31 @@ fn three_mobile_hosts_send_at_once_through_one_csma_cell() {
 }
 
 #[test]
-fn a_modelled_host_is_refused_until_the_engine_runs_tcp_on_the_real_clock() {
+fn a_modelled_host_runs_in_the_engine_and_the_others_in_the_kernel() {
     let text = "[[node]]\nname = \"fh\"\nstack = \"model\"\n[[node]]\nname = \"bs\"\n\
                 kind = \"base-station\"\n[[node]]\nname = \"mh\"\n[[link]]\n\
                 between = [\"fh\", \"bs\"]\n[[cell]]\nbase-station = \"bs\"\n\
                 stations = [\"mh\"]\n[[flow]]\nfrom = \"fh\"\nto = \"mh\"\n";
     let sc = Scenario::from_toml(text).unwrap_or_else(|e| panic!("{e}"));
-    let e = kernel_hosts(&sc, &sc.network()).unwrap_err();
+    let hosts = LiveHosts::of(&sc, &sc.network());
+    let names = |h: &LiveHosts| h.kernel.iter().map(|k| k.1.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&hosts), ["mh"]);
+    assert_eq!(hosts.modelled.len(), 1);
+    // --exec replaces the flows, which are all a modelled host runs: refused up front
+    let mut cfg = config(sc.clone());
+    cfg.exec =
+        vec![snooplab_live::exec::ExecSpec::parse("mh=true").unwrap_or_else(|e| panic!("{e}"))];
+    let e = validate(&cfg, &sc.network()).unwrap_err();
     assert!(
-        e.contains("node 'fh'") && e.contains("stack = \"model\""),
+        e.contains("node 'fh' is modelled") && e.contains("--exec"),
         "{e}"
     );
     // the others default to the kernel
     let ok = text.replace("stack = \"model\"\n", "");
     let sc = Scenario::from_toml(&ok).unwrap_or_else(|e| panic!("{e}"));
-    let hosts = kernel_hosts(&sc, &sc.network()).unwrap_or_default();
-    assert_eq!(
-        hosts.iter().map(|h| h.1.as_str()).collect::<Vec<_>>(),
-        ["fh", "mh"]
-    );
+    let hosts = LiveHosts::of(&sc, &sc.network());
+    assert_eq!(names(&hosts), ["fh", "mh"]);
+    assert!(hosts.modelled.is_empty());
 }
 
 #[test]

@@ -25,6 +25,7 @@ pub mod size;
 pub mod stats;
 pub mod textfile;
 pub mod trace;
+pub mod transfer_bytes;
 
 pub use job::Job;
 pub use metrics::RunResult;

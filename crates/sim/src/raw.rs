@@ -55,6 +55,26 @@ impl SimPacket {
         }
     }
 
+    /// A modelled end's segment as a real packet, for a peer that is a real host: `seg`'s
+    /// headers and, for data, the transfer's bytes from `offset` (seed `seed`,
+    /// [`crate::transfer_bytes`]). Options the wire codec writes (MSS, SACK blocks, SMART, the
+    /// queue report) go out as the model sends them; a kernel skips the kinds it does not know.
+    #[cold]
+    pub fn modelled_real(seg: &Segment, seed: u64, offset: u64) -> SimPacket {
+        let mut payload = vec![0; seg.len as usize];
+        crate::transfer_bytes::fill(seed, offset, &mut payload);
+        let bytes = wire::encode(seg, Some(&payload));
+        SimPacket::with_raw(*seg, bytes.into(), true)
+    }
+
+    /// The TCP payload of a real TCP packet.
+    pub fn real_payload(&self) -> Option<&[u8]> {
+        let r = self.raw().filter(|r| r.tcp)?;
+        let h = wire::parse_headers(&r.bytes).ok()?;
+        r.bytes
+            .get(h.payload_offset..h.total_len.min(r.bytes.len()))
+    }
+
     /// The real bytes this packet carries, if it is a real packet.
     pub fn raw(&self) -> Option<&Raw> {
         self.extra.as_ref().and_then(|e| e.raw.as_ref())

@@ -158,7 +158,7 @@ impl Driver for FakeHosts {
         }
     }
 
-    fn ends_with_flows(&self) -> bool {
+    fn flows_finished(&mut self) -> bool {
         false
     }
 }

@@ -24,6 +24,10 @@ pub struct Conn {
     pub flow: FlowId,
     pub role: Role,
     pub tcp: Tcp,
+    /// The seed of the flow's bytes when its other end is a real host (the live mode's mixed
+    /// networks): this end's packets then carry real bytes ([`SimPacket::modelled_real`]).
+    /// `None` in every simulated run.
+    pub wire: Option<u64>,
 }
 
 /// A host's TCP endpoints. A packet for no endpoint here is dropped and counted.
@@ -93,12 +97,14 @@ impl HostNode {
         while self.next < self.conns.len() {
             let c = &mut self.conns[self.next];
             if let Some((seg, kind)) = c.tcp.poll_transmit() {
-                let tag = (c.role == Role::Sender && seg.len > 0).then(|| {
-                    let offset = u64::from(seg.seq.since(c.tcp.iss() + 1));
-                    payload_tag(offset, seg.len)
-                });
+                let offset = || u64::from(seg.seq.since(c.tcp.iss() + 1));
+                let data = c.role == Role::Sender && seg.len > 0;
+                let packet = match c.wire {
+                    None => SimPacket::new(seg, data.then(|| payload_tag(offset(), seg.len))),
+                    Some(seed) => SimPacket::modelled_real(&seg, seed, offset()),
+                };
                 return Some(Outgoing {
-                    packet: SimPacket::new(seg, tag),
+                    packet,
                     priority: Priority::Normal,
                     origin: Origin::Endpoint(kind),
                     flow: Some(c.flow),

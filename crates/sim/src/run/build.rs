@@ -16,7 +16,7 @@ use crate::invariants::InvariantReport;
 use crate::link::WiredLink;
 use crate::medium::Medium;
 use crate::network::{Network, NodeId, NodeKind, Routes};
-use crate::nodes::{BaseStationNode, Conn, HostNode, Role, SimNode};
+use crate::nodes::{BaseStationNode, Conn, ExternalHost, HostNode, Role, SimNode};
 use crate::observer::Observe;
 use crate::packet::SimPacket;
 use crate::rng::{Rng, Stream};
@@ -48,12 +48,18 @@ fn host_clocks(net: &Network) -> Vec<Option<(Time, Time)>> {
 
 /// Every node as its kind makes it, and how each base station's agent was made (to make it again
 /// after a crash).
-fn make_nodes(net: &Network, routes: &Routes) -> (Vec<SimNode>, Vec<Option<AgentRecipe>>) {
+/// The hosts in `external` are outside the engine (`external.rs`).
+fn make_nodes(
+    net: &Network,
+    routes: &Routes,
+    external: &[NodeId],
+) -> (Vec<SimNode>, Vec<Option<AgentRecipe>>) {
     let mut nodes: Vec<SimNode> = Vec::with_capacity(net.nodes.len());
     let mut recipes = vec![None; net.nodes.len()];
     let mut bs_index = 0u64;
     for (i, n) in net.nodes.iter().enumerate() {
         nodes.push(match &n.kind {
+            NodeKind::Host if external.contains(&i) => SimNode::External(ExternalHost::default()),
             NodeKind::Host => {
                 let mut h = HostNode::default();
                 h.mobile = crate::handoff::mobile_host(net, i).map(Box::new);
@@ -125,6 +131,7 @@ fn make_flow_ends(
                 flow: f,
                 role: Role::Receiver,
                 tcp: Tcp::listen(rcfg, dst, src),
+                wire: None,
             });
         } else {
             ends.receiver_conns.push(usize::MAX);
@@ -231,10 +238,22 @@ fn flows_at(net: &Network, sender: bool) -> Vec<Vec<usize>> {
 }
 
 impl<O: Observe> Simulation<O> {
-    pub(super) fn build(net: &Network, env: &str, mut obs: O) -> Simulation<O> {
+    pub(super) fn build(net: &Network, env: &str, obs: O) -> Simulation<O> {
+        Simulation::build_with(net, env, obs, &[])
+    }
+
+    /// [`Simulation::build`], with the hosts `external` outside the engine: nodes that run no
+    /// TCP (`external.rs`). Everything else, random streams included, is built as for a run
+    /// without them.
+    pub(super) fn build_with(
+        net: &Network,
+        env: &str,
+        mut obs: O,
+        external: &[NodeId],
+    ) -> Simulation<O> {
         let routes = Routes::new(net);
         let clocks = host_clocks(net);
-        let (mut nodes, recipes) = make_nodes(net, &routes);
+        let (mut nodes, recipes) = make_nodes(net, &routes, external);
         let ends = make_flow_ends(net, &clocks, &mut nodes);
         let links = net
             .links
@@ -292,6 +311,7 @@ impl<O: Observe> Simulation<O> {
             ended: 0,
             net: net.clone(),
         };
+        sim.mixed_flows_carry_real_bytes(external);
         for (i, c) in sim.net.crashes.iter().enumerate() {
             sim.queue.push(c.at, Event::Crash(i));
             sim.queue.push(c.at + c.down_for, Event::Restart(i));
@@ -310,6 +330,30 @@ impl<O: Observe> Simulation<O> {
             }
         }
         sim
+    }
+}
+
+impl<O: Observe> Simulation<O> {
+    /// A flow with one end outside the engine and the other in it is a mixed flow: the modelled
+    /// end puts the transfer's real bytes on the wire (`transfer_bytes.rs`), and a modelled
+    /// receiver checks the real bytes it gets. Before any flow starts, so that the first SYN is
+    /// a real packet too.
+    fn mixed_flows_carry_real_bytes(&mut self, external: &[NodeId]) {
+        for f in 0..self.net.flows.len() {
+            let (from, to) = (self.net.flows[f].from, self.net.flows[f].to);
+            if external.contains(&from) == external.contains(&to) {
+                continue; // both ends in the engine, or neither
+            }
+            let seed = crate::transfer_bytes::seed_of(self.net.seed, f);
+            self.flows[f].real_bytes = Some(seed);
+            let conn = self.flows[f].receiver_conn;
+            if let Some(c) = self.nodes[to]
+                .host_mut()
+                .and_then(|h| h.conns.get_mut(conn))
+            {
+                c.wire = Some(seed);
+            }
+        }
     }
 }
 

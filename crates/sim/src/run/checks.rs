@@ -34,9 +34,12 @@ impl<O: Observe> Simulation<O> {
         }
         let transfer = self.net.flows[f].transfer;
         let acked = u64::from(seg.ack.since(first)).min(transfer);
-        let has = self
+        let Some(has) = self
             .tcp(f, Role::Receiver)
-            .map_or(0, |t| t.stats().bytes_delivered);
+            .map(|t| t.stats().bytes_delivered)
+        else {
+            return; // a receiver outside the engine: what it holds is not known here
+        };
         if acked > has {
             let split = self.split_on_path(f);
             let now = self.now;
@@ -75,6 +78,9 @@ impl<O: Observe> Simulation<O> {
     /// split relay built carry no digest.
     pub(super) fn check_payload(&mut self, f: FlowId, pkt: &SimPacket) {
         let Some(tag) = pkt.payload_tag else {
+            if let Some(seed) = self.flows[f].real_bytes {
+                self.check_real_payload(f, seed, pkt);
+            }
             return;
         };
         if pkt.seg.len == 0 || pkt.seg.src != self.endpoints[f].0 {
@@ -90,6 +96,33 @@ impl<O: Observe> Simulation<O> {
             inv.payload_mismatches += 1;
             inv.note(format!(
                 "at {:.6} s the receiver got {} bytes at offset {} whose payload the sender never sent there",
+                as_secs_f64(now),
+                pkt.seg.len,
+                offset
+            ));
+        }
+    }
+
+    /// A real host's data reaching a modelled receiver (a mixed flow, `external.rs`): its bytes
+    /// must be the transfer's at that offset (`transfer_bytes.rs`).
+    #[cold]
+    fn check_real_payload(&mut self, f: FlowId, seed: u64, pkt: &SimPacket) {
+        if pkt.seg.len == 0 || pkt.seg.src != self.endpoints[f].0 {
+            return;
+        }
+        let Some(first) = self.receiver_first(f) else {
+            return;
+        };
+        let offset = u64::from(pkt.seg.seq.since(first));
+        let ok = pkt
+            .real_payload()
+            .is_some_and(|p| crate::transfer_bytes::matches(seed, offset, p));
+        if !ok {
+            let now = self.now;
+            let inv = &mut self.flows[f].inv;
+            inv.payload_mismatches += 1;
+            inv.note(format!(
+                "at {:.6} s the receiver got {} bytes at offset {} that are not the sender's bytes there",
                 as_secs_f64(now),
                 pkt.seg.len,
                 offset

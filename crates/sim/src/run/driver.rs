@@ -54,9 +54,10 @@ pub trait Driver {
     /// The network delivered `packet` to the outside host `node` at `now`.
     fn send(&mut self, node: NodeId, now: Time, packet: &SimPacket);
 
-    /// The run ends once every flow the engine carries has ended. A driver whose hosts carry
-    /// their own flows ends the run from [`Driver::next`] instead.
-    fn ends_with_flows(&self) -> bool;
+    /// Every flow's ends in the engine have ended (an end on an outside host counts as ended
+    /// here): whether the run ends now. A driver whose hosts carry flows of their own notes it
+    /// and ends the run from [`Driver::next`] once they have ended too.
+    fn flows_finished(&mut self) -> bool;
 }
 
 /// Simulated time: jump to the next event.
@@ -81,7 +82,7 @@ impl Driver for SimulatedTime {
     fn send(&mut self, _: NodeId, _: Time, _: &SimPacket) {}
 
     #[inline(always)]
-    fn ends_with_flows(&self) -> bool {
+    fn flows_finished(&mut self) -> bool {
         true
     }
 }

@@ -5,13 +5,16 @@ use snooplab_proto::Time;
 
 use super::{Driver, Simulation};
 use crate::network::{Network, NodeId};
-use crate::nodes::{ExternalHost, SimNode};
+use crate::nodes::SimNode;
 use crate::observer::{NoObserver, Observe};
 
 impl Simulation<NoObserver> {
     /// A run of `net` in which the hosts `external` are outside the engine (the live mode's
-    /// kernel hosts): the engine runs no TCP on them, and the flows they send or receive are
-    /// carried by their own stacks, not by the engine (it carries the rest). `env` labels the run.
+    /// kernel hosts): the engine runs no TCP on them; a flow's end on one of them is its own
+    /// stack's, the other end, on a modelled host, the engine's (a mixed flow, whose modelled end
+    /// puts the transfer's real bytes on the wire, `transfer_bytes.rs`). The engine knows every
+    /// flow, so its counters per flow (frames on the air, losses) cover the outside hosts' flows
+    /// too. `env` labels the run.
     pub fn with_external_hosts(net: &Network, env: &str, external: &[NodeId]) -> Simulation {
         Simulation::observed_with_external_hosts(net, env, external, NoObserver)
     }
@@ -26,16 +29,7 @@ impl<O: Observe> Simulation<O> {
         external: &[NodeId],
         obs: O,
     ) -> Simulation<O> {
-        let mut own = net.clone();
-        own.flows
-            .retain(|f| !external.contains(&f.from) && !external.contains(&f.to));
-        let mut sim = Simulation::build(&own, env, obs);
-        for &n in external {
-            if let Some(node) = sim.nodes.get_mut(n) {
-                *node = SimNode::External(ExternalHost::default());
-            }
-        }
-        sim
+        Simulation::build_with(net, env, obs, external)
     }
 
     /// Base station `node` runs `agent` instead of the one its kind made (the live mode's tests

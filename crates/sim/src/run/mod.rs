@@ -190,6 +190,7 @@ impl<O: Observe> Simulation<O> {
                 flow: f,
                 role: Role::Sender,
                 tcp: Tcp::connect(cfg, src, dst, self.now),
+                wire: self.flows[f].real_bytes,
             });
         }
         self.kick(node);
@@ -198,7 +199,10 @@ impl<O: Observe> Simulation<O> {
     fn run_to_end<D: Driver>(mut self, driver: &mut D) -> (RunResult, O) {
         // (a timer re-armed or cancelled is not in the queue: it neither moves the clock nor
         // stops the run at the time cap)
-        loop {
+        // a real clock's run whose flows all run outside the engine (or that has none) may have
+        // no event to look at this after
+        let mut over = D::EXTERNAL && self.all_finished() && driver.flows_finished();
+        while !over {
             let (t, ev) = match driver.next(&mut self.queue) {
                 Step::Event(t, ev) => (t, ev),
                 Step::Input(now) if D::EXTERNAL => {
@@ -222,9 +226,7 @@ impl<O: Observe> Simulation<O> {
             if D::EXTERNAL {
                 self.flush_external(driver);
             }
-            if driver.ends_with_flows() && self.all_finished() {
-                break;
-            }
+            over = self.all_finished() && driver.flows_finished();
             if self.events & (PROGRESS_EVERY - 1) == 0 && self.progress.is_some() {
                 self.report_progress();
             }
@@ -250,13 +252,23 @@ impl<O: Observe> Simulation<O> {
         self.ended == self.flows.len()
     }
 
-    /// The flow has ended: its sender is done and so is its receiver, or the sender gave up.
+    /// The flow has ended: its sender is done and so is its receiver, or the sender gave up. An
+    /// end on a host outside the engine is the driver's to watch: here it counts as done.
     fn flow_ended(&self, f: FlowId) -> bool {
+        let receiver_done = || {
+            self.tcp(f, Role::Receiver)
+                .map_or(self.outside(self.flows[f].receiver), Tcp::is_finished)
+        };
         // a dropped connection is closed, so the common case (a sender still at work) is one test
-        self.tcp(f, Role::Sender).is_some_and(|t| {
-            t.is_finished()
-                && (t.stats().dropped || self.tcp(f, Role::Receiver).is_some_and(Tcp::is_finished))
-        })
+        match self.tcp(f, Role::Sender) {
+            Some(t) => t.is_finished() && (t.stats().dropped || receiver_done()),
+            None => self.outside(self.flows[f].sender) && receiver_done(),
+        }
+    }
+
+    /// Node `n` is a host outside the engine (`external.rs`).
+    fn outside(&self, n: NodeId) -> bool {
+        matches!(self.nodes[n], SimNode::External(_))
     }
 
     /// A flow's endpoint.
