@@ -57,6 +57,8 @@
 //!   handoff every 5 s, 1.3133 -> 1.3185 Mb/s). Its keys are unchanged. `readings` in the
 //!   reproduce snapshot now holds Table 1 and Fig. 10 under every other combination of the
 //!   `window` and `old-primary-queue` readings, each entry naming both.
+//! - issue 29's mixed networks: `run-scenario-mixed-eln-sender.json` added for the new example
+//!   (`snooplab run` models both its hosts; no other snapshot changed).
 
 #[path = "common/guarded.rs"]
 mod guarded;
