@@ -77,12 +77,6 @@ impl<O: Observe> Simulation<O> {
     /// receiver's view of the stream, so the check holds through a split base station too; packets a
     /// split relay built carry no digest.
     pub(super) fn check_payload(&mut self, f: FlowId, pkt: &SimPacket) {
-        let Some(tag) = pkt.payload_tag else {
-            if let Some(seed) = self.flows[f].real_bytes {
-                self.check_real_payload(f, seed, pkt);
-            }
-            return;
-        };
         if pkt.seg.len == 0 || pkt.seg.src != self.endpoints[f].0 {
             return;
         }
@@ -90,39 +84,19 @@ impl<O: Observe> Simulation<O> {
             return;
         };
         let offset = u64::from(pkt.seg.seq.since(first));
-        if tag != payload_tag(offset, pkt.seg.len) {
-            let now = self.now;
-            let inv = &mut self.flows[f].inv;
-            inv.payload_mismatches += 1;
-            inv.note(format!(
-                "at {:.6} s the receiver got {} bytes at offset {} whose payload the sender never sent there",
-                as_secs_f64(now),
-                pkt.seg.len,
-                offset
-            ));
-        }
-    }
-
-    /// A real host's data reaching a modelled receiver (a mixed flow, `external.rs`): its bytes
-    /// must be the transfer's at that offset (`transfer_bytes.rs`).
-    #[cold]
-    fn check_real_payload(&mut self, f: FlowId, seed: u64, pkt: &SimPacket) {
-        if pkt.seg.len == 0 || pkt.seg.src != self.endpoints[f].0 {
-            return;
-        }
-        let Some(first) = self.receiver_first(f) else {
-            return;
+        let ok = match (pkt.payload_tag, self.flows[f].real_bytes) {
+            (Some(tag), _) => tag == payload_tag(offset, pkt.seg.len),
+            // a real host's data reaching a modelled receiver (a mixed flow, `external.rs`):
+            // its bytes must be the transfer's at that offset (`transfer_bytes.rs`)
+            (None, Some(seed)) => real_payload_ok(seed, offset, pkt),
+            (None, None) => true,
         };
-        let offset = u64::from(pkt.seg.seq.since(first));
-        let ok = pkt
-            .real_payload()
-            .is_some_and(|p| crate::transfer_bytes::matches(seed, offset, p));
         if !ok {
             let now = self.now;
             let inv = &mut self.flows[f].inv;
             inv.payload_mismatches += 1;
             inv.note(format!(
-                "at {:.6} s the receiver got {} bytes at offset {} that are not the sender's bytes there",
+                "at {:.6} s the receiver got {} bytes at offset {} whose payload the sender never sent there",
                 as_secs_f64(now),
                 pkt.seg.len,
                 offset
@@ -180,4 +154,10 @@ impl<O: Observe> Simulation<O> {
             }
         }
     }
+}
+
+#[cold]
+fn real_payload_ok(seed: u64, offset: u64, pkt: &SimPacket) -> bool {
+    pkt.real_payload()
+        .is_some_and(|p| crate::transfer_bytes::matches(seed, offset, p))
 }
