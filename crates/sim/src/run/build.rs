@@ -16,7 +16,7 @@ use crate::invariants::InvariantReport;
 use crate::link::WiredLink;
 use crate::medium::Medium;
 use crate::network::{Network, NodeId, NodeKind, Routes};
-use crate::nodes::{BaseStationNode, Conn, HostNode, Role, SimNode};
+use crate::nodes::{BaseStationNode, Conn, HostNode, MobileLayer, Role, SimNode};
 use crate::observer::Observe;
 use crate::packet::SimPacket;
 use crate::rng::{Rng, Stream};
@@ -56,7 +56,7 @@ fn make_nodes(net: &Network, routes: &Routes) -> (Vec<SimNode>, Vec<Option<Agent
         nodes.push(match &n.kind {
             NodeKind::Host => {
                 let mut h = HostNode::default();
-                h.mobile = crate::handoff::mobile_host(net, i).map(Box::new);
+                h.mobile = MobileLayer::of(net, i);
                 SimNode::Host(h)
             }
             NodeKind::BaseStation { agent, input } => {

@@ -31,9 +31,16 @@ impl<O: Observe> Simulation<O> {
             .retain(|f| !external.contains(&f.from) && !external.contains(&f.to));
         let mut sim = Simulation::build(&own, env, obs);
         for &n in external {
-            if let Some(node) = sim.nodes.get_mut(n) {
-                *node = SimNode::External(ExternalHost::default());
-            }
+            let Some(node) = sim.nodes.get_mut(n) else {
+                continue;
+            };
+            // a mobile host that hands off keeps the mobility layer its host node was built
+            // with (`build.rs`): it sits below the host's TCP, whoever runs that TCP
+            let mobile = node.host_mut().and_then(|h| h.mobile.take());
+            *node = SimNode::External(ExternalHost::with_mobility(mobile));
+            // its timer (the first timed handoff) as the layer wants it, armed again for the
+            // node's new kind
+            sim.arm_node(n);
         }
         sim
     }
