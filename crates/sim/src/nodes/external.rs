@@ -103,3 +103,55 @@ fn push_bounded(q: &mut VecDeque<SimPacket>, p: SimPacket, drops: &mut u64) {
         *drops += 1;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snooplab_proto::agent::handoff::{
+        MobileConfig, MobileHandoff, Mobility, MobilityPacket, Trigger,
+    };
+    use snooplab_proto::time::SEC;
+
+    const MH: u32 = 0x0a00_0005;
+    const BS1: u32 = 0x0a00_0003;
+    const BS2: u32 = 0x0a00_0004;
+
+    fn mobile_host() -> ExternalHost {
+        let cfg = MobileConfig::paper002(MH, vec![BS1, BS2], Trigger::Every(SEC));
+        ExternalHost::with_mobility(MobileHandoff::new(cfg).map(MobileLayer::from))
+    }
+
+    #[test]
+    fn the_layers_requests_go_ahead_of_the_hosts_packets_and_its_messages_stop_at_it() {
+        let mut x = mobile_host();
+        assert_eq!(
+            x.poll_timeout(),
+            Some(SEC),
+            "the handoff timer is the node's"
+        );
+        let kernel = SimPacket::new(crate::packet::test_segment(), None);
+        x.sent(kernel.clone());
+        x.on_timeout(SEC);
+        // Forward to the new primary, Buffer to the old one, then the kernel's packet
+        let first = x
+            .poll_transmit()
+            .map(|o| (o.packet.route_dst(), o.packet.mobility().cloned()));
+        assert!(
+            matches!(first, Some((BS2, Some(Mobility::Forward { mh: MH, .. })))),
+            "{first:?}"
+        );
+        let second = x.poll_transmit().map(|o| o.packet.route_dst());
+        assert_eq!(second, Some(BS1));
+        assert_eq!(x.poll_transmit().map(|o| o.packet), Some(kernel.clone()));
+        assert!(x.poll_transmit().is_none());
+        // a handoff message (intact or corrupted) is never handed to the kernel; its packets are
+        let mut msg = SimPacket::control(BS2, MH, Mobility::Buffer { mh: MH });
+        x.on_packet(msg.clone());
+        msg.corrupted = true;
+        x.on_packet(msg);
+        x.on_packet(kernel.clone());
+        assert_eq!(x.take_delivered(), Some(kernel));
+        assert!(x.take_delivered().is_none());
+        assert_eq!(x.drops, 0);
+    }
+}
