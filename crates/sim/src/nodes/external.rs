@@ -80,9 +80,7 @@ impl ExternalHost {
             flow: None,
         })
     }
-}
 
-impl ExternalHost {
     /// The mobility layer's timer (a handoff on the timer, a request repeated); the host's own
     /// timers are its kernel's.
     pub fn on_timeout(&mut self, now: Time) {
