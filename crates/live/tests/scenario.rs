@@ -192,7 +192,7 @@ fn a_kernel_mobile_host_hands_off_between_two_buffering_base_stations() {
         return;
     }
     // paper 002's testbed (examples/paper002-handoff.toml) with 2 MB and a handoff every
-    // second (about 14 s); the paper profile has no window scaling, so 65535 for 64 KB
+    // second (about 15 s of transfer); the paper profile has no window scaling, so 65535 for 64 KB
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../examples/paper002-handoff.toml"
