@@ -132,6 +132,7 @@ fn print_text(r: &NetworkResult) {
         r.run.agent_total("local_retransmissions"),
         r.run.agent_total("dupacks_suppressed")
     );
+    crate::run_cmd::print_handoffs(&r.run);
     for w in &r.live.warnings {
         println!("warning: {w}");
     }

@@ -241,8 +241,9 @@ fn num_or_na(v: f64, defined: bool, digits: usize) -> String {
 }
 
 /// Each mobile host that handed off (paper 002): how often, how many confirmed, and the latency
-/// (decision to confirmation, and to the first packet from the new cell).
-fn print_handoffs(r: &RunResult) {
+/// (decision to confirmation, and to the first packet from the new cell). `live --scenario`
+/// prints the same line for a kernel mobile host.
+pub(crate) fn print_handoffs(r: &RunResult) {
     for h in &r.handoffs {
         let first_packets = h
             .events

@@ -9,6 +9,7 @@ use std::net::{Ipv4Addr, SocketAddrV4};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use snooplab_proto::agent::handoff::Scheme;
 use snooplab_proto::time::{as_secs_f64, MS, SEC};
 use snooplab_proto::Time;
 use snooplab_sim::capture::Capture;
@@ -94,10 +95,22 @@ pub fn validate(cfg: &NetworkConfig, net: &Network) -> Result<(), String> {
     if cfg.exec.is_empty() && net.flows.is_empty() {
         return Err("the scenario has no flow to carry".into());
     }
-    // not built yet (docs/live.md): a mobile host's mobility layer runs in the engine's host
-    // node, which a kernel host replaces; a split relay needs its flow's TCP in the engine
-    if !net.handoffs.is_empty() {
-        return Err("handoffs between base stations are not built into the live mode yet".into());
+    // A kernel mobile host hands off with the engine's mobility layer below its TCP (docs/live.md,
+    // "Handoffs"), but the engine cannot make a kernel's TCP send anything: Caceres and Iftode's
+    // three duplicate ACKs after a handoff (paper 002 section 8) are its TCP's. A split handoff
+    // moves a relay, which needs its flow's TCP in the engine (refused below with the split
+    // base stations).
+    if let Some(h) = net
+        .handoffs
+        .iter()
+        .find(|h| h.scheme == Scheme::FastRetransmit)
+    {
+        return Err(format!(
+            "handoff of '{}': scheme = \"fast-retransmit\" needs the mobile host's TCP to send \
+             three duplicate ACKs after each handoff, which a kernel host's TCP does not do; \
+             the live mode runs \"multicast\" and \"hard\"",
+            net.nodes[h.mobile].name
+        ));
     }
     let split = |k: &NodeKind| {
         matches!(

@@ -147,8 +147,18 @@ impl Capture {
         // headers with checksums for the zero payload, which is written as zeros; a handoff
         // message is a whole UDP datagram
         if pkt.raw().is_some() {
-            // a real packet: its own bytes, the checksum broken if the channel corrupted it
-            if let Err(e) = w.write(at, &pkt.wire_bytes()) {
+            // a real packet: its own bytes, the checksum broken if the channel corrupted it;
+            // between the home agent and a base station inside the home agent's IP-in-IP
+            // header (paper 002 section 4), as `wire_bytes` is what the host gets, decapsulated
+            let bytes = pkt.wire_bytes();
+            let written = match pkt.tunnel() {
+                Some(t) => w.write(
+                    at,
+                    &wire::encapsulate_ipip(t.src, t.dst, &bytes, bytes.len()),
+                ),
+                None => w.write(at, &bytes),
+            };
+            if let Err(e) = written {
                 self.error = Some(e);
             }
             return;

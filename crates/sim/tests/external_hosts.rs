@@ -248,3 +248,338 @@ fn a_scenario_file_names_each_hosts_stack() {
         "{e}"
     );
 }
+
+/// Paper 002's handoff testbed (examples/paper002-handoff.toml) with a handoff every second and
+/// no bit errors.
+fn handoff_network() -> snooplab_sim::network::Network {
+    let text = include_str!("../../../examples/paper002-handoff.toml")
+        .replace("every-s = 5", "every-s = 1");
+    let sc = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"));
+    let mut net = sc.network();
+    for cell in &mut net.cells {
+        for st in &mut cell.stations {
+            st.down = ChannelSpec::None;
+            st.up = ChannelSpec::None;
+        }
+    }
+    // beacons and the handoff timer never stop: the run ends at this cap
+    net.max_time = 5_500 * MS;
+    net
+}
+
+/// What a fake host does next: send a packet, or (the fixed host) look at its retransmission
+/// timer.
+enum Act {
+    Send(NodeId, SimPacket),
+    FhTimer,
+}
+
+/// Two fake hosts across paper 002's handoff network: `fh` sends `ROAM_SEGMENTS` segments paced
+/// one per `ROAM_GAP` (so the transfer spans several handoffs), each packet with an IP id of its
+/// own as a kernel gives it, and resends the first unacknowledged segment on a duplicate ACK or
+/// when its timer finds no progress; `mh` takes in-order data and acknowledges every packet.
+struct RoamingHosts {
+    fh: (NodeId, Endpoint),
+    mh: (NodeId, Endpoint),
+    script: VecDeque<(Time, Act)>,
+    inbox: VecDeque<(Time, NodeId, SimPacket)>,
+    received: Vec<u8>,
+    rcv_nxt: Seq,
+    /// The fixed host's first segment's sequence number and its highest ACK.
+    iss: Seq,
+    acked: Seq,
+    acked_at_last_timer: Seq,
+    next_ip_id: u16,
+    /// What reached the mobile host that was not an intact TCP packet of the flow.
+    strange_at_mh: u32,
+    data_at_mh: u32,
+}
+
+const ROAM_SEGMENTS: u32 = 150;
+const ROAM_MSS: u32 = 1000;
+const ROAM_GAP: Time = 20 * MS;
+
+impl RoamingHosts {
+    fn packet(
+        &mut self,
+        from: Endpoint,
+        to: Endpoint,
+        seq: Seq,
+        ack: Seq,
+        flags: Flags,
+    ) -> SimPacket {
+        let payload: Vec<u8> = if flags.contains(Flags::PSH) {
+            let from = seq.since(self.iss) as usize;
+            (from..from + ROAM_MSS as usize).map(pattern).collect()
+        } else {
+            Vec::new()
+        };
+        self.next_ip_id = self.next_ip_id.wrapping_add(1);
+        let seg = Segment {
+            src: from,
+            dst: to,
+            seq,
+            ack,
+            flags,
+            window: 32768,
+            len: payload.len() as u32,
+            ip_id: self.next_ip_id,
+            ..Segment::default()
+        };
+        let bytes = wire::encode(&seg, (!payload.is_empty()).then_some(&payload[..]));
+        SimPacket::from_wire(bytes).expect("a well-formed packet")
+    }
+
+    fn at(&mut self, t: Time, act: Act) {
+        let i = self.script.partition_point(|x| x.0 <= t);
+        self.script.insert(i, (t, act));
+    }
+
+    fn end(&self) -> Seq {
+        self.iss + ROAM_SEGMENTS * ROAM_MSS
+    }
+
+    fn fh_sends_segment(&mut self, at: Time, seq: Seq) {
+        let (fh, mh) = (self.fh.1, self.mh.1);
+        let p = self.packet(fh, mh, seq, Seq(5001), Flags::ACK | Flags::PSH);
+        self.at(at, Act::Send(self.fh.0, p));
+    }
+
+    fn fh_gets(&mut self, now: Time, seg: &Segment) {
+        if seg.flags.contains(Flags::SYN) {
+            let (fh, mh) = (self.fh.1, self.mh.1);
+            let p = self.packet(fh, mh, self.iss, seg.seq + 1, Flags::ACK);
+            self.at(now + TURNAROUND, Act::Send(self.fh.0, p));
+            for k in 0..ROAM_SEGMENTS {
+                let t = now + TURNAROUND + Time::from(k) * ROAM_GAP;
+                self.fh_sends_segment(t, self.iss + k * ROAM_MSS);
+            }
+            self.at(now + 200 * MS, Act::FhTimer);
+            return;
+        }
+        if seg.ack.gt(self.acked) {
+            self.acked = seg.ack;
+        } else if seg.ack == self.acked && self.acked.lt(self.end()) {
+            // a duplicate ACK: the segment it asks for again
+            self.fh_sends_segment(now + TURNAROUND, self.acked);
+        }
+    }
+
+    fn fh_timer(&mut self, now: Time) {
+        if !self.acked.lt(self.end()) {
+            return;
+        }
+        if self.acked == self.acked_at_last_timer {
+            self.fh_sends_segment(now, self.acked);
+        }
+        self.acked_at_last_timer = self.acked;
+        self.at(now + 200 * MS, Act::FhTimer);
+    }
+
+    fn mh_gets(&mut self, now: Time, seg: &Segment, payload: &[u8]) {
+        let (mh, fh) = (self.mh.1, self.fh.1);
+        if seg.flags.contains(Flags::SYN) {
+            self.rcv_nxt = seg.seq + 1;
+            let p = self.packet(mh, fh, Seq(5000), self.rcv_nxt, Flags::SYN | Flags::ACK);
+            self.at(now + TURNAROUND, Act::Send(self.mh.0, p));
+            return;
+        }
+        if seg.len == 0 {
+            return;
+        }
+        self.data_at_mh += 1;
+        if seg.seq == self.rcv_nxt {
+            self.received.extend_from_slice(payload);
+            self.rcv_nxt += seg.len;
+        }
+        let p = self.packet(mh, fh, Seq(5001), self.rcv_nxt, Flags::ACK);
+        self.at(now + TURNAROUND, Act::Send(self.mh.0, p));
+    }
+}
+
+impl Driver for RoamingHosts {
+    const EXTERNAL: bool = true;
+
+    fn next<E>(&mut self, queue: &mut EventQueue<E>) -> Step<E> {
+        loop {
+            let event = queue.next_time();
+            let Some(t) = self.script.front().map(|x| x.0) else {
+                break;
+            };
+            if event.is_some_and(|e| e <= t) {
+                break;
+            }
+            while self.script.front().is_some_and(|x| x.0 == t) {
+                match self.script.pop_front().expect("checked").1 {
+                    Act::Send(n, p) => self.inbox.push_back((t, n, p)),
+                    Act::FhTimer => self.fh_timer(t),
+                }
+            }
+            if !self.inbox.is_empty() {
+                return Step::Input(t);
+            }
+        }
+        match queue.pop_next() {
+            Some((t, e)) => Step::Event(t, e),
+            None => Step::End,
+        }
+    }
+
+    fn recv(&mut self) -> Option<(Time, NodeId, SimPacket)> {
+        self.inbox.pop_front()
+    }
+
+    fn send(&mut self, node: NodeId, now: Time, packet: &SimPacket) {
+        let bytes = packet.wire_bytes();
+        let parsed = match wire::parse(&bytes) {
+            Ok(p) if p.checksums_ok => p,
+            _ => {
+                // a handoff message or a tunnelled packet would not parse as TCP here
+                self.strange_at_mh += u32::from(node == self.mh.0);
+                return;
+            }
+        };
+        let payload = bytes[parsed.payload_offset..].to_vec();
+        if node == self.mh.0 {
+            self.mh_gets(now, &parsed.seg, &payload);
+        } else if node == self.fh.0 {
+            self.fh_gets(now, &parsed.seg);
+        }
+    }
+
+    fn flows_finished(&mut self) -> bool {
+        false
+    }
+}
+
+/// A shared in-memory capture file.
+#[derive(Clone, Default)]
+struct Shared(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().expect("not poisoned").extend_from_slice(b);
+        Ok(b.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn an_outside_mobile_host_hands_off_with_the_engines_mobility_layer() {
+    use snooplab_sim::capture::{read_packets, Capture};
+    use snooplab_sim::Observer;
+
+    let net = handoff_network();
+    let fh = net.node_id("fh").expect("the file has fh");
+    let mh = net.node_id("mh").expect("the file has mh");
+    let ends = |n: NodeId, port| Endpoint {
+        addr: net.nodes[n].addr,
+        port,
+    };
+    let mut hosts = RoamingHosts {
+        fh: (fh, ends(fh, 40000)),
+        mh: (mh, ends(mh, 5001)),
+        script: VecDeque::new(),
+        inbox: VecDeque::new(),
+        received: Vec::new(),
+        rcv_nxt: Seq(0),
+        iss: Seq(101),
+        acked: Seq(101),
+        acked_at_last_timer: Seq(101),
+        next_ip_id: 0,
+        strange_at_mh: 0,
+        data_at_mh: 0,
+    };
+    let syn = hosts.packet(hosts.fh.1, hosts.mh.1, Seq(100), Seq(0), Flags::SYN);
+    hosts.at(MS, Act::Send(fh, syn));
+    let names = net.capture_names();
+    let files: Vec<Shared> = names.iter().map(|_| Shared::default()).collect();
+    let sinks = names
+        .iter()
+        .zip(&files)
+        .map(|(n, f)| {
+            (
+                n.clone(),
+                Box::new(f.clone()) as snooplab_sim::capture::Sink,
+            )
+        })
+        .collect();
+    let obs = Observer::default().with_capture(Capture::new(sinks).expect("in memory"));
+    let sim = Simulation::observed_with_external_hosts(&net, "lan", &[fh, mh], obs);
+    let (r, obs) = sim.run_observed_with(&mut hosts);
+    obs.capture.expect("a capture").finish().expect("in memory");
+
+    let want: Vec<u8> = (0..(ROAM_SEGMENTS * ROAM_MSS) as usize)
+        .map(pattern)
+        .collect();
+    assert_eq!(hosts.received.len(), want.len(), "every byte arrived");
+    assert!(hosts.received == want, "bit for bit");
+    assert_eq!(
+        hosts.strange_at_mh, 0,
+        "the host got only TCP: handoff messages stop at its mobility layer"
+    );
+    // the mobility layer is the engine's: its handoffs are in the results, as for a modelled host
+    let h = &r.handoffs[0];
+    assert_eq!(h.mobile, "mh");
+    assert!(h.handoffs >= 4, "a handoff a second for 5.5 s: {h:?}");
+    assert_eq!(h.confirmed, h.handoffs, "{h:?}");
+    assert!(h.beacons >= 10, "{h:?}");
+    // the Forward requests carried the real packets' IP ids, which the new primary found in
+    // its buffer (section 6) for the handoffs during the transfer
+    assert!(h.ids_found >= 2, "{h:?}");
+    assert!(h.first_packet_ms_mean > 0.0, "{h:?}");
+
+    let pcap = |name: &str| {
+        let i = names.iter().position(|n| n == name).expect("a capture");
+        read_packets(&files[i].0.lock().expect("not poisoned"))
+    };
+    let udp_4344 =
+        |p: &Vec<u8>| p.len() >= 28 && p[9] == 17 && u16::from_be_bytes([p[22], p[23]]) == 4344;
+    for cell in ["cell1", "cell2"] {
+        let packets = pcap(cell);
+        let control: Vec<_> = packets.iter().filter(|p| udp_4344(p)).collect();
+        // beacons both ways of a handoff, requests from the mobile host, confirmations
+        assert!(
+            control.len() >= 8,
+            "{cell}: {} control datagrams",
+            control.len()
+        );
+        let from_mh = control
+            .iter()
+            .filter(|p| p[12..16] == net.nodes[mh].addr.to_be_bytes())
+            .count();
+        assert!(
+            from_mh >= 2,
+            "{cell}: the mobile host's requests went through it"
+        );
+        // the mobile host's ACKs left by whichever base station was primary: both cells
+        // carried some
+        let acks_up = packets
+            .iter()
+            .filter(|p| p[9] == 6 && p[12..16] == net.nodes[mh].addr.to_be_bytes())
+            .count();
+        assert!(acks_up > 0, "{cell}: no ACK of the mobile host");
+    }
+    // the home agent's tunnel carries the kernel's own bytes inside IP-in-IP (protocol 4)
+    let tunnel = pcap("ha-bs1");
+    let inner: Vec<_> = tunnel
+        .iter()
+        .filter(|p| p[9] == 4)
+        .map(|p| &p[20..])
+        .filter(|inner| inner.len() > 40)
+        .collect();
+    assert!(!inner.is_empty(), "no IP-in-IP on ha-bs1");
+    for p in inner {
+        let parsed = wire::parse(p).expect("an inner IPv4/TCP packet");
+        assert!(
+            parsed.checksums_ok,
+            "the inner packet is the host's, intact"
+        );
+        let at = parsed.seg.seq.since(Seq(101)) as usize;
+        let want: Vec<u8> = (at..at + parsed.seg.len as usize).map(pattern).collect();
+        assert_eq!(&p[parsed.payload_offset..], &want[..]);
+    }
+}

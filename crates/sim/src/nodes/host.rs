@@ -2,13 +2,12 @@
 //! The sending application's bytes are a function of their offset in the transfer, so every data
 //! packet carries a digest the receiver checks (`packet.rs`).
 
-use snooplab_proto::agent::handoff::{MobileHandoff, MobilityPacket};
 use snooplab_proto::agent::{Origin, Priority};
 use snooplab_proto::tcp::Tcp;
 use snooplab_proto::time::earliest;
 use snooplab_proto::Time;
 
-use super::Outgoing;
+use super::{MobileLayer, Outgoing};
 use crate::network::FlowId;
 use crate::packet::{payload_tag, SimPacket};
 
@@ -38,9 +37,9 @@ pub struct HostNode {
     pub unmatched: u64,
     /// The endpoint whose output is being drained (`poll_transmit` goes through them in order).
     next: usize,
-    /// A mobile host that hands off between base stations (paper 002): its side of the protocol.
-    /// (Boxed: most hosts have none, and every node is as large as the largest kind.)
-    pub mobile: Option<Box<MobileHandoff>>,
+    /// A mobile host that hands off between base stations (paper 002): its mobility layer, below
+    /// its TCP (`mobility.rs`, the same layer a host outside the engine has).
+    pub mobile: Option<MobileLayer>,
 }
 
 impl HostNode {
@@ -76,9 +75,7 @@ impl HostNode {
 
     pub fn on_timeout(&mut self, now: Time) {
         if let Some(m) = &mut self.mobile {
-            if m.poll_timeout().is_some_and(|t| t <= now) {
-                m.on_timeout(now);
-            }
+            m.on_timeout(now);
         }
         for c in &mut self.conns {
             if c.tcp.poll_timeout().is_some_and(|t| t <= now) {
@@ -89,8 +86,8 @@ impl HostNode {
 
     /// The next segment any endpoint sends, endpoints in order; data carries its digest.
     pub fn poll_transmit(&mut self) -> Option<Outgoing> {
-        if self.mobile.is_some() {
-            if let Some(out) = self.poll_request() {
+        if let Some(m) = &mut self.mobile {
+            if let Some(out) = m.poll_request() {
                 return Some(out);
             }
         }
@@ -114,20 +111,6 @@ impl HostNode {
         }
         self.next = 0;
         None
-    }
-
-    /// A handoff request of a mobile host, ahead of its TCP segments (kept apart: the hot path of
-    /// every other host stays small).
-    #[cold]
-    fn poll_request(&mut self) -> Option<Outgoing> {
-        let m = self.mobile.as_mut()?;
-        let (bs, msg) = m.poll_transmit()?;
-        Some(Outgoing {
-            packet: SimPacket::control(m.config_addr(), bs, msg),
-            priority: Priority::Normal,
-            origin: Origin::Forwarded,
-            flow: None,
-        })
     }
 
     pub fn poll_timeout(&self) -> Option<Time> {

@@ -7,15 +7,18 @@
 //! The kinds, one file each: `host.rs` (TCP endpoints, demultiplexed by address and port),
 //! `base_station.rs` (a base-station agent between the wired side and the cell) and `external.rs`
 //! (a host outside the engine, a real one in the live mode, whose packets come and go through the
-//! loop's driver).
+//! loop's driver). `mobility.rs` is a mobile host's mobility layer (paper 002), which both kinds
+//! of host carry.
 
 mod base_station;
 mod external;
 mod host;
+mod mobility;
 
 pub use base_station::BaseStationNode;
 pub use external::{ExternalHost, QUEUE_LIMIT};
 pub use host::{Conn, HostNode, Role};
+pub use mobility::MobileLayer;
 
 use snooplab_proto::agent::handoff::MobileHandoff;
 use snooplab_proto::agent::{Agent, Origin, Priority};
@@ -52,7 +55,7 @@ pub enum Inbound {
         flow: FlowId,
         role: Role,
     },
-    /// A host's handoff control message or beacon (its mobility layer has had it).
+    /// A mobile host's handoff control message or beacon (its mobility layer has had it).
     Control,
     /// A base station's agent.
     Agent,
@@ -83,6 +86,8 @@ impl SimNode {
                 None => Inbound::Unmatched,
             },
             SimNode::BaseStation(_) => Inbound::Agent,
+            // the kernel's own UDP and ICMP go to it; only handoff messages stop short
+            SimNode::External(_) if packet.mobility().is_some() => Inbound::Control,
             SimNode::External(_) => Inbound::External,
         }
     }
@@ -122,13 +127,21 @@ impl SimNode {
         }
     }
 
-    /// The mobility layer of a mobile host that hands off.
+    /// The mobility layer of a mobile host that hands off, modelled or outside the engine.
     pub fn mobile(&self) -> Option<&MobileHandoff> {
-        self.host()?.mobile.as_deref()
+        match self {
+            SimNode::Host(h) => h.mobile.as_deref(),
+            SimNode::External(x) => x.mobile.as_deref(),
+            SimNode::BaseStation(_) => None,
+        }
     }
 
     pub fn mobile_mut(&mut self) -> Option<&mut MobileHandoff> {
-        self.host_mut()?.mobile.as_deref_mut()
+        match self {
+            SimNode::Host(h) => h.mobile.as_deref_mut(),
+            SimNode::External(x) => x.mobile.as_deref_mut(),
+            SimNode::BaseStation(_) => None,
+        }
     }
 
     /// The agent of a base station.
@@ -150,7 +163,7 @@ impl SimNode {
         match self {
             SimNode::Host(h) => h.on_timeout(now),
             SimNode::BaseStation(b) => b.on_timeout(now),
-            SimNode::External(_) => {}
+            SimNode::External(x) => x.on_timeout(now),
         }
     }
 
@@ -168,7 +181,7 @@ impl SimNode {
         match self {
             SimNode::Host(h) => h.poll_timeout(),
             SimNode::BaseStation(b) => b.poll_timeout(),
-            SimNode::External(_) => None,
+            SimNode::External(x) => x.poll_timeout(),
         }
     }
 }

@@ -16,7 +16,7 @@ use crate::invariants::InvariantReport;
 use crate::link::WiredLink;
 use crate::medium::Medium;
 use crate::network::{Network, NodeId, NodeKind, Routes};
-use crate::nodes::{BaseStationNode, Conn, ExternalHost, HostNode, Role, SimNode};
+use crate::nodes::{BaseStationNode, Conn, ExternalHost, HostNode, MobileLayer, Role, SimNode};
 use crate::observer::Observe;
 use crate::packet::SimPacket;
 use crate::rng::{Rng, Stream};
@@ -59,10 +59,14 @@ fn make_nodes(
     let mut bs_index = 0u64;
     for (i, n) in net.nodes.iter().enumerate() {
         nodes.push(match &n.kind {
-            NodeKind::Host if external.contains(&i) => SimNode::External(ExternalHost::default()),
+            // a mobile host that hands off keeps its mobility layer outside the engine too: it
+            // sits below the host's TCP, whoever runs that TCP
+            NodeKind::Host if external.contains(&i) => {
+                SimNode::External(ExternalHost::with_mobility(MobileLayer::of(net, i)))
+            }
             NodeKind::Host => {
                 let mut h = HostNode::default();
-                h.mobile = crate::handoff::mobile_host(net, i).map(Box::new);
+                h.mobile = MobileLayer::of(net, i);
                 SimNode::Host(h)
             }
             NodeKind::BaseStation { agent, input } => {

@@ -39,6 +39,7 @@ impl<O: Observe> Simulation<O> {
         }
         let dupacks = m.take_dupacks_due();
         self.after_decisions(node);
+        // (a host outside the engine has no TCP here to tell: the live mode refuses that scheme)
         let Some(h) = self.nodes[node].host_mut() else {
             return;
         };
