@@ -13,6 +13,10 @@ use snooplab_sim::engine::EventQueue;
 use snooplab_sim::network::NodeId;
 use snooplab_sim::packet::SimPacket;
 use snooplab_sim::run::{Driver, Step};
+
+#[path = "common/script.rs"]
+mod script;
+use script::{engine_step, Script};
 use snooplab_sim::{Env, Protocol, Scenario, Simulation};
 
 const SEGMENTS: u32 = 20;
@@ -29,8 +33,8 @@ fn pattern(i: usize) -> u8 {
 struct FakeHosts {
     fh: (NodeId, Endpoint),
     mh: (NodeId, Endpoint),
-    /// Packets the hosts will send: time, node, packet (in time order).
-    script: VecDeque<(Time, NodeId, SimPacket)>,
+    /// Packets the hosts will send: time, node, packet.
+    script: Script<(NodeId, SimPacket)>,
     inbox: VecDeque<(Time, NodeId, SimPacket)>,
     received: Vec<u8>,
     rcv_nxt: Seq,
@@ -64,8 +68,7 @@ impl FakeHosts {
     }
 
     fn at(&mut self, t: Time, node: NodeId, p: SimPacket) {
-        let i = self.script.partition_point(|x| x.0 <= t);
-        self.script.insert(i, (t, node, p));
+        self.script.at(t, (node, p));
     }
 
     fn mh_gets(&mut self, now: Time, seg: &Segment, payload: &[u8]) {
@@ -122,19 +125,12 @@ impl Driver for FakeHosts {
     const EXTERNAL: bool = true;
 
     fn next<E>(&mut self, queue: &mut EventQueue<E>) -> Step<E> {
-        let event = queue.next_time();
-        match self.script.front().map(|x| x.0) {
-            Some(t) if event.is_none_or(|e| t < e) => {
-                while self.script.front().is_some_and(|x| x.0 == t) {
-                    let (t, n, p) = self.script.pop_front().expect("checked");
-                    self.inbox.push_back((t, n, p));
-                }
+        match self.script.due(queue.next_time()) {
+            Some((t, sent)) => {
+                self.inbox.extend(sent.into_iter().map(|(n, p)| (t, n, p)));
                 Step::Input(t)
             }
-            _ => match queue.pop_next() {
-                Some((t, e)) => Step::Event(t, e),
-                None => Step::End,
-            },
+            None => engine_step(queue),
         }
     }
 
@@ -188,7 +184,7 @@ fn outside_hosts_exchange_real_packets_through_snoop_bit_for_bit() {
     let mut hosts = FakeHosts {
         fh: (fh, ends(fh, 40000)),
         mh: (mh, ends(mh, 5001)),
-        script: VecDeque::new(),
+        script: Script::default(),
         inbox: VecDeque::new(),
         received: Vec::new(),
         rcv_nxt: Seq(0),
@@ -281,7 +277,7 @@ enum Act {
 struct RoamingHosts {
     fh: (NodeId, Endpoint),
     mh: (NodeId, Endpoint),
-    script: VecDeque<(Time, Act)>,
+    script: Script<Act>,
     inbox: VecDeque<(Time, NodeId, SimPacket)>,
     received: Vec<u8>,
     rcv_nxt: Seq,
@@ -331,8 +327,7 @@ impl RoamingHosts {
     }
 
     fn at(&mut self, t: Time, act: Act) {
-        let i = self.script.partition_point(|x| x.0 <= t);
-        self.script.insert(i, (t, act));
+        self.script.at(t, act);
     }
 
     fn end(&self) -> Seq {
@@ -401,16 +396,9 @@ impl Driver for RoamingHosts {
     const EXTERNAL: bool = true;
 
     fn next<E>(&mut self, queue: &mut EventQueue<E>) -> Step<E> {
-        loop {
-            let event = queue.next_time();
-            let Some(t) = self.script.front().map(|x| x.0) else {
-                break;
-            };
-            if event.is_some_and(|e| e <= t) {
-                break;
-            }
-            while self.script.front().is_some_and(|x| x.0 == t) {
-                match self.script.pop_front().expect("checked").1 {
+        while let Some((t, acts)) = self.script.due(queue.next_time()) {
+            for act in acts {
+                match act {
                     Act::Send(n, p) => self.inbox.push_back((t, n, p)),
                     Act::FhTimer => self.fh_timer(t),
                 }
@@ -419,10 +407,7 @@ impl Driver for RoamingHosts {
                 return Step::Input(t);
             }
         }
-        match queue.pop_next() {
-            Some((t, e)) => Step::Event(t, e),
-            None => Step::End,
-        }
+        engine_step(queue)
     }
 
     fn recv(&mut self) -> Option<(Time, NodeId, SimPacket)> {
@@ -482,7 +467,7 @@ fn an_outside_mobile_host_hands_off_with_the_engines_mobility_layer() {
     let mut hosts = RoamingHosts {
         fh: (fh, ends(fh, 40000)),
         mh: (mh, ends(mh, 5001)),
-        script: VecDeque::new(),
+        script: Script::default(),
         inbox: VecDeque::new(),
         received: Vec::new(),
         rcv_nxt: Seq(0),

@@ -12,6 +12,10 @@ use snooplab_sim::engine::EventQueue;
 use snooplab_sim::network::{Network, NodeId};
 use snooplab_sim::packet::SimPacket;
 use snooplab_sim::run::{Driver, Step};
+
+#[path = "common/script.rs"]
+mod script;
+use script::{engine_step, Script};
 use snooplab_sim::transfer_bytes;
 use snooplab_sim::{Env, Protocol, Scenario, Simulation};
 
@@ -28,8 +32,8 @@ struct Outside {
     node: NodeId,
     me: Endpoint,
     peer: Endpoint,
-    /// Packets it will send: time, packet (in time order), and what came in.
-    out: VecDeque<(Time, SimPacket)>,
+    /// Packets it will send, and what came in.
+    out: Script<SimPacket>,
     inbox: VecDeque<(Time, NodeId, SimPacket)>,
     rcv_nxt: Seq,
     received: Vec<u8>,
@@ -49,7 +53,7 @@ impl Outside {
             node,
             me,
             peer,
-            out: VecDeque::new(),
+            out: Script::default(),
             inbox: VecDeque::new(),
             rcv_nxt: Seq(0),
             received: Vec::new(),
@@ -76,8 +80,22 @@ impl Outside {
         };
         let bytes = wire::encode(&seg, (!payload.is_empty()).then_some(payload));
         let p = SimPacket::from_wire(bytes).expect("a well-formed packet");
-        let i = self.out.partition_point(|x| x.0 <= at);
-        self.out.insert(i, (at, p));
+        self.out.at(at, p);
+    }
+
+    /// An active open: a SYN (no ACK) with the MSS option.
+    fn open(&mut self, at: Time) {
+        let seg = Segment {
+            src: self.me,
+            dst: self.peer,
+            seq: self.first - 1,
+            flags: Flags::SYN,
+            window: 65535,
+            mss: Some(MSS as u16),
+            ..Segment::default()
+        };
+        let p = SimPacket::from_wire(wire::encode(&seg, None)).expect("a SYN");
+        self.out.at(at, p);
     }
 
     /// Sends the data from `from` on (16 segments at most: the receiver's window).
@@ -154,19 +172,13 @@ impl Driver for Outside {
     const EXTERNAL: bool = true;
 
     fn next<E>(&mut self, queue: &mut EventQueue<E>) -> Step<E> {
-        let event = queue.next_time();
-        match self.out.front().map(|x| x.0) {
-            Some(t) if event.is_none_or(|e| t < e) => {
-                while self.out.front().is_some_and(|x| x.0 == t) {
-                    let (t, p) = self.out.pop_front().expect("checked");
-                    self.inbox.push_back((t, self.node, p));
-                }
+        match self.out.due(queue.next_time()) {
+            Some((t, sent)) => {
+                let node = self.node;
+                self.inbox.extend(sent.into_iter().map(|p| (t, node, p)));
                 Step::Input(t)
             }
-            _ => match queue.pop_next() {
-                Some((t, e)) => Step::Event(t, e),
-                None => Step::End,
-            },
+            None => engine_step(queue),
         }
     }
 
@@ -245,14 +257,7 @@ fn a_modelled_receiver_checks_every_real_byte() {
             data[i] ^= 0x40;
         }
         host.data = Some(data);
-        host.send(0, host.first - 1, Flags::SYN, &[]);
-        // the SYN goes without ACK
-        if let Some((_, p)) = host.out.back_mut() {
-            let mut seg = p.seg;
-            seg.flags = Flags::SYN;
-            seg.ack = Seq(0);
-            *p = SimPacket::from_wire(wire::encode(&seg, None)).expect("a SYN");
-        }
+        host.open(0);
         Simulation::with_external_hosts(&net, "lan", &[fh]).run_with(&mut host)
     };
     let good = run(None);
