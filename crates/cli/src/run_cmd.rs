@@ -402,10 +402,12 @@ pub fn protocols() {
         "\nLive mode (`snooplab live --protocol`, real Linux TCP through the base-station agent): \
          {}, marked [live] above; plain is e2e's base station, which only routes. \
          ll-smart-tcp-aware runs as ll-tcp-aware there, since Linux ACKs carry no SMART \
-         information. The others are simulator-only (`snooplab run`): the end-to-end variants \
-         and efr change the hosts' TCP and split terminates the connection, which Linux hosts \
-         do not do, ll-smart needs SMART information on the ACKs, and bs-eln and bs-nack need a \
-         mobile sender that reads ELN marks or piggybacks its queue. See docs/live.md.",
+         information; split and split-smart relay the kernels' bytes through the base \
+         station's own two TCPs (split-smart's SMART sender gets no SMART information from a \
+         Linux receiver either). The others are simulator-only (`snooplab run`): the end-to-end \
+         variants and efr change the hosts' TCP, ll-smart needs SMART information on the ACKs, \
+         and bs-eln and bs-nack need a mobile sender that reads ELN marks or piggybacks its \
+         queue. See docs/live.md.",
         live.join(", ")
     );
     println!(

@@ -89,12 +89,19 @@ pub struct EngineRun {
     pub counters: DriverCounters,
     /// Each host's traffic, in the order of `EngineSetup::hosts`.
     pub traffic: Vec<HostTraffic>,
+    /// What each split base station's relay sender counted (`relay.rs`).
+    pub relays: Vec<snooplab_proto::agent::RelayReport>,
 }
 
 /// Runs the engine in this thread until `stop` says so.
 pub fn run_engine<'a>(setup: EngineSetup<'a>, stop: Stop<'a>) -> EngineRun {
     let nodes: Vec<NodeId> = setup.hosts.iter().map(|h| h.0).collect();
     let mut sim = Simulation::observed_with_external_hosts(setup.net, setup.env, &nodes, setup.obs);
+    // split base stations relay their flows as `snooplab run` builds them (relay.rs)
+    let mut relays = crate::relay::SplitRelays::for_network(setup.net);
+    for (node, agent) in relays.agents.drain(..) {
+        sim.replace_agent(node, agent);
+    }
     if let Some((node, agent)) = setup.agent {
         sim.replace_agent(node, agent);
     }
@@ -108,5 +115,7 @@ pub fn run_engine<'a>(setup: EngineSetup<'a>, stop: Stop<'a>) -> EngineRun {
         lateness: driver.lateness,
         counters: driver.counters,
         traffic: std::mem::take(&mut driver.traffic),
+        // the engine dropped its agents when it ended: their reports are in
+        relays: relays.reports(),
     }
 }

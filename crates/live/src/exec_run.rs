@@ -47,6 +47,7 @@ pub fn carry_exec(
         lateness,
         counters,
         traffic,
+        ..
     } = run_engine(setup, stop_when);
     // stops the others (and, on the error paths below, every command)
     *exec_out = running.finish();

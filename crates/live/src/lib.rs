@@ -19,6 +19,7 @@ pub mod network_run;
 pub mod packet;
 pub mod payload;
 pub mod profile;
+pub mod relay;
 pub mod result;
 pub mod run;
 pub mod snmp;

@@ -9,12 +9,12 @@ use std::net::{Ipv4Addr, SocketAddrV4};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use snooplab_proto::agent::RelayReport;
 use snooplab_proto::time::{as_secs_f64, MS, SEC};
 use snooplab_proto::Time;
 use snooplab_sim::capture::Capture;
 use snooplab_sim::network::file::Stack;
 use snooplab_sim::network::{Network, NodeId, NodeKind};
-use snooplab_sim::protocol::AgentKind;
 use snooplab_sim::Scenario;
 
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
@@ -25,6 +25,7 @@ use crate::hosts::HostNet;
 use crate::netns;
 use crate::network_report::{report, Ends, NetworkResult};
 use crate::profile::{CongestionControl, LinuxProfile};
+use crate::relay::relay_counters;
 use crate::run::{check_segment_and_window, interrupted_or, HEADER_BYTES};
 use crate::snmp;
 use crate::testbed::TestbedConfig;
@@ -79,24 +80,10 @@ pub fn validate(cfg: &NetworkConfig, net: &Network) -> Result<(), String> {
         return Err("the scenario has no flow to carry".into());
     }
     // not built yet (docs/live.md): a mobile host's mobility layer runs in the engine's host
-    // node, which a kernel host replaces; a split relay needs its flow's TCP in the engine
+    // node, which a kernel host replaces. A split base station runs live: its relay carries the
+    // kernels' bytes (proto/src/agent/relay_bytes.rs).
     if !net.handoffs.is_empty() {
         return Err("handoffs between base stations are not built into the live mode yet".into());
-    }
-    let split = |k: &NodeKind| {
-        matches!(
-            k,
-            NodeKind::BaseStation {
-                agent: AgentKind::Split { .. },
-                ..
-            }
-        )
-    };
-    if let Some(n) = net.nodes.iter().find(|n| split(&n.kind)) {
-        return Err(format!(
-            "node '{}': split connections are not built into the live mode yet",
-            n.name
-        ));
     }
     for f in &net.flows {
         check_segment_and_window(f.mss, f.buffer, cfg.profile)
@@ -148,7 +135,7 @@ pub fn run_network_with(
             ..LiveObserver::default()
         };
         let (ends, obs) = carry_exec(cfg, &net, &hostnet, (obs, progress), exec_out)?;
-        let mut r = finish(cfg, &net, &hostnet, (ends, obs), leftovers_removed)?;
+        let mut r = finish(cfg, &net, &hostnet, (ends, obs, &[]), leftovers_removed)?;
         r.exec = exec_out.clone();
         return Ok(r);
     }
@@ -165,8 +152,8 @@ pub fn run_network_with(
         capture,
         ..LiveObserver::default()
     };
-    let (ends, obs) = carry(cfg, &net, &hostnet, receivers, (clock, obs), progress)?;
-    finish(cfg, &net, &hostnet, (ends, obs), leftovers_removed)
+    let (ends, obs, relays) = carry(cfg, &net, &hostnet, receivers, (clock, obs), progress)?;
+    finish(cfg, &net, &hostnet, (ends, obs, &relays), leftovers_removed)
 }
 
 /// Writes the captures, reads the hosts' counters and makes the run's result.
@@ -174,7 +161,7 @@ fn finish(
     cfg: &NetworkConfig,
     net: &Network,
     hostnet: &HostNet,
-    (ends, mut obs): (Ends, LiveObserver),
+    (ends, mut obs, relays): (Ends, LiveObserver, &[RelayReport]),
     leftovers_removed: Vec<String>,
 ) -> Result<NetworkResult, String> {
     if let Some(c) = obs.capture.take() {
@@ -186,7 +173,13 @@ fn finish(
         .iter()
         .map(|h| snmp::read(&h.ns).map(|c| (h.name.clone(), c)))
         .collect::<Result<Vec<_>, String>>()?;
-    Ok(report(cfg, net, (ends, &obs), hosts, leftovers_removed))
+    let mut r = report(cfg, net, (ends, &obs), hosts, leftovers_removed);
+    // a split base station's relay sender (the split connection's wireless half, paper 000
+    // section III-C) is the engine's, not a kernel end's: its counters as `snooplab run` gives them
+    for (f, flow) in r.run.flows.iter_mut().enumerate() {
+        flow.relay = relay_counters(net, relays, f);
+    }
+    Ok(r)
 }
 
 /// Runs the flows' ends on threads and the engine on this one until every flow has ended.
@@ -197,7 +190,7 @@ fn carry(
     receivers: Vec<Receiver>,
     (clock, obs): (Instant, LiveObserver),
     progress: &mut dyn FnMut(NetworkProgress),
-) -> Result<(Ends, LiveObserver), String> {
+) -> Result<(Ends, LiveObserver, Vec<RelayReport>), String> {
     let stop = AtomicBool::new(false);
     let finished = AtomicUsize::new(0);
     let received: Vec<AtomicU64> = net.flows.iter().map(|_| AtomicU64::new(0)).collect();
@@ -265,6 +258,7 @@ fn carry(
         lateness,
         counters,
         traffic,
+        relays,
     } = engine;
     let out = settle(cfg, net, (ending, error), &counters, flows)?;
     let ends = Ends {
@@ -275,7 +269,7 @@ fn carry(
         traffic,
         flows: out,
     };
-    Ok((ends, obs))
+    Ok((ends, obs, relays))
 }
 
 /// The flows' ends once the engine stopped, or why the run failed: an error of the driver, a

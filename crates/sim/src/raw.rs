@@ -74,6 +74,20 @@ impl SimPacket {
         }
     }
 
+    /// The TCP payload of a real TCP packet; `None` for a modelled one.
+    pub fn raw_payload(&self) -> Option<&[u8]> {
+        self.raw()
+            .filter(|r| r.tcp)
+            .and_then(|r| wire::payload(&r.bytes))
+    }
+
+    /// A real packet for `seg` carrying `payload` ([`wire::encode`]: real headers, correct
+    /// checksums), what a split relay sends the mobile host.
+    #[cold]
+    pub(crate) fn encoded(seg: &Segment, payload: &[u8]) -> SimPacket {
+        SimPacket::with_raw(*seg, wire::encode(seg, Some(payload)).into(), true)
+    }
+
     /// A packet built for `seg` from the real packet `like` ([`wire::rebuild`]).
     #[cold]
     pub(crate) fn rebuilt(seg: &Segment, like: &Raw) -> SimPacket {
