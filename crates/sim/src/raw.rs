@@ -172,6 +172,29 @@ mod tests {
     }
 
     #[test]
+    fn a_real_packets_payload_is_read_and_a_packet_is_built_with_given_bytes() {
+        let payload: Vec<u8> = (0..100u32).map(|i| (i * 13) as u8).collect();
+        let p = SimPacket::from_wire(wire::encode(&data(100), Some(&payload))).unwrap();
+        assert_eq!(p.payload(), Some(&payload[..]));
+        // a split relay's segment with the bytes it stored: real, checksums correct
+        let seg = Segment {
+            seq: snooplab_proto::Seq(5000),
+            ..data(60)
+        };
+        let made = SimPacket::build_with_payload(&seg, &p, &payload[..60]);
+        let bytes = made.wire_bytes();
+        let parsed = wire::parse(&bytes).unwrap();
+        assert!(parsed.checksums_ok);
+        assert_eq!(parsed.seg, seg);
+        assert_eq!(made.payload(), Some(&payload[..60]));
+        // modelled packets have no bytes, and build without any
+        let modelled = SimPacket::new(data(100), None);
+        assert_eq!(modelled.payload(), None);
+        let built = SimPacket::build_with_payload(&seg, &modelled, &payload[..60]);
+        assert!(built.raw().is_none() && built.extra.is_none());
+    }
+
+    #[test]
     fn other_ipv4_passes_with_its_addresses_and_garbage_is_rejected() {
         let tcp = wire::encode(&data(10), None);
         let mut udp = tcp.clone();
