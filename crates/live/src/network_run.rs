@@ -15,6 +15,7 @@ use snooplab_proto::Time;
 use snooplab_sim::capture::Capture;
 use snooplab_sim::network::file::Stack;
 use snooplab_sim::network::{Network, NodeId, NodeKind};
+use snooplab_sim::protocol::AgentKind;
 use snooplab_sim::Scenario;
 
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
@@ -84,6 +85,29 @@ pub fn validate(cfg: &NetworkConfig, net: &Network) -> Result<(), String> {
     // kernels' bytes (proto/src/agent/relay_bytes.rs).
     if !net.handoffs.is_empty() {
         return Err("handoffs between base stations are not built into the live mode yet".into());
+    }
+    // the relay (paper 000 section III-C) carries one connection, opened by the fixed host and
+    // sending towards the mobile host (the network's checks hold the flows to that); the user's
+    // programs open what they like (iperf3 alone opens two connections, and `-R` opens them
+    // from the mobile host)
+    let split = |k: &NodeKind| {
+        matches!(
+            k,
+            NodeKind::BaseStation {
+                agent: AgentKind::Split { .. },
+                ..
+            }
+        )
+    };
+    if let Some(n) = net.nodes.iter().find(|n| split(&n.kind)) {
+        if !cfg.exec.is_empty() {
+            return Err(format!(
+                "node '{}': a split base station relays one connection that the fixed host \
+                 opens and sends on, which --exec programs cannot be held to: run split with \
+                 snooplab's own transfer (no --exec)",
+                n.name
+            ));
+        }
     }
     for f in &net.flows {
         check_segment_and_window(f.mss, f.buffer, cfg.profile)
