@@ -27,7 +27,7 @@ use super::{
 };
 use crate::segment::{Flags, Segment};
 use crate::seq::Seq;
-use crate::tcp::{Tcp, TcpConfig, TxKind};
+use crate::tcp::{State, Tcp, TcpConfig, TxKind};
 use crate::time::Time;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -296,7 +296,10 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
                         // the bytes, kept until the mobile host acknowledges them: stored
                         // after the segment, whose SYN gives the stream's start, and before
                         // the pump, which may send them on at once
-                        if let Some(data) = packet.payload().filter(|_| seg.len > 0) {
+                        // (once the fixed host's SYN has given the stream's start: before,
+                        // the offsets mean nothing)
+                        let synced = !matches!(w.state(), State::Closed | State::Listen);
+                        if let Some(data) = packet.payload().filter(|_| seg.len > 0 && synced) {
                             let start = w.irs() + 1;
                             let n = data.len().min(seg.len as usize);
                             self.bytes
