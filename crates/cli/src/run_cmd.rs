@@ -403,11 +403,14 @@ pub fn protocols() {
         "\nLive mode (`snooplab live --protocol`, real Linux TCP through the base-station agent): \
          {}, marked [live] above; plain is e2e's base station, which only routes. \
          ll-smart-tcp-aware runs as ll-tcp-aware there, since Linux ACKs carry no SMART \
-         information. The others change a host's TCP (the end-to-end variants, efr; ll-smart \
-         needs SMART information on the ACKs, bs-eln and bs-nack a mobile sender that reads ELN \
-         marks or piggybacks its queue): they run live in a scenario file (`snooplab live --scenario`) whose host at that end is modelled \
-         (`stack = \"model\"`: the engine's TCP, any host profile, on the real clock), the \
-         other end a Linux kernel. See docs/live.md.",
+         information; split and split-smart relay the kernels' bytes through the base \
+         station's own two TCPs (split-smart's SMART sender gets no SMART information from a \
+         Linux receiver either). The others change a host's TCP (the end-to-end variants, efr; \
+         ll-smart needs SMART information on the ACKs, bs-eln and bs-nack a mobile sender that \
+         reads ELN marks or piggybacks its queue): they run live in a scenario file (`snooplab \
+         live --scenario`) whose host at that end is modelled (`stack = \"model\"`: the \
+         engine's TCP, any host profile, on the real clock), the other end a Linux kernel. See \
+         docs/live.md.",
         live.join(", ")
     );
     println!(

@@ -445,3 +445,128 @@ fn a_scenario_runs_live_with_the_keys_of_run_json() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `live --protocol split` (paper 000 section III-C between kernel hosts): the base station's
+/// relay carries every byte intact, its own sender's counters are reported as `snooplab run`
+/// reports them, and the fixed host is acknowledged ahead of the mobile host (the relay held
+/// bytes the mobile host had not acknowledged). The capture shows what the relay's handshakes
+/// carry: the MSS option and nothing the relay's TCP does not implement (RFC 793/1122), even to
+/// a fixed host that offers window scaling, timestamps and SACK (the modern profile).
+#[test]
+fn split_relays_every_byte_between_kernel_hosts() {
+    if skip("split_relays_every_byte_between_kernel_hosts") {
+        return;
+    }
+    let dir = temp_dir("split");
+    let caps = dir.join("caps");
+    let c = caps.to_string_lossy().into_owned();
+    for profile in ["paper", "modern"] {
+        let _ = std::fs::remove_dir_all(&caps);
+        let o = output(&[
+            "live",
+            "--protocol",
+            "split",
+            "--linux-profile",
+            profile,
+            "--transfer",
+            "256k",
+            "--error-every",
+            "32k",
+            "--pcap",
+            &c,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{profile}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+        let r = v.get("runs").and_then(|r| r.get(0)).unwrap_or(&v);
+        assert_eq!(r["protocol"], "split");
+        assert_eq!(r["integrity_ok"], true, "{profile}: {r}");
+        assert!(
+            r["station"]["wired_payload_bytes"].as_u64() >= Some(256 * 1024),
+            "{r}"
+        );
+        // the relay's own sender repaired the wireless losses
+        let relay = &r["relay"];
+        let corrupted = r["frames_corrupted_down"].as_u64().unwrap_or(0);
+        assert!(corrupted > 3, "{profile}: too few errors to test: {r}");
+        assert!(
+            relay["retransmitted_segments"].as_u64() >= Some(corrupted / 2),
+            "{profile}: {r}"
+        );
+        assert_eq!(r["local_retransmissions"], relay["retransmitted_segments"]);
+        // the fixed host was acknowledged bytes the mobile host had not acknowledged yet
+        assert!(
+            r["station"]["agent_max_held_bytes"].as_u64() > Some(1400),
+            "{profile}: {r}"
+        );
+        assert_eq!(
+            r["mss"], 1400,
+            "{profile}: the relay offered MSS 1400 and no timestamps"
+        );
+        let wired = std::fs::read(caps.join("wired.pcap")).unwrap_or_default();
+        let wireless = std::fs::read(caps.join("wireless.pcap")).unwrap_or_default();
+        // the relay's half of each handshake, the SYN-ACK to the fixed host (from the mobile
+        // host's address) and the SYN to the mobile host (from the fixed host's): the MSS
+        // option alone (kind 2)
+        for (name, pcap, relay_as_fh) in [("wired", &wired, false), ("wireless", &wireless, true)] {
+            let syns = syn_options(pcap);
+            let mine: Vec<_> = syns
+                .iter()
+                .filter(|(from_fh, ack, _)| *from_fh == relay_as_fh && *ack != relay_as_fh)
+                .collect();
+            assert!(!mine.is_empty(), "{profile} {name}: {syns:?}");
+            assert!(
+                mine.iter().all(|s| s.2 == [2]),
+                "{profile} {name}: {syns:?}"
+            );
+        }
+        // what the fixed host's kernel offered: more than the MSS with the modern profile
+        let fh_syn = syn_options(&wired)
+            .into_iter()
+            .find(|s| s.0 && !s.1)
+            .map(|s| s.2)
+            .unwrap_or_default();
+        if profile == "modern" {
+            assert!(fh_syn.contains(&3) && fh_syn.contains(&8), "{fh_syn:?}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every SYN in a pcap file: (sent by the fixed host 10.0.0.1, carries ACK, its option kinds
+/// other than NOP and EOL).
+fn syn_options(pcap: &[u8]) -> Vec<(bool, bool, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut at = 24; // the file header
+    while at + 16 <= pcap.len() {
+        let len =
+            u32::from_le_bytes([pcap[at + 8], pcap[at + 9], pcap[at + 10], pcap[at + 11]]) as usize;
+        let Some(p) = pcap.get(at + 16..at + 16 + len) else {
+            break;
+        };
+        at += 16 + len;
+        if p.len() < 40 || p[9] != 6 {
+            continue;
+        }
+        let ihl = usize::from(p[0] & 0x0f) * 4;
+        let Some(tcp) = p.get(ihl..) else { continue };
+        if tcp.len() < 20 || tcp[13] & 0x02 == 0 {
+            continue;
+        }
+        let doff = usize::from(tcp[12] >> 4) * 4;
+        let mut kinds = Vec::new();
+        let mut o = 20;
+        while o < doff.min(tcp.len()) {
+            match tcp[o] {
+                0 => break,
+                1 => o += 1,
+                k => {
+                    kinds.push(k);
+                    o += usize::from(tcp.get(o + 1).copied().unwrap_or(2)).max(2);
+                }
+            }
+        }
+        out.push((p[12..16] == [10, 0, 0, 1], tcp[13] & 0x10 != 0, kinds));
+    }
+    out
+}

@@ -74,6 +74,10 @@ impl SegmentView for LivePacket {
     fn segment(&self) -> Option<&Segment> {
         self.seg.as_ref()
     }
+
+    fn payload(&self) -> Option<&[u8]> {
+        self.seg.and_then(|_| wire::payload(&self.bytes))
+    }
 }
 
 impl BuildPacket for LivePacket {
@@ -86,6 +90,15 @@ impl BuildPacket for LivePacket {
     fn build(seg: &Segment, like: &Self) -> Self {
         LivePacket {
             bytes: Rc::new(wire::rebuild(seg, &like.bytes, like.seg.as_ref())),
+            seg: Some(*seg),
+            corrupted: false,
+        }
+    }
+
+    /// A whole packet carrying `payload` (a split relay's segment), real headers and checksums.
+    fn build_with_payload(seg: &Segment, _like: &Self, payload: &[u8]) -> Self {
+        LivePacket {
+            bytes: Rc::new(wire::encode(seg, Some(payload))),
             seg: Some(*seg),
             corrupted: false,
         }

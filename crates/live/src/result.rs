@@ -110,6 +110,10 @@ pub struct LiveResult {
     pub queue_drops: u64,
     /// `tcpi_total_retrans` of the sender's socket.
     pub sender_retransmitted_segments: u64,
+    /// A split run's relay sender, the base station's own TCP towards the mobile host (the split
+    /// connection's wireless half, paper 000 section III-C), as `snooplab run --json` gives it;
+    /// null for the other protocols.
+    pub relay: Option<snooplab_sim::metrics::RelayCounters>,
     /// `TcpRetransSegs` of the fixed host's namespace.
     pub fh_tcp_retrans_segs: u64,
     /// `TcpInCsumErrors` of the mobile host's namespace: the corrupted frames its kernel dropped.
@@ -218,6 +222,7 @@ pub fn live_result(cfg: &LiveConfig, r: &NetworkResult) -> LiveResult {
         wireless_data_frames: mh.data_out,
         queue_drops: r.run.drops.queues,
         sender_retransmitted_segments: f.sender_retransmitted_segments,
+        relay: f.relay.clone(),
         fh_tcp_retrans_segs: fh_tcp.retrans_segs,
         mh_tcp_in_csum_errors: mh_tcp.in_csum_errors,
         fh_tcp,

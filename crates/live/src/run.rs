@@ -28,7 +28,8 @@ pub const MAX_UNSCALED_WINDOW: u32 = 65_535;
 /// IPv4 and TCP headers without options: the MTU is the MSS plus this.
 pub const HEADER_BYTES: u32 = 40;
 
-/// The agents the live base station runs (paper 000 Table I's link-layer family and no agent).
+/// The agents the live base station runs (paper 000 Table I's link-layer family, the split
+/// connection and no agent).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LiveProtocol {
     /// Forwarding only: the E2E configurations.
@@ -38,14 +39,23 @@ pub enum LiveProtocol {
     /// Runs, but Linux receivers put no SMART option on their ACKs, so the selective switch has no
     /// information to act on and the agent behaves as `LlTcpAware` (see the README).
     LlSmartTcpAware,
+    /// The split connection (paper 000 section III-C): the base station terminates the fixed
+    /// host's connection with its own TCP and relays the bytes over a second one to the mobile
+    /// host (proto/src/agent/split.rs, relay_bytes.rs).
+    Split,
+    /// The same with the SMART sender towards the mobile host. Linux receivers put no SMART
+    /// option on their ACKs, so its sender has no SMART information to act on.
+    SplitSmart,
 }
 
 impl LiveProtocol {
-    pub const ALL: [LiveProtocol; 4] = [
+    pub const ALL: [LiveProtocol; 6] = [
         LiveProtocol::Plain,
         LiveProtocol::Ll,
         LiveProtocol::LlTcpAware,
         LiveProtocol::LlSmartTcpAware,
+        LiveProtocol::Split,
+        LiveProtocol::SplitSmart,
     ];
 
     pub fn name(self) -> &'static str {
@@ -54,6 +64,8 @@ impl LiveProtocol {
             LiveProtocol::Ll => "ll",
             LiveProtocol::LlTcpAware => "ll-tcp-aware",
             LiveProtocol::LlSmartTcpAware => "ll-smart-tcp-aware",
+            LiveProtocol::Split => "split",
+            LiveProtocol::SplitSmart => "split-smart",
         }
     }
 
@@ -69,8 +81,9 @@ impl LiveProtocol {
             .ok_or_else(|| {
                 format!(
                     "unknown live protocol '{text}' (known: plain, ll, ll-tcp-aware (snoop), \
-                     ll-smart-tcp-aware; the end-to-end variants need the simulator's TCP: use \
-                     `snooplab run`)"
+                     ll-smart-tcp-aware, split, split-smart; the others change a host's TCP: \
+                     run them live with `--scenario FILE` whose host at that end has \
+                     stack = \"model\", or in `snooplab run`)"
                 )
             })
     }
@@ -82,6 +95,8 @@ impl LiveProtocol {
             LiveProtocol::Ll => Protocol::Ll,
             LiveProtocol::LlTcpAware => Protocol::LlTcpAware,
             LiveProtocol::LlSmartTcpAware => Protocol::LlSmartTcpAware,
+            LiveProtocol::Split => Protocol::Split,
+            LiveProtocol::SplitSmart => Protocol::SplitSmart,
         }
     }
 }

@@ -187,9 +187,20 @@ fn what_the_live_engine_cannot_run_yet_is_refused_with_a_message() {
         e.starts_with("handoff of 'mh'") && e.contains("fast-retransmit"),
         "{e}"
     );
-    let sc = Scenario::paper000(Protocol::Split, Env::Lan, 32 * 1024, 1);
-    let e = validate(&config(sc.clone()), &sc.network()).unwrap_err();
-    assert!(e.contains("split connections"), "{e}");
+    // a split base station runs live: its relay carries the kernels' bytes
+    for p in [Protocol::Split, Protocol::SplitSmart] {
+        let sc = Scenario::paper000(p, Env::Lan, 32 * 1024, 1);
+        assert_eq!(validate(&config(sc.clone()), &sc.network()), Ok(()));
+        // but not the user's programs, whose connections it cannot be held to
+        let mut cfg = config(sc.clone());
+        cfg.exec = vec![snooplab_live::exec::ExecSpec::parse("fh=iperf3 -s -1")
+            .unwrap_or_else(|e| panic!("{e}"))];
+        let e = validate(&cfg, &sc.network()).unwrap_err();
+        assert!(
+            e.contains("split base station") && e.contains("--exec"),
+            "{e}"
+        );
+    }
 }
 
 #[test]

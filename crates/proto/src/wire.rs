@@ -306,6 +306,13 @@ pub fn rebuild(seg: &Segment, like: &[u8], like_seg: Option<&Segment>) -> Vec<u8
     encode(seg, payload)
 }
 
+/// The TCP payload of an IPv4/TCP packet (up to its IPv4 total length), `None` if the bytes are
+/// not one ([`parse_headers`]).
+pub fn payload(packet: &[u8]) -> Option<&[u8]> {
+    let h = parse_headers(packet).ok()?;
+    packet.get(h.payload_offset..h.total_len)
+}
+
 /// Reads the headers of an IPv4/TCP packet without checking the checksums (the live base station
 /// forwards what the kernel made; the receiver checks). Never panics, whatever the bytes; trailing
 /// bytes past the IPv4 total length (link padding) are ignored.

@@ -67,25 +67,38 @@ pub fn make_agent(
             forwarding_agent(kind).unwrap_or_else(|| Box::new(Router::default()))
         }
         AgentKind::Split { smart } => {
-            let policy = if smart {
-                RecoveryPolicy::SMART
-            } else {
-                RecoveryPolicy::RENO
-            };
-            let (mss, host) = relayed
-                .map(|f| (net.flows[f].mss, net.flows[f].host))
-                .unwrap_or((1400, HostProfile::default()));
-            let mut cfg = SplitConfig::paper000(mss, policy);
-            let mut clock = Rng::indexed(net.seed, Stream::BaseStationClock, index);
-            for t in [&mut cfg.wired, &mut cfg.wireless] {
-                t.host = host;
-                t.timers.slow_phase = clock.below(t.timers.slow_tick);
-                t.timers.fast_phase = clock.below(t.timers.fast_tick);
-                t.iss = clock.next_u64() as u32;
-            }
-            Box::new(SplitAgent::new(cfg))
+            Box::new(SplitAgent::new(split_config(smart, net, relayed, index)))
         }
     }
+}
+
+/// The settings of a split base station (paper 000 section III-C), the `index`-th base station,
+/// relaying flow `relayed`: paper 000's 64 KB relay, Reno or SMART towards the mobile host, the
+/// flow's segment size and host profile for both of its TCPs, and their clocks' phases and
+/// initial sequence numbers drawn from the seed. The live mode builds its split agents here too.
+pub fn split_config(
+    smart: bool,
+    net: &Network,
+    relayed: Option<FlowId>,
+    index: u64,
+) -> SplitConfig {
+    let policy = if smart {
+        RecoveryPolicy::SMART
+    } else {
+        RecoveryPolicy::RENO
+    };
+    let (mss, host) = relayed
+        .map(|f| (net.flows[f].mss, net.flows[f].host))
+        .unwrap_or((1400, HostProfile::default()));
+    let mut cfg = SplitConfig::paper000(mss, policy);
+    let mut clock = Rng::indexed(net.seed, Stream::BaseStationClock, index);
+    for t in [&mut cfg.wired, &mut cfg.wireless] {
+        t.host = host;
+        t.timers.slow_phase = clock.below(t.timers.slow_tick);
+        t.timers.fast_phase = clock.below(t.timers.fast_tick);
+        t.iss = clock.next_u64() as u32;
+    }
+    cfg
 }
 
 /// What [`make_agent`] made a base station's agent from: its kind, input queue, the flow a split

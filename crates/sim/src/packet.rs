@@ -136,11 +136,25 @@ impl BuildPacket for SimPacket {
             Some(r) => SimPacket::rebuilt(seg, r),
         }
     }
+
+    /// A real packet with these bytes when `like` is real (the live mode); a modelled packet,
+    /// which carries no bytes, otherwise.
+    fn build_with_payload(seg: &Segment, like: &Self, payload: &[u8]) -> Self {
+        match like.raw() {
+            None => SimPacket::new(*seg, None),
+            Some(_) => SimPacket::encoded(seg, payload),
+        }
+    }
 }
 
 impl SegmentView for SimPacket {
     fn segment(&self) -> Option<&Segment> {
         self.is_tcp().then_some(&self.seg)
+    }
+
+    fn payload(&self) -> Option<&[u8]> {
+        self.extra.as_ref()?;
+        self.raw_payload()
     }
 }
 

@@ -94,6 +94,20 @@ impl SimPacket {
         }
     }
 
+    /// The TCP payload of a real TCP packet; `None` for a modelled one.
+    pub fn raw_payload(&self) -> Option<&[u8]> {
+        self.raw()
+            .filter(|r| r.tcp)
+            .and_then(|r| wire::payload(&r.bytes))
+    }
+
+    /// A real packet for `seg` carrying `payload` ([`wire::encode`]: real headers, correct
+    /// checksums), what a split relay sends the mobile host.
+    #[cold]
+    pub(crate) fn encoded(seg: &Segment, payload: &[u8]) -> SimPacket {
+        SimPacket::with_raw(*seg, wire::encode(seg, Some(payload)).into(), true)
+    }
+
     /// A packet built for `seg` from the real packet `like` ([`wire::rebuild`]).
     #[cold]
     pub(crate) fn rebuilt(seg: &Segment, like: &Raw) -> SimPacket {
@@ -175,6 +189,29 @@ mod tests {
         let made = SimPacket::build(&ack, &p);
         assert!(wire::parse(&made.wire_bytes()).unwrap().checksums_ok);
         assert_eq!(made.raw().map(|r| r.bytes.len()), Some(40));
+    }
+
+    #[test]
+    fn a_real_packets_payload_is_read_and_a_packet_is_built_with_given_bytes() {
+        let payload: Vec<u8> = (0..100u32).map(|i| (i * 13) as u8).collect();
+        let p = SimPacket::from_wire(wire::encode(&data(100), Some(&payload))).unwrap();
+        assert_eq!(p.payload(), Some(&payload[..]));
+        // a split relay's segment with the bytes it stored: real, checksums correct
+        let seg = Segment {
+            seq: snooplab_proto::Seq(5000),
+            ..data(60)
+        };
+        let made = SimPacket::build_with_payload(&seg, &p, &payload[..60]);
+        let bytes = made.wire_bytes();
+        let parsed = wire::parse(&bytes).unwrap();
+        assert!(parsed.checksums_ok);
+        assert_eq!(parsed.seg, seg);
+        assert_eq!(made.payload(), Some(&payload[..60]));
+        // modelled packets have no bytes, and build without any
+        let modelled = SimPacket::new(data(100), None);
+        assert_eq!(modelled.payload(), None);
+        let built = SimPacket::build_with_payload(&seg, &modelled, &payload[..60]);
+        assert!(built.raw().is_none() && built.extra.is_none());
     }
 
     #[test]

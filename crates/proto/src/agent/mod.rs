@@ -7,10 +7,13 @@ pub mod eln;
 pub mod handoff;
 pub mod holes;
 pub mod nack;
+pub mod relay_bytes;
 mod roles;
 mod router;
 pub mod snoop;
 pub mod split;
+#[cfg(test)]
+mod split_bytes_tests;
 #[cfg(test)]
 mod split_tests;
 
@@ -51,6 +54,13 @@ impl Port {
 pub trait SegmentView {
     /// The parsed header, or `None` for a packet that is not TCP/IPv4 (passed through untouched).
     fn segment(&self) -> Option<&Segment>;
+
+    /// The TCP payload's bytes, for a packet that carries real ones (the live mode's); `None` for
+    /// a modelled packet, which has only its header view. A split relay stores these to send them
+    /// on (`relay_bytes.rs`).
+    fn payload(&self) -> Option<&[u8]> {
+        None
+    }
 }
 
 /// Link-queue priority of an outgoing packet: local retransmissions go before queued traffic

@@ -11,9 +11,15 @@
 //! deliver what it holds: it aborts the fixed host's connection with a reset, as a relay process
 //! whose socket to the mobile host failed closes the other one. Before, the full buffer kept the
 //! wired window at zero for good and the fixed host sent persist probes until the run's time cap.
+//!
+//! Between kernel hosts (the live mode) the packets carry real bytes and the relay carries them
+//! too: what the wired side receives is stored by its offset in the transfer ([`RelayBytes`]) and
+//! what the wireless side sends takes its bytes from there, first or again; the mobile host's
+//! ACKs release them. A modelled run's packets carry none, and nothing is stored or allocated.
 
 use std::collections::VecDeque;
 
+use super::relay_bytes::RelayBytes;
 use super::snoop::BuildPacket;
 use super::{
     agent_counters, Agent, AgentProbe, Counters, Origin, Port, Priority, Relay, RelayReport,
@@ -21,7 +27,7 @@ use super::{
 };
 use crate::segment::{Flags, Segment};
 use crate::seq::Seq;
-use crate::tcp::{Tcp, TcpConfig, TxKind};
+use crate::tcp::{State, Tcp, TcpConfig, TxKind};
 use crate::time::Time;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -73,12 +79,18 @@ pub struct SplitAgent<P> {
     max_relay: u64,
     /// When the wireless connection gave up, and the bytes held then.
     gave_up: Option<(Time, u64)>,
+    /// The relayed bytes, when the packets carry real ones.
+    bytes: RelayBytes,
+    /// Bytes the relay has written into the wireless connection.
+    written: u64,
+    /// Wireless segments sent without their bytes, the store not holding them (never, unless the
+    /// relay is wrong: the receiver's digest would then fail).
+    missing: u64,
 }
 
 impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
     pub fn new(cfg: SplitConfig) -> SplitAgent<P> {
         SplitAgent {
-            cfg,
             wired: None,
             wireless: None,
             template: None,
@@ -86,7 +98,21 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             forwarded: 0,
             max_relay: 0,
             gave_up: None,
+            bytes: RelayBytes::new(store_bound(&cfg)),
+            written: 0,
+            missing: 0,
+            cfg,
         }
+    }
+
+    /// The relayed bytes held now (empty in a modelled run).
+    pub fn relay_bytes(&self) -> &RelayBytes {
+        &self.bytes
+    }
+
+    /// Wireless segments that had to go without their bytes: 0 unless the relay is wrong.
+    pub fn segments_without_bytes(&self) -> u64 {
+        self.missing
     }
 
     /// The two connections, for inspection.
@@ -118,6 +144,7 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
                 // bytes as held, or the fixed host may send them once more (docs/fuzzing.md,
                 // finding 4)
                 let taken = m.write(now, n);
+                self.written += taken;
                 w.set_reserved(m.send_buffered());
                 w.read(now, taken);
             }
@@ -133,6 +160,9 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             w.set_reserved(m.send_buffered());
             w.poke(now);
             self.max_relay = self.max_relay.max(w.unread() + m.send_buffered());
+            // what the mobile host acknowledged is never sent again
+            self.bytes
+                .release(self.written.saturating_sub(m.send_buffered()));
         }
         let Some(like) = self.template.clone() else {
             return;
@@ -148,10 +178,19 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             }
         }
         if let Some(m) = self.wireless.as_mut() {
+            let start = m.iss() + 1;
             while let Some((seg, kind)) = m.poll_transmit() {
+                let packet = match carried(&self.bytes, start, &seg) {
+                    Carried::Bytes(b) => P::build_with_payload(&seg, &like, &b),
+                    Carried::Modelled => P::build(&seg, &like),
+                    Carried::Missing => {
+                        self.missing += 1;
+                        P::build(&seg, &like)
+                    }
+                };
                 self.out.push_back(Transmit {
                     port: Port::Wireless,
-                    packet: P::build(&seg, &like),
+                    packet,
                     priority: Priority::Normal,
                     origin: Origin::Endpoint(kind),
                 });
@@ -177,6 +216,37 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             priority: Priority::Normal,
             origin: Origin::Endpoint(TxKind::Reset),
         });
+    }
+}
+
+/// The most bytes the relay stores: the relay buffer (read from the fixed host, not yet
+/// acknowledged by the mobile host) plus the wired receive window ([`SplitAgent::open`] makes it
+/// the relay buffer, which 4.4BSD's `tcp_mss()` rounds up to whole segments): every byte the
+/// fixed host may send beyond what the mobile host acknowledged.
+fn store_bound(cfg: &SplitConfig) -> u64 {
+    let relay = u64::from(cfg.relay_bytes);
+    relay + relay + u64::from(cfg.wired.mss)
+}
+
+/// What a wireless segment carries.
+enum Carried {
+    /// The packets are modelled: no bytes (or the segment has no data).
+    Modelled,
+    /// Its bytes, from the store.
+    Bytes(Vec<u8>),
+    /// The store does not hold them.
+    Missing,
+}
+
+/// The bytes of the wireless connection's segment `seg`, whose stream starts at sequence number
+/// `start` (the relay's ISS + 1), when the relay carries real bytes.
+fn carried(bytes: &RelayBytes, start: Seq, seg: &Segment) -> Carried {
+    if seg.len == 0 || !bytes.in_use() {
+        return Carried::Modelled;
+    }
+    match bytes.read(bytes.position(start, seg.seq), seg.len as usize) {
+        Some(b) => Carried::Bytes(b),
+        None => Carried::Missing,
     }
 }
 
@@ -221,7 +291,21 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
                     return;
                 }
                 match self.wired.as_mut() {
-                    Some(w) => w.on_segment(now, &seg),
+                    Some(w) => {
+                        w.on_segment(now, &seg);
+                        // the bytes, kept until the mobile host acknowledges them: stored
+                        // after the segment, whose SYN gives the stream's start, and before
+                        // the pump, which may send them on at once
+                        // (once the fixed host's SYN has given the stream's start: before,
+                        // the offsets mean nothing)
+                        let synced = !matches!(w.state(), State::Closed | State::Listen);
+                        if let Some(data) = packet.payload().filter(|_| seg.len > 0 && synced) {
+                            let start = w.irs() + 1;
+                            let n = data.len().min(seg.len as usize);
+                            self.bytes
+                                .store(self.bytes.position(start, seg.seq), &data[..n]);
+                        }
+                    }
                     // no connection here (a base station that crashed and lost it): BSD's
                     // `dropwithreset`, as for any segment to a closed port
                     None if !seg.is_syn() && !seg.flags.contains(Flags::RST) => {

@@ -63,12 +63,17 @@ impl<O: Observe> Simulation<O> {
         "nothing was left to happen (a deadlock: no packet in flight, no timer set)".into()
     }
 
-    /// The relay sender of the split base station that relays flow `f`, if any.
+    /// The relay sender of the split base station that relays flow `f`, if any. A sender
+    /// outside the engine (a kernel) picks its own port: its relay is known by the addresses
+    /// and the receiver's port.
     pub(super) fn relay_of(&self, f: FlowId) -> Option<RelayReport> {
+        let (from, to) = self.endpoints[f];
+        let any_port = self.outside(self.flows[f].sender);
         self.nodes.iter().filter_map(SimNode::agent).find_map(|a| {
-            a.relay()
-                .and_then(|r| r.report())
-                .filter(|r| r.endpoints == self.endpoints[f])
+            a.relay().and_then(|r| r.report()).filter(|r| {
+                r.endpoints == (from, to)
+                    || (any_port && r.endpoints.0.addr == from.addr && r.endpoints.1 == to)
+            })
         })
     }
 

@@ -40,6 +40,14 @@ use crate::time::{Time, MS};
 pub trait BuildPacket: Sized {
     /// A packet carrying `seg`; `like` is a packet of the same connection to take anything else from.
     fn build(seg: &Segment, like: &Self) -> Self;
+
+    /// A packet carrying `seg` with `payload` as its data (`seg.len` bytes): what a split relay
+    /// sends the mobile host, the bytes the fixed host sent it (paper 000 section III-C). A packet
+    /// type that carries no bytes (the simulator's modelled packets) builds as [`BuildPacket::build`].
+    fn build_with_payload(seg: &Segment, like: &Self, payload: &[u8]) -> Self {
+        let _ = payload;
+        Self::build(seg, like)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
