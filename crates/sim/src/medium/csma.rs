@@ -344,22 +344,20 @@ impl<P: Frame> Csma<P> {
     fn admit(&mut self, m: &Medium<P>, now: Time) {
         // Most stations have nothing to admit at most steps (their frame is on the air, waits,
         // or there is none): the loop only tests, and the work is a call of its own.
+        // (the phase first: a station sending, deferring or waiting is passed over without a
+        // look at its queue)
         let mut loading_until = None;
         for s in 0..self.stations.len() {
-            let wants = match self.stations[s].phase {
-                Phase::Idle => true,
-                Phase::Loading { at } => at <= now,
-                _ => false,
-            };
-            if m.queues[s].is_empty() {
+            match self.stations[s].phase {
+                Phase::Idle if !m.queues[s].is_empty() => self.admit_station(m, now, s),
                 // a station whose queue was emptied (a crashed base station's) while its frame
                 // loaded has nothing on the card: idle again, or its load, past, would be asked
                 // for at every step and the loop would never leave this instant
-                if matches!(self.stations[s].phase, Phase::Loading { .. }) {
+                Phase::Loading { .. } if m.queues[s].is_empty() => {
                     self.stations[s].phase = Phase::Idle;
                 }
-            } else if wants {
-                self.admit_station(m, now, s);
+                Phase::Loading { at } if at <= now => self.admit_station(m, now, s),
+                _ => {}
             }
             if let Phase::Loading { at } = self.stations[s].phase {
                 loading_until = earliest(loading_until, Some(at));
