@@ -320,11 +320,17 @@ impl<P: Frame> Csma<P> {
         self.p.slot * self.rng.below(u64::from(window))
     }
 
+    /// Whether a frame on the air ends by `now` ([`Csma::end_frames`] has work). Most steps
+    /// have none (nothing on the air, or a frame that goes on): the test is inlined in the step,
+    /// the work is a call.
+    #[inline]
+    fn frames_end(&self, now: Time) -> bool {
+        self.on_air.iter().any(|f| f.end <= now)
+    }
+
     /// The frames that end by `now` leave the air, in order of end then station.
+    #[inline(never)]
     fn end_frames(&mut self, m: &mut Medium<P>, now: Time) {
-        if self.on_air.iter().all(|f| f.end > now) {
-            return; // most steps: nothing on the air, or a frame that goes on
-        }
         while let Some(i) = (0..self.on_air.len())
             .filter(|&i| self.on_air[i].end <= now)
             .min_by_key(|&i| (self.on_air[i].end, self.on_air[i].tx.from))
@@ -443,12 +449,17 @@ impl<P: Frame> Csma<P> {
         self.deferring = false;
     }
 
+    /// Whether a station's wait has ended by `now` ([`Csma::attempts`] has work; the test is
+    /// inlined in the step, the work is a call).
+    #[inline]
+    fn wait_ended(&self, now: Time) -> bool {
+        self.waiting_until.is_some_and(|t| t <= now)
+    }
+
     /// Stations whose wait has ended sense the medium: they send if it is free (together, if
     /// several), otherwise defer or, after a backoff, count a failed attempt.
+    #[inline(never)]
     fn attempts(&mut self, m: &mut Medium<P>, now: Time) {
-        if self.waiting_until.is_none_or(|t| t > now) {
-            return; // no wait has ended
-        }
         // frames that start now are not heard by the others that start now: one answer for all
         let free = self.free(now);
         self.waiting_until = None;
@@ -522,12 +533,16 @@ impl<P: Frame> Medium<P> {
             return;
         };
         let queued = self.queued_since_step;
-        c.end_frames(self, now);
+        if c.frames_end(now) {
+            c.end_frames(self, now);
+        }
         if c.admit_due(queued, now) {
             c.admit(self, now);
         }
         c.start_backoffs();
-        c.attempts(self, now);
+        if c.wait_ended(now) {
+            c.attempts(self, now);
+        }
         // a dropped frame's successor, and stations that found the IFS not yet over (frames
         // queued before the step were looked at above, and none are queued during it)
         if c.admit_due(false, now) {
