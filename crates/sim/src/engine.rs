@@ -76,11 +76,18 @@ impl<E> EventQueue<E> {
     /// Timer `slot` wants to fire at `want` (`None`: not at all). The deadline it already has
     /// keeps its place in the order; another one takes a new place, as a pushed event would, at
     /// `want` but not before `now`. (This is [`TimerSlot::update`] without the stale entries.)
-    #[inline]
+    #[inline(always)]
     pub fn arm(&mut self, slot: usize, want: Option<Time>, now: Time) {
-        if want == self.armed[slot] {
-            return;
+        // most re-arms after a packet ask for the deadline the timer has: that test is
+        // inlined where the loop re-arms, the move of the entry is a call
+        if want != self.armed[slot] {
+            self.rearm(slot, want, now);
         }
+    }
+
+    /// [`EventQueue::arm`] with a deadline other than the timer's.
+    #[inline(never)]
+    fn rearm(&mut self, slot: usize, want: Option<Time>, now: Time) {
         self.armed[slot] = want;
         if self.fired == Some(slot) {
             self.fired = None; // its entry is this timer's again
