@@ -314,6 +314,9 @@ impl<P: Frame> Medium<P> {
         }
         self.max_queue = self.max_queue.max(q.len());
         self.queued_since_step = true;
+        if let Some(c) = &mut self.csma {
+            c.look_at(from);
+        }
         true
     }
 
