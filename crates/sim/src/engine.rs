@@ -1,7 +1,8 @@
 //! The event queue (docs/architecture.md#rules): a 4-ary min-heap keyed on (time, insertion
 //! order), events as small inline values, and beside it the nodes' and cells' timers, one entry
-//! at most per timer (`timers.rs`), drawing their order from the same count: what comes next is
-//! the least key of the two.
+//! at most per timer (`timers.rs`: a sorted list when there are few, `timer_list.rs`, a heap
+//! otherwise), drawing their order from the same count: what comes next is the least key of
+//! the two.
 //!
 //! Why not `std::collections::BinaryHeap`: popping it was 11-12% of a run's instructions
 //! (docs/speed.md), much of it for the stale entries of re-armed timers, which are gone now
@@ -11,9 +12,10 @@
 
 use snooplab_proto::Time;
 
+mod timer_list;
 mod timers;
 
-use timers::TimerHeap;
+use timers::Timers;
 
 /// Children per heap node.
 const ARITY: usize = 4;
@@ -28,7 +30,7 @@ pub struct EventQueue<E> {
     heap: Vec<Entry<E>>,
     next_order: u64,
     /// The armed timers ([`EventQueue::with_timers`]).
-    timers: TimerHeap,
+    timers: Timers,
     /// Each timer's deadline as last asked for (before it is held to the present).
     armed: Vec<Option<Time>>,
     /// A timer that fired and is not armed, but still the heap's root: most timers are armed
@@ -57,7 +59,7 @@ impl<E> EventQueue<E> {
         EventQueue {
             heap: Vec::with_capacity(256),
             next_order: 0,
-            timers: TimerHeap::new(slots),
+            timers: Timers::new(slots),
             armed: vec![None; slots],
             fired: None,
         }
@@ -74,11 +76,18 @@ impl<E> EventQueue<E> {
     /// Timer `slot` wants to fire at `want` (`None`: not at all). The deadline it already has
     /// keeps its place in the order; another one takes a new place, as a pushed event would, at
     /// `want` but not before `now`. (This is [`TimerSlot::update`] without the stale entries.)
-    #[inline]
+    #[inline(always)]
     pub fn arm(&mut self, slot: usize, want: Option<Time>, now: Time) {
-        if want == self.armed[slot] {
-            return;
+        // most re-arms after a packet ask for the deadline the timer has: that test is
+        // inlined where the loop re-arms, the move of the entry is a call
+        if want != self.armed[slot] {
+            self.rearm(slot, want, now);
         }
+    }
+
+    /// [`EventQueue::arm`] with a deadline other than the timer's.
+    #[inline(never)]
+    fn rearm(&mut self, slot: usize, want: Option<Time>, now: Time) {
         self.armed[slot] = want;
         if self.fired == Some(slot) {
             self.fired = None; // its entry is this timer's again

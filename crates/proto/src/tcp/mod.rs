@@ -234,12 +234,16 @@ impl Tcp {
         Tcp::new(cfg, local, remote, State::Listen)
     }
 
-    /// The next segment to send, and why it is sent.
+    /// The next segment to send, and why it is sent. Inlined across crates (as is
+    /// `poll_timeout`): the simulator's host polls every endpoint at every kick, and the call
+    /// returned the segment through memory once more.
+    #[inline]
     pub fn poll_transmit(&mut self) -> Option<(Segment, TxKind)> {
         self.out.pop_front()
     }
 
     /// The earliest time [`Tcp::on_timeout`] must be called.
+    #[inline]
     pub fn poll_timeout(&self) -> Option<Time> {
         // pairwise rather than `[..].into_iter().flatten().min()`: the loop re-arms every
         // endpoint's timer after each packet, and the iterator chain cost several times this

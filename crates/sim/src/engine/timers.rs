@@ -10,6 +10,53 @@
 /// Children per heap node: the event heap's.
 use super::ARITY;
 
+use super::timer_list::{TimerList, LIST_MAX};
+
+/// A run's timers: in a sorted list when they are few (`timer_list.rs`), in the heap below
+/// otherwise.
+/// Either gives the same earliest timer: only the cost differs.
+pub(super) enum Timers {
+    List(TimerList),
+    Heap(TimerHeap),
+}
+
+impl Timers {
+    pub(super) fn new(slots: usize) -> Timers {
+        if slots <= LIST_MAX {
+            Timers::List(TimerList::new(slots))
+        } else {
+            Timers::Heap(TimerHeap::new(slots))
+        }
+    }
+
+    /// The earliest key, and its timer.
+    #[inline]
+    pub(super) fn first(&self) -> Option<(u128, usize)> {
+        match self {
+            Timers::List(t) => t.first(),
+            Timers::Heap(t) => t.first(),
+        }
+    }
+
+    /// Arms timer `slot` at `key`, in place of the key it had.
+    #[inline]
+    pub(super) fn set(&mut self, slot: usize, key: u128) {
+        match self {
+            Timers::List(t) => t.set(slot, key),
+            Timers::Heap(t) => t.set(slot, key),
+        }
+    }
+
+    /// Disarms timer `slot` (nothing if it is not armed).
+    #[inline]
+    pub(super) fn remove(&mut self, slot: usize) {
+        match self {
+            Timers::List(t) => t.remove(slot),
+            Timers::Heap(t) => t.remove(slot),
+        }
+    }
+}
+
 /// `pos` of a timer that is not armed.
 const NONE: u32 = u32::MAX;
 

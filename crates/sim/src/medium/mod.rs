@@ -194,6 +194,10 @@ pub struct Medium<P = SimPacket> {
     up: Vec<Channel>,
     /// The frame on the air and when it ends (turn taking).
     on_air: Option<(Time, Transmission<P>)>,
+    /// The frame in `on_air` has ended: it waits there for [`Medium::poll_done`], and the medium
+    /// is free. Why not move it to `done`: a frame is about 120 bytes, and the move there and
+    /// back out cost two copies of it per frame.
+    air_ended: bool,
     /// The CSMA state, its frames on the air included (CSMA only). Boxed: each step moves it out
     /// of the medium and back, a pointer rather than the whole state.
     csma: Option<Box<csma::Csma<P>>>,
@@ -251,6 +255,7 @@ impl<P: Frame> Medium<P> {
             down,
             up,
             on_air: None,
+            air_ended: false,
             csma,
             queued_since_step: false,
             // the base station goes first
@@ -309,6 +314,9 @@ impl<P: Frame> Medium<P> {
         }
         self.max_queue = self.max_queue.max(q.len());
         self.queued_since_step = true;
+        if let Some(c) = &mut self.csma {
+            c.look_at(from);
+        }
         true
     }
 
@@ -375,7 +383,7 @@ impl<P: Frame> Medium<P> {
     /// A frame is on the air.
     pub fn is_busy(&self) -> bool {
         match &self.csma {
-            None => self.on_air.is_some(),
+            None => self.turn_on_air().is_some(),
             Some(c) => c.is_busy(),
         }
     }
@@ -389,14 +397,14 @@ impl<P: Frame> Medium<P> {
     /// frame makes the next start a step.
     pub fn can_skip_start(&self) -> bool {
         match &self.csma {
-            None => self.on_air.is_some(),
+            None => self.turn_on_air().is_some(),
             Some(_) => !self.queued_since_step,
         }
     }
 
     /// The frames on the air: none, one, or (CSMA) a colliding group.
     pub fn frames_on_air(&self) -> impl Iterator<Item = &P> {
-        let turn = self.on_air.iter().map(|(_, t)| &t.frame);
+        let turn = self.turn_on_air().map(|(_, t)| &t.frame).into_iter();
         let csma = self.csma.iter().flat_map(|c| c.frames_on_air());
         turn.chain(csma)
     }
@@ -427,7 +435,22 @@ impl<P: Frame> Medium<P> {
         if let Some(c) = &self.csma {
             return c.poll_timeout();
         }
-        self.on_air.as_ref().map(|(end, _)| *end)
+        self.turn_on_air().map(|(end, _)| *end)
+    }
+
+    /// The frame on the air under turn taking, and when it ends (not one that has ended).
+    fn turn_on_air(&self) -> Option<&(Time, Transmission<P>)> {
+        self.on_air.as_ref().filter(|_| !self.air_ended)
+    }
+
+    /// An ended frame still in `on_air` joins the others that ended, behind them, to make room.
+    pub(super) fn release_ended(&mut self) {
+        if self.air_ended {
+            self.air_ended = false;
+            if let Some((_, t)) = self.on_air.take() {
+                self.done.push_back(t);
+            }
+        }
     }
 
     /// The time asked for has come: a frame on the air has ended (or, under CSMA, a station's wait).
@@ -436,16 +459,22 @@ impl<P: Frame> Medium<P> {
             self.csma_step(now);
             return;
         }
-        if self.on_air.as_ref().is_some_and(|(end, _)| *end <= now) {
-            if let Some((_, t)) = self.on_air.take() {
-                self.done.push_back(t);
-            }
+        if self.turn_on_air().is_some_and(|(end, _)| *end <= now) {
+            self.air_ended = true; // taken from there by `poll_done`
         }
     }
 
     /// The next frame that has ended, for its receiver.
     pub fn poll_done(&mut self) -> Option<Transmission<P>> {
-        self.done.pop_front()
+        // those released to `done` ended first
+        if let Some(t) = self.done.pop_front() {
+            return Some(t);
+        }
+        if !self.air_ended {
+            return None;
+        }
+        self.air_ended = false;
+        self.on_air.take().map(|(_, t)| t)
     }
 
     /// Takes `from`'s next frame and puts it on the air at `now`, through its channel (turn taking).

@@ -11,7 +11,10 @@ use super::{Frame, Medium};
 impl<P: Frame> Medium<P> {
     pub(super) fn start_turn(&mut self, now: Time) {
         if self.on_air.is_some() {
-            return;
+            if !self.air_ended {
+                return;
+            }
+            self.release_ended();
         }
         // round robin from the one after the last sender, wrapping (two ranges rather than a
         // modulo per station: a cell of 200 stations looks at each at every frame)

@@ -313,6 +313,7 @@ impl<O: Observe> Simulation<O> {
             obs,
             progress: None,
             ended: 0,
+            hosts_ran: true,
             net: net.clone(),
         };
         sim.mixed_flows_carry_real_bytes(external);

@@ -131,6 +131,9 @@ pub struct Simulation<O: Observe = NoObserver> {
     /// Flows `0..ended` have ended (an ended flow stays ended), so the end-of-run test looks at
     /// each flow once it has ended, not at every flow after every event.
     ended: usize,
+    /// A host's TCP ran since the end-of-run test last looked: a flow ends only then, so the
+    /// events that touch no host (most of a CSMA cell's: waits that end) skip the test.
+    hosts_ran: bool,
 }
 
 impl Simulation<NoObserver> {
@@ -184,6 +187,7 @@ impl<O: Observe> Simulation<O> {
         };
         let (src, dst) = self.endpoints[f];
         let node = self.net.flows[f].from;
+        self.hosts_ran = true;
         if let Some(h) = self.nodes[node].host_mut() {
             self.flows[f].sender_conn = Some(h.conns.len());
             h.conns.push(Conn {
@@ -226,7 +230,9 @@ impl<O: Observe> Simulation<O> {
             if D::EXTERNAL {
                 self.flush_external(driver);
             }
-            over = self.all_finished() && driver.flows_finished();
+            if D::EXTERNAL || std::mem::take(&mut self.hosts_ran) {
+                over = self.all_finished() && driver.flows_finished();
+            }
             if self.events & (PROGRESS_EVERY - 1) == 0 && self.progress.is_some() {
                 self.report_progress();
             }
@@ -340,6 +346,7 @@ impl<O: Observe> Simulation<O> {
             ));
         }
         self.nodes[n].on_timeout(self.now);
+        self.hosts_ran = true; // (a base station's too: rarer than a host's, and one store)
         self.after_decisions(n);
         for &(f, b) in &before {
             let sender = self.tcp(f, Role::Sender);
@@ -411,6 +418,7 @@ impl<O: Observe> Simulation<O> {
     /// `pkt` arrives at `node` on `side`. A corrupted frame reaches a host's TCP (an ELN receiver
     /// notes it) or is dropped by a base station's link layer; either way nothing is sent because of it.
     fn deliver(&mut self, node: NodeId, side: Side, pkt: SimPacket) {
+        self.hosts_ran |= matches!(self.nodes[node], SimNode::Host(_));
         if pkt.corrupted {
             self.nodes[node].on_packet(self.now, side, pkt);
             return;
