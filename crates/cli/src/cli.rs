@@ -346,25 +346,28 @@ pub struct BenchArgs {
     sudo snooplab live --protocol plain --rto-min kernel --runs 5   # plain with Linux's 200 ms RTO floor\n  \
     sudo snooplab live --pcap caps/ && wireshark caps/wireless.pcap\n  \
     sudo snooplab live --exec fh='iperf3 -s -1' --exec mh='iperf3 -c 10.0.0.1 -R -n 1M'\n      \
-         # your own programs through snoop: fh 10.0.0.1 sends (-R) to mh 10.0.1.2\n\n\
+         # your own programs through snoop: fh 10.0.0.1 sends (-R) to mh 10.0.1.2\n  \
+    sudo snooplab live --protocol plain,ll-tcp-aware,split   # split: the base station relays the bytes\n  \
+    sudo snooplab live --scenario examples/mixed-eln-sender.toml   # a modelled BSD/OS ELN sender, a Linux receiver\n\n\
 Linux profiles: paper = reno without SACK, DSACK, timestamps, RACK, early retransmit, F-RTO, window\n\
 scaling, with 4.4BSD's 1 s minimum RTO and 1-segment initial window (4.4BSD as closely as Linux\n\
 goes); paper-sack = the same with SACK and DSACK; modern = the kernel's defaults with cubic.\n\
 The namespaces (snooplab-<pid>-<n>-fh/-mh) are removed at the end, on error and on SIGINT (Ctrl-C),\n\
 SIGTERM or SIGHUP; each run holds a lock in /run/snooplab while they exist, and a later run removes\n\
 those whose lock nobody holds (a run that was killed). Interrupted or failed, an invocation still\n\
-prints the runs that completed (with --json too) and exits 2. A run whose emulator released packets\n\
+prints the runs that completed (with --json too) and exits 2. A run whose engine released packets\n\
 late (a busy machine) carries a warning. Sizes: 8k, 32k, 8M (k = 1024).")]
 pub struct LiveArgs {
     /// A scenario file to run live (as `snooplab run --scenario`): every host a kernel host in a
-    /// namespace of its own, the simulator's engine on the real clock between them, each flow
-    /// carried by snooplab's sender and receiver (or by --exec's commands). The file sets the
-    /// network, the agents and the flows; --linux-profile, --cc, --rto-min, --max-time, --pcap (one capture per link and cell,
+    /// namespace of its own (or, with `stack = "model"` in its table, the engine's own TCP on the
+    /// real clock), the simulator's engine on the real clock between them (links, cells, agents,
+    /// handoffs, split relays), each flow carried by snooplab's sender and receiver (or by
+    /// --exec's commands). The file sets the network, the agents and the flows; --linux-profile, --cc, --rto-min, --max-time, --pcap (one capture per link and cell,
     /// named as `snooplab run --pcap` names them), --json and --exec apply, the other flags do not.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<std::path::PathBuf>,
     /// Agents at the base station, comma-separated: plain, ll, ll-tcp-aware (snoop),
-    /// ll-smart-tcp-aware.
+    /// ll-smart-tcp-aware, split, split-smart.
     #[arg(long, default_value = "ll-tcp-aware")]
     pub protocol: String,
     /// Link emulation: lan (10 Mb/s Ethernet to the base station), wan (the simulator's 16-hop
