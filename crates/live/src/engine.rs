@@ -12,7 +12,9 @@ use snooplab_sim::network::{FlowId, Network, NodeId};
 use snooplab_sim::packet::SimPacket;
 use snooplab_sim::{Observe, RunResult, Simulation};
 
+use crate::endpoint::{ReceiverReport, SenderReport};
 use crate::lateness::Lateness;
+use crate::network_report::Ends;
 use crate::tun::Tun;
 use crate::tun_driver::{DriverCounters, Ending, HostTraffic, Stop, TunDriver};
 
@@ -89,6 +91,26 @@ pub struct EngineRun {
     pub counters: DriverCounters,
     /// Each host's traffic, in the order of `EngineSetup::hosts`.
     pub traffic: Vec<HostTraffic>,
+}
+
+impl EngineRun {
+    /// What the report needs once the run is known to have ended well: the engine's result,
+    /// what the driver counted, and the flows' kernel ends; and the observer.
+    pub fn into_ends(
+        self,
+        clock: Instant,
+        flows: Vec<crate::network_run::FlowEnds<ReceiverReport, SenderReport>>,
+    ) -> (Ends, LiveObserver) {
+        let ends = Ends {
+            run: self.run,
+            clock,
+            lateness: self.lateness,
+            counters: self.counters,
+            traffic: self.traffic,
+            flows,
+        };
+        (ends, self.obs)
+    }
 }
 
 /// Runs the engine in this thread until `stop` says so.

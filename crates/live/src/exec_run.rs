@@ -9,7 +9,7 @@ use std::time::Instant;
 use snooplab_proto::time::as_secs_f64;
 use snooplab_sim::network::Network;
 
-use crate::engine::{run_engine, EngineRun, EngineSetup, LiveObserver};
+use crate::engine::{run_engine, EngineSetup, LiveObserver};
 use crate::exec::{ExecReport, Running};
 use crate::hosts::HostNet;
 use crate::network_report::Ends;
@@ -39,21 +39,13 @@ pub fn carry_exec(
         tick_every: crate::tun_driver::TICK_EVERY,
     };
     let setup = EngineSetup::for_hosts(net, cfg.scenario.env.name(), hostnet, clock, obs);
-    let EngineRun {
-        run,
-        obs,
-        ending,
-        error,
-        lateness,
-        counters,
-        traffic,
-    } = run_engine(setup, stop_when);
+    let mut engine = run_engine(setup, stop_when);
     // stops the others (and, on the error paths below, every command)
     *exec_out = running.finish();
-    if let Some(e) = error {
+    if let Some(e) = engine.error.take() {
         return Err(e);
     }
-    match ending {
+    match engine.ending {
         Some(Ending::Done) | None => {}
         Some(Ending::Interrupted) => return Err(interrupted_or(String::new())),
         Some(Ending::TimedOut) => {
@@ -65,13 +57,5 @@ pub fn carry_exec(
             ));
         }
     }
-    let ends = Ends {
-        run,
-        clock,
-        lateness,
-        counters,
-        traffic,
-        flows: Vec::new(),
-    };
-    Ok((ends, obs))
+    Ok(engine.into_ends(clock, Vec::new()))
 }

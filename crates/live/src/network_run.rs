@@ -20,7 +20,7 @@ use snooplab_sim::transfer_bytes;
 use snooplab_sim::Scenario;
 
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
-use crate::engine::{run_engine, EngineRun, EngineSetup, LiveObserver};
+use crate::engine::{run_engine, EngineSetup, LiveObserver};
 use crate::exec::{ExecReport, ExecSpec};
 use crate::exec_run::carry_exec;
 use crate::hosts::HostNet;
@@ -327,26 +327,10 @@ fn carry(
                 .collect();
         (engine, flows)
     });
-    let (engine, flows) = ends;
-    let EngineRun {
-        run,
-        obs,
-        ending,
-        error,
-        lateness,
-        counters,
-        traffic,
-    } = engine;
-    let out = settle(cfg, net, (ending, error), &counters, flows)?;
-    let ends = Ends {
-        run,
-        clock,
-        lateness,
-        counters,
-        traffic,
-        flows: out,
-    };
-    Ok((ends, obs))
+    let (mut engine, flows) = ends;
+    let error = engine.error.take();
+    let out = settle(cfg, net, (engine.ending, error), &engine.counters, flows)?;
+    Ok(engine.into_ends(clock, out))
 }
 
 /// The flows' ends once the engine stopped, or why the run failed: an error of the driver, a

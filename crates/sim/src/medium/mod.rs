@@ -14,9 +14,10 @@
 //! station's channel in each direction (`crate::channel`).
 
 mod csma;
+mod csma_params;
 mod turns;
 
-pub use csma::CsmaParams;
+pub use csma_params::CsmaParams;
 
 use std::collections::VecDeque;
 

@@ -9,7 +9,8 @@
 //! Where its time comes from is the one seam of the loop, `driver.rs`: simulated time (jump to the
 //! next event) or the real clock with hosts outside the engine (`external.rs`).
 //!
-//! The rest of a run, one concern a file: `build.rs` (the run made from a network), `roaming.rs`
+//! The rest of a run, one concern a file: `build.rs` (the run made from a network), `flows.rs` (the
+//! flow a packet belongs to, and when every flow has ended), `roaming.rs`
 //! (a mobile host that hands off), `crash.rs` (base-station crashes), `checks.rs` (the invariants
 //! checked as the run goes), `observe.rs` (traces and captures), `progress.rs` (a long run's progress
 //! reports) and `results.rs` (the results).
@@ -20,7 +21,7 @@ use snooplab_proto::agent::handoff::{Mobility, BROADCAST};
 use snooplab_proto::agent::{Agent, Departure};
 use snooplab_proto::tcp::{Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
-use snooplab_proto::{Endpoint, Seq, Time};
+use snooplab_proto::{Endpoint, Time};
 
 use crate::agents::AgentRecipe;
 use crate::engine::{EventQueue, Next};
@@ -41,6 +42,7 @@ mod checks;
 mod crash;
 mod driver;
 mod external;
+mod flows;
 mod observe;
 mod progress;
 mod results;
@@ -246,45 +248,6 @@ impl<O: Observe> Simulation<O> {
         }
         let obs = std::mem::take(&mut self.obs);
         (self.finish(), obs)
-    }
-
-    /// Every flow has ended: it started and both its ends are done, or its sender gave up (a
-    /// connection dropped after `TCP_MAXRXTSHIFT` retransmissions sends nothing more, so the run
-    /// would only go on with beacons and handoffs until the time cap).
-    fn all_finished(&mut self) -> bool {
-        while self.ended < self.flows.len() && self.flow_ended(self.ended) {
-            self.ended += 1;
-        }
-        self.ended == self.flows.len()
-    }
-
-    /// The flow has ended: its sender is done and so is its receiver, or the sender gave up. An
-    /// end on a host outside the engine is the driver's to watch: here it counts as done.
-    fn flow_ended(&self, f: FlowId) -> bool {
-        let receiver_done = || {
-            self.tcp(f, Role::Receiver)
-                .map_or(self.outside(self.flows[f].receiver), Tcp::is_finished)
-        };
-        // a dropped connection is closed, so the common case (a sender still at work) is one test
-        match self.tcp(f, Role::Sender) {
-            Some(t) => t.is_finished() && (t.stats().dropped || receiver_done()),
-            None => self.outside(self.flows[f].sender) && receiver_done(),
-        }
-    }
-
-    /// Node `n` is a host outside the engine (`external.rs`).
-    fn outside(&self, n: NodeId) -> bool {
-        matches!(self.nodes[n], SimNode::External(_))
-    }
-
-    /// A flow's endpoint.
-    fn tcp(&self, f: FlowId, role: Role) -> Option<&Tcp> {
-        let fl = &self.flows[f];
-        let (node, conn) = match role {
-            Role::Sender => (fl.sender, fl.sender_conn?),
-            Role::Receiver => (fl.receiver, fl.receiver_conn),
-        };
-        self.nodes[node].host()?.conns.get(conn).map(|c| &c.tcp)
     }
 
     fn dispatch(&mut self, next: Next<Event>) {
@@ -572,25 +535,6 @@ impl<O: Observe> Simulation<O> {
             }
             None => {}
         }
-    }
-
-    /// The flow a segment carrying the receiver's ACKs belongs to.
-    fn flow_acked_by(&self, seg: &snooplab_proto::Segment) -> Option<FlowId> {
-        self.endpoints
-            .iter()
-            .position(|&(s, r)| seg.src == r && seg.dst == s)
-    }
-
-    /// The flow whose data a segment carries.
-    fn flow_of_data(&self, seg: &snooplab_proto::Segment) -> Option<FlowId> {
-        self.endpoints
-            .iter()
-            .position(|&(s, r)| seg.src == s && seg.dst == r)
-    }
-
-    /// The first data byte of a flow as its receiver numbers it.
-    fn receiver_first(&self, f: FlowId) -> Option<Seq> {
-        self.tcp(f, Role::Receiver).map(|t| t.irs() + 1)
     }
 }
 
