@@ -7,8 +7,15 @@ use std::num::NonZeroU64;
 
 use snooplab_proto::{Endpoint, Segment};
 
+/// The packet moves by pointer: between its sender's TCP and the next it is handed from the
+/// host to the loop, a link or a medium's queue, the air and the receiver about ten times, and
+/// each move of the fields themselves (over 100 bytes) cost more than the allocation.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SimPacket(Box<PacketFields>);
+
+/// What a [`SimPacket`] carries.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SimPacket {
+pub struct PacketFields {
     pub seg: Segment,
     /// Bit errors hit this packet on the wireless link: its checksum no longer matches.
     pub corrupted: bool,
@@ -32,14 +39,44 @@ pub struct Extra {
     pub raw: Option<crate::raw::Raw>,
 }
 
+impl std::ops::Deref for SimPacket {
+    type Target = PacketFields;
+    #[inline(always)]
+    fn deref(&self) -> &PacketFields {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for SimPacket {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut PacketFields {
+        &mut self.0
+    }
+}
+
+impl std::fmt::Debug for SimPacket {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
 impl SimPacket {
     pub fn new(seg: Segment, payload_tag: Option<NonZeroU64>) -> SimPacket {
-        SimPacket {
+        SimPacket::with_extra(seg, payload_tag, None)
+    }
+
+    /// A packet with what only handoffs, tunnels and real packets carry.
+    pub fn with_extra(
+        seg: Segment,
+        payload_tag: Option<NonZeroU64>,
+        extra: Option<Box<Extra>>,
+    ) -> SimPacket {
+        SimPacket(Box::new(PacketFields {
             seg,
             corrupted: false,
             payload_tag,
-            extra: None,
-        }
+            extra,
+        }))
     }
 
     /// The handoff message this packet carries.
@@ -90,21 +127,21 @@ impl MobilityPacket for SimPacket {
     fn encapsulate(&self, tunnel: Tunnel) -> Self {
         let mut e = self.extra.as_deref().cloned().unwrap_or_default();
         e.tunnel = Some(tunnel);
-        SimPacket {
-            extra: Some(Box::new(e)),
-            ..self.clone()
-        }
+        let mut p = self.clone();
+        p.extra = Some(Box::new(e));
+        p
     }
 
-    fn decapsulate(self) -> Self {
-        let extra = self
+    fn decapsulate(mut self) -> Self {
+        self.extra = self
             .extra
+            .take()
             .filter(|e| e.mobility.is_some() || e.raw.is_some())
             .map(|mut e| {
                 e.tunnel = None;
                 e
             });
-        SimPacket { extra, ..self }
+        self
     }
 
     fn control(src: u32, dst: u32, msg: Mobility) -> Self {
@@ -119,13 +156,11 @@ impl MobilityPacket for SimPacket {
             },
             ..Segment::default()
         };
-        SimPacket {
-            extra: Some(Box::new(Extra {
-                mobility: Some(msg),
-                ..Extra::default()
-            })),
-            ..SimPacket::new(seg, None)
-        }
+        let extra = Extra {
+            mobility: Some(msg),
+            ..Extra::default()
+        };
+        SimPacket::with_extra(seg, None, Some(Box::new(extra)))
     }
 }
 

@@ -46,13 +46,11 @@ impl SimPacket {
     }
 
     fn with_raw(seg: Segment, bytes: Arc<[u8]>, tcp: bool) -> SimPacket {
-        SimPacket {
-            extra: Some(Box::new(Extra {
-                raw: Some(Raw { bytes, tcp }),
-                ..Extra::default()
-            })),
-            ..SimPacket::new(seg, None)
-        }
+        let extra = Extra {
+            raw: Some(Raw { bytes, tcp }),
+            ..Extra::default()
+        };
+        SimPacket::with_extra(seg, None, Some(Box::new(extra)))
     }
 
     /// A modelled end's segment as a real packet, for a peer that is a real host: `seg`'s
