@@ -71,6 +71,7 @@ impl HostNode {
         } else {
             tcp.on_segment(now, &packet.seg);
         }
+        packet.recycle();
     }
 
     pub fn on_timeout(&mut self, now: Time) {
