@@ -32,8 +32,8 @@ pub struct PacketFields {
     /// A digest of the payload the fixed host put in, checked at the mobile host (the simulated
     /// bytes). `None` for packets a split base station builds from its relayed byte stream.
     pub payload_tag: Option<NonZeroU64>,
-    /// What only the handoff's packets carry (paper 002), boxed so that the TCP segments of every
-    /// other run stay as small as before: packet size is most of the simulator's time.
+    /// What only the handoff's packets carry (paper 002), boxed so that the fields of every
+    /// other run's packets stay small: a new packet and a copy (snoop's cache) write them all.
     pub extra: Option<Box<Extra>>,
 }
 
@@ -222,8 +222,8 @@ impl SegmentView for SimPacket {
 
 /// The digest of `len` payload bytes starting `offset` bytes into the transfer: every byte of the
 /// transfer has a fixed value, so the digest of a range is a function of the range. 63 bits of it
-/// with the lowest set, so that it is never 0 and `Option` of it takes no more room (the packet's
-/// size is most of the simulator's time).
+/// with the lowest set, so that it is never 0 and `Option` of it takes no more room (each new
+/// packet and each copy writes the fields).
 pub fn payload_tag(offset: u64, len: u32) -> NonZeroU64 {
     let mut z = offset.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(len).rotate_left(32);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
