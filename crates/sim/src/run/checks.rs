@@ -108,27 +108,32 @@ impl<O: Observe> Simulation<O> {
     /// last byte; the receiver's memory stays within its buffer.
     pub(super) fn after_receive(&mut self, node: NodeId) {
         for k in 0..self.receivers_on[node].len() {
-            let f = self.receivers_on[node][k];
-            let Some(t) = self.tcp(f, Role::Receiver) else {
-                continue;
-            };
-            let (delivered, read) = (t.stats().bytes_delivered, t.stats().bytes_read);
-            let (reass, rcvbuf) = (t.reass_bytes(), t.buffers().1);
-            let transfer = self.net.flows[f].transfer;
-            let now = self.now;
-            let fl = &mut self.flows[f];
-            if delivered > transfer {
-                fl.inv.over_delivery = delivered - transfer;
-            }
-            if read >= transfer && fl.complete_at.is_none() {
-                fl.complete_at = Some(now);
-            }
-            if reass > rcvbuf {
-                fl.inv.memory_bound_violations += 1;
-                fl.inv.note(format!(
-                    "the receiver holds {reass} out-of-order bytes, above its {rcvbuf} byte buffer"
-                ));
-            }
+            self.after_receive_flow(self.receivers_on[node][k]);
+        }
+    }
+
+    /// [`Simulation::after_receive`] for one flow's receiver: after a packet reached it (a
+    /// packet for one endpoint changes no other).
+    pub(super) fn after_receive_flow(&mut self, f: FlowId) {
+        let Some(t) = self.tcp(f, Role::Receiver) else {
+            return;
+        };
+        let (delivered, read) = (t.stats().bytes_delivered, t.stats().bytes_read);
+        let (reass, rcvbuf) = (t.reass_bytes(), t.buffers().1);
+        let transfer = self.net.flows[f].transfer;
+        let now = self.now;
+        let fl = &mut self.flows[f];
+        if delivered > transfer {
+            fl.inv.over_delivery = delivered - transfer;
+        }
+        if read >= transfer && fl.complete_at.is_none() {
+            fl.complete_at = Some(now);
+        }
+        if reass > rcvbuf {
+            fl.inv.memory_bound_violations += 1;
+            fl.inv.note(format!(
+                "the receiver holds {reass} out-of-order bytes, above its {rcvbuf} byte buffer"
+            ));
         }
     }
 

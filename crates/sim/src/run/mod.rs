@@ -396,7 +396,9 @@ impl<O: Observe> Simulation<O> {
                 if let Some(h) = self.nodes[node].host_mut() {
                     h.on_packet_at(self.now, conn, pkt);
                 }
-                self.after_receive(node);
+                if role == Role::Receiver {
+                    self.after_receive_flow(flow);
+                }
             }
             Inbound::Agent if O::ACTIVE && side == Side::Cell => self.observe_ack_at_bs(node, pkt),
             Inbound::Agent => self.nodes[node].on_packet(self.now, side, pkt),
@@ -422,10 +424,17 @@ impl<O: Observe> Simulation<O> {
     /// Puts cell `c`'s next frame on the air if it may go, unless the medium says nothing would
     /// change ([`crate::medium::Medium::can_skip_start`]) or a frame of its channel is on the air
     /// or just ended.
+    #[inline(always)]
     fn start_cell(&mut self, c: usize) {
-        if self.cells[c].can_skip_start() {
-            return; // nothing can start, and the timer stands
+        // most calls end here (a turn-taking cell with a frame on the air, a CSMA cell with
+        // nothing queued since its last step): inlined, where a call cost a frame's prologue
+        if !self.cells[c].can_skip_start() {
+            self.start_cell_now(c);
         }
+    }
+
+    /// [`Simulation::start_cell`] when the medium may have something to start.
+    fn start_cell_now(&mut self, c: usize) {
         if let Some(h) = self.air_hold {
             if h == c || self.air_group[h].contains(&c) {
                 return; // started in turn once the frame that ended is taken (`cell_timeout`)
