@@ -75,7 +75,7 @@ impl<E> EventQueue<E> {
 
     /// Timer `slot` wants to fire at `want` (`None`: not at all). The deadline it already has
     /// keeps its place in the order; another one takes a new place, as a pushed event would, at
-    /// `want` but not before `now`. (This is [`TimerSlot::update`] without the stale entries.)
+    /// `want` but not before `now`.
     #[inline(always)]
     pub fn arm(&mut self, slot: usize, want: Option<Time>, now: Time) {
         // most re-arms after a packet ask for the deadline the timer has: that test is
@@ -203,42 +203,6 @@ fn earliest_child<T>(heap: &[T], i: usize, key: impl Fn(&T) -> u128) -> Option<u
     Some(first + c)
 }
 
-/// A timer kept outside the queue: the deadline it asked for and the generation that makes older
-/// entries stale (the live mode's emulator; the simulator arms its timers in the queue).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TimerSlot {
-    pub armed: Option<Time>,
-    pub generation: u32,
-}
-
-impl TimerSlot {
-    /// Records the node's wanted deadline; returns `Some((time, generation))` when a new queue entry
-    /// is needed.
-    pub fn update(&mut self, want: Option<Time>) -> Option<(Time, u32)> {
-        if want == self.armed {
-            return None;
-        }
-        self.armed = want;
-        self.generation = self.generation.wrapping_add(1);
-        want.map(|t| (t, self.generation))
-    }
-
-    /// True if an entry of `generation` is the live one (not re-armed or cancelled since).
-    pub fn is_live(&self, generation: u32) -> bool {
-        generation == self.generation && self.armed.is_some()
-    }
-
-    /// True if a popped entry of `generation` is the live one; disarms it.
-    pub fn fire(&mut self, generation: u32) -> bool {
-        if generation == self.generation && self.armed.is_some() {
-            self.armed = None;
-            true
-        } else {
-            false
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,19 +269,5 @@ mod tests {
         // a timer that fired is disarmed: arming it at the same deadline again counts
         q.arm(0, Some(4), 4);
         assert_eq!(q.pop_next(), Some((4, Next::Timer(0))));
-    }
-
-    #[test]
-    fn stale_timers_are_skipped() {
-        let mut slot = TimerSlot::default();
-        let (_, g1) = slot.update(Some(10)).unwrap();
-        assert!(
-            slot.update(Some(10)).is_none(),
-            "same deadline: no new entry"
-        );
-        let (_, g2) = slot.update(Some(20)).unwrap();
-        assert!(!slot.fire(g1));
-        assert!(slot.fire(g2));
-        assert!(!slot.fire(g2));
     }
 }

@@ -1,8 +1,8 @@
 //! The armed timers of a run's nodes and cells: a 4-ary min-heap with at most one entry per
 //! timer, each timer knowing its place, so that re-arming moves the entry instead of adding one.
 //!
-//! Why: a timer re-armed with the generation scheme ([`super::TimerSlot`]) left its old entry in
-//! the event queue until its time came; the queue grew with them (a paper-001 cell's averaged 25
+//! Why: a timer re-armed by pushing a new entry with a generation number (the scheme before)
+//! left its old entry in the event queue until its time came; the queue grew with them (a paper-001 cell's averaged 25
 //! entries, most of them stale) and every pop paid for the depth and for skipping them. Here a
 //! timer that is not armed is not in the heap at all, and the heap holds one entry per armed
 //! timer.
