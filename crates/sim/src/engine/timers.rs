@@ -2,10 +2,10 @@
 //! timer, each timer knowing its place, so that re-arming moves the entry instead of adding one.
 //!
 //! Why: a timer re-armed by pushing a new entry with a generation number (the scheme before)
-//! left its old entry in the event queue until its time came; the queue grew with them (a paper-001 cell's averaged 25
-//! entries, most of them stale) and every pop paid for the depth and for skipping them. Here a
-//! timer that is not armed is not in the heap at all, and the heap holds one entry per armed
-//! timer.
+//! left its old entry in the event queue until its time came; the queue grew with them (a
+//! paper-001 cell's averaged 25 entries, most of them stale) and every pop paid for the depth
+//! and for skipping them. Here a timer that is not armed is not in the heap at all, and the heap
+//! holds one entry per armed timer.
 
 /// Children per heap node: the event heap's.
 use super::ARITY;
