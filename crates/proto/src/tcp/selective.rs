@@ -154,12 +154,17 @@ impl Tcp {
         }
     }
 
-    /// Updates the scoreboard from any ACK (duplicate or new).
+    /// Updates the scoreboard from any ACK (duplicate or new). Inlined down to the policy check:
+    /// it runs on every ACK, and without a selective policy there is nothing to do.
+    #[inline]
     pub(super) fn selective_on_ack(&mut self, now: Time, seg: &Segment) {
-        let mode = self.selective();
-        if mode == Selective::None {
-            return;
+        if self.selective() != Selective::None {
+            self.selective_on_ack_logged(now, seg);
         }
+    }
+
+    fn selective_on_ack_logged(&mut self, now: Time, seg: &Segment) {
+        let mode = self.selective();
         let ack = seg.ack.max(self.snd_una);
         while self.sel.log.front().is_some_and(|s| s.end().le(ack)) {
             self.sel.log.pop_front();
