@@ -204,7 +204,7 @@ impl Tcp {
         let saved = self.snd_nxt;
         self.snd_nxt = seq;
         self.rexmt_cause = cause;
-        self.send_segment(now, Flags::ACK, len);
+        self.send_segment(now, Flags::ACK, len, self.buffer_end());
         if saved.gt(self.snd_nxt) {
             self.snd_nxt = saved;
         }
@@ -324,16 +324,14 @@ impl Tcp {
             }
             let window_end = self.snd_una + self.snd_wnd;
             let room = window_end.since(self.snd_max);
-            let len = self
-                .maxseg
-                .min(self.buffer_end().since(self.snd_max))
-                .min(room);
+            let buffer_end = self.buffer_end();
+            let len = self.maxseg.min(buffer_end.since(self.snd_max)).min(room);
             if len == 0 {
                 break;
             }
             let saved = self.snd_nxt;
             self.snd_nxt = self.snd_max;
-            self.send_segment(now, Flags::ACK, len);
+            self.send_segment(now, Flags::ACK, len, buffer_end);
             if saved.gt(self.snd_nxt) {
                 self.snd_nxt = saved;
             }
