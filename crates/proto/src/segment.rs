@@ -160,8 +160,13 @@ impl Segment {
     }
     /// Bytes of TCP options carried: MSS 4, SMART 8 (kind, length, 4-byte sequence, padded), a queue
     /// report 8 (kind, length, experiment id, two bytes, padded), and the SACK blocks that fit.
+    #[inline]
     pub fn option_bytes(&self) -> u32 {
         let fixed = self.fixed_option_bytes();
+        if self.sack.is_empty() {
+            // most segments: no blocks, so nothing to fit beside the other options
+            return fixed;
+        }
         let n = self.sack_blocks_carried();
         if n == 0 {
             return fixed;
@@ -170,6 +175,7 @@ impl Segment {
         fixed + (2 + 8 * n as u32).div_ceil(4) * 4
     }
 
+    #[inline]
     fn fixed_option_bytes(&self) -> u32 {
         4 * u32::from(self.mss.is_some())
             + 8 * u32::from(self.smart.is_some())
@@ -183,7 +189,9 @@ impl Segment {
         let fit = (room.saturating_sub(2) / 8) as usize;
         self.sack.len().min(fit)
     }
-    /// Size of the IP datagram: headers, options and payload.
+    /// Size of the IP datagram: headers, options and payload. Inlined across crates: the
+    /// simulator's links and media ask for it several times for every frame they carry.
+    #[inline]
     pub fn ip_len(&self) -> u32 {
         TCPIP_HEADER_BYTES + self.option_bytes() + self.len
     }

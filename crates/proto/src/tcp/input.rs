@@ -213,6 +213,7 @@ impl Tcp {
     }
 
     /// Closes the RTT measurement if `ack` covers the timed segment (`t_rtt && SEQ_GT(ack, t_rtseq)`).
+    #[inline(always)]
     pub(super) fn take_rtt_sample(&mut self, now: Time, ack: crate::seq::Seq) {
         if let Some((sent, rtseq)) = self.timing {
             if ack.gt(rtseq) {
@@ -380,7 +381,10 @@ impl Tcp {
             && self.cfg.host.reader == super::ReaderModel::Instant
     }
 
-    /// In-order data appended to `so_rcv` (`sbappend`, then `sorwakeup`).
+    /// In-order data appended to `so_rcv` (`sbappend`, then `sorwakeup`). Inlined (as are
+    /// `ack_in_order` and `take_rtt_sample`): once per segment, and the call cost as much as
+    /// the work.
+    #[inline(always)]
     fn deliver(&mut self, now: Time, n: u64) {
         if self.reads_instantly() {
             self.stats.bytes_read += n;
@@ -425,6 +429,7 @@ impl Tcp {
 
     /// In-order data was appended: `TF_DELACK`, or with the `ack-push` rule `TF_ACKNOW` for a segment
     /// that carried PSH. Returns true when the ACK is due now.
+    #[inline(always)]
     fn ack_in_order(&mut self, now: Time, push: bool) -> bool {
         if push && self.cfg.host.delayed_ack == DelayedAck::AckPush {
             self.ack_now = true;

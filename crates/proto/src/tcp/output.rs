@@ -3,6 +3,7 @@
 
 use super::{State, Tcp, TxKind, TCP_MAXWIN};
 use crate::segment::{Flags, Segment};
+use crate::seq::Seq;
 use crate::time::Time;
 
 impl Tcp {
@@ -154,7 +155,7 @@ impl Tcp {
                 }
                 return;
             }
-            self.send_segment(now, flags, len);
+            self.send_segment(now, flags, len, buffer_end);
             if !sendalot {
                 return;
             }
@@ -162,9 +163,11 @@ impl Tcp {
     }
 
     /// The `send:` part of `tcp_output`: builds one segment and advances the sequence variables.
-    pub(super) fn send_segment(&mut self, now: Time, mut flags: Flags, len: u32) {
+    /// `buffer_end` is [`Tcp::buffer_end`], which the caller has at hand (`tcp_output` computes
+    /// it for every segment, and nothing in between changes it).
+    pub(super) fn send_segment(&mut self, now: Time, mut flags: Flags, len: u32, buffer_end: Seq) {
         // "If we're sending everything we've got, set PUSH" (Lite2 tcp_output.c lines 380-387).
-        if len > 0 && self.snd_nxt + len == self.buffer_end() {
+        if len > 0 && self.snd_nxt + len == buffer_end {
             flags |= Flags::PSH;
         }
         // Retransmitting a FIN that was already sent: back up over it.
@@ -207,7 +210,7 @@ impl Tcp {
             ack: if flags.contains(Flags::ACK) {
                 self.rcv_nxt
             } else {
-                crate::seq::Seq(0)
+                Seq(0)
             },
             flags,
             window: win as u16,

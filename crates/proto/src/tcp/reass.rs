@@ -25,36 +25,35 @@ impl Reassembly {
     }
 
     /// Adds `[start, end)`, merging with what is held. Returns the number of bytes that were new.
+    ///
+    /// In place: the ranges are sorted, disjoint and not adjacent, so those the new one overlaps or
+    /// touches are a run `[i, k)`; the run becomes one range (before, every insert built a new
+    /// vector, an allocation per out-of-order segment).
     pub fn insert(&mut self, start: Seq, end: Seq) -> u32 {
         if !start.lt(end) {
             return 0;
         }
+        // the first range that does not end before `start`
+        let i = self.ranges.partition_point(|&(_, re)| re.lt(start));
         let (mut s, mut e) = (start, end);
         let mut covered = 0u32;
-        let mut out = Vec::with_capacity(self.ranges.len() + 1);
-        let mut placed = false;
-        for &(rs, re) in &self.ranges {
-            if re.lt(s) {
-                out.push((rs, re));
-            } else if e.lt(rs) {
-                if !placed {
-                    out.push((s, e));
-                    placed = true;
-                }
-                out.push((rs, re));
-            } else {
-                // overlapping or adjacent: absorb
-                let ov_s = rs.max(start);
-                let ov_e = re.min(end);
-                covered += ov_e.since(ov_s);
-                s = s.min(rs);
-                e = e.max(re);
+        let mut k = i;
+        while let Some(&(rs, re)) = self.ranges.get(k) {
+            if e.lt(rs) {
+                break;
             }
+            // overlapping or adjacent: absorb
+            covered += re.min(end).since(rs.max(start));
+            s = s.min(rs);
+            e = e.max(re);
+            k += 1;
         }
-        if !placed {
-            out.push((s, e));
+        if k == i {
+            self.ranges.insert(i, (s, e));
+        } else {
+            self.ranges[i] = (s, e);
+            self.ranges.drain(i + 1..k);
         }
-        self.ranges = out;
         let new = end.since(start) - covered;
         self.bytes += new;
         new
@@ -98,6 +97,36 @@ mod tests {
         assert_eq!(r.bytes(), 0);
     }
 
+    /// The insert before it worked in place: rebuilds the ranges into a new vector.
+    fn reference_insert(ranges: &[(Seq, Seq)], start: Seq, end: Seq) -> (Vec<(Seq, Seq)>, u32) {
+        if !start.lt(end) {
+            return (ranges.to_vec(), 0);
+        }
+        let (mut s, mut e) = (start, end);
+        let mut covered = 0u32;
+        let mut out = Vec::new();
+        let mut placed = false;
+        for &(rs, re) in ranges {
+            if re.lt(s) {
+                out.push((rs, re));
+            } else if e.lt(rs) {
+                if !placed {
+                    out.push((s, e));
+                    placed = true;
+                }
+                out.push((rs, re));
+            } else {
+                covered += re.min(end).since(rs.max(start));
+                s = s.min(rs);
+                e = e.max(re);
+            }
+        }
+        if !placed {
+            out.push((s, e));
+        }
+        (out, end.since(start) - covered)
+    }
+
     proptest! {
         #[test]
         fn bytes_match_union(segs in proptest::collection::vec((0u32..2000, 1u32..300), 0..40)) {
@@ -111,6 +140,28 @@ mod tests {
                 prop_assert_eq!(new as usize, set.len() - before);
             }
             prop_assert_eq!(r.bytes() as usize, set.len());
+            // ranges sorted, disjoint, not adjacent
+            for w in r.ranges().windows(2) {
+                prop_assert!(w[0].1.lt(w[1].0));
+            }
+        }
+
+        #[test]
+        fn insert_in_place_matches_rebuilding(
+            segs in proptest::collection::vec((0u32..3000, 0u32..400), 0..60),
+            delivered in proptest::collection::vec(0u32..3000, 0..8),
+        ) {
+            let base = u32::MAX - 1500; // exercise wrap-around
+            let mut r = Reassembly::default();
+            for (n, (off, len)) in segs.into_iter().enumerate() {
+                let (s, e) = (Seq(base) + off, Seq(base) + off + len);
+                let (want, want_new) = reference_insert(r.ranges(), s, e);
+                prop_assert_eq!(r.insert(s, e), want_new);
+                prop_assert_eq!(r.ranges(), &want[..]);
+                if let Some(&d) = delivered.get(n % 16) {
+                    let _ = r.take_in_order(Seq(base) + d);
+                }
+            }
             // ranges sorted, disjoint, not adjacent
             for w in r.ranges().windows(2) {
                 prop_assert!(w[0].1.lt(w[1].0));

@@ -154,12 +154,17 @@ impl Tcp {
         }
     }
 
-    /// Updates the scoreboard from any ACK (duplicate or new).
+    /// Updates the scoreboard from any ACK (duplicate or new). Inlined down to the policy check:
+    /// it runs on every ACK, and without a selective policy there is nothing to do.
+    #[inline]
     pub(super) fn selective_on_ack(&mut self, now: Time, seg: &Segment) {
-        let mode = self.selective();
-        if mode == Selective::None {
-            return;
+        if self.selective() != Selective::None {
+            self.selective_on_ack_logged(now, seg);
         }
+    }
+
+    fn selective_on_ack_logged(&mut self, now: Time, seg: &Segment) {
+        let mode = self.selective();
         let ack = seg.ack.max(self.snd_una);
         while self.sel.log.front().is_some_and(|s| s.end().le(ack)) {
             self.sel.log.pop_front();
@@ -199,7 +204,7 @@ impl Tcp {
         let saved = self.snd_nxt;
         self.snd_nxt = seq;
         self.rexmt_cause = cause;
-        self.send_segment(now, Flags::ACK, len);
+        self.send_segment(now, Flags::ACK, len, self.buffer_end());
         if saved.gt(self.snd_nxt) {
             self.snd_nxt = saved;
         }
@@ -319,16 +324,14 @@ impl Tcp {
             }
             let window_end = self.snd_una + self.snd_wnd;
             let room = window_end.since(self.snd_max);
-            let len = self
-                .maxseg
-                .min(self.buffer_end().since(self.snd_max))
-                .min(room);
+            let buffer_end = self.buffer_end();
+            let len = self.maxseg.min(buffer_end.since(self.snd_max)).min(room);
             if len == 0 {
                 break;
             }
             let saved = self.snd_nxt;
             self.snd_nxt = self.snd_max;
-            self.send_segment(now, Flags::ACK, len);
+            self.send_segment(now, Flags::ACK, len, buffer_end);
             if saved.gt(self.snd_nxt) {
                 self.snd_nxt = saved;
             }
