@@ -28,6 +28,69 @@ fn pattern(i: usize) -> u8 {
     (i.wrapping_mul(31) ^ (i >> 8)) as u8
 }
 
+/// A real IPv4/TCP packet from a fake host.
+fn tcp_packet(
+    (from, to): (Endpoint, Endpoint),
+    (seq, ack): (Seq, Seq),
+    flags: Flags,
+    payload: &[u8],
+    ip_id: u16,
+) -> SimPacket {
+    let seg = Segment {
+        src: from,
+        dst: to,
+        seq,
+        ack,
+        flags,
+        window: 32768,
+        len: payload.len() as u32,
+        ip_id,
+        ..Segment::default()
+    };
+    let bytes = wire::encode(&seg, (!payload.is_empty()).then_some(payload));
+    SimPacket::from_wire(bytes).expect("a well-formed packet")
+}
+
+/// The fake mobile host's receiver (both drivers): it answers a SYN, takes in-order data and
+/// acknowledges every data packet, with a duplicate ACK for anything out of order.
+struct FakeReceiver {
+    received: Vec<u8>,
+    rcv_nxt: Seq,
+}
+
+impl FakeReceiver {
+    fn new() -> FakeReceiver {
+        FakeReceiver {
+            received: Vec::new(),
+            rcv_nxt: Seq(0),
+        }
+    }
+
+    /// What it answers `seg` with: sequence number, ACK and flags.
+    fn answer(&mut self, seg: &Segment, payload: &[u8]) -> Option<(Seq, Seq, Flags)> {
+        if seg.flags.contains(Flags::SYN) {
+            self.rcv_nxt = seg.seq + 1;
+            return Some((Seq(5000), self.rcv_nxt, Flags::SYN | Flags::ACK));
+        }
+        if seg.len == 0 {
+            return None;
+        }
+        if seg.seq == self.rcv_nxt {
+            self.received.extend_from_slice(payload);
+            self.rcv_nxt += seg.len;
+        }
+        Some((Seq(5001), self.rcv_nxt, Flags::ACK))
+    }
+}
+
+/// A packet a fake host's network gave it, parsed; `None` if it is not intact TCP (a corrupted
+/// frame, or a handoff message or tunnelled packet, which do not parse as TCP).
+fn parse_intact(packet: &SimPacket) -> Option<(Segment, Vec<u8>)> {
+    let bytes = packet.wire_bytes();
+    let parsed = wire::parse(&bytes).ok().filter(|p| p.checksums_ok)?;
+    Some((parsed.seg, bytes[parsed.payload_offset..].to_vec()))
+}
+
 /// Two fake hosts: `fh` sends `SEGMENTS` segments once its SYN is answered and never resends;
 /// `mh` takes in-order data and acknowledges every packet (a duplicate ACK for anything else).
 struct FakeHosts {
@@ -36,8 +99,7 @@ struct FakeHosts {
     /// Packets the hosts will send: time, node, packet.
     script: Script<(NodeId, SimPacket)>,
     inbox: VecDeque<(Time, NodeId, SimPacket)>,
-    received: Vec<u8>,
-    rcv_nxt: Seq,
+    rx: FakeReceiver,
     /// Packets that reached a host with a bad checksum (its kernel would drop them).
     corrupted_at_mh: u32,
     delivered: u32,
@@ -53,18 +115,7 @@ impl FakeHosts {
         flags: Flags,
         payload: &[u8],
     ) -> SimPacket {
-        let seg = Segment {
-            src: from,
-            dst: to,
-            seq,
-            ack,
-            flags,
-            window: 32768,
-            len: payload.len() as u32,
-            ..Segment::default()
-        };
-        let bytes = wire::encode(&seg, (!payload.is_empty()).then_some(payload));
-        SimPacket::from_wire(bytes).expect("a well-formed packet")
+        tcp_packet((from, to), (seq, ack), flags, payload, 0)
     }
 
     fn at(&mut self, t: Time, node: NodeId, p: SimPacket) {
@@ -72,29 +123,10 @@ impl FakeHosts {
     }
 
     fn mh_gets(&mut self, now: Time, seg: &Segment, payload: &[u8]) {
-        let (mh, fh) = (self.mh.1, self.fh.1);
-        if seg.flags.contains(Flags::SYN) {
-            self.rcv_nxt = seg.seq + 1;
-            let p = self.packet(
-                mh,
-                fh,
-                Seq(5000),
-                self.rcv_nxt,
-                Flags::SYN | Flags::ACK,
-                &[],
-            );
+        if let Some((seq, ack, flags)) = self.rx.answer(seg, payload) {
+            let p = self.packet(self.mh.1, self.fh.1, seq, ack, flags, &[]);
             self.at(now + TURNAROUND, self.mh.0, p);
-            return;
         }
-        if seg.len == 0 {
-            return;
-        }
-        if seg.seq == self.rcv_nxt {
-            self.received.extend_from_slice(payload);
-            self.rcv_nxt += seg.len;
-        }
-        let p = self.packet(mh, fh, Seq(5001), self.rcv_nxt, Flags::ACK, &[]);
-        self.at(now + TURNAROUND, self.mh.0, p);
     }
 
     fn fh_gets(&mut self, now: Time, seg: &Segment) {
@@ -139,18 +171,17 @@ impl Driver for FakeHosts {
     }
 
     fn send(&mut self, node: NodeId, now: Time, packet: &SimPacket) {
-        let bytes = packet.wire_bytes();
-        let parsed = wire::parse(&bytes).expect("the network hands out whole packets");
         self.delivered += 1;
-        if !parsed.checksums_ok {
+        let Some((seg, payload)) = parse_intact(packet) else {
+            // the network hands out whole packets: this one's checksum is broken
+            assert!(wire::parse(&packet.wire_bytes()).is_ok(), "a whole packet");
             self.corrupted_at_mh += u32::from(node == self.mh.0);
             return;
-        }
-        let payload = bytes[parsed.payload_offset..].to_vec();
+        };
         if node == self.mh.0 {
-            self.mh_gets(now, &parsed.seg, &payload);
+            self.mh_gets(now, &seg, &payload);
         } else if node == self.fh.0 {
-            self.fh_gets(now, &parsed.seg);
+            self.fh_gets(now, &seg);
         }
     }
 
@@ -186,8 +217,7 @@ fn outside_hosts_exchange_real_packets_through_snoop_bit_for_bit() {
         mh: (mh, ends(mh, 5001)),
         script: Script::default(),
         inbox: VecDeque::new(),
-        received: Vec::new(),
-        rcv_nxt: Seq(0),
+        rx: FakeReceiver::new(),
         corrupted_at_mh: 0,
         delivered: 0,
     };
@@ -197,8 +227,8 @@ fn outside_hosts_exchange_real_packets_through_snoop_bit_for_bit() {
     let r = sim.run_with(&mut hosts);
 
     let want: Vec<u8> = (0..(SEGMENTS * MSS) as usize).map(pattern).collect();
-    assert_eq!(hosts.received.len(), want.len(), "every byte arrived");
-    assert!(hosts.received == want, "bit for bit");
+    assert_eq!(hosts.rx.received.len(), want.len(), "every byte arrived");
+    assert!(hosts.rx.received == want, "bit for bit");
     assert_eq!(
         hosts.corrupted_at_mh, 1,
         "the corrupted frame reached the host, checksum broken"
@@ -279,8 +309,7 @@ struct RoamingHosts {
     mh: (NodeId, Endpoint),
     script: Script<Act>,
     inbox: VecDeque<(Time, NodeId, SimPacket)>,
-    received: Vec<u8>,
-    rcv_nxt: Seq,
+    rx: FakeReceiver,
     /// The fixed host's first segment's sequence number and its highest ACK.
     iss: Seq,
     acked: Seq,
@@ -311,19 +340,7 @@ impl RoamingHosts {
             Vec::new()
         };
         self.next_ip_id = self.next_ip_id.wrapping_add(1);
-        let seg = Segment {
-            src: from,
-            dst: to,
-            seq,
-            ack,
-            flags,
-            window: 32768,
-            len: payload.len() as u32,
-            ip_id: self.next_ip_id,
-            ..Segment::default()
-        };
-        let bytes = wire::encode(&seg, (!payload.is_empty()).then_some(&payload[..]));
-        SimPacket::from_wire(bytes).expect("a well-formed packet")
+        tcp_packet((from, to), (seq, ack), flags, &payload, self.next_ip_id)
     }
 
     fn at(&mut self, t: Time, act: Act) {
@@ -372,23 +389,11 @@ impl RoamingHosts {
     }
 
     fn mh_gets(&mut self, now: Time, seg: &Segment, payload: &[u8]) {
-        let (mh, fh) = (self.mh.1, self.fh.1);
-        if seg.flags.contains(Flags::SYN) {
-            self.rcv_nxt = seg.seq + 1;
-            let p = self.packet(mh, fh, Seq(5000), self.rcv_nxt, Flags::SYN | Flags::ACK);
+        self.data_at_mh += u32::from(seg.len > 0 && !seg.flags.contains(Flags::SYN));
+        if let Some((seq, ack, flags)) = self.rx.answer(seg, payload) {
+            let p = self.packet(self.mh.1, self.fh.1, seq, ack, flags);
             self.at(now + TURNAROUND, Act::Send(self.mh.0, p));
-            return;
         }
-        if seg.len == 0 {
-            return;
-        }
-        self.data_at_mh += 1;
-        if seg.seq == self.rcv_nxt {
-            self.received.extend_from_slice(payload);
-            self.rcv_nxt += seg.len;
-        }
-        let p = self.packet(mh, fh, Seq(5001), self.rcv_nxt, Flags::ACK);
-        self.at(now + TURNAROUND, Act::Send(self.mh.0, p));
     }
 }
 
@@ -415,20 +420,14 @@ impl Driver for RoamingHosts {
     }
 
     fn send(&mut self, node: NodeId, now: Time, packet: &SimPacket) {
-        let bytes = packet.wire_bytes();
-        let parsed = match wire::parse(&bytes) {
-            Ok(p) if p.checksums_ok => p,
-            _ => {
-                // a handoff message or a tunnelled packet would not parse as TCP here
-                self.strange_at_mh += u32::from(node == self.mh.0);
-                return;
-            }
+        let Some((seg, payload)) = parse_intact(packet) else {
+            self.strange_at_mh += u32::from(node == self.mh.0);
+            return;
         };
-        let payload = bytes[parsed.payload_offset..].to_vec();
         if node == self.mh.0 {
-            self.mh_gets(now, &parsed.seg, &payload);
+            self.mh_gets(now, &seg, &payload);
         } else if node == self.fh.0 {
-            self.fh_gets(now, &parsed.seg);
+            self.fh_gets(now, &seg);
         }
     }
 
@@ -469,8 +468,7 @@ fn an_outside_mobile_host_hands_off_with_the_engines_mobility_layer() {
         mh: (mh, ends(mh, 5001)),
         script: Script::default(),
         inbox: VecDeque::new(),
-        received: Vec::new(),
-        rcv_nxt: Seq(0),
+        rx: FakeReceiver::new(),
         iss: Seq(101),
         acked: Seq(101),
         acked_at_last_timer: Seq(101),
@@ -500,8 +498,8 @@ fn an_outside_mobile_host_hands_off_with_the_engines_mobility_layer() {
     let want: Vec<u8> = (0..(ROAM_SEGMENTS * ROAM_MSS) as usize)
         .map(pattern)
         .collect();
-    assert_eq!(hosts.received.len(), want.len(), "every byte arrived");
-    assert!(hosts.received == want, "bit for bit");
+    assert_eq!(hosts.rx.received.len(), want.len(), "every byte arrived");
+    assert!(hosts.rx.received == want, "bit for bit");
     assert_eq!(
         hosts.strange_at_mh, 0,
         "the host got only TCP: handoff messages stop at its mobility layer"
