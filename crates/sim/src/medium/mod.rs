@@ -117,6 +117,9 @@ impl AccessModel {
 #[derive(Clone, Debug)]
 struct Queued<P> {
     to: StationId,
+    /// The frame's IP bytes, found once as it is queued: a CSMA station reads them when it
+    /// loads the frame and again when it sends it, and each read is a call into the packet.
+    len: u32,
     frame: P,
 }
 
@@ -154,7 +157,7 @@ impl<P: Frame> Queues<P> {
         self.high
             .front()
             .or_else(|| self.normal.front())
-            .map_or(0, |q| q.frame.ip_len())
+            .map_or(0, |q| q.len)
     }
 }
 
@@ -307,7 +310,11 @@ impl<P: Frame> Medium<P> {
             self.stations[from].drops += 1;
             return false;
         }
-        let item = Queued { to, frame };
+        let item = Queued {
+            to,
+            len: frame.ip_len(),
+            frame,
+        };
         if high {
             q.high.push_back(item);
         } else {
@@ -500,7 +507,7 @@ impl<P: Frame> Medium<P> {
             &mut q.high
         };
         let head = queue.front_mut()?;
-        let (to, len) = (head.to, head.frame.ip_len());
+        let (to, len) = (head.to, head.len);
         let channel = if from == BASE_STATION {
             &mut self.down[to]
         } else {
