@@ -146,8 +146,23 @@ impl<P> Queues<P> {
     fn len(&self) -> usize {
         self.high.len() + self.normal.len()
     }
+
+    /// The next frame (high priority first), where it waits.
+    fn head_mut(&mut self) -> Option<&mut Queued<P>> {
+        if self.high.is_empty() {
+            self.normal.front_mut()
+        } else {
+            self.high.front_mut()
+        }
+    }
+
+    /// The next frame (high priority first), moved once: `or_else` on the two pops moved it twice.
     fn pop(&mut self) -> Option<Queued<P>> {
-        self.high.pop_front().or_else(|| self.normal.pop_front())
+        if self.high.is_empty() {
+            self.normal.pop_front()
+        } else {
+            self.high.pop_front()
+        }
     }
 }
 
@@ -487,26 +502,45 @@ impl<P: Frame> Medium<P> {
 
     /// Takes `from`'s next frame and puts it on the air at `now`, through its channel (turn taking).
     fn transmit(&mut self, now: Time, from: StationId) {
-        let Some((air, t)) = self.take_frame(now, from) else {
+        let Some((to, air)) = self.ready_frame(now, from) else {
             return;
         };
         self.busy_time += air;
         self.last = from;
-        self.on_air = Some((now + air, t));
+        let Some(Queued { frame, .. }) = self.queues[from].pop() else {
+            return;
+        };
+        self.on_air = Some((
+            now + air,
+            Transmission {
+                from,
+                to,
+                frame,
+                collided: false,
+            },
+        ));
     }
 
-    /// Takes `from`'s next frame (high priority first) as it leaves at `now`: marked by its channel,
-    /// counted, with its airtime. The frame is marked where it waits and then moved once: a frame
-    /// is about 120 bytes, and taking it out first, then marking and wrapping it, cost three
-    /// copies of it per frame.
+    /// Takes `from`'s next frame (high priority first) as it leaves at `now` ([`Medium::ready_frame`]),
+    /// with its airtime (CSMA).
     fn take_frame(&mut self, now: Time, from: StationId) -> Option<(Time, Transmission<P>)> {
-        let q = &mut self.queues[from];
-        let queue = if q.high.is_empty() {
-            &mut q.normal
-        } else {
-            &mut q.high
+        let (to, air) = self.ready_frame(now, from)?;
+        let Queued { frame, .. } = self.queues[from].pop()?;
+        let t = Transmission {
+            from,
+            to,
+            frame,
+            collided: false,
         };
-        let head = queue.front_mut()?;
+        Some((air, t))
+    }
+
+    /// Readies `from`'s next frame (high priority first) to leave at `now`: marked by its channel
+    /// where it waits, counted; gives its receiver and airtime. The caller then pops it from
+    /// `from`'s queues straight to where it goes: a frame is about 120 bytes, and taking it out
+    /// first, then marking, wrapping and handing it back cost a copy of it at each step.
+    fn ready_frame(&mut self, now: Time, from: StationId) -> Option<(StationId, Time)> {
+        let head = self.queues[from].head_mut()?;
         let (to, len) = (head.to, head.len);
         let channel = if from == BASE_STATION {
             &mut self.down[to]
@@ -515,15 +549,7 @@ impl<P: Frame> Medium<P> {
         };
         head.frame.set_corrupted(channel.corrupts(now, len));
         self.stations[from].frames += 1;
-        let air = self.overhead + tx_time(len, self.p.rate_bps);
-        let Queued { frame, .. } = queue.pop_front()?;
-        let t = Transmission {
-            from,
-            to,
-            frame,
-            collided: false,
-        };
-        Some((air, t))
+        Some((to, self.overhead + tx_time(len, self.p.rate_bps)))
     }
 }
 
