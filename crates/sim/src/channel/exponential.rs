@@ -29,6 +29,19 @@ impl ExponentialErrors {
         }
     }
 
+    /// Passes a frame of `bytes` bytes if no error falls inside it and no burst is running (true):
+    /// what [`ExponentialErrors::corrupts`] does for it, without a draw. False: nothing changed,
+    /// and `corrupts` decides.
+    #[inline]
+    pub fn spares(&mut self, bytes: u32) -> bool {
+        let bytes = u64::from(bytes);
+        if self.until_error > bytes && self.burst_left == 0 {
+            self.until_error -= bytes;
+            return true;
+        }
+        false
+    }
+
     /// Passes a frame of `bytes` bytes; true if it is corrupted. The errors advance with the bytes
     /// sent, not with time: an idle channel keeps its next error where it was.
     pub fn corrupts(&mut self, bytes: u32) -> bool {

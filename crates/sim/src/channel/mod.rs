@@ -151,16 +151,33 @@ impl Channel {
     }
 
     /// A frame of `bytes` bytes goes on the air at `now`; true if the channel corrupts it.
+    /// Inlined with the common cases (no model, or an exponential error that falls beyond the
+    /// frame with no burst running: most frames), the others a call.
+    #[inline]
     pub fn corrupts(&mut self, now: Time, bytes: u32) -> bool {
         self.frames += 1;
-        let hit = match &mut self.model {
+        let spared = match &mut self.model {
+            Model::None => true,
+            Model::Exponential(e) => e.spares(bytes),
+            _ => false,
+        };
+        if spared {
+            return false;
+        }
+        let hit = self.model_corrupts(now, bytes);
+        self.corrupted += u64::from(hit);
+        hit
+    }
+
+    /// [`Channel::corrupts`] by the model, past the inlined cases.
+    #[inline(never)]
+    fn model_corrupts(&mut self, now: Time, bytes: u32) -> bool {
+        match &mut self.model {
             Model::None => false,
             Model::Exponential(e) => e.corrupts(bytes),
             Model::GilbertElliott(g) => g.corrupts(now, bytes),
             Model::Replay(r) => r.corrupts(now),
-        };
-        self.corrupted += u64::from(hit);
-        hit
+        }
     }
 }
 

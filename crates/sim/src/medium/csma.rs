@@ -205,13 +205,22 @@ impl<P: Frame> Csma<P> {
             .filter(|&i| self.on_air[i].end <= now)
             .min_by_key(|&i| (self.on_air[i].end, self.on_air[i].tx.from))
         {
-            let f = self.on_air.remove(i);
-            self.last_end = Some(self.last_end.map_or(f.end, |e| e.max(f.end)));
-            let st = &mut self.stations[f.tx.from];
+            // the last frame on the air (most often the only one) leaves by a pop: `remove`
+            // shifts the others in a call even when there are none
+            let last = i + 1 == self.on_air.len();
+            let Some(OnAir { end, tx, .. }) = (if last {
+                self.on_air.pop()
+            } else {
+                Some(self.on_air.remove(i))
+            }) else {
+                break;
+            };
+            self.last_end = Some(self.last_end.map_or(end, |e| e.max(end)));
+            let st = &mut self.stations[tx.from];
             st.phase = Phase::Idle;
-            st.own_end = Some(f.end);
-            self.look_at(f.tx.from);
-            m.done.push_back(f.tx);
+            st.own_end = Some(end);
+            self.look_at(tx.from);
+            m.done.push_back(tx);
             self.idle_since_admit = true;
         }
     }
@@ -298,7 +307,8 @@ impl<P: Frame> Csma<P> {
     /// medium.
     #[inline(never)]
     fn admit_station(&mut self, m: &Medium<P>, now: Time, s: StationId) {
-        if self.stations[s].phase == Phase::Idle && self.p.load_ns_per_byte > 0 {
+        // (`matches!`, not `==`: the derived comparison compares the phases' fields too)
+        if matches!(self.stations[s].phase, Phase::Idle) && self.p.load_ns_per_byte > 0 {
             let len = m.queues[s].head_len();
             self.stations[s].phase = Phase::Loading {
                 at: now + self.p.turnaround(len),
@@ -352,7 +362,7 @@ impl<P: Frame> Csma<P> {
         }
         let from = self.last_end.unwrap_or(0) + self.p.ifs;
         for s in 0..self.stations.len() {
-            if self.stations[s].phase == Phase::Deferring {
+            if matches!(self.stations[s].phase, Phase::Deferring) {
                 let cw = self.stations[s].cw;
                 let at = from + self.draw(s, cw);
                 self.stations[s].phase = Phase::Waiting { at, backoff: true };

@@ -117,6 +117,9 @@ impl AccessModel {
 #[derive(Clone, Debug)]
 struct Queued<P> {
     to: StationId,
+    /// The frame's IP bytes, found once as it is queued: a CSMA station reads them when it
+    /// loads the frame and again when it sends it, and each read is a call into the packet.
+    len: u32,
     frame: P,
 }
 
@@ -143,8 +146,23 @@ impl<P> Queues<P> {
     fn len(&self) -> usize {
         self.high.len() + self.normal.len()
     }
+
+    /// The next frame (high priority first), where it waits.
+    fn head_mut(&mut self) -> Option<&mut Queued<P>> {
+        if self.high.is_empty() {
+            self.normal.front_mut()
+        } else {
+            self.high.front_mut()
+        }
+    }
+
+    /// The next frame (high priority first), moved once: `or_else` on the two pops moved it twice.
     fn pop(&mut self) -> Option<Queued<P>> {
-        self.high.pop_front().or_else(|| self.normal.pop_front())
+        if self.high.is_empty() {
+            self.normal.pop_front()
+        } else {
+            self.high.pop_front()
+        }
     }
 }
 
@@ -154,7 +172,7 @@ impl<P: Frame> Queues<P> {
         self.high
             .front()
             .or_else(|| self.normal.front())
-            .map_or(0, |q| q.frame.ip_len())
+            .map_or(0, |q| q.len)
     }
 }
 
@@ -307,7 +325,11 @@ impl<P: Frame> Medium<P> {
             self.stations[from].drops += 1;
             return false;
         }
-        let item = Queued { to, frame };
+        let item = Queued {
+            to,
+            len: frame.ip_len(),
+            frame,
+        };
         if high {
             q.high.push_back(item);
         } else {
@@ -480,33 +502,54 @@ impl<P: Frame> Medium<P> {
 
     /// Takes `from`'s next frame and puts it on the air at `now`, through its channel (turn taking).
     fn transmit(&mut self, now: Time, from: StationId) {
-        let Some((air, t)) = self.take_frame(now, from) else {
+        let Some((to, air)) = self.ready_frame(now, from) else {
             return;
         };
         self.busy_time += air;
         self.last = from;
-        self.on_air = Some((now + air, t));
+        let Some(Queued { frame, .. }) = self.queues[from].pop() else {
+            return;
+        };
+        self.on_air = Some((
+            now + air,
+            Transmission {
+                from,
+                to,
+                frame,
+                collided: false,
+            },
+        ));
     }
 
-    /// Takes `from`'s next frame (high priority first) as it leaves at `now`: marked by its channel,
-    /// counted, with its airtime.
+    /// Takes `from`'s next frame (high priority first) as it leaves at `now` ([`Medium::ready_frame`]),
+    /// with its airtime (CSMA).
     fn take_frame(&mut self, now: Time, from: StationId) -> Option<(Time, Transmission<P>)> {
-        let Queued { to, mut frame } = self.queues[from].pop()?;
-        let len = frame.ip_len();
-        let channel = if from == BASE_STATION {
-            &mut self.down[to]
-        } else {
-            &mut self.up[from]
-        };
-        frame.set_corrupted(channel.corrupts(now, len));
-        self.stations[from].frames += 1;
+        let (to, air) = self.ready_frame(now, from)?;
+        let Queued { frame, .. } = self.queues[from].pop()?;
         let t = Transmission {
             from,
             to,
             frame,
             collided: false,
         };
-        Some((self.airtime(len), t))
+        Some((air, t))
+    }
+
+    /// Readies `from`'s next frame (high priority first) to leave at `now`: marked by its channel
+    /// where it waits, counted; gives its receiver and airtime. The caller then pops it from
+    /// `from`'s queues straight to where it goes: a frame is about 120 bytes, and taking it out
+    /// first, then marking, wrapping and handing it back cost a copy of it at each step.
+    fn ready_frame(&mut self, now: Time, from: StationId) -> Option<(StationId, Time)> {
+        let head = self.queues[from].head_mut()?;
+        let (to, len) = (head.to, head.len);
+        let channel = if from == BASE_STATION {
+            &mut self.down[to]
+        } else {
+            &mut self.up[from]
+        };
+        head.frame.set_corrupted(channel.corrupts(now, len));
+        self.stations[from].frames += 1;
+        Some((to, self.overhead + tx_time(len, self.p.rate_bps)))
     }
 }
 
