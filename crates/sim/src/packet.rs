@@ -7,9 +7,9 @@ use std::num::NonZeroU64;
 
 use snooplab_proto::{Endpoint, Segment};
 
-/// The packet moves by pointer: between its sender's TCP and the next it is handed from the
-/// host to the loop, a link or a medium's queue, the air and the receiver about ten times, and
-/// each move of the fields themselves (over 100 bytes) cost more than the allocation.
+/// The packet moves by pointer: on its way from one TCP to the next it is handed on about ten
+/// times (host, loop, a link's or a medium's queue, the air, the receiver), and moving its
+/// fields (over 100 bytes) each time cost more than allocating them once.
 #[derive(Clone, PartialEq, Eq)]
 pub struct SimPacket(Box<PacketFields>);
 
@@ -98,6 +98,9 @@ impl SimPacket {
 
     /// The packet has reached the end of its way (a TCP endpoint took it): its box is kept for
     /// the next packet made on this thread, which saves the allocator a round trip per packet.
+    ///
+    /// The fields stay as they were until the box is used again, a live run's real bytes too:
+    /// at most [`SPARE_BOXES`] packets' worth (clearing them here cost bench 0.45%).
     pub fn recycle(self) {
         SPARE.with_borrow_mut(|s| {
             if s.len() < SPARE_BOXES {
