@@ -32,6 +32,16 @@
 //! mean post-transmission backoff, which are modelled explicitly
 //! ([`CsmaParams::frame_overhead`]): one station sending back to back then sees the calibrated
 //! turn-taking model's mean time per frame.
+//!
+//! **Foreseen outcomes.** A frame on the air is never taken off it early, so a station whose load
+//! or wait ends while a frame it hears is on the air (started more than the sense delay before,
+//! ending after) will find the medium busy then: it defers (or, after a backoff, counts a failed
+//! attempt). The medium does not wake up for such an instant; the station's state moves on at the
+//! medium's next step, before anything else there, exactly as it would have at its own instant
+//! ([`Csma::settle`]). Nothing else reads a station's phase in between, and the move draws no
+//! random number. A backoff whose failure would drop the frame is not foreseen: the drop is told
+//! to the station's node at its own time. In paper 001's three-host cell 29% of the run's events
+//! were such instants (docs/speed.md).
 
 use snooplab_proto::time::earliest;
 use snooplab_proto::Time;
@@ -58,6 +68,21 @@ enum Phase {
     /// Senses the medium at `at` and sends if it is free. `backoff`: the wait was a backoff, so a
     /// busy medium then is a failed attempt.
     Waiting { at: Time, backoff: bool },
+    /// Its load or wait (`ends`) ends at `at` on a busy medium, foreseen (module doc): the
+    /// medium does not wake up for it, and [`Csma::settle`] gives it its outcome once `at` has
+    /// come.
+    Foreseen { at: Time, ends: Ends },
+}
+
+/// What a foreseen station was doing: what ends at its instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ends {
+    /// Loading its frame ([`Phase::Loading`]).
+    Load,
+    /// A wait that was not a backoff ([`Phase::Waiting`] with `backoff` false).
+    Wait,
+    /// A backoff ([`Phase::Waiting`] with `backoff` true).
+    Backoff,
 }
 
 /// One station's MAC state.
@@ -109,6 +134,12 @@ pub(super) struct Csma<P> {
     /// The earliest time a station waits for (`None`: none waits): [`Csma::attempts`] has work
     /// only once it has come.
     waiting_until: Option<Time>,
+    /// The earliest instant of a [`Phase::Foreseen`] station: [`Csma::settle`] has work only
+    /// once it has come.
+    foreseen_until: Option<Time>,
+    /// Loads and waits that end on a busy medium are foreseen (module doc): the medium does not
+    /// wake up for them. Off only in a test that compares the two.
+    foresee: bool,
 }
 
 impl<P: Frame> Csma<P> {
@@ -133,6 +164,8 @@ impl<P: Frame> Csma<P> {
             look: u64::MAX,
             deferring: false,
             waiting_until: None,
+            foreseen_until: None,
+            foresee: true,
             p,
         }
     }
@@ -145,7 +178,8 @@ impl<P: Frame> Csma<P> {
         self.on_air.iter().map(|f| &f.tx.frame)
     }
 
-    /// The next instant something happens: a frame ends or a wait ends.
+    /// The next instant something happens: a frame ends, or a load or wait ends whose outcome
+    /// is not foreseen.
     pub(super) fn poll_timeout(&self) -> Option<Time> {
         // `waiting_until` and `loading_until` are exact (they change only where a station
         // enters or leaves those phases), so no walk over the stations
@@ -153,18 +187,155 @@ impl<P: Frame> Csma<P> {
         for f in &self.on_air {
             next = earliest(next, Some(f.end));
         }
-        debug_assert_eq!(next, self.scan_timeout(), "a CSMA wait went untracked");
+        debug_assert_eq!(
+            next,
+            self.scan_timeout(),
+            "a CSMA wait went untracked: {:?} w {:?} l {:?} f {:?} air {:?}",
+            self.stations.iter().map(|m| m.phase).collect::<Vec<_>>(),
+            self.waiting_until,
+            self.loading_until,
+            self.foreseen_until,
+            self.on_air
+                .iter()
+                .map(|f| (f.start, f.end))
+                .collect::<Vec<_>>()
+        );
         next
     }
 
-    /// What [`Csma::poll_timeout`] must give, found by every station.
+    /// What [`Csma::poll_timeout`] must give, found by every station; and no load or wait the
+    /// medium wakes up for has an outcome that could have been foreseen.
     fn scan_timeout(&self) -> Option<Time> {
         let ends = self.on_air.iter().map(|f| f.end);
-        let waits = self.stations.iter().filter_map(|m| match m.phase {
-            Phase::Waiting { at, .. } | Phase::Loading { at } => Some(at),
+        let waits = (0..self.stations.len()).filter_map(|s| match self.stations[s].phase {
+            Phase::Waiting { at, .. } | Phase::Loading { at } => {
+                debug_assert!(
+                    !self.foresee || self.foreseen(s, |t| self.heard_at(t)).is_none(),
+                    "station {s} could be foreseen"
+                );
+                Some(at)
+            }
             _ => None,
         });
         ends.chain(waits).min()
+    }
+
+    /// Station `s`, loading or waiting, as [`Phase::Foreseen`] if `heard` says a frame on the
+    /// air covers its instant (`None` otherwise).
+    #[inline]
+    fn foreseen(&self, s: StationId, heard: impl Fn(Time) -> bool) -> Option<Phase> {
+        let m = &self.stations[s];
+        let (at, ends) = match m.phase {
+            Phase::Loading { at } => (at, Ends::Load),
+            Phase::Waiting { at, backoff: false } => (at, Ends::Wait),
+            // (not a backoff whose failure drops the frame: the drop is told at its own time)
+            Phase::Waiting { at, backoff: true } if m.attempt < self.p.max_attempts => {
+                (at, Ends::Backoff)
+            }
+            _ => return None,
+        };
+        heard(at).then_some(Phase::Foreseen { at, ends })
+    }
+
+    /// Station `s` just began to load or wait: foreseen if it can be, otherwise its instant
+    /// counts in `waiting_until` (a load's counts in `loading_until` when [`Csma::admit`] sees
+    /// it).
+    fn began(&mut self, s: StationId) {
+        let f = match self.on_air.is_empty() || !self.foresee {
+            true => None,
+            false => self.foreseen(s, |at| self.heard_at(at)),
+        };
+        if let Some(f) = f {
+            self.foresee_as(s, f);
+        } else if let Phase::Waiting { at, .. } = self.stations[s].phase {
+            self.waiting_until = earliest(self.waiting_until, Some(at));
+        }
+    }
+
+    /// Station `s` is foreseen as `f`.
+    fn foresee_as(&mut self, s: StationId, f: Phase) {
+        if let Phase::Foreseen { at, .. } = f {
+            self.foreseen_until = earliest(self.foreseen_until, Some(at));
+        }
+        self.stations[s].phase = f;
+    }
+
+    /// A frame went on the air at `start` until `end`: the stations loading or waiting whose
+    /// instant it covers are foreseen (the frames already on the air covered none of them), and
+    /// the earliest instants are found again without them.
+    fn foresee_under_new_frame(&mut self, start: Time, end: Time) {
+        if !self.foresee {
+            return;
+        }
+        let heard_from = start.saturating_add(self.p.sense_delay);
+        let mut moved = false;
+        for s in 0..self.stations.len() {
+            if let Some(f) = self.foreseen(s, |at| heard_from < at && at < end) {
+                self.foresee_as(s, f);
+                moved = true;
+            }
+        }
+        if moved {
+            self.waiting_until = None;
+            self.loading_until = None;
+            for st in &self.stations {
+                match st.phase {
+                    // (a wait that ends now is [`Csma::attempts`]'s, which sends this frame and
+                    // counts only the waits that end later)
+                    Phase::Waiting { at, .. } if at > start => {
+                        self.waiting_until = earliest(self.waiting_until, Some(at))
+                    }
+                    Phase::Loading { at } => {
+                        self.loading_until = earliest(self.loading_until, Some(at))
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// A station sensing the medium at `at` will hear a frame that is on the air now: one that
+    /// started more than the sense delay before `at` and ends after it (a frame leaves the air
+    /// only at its end). [`Csma::busy`] at `at` is then certain, whatever else happens first.
+    fn heard_at(&self, at: Time) -> bool {
+        self.on_air
+            .iter()
+            .any(|f| f.start.saturating_add(self.p.sense_delay) < at && at < f.end)
+    }
+
+    /// Whether a foreseen instant has come by `now` ([`Csma::settle`] has work).
+    #[inline]
+    fn overdue(&self, now: Time) -> bool {
+        self.foreseen_until.is_some_and(|t| t <= now)
+    }
+
+    /// The foreseen stations whose instant has come by `now` take their outcome, as at their own
+    /// instants: the frame they hear then is still on the air (this runs before any frame leaves
+    /// it), and nothing read their phase in between.
+    #[inline(never)]
+    fn settle(&mut self, m: &mut Medium<P>, now: Time) {
+        self.foreseen_until = None;
+        for s in 0..self.stations.len() {
+            let Phase::Foreseen { at, ends } = self.stations[s].phase else {
+                continue;
+            };
+            if at > now {
+                self.foreseen_until = earliest(self.foreseen_until, Some(at));
+                continue;
+            }
+            debug_assert!(
+                self.busy(at),
+                "station {s} foreseen to find the medium busy"
+            );
+            match ends {
+                Ends::Load => {
+                    self.stations[s].phase = Phase::Loading { at };
+                    self.admit_station(m, at, s);
+                }
+                Ends::Wait => self.found_busy(m, s, false),
+                Ends::Backoff => self.found_busy(m, s, true),
+            }
+        }
     }
 
     /// A transmission the stations hear at `now` is on the air: one that started more than the
@@ -273,17 +444,26 @@ impl<P: Frame> Csma<P> {
             // a station whose queue was emptied (a crashed base station's) while its frame
             // loaded has nothing on the card: idle again, or its load, past, would be asked
             // for at every step and the loop would never leave this instant
-            Phase::Loading { .. } if m.queues[s].is_empty() => {
+            Phase::Loading { .. }
+            | Phase::Foreseen {
+                ends: Ends::Load, ..
+            } if m.queues[s].is_empty() => {
                 self.stations[s].phase = Phase::Idle;
             }
             Phase::Loading { at } if at <= now => self.admit_station(m, now, s),
             _ => {}
         }
-        if let Phase::Loading { at } = self.stations[s].phase {
-            *loading_until = earliest(*loading_until, Some(at));
-            return true;
+        match self.stations[s].phase {
+            Phase::Loading { at } => {
+                *loading_until = earliest(*loading_until, Some(at));
+                true
+            }
+            // looked at again while it loads, for a queue emptied meanwhile
+            Phase::Foreseen {
+                ends: Ends::Load, ..
+            } => true,
+            _ => false,
         }
-        false
     }
 
     /// Station `s` must be looked at by the next [`Csma::admit`] (it went idle, or was given
@@ -313,6 +493,7 @@ impl<P: Frame> Csma<P> {
             self.stations[s].phase = Phase::Loading {
                 at: now + self.p.turnaround(len),
             };
+            self.began(s);
             return;
         }
         let (cw_min, ifs) = (self.p.cw_min, self.p.ifs);
@@ -340,17 +521,10 @@ impl<P: Frame> Csma<P> {
             }
         };
         self.stations[s].phase = phase;
-        self.note_phase(phase);
-    }
-
-    /// Keeps `deferring` and `waiting_until` true of a station that enters `phase`.
-    fn note_phase(&mut self, phase: Phase) {
-        match phase {
-            Phase::Deferring => self.deferring = true,
-            Phase::Waiting { at, .. } => {
-                self.waiting_until = earliest(self.waiting_until, Some(at))
-            }
-            _ => {}
+        if phase == Phase::Deferring {
+            self.deferring = true;
+        } else {
+            self.began(s);
         }
     }
 
@@ -365,6 +539,7 @@ impl<P: Frame> Csma<P> {
             if matches!(self.stations[s].phase, Phase::Deferring) {
                 let cw = self.stations[s].cw;
                 let at = from + self.draw(s, cw);
+                // (nothing is on the air: no backoff is foreseen as it begins)
                 self.stations[s].phase = Phase::Waiting { at, backoff: true };
                 self.waiting_until = earliest(self.waiting_until, Some(at));
             }
@@ -396,22 +571,30 @@ impl<P: Frame> Csma<P> {
             }
             if free {
                 self.send(m, now, s);
-            } else if !backoff {
-                self.stations[s].phase = Phase::Deferring;
-                self.deferring = true;
-            } else if self.stations[s].attempt >= self.p.max_attempts {
-                // too many attempts found the medium busy: the frame is dropped
-                m.give_up(s);
-                self.stations[s].phase = Phase::Idle;
-                self.look_at(s);
-                self.idle_since_admit = true;
             } else {
-                let st = &mut self.stations[s];
-                st.attempt += 1;
-                st.cw = st.cw.saturating_mul(2).min(self.p.cw_max);
-                st.phase = Phase::Deferring;
-                self.deferring = true;
+                self.found_busy(m, s, backoff);
             }
+        }
+    }
+
+    /// Station `s`'s wait ended on a busy medium: it defers; after a backoff that is a failed
+    /// attempt, and after too many the frame is dropped.
+    fn found_busy(&mut self, m: &mut Medium<P>, s: StationId, backoff: bool) {
+        if !backoff {
+            self.stations[s].phase = Phase::Deferring;
+            self.deferring = true;
+        } else if self.stations[s].attempt >= self.p.max_attempts {
+            // too many attempts found the medium busy: the frame is dropped
+            m.give_up(s);
+            self.stations[s].phase = Phase::Idle;
+            self.look_at(s);
+            self.idle_since_admit = true;
+        } else {
+            let st = &mut self.stations[s];
+            st.attempt += 1;
+            st.cw = st.cw.saturating_mul(2).min(self.p.cw_max);
+            st.phase = Phase::Deferring;
+            self.deferring = true;
         }
     }
 
@@ -446,6 +629,7 @@ impl<P: Frame> Csma<P> {
             end,
             tx,
         });
+        self.foresee_under_new_frame(now, end);
     }
 }
 
@@ -458,6 +642,9 @@ impl<P: Frame> Medium<P> {
             return;
         };
         let queued = self.queued_since_step;
+        if c.overdue(now) {
+            c.settle(self, now);
+        }
         if c.frames_end(now) {
             c.end_frames(self, now);
         }
@@ -484,6 +671,15 @@ impl<P: Frame> Medium<P> {
     pub(super) fn fix_backoff(&mut self, s: StationId, slots: u32) {
         if let Some(c) = self.csma.as_mut() {
             c.stations[s].fixed = Some(slots);
+        }
+    }
+
+    /// Test hook: the medium wakes up at every load's and wait's end, as it did before outcomes
+    /// were foreseen.
+    #[cfg(test)]
+    pub(super) fn wake_for_every_wait(&mut self) {
+        if let Some(c) = self.csma.as_mut() {
+            c.foresee = false;
         }
     }
 
