@@ -61,9 +61,9 @@
 //!   (`snooplab run` models both its hosts; no other snapshot changed).
 //! - issue 27's foreseen CSMA outcomes (`run-scenario-paper001-2-hosts.json`,
 //!   `run-scenario-paper001-3-hosts.json`): a CSMA cell no longer wakes up for a load or wait that
-//!   ends while a frame it hears is on the air (`crates/sim/src/medium/csma.rs`), so `events`
-//!   fell (92,100 -> 68,480 and 117,445 -> 83,621); every other value is identical (checked key by
-//!   key).
+//!   ends while a frame it hears is on the air (`crates/sim/src/medium/csma/foresight.rs`), so
+//!   `events` fell (92,100 -> 68,480 and 117,445 -> 83,621); every other value is identical
+//!   (checked key by key).
 
 #[path = "common/guarded.rs"]
 mod guarded;

@@ -30,7 +30,7 @@
 //! Event counts regenerated once, on purpose (issue 27, foreseen CSMA outcomes): a cell no longer
 //! wakes up for a station's load or wait that ends while a frame it hears is on the air (the
 //! station defers, or counts a failed backoff, at the cell's next step instead:
-//! `crates/sim/src/medium/csma.rs`, module doc). The event column of all 320 rows fell (22.63 M
+//! `crates/sim/src/medium/csma/foresight.rs`). The event column of all 320 rows fell (22.63 M
 //! -> 16.60 M events in all, 0.73x); every throughput, of the runs and of each flow, is the same
 //! to the bit (checked column by column against the table before).
 

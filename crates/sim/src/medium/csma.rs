@@ -33,15 +33,8 @@
 //! ([`CsmaParams::frame_overhead`]): one station sending back to back then sees the calibrated
 //! turn-taking model's mean time per frame.
 //!
-//! **Foreseen outcomes.** A frame on the air is never taken off it early, so a station whose load
-//! or wait ends while a frame it hears is on the air (started more than the sense delay before,
-//! ending after) will find the medium busy then: it defers (or, after a backoff, counts a failed
-//! attempt). The medium does not wake up for such an instant; the station's state moves on at the
-//! medium's next step, before anything else there, exactly as it would have at its own instant
-//! ([`Csma::settle`]). Nothing else reads a station's phase in between, and the move draws no
-//! random number. A backoff whose failure would drop the frame is not foreseen: the drop is told
-//! to the station's node at its own time. In paper 001's three-host cell 29% of the run's events
-//! were such instants (docs/speed.md).
+//! The medium does not wake up for a load or wait whose outcome is certain, a busy medium
+//! (`csma/foresight.rs`); that changes the events of a run, not its results.
 
 use snooplab_proto::time::earliest;
 use snooplab_proto::Time;
@@ -49,6 +42,10 @@ use snooplab_proto::Time;
 use super::csma_params::CsmaParams;
 use super::{Frame, Medium, StationId, Transmission};
 use crate::rng::Rng;
+
+mod foresight;
+
+use foresight::Ends;
 
 /// The most stations of a cell whose [`Csma::admit`] looks only at those that may need it.
 const LOOK_MAX: usize = 64;
@@ -68,21 +65,10 @@ enum Phase {
     /// Senses the medium at `at` and sends if it is free. `backoff`: the wait was a backoff, so a
     /// busy medium then is a failed attempt.
     Waiting { at: Time, backoff: bool },
-    /// Its load or wait (`ends`) ends at `at` on a busy medium, foreseen (module doc): the
+    /// Its load or wait (`ends`) ends at `at` on a busy medium, foreseen (`csma/foresight.rs`): the
     /// medium does not wake up for it, and [`Csma::settle`] gives it its outcome once `at` has
     /// come.
     Foreseen { at: Time, ends: Ends },
-}
-
-/// What a foreseen station was doing: what ends at its instant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Ends {
-    /// Loading its frame ([`Phase::Loading`]).
-    Load,
-    /// A wait that was not a backoff ([`Phase::Waiting`] with `backoff` false).
-    Wait,
-    /// A backoff ([`Phase::Waiting`] with `backoff` true).
-    Backoff,
 }
 
 /// One station's MAC state.
@@ -137,7 +123,7 @@ pub(super) struct Csma<P> {
     /// The earliest instant of a [`Phase::Foreseen`] station: [`Csma::settle`] has work only
     /// once it has come.
     foreseen_until: Option<Time>,
-    /// Loads and waits that end on a busy medium are foreseen (module doc): the medium does not
+    /// Loads and waits that end on a busy medium are foreseen (`csma/foresight.rs`): the medium does not
     /// wake up for them. Off only in a test that compares the two.
     foresee: bool,
 }
@@ -218,124 +204,6 @@ impl<P: Frame> Csma<P> {
             _ => None,
         });
         ends.chain(waits).min()
-    }
-
-    /// Station `s`, loading or waiting, as [`Phase::Foreseen`] if `heard` says a frame on the
-    /// air covers its instant (`None` otherwise).
-    #[inline]
-    fn foreseen(&self, s: StationId, heard: impl Fn(Time) -> bool) -> Option<Phase> {
-        let m = &self.stations[s];
-        let (at, ends) = match m.phase {
-            Phase::Loading { at } => (at, Ends::Load),
-            Phase::Waiting { at, backoff: false } => (at, Ends::Wait),
-            // (not a backoff whose failure drops the frame: the drop is told at its own time)
-            Phase::Waiting { at, backoff: true } if m.attempt < self.p.max_attempts => {
-                (at, Ends::Backoff)
-            }
-            _ => return None,
-        };
-        heard(at).then_some(Phase::Foreseen { at, ends })
-    }
-
-    /// Station `s` just began to load or wait: foreseen if it can be, otherwise its instant
-    /// counts in `waiting_until` (a load's counts in `loading_until` when [`Csma::admit`] sees
-    /// it).
-    fn began(&mut self, s: StationId) {
-        let f = match self.on_air.is_empty() || !self.foresee {
-            true => None,
-            false => self.foreseen(s, |at| self.heard_at(at)),
-        };
-        if let Some(f) = f {
-            self.foresee_as(s, f);
-        } else if let Phase::Waiting { at, .. } = self.stations[s].phase {
-            self.waiting_until = earliest(self.waiting_until, Some(at));
-        }
-    }
-
-    /// Station `s` is foreseen as `f`.
-    fn foresee_as(&mut self, s: StationId, f: Phase) {
-        if let Phase::Foreseen { at, .. } = f {
-            self.foreseen_until = earliest(self.foreseen_until, Some(at));
-        }
-        self.stations[s].phase = f;
-    }
-
-    /// A frame went on the air at `start` until `end`: the stations loading or waiting whose
-    /// instant it covers are foreseen (the frames already on the air covered none of them), and
-    /// the earliest instants are found again without them.
-    fn foresee_under_new_frame(&mut self, start: Time, end: Time) {
-        if !self.foresee {
-            return;
-        }
-        let heard_from = start.saturating_add(self.p.sense_delay);
-        let mut moved = false;
-        for s in 0..self.stations.len() {
-            if let Some(f) = self.foreseen(s, |at| heard_from < at && at < end) {
-                self.foresee_as(s, f);
-                moved = true;
-            }
-        }
-        if moved {
-            self.waiting_until = None;
-            self.loading_until = None;
-            for st in &self.stations {
-                match st.phase {
-                    // (a wait that ends now is [`Csma::attempts`]'s, which sends this frame and
-                    // counts only the waits that end later)
-                    Phase::Waiting { at, .. } if at > start => {
-                        self.waiting_until = earliest(self.waiting_until, Some(at))
-                    }
-                    Phase::Loading { at } => {
-                        self.loading_until = earliest(self.loading_until, Some(at))
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-
-    /// A station sensing the medium at `at` will hear a frame that is on the air now: one that
-    /// started more than the sense delay before `at` and ends after it (a frame leaves the air
-    /// only at its end). [`Csma::busy`] at `at` is then certain, whatever else happens first.
-    fn heard_at(&self, at: Time) -> bool {
-        self.on_air
-            .iter()
-            .any(|f| f.start.saturating_add(self.p.sense_delay) < at && at < f.end)
-    }
-
-    /// Whether a foreseen instant has come by `now` ([`Csma::settle`] has work).
-    #[inline]
-    fn overdue(&self, now: Time) -> bool {
-        self.foreseen_until.is_some_and(|t| t <= now)
-    }
-
-    /// The foreseen stations whose instant has come by `now` take their outcome, as at their own
-    /// instants: the frame they hear then is still on the air (this runs before any frame leaves
-    /// it), and nothing read their phase in between.
-    #[inline(never)]
-    fn settle(&mut self, m: &mut Medium<P>, now: Time) {
-        self.foreseen_until = None;
-        for s in 0..self.stations.len() {
-            let Phase::Foreseen { at, ends } = self.stations[s].phase else {
-                continue;
-            };
-            if at > now {
-                self.foreseen_until = earliest(self.foreseen_until, Some(at));
-                continue;
-            }
-            debug_assert!(
-                self.busy(at),
-                "station {s} foreseen to find the medium busy"
-            );
-            match ends {
-                Ends::Load => {
-                    self.stations[s].phase = Phase::Loading { at };
-                    self.admit_station(m, at, s);
-                }
-                Ends::Wait => self.found_busy(m, s, false),
-                Ends::Backoff => self.found_busy(m, s, true),
-            }
-        }
     }
 
     /// A transmission the stations hear at `now` is on the air: one that started more than the
