@@ -220,8 +220,9 @@ pub struct Medium<P = SimPacket> {
     /// The CSMA state, its frames on the air included (CSMA only). Boxed: each step moves it out
     /// of the medium and back, a pointer rather than the whole state.
     csma: Option<Box<csma::Csma<P>>>,
-    /// Frames were queued (or queues cleared) since the last CSMA step: the next
-    /// [`Medium::start`] has work to do. Without it a step between timeouts changes nothing.
+    /// A frame was queued at a station that had none (or queues were cleared) since the last
+    /// CSMA step: the next [`Medium::start`] has work to do. Without it a step between timeouts
+    /// changes nothing.
     queued_since_step: bool,
     /// The station that sent last (turn taking starts after it).
     last: StationId,
@@ -330,15 +331,21 @@ impl<P: Frame> Medium<P> {
             len: frame.ip_len(),
             frame,
         };
+        // only a station that had nothing queued has a new head frame to admit: behind a head
+        // frame (loading, waiting, deferring or on the air) the frame changes nothing until that
+        // one has left, and the medium's next step need not run for it (`can_skip_start`)
+        let first = q.is_empty();
         if high {
             q.high.push_back(item);
         } else {
             q.normal.push_back(item);
         }
         self.max_queue = self.max_queue.max(q.len());
-        self.queued_since_step = true;
-        if let Some(c) = &mut self.csma {
-            c.look_at(from);
+        if first {
+            self.queued_since_step = true;
+            if let Some(c) = &mut self.csma {
+                c.look_at(from);
+            }
         }
         true
     }
@@ -413,11 +420,12 @@ impl<P: Frame> Medium<P> {
 
     /// Whether the loop may skip [`Medium::start`] now: it would do nothing, and the time
     /// [`Medium::poll_timeout`] gave after the last call still stands. Under turn taking while a
-    /// frame is on the air. Under CSMA when nothing was queued since the last step: every change
-    /// of a station's state comes from a new frame or from a time [`Medium::poll_timeout`] gives
-    /// (a frame's end, a wait's end), and those steps run from [`Medium::on_timeout`]. A frame
-    /// queued while another is on the air must sense the medium now (to defer), so any queued
-    /// frame makes the next start a step.
+    /// frame is on the air. Under CSMA when no station that had nothing queued was given a frame
+    /// since the last step: every change of a station's state comes from a new head frame or
+    /// from a time [`Medium::poll_timeout`] gives (a frame's end, a wait's end), and those steps
+    /// run from [`Medium::on_timeout`]. A new head frame queued while another is on the air must
+    /// sense the medium now (to defer), so it makes the next start a step; a frame queued behind
+    /// a head frame waits for that one to leave, which a later step sees.
     pub fn can_skip_start(&self) -> bool {
         match &self.csma {
             None => self.turn_on_air().is_some(),

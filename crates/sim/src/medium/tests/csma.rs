@@ -55,11 +55,21 @@ fn the_overhead_under_csma_is_the_calibrated_one_less_the_modelled_waits() {
 
 /// The loop skips [`Medium::start`] when [`Medium::can_skip_start`] says so; that must not
 /// change anything against starting the medium at every event, as the loop once did: three
-/// stations queue frames at random times, other nodes' events (starts with nothing queued)
-/// fall in between, and the frames that leave the air are the same, at the same times.
+/// stations queue frames at random times (most of them behind a head frame, which skips the
+/// step too), other nodes' events (starts with nothing queued) fall in between, and the frames
+/// that leave the air are the same, at the same times; with and without hosts that load their
+/// frames and a sense delay.
 #[test]
-fn skipping_a_step_with_nothing_queued_changes_nothing() {
-    for seed in 1..=20 {
+fn skipping_a_step_with_no_new_head_frame_changes_nothing() {
+    let kinds = [
+        CsmaParams::default(),
+        CsmaParams {
+            load_ns_per_byte: 1023,
+            sense_delay: 4 * US,
+            ..CsmaParams::default()
+        },
+    ];
+    for (seed, c) in (1..=20).flat_map(|s| kinds.iter().map(move |c| (s, c))) {
         let mut draw = Rng::new(seed, Stream::ErrorsUp);
         let mut arrivals: Vec<(Time, StationId)> = (0..300)
             .map(|_| (draw.below(400 * MS), draw.below(4) as StationId))
@@ -68,7 +78,7 @@ fn skipping_a_step_with_nothing_queued_changes_nothing() {
         let mut noise: Vec<Time> = (0..600).map(|_| draw.below(400 * MS)).collect();
         noise.sort_unstable();
         let drive = |skip: bool| {
-            let mut m = medium(3, CsmaParams::default(), seed);
+            let mut m = medium(3, c.clone(), seed);
             let (mut a, mut n, mut out) = (0, 0, vec![]);
             let start = |m: &mut Medium, t: Time| {
                 if !skip || !m.can_skip_start() {
