@@ -70,36 +70,28 @@ impl<P: Frame> Csma<P> {
 
     /// A frame went on the air at `start` until `end`: the stations loading or waiting whose
     /// instant it covers are foreseen (the frames already on the air covered none of them), and
-    /// the earliest instants are found again without them.
+    /// the earliest instants are found again without them, in the same walk.
     pub(super) fn foresee_under_new_frame(&mut self, start: Time, end: Time) {
         if !self.foresee {
             return;
         }
         let heard_from = start.saturating_add(self.p.sense_delay);
-        let mut moved = false;
+        let (mut waiting, mut loading) = (None, None);
         for s in 0..self.stations.len() {
             if let Some(f) = self.foreseen(s, |at| heard_from < at && at < end) {
                 self.foresee_as(s, f);
-                moved = true;
+                continue;
+            }
+            match self.stations[s].phase {
+                // (a wait that ends now is [`Csma::attempts`]'s, which sends this frame and
+                // counts only the waits that end later)
+                Phase::Waiting { at, .. } if at > start => waiting = earliest(waiting, Some(at)),
+                Phase::Loading { at } => loading = earliest(loading, Some(at)),
+                _ => {}
             }
         }
-        if moved {
-            self.waiting_until = None;
-            self.loading_until = None;
-            for st in &self.stations {
-                match st.phase {
-                    // (a wait that ends now is [`Csma::attempts`]'s, which sends this frame and
-                    // counts only the waits that end later)
-                    Phase::Waiting { at, .. } if at > start => {
-                        self.waiting_until = earliest(self.waiting_until, Some(at))
-                    }
-                    Phase::Loading { at } => {
-                        self.loading_until = earliest(self.loading_until, Some(at))
-                    }
-                    _ => {}
-                }
-            }
-        }
+        self.waiting_until = waiting;
+        self.loading_until = loading;
     }
 
     /// A station sensing the medium at `at` will hear a frame that is on the air now: one that
