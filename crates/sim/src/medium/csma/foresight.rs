@@ -49,9 +49,11 @@ impl<P: Frame> Csma<P> {
     /// counts in `waiting_until` (a load's counts in `loading_until` when [`Csma::admit`] sees
     /// it).
     pub(super) fn began(&mut self, s: StationId) {
-        let f = match self.on_air.is_empty() || !self.foresee {
-            true => None,
-            false => self.foreseen(s, |at| self.heard_at(at)),
+        // (nothing on the air: nothing to hear)
+        let f = if self.foresee && !self.on_air.is_empty() {
+            self.foreseen(s, |at| self.heard_at(at))
+        } else {
+            None
         };
         if let Some(f) = f {
             self.foresee_as(s, f);
