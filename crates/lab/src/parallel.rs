@@ -6,7 +6,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
-use snooplab_sim::{run, RunResult, Scenario};
+use snooplab_sim::run::{families, run_sharing_start};
+use snooplab_sim::{Job, RunResult, Scenario};
 
 use crate::Error;
 
@@ -52,22 +53,37 @@ pub struct Runner<'a> {
 impl Runner<'_> {
     /// Runs scenarios.
     pub fn run_all(&self, jobs: &[Scenario]) -> Result<Vec<RunResult>, Error> {
-        self.run_each(jobs, run)
+        let jobs: Vec<Job> = jobs.iter().map(Job::from).collect();
+        self.run_jobs(&jobs)
     }
 
     /// Runs jobs (a paper's runs: its preset networks or scenarios of the default testbed).
-    pub fn run_jobs(&self, jobs: &[snooplab_sim::Job]) -> Result<Vec<RunResult>, Error> {
-        self.run_each(jobs, snooplab_sim::Job::run)
+    /// Jobs that differ only in their transfers run as one run that forks where they part
+    /// (`sim/src/run/fork.rs`), each with the result of its own run.
+    pub fn run_jobs(&self, jobs: &[Job]) -> Result<Vec<RunResult>, Error> {
+        let families = families(jobs);
+        let each = self.run_each(&families, |family| {
+            let members: Vec<&Job> = family.iter().map(|&i| &jobs[i]).collect();
+            run_sharing_start(&members).0
+        })?;
+        let mut results: Vec<Option<RunResult>> = vec![None; jobs.len()];
+        for (family, runs) in families.iter().zip(each) {
+            for (&i, r) in family.iter().zip(runs) {
+                results[i] = Some(r);
+            }
+        }
+        Ok(results.into_iter().flatten().collect())
     }
 
-    /// `one` on every job, in parallel, results in the jobs' order.
-    pub fn run_each<J: Sync>(
+    /// `one` on every job, in parallel, results in the jobs' order; `on_done` is called once
+    /// for each result `one` gives.
+    pub fn run_each<J: Sync, R: Send + Done>(
         &self,
         jobs: &[J],
-        one: impl Fn(&J) -> RunResult + Sync,
-    ) -> Result<Vec<RunResult>, Error> {
+        one: impl Fn(&J) -> R + Sync,
+    ) -> Result<Vec<R>, Error> {
         let cancelled = || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
-        let work = || -> Option<Vec<RunResult>> {
+        let work = || -> Option<Vec<R>> {
             jobs.par_iter()
                 .map(|j| {
                     if cancelled() {
@@ -75,7 +91,7 @@ impl Runner<'_> {
                     }
                     let r = one(j);
                     if let Some(f) = self.on_done {
-                        f();
+                        (0..r.runs()).for_each(|_| f());
                     }
                     Some(r)
                 })
@@ -90,6 +106,23 @@ impl Runner<'_> {
             None => work(),
         };
         results.ok_or(Error::Cancelled)
+    }
+}
+
+/// What [`Runner::run_each`] gives for one job: how many runs it holds, for the progress.
+pub trait Done {
+    fn runs(&self) -> usize;
+}
+
+impl Done for RunResult {
+    fn runs(&self) -> usize {
+        1
+    }
+}
+
+impl Done for Vec<RunResult> {
+    fn runs(&self) -> usize {
+        self.len()
     }
 }
 

@@ -20,12 +20,14 @@ use timers::Timers;
 /// Children per heap node.
 const ARITY: usize = 4;
 
+#[derive(Clone)]
 struct Entry<E> {
     /// `time << 64 | order`: earlier first, then first inserted.
     key: u128,
     event: E,
 }
 
+#[derive(Clone)]
 pub struct EventQueue<E> {
     heap: Vec<Entry<E>>,
     next_order: u64,

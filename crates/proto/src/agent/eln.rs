@@ -62,6 +62,7 @@ agent_counters! {
     }
 }
 
+#[derive(Clone)]
 pub struct ElnAgent<P> {
     senders: MobileSenders<()>,
     out: VecDeque<Transmit<P>>,
@@ -101,7 +102,7 @@ impl<P> ElnAgent<P> {
     }
 }
 
-impl<P: SegmentView + BuildPacket + Clone> Agent<P> for ElnAgent<P> {
+impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for ElnAgent<P> {
     fn on_packet(&mut self, now: Time, from: Port, packet: P) {
         let Some(seg) = packet.segment().copied() else {
             self.stats.forwarded += 1;
@@ -149,6 +150,9 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for ElnAgent<P> {
 
     fn queue_reader(&mut self) -> Option<&mut dyn QueueReader<P>> {
         Some(self)
+    }
+    fn fork(&self) -> Option<Box<dyn Agent<P>>> {
+        Some(Box::new(self.clone()))
     }
 }
 

@@ -173,4 +173,10 @@ pub trait Agent<P: SegmentView> {
     fn handover(&mut self) -> Option<&mut dyn Handover<P>> {
         None
     }
+    /// A copy of the agent as it stands, for a simulated run that forks into two (runs that
+    /// differ only in how many bytes their senders write share their common start). `None`: the
+    /// agent cannot be copied, and a run with it is not forked.
+    fn fork(&self) -> Option<Box<dyn Agent<P>>> {
+        None
+    }
 }

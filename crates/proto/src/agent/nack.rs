@@ -63,6 +63,7 @@ impl NackConfig {
 }
 
 /// What the NACK generator keeps per connection besides its blocks.
+#[derive(Clone)]
 struct NackState<P> {
     /// The fixed host's last ACK towards the mobile host: what a NACK repeats.
     last_ack: Option<P>,
@@ -103,6 +104,7 @@ agent_counters! {
     }
 }
 
+#[derive(Clone)]
 pub struct NackAgent<P> {
     cfg: NackConfig,
     senders: MobileSenders<NackState<P>>,
@@ -225,7 +227,7 @@ impl<P: SegmentView + BuildPacket + Clone> NackAgent<P> {
     }
 }
 
-impl<P: SegmentView + BuildPacket + Clone> Agent<P> for NackAgent<P> {
+impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for NackAgent<P> {
     fn on_packet(&mut self, now: Time, from: Port, packet: P) {
         if let Some(seg) = packet.segment().copied() {
             match from {
@@ -285,6 +287,9 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for NackAgent<P> {
 
     fn queue_reader(&mut self) -> Option<&mut dyn QueueReader<P>> {
         Some(self)
+    }
+    fn fork(&self) -> Option<Box<dyn Agent<P>>> {
+        Some(Box::new(self.clone()))
     }
 }
 

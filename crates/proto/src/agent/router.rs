@@ -5,7 +5,7 @@ use std::collections::VecDeque;
 use super::{Agent, Counters, Port, SegmentView, Transmit};
 use crate::time::Time;
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Router<P> {
     out: VecDeque<Transmit<P>>,
     /// Packets passed on.
@@ -21,7 +21,7 @@ impl<P> Default for Router<P> {
     }
 }
 
-impl<P: SegmentView> Agent<P> for Router<P> {
+impl<P: SegmentView + Clone + 'static> Agent<P> for Router<P> {
     fn on_packet(&mut self, _now: Time, from: Port, packet: P) {
         self.forwarded += 1;
         self.out
@@ -36,5 +36,8 @@ impl<P: SegmentView> Agent<P> for Router<P> {
     }
     fn counters(&self) -> Counters {
         Counters(vec![("forwarded", self.forwarded)])
+    }
+    fn fork(&self) -> Option<Box<dyn Agent<P>>> {
+        Some(Box::new(self.clone()))
     }
 }

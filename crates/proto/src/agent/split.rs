@@ -64,7 +64,7 @@ agent_counters! {
     }
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SplitAgent<P> {
     cfg: SplitConfig,
     /// Towards the fixed host (the base station plays the mobile host).
@@ -268,7 +268,7 @@ fn reset_for(seg: &Segment) -> Segment {
     }
 }
 
-impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
+impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SplitAgent<P> {
     fn on_packet(&mut self, now: Time, from: Port, packet: P) {
         let Some(seg) = packet.segment().copied() else {
             self.out
@@ -370,6 +370,9 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SplitAgent<P> {
 
     fn relay(&self) -> Option<&dyn Relay> {
         Some(self)
+    }
+    fn fork(&self) -> Option<Box<dyn Agent<P>>> {
+        Some(Box::new(self.clone()))
     }
 }
 

@@ -373,6 +373,35 @@ impl Tcp {
         }
     }
 
+    /// Whether all this side has done so far, and all it does in the next event, is the same
+    /// for an application that writes `n` bytes as for one that writes
+    /// [`TcpConfig::app_bytes`] (a simulated run forks on it: runs that differ only in their
+    /// transfers share their start). A bulk application's byte count is read only once the
+    /// peer has acknowledged up to a send buffer short of it ([`Tcp::buffer_end`],
+    /// [`Tcp::app_closed`]); an event acknowledges at most what was sent before it, and the
+    /// handshake rounds the buffer up by less than a segment.
+    pub fn writes_alike(&self, n: u64) -> bool {
+        if n == self.cfg.app_bytes {
+            return true;
+        }
+        if self.cfg.close_when != CloseWhen::AfterSend || n > self.cfg.app_bytes {
+            return false;
+        }
+        let sent = if self.snd_max.lt(self.data_start()) {
+            0
+        } else {
+            u64::from(self.snd_max.since(self.data_start()))
+        };
+        sent + u64::from(self.sndbuf) + u64::from(self.cfg.mss.max(32)) < n
+    }
+
+    /// The application writes `n` bytes in all from now on; only where
+    /// [`Tcp::writes_alike`] holds, which nothing here checks twice.
+    pub fn set_app_bytes(&mut self, n: u64) {
+        debug_assert!(self.writes_alike(n));
+        self.cfg.app_bytes = n;
+    }
+
     /// Data bytes acknowledged by the peer.
     fn data_acked(&self) -> u64 {
         u64::from(self.snd_una.since(self.data_start())).min(self.total_bytes())
@@ -525,6 +554,8 @@ impl Tcp {
     }
 }
 
+#[cfg(test)]
+mod fork_tests;
 #[cfg(test)]
 mod host_tests;
 #[cfg(test)]

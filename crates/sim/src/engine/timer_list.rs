@@ -25,6 +25,7 @@ struct Armed {
 }
 
 /// Timers numbered `0..slots`, each armed at a key or not.
+#[derive(Clone)]
 pub(super) struct TimerList {
     /// The armed timers, earliest first.
     list: Vec<Armed>,

@@ -15,6 +15,7 @@ use super::timer_list::{TimerList, LIST_MAX};
 /// A run's timers: in a sorted list when they are few (`timer_list.rs`), in the heap below
 /// otherwise.
 /// Either gives the same earliest timer: only the cost differs.
+#[derive(Clone)]
 pub(super) enum Timers {
     List(TimerList),
     Heap(TimerHeap),
@@ -68,7 +69,7 @@ struct Armed {
 }
 
 /// Timers numbered `0..slots`, each armed at a key or not.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct TimerHeap {
     heap: Vec<Armed>,
     /// Each timer's index in `heap`, or [`NONE`].

@@ -95,6 +95,7 @@ struct OnAir<P> {
 }
 
 /// The CSMA/CA state of one cell.
+#[derive(Clone)]
 pub(super) struct Csma<P> {
     p: CsmaParams,
     stations: Vec<Mac>,

@@ -201,6 +201,7 @@ pub struct StationCounters {
 
 /// The shared medium of one cell and its stations' queues, generic over the frame so that the
 /// simulator and the live mode's emulator run the same model.
+#[derive(Clone)]
 pub struct Medium<P = SimPacket> {
     p: WavelanParams,
     model: AccessModel,

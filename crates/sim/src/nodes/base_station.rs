@@ -58,6 +58,21 @@ impl BaseStationNode {
         self.down = false;
     }
 
+    /// A copy of the base station as it stands, for a run that forks (`run/fork.rs`); `None`
+    /// if its agent cannot be copied ([`Agent::fork`]).
+    pub fn fork(&self) -> Option<BaseStationNode> {
+        Some(BaseStationNode {
+            agent: self.agent.fork()?,
+            dropped_corrupted: self.dropped_corrupted,
+            input: self.input,
+            waiting: self.waiting.clone(),
+            busy_until: self.busy_until,
+            input_drops: self.input_drops,
+            down: self.down,
+            crash_drops: self.crash_drops,
+        })
+    }
+
     pub fn on_packet(&mut self, now: Time, side: Side, packet: SimPacket) {
         if self.down {
             self.crash_drops += 1;

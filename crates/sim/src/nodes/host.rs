@@ -19,6 +19,7 @@ pub enum Role {
 }
 
 /// One TCP endpoint of a flow.
+#[derive(Clone)]
 pub struct Conn {
     pub flow: FlowId,
     pub role: Role,
@@ -43,6 +44,20 @@ pub struct HostNode {
 }
 
 impl HostNode {
+    /// A copy of the host as it stands, for a run that forks (`run/fork.rs`); `None` for a host
+    /// that hands off (its mobility layer is not copied).
+    pub fn fork(&self) -> Option<HostNode> {
+        if self.mobile.is_some() {
+            return None;
+        }
+        Some(HostNode {
+            conns: self.conns.clone(),
+            unmatched: self.unmatched,
+            next: self.next,
+            mobile: None,
+        })
+    }
+
     /// The endpoint a segment from `seg.src` to `seg.dst` belongs to.
     pub fn conn_index(&self, packet: &SimPacket) -> Option<usize> {
         let s = &packet.seg;

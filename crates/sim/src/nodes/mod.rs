@@ -99,6 +99,16 @@ impl SimNode {
         }
     }
 
+    /// A copy of the node as it stands, for a run that forks (`run/fork.rs`); `None` for a host
+    /// outside the engine, a host that hands off, or an agent that cannot be copied.
+    pub fn fork(&self) -> Option<SimNode> {
+        match self {
+            SimNode::Host(h) => h.fork().map(SimNode::Host),
+            SimNode::BaseStation(b) => b.fork().map(SimNode::BaseStation),
+            SimNode::External(_) => None,
+        }
+    }
+
     pub fn host_mut(&mut self) -> Option<&mut HostNode> {
         match self {
             SimNode::Host(h) => Some(h),

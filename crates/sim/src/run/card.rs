@@ -24,7 +24,7 @@ use crate::observer::Observe;
 use crate::packet::SimPacket;
 
 /// A frame waiting in the card's queue, and where it goes.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct CardFrame {
     pub cell: usize,
     /// The host's station number in that cell.
@@ -35,7 +35,7 @@ pub(super) struct CardFrame {
 }
 
 /// The interface queue of a mobile host's one card.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Card {
     waiting: VecDeque<CardFrame>,
     /// The cell whose medium holds the card's frame (queued there or on the air), if any.
@@ -112,7 +112,16 @@ impl<O: Observe> Simulation<O> {
     /// A frame `node` sent in cell `cell` left the air (or was given up): if it was its card's,
     /// the card hands its medium the next frame, and that cell starts (unless a frame of its
     /// channel has just ended, when the loop starts it in turn).
+    #[inline(always)]
     pub(super) fn card_sent(&mut self, node: NodeId, cell: usize) {
+        // (most hosts have no card of their own: the test is inlined where a frame ends)
+        if self.cards[node].is_some() {
+            self.card_sent_now(node, cell);
+        }
+    }
+
+    /// [`Simulation::card_sent`] for a host with a card.
+    fn card_sent_now(&mut self, node: NodeId, cell: usize) {
         let Some(card) = self.cards[node].as_mut() else {
             return;
         };

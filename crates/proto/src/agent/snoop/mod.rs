@@ -276,7 +276,7 @@ agent_counters! {
 }
 
 /// The LL / LL-TCP-AWARE / LL-SMART / LL-SMART-TCP-AWARE agent.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct SnoopAgent<P> {
     cfg: SnoopConfig,
     conns: BTreeMap<ConnKey, Conn<P>>,
@@ -363,7 +363,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
     }
 }
 
-impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SnoopAgent<P> {
+impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SnoopAgent<P> {
     fn on_packet(&mut self, now: Time, from: Port, packet: P) {
         let Some(seg) = packet.segment().copied() else {
             // Not TCP/IPv4: pass through untouched.
@@ -413,6 +413,9 @@ impl<P: SegmentView + BuildPacket + Clone> Agent<P> for SnoopAgent<P> {
 
     fn mirror(&mut self) -> Option<&mut dyn Mirror<P>> {
         Some(self)
+    }
+    fn fork(&self) -> Option<Box<dyn Agent<P>>> {
+        Some(Box::new(self.clone()))
     }
 }
 

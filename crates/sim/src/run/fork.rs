@@ -1,0 +1,254 @@
+//! Runs that share their start: networks that differ only in how many bytes their flows send
+//! (paper 001's 1, 2, 4, 8 and 10 MB, a sweep over `--transfer`) are the same run, event for
+//! event, until a sender of the smaller one is about to have its last bytes written: a bulk
+//! application's byte count is read only then ([`Tcp::writes_alike`]). So the largest runs
+//! once, and each smaller one is a copy of it taken where they part, run on from there. The
+//! results are those of separate runs to the bit, event counts included; a test compares them
+//! (`sim/tests/fork.rs`).
+//!
+//! A run forks only if all of it can be copied: a host outside the engine, a host that hands off
+//! (its mobility layer) or an agent that cannot be copied ([`Agent::fork`]) make the smaller
+//! runs separate runs, with the same results.
+//!
+//! [`Tcp::writes_alike`]: snooplab_proto::tcp::Tcp::writes_alike
+//! [`Agent::fork`]: snooplab_proto::agent::Agent::fork
+
+use std::collections::BTreeMap;
+
+use snooplab_proto::Time;
+
+use crate::job::Job;
+use crate::metrics::RunResult;
+use crate::network::{Flow, Network};
+use crate::nodes::Role;
+use crate::observer::{NoObserver, Observe};
+
+use super::{SimulatedTime, Simulation};
+
+/// Whether `a` and `b` are the same network but for their flows' transfers.
+pub fn same_but_transfers(a: &Network, b: &Network) -> bool {
+    let flow = |f: &Flow| Flow {
+        transfer: 0,
+        ..f.clone()
+    };
+    a.seed == b.seed
+        && a.max_time == b.max_time
+        && a.nodes == b.nodes
+        && a.links == b.links
+        && a.cells == b.cells
+        && a.handoffs == b.handoffs
+        && a.crashes == b.crashes
+        && a.flows.len() == b.flows.len()
+        && a.flows
+            .iter()
+            .zip(&b.flows)
+            .all(|(f, g)| flow(f) == flow(g))
+}
+
+/// Whether every flow of `small` sends at most what the same flow of `large` sends (two networks
+/// [`same_but_transfers`]): then a run of `small` starts as a run of `large`.
+pub fn sends_no_more(small: &Network, large: &Network) -> bool {
+    small
+        .flows
+        .iter()
+        .zip(&large.flows)
+        .all(|(s, l)| s.transfer <= l.transfer)
+}
+
+/// `jobs` grouped into families that share their start ([`run_sharing_start`]), in the order
+/// of their first jobs: each family's job indices in their order, but for the one that sends
+/// the most, which comes last. A job that fits no family (it sends more than the family's
+/// largest in one flow and less in another) is a family of its own.
+pub fn families(jobs: &[Job]) -> Vec<Vec<usize>> {
+    // networks that could be alike have the same seed and shape: only those are compared
+    let mut begun: BTreeMap<(u64, usize, usize, Time), Vec<usize>> = BTreeMap::new();
+    let mut out: Vec<Vec<usize>> = vec![];
+    for (i, job) in jobs.iter().enumerate() {
+        let n = &job.network;
+        let list = begun
+            .entry((n.seed, n.nodes.len(), n.flows.len(), n.max_time))
+            .or_default();
+        match list
+            .iter()
+            .find(|&&k| same_but_transfers(&jobs[out[k][0]].network, n))
+        {
+            Some(&k) => out[k].push(i),
+            None => {
+                list.push(out.len());
+                out.push(vec![i]);
+            }
+        }
+    }
+    let sent = |i: usize| -> u64 { jobs[i].network.flows.iter().map(|f| f.transfer).sum() };
+    let mut alone = vec![];
+    for family in &mut out {
+        // the first job of the largest transfers leads; those it does not cover go alone
+        let Some(lead) = family.iter().copied().rev().max_by_key(|&i| sent(i)) else {
+            continue;
+        };
+        family.retain(|&i| {
+            let fits = sends_no_more(&jobs[i].network, &jobs[lead].network);
+            if !fits {
+                alone.push(vec![i]);
+            }
+            fits && i != lead
+        });
+        family.push(lead);
+    }
+    out.extend(alone);
+    out
+}
+
+/// Runs `jobs`, networks [`same_but_transfers`] each of which [`sends_no_more`] than the last
+/// one: results in the jobs' order, each the result of its own run to the bit, and how many of
+/// the smaller runs were copied from the largest (the others, from their start, ran on their
+/// own or are the largest again).
+pub fn run_sharing_start(jobs: &[&Job]) -> (Vec<RunResult>, usize) {
+    let Some((largest, smaller)) = jobs.split_last() else {
+        return (vec![], 0);
+    };
+    let mut forked = 0;
+    let mut results: Vec<Option<RunResult>> = vec![None; jobs.len()];
+    // the smaller runs still to part from the largest
+    let mut waiting: Vec<usize> = (0..smaller.len())
+        .filter(|&j| {
+            same_but_transfers(&jobs[j].network, &largest.network)
+                && sends_no_more(&jobs[j].network, &largest.network)
+        })
+        .collect();
+    let mut run = Simulation::of_network(&largest.network, &largest.env);
+    let mut going = true;
+    while going && !waiting.is_empty() {
+        let limits = first_parting(&waiting, jobs, &largest.network);
+        going = run.run_events(&mut SimulatedTime, Some(&limits));
+        if going {
+            waiting.retain(|&j| {
+                if run.runs_alike(&jobs[j].network) {
+                    return true;
+                }
+                let branch = run.fork_as(&jobs[j].network, &jobs[j].env);
+                forked += usize::from(branch.is_some());
+                results[j] = Some(branch.map_or_else(|| jobs[j].run(), Simulation::run));
+                false
+            });
+        }
+    }
+    let last = if going {
+        run.run_to_end(&mut SimulatedTime).0
+    } else {
+        run.wind_up().0
+    };
+    for (j, job) in jobs.iter().enumerate() {
+        if results[j].is_none() && j + 1 < jobs.len() {
+            // the same run as the largest, or one that did not part from it before its end
+            results[j] = Some(
+                if job.network == largest.network && job.env == largest.env {
+                    last.clone()
+                } else {
+                    job.run()
+                },
+            );
+        }
+    }
+    results[jobs.len() - 1] = Some(last);
+    (results.into_iter().flatten().collect(), forked)
+}
+
+/// For each flow, the least transfer the `waiting` jobs give it where it differs from the
+/// largest's: the first place a waiting run parts from the largest.
+fn first_parting(waiting: &[usize], jobs: &[&Job], largest: &Network) -> Vec<Option<u64>> {
+    (0..largest.flows.len())
+        .map(|f| {
+            waiting
+                .iter()
+                .map(|&j| jobs[j].network.flows[f].transfer)
+                .filter(|&n| n != largest.flows[f].transfer)
+                .min()
+        })
+        .collect()
+}
+
+impl<O: Observe> Simulation<O> {
+    /// Whether this run so far, and through its next event, is also a run whose flows send
+    /// `limits` (`None`: as much as here): [`Simulation::runs_alike`] for many runs at once.
+    pub(super) fn writes_alike(&self, limits: &[Option<u64>]) -> bool {
+        limits.iter().enumerate().all(|(f, n)| {
+            n.is_none_or(|n| self.tcp(f, Role::Sender).is_none_or(|t| t.writes_alike(n)))
+        })
+    }
+}
+
+impl Simulation<NoObserver> {
+    /// Whether this run so far, and through its next event, is also a run of `net` (a network
+    /// [`same_but_transfers`] that [`sends_no_more`]): each flow sends as much in both, or its
+    /// sender has not started, or it [`writes_alike`](snooplab_proto::tcp::Tcp::writes_alike).
+    fn runs_alike(&self, net: &Network) -> bool {
+        (0..self.flows.len()).all(|f| {
+            let n = net.flows[f].transfer;
+            n == self.net.flows[f].transfer
+                || self.tcp(f, Role::Sender).is_none_or(|t| t.writes_alike(n))
+        })
+    }
+
+    /// A copy of this run as it stands, going on as a run of `net`, labelled `env`, where
+    /// [`Simulation::runs_alike`] holds; `None` if part of it cannot be copied.
+    fn fork_as(&self, net: &Network, env: &str) -> Option<Simulation> {
+        let nodes = self
+            .nodes
+            .iter()
+            .map(|n| n.fork())
+            .collect::<Option<Vec<_>>>()?;
+        let in_transit = self
+            .in_transit
+            .iter()
+            .map(|s| match s {
+                Some((to, agent)) => agent.fork().map(|a| Some((*to, a))),
+                None => Some(None),
+            })
+            .collect::<Option<Vec<_>>>()?;
+        let mut fork = Simulation {
+            net: net.clone(),
+            routes: self.routes.clone(),
+            addrs: self.addrs.clone(),
+            now: self.now,
+            queue: self.queue.clone(),
+            nodes,
+            links: self.links.clone(),
+            in_flight: self.in_flight.clone(),
+            cells: self.cells.clone(),
+            node_cells: self.node_cells.clone(),
+            roaming: self.roaming.clone(),
+            cards: self.cards.clone(),
+            recipes: self.recipes.clone(),
+            air_group: self.air_group.clone(),
+            air_hold: self.air_hold,
+            in_transit,
+            decisions_seen: self.decisions_seen.clone(),
+            state_transfers: self.state_transfers.clone(),
+            flows: self.flows.clone(),
+            senders_on: self.senders_on.clone(),
+            receivers_on: self.receivers_on.clone(),
+            scratch: Vec::new(),
+            endpoints: self.endpoints.clone(),
+            pending: self.pending.clone(),
+            events: self.events,
+            capped: self.capped,
+            inv: self.inv.clone(),
+            env: env.to_string(),
+            obs: NoObserver,
+            progress: None,
+            ended: self.ended,
+            hosts_ran: self.hosts_ran,
+        };
+        for (f, flow) in net.flows.iter().enumerate() {
+            if let Some(cfg) = fork.pending[f].as_mut() {
+                cfg.app_bytes = flow.transfer;
+            }
+            let (node, conn) = (fork.flows[f].sender, fork.flows[f].sender_conn);
+            if let Some(c) = conn.and_then(|c| fork.nodes[node].host_mut()?.conns.get_mut(c)) {
+                c.tcp.set_app_bytes(flow.transfer);
+            }
+        }
+        Some(fork)
+    }
+}
