@@ -6,7 +6,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
-use snooplab_sim::run::{families, run_sharing_start};
+use snooplab_sim::run::{families, run_family};
 use snooplab_sim::{Job, RunResult, Scenario};
 
 use crate::Error;
@@ -58,19 +58,15 @@ impl Runner<'_> {
     }
 
     /// Runs jobs (a paper's runs: its preset networks or scenarios of the default testbed).
-    /// Jobs that differ only in their transfers run as one run that forks where they part
-    /// (`sim/src/run/fork.rs`), each with the result of its own run.
+    /// Jobs that differ only in their transfers run as one run that forks where they part, and
+    /// a job that only adds Early Retransmit takes its result from the run without it where the
+    /// rule never acted (`sim/src/run/family.rs`): each job has the result of its own run.
     pub fn run_jobs(&self, jobs: &[Job]) -> Result<Vec<RunResult>, Error> {
         let families = families(jobs);
-        let each = self.run_each(&families, |family| {
-            let members: Vec<&Job> = family.iter().map(|&i| &jobs[i]).collect();
-            run_sharing_start(&members).0
-        })?;
+        let each = self.run_each(&families, |family| run_family(jobs, family).0)?;
         let mut results: Vec<Option<RunResult>> = vec![None; jobs.len()];
-        for (family, runs) in families.iter().zip(each) {
-            for (&i, r) in family.iter().zip(runs) {
-                results[i] = Some(r);
-            }
+        for (i, r) in each.into_iter().flatten() {
+            results[i] = Some(r);
         }
         Ok(results.into_iter().flatten().collect())
     }
@@ -120,7 +116,7 @@ impl Done for RunResult {
     }
 }
 
-impl Done for Vec<RunResult> {
+impl Done for Vec<(usize, RunResult)> {
     fn runs(&self) -> usize {
         self.len()
     }

@@ -422,6 +422,22 @@ impl Protocol {
     pub fn agent(self) -> AgentKind {
         self.def().agent
     }
+
+    /// Whether this protocol is `base` with Early Retransmit added and nothing else changed (ER
+    /// to Reno, ER+LT to LT): a run of it is a run of `base` until the rule would first act
+    /// (`run/family.rs`).
+    pub fn adds_early_retransmit_to(self, base: Protocol) -> bool {
+        let (a, b) = (self.def(), base.def());
+        !b.sender.early_retransmit
+            && a.sender
+                == RecoveryPolicy {
+                    early_retransmit: true,
+                    ..b.sender
+                }
+            && a.receiver == b.receiver
+            && a.agent == b.agent
+            && a.reports_output_queue == b.reports_output_queue
+    }
 }
 
 #[cfg(test)]

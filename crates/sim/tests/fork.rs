@@ -3,7 +3,7 @@
 //! bit, event counts included.
 
 use snooplab_sim::medium::{AccessModel, CsmaParams};
-use snooplab_sim::run::{families, run_sharing_start};
+use snooplab_sim::run::{families, run_family, Family, Twin};
 use snooplab_sim::{Env, Job, Network, Protocol, RunResult, Scenario};
 
 /// Paper 000's testbed with `protocol`, sending `transfer` bytes, 16 KB buffers.
@@ -17,17 +17,16 @@ fn separately(jobs: &[Job]) -> Vec<RunResult> {
     jobs.iter().map(Job::run).collect()
 }
 
-/// Each family of `jobs` run sharing its start, the results put back in the jobs' order, and
-/// how many runs were copies.
+/// Each family of `jobs` run, the results put back in the jobs' order, and how many runs were
+/// not made from their start.
 fn forked(jobs: &[Job]) -> (Vec<RunResult>, usize) {
     let mut out: Vec<Option<RunResult>> = vec![None; jobs.len()];
     let mut copies = 0;
     for family in families(jobs) {
-        let members: Vec<&Job> = family.iter().map(|&i| &jobs[i]).collect();
-        let (results, forked) = run_sharing_start(&members);
-        copies += forked;
-        for (i, r) in family.iter().zip(results) {
-            out[*i] = Some(r);
+        let (results, shared) = run_family(jobs, &family);
+        copies += shared;
+        for (i, r) in results {
+            out[i] = Some(r);
         }
     }
     let results = out.into_iter().map(|r| r.expect("every job ran")).collect();
@@ -111,7 +110,7 @@ fn a_shared_cell_parts_where_each_flow_of_the_smaller_run_ends() {
             csma_cell([300_000, 300_000, 300_000], seed),
             csma_cell([200_000, 400_000, 300_000], seed),
         ];
-        let f = families(&jobs);
+        let f: Vec<Vec<usize>> = families(&jobs).into_iter().map(|f| f.members).collect();
         assert_eq!(f, vec![vec![1, 2, 4, 0], vec![3], vec![5]], "seed {seed}");
         let (shared, copies) = forked(&jobs);
         assert_eq!(shared, separately(&jobs), "seed {seed}");
@@ -126,5 +125,57 @@ fn networks_that_differ_in_more_than_their_transfers_are_not_one_family() {
     let b = testbed(Protocol::E2e, 200_000, 2);
     let c = testbed(Protocol::Efr, 200_000, 1);
     let d = testbed(Protocol::E2e, 300_000, 1);
-    assert_eq!(families(&[a, b, c, d]), vec![vec![0, 3], vec![1], vec![2]]);
+    let members: Vec<Vec<usize>> = families(&[a, b, c, d])
+        .into_iter()
+        .map(|f| f.members)
+        .collect();
+    assert_eq!(members, vec![vec![0, 3], vec![1], vec![2]]);
+}
+
+#[test]
+fn an_early_retransmit_twin_takes_the_result_of_the_run_without_it_where_the_rule_never_acted() {
+    // short transfers and a high loss rate, so that the rule acts in some runs (a loss among the
+    // last segments) and not in others
+    let mut jobs = vec![];
+    for seed in 1..=12 {
+        for (protocol, twin) in [
+            (Protocol::E2e, Protocol::EarlyRetransmit),
+            (Protocol::LimitedTransmit, Protocol::EarlyRetransmitLt),
+        ] {
+            for transfer in [60_000, 150_000] {
+                for p in [protocol, twin] {
+                    let mut sc = Scenario::paper000(p, Env::Lan, 16384, seed);
+                    sc.transfer = transfer;
+                    sc.error_every = 30_000;
+                    jobs.push(Job::from(&sc));
+                }
+            }
+        }
+    }
+    let families = families(&jobs);
+    // a family per seed and protocol: its two transfers, and their two twins
+    assert_eq!(families.len(), 24);
+    let twin = |job, of| Twin {
+        job,
+        of,
+        flows: vec![0],
+    };
+    assert_eq!(
+        families[0],
+        Family {
+            members: vec![0, 2],
+            twins: vec![twin(1, 0), twin(3, 1)],
+        }
+    );
+    let (shared, copies) = forked(&jobs);
+    let own = separately(&jobs);
+    for (i, (s, o)) in shared.iter().zip(&own).enumerate() {
+        assert_eq!(s, o, "job {i}");
+    }
+    // per family one fork, and of the 48 twins some taken from their member, some run
+    let twins_taken = copies - 24;
+    assert!(
+        (1..48).contains(&twins_taken),
+        "{twins_taken} of 48 twins taken from their members"
+    );
 }

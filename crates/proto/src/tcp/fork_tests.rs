@@ -1,6 +1,9 @@
-//! [`Tcp::writes_alike`], the rule a simulated run forks on: a bulk sender of `app_bytes` and its
-//! twin that writes fewer bytes, fed the same segments and timeouts, send the same segments and
-//! ask for the same timeouts for as long as the rule holds before each input.
+//! The rules a simulated run forks on (`sim/src/run/fork.rs`), each checked on twin senders fed
+//! the same segments and timeouts: [`Tcp::writes_alike`] (a bulk sender of `app_bytes` and its twin
+//! that writes fewer bytes send the same segments and ask for the same timeouts for as long as the
+//! rule holds before each input), and [`Tcp::early_retransmit_would_have_acted`] (a sender without
+//! Early Retransmit and its twin with it act alike until the first says the rule would have
+//! acted).
 
 use proptest::prelude::*;
 
@@ -14,17 +17,27 @@ const MSS: u32 = 1000;
 /// What arrives where, and when: (time, order, to the sink?, segment).
 type InFlight = Vec<(Time, u64, bool, Segment)>;
 
-/// Runs a bulk sender of `large` bytes and its twin of `small` over a wire of `delay` each way
-/// that drops the data segments `lost` picks, until the rule stops holding or the transfer ends;
-/// fails if the two ever act apart while it holds. Returns the bytes acknowledged when the rule
-/// stopped holding.
-fn twins(large: u64, small: u64, buffer: u32, delay: Time, lost: &[bool]) -> u64 {
-    let sender = |app| {
-        let mut cfg = TcpConfig::bulk_sender(MSS, buffer, app);
-        cfg.iss = 1000;
-        Tcp::connect(cfg, FH, MH, 0)
-    };
-    let (mut s, mut twin) = (sender(large), sender(small));
+/// A bulk sender of `app` bytes with `policy`.
+fn sender(app: u64, buffer: u32, policy: RecoveryPolicy) -> Tcp {
+    let mut cfg = TcpConfig::bulk_sender(MSS, buffer, app);
+    cfg.iss = 1000;
+    cfg.policy = policy;
+    Tcp::connect(cfg, FH, MH, 0)
+}
+
+/// Runs sender `s` and its `twin` over a wire of `delay` each way that drops the data segments
+/// `lost` picks, until the transfer ends, `parts_next` says the next input may part them (checked
+/// before each), or `parted` says the last one may have (checked after each); fails if the two
+/// ever act apart before that. Returns the first sender.
+fn twins(
+    mut s: Tcp,
+    mut twin: Tcp,
+    buffer: u32,
+    delay: Time,
+    lost: &[bool],
+    parts_next: impl Fn(&Tcp) -> bool,
+    parted: impl Fn(&Tcp) -> bool,
+) -> Tcp {
     let mut rcfg = TcpConfig::sink(MSS, buffer);
     rcfg.iss = 5000;
     let mut r = Tcp::listen(rcfg, MH, FH);
@@ -54,16 +67,13 @@ fn twins(large: u64, small: u64, buffer: u32, delay: Time, lost: &[bool]) -> u64
             order += 1;
             wire.push((now + delay, order, false, seg));
         }
-        if s.is_finished() && r.is_finished() {
+        if s.is_finished() && r.is_finished() || parts_next(&s) {
             break;
         }
         // the next input: a segment's arrival or a timeout, whichever is first
         let next_seg = wire.iter().map(|w| (w.0, w.1)).min();
         let timers = [s.poll_timeout(), r.poll_timeout()];
         let next_timer = timers.iter().flatten().min().copied();
-        if !s.writes_alike(small) {
-            return u64::from(s.snd_una().since(s.iss() + 1));
-        }
         match (next_seg, next_timer) {
             (Some((t, o)), timer) if timer.is_none_or(|tt| t <= tt) => {
                 now = t;
@@ -88,14 +98,63 @@ fn twins(large: u64, small: u64, buffer: u32, delay: Time, lost: &[bool]) -> u64
             }
             _ => break,
         }
+        if parted(&s) {
+            break;
+        }
     }
+    s
+}
+
+/// Twin bulk senders of `large` and `small` bytes; the bytes acknowledged where they may part.
+fn transfer_twins(large: u64, small: u64, buffer: u32, delay: Time, lost: &[bool]) -> u64 {
+    let reno = RecoveryPolicy::RENO;
+    let (s, twin) = (sender(large, buffer, reno), sender(small, buffer, reno));
+    let s = twins(
+        s,
+        twin,
+        buffer,
+        delay,
+        lost,
+        |s| !s.writes_alike(small),
+        |_| false,
+    );
     u64::from(s.snd_una().since(s.iss() + 1))
+}
+
+/// Twin senders without and with Early Retransmit; whether the first says the rule would have
+/// acted.
+fn early_retransmit_twins(
+    app: u64,
+    buffer: u32,
+    delay: Time,
+    lost: &[bool],
+    limited_transmit: bool,
+) -> bool {
+    let base = RecoveryPolicy {
+        limited_transmit,
+        ..RecoveryPolicy::RENO
+    };
+    let er = RecoveryPolicy {
+        early_retransmit: true,
+        ..base
+    };
+    let (s, twin) = (sender(app, buffer, base), sender(app, buffer, er));
+    let s = twins(
+        s,
+        twin,
+        buffer,
+        delay,
+        lost,
+        |_| false,
+        |s| s.early_retransmit_would_have_acted(),
+    );
+    s.early_retransmit_would_have_acted()
 }
 
 #[test]
 fn the_twins_act_alike_until_the_last_send_buffer_of_the_smaller() {
     // a clean wire: the rule holds until a buffer and a segment short of the smaller transfer
-    let acked = twins(200_000, 100_000, 8000, 2 * MS, &[]);
+    let acked = transfer_twins(200_000, 100_000, 8000, 2 * MS, &[]);
     assert!(
         (100_000 - 2 * 8000 - 2 * u64::from(MSS)..100_000).contains(&acked),
         "{acked}"
@@ -104,7 +163,26 @@ fn the_twins_act_alike_until_the_last_send_buffer_of_the_smaller() {
 
 #[test]
 fn a_twin_of_the_same_transfer_is_alike_to_the_end() {
-    assert!(twins(50_000, 50_000, 8000, MS, &[false, true, false, false, true]) >= 50_000);
+    assert!(transfer_twins(50_000, 50_000, 8000, MS, &[false, true, false, false, true]) >= 50_000);
+}
+
+#[test]
+fn a_tail_loss_is_where_early_retransmit_acts() {
+    // 20 segments, the third from the end lost: two duplicate ACKs with three segments
+    // outstanding and nothing new to send, RFC 5827's case
+    let mut lost = vec![false; 20];
+    lost[17] = true;
+    assert!(early_retransmit_twins(20_000, 16384, 5 * MS, &lost, false));
+    // the same loss early in the transfer leaves the rule idle
+    let mut early = vec![false; 20];
+    early[3] = true;
+    assert!(!early_retransmit_twins(
+        20_000,
+        16384,
+        5 * MS,
+        &early,
+        false
+    ));
 }
 
 proptest! {
@@ -118,6 +196,17 @@ proptest! {
         delay in 1u64..20,
         lost in prop::collection::vec(prop::bool::weighted(0.08), 0..120),
     ) {
-        twins(small + more, small, buffer, delay * MS, &lost);
+        transfer_twins(small + more, small, buffer, delay * MS, &lost);
+    }
+
+    #[test]
+    fn early_retransmit_twins_act_alike_until_the_rule_would_act(
+        app in 1u64..80_000,
+        buffer in prop::sample::select(vec![2000u32, 4096, 8000, 16384]),
+        delay in 1u64..20,
+        lost in prop::collection::vec(prop::bool::weighted(0.1), 0..120),
+        limited_transmit: bool,
+    ) {
+        early_retransmit_twins(app, buffer, delay * MS, &lost, limited_transmit);
     }
 }

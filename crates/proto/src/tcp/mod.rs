@@ -98,6 +98,10 @@ pub struct Tcp {
     sndbuf: u32,
     rcvbuf: u32,
     dupacks: u32,
+    /// A sender without Early Retransmit met a duplicate ACK on which RFC 5827's rule would have
+    /// lowered the threshold (`small_window.rs`): until then its run and the same run with Early
+    /// Retransmit are one, state for state (the rule is the only place the policy bit is read).
+    er_would_act: bool,
     sent_fin: bool,
     rtt: BsdRtt,
     /// `t_rtt`/`t_rtseq`: when the timed segment was sent, and its sequence number.
@@ -185,6 +189,7 @@ impl Tcp {
             sndbuf: cfg.sndbuf,
             rcvbuf: cfg.rcvbuf,
             dupacks: 0,
+            er_would_act: false,
             sent_fin: false,
             rtt,
             timing: None,
@@ -393,6 +398,13 @@ impl Tcp {
             u64::from(self.snd_max.since(self.data_start()))
         };
         sent + u64::from(self.sndbuf) + u64::from(self.cfg.mss.max(32)) < n
+    }
+
+    /// Whether Early Retransmit would have acted here by now, for a sender without it
+    /// ([`RecoveryPolicy::early_retransmit`]): while it would not have, this connection and
+    /// the same one with Early Retransmit have done the same, state for state.
+    pub fn early_retransmit_would_have_acted(&self) -> bool {
+        self.er_would_act
     }
 
     /// The application writes `n` bytes in all from now on; only where

@@ -14,8 +14,13 @@ impl Tcp {
     /// becomes `ER_thresh = ceiling(ownd / SMSS) - 1` (at least 1). It only ever lowers the
     /// threshold in force, and never below the duplicates already counted, so that reaching it
     /// means "retransmit now".
+    ///
+    /// A sender without Early Retransmit evaluates the rule too, changing nothing, and notes the
+    /// first time it would have lowered the threshold (`er_would_act`): up to then the same run
+    /// with Early Retransmit is the same run (`sim/src/run/fork.rs` takes its results from it).
     pub(super) fn early_retransmit_lower(&mut self) {
-        if !self.cfg.policy.early_retransmit || self.dupacks > self.cur_thresh {
+        let er = self.cfg.policy.early_retransmit;
+        if (!er && self.er_would_act) || self.dupacks > self.cur_thresh {
             return;
         }
         let smss = self.maxseg.max(1);
@@ -32,7 +37,12 @@ impl Tcp {
             return; // (2.b): a new segment can be sent, Limited Transmit's case
         }
         let er_thresh = ownd.div_ceil(smss).saturating_sub(1).max(1);
-        self.cur_thresh = self.cur_thresh.min(er_thresh.max(self.dupacks));
+        let lowered = self.cur_thresh.min(er_thresh.max(self.dupacks));
+        if er {
+            self.cur_thresh = lowered;
+        } else if lowered != self.cur_thresh {
+            self.er_would_act = true;
+        }
     }
 
     /// RFC 3042 section 2 (Limited Transmit): on the first and the second duplicate ACK, a sender

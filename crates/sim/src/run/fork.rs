@@ -13,10 +13,6 @@
 //! [`Tcp::writes_alike`]: snooplab_proto::tcp::Tcp::writes_alike
 //! [`Agent::fork`]: snooplab_proto::agent::Agent::fork
 
-use std::collections::BTreeMap;
-
-use snooplab_proto::Time;
-
 use crate::job::Job;
 use crate::metrics::RunResult;
 use crate::network::{Flow, Network};
@@ -55,60 +51,20 @@ pub fn sends_no_more(small: &Network, large: &Network) -> bool {
         .all(|(s, l)| s.transfer <= l.transfer)
 }
 
-/// `jobs` grouped into families that share their start ([`run_sharing_start`]), in the order
-/// of their first jobs: each family's job indices in their order, but for the one that sends
-/// the most, which comes last. A job that fits no family (it sends more than the family's
-/// largest in one flow and less in another) is a family of its own.
-pub fn families(jobs: &[Job]) -> Vec<Vec<usize>> {
-    // networks that could be alike have the same seed and shape: only those are compared
-    let mut begun: BTreeMap<(u64, usize, usize, Time), Vec<usize>> = BTreeMap::new();
-    let mut out: Vec<Vec<usize>> = vec![];
-    for (i, job) in jobs.iter().enumerate() {
-        let n = &job.network;
-        let list = begun
-            .entry((n.seed, n.nodes.len(), n.flows.len(), n.max_time))
-            .or_default();
-        match list
-            .iter()
-            .find(|&&k| same_but_transfers(&jobs[out[k][0]].network, n))
-        {
-            Some(&k) => out[k].push(i),
-            None => {
-                list.push(out.len());
-                out.push(vec![i]);
-            }
-        }
-    }
-    let sent = |i: usize| -> u64 { jobs[i].network.flows.iter().map(|f| f.transfer).sum() };
-    let mut alone = vec![];
-    for family in &mut out {
-        // the first job of the largest transfers leads; those it does not cover go alone
-        let Some(lead) = family.iter().copied().rev().max_by_key(|&i| sent(i)) else {
-            continue;
-        };
-        family.retain(|&i| {
-            let fits = sends_no_more(&jobs[i].network, &jobs[lead].network);
-            if !fits {
-                alone.push(vec![i]);
-            }
-            fits && i != lead
-        });
-        family.push(lead);
-    }
-    out.extend(alone);
-    out
-}
+/// A run's result, and for each flow whether Early Retransmit would have acted in its sender
+/// (`family.rs`; `None`: not known, the run was not made here).
+pub type Outcome = (RunResult, Option<Vec<bool>>);
 
 /// Runs `jobs`, networks [`same_but_transfers`] each of which [`sends_no_more`] than the last
 /// one: results in the jobs' order, each the result of its own run to the bit, and how many of
 /// the smaller runs were copied from the largest (the others, from their start, ran on their
 /// own or are the largest again).
-pub fn run_sharing_start(jobs: &[&Job]) -> (Vec<RunResult>, usize) {
+pub fn run_sharing_start(jobs: &[&Job]) -> (Vec<Outcome>, usize) {
     let Some((largest, smaller)) = jobs.split_last() else {
         return (vec![], 0);
     };
     let mut forked = 0;
-    let mut results: Vec<Option<RunResult>> = vec![None; jobs.len()];
+    let mut results: Vec<Option<Outcome>> = vec![None; jobs.len()];
     // the smaller runs still to part from the largest
     let mut waiting: Vec<usize> = (0..smaller.len())
         .filter(|&j| {
@@ -128,15 +84,19 @@ pub fn run_sharing_start(jobs: &[&Job]) -> (Vec<RunResult>, usize) {
                 }
                 let branch = run.fork_as(&jobs[j].network, &jobs[j].env);
                 forked += usize::from(branch.is_some());
-                results[j] = Some(branch.map_or_else(|| jobs[j].run(), Simulation::run));
+                results[j] = Some(match branch {
+                    Some(b) => b.run_out(),
+                    None => (jobs[j].run(), None),
+                });
                 false
             });
         }
     }
     let last = if going {
-        run.run_to_end(&mut SimulatedTime).0
+        run.run_out()
     } else {
-        run.wind_up().0
+        let acted = run.early_retransmit_acted();
+        (run.wind_up().0, Some(acted))
     };
     for (j, job) in jobs.iter().enumerate() {
         if results[j].is_none() && j + 1 < jobs.len() {
@@ -145,7 +105,7 @@ pub fn run_sharing_start(jobs: &[&Job]) -> (Vec<RunResult>, usize) {
                 if job.network == largest.network && job.env == largest.env {
                     last.clone()
                 } else {
-                    job.run()
+                    (job.run(), None)
                 },
             );
         }
@@ -179,6 +139,26 @@ impl<O: Observe> Simulation<O> {
 }
 
 impl Simulation<NoObserver> {
+    /// Runs to the end: the result, and for each flow whether Early Retransmit would have acted
+    /// in its sender ([`Tcp::early_retransmit_would_have_acted`]).
+    ///
+    /// [`Tcp::early_retransmit_would_have_acted`]: snooplab_proto::tcp::Tcp::early_retransmit_would_have_acted
+    fn run_out(mut self) -> Outcome {
+        self.run_events(&mut SimulatedTime, None);
+        let acted = self.early_retransmit_acted();
+        (self.wind_up().0, Some(acted))
+    }
+
+    /// For each flow, whether Early Retransmit would have acted in its sender by now.
+    fn early_retransmit_acted(&self) -> Vec<bool> {
+        (0..self.flows.len())
+            .map(|f| {
+                self.tcp(f, Role::Sender)
+                    .is_some_and(|t| t.early_retransmit_would_have_acted())
+            })
+            .collect()
+    }
+
     /// Whether this run so far, and through its next event, is also a run of `net` (a network
     /// [`same_but_transfers`] that [`sends_no_more`]): each flow sends as much in both, or its
     /// sender has not started, or it [`writes_alike`](snooplab_proto::tcp::Tcp::writes_alike).

@@ -42,6 +42,7 @@ mod checks;
 mod crash;
 mod driver;
 mod external;
+mod family;
 mod flows;
 mod fork;
 mod observe;
@@ -50,7 +51,8 @@ mod results;
 mod roaming;
 
 pub use driver::{Driver, SimulatedTime, Step};
-pub use fork::{families, run_sharing_start, same_but_transfers, sends_no_more};
+pub use family::{adds_early_retransmit, families, run_family, Family, Twin};
+pub use fork::{run_sharing_start, same_but_transfers, sends_no_more, Outcome};
 pub use progress::{ProgressFn, RunProgress, PROGRESS_EVERY};
 
 /// What the queue holds besides the timers: node `n`'s timer is the queue's timer `n`, cell

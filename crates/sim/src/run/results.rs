@@ -347,3 +347,15 @@ fn pct(num: u64, den: u64) -> f64 {
         100.0 * num as f64 / den as f64
     }
 }
+
+impl RunResult {
+    /// This result as a run of `net` would give it, where `net` is this run's network with other
+    /// protocol names for its flows and the run would have been the same, state for state (an
+    /// Early Retransmit twin that never acted, `family.rs`): each flow names its protocol.
+    pub fn as_run_of(mut self, net: &crate::network::Network) -> RunResult {
+        for (r, f) in self.flows.iter_mut().zip(&net.flows) {
+            r.protocol = f.protocol.name().to_string();
+        }
+        self
+    }
+}
