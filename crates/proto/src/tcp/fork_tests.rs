@@ -25,23 +25,32 @@ fn sender(app: u64, buffer: u32, policy: RecoveryPolicy) -> Tcp {
     Tcp::connect(cfg, FH, MH, 0)
 }
 
-/// Runs sender `s` and its `twin` over a wire of `delay` each way that drops the data segments
-/// `lost` picks, until the transfer ends, `parts_next` says the next input may part them (checked
-/// before each), or `parted` says the last one may have (checked after each); fails if the two
-/// ever act apart before that. Returns the first sender.
+/// The sink's buffer, and the wire: `delay` each way, dropping the data segments `lost` picks.
+struct Wire<'a> {
+    buffer: u32,
+    delay: Time,
+    lost: &'a [bool],
+}
+
+/// Runs sender `s` and its `twin` over `wire` until the transfer ends, `parts_next` says the next
+/// input may part them (checked before each), or `parted` says the last one may have (checked
+/// after each); fails if the two ever act apart before that. Returns the first sender.
 fn twins(
     mut s: Tcp,
     mut twin: Tcp,
-    buffer: u32,
-    delay: Time,
-    lost: &[bool],
+    wire: &Wire,
     parts_next: impl Fn(&Tcp) -> bool,
     parted: impl Fn(&Tcp) -> bool,
 ) -> Tcp {
+    let Wire {
+        buffer,
+        delay,
+        lost,
+    } = *wire;
     let mut rcfg = TcpConfig::sink(MSS, buffer);
     rcfg.iss = 5000;
     let mut r = Tcp::listen(rcfg, MH, FH);
-    let mut wire: InFlight = vec![];
+    let mut in_flight: InFlight = vec![];
     let mut order = 0;
     let mut data_sent = 0;
     let mut now = 0;
@@ -55,7 +64,7 @@ fn twins(
             data_sent += usize::from(seg.len > 0);
             if !drop {
                 order += 1;
-                wire.push((now + delay, order, true, seg));
+                in_flight.push((now + delay, order, true, seg));
             }
         }
         assert_eq!(
@@ -65,20 +74,20 @@ fn twins(
         );
         while let Some((seg, _)) = r.poll_transmit() {
             order += 1;
-            wire.push((now + delay, order, false, seg));
+            in_flight.push((now + delay, order, false, seg));
         }
         if s.is_finished() && r.is_finished() || parts_next(&s) {
             break;
         }
         // the next input: a segment's arrival or a timeout, whichever is first
-        let next_seg = wire.iter().map(|w| (w.0, w.1)).min();
+        let next_seg = in_flight.iter().map(|w| (w.0, w.1)).min();
         let timers = [s.poll_timeout(), r.poll_timeout()];
         let next_timer = timers.iter().flatten().min().copied();
         match (next_seg, next_timer) {
             (Some((t, o)), timer) if timer.is_none_or(|tt| t <= tt) => {
                 now = t;
-                let i = wire.iter().position(|w| w.1 == o).unwrap_or(0);
-                let (_, _, to_sink, seg) = wire.swap_remove(i);
+                let i = in_flight.iter().position(|w| w.1 == o).unwrap_or(0);
+                let (_, _, to_sink, seg) = in_flight.swap_remove(i);
                 if to_sink {
                     r.on_segment(now, &seg);
                 } else {
@@ -109,15 +118,12 @@ fn twins(
 fn transfer_twins(large: u64, small: u64, buffer: u32, delay: Time, lost: &[bool]) -> u64 {
     let reno = RecoveryPolicy::RENO;
     let (s, twin) = (sender(large, buffer, reno), sender(small, buffer, reno));
-    let s = twins(
-        s,
-        twin,
+    let wire = Wire {
         buffer,
         delay,
         lost,
-        |s| !s.writes_alike(small),
-        |_| false,
-    );
+    };
+    let s = twins(s, twin, &wire, |s| !s.writes_alike(small), |_| false);
     u64::from(s.snd_una().since(s.iss() + 1))
 }
 
@@ -139,15 +145,13 @@ fn early_retransmit_twins(
         ..base
     };
     let (s, twin) = (sender(app, buffer, base), sender(app, buffer, er));
-    let s = twins(
-        s,
-        twin,
+    let wire = Wire {
         buffer,
         delay,
         lost,
-        |_| false,
-        |s| s.early_retransmit_would_have_acted(),
-    );
+    };
+    let acted = |s: &Tcp| s.early_retransmit_would_have_acted();
+    let s = twins(s, twin, &wire, |_| false, acted);
     s.early_retransmit_would_have_acted()
 }
 
