@@ -179,3 +179,32 @@ fn an_early_retransmit_twin_takes_the_result_of_the_run_without_it_where_the_rul
         "{twins_taken} of 48 twins taken from their members"
     );
 }
+
+#[test]
+fn a_base_station_that_crashes_before_or_after_the_parting_forks_alike() {
+    for protocol in [Protocol::LlTcpAware, Protocol::E2e, Protocol::Split] {
+        for at_ms in [40, 400] {
+            let jobs: Vec<Job> = [300_000, 100_000]
+                .into_iter()
+                .map(|t| {
+                    let mut job = testbed(protocol, t, 5);
+                    let bs = job.network.node_id("bs").expect("bs");
+                    job.network.crashes.push(snooplab_sim::network::Crash {
+                        node: bs,
+                        at: at_ms * 1_000_000,
+                        down_for: 50_000_000,
+                    });
+                    job
+                })
+                .collect();
+            let (shared, copies) = forked(&jobs);
+            let what = format!("{} crash at {at_ms} ms", protocol.name());
+            assert_eq!(shared, separately(&jobs), "{what}");
+            // a split connection the crash resets ends both runs before they would part: the
+            // smaller one then runs on its own
+            if protocol != Protocol::Split {
+                assert_eq!(copies, 1, "{what}");
+            }
+        }
+    }
+}
