@@ -187,9 +187,12 @@ pub struct PlotArgs {
     snooplab sweep --env lan,wan --buffer 8k,32k --seeds 10\n  \
     snooplab sweep --error-every 16k,32k,64k,128k,256k --seeds 5 --json\n  \
     snooplab sweep --host bsd44-lite,bsdos-2.1 --buffer 8k,32k --seeds 20\n  \
-    snooplab sweep --scenario examples/cell-3-senders.toml --protocol e2e,efr --seeds 5\n\n\
+    snooplab sweep --scenario examples/cell-3-senders.toml --protocol e2e,efr --seeds 5\n  \
+    snooplab sweep --transfer 1M,2M,4M,8M --protocol e2e,er --seeds 10\n\n\
 Lists are comma-separated, each value once; every combination runs with seeds seed-base ..\n\
-seed-base+seeds-1.\n\
+seed-base+seeds-1. Runs that differ only in their transfers are made as one run that forks\n\
+where the smaller one's last bytes are written, and an Early Retransmit run (er, er-lt) takes\n\
+the result of the run without it where the rule never acted: every result is its own run's.\n\
 A sweep plans at most 100000 runs (combinations x seeds).")]
 pub struct SweepArgs {
     /// A scenario file (as `snooplab run --scenario`; a network file too) whose settings are the
@@ -208,7 +211,7 @@ pub struct SweepArgs {
     /// Segment sizes, comma-separated [default: 1400, or the scenario file's].
     #[arg(long, allow_hyphen_values = true)]
     pub mss: Option<String>,
-    /// Transfer size of every flow [default: 8M, or the scenario file's].
+    /// Transfer sizes of every flow, comma-separated [default: 8M, or the scenario file's].
     #[arg(long, allow_hyphen_values = true)]
     pub transfer: Option<String>,
     /// Mean bytes between errors, comma-separated; 0 = none [default: 64k, or the scenario

@@ -69,12 +69,13 @@ fn print_table(rows: &[ConfigSummary]) {
     let pw = rows.iter().map(|r| r.protocol.len()).fold(10, usize::max);
     let hw = rows.iter().map(|r| r.host.len()).fold(11, usize::max);
     println!(
-        "{:<pw$} {:<hw$} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>16} {:>14} {:>14} {:>9} {:>8} {:>9}",
+        "{:<pw$} {:<hw$} {:<4} {:>6} {:>5} {:>8} {:>7} {:>5} {:>5} | {:>16} {:>14} {:>14} {:>9} {:>8} {:>9}",
         "protocol",
         "host",
         "env",
         "buffer",
         "mss",
+        "transfer",
         "err/B",
         "burst",
         "seeds",
@@ -92,12 +93,13 @@ fn print_table(rows: &[ConfigSummary]) {
             format!("{} FAIL", r.invariant_failures)
         };
         println!(
-            "{:<pw$} {:<hw$} {:<4} {:>6} {:>5} {:>7} {:>5} {:>5} | {:>16} {:>14} {:>14} {:>9.1} {:>8.1} {:>9}",
+            "{:<pw$} {:<hw$} {:<4} {:>6} {:>5} {:>8} {:>7} {:>5} {:>5} | {:>16} {:>14} {:>14} {:>9.1} {:>8.1} {:>9}",
             r.protocol,
             r.host,
             r.env,
             format_size(u64::from(r.buffer_bytes)),
             r.mss,
+            format_size(r.transfer_bytes),
             format_size(r.error_every_bytes),
             r.burst,
             r.seeds,

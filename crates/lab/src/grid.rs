@@ -43,7 +43,8 @@ pub struct SweepSettings {
     pub error_every: Option<String>,
     pub burst: Option<String>,
     pub host: Option<String>,
-    /// Transfer size of every flow (one value, not a list).
+    /// Transfer sizes of every flow (runs of one combination that differ only in their
+    /// transfers are made as one run that forks, `sim/src/run/fork.rs`).
     pub transfer: Option<String>,
     pub host_detail: Vec<String>,
     pub seeds: String,
@@ -187,9 +188,7 @@ impl SweepSettings {
         let errors = list(&a.error_every, "error-every", size("error-every"))?;
         let bursts = list(&a.burst, "burst", |b| parse_u32(b, "burst"))?;
         let hosts = list(&a.host, "host", |h| HostPreset::parse(h).map_err(inv))?;
-        if let Some(t) = &a.transfer {
-            base.transfer = parse_size_of(t, "transfer")?;
-        }
+        let transfers = list(&a.transfer, "transfer", size("transfer"))?;
         let seeds = parse_seed(&a.seeds)
             .map_err(|e| Error::Invalid(e.to_string().replace("seed", "seeds")))?;
         if seeds == 0 || seeds > 100_000 {
@@ -206,6 +205,7 @@ impl SweepSettings {
             msss.len(),
             errors.len(),
             bursts.len(),
+            transfers.len(),
         ]
         .iter()
         .fold(1u128, |n, &len| n.saturating_mul(len as u128));
@@ -223,8 +223,14 @@ impl SweepSettings {
                     for &b in &buffers {
                         for &m in &msss {
                             for &err in &errors {
-                                for &k in &bursts {
+                                for (&k, &t) in bursts
+                                    .iter()
+                                    .flat_map(|k| transfers.iter().map(move |t| (k, t)))
+                                {
                                     let mut sc = base.clone();
+                                    if let Some(t) = t {
+                                        sc.transfer = t;
+                                    }
                                     if let Some(p) = p {
                                         sc.protocol = p;
                                     }
@@ -267,7 +273,7 @@ impl SweepSettings {
 
     /// A grid as JSON (the Python package's dict): `scenario` (an object with a scenario file's
     /// keys, or its TOML text), the lists `protocol`, `env`, `buffer`, `mss`, `error-every`,
-    /// `burst`, `host` (a list or one value each), `transfer`, and `host-details` (a table of
+    /// `burst`, `host`, `transfer` (a list or one value each), and `host-details` (a table of
     /// details); unknown keys are refused.
     pub fn from_json(text: &str, seeds: &str, seed_base: &str) -> Result<SweepSettings, Error> {
         let g: GridJson = serde_json::from_str(text).map_err(|e| Error::Invalid(e.to_string()))?;
@@ -295,11 +301,7 @@ impl SweepSettings {
             error_every: values(&g.error_every, "error-every")?,
             burst: values(&g.burst, "burst")?,
             host: values(&g.host, "host")?,
-            transfer: g
-                .transfer
-                .as_ref()
-                .map(|v| scalar(v, "transfer"))
-                .transpose()?,
+            transfer: values(&g.transfer, "transfer")?,
             host_detail,
             seeds: seeds.into(),
             seed_base: seed_base.into(),
@@ -387,6 +389,47 @@ mod tests {
         assert_eq!(part.configs, json.configs[1..3]);
         assert_eq!(part.jobs(), jobs[3..9]);
         assert!(json.part(4, 2).configs.is_empty());
+    }
+
+    #[test]
+    fn a_transfer_list_is_one_more_dimension_and_its_runs_fork() {
+        let plan = SweepSettings {
+            protocol: Some("e2e,er".into()),
+            transfer: Some("100k,40k".into()),
+            seeds: "4".into(),
+            ..SweepSettings::default()
+        }
+        .plan()
+        .unwrap();
+        let configs: Vec<(&str, u64)> = plan
+            .configs
+            .iter()
+            .map(|c| (c.protocol.name(), c.transfer))
+            .collect();
+        assert_eq!(
+            configs,
+            [
+                ("e2e", 102_400),
+                ("e2e", 40_960),
+                ("er", 102_400),
+                ("er", 40_960)
+            ]
+        );
+        let json = SweepSettings::from_json(
+            r#"{"protocol": ["e2e", "er"], "transfer": ["100k", 40960]}"#,
+            "4",
+            "1",
+        )
+        .unwrap()
+        .plan()
+        .unwrap();
+        assert_eq!(json.configs, plan.configs);
+        // the runner forks the 40 KB runs from the 100 KB ones and takes ER's from Reno's where
+        // the rule never acted: the same results as running each alone
+        let jobs = plan.jobs();
+        let shared = crate::parallel::Runner::default().run_all(&jobs).unwrap();
+        let own: Vec<RunResult> = jobs.iter().map(snooplab_sim::run).collect();
+        assert_eq!(shared, own);
     }
 
     #[test]

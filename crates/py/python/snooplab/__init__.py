@@ -63,7 +63,7 @@ def _scenario(scenario):
 
 def _grid(grid):
     """A grid as the JSON the native module reads: the lists (``protocol``, ``env``, ``buffer``,
-    ``mss``, ``error_every``, ``burst``, ``host``), ``transfer``, ``host_details`` and ``scenario``
+    ``mss``, ``error_every``, ``burst``, ``host``, ``transfer``), ``host_details`` and ``scenario``
     (the base: a dict or TOML text)."""
     if grid is None:
         return "{}"
