@@ -72,7 +72,9 @@ pub struct TcpConfig {
     /// 4.4BSD's `tcp_mss()` rounds both socket buffers up to a multiple of the segment size
     /// (Stevens vol. 2, section 27.5): an 8192-byte buffer holds six 1400-byte segments, not five.
     pub round_buffers_to_mss: bool,
-    /// Bytes the application writes.
+    /// Bytes the application writes. Read only through `Tcp::buffer_end`, `Tcp::app_closed` and
+    /// `Tcp::total_bytes`, which `Tcp::writes_alike` covers: the simulator forks runs of different
+    /// transfers on it (`sim/src/run/fork.rs`).
     pub app_bytes: u64,
     pub close_when: CloseWhen,
     pub timers: TimerConfig,

@@ -90,7 +90,9 @@ pub struct RecoveryPolicy {
     pub limited_transmit: bool,
     /// Early Retransmit (RFC 5827 section 3.1, byte-based): with less than four segments
     /// outstanding and no new segment sendable, the threshold becomes
-    /// `ceiling(ownd / SMSS) - 1`.
+    /// `ceiling(ownd / SMSS) - 1`. Read in one place only, `Tcp::early_retransmit_lower`: a
+    /// sender without it notes there when it would have acted, and the simulator takes an ER
+    /// run's result from the run without it until then (`sim/src/run/family.rs`).
     pub early_retransmit: bool,
 }
 

@@ -18,7 +18,7 @@ use crate::job::Job;
 use crate::metrics::RunResult;
 use crate::network::{Flow, FlowId, Network};
 
-use super::fork::{run_sharing_start, same_but_transfers, sends_no_more};
+use super::fork::{run_sharing_start, same_but_flows, same_but_transfers, sends_no_more};
 
 /// Jobs run together ([`families`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,14 +68,7 @@ pub fn adds_early_retransmit(base: &Network, twin: &Network) -> Option<Vec<FlowI
                 ..t.clone()
             } == *b
     });
-    let same_rest = base.seed == twin.seed
-        && base.max_time == twin.max_time
-        && base.nodes == twin.nodes
-        && base.links == twin.links
-        && base.cells == twin.cells
-        && base.handoffs == twin.handoffs
-        && base.crashes == twin.crashes;
-    (!flows.is_empty() && same_flows && same_rest).then_some(flows)
+    (!flows.is_empty() && same_flows && same_but_flows(base, twin)).then_some(flows)
 }
 
 /// `jobs` as families, in the order of their first jobs. A job is a twin if a job without
