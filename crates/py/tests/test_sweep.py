@@ -47,6 +47,25 @@ def test_a_sweep_over_a_scenario_file_equals_the_cli(cli_json):
     pd.testing.assert_frame_equal(got, snooplab.runs_frame(want["runs"]))
 
 
+def test_a_transfer_list_equals_the_cli_and_the_runs_made_alone(cli_json):
+    # the 64 KB runs fork from the 192 KB ones, and er's are taken from e2e's where the rule
+    # never acted: the same frames as the command line's, and as one sweep per transfer
+    grid = {"protocol": ["e2e", "er"], "transfer": ["192k", "64k"], "error_every": "32k"}
+    want = cli_json(
+        "sweep", "--protocol", "e2e,er", "--transfer", "192k,64k", "--error-every", "32k",
+        "--seeds", 3,
+    )
+    got = snooplab.sweep(grid, seeds=3)
+    pd.testing.assert_frame_equal(got, snooplab.runs_frame(want["runs"]))
+    assert list(got["transfer_bytes"][::3]) == [196608, 65536, 196608, 65536]
+    alone = pd.concat(
+        [snooplab.sweep({**grid, "protocol": p, "transfer": t}, seeds=3)
+         for p in ["e2e", "er"] for t in ["192k", "64k"]],
+        ignore_index=True,
+    )
+    pd.testing.assert_frame_equal(got, alone)
+
+
 @pytest.mark.parametrize(
     "grid, flags",
     [
