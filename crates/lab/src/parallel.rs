@@ -41,6 +41,12 @@ pub fn useful_threads(
     Ok((Some(useful), note))
 }
 
+/// How many of a sweep's scenarios are made into networks at once: [`Runner::run_jobs`] groups
+/// jobs into families (`sim/src/run/family.rs`) from their networks, and a sweep's 100,000 runs'
+/// networks held at once took 101 MB. A family that a boundary cuts runs as two, with the same
+/// results (a sweep's transfers lie `seeds` jobs apart, well within it).
+pub const SCENARIOS_AT_ONCE: usize = 4096;
+
 /// How runs are spread: the threads (`None`: rayon's pool, one per core), what to call after
 /// each run, and a flag that stops the runs not yet started.
 #[derive(Clone, Copy, Default)]
@@ -51,10 +57,14 @@ pub struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    /// Runs scenarios.
-    pub fn run_all(&self, jobs: &[Scenario]) -> Result<Vec<RunResult>, Error> {
-        let jobs: Vec<Job> = jobs.iter().map(Job::from).collect();
-        self.run_jobs(&jobs)
+    /// Runs scenarios, [`SCENARIOS_AT_ONCE`] at a time.
+    pub fn run_all(&self, scenarios: &[Scenario]) -> Result<Vec<RunResult>, Error> {
+        let mut results = Vec::with_capacity(scenarios.len());
+        for part in scenarios.chunks(SCENARIOS_AT_ONCE) {
+            let jobs: Vec<Job> = part.iter().map(Job::from).collect();
+            results.extend(self.run_jobs(&jobs)?);
+        }
+        Ok(results)
     }
 
     /// Runs jobs (a paper's runs: its preset networks or scenarios of the default testbed).
