@@ -360,6 +360,13 @@ fn values(v: &Option<serde_json::Value>, what: &str) -> Result<Option<String>, E
 mod tests {
     use super::*;
 
+    /// The plan of a JSON grid.
+    fn json_plan(grid: &str, seeds: &str, seed_base: &str) -> Plan {
+        SweepSettings::from_json(grid, seeds, seed_base)
+            .and_then(|s| s.plan())
+            .unwrap()
+    }
+
     #[test]
     fn a_json_grid_plans_as_the_flags_do() {
         let flags = SweepSettings {
@@ -371,14 +378,8 @@ mod tests {
         }
         .plan()
         .unwrap();
-        let json = SweepSettings::from_json(
-            r#"{"protocol": ["e2e", "snoop"], "buffer": ["8k", 32768]}"#,
-            "3",
-            "5",
-        )
-        .unwrap()
-        .plan()
-        .unwrap();
+        let grid = r#"{"protocol": ["e2e", "snoop"], "buffer": ["8k", 32768]}"#;
+        let json = json_plan(grid, "3", "5");
         assert_eq!(flags.configs, json.configs);
         let jobs = json.jobs();
         assert_eq!(jobs.len(), 12);
@@ -415,14 +416,8 @@ mod tests {
                 ("er", 40_960)
             ]
         );
-        let json = SweepSettings::from_json(
-            r#"{"protocol": ["e2e", "er"], "transfer": ["100k", 40960]}"#,
-            "4",
-            "1",
-        )
-        .unwrap()
-        .plan()
-        .unwrap();
+        let grid = r#"{"protocol": ["e2e", "er"], "transfer": ["100k", 40960]}"#;
+        let json = json_plan(grid, "4", "1");
         assert_eq!(json.configs, plan.configs);
         // the runner forks the 40 KB runs from the 100 KB ones and takes ER's from Reno's where
         // the rule never acted: the same results as running each alone

@@ -73,33 +73,20 @@ impl Runner<'_> {
     /// rule never acted (`sim/src/run/family.rs`): each job has the result of its own run.
     pub fn run_jobs(&self, jobs: &[Job]) -> Result<Vec<RunResult>, Error> {
         let families = families(jobs);
-        let each = self.run_each(&families, |family| run_family(jobs, family).0)?;
-        let mut results: Vec<Option<RunResult>> = vec![None; jobs.len()];
-        for (i, r) in each.into_iter().flatten() {
-            results[i] = Some(r);
-        }
-        Ok(results.into_iter().flatten().collect())
-    }
-
-    /// `one` on every job, in parallel, results in the jobs' order; `on_done` is called once
-    /// for each result `one` gives.
-    pub fn run_each<J: Sync, R: Send + Done>(
-        &self,
-        jobs: &[J],
-        one: impl Fn(&J) -> R + Sync,
-    ) -> Result<Vec<R>, Error> {
         let cancelled = || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
-        let work = || -> Option<Vec<R>> {
-            jobs.par_iter()
-                .map(|j| {
+        // each family in parallel; `on_done` once for each of its runs when it ends
+        let work = || -> Option<Vec<Vec<(usize, RunResult)>>> {
+            families
+                .par_iter()
+                .map(|family| {
                     if cancelled() {
                         return None;
                     }
-                    let r = one(j);
+                    let runs = run_family(jobs, family).0;
                     if let Some(f) = self.on_done {
-                        (0..r.runs()).for_each(|_| f());
+                        runs.iter().for_each(|_| f());
                     }
-                    Some(r)
+                    Some(runs)
                 })
                 .collect()
         };
@@ -111,24 +98,11 @@ impl Runner<'_> {
                 .install(work),
             None => work(),
         };
-        results.ok_or(Error::Cancelled)
-    }
-}
-
-/// What [`Runner::run_each`] gives for one job: how many runs it holds, for the progress.
-pub trait Done {
-    fn runs(&self) -> usize;
-}
-
-impl Done for RunResult {
-    fn runs(&self) -> usize {
-        1
-    }
-}
-
-impl Done for Vec<(usize, RunResult)> {
-    fn runs(&self) -> usize {
-        self.len()
+        let mut in_order: Vec<Option<RunResult>> = vec![None; jobs.len()];
+        for (i, r) in results.ok_or(Error::Cancelled)?.into_iter().flatten() {
+            in_order[i] = Some(r);
+        }
+        Ok(in_order.into_iter().flatten().collect())
     }
 }
 

@@ -108,12 +108,7 @@ pub fn run_sharing_start(jobs: &[&Job]) -> (Vec<Outcome>, usize) {
             });
         }
     }
-    let last = if going {
-        run.run_out()
-    } else {
-        let acted = run.early_retransmit_acted();
-        (run.wind_up().0, Some(acted))
-    };
+    let last = if going { run.run_out() } else { run.outcome() };
     for (j, job) in jobs.iter().enumerate() {
         if results[j].is_none() && j + 1 < jobs.len() {
             // the same run as the largest, or one that did not part from it before its end
@@ -161,6 +156,11 @@ impl Simulation<NoObserver> {
     /// [`Tcp::early_retransmit_would_have_acted`]: snooplab_proto::tcp::Tcp::early_retransmit_would_have_acted
     fn run_out(mut self) -> Outcome {
         self.run_events(&mut SimulatedTime, None);
+        self.outcome()
+    }
+
+    /// The outcome of this run, which is over.
+    fn outcome(self) -> Outcome {
         let acted = self.early_retransmit_acted();
         (self.wind_up().0, Some(acted))
     }
