@@ -3,7 +3,7 @@
 //! bit, event counts included.
 
 use snooplab_sim::medium::{AccessModel, CsmaParams};
-use snooplab_sim::run::{families, run_family, Family, Twin};
+use snooplab_sim::run::{families, run_family, run_sharing_start, Family, Rider, Twin};
 use snooplab_sim::{Env, Job, Network, Protocol, RunResult, Scenario};
 
 /// Paper 000's testbed with `protocol`, sending `transfer` bytes, 16 KB buffers.
@@ -207,4 +207,43 @@ fn a_base_station_that_crashes_before_or_after_the_parting_forks_alike() {
             }
         }
     }
+}
+
+#[test]
+fn an_early_retransmit_twin_that_parts_late_starts_from_a_snapshot_of_its_members_run() {
+    // a window of three segments, so that the rule acts at the first loss, and losses rare
+    // enough that in some runs it comes after snapshots (thousands of events) and in others not
+    // at all: those twins start from the snapshot before it, these take their member's result,
+    // each with its own run's result to the bit
+    let (mut resumed, mut taken) = (0, 0);
+    for seed in 1..=16 {
+        let job = |p: Protocol, transfer: u64| {
+            let mut sc = Scenario::paper000(p, Env::Lan, 4096, seed);
+            sc.transfer = transfer;
+            sc.error_every = 8_000_000;
+            Job::from(&sc)
+        };
+        let members = [job(Protocol::E2e, 3_000_000), job(Protocol::E2e, 8_000_000)];
+        let twins = [
+            job(Protocol::EarlyRetransmit, 3_000_000),
+            job(Protocol::EarlyRetransmit, 8_000_000),
+        ];
+        let riders: Vec<Rider> = (0..2)
+            .map(|m| Rider {
+                job: &twins[m],
+                of: m,
+                flows: &[0],
+            })
+            .collect();
+        let runs = run_sharing_start(&members.iter().collect::<Vec<_>>(), &riders);
+        assert_eq!(runs.members, separately(&members), "seed {seed}");
+        assert_eq!(runs.riders, separately(&twins), "seed {seed}");
+        assert_eq!(runs.forked, 1);
+        resumed += runs.resumed;
+        taken += runs.taken;
+    }
+    assert!(
+        resumed > 0 && taken > 0,
+        "{resumed} resumed, {taken} taken of 32"
+    );
 }

@@ -407,10 +407,18 @@ impl Tcp {
         self.er_would_act
     }
 
+    /// From now on this sender runs Early Retransmit; only where
+    /// [`Tcp::early_retransmit_would_have_acted`] is false, so that the connection is the one
+    /// that ran it from the start (`sim/src/run/riders.rs` starts a twin's run this way).
+    pub fn add_early_retransmit(&mut self) {
+        debug_assert!(!self.er_would_act);
+        self.cfg.policy.early_retransmit = true;
+    }
+
     /// The application writes `n` bytes in all from now on; only where
-    /// [`Tcp::writes_alike`] holds, which nothing here checks twice.
+    /// [`Tcp::writes_alike`] held before the last event, which nothing here checks again (it
+    /// looks one event ahead: where a run parts, it no longer holds).
     pub fn set_app_bytes(&mut self, n: u64) {
-        debug_assert!(self.writes_alike(n));
         self.cfg.app_bytes = n;
     }
 

@@ -314,6 +314,7 @@ impl<O: Observe> Simulation<O> {
             progress: None,
             ended: 0,
             hosts_ran: true,
+            witness_fired: false,
             net: net.clone(),
         };
         sim.mixed_flows_carry_real_bytes(external);

@@ -5,8 +5,9 @@
 //! bit, and a sender without it evaluates the rule too, changing nothing
 //! ([`Tcp::early_retransmit_would_have_acted`]): where it never would have acted, the twin's run
 //! is the same run, state for state, and its result is the member's with its protocols' names.
-//! Where it would have, the twin runs on its own. Either way each job gets the result of its own
-//! run to the bit (`sim/tests/fork.rs` compares them).
+//! Where it would have, the twin starts from a snapshot of the member's run taken before then
+//! (`line.rs`, which runs a family). Either way each job gets the result of its own run to the
+//! bit (`sim/tests/fork.rs` compares them).
 //!
 //! [`Tcp::early_retransmit_would_have_acted`]: snooplab_proto::tcp::Tcp::early_retransmit_would_have_acted
 
@@ -18,7 +19,8 @@ use crate::job::Job;
 use crate::metrics::RunResult;
 use crate::network::{Flow, FlowId, Network};
 
-use super::fork::{run_sharing_start, same_but_flows, same_but_transfers, sends_no_more};
+use super::fork::{same_but_flows, same_but_transfers, sends_no_more};
+use super::line::{run_sharing_start, Rider};
 
 /// How far [`families`] looks, among the jobs of one seed and shape, for a job's family (the
 /// families begun last) and for the job a twin adds Early Retransmit to (the jobs on either
@@ -182,31 +184,21 @@ pub fn families(jobs: &[Job]) -> Vec<Family> {
 }
 
 /// Runs a family of `jobs`: each job's result, and how many runs were not made from their start
-/// (forked from a member, or a twin's taken from its member's).
+/// (forked from a member, a twin's taken from its member's or started from a snapshot of it).
 pub fn run_family(jobs: &[Job], family: &Family) -> (Vec<(usize, RunResult)>, usize) {
     let members: Vec<&Job> = family.members.iter().map(|&i| &jobs[i]).collect();
-    let (outcomes, mut shared) = run_sharing_start(&members);
-    let mut out = Vec::with_capacity(family.members.len() + family.twins.len());
-    for t in &family.twins {
-        let (result, acted) = &outcomes[t.of];
-        let twin = &jobs[t.job];
-        let alike = acted
-            .as_ref()
-            .is_some_and(|a| t.flows.iter().all(|&f| !a.get(f).copied().unwrap_or(true)));
-        let r = if alike {
-            shared += 1;
-            result.clone().as_run_of(&twin.network)
-        } else {
-            twin.run()
-        };
-        out.push((t.job, r));
-    }
-    out.extend(
-        family
-            .members
-            .iter()
-            .zip(outcomes)
-            .map(|(&i, (r, _))| (i, r)),
-    );
-    (out, shared)
+    let riders: Vec<Rider> = family
+        .twins
+        .iter()
+        .map(|t| Rider {
+            job: &jobs[t.job],
+            of: t.of,
+            flows: &t.flows,
+        })
+        .collect();
+    let runs = run_sharing_start(&members, &riders);
+    let shared = runs.shared();
+    let twins = family.twins.iter().map(|t| t.job).zip(runs.riders);
+    let out = family.members.iter().copied().zip(runs.members);
+    (twins.chain(out).collect(), shared)
 }

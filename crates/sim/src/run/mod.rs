@@ -45,6 +45,7 @@ mod external;
 mod family;
 mod flows;
 mod fork;
+mod line;
 mod observe;
 mod progress;
 mod results;
@@ -52,7 +53,9 @@ mod roaming;
 
 pub use driver::{Driver, SimulatedTime, Step};
 pub use family::{adds_early_retransmit, families, run_family, Family, Twin};
-pub use fork::{run_sharing_start, same_but_transfers, sends_no_more, Outcome};
+pub use fork::{same_but_transfers, sends_no_more};
+use line::Watch;
+pub use line::{run_sharing_start, Rider, SharedRuns};
 pub use progress::{ProgressFn, RunProgress, PROGRESS_EVERY};
 
 /// What the queue holds besides the timers: node `n`'s timer is the queue's timer `n`, cell
@@ -140,6 +143,9 @@ pub struct Simulation<O: Observe = NoObserver> {
     /// A host's TCP ran since the end-of-run test last looked: a flow ends only then, so the
     /// events that touch no host (most of a CSMA cell's: waits that end) skip the test.
     hosts_ran: bool,
+    /// A sender's Early Retransmit witness fired since the loop last looked
+    /// ([`FlowState::witnessed`]): a twin riding this run parts from it (`riders.rs`).
+    witness_fired: bool,
 }
 
 impl Simulation<NoObserver> {
@@ -211,22 +217,22 @@ impl<O: Observe> Simulation<O> {
         self.wind_up()
     }
 
-    /// Runs events to the end of the run, or for a run that forks (`fork.rs`) while it is also
-    /// a run whose flows send `parting` ([`Simulation::writes_alike`]). True if it stopped
-    /// there, false once the run is over.
+    /// Runs events to the end of the run, or, for a run others start as (`line.rs`), until
+    /// `watch` asks to stop ([`Watch::stops`]). True if it stopped there, false once the run is
+    /// over.
     ///
     /// (One loop, called from both, not inlined into either: with two copies of it, the loop's
     /// callees, each called from one place before, were no longer inlined into it, 2.8% more
     /// instructions for every run.)
     #[inline(never)]
-    fn run_events<D: Driver>(&mut self, driver: &mut D, parting: Option<&[Option<u64>]>) -> bool {
+    fn run_events<D: Driver>(&mut self, driver: &mut D, watch: Option<&Watch>) -> bool {
         // (a timer re-armed or cancelled is not in the queue: it neither moves the clock nor
         // stops the run at the time cap)
         // a real clock's run whose flows all run outside the engine (or that has none) may have
         // no event to look at this after
         let mut over = D::EXTERNAL && self.all_finished() && driver.flows_finished();
-        // (what `parting` asks changes only where a host's TCP runs)
-        let parts = |s: &Self| parting.is_some_and(|p| !s.writes_alike(p));
+        // (what `watch` asks changes only where a host's TCP runs)
+        let parts = |s: &Self| watch.is_some_and(|w| w.stops(s));
         if !over && parts(self) {
             return true;
         }
@@ -425,6 +431,15 @@ impl<O: Observe> Simulation<O> {
                 }
                 if let Some(h) = self.nodes[node].host_mut() {
                     h.on_packet_at(self.now, conn, pkt);
+                    if role == Role::Sender
+                        && !self.flows[flow].witnessed
+                        && h.conns
+                            .get(conn)
+                            .is_some_and(|c| c.tcp.early_retransmit_would_have_acted())
+                    {
+                        self.flows[flow].witnessed = true;
+                        self.witness_fired = true;
+                    }
                 }
                 if role == Role::Receiver {
                     self.after_receive_flow(flow);

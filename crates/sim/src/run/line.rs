@@ -1,0 +1,295 @@
+//! A family's runs made as one line (`family.rs`): the largest member runs, each smaller member
+//! is copied from it where they part (`fork.rs`), and each twin that adds Early Retransmit to a
+//! member rides that member's run until the rule would first act in it
+//! ([`Tcp::early_retransmit_would_have_acted`]). A twin whose rule never acts takes its
+//! member's result; one whose rule acts is started from the run's latest snapshot, a copy taken
+//! every [`SNAPSHOT_EVERY`] events while twins ride it, told to run Early Retransmit
+//! ([`Tcp::add_early_retransmit`]), and run on from there: it repeats at most that many events
+//! instead of its whole start. Up to the snapshot the twin's run and its member's were the same,
+//! state for state, so every result is that of the job's own run to the bit, event counts
+//! included (`sim/tests/fork.rs` compares them).
+//!
+//! A run that cannot be copied (`fork.rs`) gives no snapshot: its diverging twins run from their
+//! start, with the same results.
+//!
+//! [`Tcp::early_retransmit_would_have_acted`]: snooplab_proto::tcp::Tcp::early_retransmit_would_have_acted
+//! [`Tcp::add_early_retransmit`]: snooplab_proto::tcp::Tcp::add_early_retransmit
+
+use crate::job::Job;
+use crate::metrics::RunResult;
+use crate::network::FlowId;
+use crate::nodes::Role;
+use crate::observer::Observe;
+
+use super::fork::{first_parting, same_but_transfers, sends_no_more};
+use super::{SimulatedTime, Simulation};
+
+/// Events between a run's snapshots while twins ride it. A twin that parts repeats at most
+/// this many events; each snapshot costs about as much as a few dozen events (a copy of the
+/// run), so the copies cost a run with riders about 1% and the repeats stay small beside a
+/// twin's run (paper 001: about 100 twins part, in runs of 10^5 events).
+pub const SNAPSHOT_EVERY: u64 = 4096;
+
+/// A job that is a member's run with Early Retransmit added to some of its flows.
+#[derive(Clone, Copy, Debug)]
+pub struct Rider<'a> {
+    pub job: &'a Job,
+    /// The member it adds Early Retransmit to: an index into the members.
+    pub of: usize,
+    /// The flows whose protocol adds it.
+    pub flows: &'a [FlowId],
+}
+
+/// The results of [`run_sharing_start`].
+#[derive(Debug, Default)]
+pub struct SharedRuns {
+    /// Each member's result, in the members' order.
+    pub members: Vec<RunResult>,
+    /// Each rider's result, in the riders' order.
+    pub riders: Vec<RunResult>,
+    /// Members copied from the largest where they parted.
+    pub forked: usize,
+    /// Riders that took their member's result (the rule never acted).
+    pub taken: usize,
+    /// Riders started from a snapshot of their member's run.
+    pub resumed: usize,
+}
+
+impl SharedRuns {
+    /// Runs not made from their start.
+    pub fn shared(&self) -> usize {
+        self.forked + self.taken + self.resumed
+    }
+}
+
+/// When a run that others start as stops (`run_events`), checked after each event where a
+/// host's TCP ran (nothing it asks changes elsewhere).
+pub(super) struct Watch {
+    /// For each flow, the least transfer a member still to part gives it
+    /// ([`Simulation::writes_alike`]).
+    parting: Vec<Option<u64>>,
+    /// Twins ride the run: stop where a sender's Early Retransmit witness fires.
+    witness: bool,
+    /// Stop once the run has made this many events: a snapshot is due.
+    snapshot_at: u64,
+}
+
+impl Watch {
+    #[inline]
+    pub(super) fn stops<O: Observe>(&self, sim: &Simulation<O>) -> bool {
+        (self.witness && sim.witness_fired)
+            || sim.events >= self.snapshot_at
+            || !sim.writes_alike(&self.parting)
+    }
+}
+
+/// Runs `jobs`, networks [`same_but_transfers`] each of which [`sends_no_more`] than the last
+/// one, and `riders`, each a job's run with Early Retransmit added: every result is that of the
+/// job's own run to the bit.
+pub fn run_sharing_start(jobs: &[&Job], riders: &[Rider]) -> SharedRuns {
+    let mut out = Results {
+        members: vec![None; jobs.len()],
+        riders: vec![None; riders.len()],
+        forked: 0,
+        taken: 0,
+        resumed: 0,
+    };
+    if let Some((largest, smaller)) = jobs.split_last() {
+        let waiting: Vec<usize> = (0..smaller.len())
+            .filter(|&j| {
+                same_but_transfers(&jobs[j].network, &largest.network)
+                    && sends_no_more(&jobs[j].network, &largest.network)
+            })
+            .collect();
+        let line = Line::new(
+            Simulation::of_network(&largest.network, &largest.env),
+            jobs.len() - 1,
+            waiting,
+            riders,
+            &out,
+        );
+        line.run(jobs, riders, None, &mut out);
+        // the members that could not start as the largest run on their own, with their twins
+        for j in 0..smaller.len() {
+            if out.members[j].is_none() {
+                let sim = Simulation::of_network(&jobs[j].network, &jobs[j].env);
+                Line::new(sim, j, vec![], riders, &out).run(jobs, riders, None, &mut out);
+            }
+        }
+    }
+    SharedRuns {
+        members: out.members.into_iter().flatten().collect(),
+        riders: out.riders.into_iter().flatten().collect(),
+        forked: out.forked,
+        taken: out.taken,
+        resumed: out.resumed,
+    }
+}
+
+/// Results as they come in, and the counts of [`SharedRuns`].
+struct Results {
+    members: Vec<Option<RunResult>>,
+    riders: Vec<Option<RunResult>>,
+    forked: usize,
+    taken: usize,
+    resumed: usize,
+}
+
+/// One run, and the runs that start as it.
+struct Line {
+    sim: Simulation,
+    /// The member it is a run of.
+    member: usize,
+    /// The smaller members still to part from it.
+    waiting: Vec<usize>,
+    /// The twins of its member and of the members still to part that ride it.
+    riders: Vec<usize>,
+}
+
+impl Line {
+    /// `member`'s run `sim`, with the members `waiting` to part from it, and the riders of
+    /// them all that have no result yet.
+    fn new(
+        sim: Simulation,
+        member: usize,
+        waiting: Vec<usize>,
+        riders: &[Rider],
+        out: &Results,
+    ) -> Line {
+        let riders = (0..riders.len())
+            .filter(|&r| out.riders[r].is_none())
+            .filter(|&r| riders[r].of == member || waiting.contains(&riders[r].of))
+            .collect();
+        Line {
+            sim,
+            member,
+            waiting,
+            riders,
+        }
+    }
+
+    /// Runs to the end, the members that part and the riders too; `from` is the snapshot of
+    /// the run this one was copied from (the same run up to it).
+    fn run(
+        mut self,
+        jobs: &[&Job],
+        riders: &[Rider],
+        from: Option<&Simulation>,
+        out: &mut Results,
+    ) {
+        let mut own: Option<Simulation> = None;
+        let mut taken_at = from.map_or(0, |s| s.events);
+        // copies fail for good (a part that cannot be copied stays): then no more snapshots
+        let mut can_copy = true;
+        while !self.waiting.is_empty() || !self.riders.is_empty() {
+            let watch = Watch {
+                parting: first_parting(&self.waiting, jobs, &self.sim.net),
+                witness: !self.riders.is_empty(),
+                snapshot_at: if self.riders.is_empty() || !can_copy {
+                    u64::MAX
+                } else {
+                    taken_at.saturating_add(SNAPSHOT_EVERY)
+                },
+            };
+            if !self.sim.run_events(&mut SimulatedTime, Some(&watch)) {
+                break; // over
+            }
+            let snapshot = own.as_ref().or(from);
+            if std::mem::take(&mut self.sim.witness_fired) {
+                self.part_riders(riders, snapshot, out);
+            }
+            self.part_members(jobs, riders, snapshot, out);
+            if watch.witness && self.sim.events >= watch.snapshot_at {
+                own = self.sim.fork_as(&self.sim.net, &self.sim.env);
+                can_copy = own.is_some();
+                taken_at = self.sim.events;
+            }
+        }
+        if self.waiting.is_empty() && self.riders.is_empty() {
+            self.sim.run_events(&mut SimulatedTime, None);
+        }
+        self.finish(jobs, riders, out);
+    }
+
+    /// The riders whose Early Retransmit would have acted part: each runs from `snapshot` (or
+    /// from its start).
+    fn part_riders(&mut self, riders: &[Rider], snapshot: Option<&Simulation>, out: &mut Results) {
+        let sim = &self.sim;
+        let acted = |r: &Rider| {
+            r.flows.iter().any(|&f| {
+                sim.tcp(f, Role::Sender)
+                    .is_some_and(|t| t.early_retransmit_would_have_acted())
+            })
+        };
+        let (parting, riding): (Vec<usize>, Vec<usize>) =
+            self.riders.iter().partition(|&&r| acted(&riders[r]));
+        self.riders = riding;
+        for r in parting {
+            let job = riders[r].job;
+            let copy = snapshot.and_then(|s| s.fork_as(&job.network, &job.env));
+            out.resumed += usize::from(copy.is_some());
+            out.riders[r] = Some(match copy {
+                Some(sim) => sim.run_out(),
+                None => job.run(),
+            });
+        }
+    }
+
+    /// The members that part here are copied from the run and run on, with their riders.
+    fn part_members(
+        &mut self,
+        jobs: &[&Job],
+        riders: &[Rider],
+        snapshot: Option<&Simulation>,
+        out: &mut Results,
+    ) {
+        let (parting, waiting): (Vec<usize>, Vec<usize>) = self
+            .waiting
+            .iter()
+            .partition(|&&j| !self.sim.runs_alike(&jobs[j].network));
+        self.waiting = waiting;
+        for j in parting {
+            self.riders.retain(|&r| riders[r].of != j);
+            let (sim, from) = match self.sim.fork_as(&jobs[j].network, &jobs[j].env) {
+                Some(sim) => {
+                    out.forked += 1;
+                    (sim, snapshot)
+                }
+                None => (Simulation::of_network(&jobs[j].network, &jobs[j].env), None),
+            };
+            Line::new(sim, j, vec![], riders, out).run(jobs, riders, from, out);
+        }
+    }
+
+    /// The run is over: its result is its member's, and each rider still riding takes it with
+    /// its own protocols' names; members that never parted are this run, or run on their own.
+    fn finish(self, jobs: &[&Job], riders: &[Rider], out: &mut Results) {
+        let result = self.sim.wind_up().0;
+        let me = jobs[self.member];
+        // (a member that never parted from it but is another run runs on its own, its riders
+        // with it)
+        let same =
+            |j: usize| j == self.member || (jobs[j].network == me.network && jobs[j].env == me.env);
+        for r in self.riders {
+            let rider = &riders[r];
+            if same(rider.of) {
+                out.taken += 1;
+                out.riders[r] = Some(result.clone().as_run_of(&rider.job.network));
+            }
+        }
+        for &j in &self.waiting {
+            if same(j) {
+                out.members[j] = Some(result.clone());
+            }
+        }
+        out.members[self.member] = Some(result);
+    }
+}
+
+impl Simulation {
+    /// Runs to the end: the result.
+    fn run_out(mut self) -> RunResult {
+        self.run_events(&mut SimulatedTime, None);
+        self.wind_up().0
+    }
+}
