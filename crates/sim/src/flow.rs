@@ -38,9 +38,9 @@ pub struct FlowState {
     /// (`run/external.rs`): the modelled end puts real bytes on the wire, and a modelled receiver
     /// checks the real bytes it gets.
     pub real_bytes: Option<u64>,
-    /// The loop has seen that Early Retransmit would have acted in this flow's sender
-    /// ([`snooplab_proto::tcp::Tcp::early_retransmit_would_have_acted`]; `run/riders.rs`).
-    pub witnessed: bool,
+    /// The witnesses of this flow's sender the loop has seen fire
+    /// ([`snooplab_proto::tcp::Tcp::witnesses`]; `run/line.rs`).
+    pub witnessed: u8,
 }
 
 impl FlowState {

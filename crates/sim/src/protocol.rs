@@ -4,7 +4,7 @@
 //! base-station agent.
 
 use serde::{Deserialize, Serialize};
-use snooplab_proto::tcp::{ReceiverPolicy, RecoveryPolicy};
+use snooplab_proto::tcp::{Addition, ReceiverPolicy, RecoveryPolicy};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Protocol {
@@ -423,20 +423,15 @@ impl Protocol {
         self.def().agent
     }
 
-    /// Whether this protocol is `base` with Early Retransmit added and nothing else changed (ER
-    /// to Reno, ER+LT to LT): a run of it is a run of `base` until the rule would first act
-    /// (`run/family.rs`).
-    pub fn adds_early_retransmit_to(self, base: Protocol) -> bool {
+    /// The policy point this protocol adds to `base`, if that is all it changes (ER to Reno,
+    /// ER+LT to LT, EFR to Reno): a run of it is a run of `base` until the point's rule would
+    /// first act (`run/family.rs`).
+    pub fn addition_to(self, base: Protocol) -> Option<Addition> {
         let (a, b) = (self.def(), base.def());
-        !b.sender.early_retransmit
-            && a.sender
-                == RecoveryPolicy {
-                    early_retransmit: true,
-                    ..b.sender
-                }
-            && a.receiver == b.receiver
+        let rest_alike = a.receiver == b.receiver
             && a.agent == b.agent
-            && a.reports_output_queue == b.reports_output_queue
+            && a.reports_output_queue == b.reports_output_queue;
+        rest_alike.then(|| Addition::between(b.sender, a.sender))?
     }
 }
 

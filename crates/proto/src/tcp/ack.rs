@@ -139,6 +139,7 @@ impl Tcp {
             // EFR computes its threshold from the window on the first duplicate.
             let window = self.snd_wnd.min(self.snd_cwnd) / self.maxseg;
             self.cur_thresh = self.cfg.policy.dupack_threshold.for_window(window);
+            self.witness_efr(window);
         }
         match self.cfg.policy.selective {
             Selective::Smart => {

@@ -1,9 +1,9 @@
 //! The rules a simulated run forks on (`sim/src/run/fork.rs`), each checked on twin senders fed
 //! the same segments and timeouts: [`Tcp::writes_alike`] (a bulk sender of `app_bytes` and its twin
 //! that writes fewer bytes send the same segments and ask for the same timeouts for as long as the
-//! rule holds before each input), and [`Tcp::early_retransmit_would_have_acted`] (a sender without
-//! Early Retransmit and its twin with it act alike until the first says the rule would have
-//! acted).
+//! rule holds before each input), and [`Tcp::would_have_acted`] (a sender without Early
+//! Retransmit or EFR's threshold and its twin with it act alike until the first says the rule
+//! would have acted).
 
 use proptest::prelude::*;
 
@@ -127,9 +127,9 @@ fn transfer_twins(large: u64, small: u64, buffer: u32, delay: Time, lost: &[bool
     u64::from(s.snd_una().since(s.iss() + 1))
 }
 
-/// Twin senders without and with Early Retransmit; whether the first says the rule would have
-/// acted.
-fn early_retransmit_twins(
+/// Twin senders without and with `addition`; whether the first says the rule would have acted.
+fn addition_twins(
+    addition: Addition,
     app: u64,
     buffer: u32,
     delay: Time,
@@ -140,19 +140,18 @@ fn early_retransmit_twins(
         limited_transmit,
         ..RecoveryPolicy::RENO
     };
-    let er = RecoveryPolicy {
-        early_retransmit: true,
-        ..base
-    };
-    let (s, twin) = (sender(app, buffer, base), sender(app, buffer, er));
+    let (s, twin) = (
+        sender(app, buffer, base),
+        sender(app, buffer, addition.to(base)),
+    );
     let wire = Wire {
         buffer,
         delay,
         lost,
     };
-    let acted = |s: &Tcp| s.early_retransmit_would_have_acted();
+    let acted = |s: &Tcp| s.would_have_acted(addition);
     let s = twins(s, twin, &wire, |_| false, acted);
-    s.early_retransmit_would_have_acted()
+    s.would_have_acted(addition)
 }
 
 #[test]
@@ -176,17 +175,65 @@ fn a_tail_loss_is_where_early_retransmit_acts() {
     // outstanding and nothing new to send, RFC 5827's case
     let mut lost = vec![false; 20];
     lost[17] = true;
-    assert!(early_retransmit_twins(20_000, 16384, 5 * MS, &lost, false));
+    let er = Addition::EarlyRetransmit;
+    assert!(addition_twins(er, 20_000, 16384, 5 * MS, &lost, false));
     // the same loss early in the transfer leaves the rule idle
     let mut early = vec![false; 20];
     early[3] = true;
-    assert!(!early_retransmit_twins(
-        20_000,
-        16384,
+    assert!(!addition_twins(er, 20_000, 16384, 5 * MS, &early, false));
+}
+
+#[test]
+fn a_window_of_four_segments_is_where_efr_acts() {
+    // a window of four segments: EFR's threshold is 2 on the first duplicate, Reno's 3
+    let mut lost = vec![false; 40];
+    lost[20] = true;
+    assert!(addition_twins(
+        Addition::Efr,
+        40_000,
+        4000,
         5 * MS,
-        &early,
+        &lost,
         false
     ));
+    // with sixteen, both are 3: the loss leaves the rule idle
+    assert!(!addition_twins(
+        Addition::Efr,
+        40_000,
+        16000,
+        5 * MS,
+        &lost,
+        false
+    ));
+}
+
+#[test]
+fn a_policy_adds_a_point_only_where_that_is_all_it_changes() {
+    let reno = RecoveryPolicy::RENO;
+    assert_eq!(
+        Addition::between(reno, RecoveryPolicy::EARLY_RETRANSMIT),
+        Some(Addition::EarlyRetransmit)
+    );
+    assert_eq!(
+        Addition::between(reno, RecoveryPolicy::EFR),
+        Some(Addition::Efr)
+    );
+    assert_eq!(
+        Addition::between(
+            RecoveryPolicy::LIMITED_TRANSMIT,
+            RecoveryPolicy::EARLY_RETRANSMIT_LT
+        ),
+        Some(Addition::EarlyRetransmit)
+    );
+    assert_eq!(
+        Addition::between(reno, RecoveryPolicy::EARLY_RETRANSMIT_LT),
+        None
+    );
+    assert_eq!(Addition::between(reno, reno), None);
+    assert_eq!(
+        Addition::between(RecoveryPolicy::EFR, RecoveryPolicy::EFR),
+        None
+    );
 }
 
 proptest! {
@@ -204,13 +251,14 @@ proptest! {
     }
 
     #[test]
-    fn early_retransmit_twins_act_alike_until_the_rule_would_act(
+    fn twins_with_a_point_added_act_alike_until_its_rule_would_act(
+        addition in prop::sample::select(Addition::ALL.to_vec()),
         app in 1u64..80_000,
         buffer in prop::sample::select(vec![2000u32, 4096, 8000, 16384]),
         delay in 1u64..20,
         lost in prop::collection::vec(prop::bool::weighted(0.1), 0..120),
         limited_transmit: bool,
     ) {
-        early_retransmit_twins(app, buffer, delay * MS, &lost, limited_transmit);
+        addition_twins(addition, app, buffer, delay * MS, &lost, limited_transmit);
     }
 }

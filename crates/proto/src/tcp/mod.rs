@@ -23,6 +23,7 @@ mod selective;
 mod small_window;
 mod stats;
 mod timers;
+mod witness;
 
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::{
@@ -30,7 +31,8 @@ pub use host::{
     HostPreset, HostProfile, ReaderModel, DEFAULT_READ_SIZE,
 };
 pub use policy::{
-    DupAckThreshold, ElnRule, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy, Selective,
+    Addition, DupAckThreshold, ElnRule, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy,
+    Selective,
 };
 pub use reass::Reassembly;
 pub use rtt::{BsdRtt, RttEstimator, BACKOFF};
@@ -98,10 +100,10 @@ pub struct Tcp {
     sndbuf: u32,
     rcvbuf: u32,
     dupacks: u32,
-    /// A sender without Early Retransmit met a duplicate ACK on which RFC 5827's rule would have
-    /// lowered the threshold (`small_window.rs`): until then its run and the same run with Early
-    /// Retransmit are one, state for state (the rule is the only place the policy bit is read).
-    er_would_act: bool,
+    /// The points ([`Addition::bit`]) this sender, without them, would have acted on otherwise
+    /// by now (`witness.rs`): until then its run and the same run with the point are one, state
+    /// for state.
+    witnessed: u8,
     sent_fin: bool,
     rtt: BsdRtt,
     /// `t_rtt`/`t_rtseq`: when the timed segment was sent, and its sequence number.
@@ -189,7 +191,7 @@ impl Tcp {
             sndbuf: cfg.sndbuf,
             rcvbuf: cfg.rcvbuf,
             dupacks: 0,
-            er_would_act: false,
+            witnessed: 0,
             sent_fin: false,
             rtt,
             timing: None,
@@ -398,21 +400,6 @@ impl Tcp {
             u64::from(self.snd_max.since(self.data_start()))
         };
         sent + u64::from(self.sndbuf) + u64::from(self.cfg.mss.max(32)) < n
-    }
-
-    /// Whether Early Retransmit would have acted here by now, for a sender without it
-    /// ([`RecoveryPolicy::early_retransmit`]): while it would not have, this connection and
-    /// the same one with Early Retransmit have done the same, state for state.
-    pub fn early_retransmit_would_have_acted(&self) -> bool {
-        self.er_would_act
-    }
-
-    /// From now on this sender runs Early Retransmit; only where
-    /// [`Tcp::early_retransmit_would_have_acted`] is false, so that the connection is the one
-    /// that ran it from the start (`sim/src/run/riders.rs` starts a twin's run this way).
-    pub fn add_early_retransmit(&mut self) {
-        debug_assert!(!self.er_would_act);
-        self.cfg.policy.early_retransmit = true;
     }
 
     /// The application writes `n` bytes in all from now on; only where

@@ -91,8 +91,8 @@ pub struct RecoveryPolicy {
     /// Early Retransmit (RFC 5827 section 3.1, byte-based): with less than four segments
     /// outstanding and no new segment sendable, the threshold becomes
     /// `ceiling(ownd / SMSS) - 1`. Read in one place only, `Tcp::early_retransmit_lower`: a
-    /// sender without it notes there when it would have acted, and the simulator takes an ER
-    /// run's result from the run without it until then (`sim/src/run/family.rs`).
+    /// sender without it notes there when it would have acted ([`Addition`]), and the simulator
+    /// runs an ER run as the run without it until then (`sim/src/run/line.rs`).
     pub early_retransmit: bool,
 }
 
@@ -170,6 +170,57 @@ impl RecoveryPolicy {
         limited_transmit: true,
         ..RecoveryPolicy::RENO
     };
+}
+
+/// A policy point a sender without it witnesses (`tcp/witness.rs`): it evaluates the point's
+/// rule where the rule is read, changes nothing, and notes the first time the rule would have
+/// made it act otherwise. Until then the same connection with the point added has done the
+/// same, state for state; the simulator runs the two as one until then (`sim/src/run/line.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Addition {
+    /// [`RecoveryPolicy::early_retransmit`], read only where RFC 5827's rule lowers the threshold.
+    EarlyRetransmit,
+    /// EFR's threshold ([`RecoveryPolicy::EFR`]'s [`DupAckThreshold`]), read only on the first
+    /// duplicate ACK.
+    Efr,
+}
+
+impl Addition {
+    pub const ALL: [Addition; 2] = [Addition::EarlyRetransmit, Addition::Efr];
+
+    /// `base` with this point added.
+    pub fn to(self, base: RecoveryPolicy) -> RecoveryPolicy {
+        match self {
+            Addition::EarlyRetransmit => RecoveryPolicy {
+                early_retransmit: true,
+                ..base
+            },
+            Addition::Efr => RecoveryPolicy {
+                dupack_threshold: RecoveryPolicy::EFR.dupack_threshold,
+                ..base
+            },
+        }
+    }
+
+    /// Whether `policy` has this point.
+    pub fn is_in(self, policy: RecoveryPolicy) -> bool {
+        self.to(policy) == policy
+    }
+
+    /// The point `policy` adds to `base`, if that is all it changes.
+    pub fn between(base: RecoveryPolicy, policy: RecoveryPolicy) -> Option<Addition> {
+        Addition::ALL
+            .into_iter()
+            .find(|a| !a.is_in(base) && a.to(base) == policy)
+    }
+
+    /// Its bit among a sender's witnesses ([`super::Tcp::witnesses`]).
+    pub fn bit(self) -> u8 {
+        match self {
+            Addition::EarlyRetransmit => 1,
+            Addition::Efr => 2,
+        }
+    }
 }
 
 impl Default for RecoveryPolicy {

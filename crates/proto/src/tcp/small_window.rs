@@ -4,7 +4,7 @@
 //! the one TCP ([`super::RecoveryPolicy::limited_transmit`], [`super::RecoveryPolicy::early_retransmit`]),
 //! called from `on_duplicate_ack` (`input.rs`).
 
-use super::Tcp;
+use super::{Addition, Tcp};
 use crate::time::Time;
 
 impl Tcp {
@@ -16,11 +16,13 @@ impl Tcp {
     /// means "retransmit now".
     ///
     /// A sender without Early Retransmit evaluates the rule too, changing nothing, and notes the
-    /// first time it would have lowered the threshold (`er_would_act`): up to then the same run
-    /// with Early Retransmit is the same run (`sim/src/run/fork.rs` takes its results from it).
+    /// first time it would have lowered the threshold ([`Addition::EarlyRetransmit`],
+    /// `witness.rs`): up to then the same run with Early Retransmit is the same run.
     pub(super) fn early_retransmit_lower(&mut self) {
         let er = self.cfg.policy.early_retransmit;
-        if (!er && self.er_would_act) || self.dupacks > self.cur_thresh {
+        if (!er && self.would_have_acted(Addition::EarlyRetransmit))
+            || self.dupacks > self.cur_thresh
+        {
             return;
         }
         let smss = self.maxseg.max(1);
@@ -41,7 +43,7 @@ impl Tcp {
         if er {
             self.cur_thresh = lowered;
         } else if lowered != self.cur_thresh {
-            self.er_would_act = true;
+            self.witness(Addition::EarlyRetransmit);
         }
     }
 

@@ -1,17 +1,19 @@
 //! Jobs whose runs are one run, or start as one: a family is the jobs that differ only in their
 //! flows' transfers, run as one run that forks where they part (`fork.rs`), and the jobs that
-//! differ from one of them only in adding Early Retransmit to some flows' protocols (ER to
-//! Reno, ER+LT to LT), its twins. RFC 5827's rule is the only place a TCP reads that policy
-//! bit, and a sender without it evaluates the rule too, changing nothing
-//! ([`Tcp::early_retransmit_would_have_acted`]): where it never would have acted, the twin's run
-//! is the same run, state for state, and its result is the member's with its protocols' names.
-//! Where it would have, the twin starts from a snapshot of the member's run taken before then
-//! (`line.rs`, which runs a family). Either way each job gets the result of its own run to the
-//! bit (`sim/tests/fork.rs` compares them).
+//! differ from one of them only in adding one policy point to some flows' protocols
+//! ([`Addition`]: Early Retransmit, ER to Reno and ER+LT to LT; EFR's threshold, EFR to Reno),
+//! its twins. A point's rule is read in one place of a TCP, and a sender without the point
+//! evaluates it there too, changing nothing ([`Tcp::would_have_acted`]): where it never would
+//! have acted, the twin's run is the same run, state for state, and its result is the member's
+//! with its protocols' names. Where it would have, the twin starts from a snapshot of the
+//! member's run taken before then (`line.rs`, which runs a family). Either way each job gets the
+//! result of its own run to the bit (`sim/tests/fork.rs` compares them).
 //!
-//! [`Tcp::early_retransmit_would_have_acted`]: snooplab_proto::tcp::Tcp::early_retransmit_would_have_acted
+//! [`Tcp::would_have_acted`]: snooplab_proto::tcp::Tcp::would_have_acted
 
 use std::collections::BTreeMap;
+
+use snooplab_proto::tcp::Addition;
 
 use snooplab_proto::Time;
 
@@ -39,32 +41,34 @@ pub struct Family {
     pub twins: Vec<Twin>,
 }
 
-/// A job that is a member's run with Early Retransmit added to some of its flows.
+/// A job that is a member's run with a policy point added to some of its flows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Twin {
     pub job: usize,
     /// The member's place in [`Family::members`].
     pub of: usize,
-    /// The flows whose protocol adds Early Retransmit.
+    /// The point its flows add.
+    pub adds: Addition,
+    /// The flows whose protocol adds it.
     pub flows: Vec<FlowId>,
 }
 
-/// The flows of `twin` whose protocol adds Early Retransmit to `base`'s, if that is all that
-/// differs between the two networks and `base` runs Early Retransmit nowhere.
-pub fn adds_early_retransmit(base: &Network, twin: &Network) -> Option<Vec<FlowId>> {
+/// The point the flows of `twin` add to `base`'s protocols and the flows that add it, if that
+/// is all that differs between the two networks (one point, the same in every flow that
+/// differs; [`Protocol::addition_to`]).
+///
+/// [`Protocol::addition_to`]: crate::Protocol::addition_to
+pub fn twin_of(base: &Network, twin: &Network) -> Option<(Addition, Vec<FlowId>)> {
     // (the protocols first: most pairs differ there, and the test is cheap)
-    if base.flows.len() != twin.flows.len()
-        || base
-            .flows
-            .iter()
-            .any(|f| f.protocol.sender_policy().early_retransmit)
-    {
+    if base.flows.len() != twin.flows.len() {
         return None;
     }
+    let mut adds = None;
     let mut flows = vec![];
     for (f, (b, t)) in base.flows.iter().zip(&twin.flows).enumerate() {
         if b.protocol != t.protocol {
-            if !t.protocol.adds_early_retransmit_to(b.protocol) {
+            let a = t.protocol.addition_to(b.protocol)?;
+            if adds.replace(a).is_some_and(|other| other != a) {
                 return None;
             }
             flows.push(f);
@@ -77,7 +81,8 @@ pub fn adds_early_retransmit(base: &Network, twin: &Network) -> Option<Vec<FlowI
                 ..t.clone()
             } == *b
     });
-    (!flows.is_empty() && same_flows && same_but_flows(base, twin)).then_some(flows)
+    let adds = adds?;
+    (same_flows && same_but_flows(base, twin)).then_some((adds, flows))
 }
 
 /// `jobs` as families, in the order of their first jobs. A job is a twin if a job without
@@ -96,27 +101,37 @@ pub fn families(jobs: &[Job]) -> Vec<Family> {
         list.push(i);
     }
     // each twin and the job it is the twin of
-    let mut twin_of: Vec<Option<(usize, Vec<FlowId>)>> = vec![None; jobs.len()];
+    let mut of: Vec<Option<(usize, Addition, Vec<FlowId>)>> = vec![None; jobs.len()];
     for (i, job) in jobs.iter().enumerate() {
-        let adds = |f: &Flow| f.protocol.sender_policy().early_retransmit;
+        let adds = |f: &Flow| {
+            let policy = f.protocol.sender_policy();
+            Addition::ALL.iter().any(|a| a.is_in(policy))
+        };
         if !job.network.flows.iter().any(adds) {
             continue;
         }
         let same_shape = &shape[&key(&job.network)];
         let p = place_in_shape[i];
         let near = &same_shape[p.saturating_sub(LOOK)..(p + LOOK).min(same_shape.len())];
-        twin_of[i] = near.iter().find_map(|&b| {
+        of[i] = near.iter().find_map(|&b| {
             let base = &jobs[b];
             if base.env != job.env {
                 return None;
             }
-            adds_early_retransmit(&base.network, &job.network).map(|flows| (b, flows))
+            twin_of(&base.network, &job.network).map(|(adds, flows)| (b, adds, flows))
         });
+    }
+    // a twin rides a member: one whose base is a twin itself is a member
+    let is_twin: Vec<bool> = of.iter().map(Option::is_some).collect();
+    for t in &mut of {
+        if t.as_ref().is_some_and(|&(b, ..)| is_twin[b]) {
+            *t = None;
+        }
     }
     let mut begun: BTreeMap<(u64, usize, usize, Time), Vec<usize>> = BTreeMap::new();
     let mut out: Vec<Family> = vec![];
     for (i, job) in jobs.iter().enumerate() {
-        if twin_of[i].is_some() {
+        if of[i].is_some() {
             continue;
         }
         let n = &job.network;
@@ -170,12 +185,13 @@ pub fn families(jobs: &[Job]) -> Vec<Family> {
             place[i] = (k, m);
         }
     }
-    for (i, twin) in twin_of.into_iter().enumerate() {
-        if let Some((base, flows)) = twin {
+    for (i, twin) in of.into_iter().enumerate() {
+        if let Some((base, adds, flows)) = twin {
             let (k, m) = place[base];
             out[k].twins.push(Twin {
                 job: i,
                 of: m,
+                adds,
                 flows,
             });
         }
@@ -193,6 +209,7 @@ pub fn run_family(jobs: &[Job], family: &Family) -> (Vec<(usize, RunResult)>, us
         .map(|t| Rider {
             job: &jobs[t.job],
             of: t.of,
+            adds: t.adds,
             flows: &t.flows,
         })
         .collect();

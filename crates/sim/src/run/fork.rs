@@ -107,8 +107,8 @@ impl Simulation<NoObserver> {
     }
 
     /// A copy of this run as it stands, going on as a run of `net`, labelled `env`, where
-    /// [`Simulation::runs_alike`] holds and the flows whose protocol differs in `net` add Early
-    /// Retransmit to this run's and it would not have acted in them yet (`line.rs`); `None` if
+    /// [`Simulation::runs_alike`] holds and the flows whose protocol differs in `net` add a
+    /// policy point to this run's that would not have acted in them yet (`line.rs`); `None` if
     /// part of it cannot be copied.
     pub(super) fn fork_as(&self, net: &Network, env: &str) -> Option<Simulation> {
         let nodes = self
@@ -160,22 +160,17 @@ impl Simulation<NoObserver> {
             witness_fired: self.witness_fired,
         };
         for (f, flow) in net.flows.iter().enumerate() {
-            let adds_er = flow.protocol != self.net.flows[f].protocol;
-            debug_assert!(
-                !adds_er
-                    || flow
-                        .protocol
-                        .adds_early_retransmit_to(self.net.flows[f].protocol)
-            );
+            let adds = flow.protocol.addition_to(self.net.flows[f].protocol);
+            debug_assert!(adds.is_some() || flow.protocol == self.net.flows[f].protocol);
             if let Some(cfg) = fork.pending[f].as_mut() {
                 cfg.app_bytes = flow.transfer;
-                cfg.policy.early_retransmit |= adds_er;
+                cfg.policy = adds.map_or(cfg.policy, |a| a.to(cfg.policy));
             }
             let (node, conn) = (fork.flows[f].sender, fork.flows[f].sender_conn);
             if let Some(c) = conn.and_then(|c| fork.nodes[node].host_mut()?.conns.get_mut(c)) {
                 c.tcp.set_app_bytes(flow.transfer);
-                if adds_er {
-                    c.tcp.add_early_retransmit();
+                if let Some(a) = adds {
+                    c.tcp.add(a);
                 }
             }
         }

@@ -1,19 +1,23 @@
 //! A family's runs made as one line (`family.rs`): the largest member runs, each smaller member
-//! is copied from it where they part (`fork.rs`), and each twin that adds Early Retransmit to a
-//! member rides that member's run until the rule would first act in it
-//! ([`Tcp::early_retransmit_would_have_acted`]). A twin whose rule never acts takes its
-//! member's result; one whose rule acts is started from the run's latest snapshot, a copy taken
-//! every [`SNAPSHOT_EVERY`] events while twins ride it, told to run Early Retransmit
-//! ([`Tcp::add_early_retransmit`]), and run on from there: it repeats at most that many events
-//! instead of its whole start. Up to the snapshot the twin's run and its member's were the same,
-//! state for state, so every result is that of the job's own run to the bit, event counts
-//! included (`sim/tests/fork.rs` compares them).
+//! is copied from it where they part (`fork.rs`), and each twin that adds a policy point to a
+//! member ([`Addition`]) rides that member's run until the point's rule would first act in it
+//! ([`Tcp::would_have_acted`]). A twin whose rule never acts takes its member's result; one
+//! whose rule acts is started from the run's latest snapshot, a copy taken every
+//! [`SNAPSHOT_EVERY`] events while twins ride it, given the point ([`Tcp::add`]), and run on
+//! from there: it repeats at most that many events instead of its whole start. Twins that part
+//! together and differ only in their transfers (the twins of a member and of the smaller ones
+//! still to part from it) start as one group, the smaller forking from the largest as their
+//! members do. Up to the snapshot a twin's run and its member's were the same, state for state,
+//! so every result is that of the job's own run to the bit, event counts included
+//! (`sim/tests/fork.rs` compares them).
 //!
 //! A run that cannot be copied (`fork.rs`) gives no snapshot: its diverging twins run from their
 //! start, with the same results.
 //!
-//! [`Tcp::early_retransmit_would_have_acted`]: snooplab_proto::tcp::Tcp::early_retransmit_would_have_acted
-//! [`Tcp::add_early_retransmit`]: snooplab_proto::tcp::Tcp::add_early_retransmit
+//! [`Tcp::would_have_acted`]: snooplab_proto::tcp::Tcp::would_have_acted
+//! [`Tcp::add`]: snooplab_proto::tcp::Tcp::add
+
+use snooplab_proto::tcp::Addition;
 
 use crate::job::Job;
 use crate::metrics::RunResult;
@@ -30,12 +34,13 @@ use super::{SimulatedTime, Simulation};
 /// twin's run (paper 001: about 100 twins part, in runs of 10^5 events).
 pub const SNAPSHOT_EVERY: u64 = 4096;
 
-/// A job that is a member's run with Early Retransmit added to some of its flows.
+/// A job that is a member's run with a policy point added to some of its flows.
 #[derive(Clone, Copy, Debug)]
 pub struct Rider<'a> {
     pub job: &'a Job,
-    /// The member it adds Early Retransmit to: an index into the members.
+    /// The member it adds the point to: an index into the members.
     pub of: usize,
+    pub adds: Addition,
     /// The flows whose protocol adds it.
     pub flows: &'a [FlowId],
 }
@@ -87,6 +92,12 @@ impl Watch {
 /// one, and `riders`, each a job's run with Early Retransmit added: every result is that of the
 /// job's own run to the bit.
 pub fn run_sharing_start(jobs: &[&Job], riders: &[Rider]) -> SharedRuns {
+    run_group(None, jobs, riders)
+}
+
+/// [`run_sharing_start`], the largest started from `from` if there is one: a copy of a run that
+/// is the largest's up to there but for points the largest adds to it.
+fn run_group(from: Option<&Simulation>, jobs: &[&Job], riders: &[Rider]) -> SharedRuns {
     let mut out = Results {
         members: vec![None; jobs.len()],
         riders: vec![None; riders.len()],
@@ -101,13 +112,10 @@ pub fn run_sharing_start(jobs: &[&Job], riders: &[Rider]) -> SharedRuns {
                     && sends_no_more(&jobs[j].network, &largest.network)
             })
             .collect();
-        let line = Line::new(
-            Simulation::of_network(&largest.network, &largest.env),
-            jobs.len() - 1,
-            waiting,
-            riders,
-            &out,
-        );
+        let copy = from.and_then(|s| s.fork_as(&largest.network, &largest.env));
+        out.resumed += usize::from(copy.is_some());
+        let sim = copy.unwrap_or_else(|| Simulation::of_network(&largest.network, &largest.env));
+        let line = Line::new(sim, jobs.len() - 1, waiting, riders, &out);
         line.run(jobs, riders, None, &mut out);
         // the members that could not start as the largest run on their own, with their twins
         for j in 0..smaller.len() {
@@ -211,27 +219,45 @@ impl Line {
         self.finish(jobs, riders, out);
     }
 
-    /// The riders whose Early Retransmit would have acted part: each runs from `snapshot` (or
-    /// from its start).
+    /// The riders whose point would have acted part: they run from `snapshot` (or from their
+    /// start), those that differ only in their transfers as one group (`run_group`), as their
+    /// members did.
     fn part_riders(&mut self, riders: &[Rider], snapshot: Option<&Simulation>, out: &mut Results) {
         let sim = &self.sim;
         let acted = |r: &Rider| {
             r.flows.iter().any(|&f| {
                 sim.tcp(f, Role::Sender)
-                    .is_some_and(|t| t.early_retransmit_would_have_acted())
+                    .is_some_and(|t| t.would_have_acted(r.adds))
             })
         };
         let (parting, riding): (Vec<usize>, Vec<usize>) =
             self.riders.iter().partition(|&&r| acted(&riders[r]));
         self.riders = riding;
-        for r in parting {
-            let job = riders[r].job;
-            let copy = snapshot.and_then(|s| s.fork_as(&job.network, &job.env));
-            out.resumed += usize::from(copy.is_some());
-            out.riders[r] = Some(match copy {
-                Some(sim) => sim.run_out(),
-                None => job.run(),
-            });
+        let sent =
+            |r: usize| -> u64 { riders[r].job.network.flows.iter().map(|f| f.transfer).sum() };
+        let mut parting = parting;
+        while let Some(&lead) = parting.iter().max_by_key(|&&r| sent(r)) {
+            let lead_job = riders[lead].job;
+            let starts_as_lead = |r: usize| {
+                let job = riders[r].job;
+                r == lead
+                    || (job.env == lead_job.env
+                        && same_but_transfers(&job.network, &lead_job.network)
+                        && sends_no_more(&job.network, &lead_job.network))
+            };
+            let (mut group, rest): (Vec<usize>, Vec<usize>) =
+                parting.iter().partition(|&&r| starts_as_lead(r));
+            parting = rest;
+            // (the lead last: the group's largest)
+            group.retain(|&r| r != lead);
+            group.push(lead);
+            let jobs: Vec<&Job> = group.iter().map(|&r| riders[r].job).collect();
+            let runs = run_group(snapshot, &jobs, &[]);
+            out.forked += runs.forked;
+            out.resumed += runs.resumed;
+            for (&r, result) in group.iter().zip(runs.members) {
+                out.riders[r] = Some(result);
+            }
         }
     }
 
@@ -283,13 +309,5 @@ impl Line {
             }
         }
         out.members[self.member] = Some(result);
-    }
-}
-
-impl Simulation {
-    /// Runs to the end: the result.
-    fn run_out(mut self) -> RunResult {
-        self.run_events(&mut SimulatedTime, None);
-        self.wind_up().0
     }
 }

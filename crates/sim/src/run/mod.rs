@@ -52,7 +52,7 @@ mod results;
 mod roaming;
 
 pub use driver::{Driver, SimulatedTime, Step};
-pub use family::{adds_early_retransmit, families, run_family, Family, Twin};
+pub use family::{families, run_family, twin_of, Family, Twin};
 pub use fork::{same_but_transfers, sends_no_more};
 use line::Watch;
 pub use line::{run_sharing_start, Rider, SharedRuns};
@@ -143,8 +143,8 @@ pub struct Simulation<O: Observe = NoObserver> {
     /// A host's TCP ran since the end-of-run test last looked: a flow ends only then, so the
     /// events that touch no host (most of a CSMA cell's: waits that end) skip the test.
     hosts_ran: bool,
-    /// A sender's Early Retransmit witness fired since the loop last looked
-    /// ([`FlowState::witnessed`]): a twin riding this run parts from it (`riders.rs`).
+    /// A sender's witness fired since the loop last looked ([`FlowState::witnessed`]): a twin
+    /// riding this run may part from it (`line.rs`).
     witness_fired: bool,
 }
 
@@ -431,13 +431,10 @@ impl<O: Observe> Simulation<O> {
                 }
                 if let Some(h) = self.nodes[node].host_mut() {
                     h.on_packet_at(self.now, conn, pkt);
-                    if role == Role::Sender
-                        && !self.flows[flow].witnessed
-                        && h.conns
-                            .get(conn)
-                            .is_some_and(|c| c.tcp.early_retransmit_would_have_acted())
-                    {
-                        self.flows[flow].witnessed = true;
+                    let seen = self.flows[flow].witnessed;
+                    let new = h.conns.get(conn).map_or(0, |c| c.tcp.witnesses() & !seen);
+                    if role == Role::Sender && new != 0 {
+                        self.flows[flow].witnessed |= new;
                         self.witness_fired = true;
                     }
                 }
