@@ -69,8 +69,10 @@ impl Runner<'_> {
 
     /// Runs jobs (a paper's runs: its preset networks or scenarios of the default testbed).
     /// Jobs that differ only in their transfers run as one run that forks where they part, and
-    /// a job that only adds Early Retransmit takes its result from the run without it where the
-    /// rule never acted (`sim/src/run/family.rs`): each job has the result of its own run.
+    /// a job that only adds a policy point (Early Retransmit, EFR's threshold) takes its result
+    /// from the run without it where the rule never acted, or starts from a copy of that run
+    /// taken before it did (`sim/src/run/family.rs`, `line.rs`): each job has the result of its
+    /// own run.
     pub fn run_jobs(&self, jobs: &[Job]) -> Result<Vec<RunResult>, Error> {
         let families = families(jobs);
         let cancelled = || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed));

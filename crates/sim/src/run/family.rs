@@ -25,7 +25,7 @@ use super::fork::{same_but_flows, same_but_transfers, sends_no_more};
 use super::line::{run_sharing_start, Rider};
 
 /// How far [`families`] looks, among the jobs of one seed and shape, for a job's family (the
-/// families begun last) and for the job a twin adds Early Retransmit to (the jobs on either
+/// families begun last) and for the job a twin adds a policy point to (the jobs on either
 /// side): enough for every paper's plan and for a sweep's transfers (its innermost list), and a
 /// bound on the work for a sweep of 100,000 runs. A job whose family lies further runs on its
 /// own, with the same result.
@@ -37,7 +37,7 @@ pub struct Family {
     /// Jobs [`same_but_transfers`], in their order but for the one that sends the most, which
     /// comes last: its run is the one the others fork from.
     pub members: Vec<usize>,
-    /// Jobs that add Early Retransmit to a member.
+    /// Jobs that add a policy point to a member.
     pub twins: Vec<Twin>,
 }
 
@@ -85,8 +85,9 @@ pub fn twin_of(base: &Network, twin: &Network) -> Option<(Addition, Vec<FlowId>)
     (same_flows && same_but_flows(base, twin)).then_some((adds, flows))
 }
 
-/// `jobs` as families, in the order of their first jobs. A job is a twin if a job without
-/// Early Retransmit with the same label is its run without it; the others are grouped into
+/// `jobs` as families, in the order of their first jobs. A job is a twin if a job with the
+/// same label is its run without one policy point ([`twin_of`]) and is not a twin itself; the
+/// others are grouped into
 /// members of families, and a job that fits no family (it sends more than the family's largest
 /// in one flow and less in another) is a family of its own.
 pub fn families(jobs: &[Job]) -> Vec<Family> {

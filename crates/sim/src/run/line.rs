@@ -73,7 +73,7 @@ pub(super) struct Watch {
     /// For each flow, the least transfer a member still to part gives it
     /// ([`Simulation::writes_alike`]).
     parting: Vec<Option<u64>>,
-    /// Twins ride the run: stop where a sender's Early Retransmit witness fires.
+    /// Twins ride the run: stop where a sender's witness fires.
     witness: bool,
     /// Stop once the run has made this many events: a snapshot is due.
     snapshot_at: u64,
@@ -89,7 +89,7 @@ impl Watch {
 }
 
 /// Runs `jobs`, networks [`same_but_transfers`] each of which [`sends_no_more`] than the last
-/// one, and `riders`, each a job's run with Early Retransmit added: every result is that of the
+/// one, and `riders`, each a job's run with a policy point added: every result is that of the
 /// job's own run to the bit.
 pub fn run_sharing_start(jobs: &[&Job], riders: &[Rider]) -> SharedRuns {
     run_group(None, jobs, riders)
@@ -208,8 +208,11 @@ impl Line {
             }
             self.part_members(jobs, riders, snapshot, out);
             if watch.witness && self.sim.events >= watch.snapshot_at {
-                own = self.sim.fork_as(&self.sim.net, &self.sim.env);
-                can_copy = own.is_some();
+                // (a copy that fails keeps the last one, still a start of this run)
+                match self.sim.fork_as(&self.sim.net, &self.sim.env) {
+                    Some(copy) => own = Some(copy),
+                    None => can_copy = false,
+                }
                 taken_at = self.sim.events;
             }
         }
