@@ -22,11 +22,12 @@
 mod ack;
 mod cache;
 mod data;
+mod deadlines;
 mod timers;
 
 pub use cache::{Cache, Entry};
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 use super::{
     agent_counters, Agent, AgentProbe, Counters, Departure, Mirror, Port, QueueReader, SegmentView,
@@ -283,8 +284,8 @@ pub struct SnoopAgent<P> {
     /// Each connection's next deadline (its round-trip, persist or idle timer, whichever is
     /// first), in time order: `poll_timeout` reads the first and `on_timeout` visits only the
     /// connections due, so neither costs more with more idle connections (a walk over every
-    /// connection per call was 82% of a 200-flow run, docs/speed.md).
-    deadlines: BTreeSet<(Time, ConnKey)>,
+    /// connection per call was 82% of a 200-flow run, docs/speed.md; `deadlines.rs`).
+    deadlines: deadlines::Deadlines,
     /// Reused by `on_timeout`: the connections due, in key order.
     due: Vec<ConnKey>,
     /// Segments cached for all connections (the sum of the caches' lengths).
@@ -298,7 +299,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
         SnoopAgent {
             cfg,
             conns: BTreeMap::new(),
-            deadlines: BTreeSet::new(),
+            deadlines: deadlines::Deadlines::default(),
             due: Vec::new(),
             held: 0,
             out: VecDeque::new(),

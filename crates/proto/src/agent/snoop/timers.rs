@@ -52,12 +52,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
     pub(super) fn run_timers(&mut self, now: Time) {
         let mut due = std::mem::take(&mut self.due);
         due.clear();
-        due.extend(
-            self.deadlines
-                .iter()
-                .take_while(|&&(t, _)| t <= now)
-                .map(|&(_, k)| k),
-        );
+        self.deadlines.due(now, &mut due);
         due.sort_unstable();
         for &key in &due {
             self.run_timers_of(key, now);
