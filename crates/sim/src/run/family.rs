@@ -87,9 +87,8 @@ pub fn twin_of(base: &Network, twin: &Network) -> Option<(Addition, Vec<FlowId>)
 
 /// `jobs` as families, in the order of their first jobs. A job is a twin if a job with the
 /// same label is its run without one policy point ([`twin_of`]) and is not a twin itself; the
-/// others are grouped into
-/// members of families, and a job that fits no family (it sends more than the family's largest
-/// in one flow and less in another) is a family of its own.
+/// others are grouped into members of families, and a job that fits no family (it sends more
+/// than the family's largest in one flow and less in another) is a family of its own.
 pub fn families(jobs: &[Job]) -> Vec<Family> {
     // networks that could be alike have the same seed and shape: only those are compared, and
     // of those only the nearest (`LOOK`)
