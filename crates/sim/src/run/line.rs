@@ -21,7 +21,7 @@ use snooplab_proto::tcp::Addition;
 
 use crate::job::Job;
 use crate::metrics::RunResult;
-use crate::network::FlowId;
+use crate::network::{FlowId, NodeId};
 use crate::nodes::Role;
 use crate::observer::Observe;
 
@@ -77,6 +77,24 @@ pub(super) struct Watch {
     witness: bool,
     /// Stop once the run has made this many events: a snapshot is due.
     snapshot_at: u64,
+}
+
+impl<O: Observe> Simulation<O> {
+    /// An ACK reached flow `flow`'s sender, connection `conn` of `node` (a sender's witness
+    /// fires only there): the witnesses that fired since the loop last looked stop a run that
+    /// twins ride ([`Watch::stops`]).
+    #[inline]
+    pub(super) fn note_witnesses(&mut self, node: NodeId, conn: usize, flow: FlowId) {
+        let seen = self.flows[flow].witnessed;
+        let new = self.nodes[node]
+            .host()
+            .and_then(|h| h.conns.get(conn))
+            .map_or(0, |c| c.tcp.witnesses() & !seen);
+        if new != 0 {
+            self.flows[flow].witnessed |= new;
+            self.witness_fired = true;
+        }
+    }
 }
 
 impl Watch {

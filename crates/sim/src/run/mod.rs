@@ -431,15 +431,9 @@ impl<O: Observe> Simulation<O> {
                 }
                 if let Some(h) = self.nodes[node].host_mut() {
                     h.on_packet_at(self.now, conn, pkt);
-                    // a sender's witness fires only on an ACK (`line.rs` reads it)
-                    if role == Role::Sender {
-                        let seen = self.flows[flow].witnessed;
-                        let new = h.conns.get(conn).map_or(0, |c| c.tcp.witnesses() & !seen);
-                        if new != 0 {
-                            self.flows[flow].witnessed |= new;
-                            self.witness_fired = true;
-                        }
-                    }
+                }
+                if role == Role::Sender {
+                    self.note_witnesses(node, conn, flow);
                 }
                 if role == Role::Receiver {
                     self.after_receive_flow(flow);
