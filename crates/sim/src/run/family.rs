@@ -21,7 +21,7 @@ use crate::job::Job;
 use crate::metrics::RunResult;
 use crate::network::{Flow, FlowId, Network};
 
-use super::fork::{same_but_flows, same_but_transfers, sends_no_more};
+use super::fork::{same_but_flows, same_but_transfers, sends_no_more, sent};
 use super::line::{run_sharing_start, Rider};
 
 /// How far [`families`] looks, among the jobs of one seed and shape, for a job's family (the
@@ -152,7 +152,6 @@ pub fn families(jobs: &[Job]) -> Vec<Family> {
             }
         }
     }
-    let sent = |i: usize| -> u64 { jobs[i].network.flows.iter().map(|f| f.transfer).sum() };
     let mut alone = vec![];
     for family in &mut out {
         // the first job of the largest transfers leads; those it does not cover go alone
@@ -161,7 +160,7 @@ pub fn families(jobs: &[Job]) -> Vec<Family> {
             .iter()
             .copied()
             .rev()
-            .max_by_key(|&i| sent(i))
+            .max_by_key(|&i| sent(&jobs[i].network))
         else {
             continue;
         };

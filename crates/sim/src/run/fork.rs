@@ -66,6 +66,17 @@ pub fn sends_no_more(small: &Network, large: &Network) -> bool {
         .all(|(s, l)| s.transfer <= l.transfer)
 }
 
+/// Whether a run of `small` starts as a run of `large`: the same network but for transfers, none
+/// larger in `small`.
+pub(super) fn starts_as(small: &Network, large: &Network) -> bool {
+    same_but_transfers(small, large) && sends_no_more(small, large)
+}
+
+/// The bytes all of `net`'s flows send: a family's largest run sends the most.
+pub(super) fn sent(net: &Network) -> u64 {
+    net.flows.iter().map(|f| f.transfer).sum()
+}
+
 /// For each flow, the least transfer the `waiting` jobs give it where it differs from the
 /// largest's: the first place a waiting run parts from the largest.
 pub(super) fn first_parting(

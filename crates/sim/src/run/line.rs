@@ -25,7 +25,7 @@ use crate::network::{FlowId, NodeId};
 use crate::nodes::Role;
 use crate::observer::Observe;
 
-use super::fork::{first_parting, same_but_transfers, sends_no_more};
+use super::fork::{first_parting, sent, starts_as};
 use super::{SimulatedTime, Simulation};
 
 /// Events between a run's snapshots while twins ride it. A twin that parts repeats at most
@@ -106,9 +106,9 @@ impl Watch {
     }
 }
 
-/// Runs `jobs`, networks [`same_but_transfers`] each of which [`sends_no_more`] than the last
-/// one, and `riders`, each a job's run with a policy point added: every result is that of the
-/// job's own run to the bit.
+/// Runs `jobs`, networks each of which starts as the last one (`fork::starts_as`: the same but
+/// for transfers, none larger), and `riders`, each a job's run with a policy point added: every
+/// result is that of the job's own run to the bit.
 pub fn run_sharing_start(jobs: &[&Job], riders: &[Rider]) -> SharedRuns {
     run_group(None, jobs, riders)
 }
@@ -125,10 +125,7 @@ fn run_group(from: Option<&Simulation>, jobs: &[&Job], riders: &[Rider]) -> Shar
     };
     if let Some((largest, smaller)) = jobs.split_last() {
         let waiting: Vec<usize> = (0..smaller.len())
-            .filter(|&j| {
-                same_but_transfers(&jobs[j].network, &largest.network)
-                    && sends_no_more(&jobs[j].network, &largest.network)
-            })
+            .filter(|&j| starts_as(&jobs[j].network, &largest.network))
             .collect();
         let copy = from.and_then(|s| s.fork_as(&largest.network, &largest.env));
         out.resumed += usize::from(copy.is_some());
@@ -254,18 +251,14 @@ impl Line {
         let (parting, riding): (Vec<usize>, Vec<usize>) =
             self.riders.iter().partition(|&&r| acted(&riders[r]));
         self.riders = riding;
-        let sent =
-            |r: usize| -> u64 { riders[r].job.network.flows.iter().map(|f| f.transfer).sum() };
         let mut parting = parting;
-        while let Some(&lead) = parting.iter().max_by_key(|&&r| sent(r)) {
-            let lead_job = riders[lead].job;
-            let starts_as_lead = |r: usize| {
-                let job = riders[r].job;
-                r == lead
-                    || (job.env == lead_job.env
-                        && same_but_transfers(&job.network, &lead_job.network)
-                        && sends_no_more(&job.network, &lead_job.network))
-            };
+        while let Some(&lead) = parting
+            .iter()
+            .max_by_key(|&&r| sent(&riders[r].job.network))
+        {
+            let lead_net = &riders[lead].job.network;
+            let starts_as_lead =
+                |r: usize| r == lead || starts_as(&riders[r].job.network, lead_net);
             let (mut group, rest): (Vec<usize>, Vec<usize>) =
                 parting.iter().partition(|&&r| starts_as_lead(r));
             parting = rest;
