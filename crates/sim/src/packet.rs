@@ -10,8 +10,24 @@ use snooplab_proto::{Endpoint, Segment};
 /// The packet moves by pointer: on its way from one TCP to the next it is handed on about ten
 /// times (host, loop, a link's or a medium's queue, the air, the receiver), and moving its
 /// fields (over 100 bytes) each time cost more than allocating them once.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(PartialEq, Eq)]
 pub struct SimPacket(Box<PacketFields>);
+
+/// A copy is a new box; a copy into a packet kept for the purpose ([`Clone::clone_from`]: snoop's
+/// ACK template, a spare of its cache, the oldest packet of a handoff ring) writes the fields
+/// into that packet's box, and the allocator is not asked.
+impl Clone for SimPacket {
+    #[inline]
+    fn clone(&self) -> SimPacket {
+        SimPacket(self.0.clone())
+    }
+
+    #[inline]
+    fn clone_from(&mut self, source: &SimPacket) {
+        // `Box::clone_from` writes into the box it has
+        self.0.clone_from(&source.0);
+    }
+}
 
 /// The most boxes a thread keeps for packets to come ([`SimPacket::recycle`]).
 const SPARE_BOXES: usize = 64;
@@ -163,12 +179,9 @@ impl MobilityPacket for SimPacket {
         SimPacket::tunnel(self)
     }
 
-    fn encapsulate(&self, tunnel: Tunnel) -> Self {
-        let mut e = self.extra.as_deref().cloned().unwrap_or_default();
-        e.tunnel = Some(tunnel);
-        let mut p = self.clone();
-        p.extra = Some(Box::new(e));
-        p
+    fn encapsulate(mut self, tunnel: Tunnel) -> Self {
+        self.extra.get_or_insert_with(Default::default).tunnel = Some(tunnel);
+        self
     }
 
     fn decapsulate(mut self) -> Self {
@@ -266,5 +279,27 @@ pub fn test_segment() -> Segment {
         smart: None,
         sack: snooplab_proto::SackBlocks::default(),
         queue: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_copy_into_a_kept_packet_keeps_its_box() {
+        let mut data = test_segment();
+        data.len = 1460;
+        let source = SimPacket::new(data, Some(payload_tag(0, 1460)));
+        let mut kept = SimPacket::new(test_segment(), None);
+        let before: *const PacketFields = &*kept.0;
+        kept.clone_from(&source);
+        assert!(kept == source, "the copy is the packet");
+        assert!(
+            std::ptr::eq(before, &*kept.0),
+            "written into the box it had"
+        );
+        let fresh = source.clone();
+        assert!(fresh == source && !std::ptr::eq(&*fresh.0, &*source.0));
     }
 }

@@ -240,7 +240,7 @@ impl<P: MobilityPacket + 'static> HandoffAgent<P> {
             return; // left the group; the home agent has not heard yet
         };
         if let Some(id) = packet.segment().map(|seg| seg.ip_id) {
-            s.ring.push(id, packet.clone());
+            s.ring.push(id, &packet);
         }
         match s.role {
             Role::Primary => self.hand_to_agent(now, Port::Wired, packet),

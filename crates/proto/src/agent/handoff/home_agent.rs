@@ -81,18 +81,23 @@ impl<P: MobilityPacket> Agent<P> for HomeAgent<P> {
                 .push_back(Transmit::forward(from.opposite(), packet));
             return;
         };
-        let members = self.members(mh).to_vec();
-        if members.is_empty() {
+        let members = self.groups.get(&mh).map_or(&[][..], |g| g.as_slice());
+        let Some((&last, others)) = members.split_last() else {
             self.stats.dropped += 1;
-        }
-        for bs in members {
-            self.stats.forwarded += 1;
-            let copy = packet.encapsulate(Tunnel {
-                src: self.addr,
-                dst: bs,
-            });
+            return;
+        };
+        // a copy for each member but the last, and the packet itself for the last
+        let tunnel = |dst| Tunnel {
+            src: self.addr,
+            dst,
+        };
+        for &bs in others {
+            let copy = packet.clone().encapsulate(tunnel(bs));
             self.out.push_back(Transmit::forward(Port::Wireless, copy));
         }
+        let own = packet.encapsulate(tunnel(last));
+        self.out.push_back(Transmit::forward(Port::Wireless, own));
+        self.stats.forwarded += members.len() as u64;
     }
 
     fn on_timeout(&mut self, _now: Time) {}

@@ -100,8 +100,9 @@ pub trait MobilityPacket: SegmentView + Clone {
     fn mobility(&self) -> Option<&Mobility>;
     /// The outer header of an encapsulated packet.
     fn tunnel(&self) -> Option<Tunnel>;
-    /// This packet inside an outer header.
-    fn encapsulate(&self, tunnel: Tunnel) -> Self;
+    /// This packet inside an outer header (the home agent copies the packet for every member of
+    /// the group but the last, which gets the packet itself).
+    fn encapsulate(self, tunnel: Tunnel) -> Self;
     /// The inner packet.
     fn decapsulate(self) -> Self;
     /// A control message from `src` to `dst` (addresses in host byte order).

@@ -39,15 +39,21 @@ impl<P: Clone> Ring<P> {
         self.items.is_empty()
     }
 
-    /// Keeps `packet`, forgetting the oldest when full.
-    pub fn push(&mut self, ip_id: u16, packet: P) {
+    /// Keeps a copy of `packet`, forgetting the oldest when full: the copy is written over the
+    /// oldest ([`Clone::clone_from`]), so a full ring asks the allocator for nothing.
+    pub fn push(&mut self, ip_id: u16, packet: &P) {
         if self.capacity == 0 {
             return;
         }
         if self.items.len() == self.capacity {
-            self.items.pop_front();
+            if let Some(mut oldest) = self.items.pop_front() {
+                oldest.0 = ip_id;
+                oldest.1.clone_from(packet);
+                self.items.push_back(oldest);
+                return;
+            }
         }
-        self.items.push_back((ip_id, packet));
+        self.items.push_back((ip_id, packet.clone()));
     }
 
     /// Section 6: "The base station searches for these IDs in its circular buffer and frees all
@@ -69,5 +75,33 @@ impl<P: Clone> Ring<P> {
     /// Forgets everything (a crash).
     pub fn clear(&mut self) {
         self.items.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A packet that tells a new copy from one written into a kept packet.
+    #[derive(Debug, PartialEq)]
+    struct Counted(u16, bool);
+
+    impl Clone for Counted {
+        fn clone(&self) -> Counted {
+            Counted(self.0, true)
+        }
+        fn clone_from(&mut self, source: &Counted) {
+            *self = Counted(source.0, false);
+        }
+    }
+
+    #[test]
+    fn a_full_ring_writes_the_new_copy_over_the_oldest() {
+        let mut r = Ring::new(2);
+        for i in 1..=3u16 {
+            r.push(i, &Counted(i, false));
+        }
+        let held: Vec<_> = r.items.iter().collect();
+        assert_eq!(held, [&(2, Counted(2, true)), &(3, Counted(3, false))]);
     }
 }

@@ -45,10 +45,10 @@ impl MobilityPacket for P {
     fn tunnel(&self) -> Option<Tunnel> {
         self.tunnel
     }
-    fn encapsulate(&self, tunnel: Tunnel) -> Self {
+    fn encapsulate(self, tunnel: Tunnel) -> Self {
         P {
             tunnel: Some(tunnel),
-            ..self.clone()
+            ..self
         }
     }
     fn decapsulate(self) -> Self {
@@ -116,7 +116,7 @@ fn data_sent(out: &[Transmit<P>]) -> Vec<u32> {
 fn ring_keeps_the_last_packets_and_syncs_after_the_newest_reported_id() {
     let mut r = Ring::new(12);
     for i in 1..=20u16 {
-        r.push(i, i);
+        r.push(i, &i);
     }
     assert_eq!(r.len(), 12, "the oldest 8 are gone");
     // the mobile host got up to 15: 9..15 are freed, 16..20 sent
@@ -137,7 +137,7 @@ fn ring_keeps_the_last_packets_and_syncs_after_the_newest_reported_id() {
 #[test]
 fn a_ring_of_zero_keeps_nothing() {
     let mut r = Ring::new(0);
-    r.push(1, 1);
+    r.push(1, &1);
     assert!(r.is_empty());
     assert!(r.sync(&[1]).send.is_empty());
 }

@@ -72,7 +72,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             // state stays as it was. (With a buffer under four segments, an update of half of it
             // is smaller and counts as a duplicate below; it is still forwarded.)
             Some(la) if ack == la && window_update(conn, &seg) => {
-                conn.ack_template = Some((seg, packet.clone()));
+                conn.set_template(&seg, &packet);
                 self.forward(Port::Wired, packet);
             }
             // Case 3: a duplicate ACK. One that carries another window than the last ACK (a read
@@ -94,7 +94,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
                     .is_some_and(|(t, _)| t.window != seg.window);
                 let verdict = on_dupack(&self.cfg, &mut self.out, &mut self.stats, conn, now, &seg);
                 if new_window {
-                    conn.ack_template = Some((seg, packet.clone()));
+                    conn.set_template(&seg, &packet);
                 }
                 match verdict {
                     Verdict::Suppress if !new_window => self.stats.dupacks_suppressed += 1,
@@ -157,7 +157,7 @@ fn on_new_ack<P: Clone>(
     conn.exp_dupacks = 0;
     conn.dupacks_for_hole = 0;
     conn.last_ack = Some(ack);
-    conn.ack_template = Some((*seg, packet.clone()));
+    conn.set_template(seg, packet);
     if let Some(until) = conn.recovery_until {
         if ack.ge(until) || conn.cache.is_empty() {
             conn.recovery_until = None;

@@ -48,13 +48,21 @@ impl<P> Entry<P> {
 pub struct Cache<P> {
     entries: VecDeque<Entry<P>>,
     bytes: u64,
+    /// Packets of entries freed, kept for the next copies ([`Cache::copy_of`]); at most
+    /// [`SPARE_PACKETS`]. Not cached segments: nothing reads them but the next copy.
+    spare: Vec<P>,
 }
+
+/// The most freed packets a cache keeps for its next copies: an ACK frees one or two segments
+/// (a delayed ACK covers two) and the next data segments take them again.
+const SPARE_PACKETS: usize = 8;
 
 impl<P> Default for Cache<P> {
     fn default() -> Self {
         Cache {
             entries: VecDeque::new(),
             bytes: 0,
+            spare: Vec::new(),
         }
     }
 }
@@ -74,6 +82,21 @@ impl<P> Cache<P> {
     }
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut Entry<P>> {
         self.entries.iter_mut()
+    }
+
+    /// Whether an entry starts at `seq`. The entries are in sequence order ([`Cache::insert`]),
+    /// so the search goes from the back and stops at the first entry that starts before `seq`:
+    /// a new segment, the usual question, is answered by the newest entry alone.
+    pub fn holds(&self, seq: Seq) -> bool {
+        for e in self.entries.iter().rev() {
+            if e.seq == seq {
+                return true;
+            }
+            if e.seq.lt(seq) {
+                return false;
+            }
+        }
+        false
     }
 
     /// The entry starting at `seq`.
@@ -111,10 +134,11 @@ impl<P> Cache<P> {
     }
 
     /// Frees the oldest segment (a buffering base station's cache when full, paper 002 section 5).
-    pub fn pop_front(&mut self) -> Option<Entry<P>> {
-        let e = self.entries.pop_front()?;
-        self.bytes -= u64::from(e.len);
-        Some(e)
+    pub fn evict_oldest(&mut self) {
+        if let Some(e) = self.entries.pop_front() {
+            self.bytes -= u64::from(e.len);
+            self.keep_spare(e.packet);
+        }
     }
 
     /// Frees every segment the mobile host has acknowledged; returns how many.
@@ -123,9 +147,120 @@ impl<P> Cache<P> {
         while self.entries.front().is_some_and(|e| e.end().le(ack)) {
             if let Some(e) = self.entries.pop_front() {
                 self.bytes -= u64::from(e.len);
+                self.keep_spare(e.packet);
                 n += 1;
             }
         }
         n
+    }
+
+    /// A freed entry's packet, kept for a later copy while there is room.
+    fn keep_spare(&mut self, packet: P) {
+        if self.spare.len() < SPARE_PACKETS {
+            self.spare.push(packet);
+        }
+    }
+}
+
+impl<P: Clone> Cache<P> {
+    /// A copy of `packet` to cache: written into a freed entry's packet where one is kept
+    /// ([`Clone::clone_from`]: a packet that lives in a box keeps its box), a new copy otherwise.
+    pub fn copy_of(&mut self, packet: &P) -> P {
+        match self.spare.pop() {
+            Some(mut p) => {
+                p.clone_from(packet);
+                p
+            }
+            None => packet.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A packet that tells a new copy from one written into a packet kept for it.
+    #[derive(Debug, PartialEq, Eq)]
+    struct Counted {
+        seq: u32,
+        fresh_copy: bool,
+    }
+
+    impl Clone for Counted {
+        fn clone(&self) -> Counted {
+            Counted {
+                seq: self.seq,
+                fresh_copy: true,
+            }
+        }
+        fn clone_from(&mut self, source: &Counted) {
+            self.seq = source.seq;
+            self.fresh_copy = false;
+        }
+    }
+
+    fn entry<P>(seq: u32, len: u32, packet: P) -> Entry<P> {
+        Entry {
+            seq: Seq(seq),
+            len,
+            packet,
+            local_rexmits: 0,
+            sender_rexmit: false,
+            sent_index: 0,
+            last_tx: 0,
+            waiting: 0,
+            received: false,
+        }
+    }
+
+    #[test]
+    fn a_copy_after_a_clean_is_written_into_a_freed_packet() {
+        let mut c = Cache::default();
+        let first = Counted {
+            seq: 1,
+            fresh_copy: false,
+        };
+        let copy = c.copy_of(&first);
+        assert!(copy.fresh_copy, "nothing freed yet: a new copy");
+        c.insert(entry(1, 100, copy));
+        assert_eq!(c.clean(Seq(101)), 1);
+        let copy = c.copy_of(&Counted {
+            seq: 101,
+            fresh_copy: false,
+        });
+        assert_eq!(copy.seq, 101);
+        assert!(!copy.fresh_copy, "the freed packet took the copy");
+        // the spares are bounded, however many are freed at once
+        for i in 0..100 {
+            c.insert(entry(1000 + 10 * i, 10, copy.clone()));
+        }
+        assert_eq!(c.clean(Seq(5000)), 100);
+        assert_eq!(c.spare.len(), SPARE_PACKETS);
+        assert_eq!((c.len(), c.bytes()), (0, 0));
+    }
+
+    proptest! {
+        /// `holds`, which stops at the first older entry, answers as a search of every entry
+        /// does, whatever the order the segments came in (sequence numbers near the wrap too).
+        #[test]
+        fn holds_answers_as_a_full_search(
+            base in prop_oneof![Just(0u32), Just(u32::MAX - 5000), any::<u32>()],
+            starts in proptest::collection::vec(0u32..60, 0..40),
+            freed in 0u32..30,
+            asked in 0u32..70,
+        ) {
+            let mut c = Cache::default();
+            for s in &starts {
+                c.insert(entry(base.wrapping_add(s * 100), 100, ()));
+            }
+            c.clean(Seq(base.wrapping_add(freed * 100)));
+            if freed % 3 == 0 {
+                c.evict_oldest();
+            }
+            let seq = Seq(base.wrapping_add(asked * 100));
+            prop_assert_eq!(c.holds(seq), c.iter().any(|e| e.seq == seq));
+        }
     }
 }

@@ -49,8 +49,8 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             // Case 1: a new segment in the normal increasing sequence (or past a gap upstream).
             let cache_it = room_in_total && conn.cache.len() < high_water.min(per_connection);
             if cache_it {
-                conn.cache
-                    .insert(new_entry(&seg, packet.clone(), conn, now, false));
+                let copy = conn.cache.copy_of(&packet);
+                conn.cache.insert(new_entry(&seg, copy, conn, now, false));
             }
             if conn.timed.is_none() {
                 // one timed segment per window, for the wireless RTT
@@ -100,8 +100,8 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             e.sent(now);
         } else if room_in_total && conn.cache.len() < per_connection {
             // Case 3: not cached (lost upstream or evicted): cache it, marked as the sender's.
-            conn.cache
-                .insert(new_entry(&seg, packet.clone(), conn, now, true));
+            let copy = conn.cache.copy_of(&packet);
+            conn.cache.insert(new_entry(&seg, copy, conn, now, true));
             cached = true;
         }
         conn.forwarded += 1;
@@ -143,13 +143,13 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
         if in_sequence {
             conn.last_seen = Some(end);
         }
-        if room_in_total && conn.cache.find_mut(seg.seq).is_none() {
+        if room_in_total && !conn.cache.holds(seg.seq) {
             let mut e = new_entry(&seg, packet, conn, now, !in_sequence);
             e.waiting = 0; // this base station does not send it
             conn.cache.insert(e);
             held += 1;
             while conn.cache.len() > limit {
-                conn.cache.pop_front();
+                conn.cache.evict_oldest();
                 held -= 1;
             }
         }

@@ -236,6 +236,22 @@ impl<P> Conn<P> {
         self.last_heard = now;
     }
 
+    /// The ACK in `packet` (header `seg`) becomes the template, written over the last one's
+    /// packet where there is one: every new ACK does this, and a copy into the packet already
+    /// held asks the allocator for nothing ([`Clone::clone_from`]).
+    fn set_template(&mut self, seg: &Segment, packet: &P)
+    where
+        P: Clone,
+    {
+        match &mut self.ack_template {
+            Some((s, p)) => {
+                *s = *seg;
+                p.clone_from(packet);
+            }
+            None => self.ack_template = Some((*seg, packet.clone())),
+        }
+    }
+
     fn new(now: Time) -> Conn<P> {
         Conn {
             cache: Cache::default(),
