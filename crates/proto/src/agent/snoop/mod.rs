@@ -373,7 +373,8 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
     }
 
     fn conn_entry(&mut self, key: ConnKey, now: Time) -> &mut Conn<P> {
-        if !self.conns.contains_key(&key) {
+        // (the table's size first: below the limit, one lookup per packet, not two)
+        if self.conns.len() >= self.cfg.max_connections.max(1) && !self.conns.contains_key(&key) {
             self.evict_if_full();
         }
         self.conns.entry(key).or_insert_with(|| Conn::new(now))
