@@ -72,6 +72,24 @@ impl Deadlines {
         }
     }
 
+    /// Files `new` in place of `old`: what `remove(old)` then `insert(new)` do. A connection's
+    /// deadline moves with every packet and seldom past another's: in a list, where its place
+    /// stays the same, the entry is overwritten there, and nothing is moved.
+    pub(super) fn replace(&mut self, old: &Filed, new: Filed) {
+        if let Deadlines::List(l) = self {
+            if let Ok(i) = l.binary_search(old) {
+                let after_previous = i == 0 || l[i - 1] < new;
+                let before_next = l.get(i + 1).is_none_or(|next| new < *next);
+                if after_previous && before_next {
+                    l[i] = new;
+                    return;
+                }
+            }
+        }
+        self.remove(old);
+        self.insert(new);
+    }
+
     /// Adds to `out` the connections due by `now`, in time order.
     pub(super) fn due(&self, now: Time, out: &mut Vec<ConnKey>) {
         let due = |&&(t, _): &&Filed| t <= now;
@@ -109,12 +127,24 @@ mod tests {
                 .wrapping_mul(6364136223846793005)
                 .wrapping_add(1442695040888963407);
             let e = ((x >> 40) % 50, key(((x >> 20) % 40) as u32));
-            if (x >> 10).is_multiple_of(3) {
-                d.remove(&e);
-                model.remove(&e);
-            } else {
-                d.insert(e);
-                model.insert(e);
+            match (x >> 10) % 4 {
+                0 => {
+                    d.remove(&e);
+                    model.remove(&e);
+                }
+                1 => {
+                    // a filed entry (when there is one) moved to `e`'s time
+                    let old = model.iter().nth((x >> 50) as usize % model.len().max(1));
+                    let old = old.copied().unwrap_or(e);
+                    let new = (e.0, old.1);
+                    d.replace(&old, new);
+                    model.remove(&old);
+                    model.insert(new);
+                }
+                _ => {
+                    d.insert(e);
+                    model.insert(e);
+                }
             }
             assert_eq!(d.first(), model.first(), "step {step}");
             let now = (x >> 30) % 50;
@@ -130,5 +160,46 @@ mod tests {
             assert_eq!(got, want, "step {step}");
         }
         assert!(matches!(d, Deadlines::Tree(_)), "grew past the list");
+    }
+
+    #[test]
+    fn a_list_moves_an_entry_as_a_remove_and_an_insert_would() {
+        // three connections whose deadlines move, past each other or not: the list stays one
+        let key = |i: u64| ConnKey {
+            fixed: Endpoint { addr: 1, port: 80 },
+            mobile: Endpoint {
+                addr: 100 + i as u32,
+                port: 5001,
+            },
+        };
+        let mut d = Deadlines::default();
+        let mut model: BTreeSet<Filed> = BTreeSet::new();
+        let mut filed: Vec<Filed> = (0..3).map(|i| (10 * i, key(i))).collect();
+        for &e in &filed {
+            d.insert(e);
+            model.insert(e);
+        }
+        let mut x = 5u64;
+        for step in 0..2000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let c = (x >> 33) as usize % 3;
+            let old = filed[c];
+            // mostly a small step later, sometimes a jump either way, sometimes a tie
+            let new = match (x >> 20) % 4 {
+                0 => ((x >> 40) % 60, old.1),
+                1 => (filed[(c + 1) % 3].0, old.1),
+                _ => (old.0 + (x >> 50) % 3, old.1),
+            };
+            d.replace(&old, new);
+            model.remove(&old);
+            model.insert(new);
+            filed[c] = new;
+            let Deadlines::List(l) = &d else {
+                panic!("three entries stay a list");
+            };
+            assert_eq!(l, &model.iter().copied().collect::<Vec<_>>(), "step {step}");
+        }
     }
 }

@@ -41,10 +41,10 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
         if conn.filed == Some(t) {
             return;
         }
-        if let Some(old) = conn.filed.replace(t) {
-            self.deadlines.remove(&(old, key));
+        match conn.filed.replace(t) {
+            Some(old) => self.deadlines.replace(&(old, key), (t, key)),
+            None => self.deadlines.insert((t, key)),
         }
-        self.deadlines.insert((t, key));
     }
 
     /// Runs the timers of the connections due at `now`, in key order (the order a walk over every
