@@ -37,6 +37,11 @@ thread_local! {
     #[allow(clippy::vec_box)]
     static SPARE: std::cell::RefCell<Vec<Box<PacketFields>>> =
         const { std::cell::RefCell::new(Vec::new()) };
+    /// Empty boxes of an outer header, for the next packet encapsulated on this thread (at most
+    /// [`SPARE_BOXES`]; `MobilityPacket::decapsulate`).
+    #[allow(clippy::vec_box)]
+    static SPARE_EXTRAS: std::cell::RefCell<Vec<Box<Extra>>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// What a [`SimPacket`] carries.
@@ -180,19 +185,29 @@ impl MobilityPacket for SimPacket {
     }
 
     fn encapsulate(mut self, tunnel: Tunnel) -> Self {
-        self.extra.get_or_insert_with(Default::default).tunnel = Some(tunnel);
+        let e = self
+            .extra
+            .get_or_insert_with(|| SPARE_EXTRAS.with_borrow_mut(Vec::pop).unwrap_or_default());
+        e.tunnel = Some(tunnel);
         self
     }
 
+    /// The outer header's box, when nothing else is in it, is kept for the next encapsulated
+    /// packet (paper 002's home agent encapsulates every data packet once for each base station
+    /// of the group, and each of those decapsulates it).
     fn decapsulate(mut self) -> Self {
-        self.extra = self
-            .extra
-            .take()
-            .filter(|e| e.mobility.is_some() || e.raw.is_some())
-            .map(|mut e| {
-                e.tunnel = None;
-                e
-            });
+        if let Some(mut e) = self.extra.take() {
+            e.tunnel = None;
+            if e.mobility.is_some() || e.raw.is_some() {
+                self.extra = Some(e);
+            } else {
+                SPARE_EXTRAS.with_borrow_mut(|s| {
+                    if s.len() < SPARE_BOXES {
+                        s.push(e);
+                    }
+                });
+            }
+        }
         self
     }
 
@@ -301,5 +316,31 @@ mod tests {
         );
         let fresh = source.clone();
         assert!(fresh == source && !std::ptr::eq(&*fresh.0, &*source.0));
+    }
+
+    #[test]
+    fn a_decapsulated_packet_is_the_packet_and_its_header_box_serves_the_next() {
+        let mut data = test_segment();
+        data.len = 1460;
+        let plain = SimPacket::new(data, Some(payload_tag(0, 1460)));
+        let tunnel = Tunnel { src: 1, dst: 2 };
+        let first = plain.clone().encapsulate(tunnel);
+        assert_eq!(first.tunnel(), Some(tunnel));
+        assert_eq!(first.ip_len(), plain.ip_len() + TUNNEL_HEADER_BYTES);
+        let header: *const Extra = first.extra.as_deref().map_or(std::ptr::null(), |e| e);
+        assert!(
+            first.decapsulate() == plain,
+            "the inner packet, no extras left"
+        );
+        let second = plain.clone().encapsulate(tunnel);
+        let reused: *const Extra = second.extra.as_deref().map_or(std::ptr::null(), |e| e);
+        assert!(
+            std::ptr::eq(header, reused),
+            "the header's box was kept for this one"
+        );
+        // a handoff message keeps what it carries
+        let msg = SimPacket::control(1, 2, Mobility::Leave { mh: 2 });
+        let back = msg.clone().encapsulate(tunnel).decapsulate();
+        assert!(back == msg && back.mobility().is_some());
     }
 }
