@@ -43,8 +43,14 @@ impl<P: MobilityPacket> HomeAgent<P> {
 
     /// The members of `mh`'s group.
     pub fn members(&self, mh: u32) -> &[u32] {
-        self.groups.get(&mh).map_or(&[], |g| g.as_slice())
+        group(&self.groups, mh)
     }
+}
+
+/// The members of `mh`'s group in `groups` (read apart from the agent where the agent queues
+/// packets while it walks them).
+fn group(groups: &BTreeMap<u32, Vec<u32>>, mh: u32) -> &[u32] {
+    groups.get(&mh).map_or(&[], |g| g.as_slice())
 }
 
 impl<P: MobilityPacket> Agent<P> for HomeAgent<P> {
@@ -81,7 +87,7 @@ impl<P: MobilityPacket> Agent<P> for HomeAgent<P> {
                 .push_back(Transmit::forward(from.opposite(), packet));
             return;
         };
-        let members = self.groups.get(&mh).map_or(&[][..], |g| g.as_slice());
+        let members = group(&self.groups, mh);
         let Some((&last, others)) = members.split_last() else {
             self.stats.dropped += 1;
             return;

@@ -358,8 +358,13 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
     }
 
     /// Makes room for a new connection: forget the least recently active one.
+    /// The connection table is at its limit: a new connection first evicts the oldest.
+    fn table_full(&self) -> bool {
+        self.conns.len() >= self.cfg.max_connections.max(1)
+    }
+
     fn evict_if_full(&mut self) {
-        while self.conns.len() >= self.cfg.max_connections.max(1) {
+        while self.table_full() {
             let oldest = self
                 .conns
                 .iter()
@@ -374,7 +379,7 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
 
     fn conn_entry(&mut self, key: ConnKey, now: Time) -> &mut Conn<P> {
         // (the table's size first: below the limit, one lookup per packet, not two)
-        if self.conns.len() >= self.cfg.max_connections.max(1) && !self.conns.contains_key(&key) {
+        if self.table_full() && !self.conns.contains_key(&key) {
             self.evict_if_full();
         }
         self.conns.entry(key).or_insert_with(|| Conn::new(now))
