@@ -323,11 +323,13 @@ impl<O: Observe> Simulation<O> {
         }
         self.air_hold = None;
         // on a shared channel the other cells go first, in turn from the one after this
-        // one: turns across the cells
+        // one: turns across the cells (most cells have a channel of their own: one test)
         let group = self.air_group[c].len();
-        let after = self.air_group[c].partition_point(|&g| g < c);
-        for k in (after..group).chain(0..after) {
-            self.start_cell(self.air_group[c][k]);
+        if group > 0 {
+            let after = self.air_group[c].partition_point(|&g| g < c);
+            for k in (after..group).chain(0..after) {
+                self.start_cell(self.air_group[c][k]);
+            }
         }
         self.start_cell(c);
         // the step above moved the cell's next time even when start had nothing to add
