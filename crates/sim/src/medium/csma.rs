@@ -241,10 +241,7 @@ impl<P: Frame> Csma<P> {
     /// The frames that end by `now` leave the air, in order of end then station.
     #[inline(never)]
     fn end_frames(&mut self, m: &mut Medium<P>, now: Time) {
-        while let Some(i) = (0..self.on_air.len())
-            .filter(|&i| self.on_air[i].end <= now)
-            .min_by_key(|&i| (self.on_air[i].end, self.on_air[i].tx.from))
-        {
+        while let Some(i) = self.next_to_end(now) {
             // the last frame on the air (most often the only one) leaves by a pop: `remove`
             // shifts the others in a call even when there are none
             let last = i + 1 == self.on_air.len();
@@ -262,6 +259,20 @@ impl<P: Frame> Csma<P> {
             self.look_at(tx.from);
             m.done.push_back(tx);
             self.idle_since_admit = true;
+        }
+    }
+
+    /// The frame on the air that leaves it next by `now`: the earliest end, then the lowest
+    /// station. Most often the only frame on the air (a collision puts more there), which
+    /// needs no search.
+    #[inline]
+    fn next_to_end(&self, now: Time) -> Option<usize> {
+        match &self.on_air[..] {
+            [] => None,
+            [f] => (f.end <= now).then_some(0),
+            _ => (0..self.on_air.len())
+                .filter(|&i| self.on_air[i].end <= now)
+                .min_by_key(|&i| (self.on_air[i].end, self.on_air[i].tx.from)),
         }
     }
 
