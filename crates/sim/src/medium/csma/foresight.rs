@@ -80,16 +80,21 @@ impl<P: Frame> Csma<P> {
         let heard_from = start.saturating_add(self.p.sense_delay);
         let (mut waiting, mut loading) = (None, None);
         for s in 0..self.stations.len() {
+            // (only a load or a wait can be foreseen or counted: the others are passed over
+            // with one test)
+            let (at, wait) = match self.stations[s].phase {
+                Phase::Loading { at } => (at, false),
+                Phase::Waiting { at, .. } => (at, true),
+                _ => continue,
+            };
             if let Some(f) = self.foreseen(s, |at| heard_from < at && at < end) {
                 self.foresee_as(s, f);
-                continue;
-            }
-            match self.stations[s].phase {
+            } else if !wait {
+                loading = earliest(loading, Some(at));
+            } else if at > start {
                 // (a wait that ends now is [`Csma::attempts`]'s, which sends this frame and
                 // counts only the waits that end later)
-                Phase::Waiting { at, .. } if at > start => waiting = earliest(waiting, Some(at)),
-                Phase::Loading { at } => loading = earliest(loading, Some(at)),
-                _ => {}
+                waiting = earliest(waiting, Some(at));
             }
         }
         self.waiting_until = waiting;
