@@ -270,9 +270,9 @@ impl<P: Frame> Csma<P> {
         match &self.on_air[..] {
             [] => None,
             [f] => (f.end <= now).then_some(0),
-            _ => (0..self.on_air.len())
-                .filter(|&i| self.on_air[i].end <= now)
-                .min_by_key(|&i| (self.on_air[i].end, self.on_air[i].tx.from)),
+            frames => (0..frames.len())
+                .filter(|&i| frames[i].end <= now)
+                .min_by_key(|&i| (frames[i].end, frames[i].tx.from)),
         }
     }
 

@@ -87,7 +87,7 @@ impl<P: Frame> Csma<P> {
                 Phase::Waiting { at, .. } => (at, true),
                 _ => continue,
             };
-            if let Some(f) = self.foreseen(s, |at| heard_from < at && at < end) {
+            if let Some(f) = self.foreseen(s, |t| heard_from < t && t < end) {
                 self.foresee_as(s, f);
             } else if !wait {
                 loading = earliest(loading, Some(at));
