@@ -308,8 +308,9 @@ impl<P: Frame> Csma<P> {
 
     /// [`Csma::admit`] for station `s`: admitted if it is idle with a frame or its frame is on
     /// the card. True if it is loading after it (its load's end is folded into
-    /// `loading_until`): `admit` must look at it again.
-    #[inline]
+    /// `loading_until`): `admit` must look at it again. (Inlined into `admit`'s walks: a call
+    /// per station looked at cost 0.8% of a paper-001 run.)
+    #[inline(always)]
     fn admit_if_due(
         &mut self,
         m: &Medium<P>,
