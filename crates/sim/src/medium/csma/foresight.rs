@@ -119,7 +119,7 @@ impl<P: Frame> Csma<P> {
     /// The foreseen stations whose instant has come by `now` take their outcome, as at their own
     /// instants: the frame they hear then is still on the air (this runs before any frame leaves
     /// it), and nothing read their phase in between.
-    #[inline(never)]
+    #[inline]
     pub(super) fn settle(&mut self, m: &mut Medium<P>, now: Time) {
         self.foreseen_until = None;
         for s in 0..self.stations.len() {
