@@ -48,7 +48,9 @@ impl WiredLink {
     }
 
     /// Enqueues a packet of `ip_len` bytes at `now`; returns its arrival time at the far end, or
-    /// `None` if the queue is full and it is dropped.
+    /// `None` if the queue is full and it is dropped. (Inlined where the loop sends: one call
+    /// site, and the call cost `bench` 0.3% of its instructions.)
+    #[inline(always)]
     pub fn send(&mut self, now: Time, ip_len: u32) -> Option<Time> {
         while self.departures.front().is_some_and(|d| *d <= now) {
             self.departures.pop_front();

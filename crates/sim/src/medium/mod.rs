@@ -318,7 +318,9 @@ impl<P: Frame> Medium<P> {
     }
 
     /// Queues a frame at station `from` for station `to`; false if the queue is full and the frame
-    /// is dropped. Only the base station has a high-priority queue.
+    /// is dropped. Only the base station has a high-priority queue. (Inlined: once per frame
+    /// from the loop, and the call cost `bench` 0.35% of its instructions.)
+    #[inline(always)]
     pub fn enqueue(&mut self, from: StationId, to: StationId, frame: P, prio: Priority) -> bool {
         let q = &mut self.queues[from];
         let high = prio == Priority::High && from == BASE_STATION;
@@ -548,6 +550,8 @@ impl<P: Frame> Medium<P> {
     /// where it waits, counted; gives its receiver and airtime. The caller then pops it from
     /// `from`'s queues straight to where it goes: a frame is about 120 bytes, and taking it out
     /// first, then marking, wrapping and handing it back cost a copy of it at each step.
+    /// Inlined into its two callers: the call cost `bench` 1.2% of its instructions.
+    #[inline(always)]
     fn ready_frame(&mut self, now: Time, from: StationId) -> Option<(StationId, Time)> {
         let head = self.queues[from].head_mut()?;
         let (to, len) = (head.to, head.len);

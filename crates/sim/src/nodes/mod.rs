@@ -160,7 +160,9 @@ impl SimNode {
     }
 
     /// A packet arrives on `side`. Corrupted frames reach hosts (an ELN receiver notes them) and are
-    /// dropped by a base station's link layer.
+    /// dropped by a base station's link layer. (Inlined where the loop delivers: the call to
+    /// this dispatch, then to the node's own, cost `bench` 0.35% of its instructions.)
+    #[inline(always)]
     pub fn on_packet(&mut self, now: Time, side: Side, packet: SimPacket) {
         match self {
             SimNode::Host(h) => h.on_packet(now, packet),
