@@ -366,8 +366,8 @@ impl<P: Frame> Csma<P> {
     }
 
     /// Station `s`, whose head frame is new or on the card, starts loading it or senses the
-    /// medium.
-    #[inline]
+    /// medium. (Inlined into its three callers: the call cost paper 001's run 1.2%.)
+    #[inline(always)]
     fn admit_station(&mut self, m: &Medium<P>, now: Time, s: StationId) {
         // (`matches!`, not `==`: the derived comparison compares the phases' fields too)
         if matches!(self.stations[s].phase, Phase::Idle) && self.p.load_ns_per_byte > 0 {

@@ -188,7 +188,8 @@ impl SimNode {
         }
     }
 
-    #[inline]
+    /// The node's next timer. (Inlined where the loop re-arms it after every kick.)
+    #[inline(always)]
     pub fn poll_timeout(&self) -> Option<Time> {
         match self {
             SimNode::Host(h) => h.poll_timeout(),

@@ -457,6 +457,9 @@ impl<O: Observe> Simulation<O> {
         self.queue.arm(n, want, self.now);
     }
 
+    /// Re-arms cell `c`'s timer at the medium's next time. (Inlined into the cell's step and
+    /// start: the call cost 0.2% of every run.)
+    #[inline(always)]
     fn arm_cell(&mut self, c: usize) {
         let want = self.cells[c].poll_timeout();
         self.queue.arm(self.nodes.len() + c, want, self.now);

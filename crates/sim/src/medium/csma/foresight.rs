@@ -47,7 +47,8 @@ impl<P: Frame> Csma<P> {
 
     /// Station `s` just began to load or wait: foreseen if it can be, otherwise its instant
     /// counts in `waiting_until` (a load's counts in `loading_until` when [`Csma::admit`] sees
-    /// it).
+    /// it). (Inlined: a call for each load and wait that begins cost paper 001's run 0.7%.)
+    #[inline(always)]
     pub(super) fn began(&mut self, s: StationId) {
         // (nothing on the air: nothing to hear)
         let f = if self.foresee && !self.on_air.is_empty() {
