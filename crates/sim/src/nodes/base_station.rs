@@ -73,6 +73,10 @@ impl BaseStationNode {
         })
     }
 
+    /// A packet arrives from `side`: lost if the station is down or the frame corrupted, else to
+    /// the agent or its IP input queue. (Inlined into the node's dispatch, where the loop
+    /// delivers: the call cost `bench` 0.8% of its instructions.)
+    #[inline(always)]
     pub fn on_packet(&mut self, now: Time, side: Side, packet: SimPacket) {
         if self.down {
             self.crash_drops += 1;
