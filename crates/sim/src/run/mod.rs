@@ -10,14 +10,14 @@
 //! next event) or the real clock with hosts outside the engine (`external.rs`).
 //!
 //! The rest of a run, one concern a file: `build.rs` (the run made from a network), `flows.rs` (the
-//! flow a packet belongs to, and when every flow has ended), `roaming.rs`
-//! (a mobile host that hands off), `crash.rs` (base-station crashes), `checks.rs` (the invariants
-//! checked as the run goes), `observe.rs` (traces and captures), `progress.rs` (a long run's progress
-//! reports) and `results.rs` (the results).
+//! flow a packet belongs to, and when every flow has ended), `route.rs` (where a node's packet
+//! goes next), `roaming.rs` (a mobile host that hands off), `crash.rs` (base-station crashes),
+//! `checks.rs` (the invariants checked as the run goes), `observe.rs` (traces and captures),
+//! `progress.rs` (a long run's progress reports) and `results.rs` (the results).
 
 use std::collections::VecDeque;
 
-use snooplab_proto::agent::handoff::{Mobility, BROADCAST};
+use snooplab_proto::agent::handoff::Mobility;
 use snooplab_proto::agent::{Agent, Departure};
 use snooplab_proto::tcp::{Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
@@ -30,8 +30,8 @@ use crate::invariants::InvariantReport;
 use crate::link::WiredLink;
 use crate::medium::{Medium, Transmission, BASE_STATION};
 use crate::metrics::RunResult;
-use crate::network::{FlowId, Hop, Network, NodeId, Routes};
-use crate::nodes::{Conn, Inbound, Outgoing, Role, Side, SimNode};
+use crate::network::{FlowId, Network, NodeId, Routes};
+use crate::nodes::{Conn, Inbound, Role, Side, SimNode};
 use crate::observer::{NoObserver, Observe, Observer};
 use crate::packet::SimPacket;
 use crate::scenario::Scenario;
@@ -50,6 +50,7 @@ mod observe;
 mod progress;
 mod results;
 mod roaming;
+mod route;
 
 pub use driver::{Driver, SimulatedTime, Step};
 pub use family::{families, run_family, twin_of, Family, Twin};
@@ -526,68 +527,6 @@ impl<O: Observe> Simulation<O> {
             self.observe_agent(n);
         }
         self.arm_node(n);
-    }
-
-    /// Routes a packet from node `from` towards its destination address.
-    fn send(&mut self, from: NodeId, mut out: Outgoing) {
-        let dst = out.packet.route_dst();
-        if dst == BROADCAST {
-            // a beacon: one frame to each station of the node's cell
-            if let Some(c) = self.net.cell_of(from) {
-                for to in 1..=self.net.cells[c].stations.len() {
-                    self.cells[c].enqueue(BASE_STATION, to, out.packet.clone(), out.priority);
-                }
-            }
-            return;
-        }
-        let Some(dest) = self.addrs.iter().position(|&a| a == dst) else {
-            return;
-        };
-        let hop = if self.roaming[from].is_empty() {
-            self.routes.hop(from, dest)
-        } else {
-            self.roaming_hop(from, dest)
-        };
-        match hop {
-            Some(Hop::Link { link, dir }) => {
-                let len = out.packet.ip_len();
-                if let Some(at) = self.links[link][dir].send(self.now, len) {
-                    self.in_flight[link][dir].push_back(out.packet);
-                    self.queue.push(at, Event::Arrive(link, dir as u8));
-                }
-            }
-            Some(Hop::Cell {
-                cell,
-                from: station,
-                to,
-            }) => {
-                if station != crate::medium::BASE_STATION
-                    && out
-                        .flow
-                        .is_some_and(|f| self.net.flows[f].protocol.reports_output_queue())
-                {
-                    // paper 004: the mobile host piggybacks its output queue on each packet
-                    let (len, max) = self.cells[cell].queue_level(station);
-                    out.packet.seg.queue = Some(snooplab_proto::QueueReport::new(len, max));
-                }
-                if self.cards[from].is_some() {
-                    let frame = card::CardFrame {
-                        cell,
-                        station,
-                        to,
-                        packet: out.packet,
-                        priority: out.priority,
-                    };
-                    return self.queue_on_card(from, frame);
-                }
-                if !self.cells[cell].has_room(station, out.priority) {
-                    self.departed(from, &out.packet, Departure::Dropped);
-                }
-                // the node's own cell, started when its kick ends
-                self.cells[cell].enqueue(station, to, out.packet, out.priority);
-            }
-            None => {}
-        }
     }
 }
 

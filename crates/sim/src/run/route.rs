@@ -1,0 +1,75 @@
+//! Routing: what a node sends goes to the next wired link or cell on its way (a beacon to every
+//! station of its cell), or is queued on a roaming host's card.
+
+use snooplab_proto::agent::handoff::BROADCAST;
+use snooplab_proto::agent::Departure;
+
+use super::{card, Event, Simulation};
+use crate::medium::BASE_STATION;
+use crate::network::{Hop, NodeId};
+use crate::nodes::Outgoing;
+use crate::observer::Observe;
+
+impl<O: Observe> Simulation<O> {
+    /// Routes a packet from node `from` towards its destination address.
+    pub(super) fn send(&mut self, from: NodeId, mut out: Outgoing) {
+        let dst = out.packet.route_dst();
+        if dst == BROADCAST {
+            // a beacon: one frame to each station of the node's cell
+            if let Some(c) = self.net.cell_of(from) {
+                for to in 1..=self.net.cells[c].stations.len() {
+                    self.cells[c].enqueue(BASE_STATION, to, out.packet.clone(), out.priority);
+                }
+            }
+            return;
+        }
+        let Some(dest) = self.addrs.iter().position(|&a| a == dst) else {
+            return;
+        };
+        let hop = if self.roaming[from].is_empty() {
+            self.routes.hop(from, dest)
+        } else {
+            self.roaming_hop(from, dest)
+        };
+        match hop {
+            Some(Hop::Link { link, dir }) => {
+                let len = out.packet.ip_len();
+                if let Some(at) = self.links[link][dir].send(self.now, len) {
+                    self.in_flight[link][dir].push_back(out.packet);
+                    self.queue.push(at, Event::Arrive(link, dir as u8));
+                }
+            }
+            Some(Hop::Cell {
+                cell,
+                from: station,
+                to,
+            }) => {
+                if station != crate::medium::BASE_STATION
+                    && out
+                        .flow
+                        .is_some_and(|f| self.net.flows[f].protocol.reports_output_queue())
+                {
+                    // paper 004: the mobile host piggybacks its output queue on each packet
+                    let (len, max) = self.cells[cell].queue_level(station);
+                    out.packet.seg.queue = Some(snooplab_proto::QueueReport::new(len, max));
+                }
+                if self.cards[from].is_some() {
+                    let frame = card::CardFrame {
+                        cell,
+                        station,
+                        to,
+                        packet: out.packet,
+                        priority: out.priority,
+                    };
+                    return self.queue_on_card(from, frame);
+                }
+                if !self.cells[cell].has_room(station, out.priority) {
+                    self.departed(from, &out.packet, Departure::Dropped);
+                }
+                // the node's own cell, started when its kick ends
+                self.cells[cell].enqueue(station, to, out.packet, out.priority);
+            }
+            None => {}
+        }
+    }
+}
