@@ -4,7 +4,7 @@
 
 use snooplab_proto::tcp::Addition;
 use snooplab_sim::medium::{AccessModel, CsmaParams};
-use snooplab_sim::run::{families, run_family, run_sharing_start, Family, Rider, Twin};
+use snooplab_sim::run::{families, run_family, run_sharing_start, Change, Family, Rider, Twin};
 use snooplab_sim::{Env, Job, Network, Protocol, RunResult, Scenario};
 
 /// Paper 000's testbed with `protocol`, sending `transfer` bytes, 16 KB buffers.
@@ -144,7 +144,7 @@ fn an_efr_twin_rides_the_reno_run_of_a_shared_cell() {
         assert!(f[0]
             .twins
             .iter()
-            .all(|t| t.adds == Addition::Efr && t.flows == [0, 1, 2]));
+            .all(|t| t.change == Change::Adds(Addition::Efr) && t.flows == [0, 1, 2]));
         twins += f[0].twins.len();
         let (shared, _) = forked(&jobs);
         assert_eq!(shared, separately(&jobs), "seed {seed}");
@@ -191,7 +191,7 @@ fn an_early_retransmit_twin_takes_the_result_of_the_run_without_it_where_the_rul
     let twin = |job, of| Twin {
         job,
         of,
-        adds: Addition::EarlyRetransmit,
+        change: Change::Adds(Addition::EarlyRetransmit),
         flows: vec![0],
     };
     assert_eq!(
@@ -266,7 +266,7 @@ fn an_early_retransmit_twin_that_parts_late_starts_from_a_snapshot_of_its_member
             .map(|m| Rider {
                 job: &twins[m],
                 of: m,
-                adds: Addition::EarlyRetransmit,
+                change: Change::Adds(Addition::EarlyRetransmit),
                 flows: &[0],
             })
             .collect();
@@ -282,4 +282,87 @@ fn an_early_retransmit_twin_that_parts_late_starts_from_a_snapshot_of_its_member
         resumed > 0 && taken > 0,
         "{resumed} resumed, {taken} taken of 32"
     );
+}
+
+/// Paper 002's handoff testbed (`examples/paper002-handoff.toml`) sending `transfer` bytes, its
+/// old primary's queue under `rule`, handing off every `every` (none: never).
+fn handoff_testbed(transfer: &str, every: Option<&str>, rule: &str, seed: u64) -> Job {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/paper002-handoff.toml"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let every = every.map_or(String::new(), |s| format!("every-s = {s}\n"));
+    let text = text
+        .replace("transfer = \"10M\"", &format!("transfer = \"{transfer}\""))
+        .replace("seed = 1", &format!("seed = {seed}"))
+        .replace(
+            "every-s = 5\n",
+            &format!("{every}old-primary-queue = \"{rule}\"\n"),
+        );
+    let sc = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"));
+    Job::new(sc.network(), sc.env.name())
+}
+
+#[test]
+fn an_old_primary_that_drops_its_queue_rides_the_run_that_drains_it_until_a_buffer_request() {
+    // without handoffs no `Buffer` request reaches a base station: the rule is never read, and
+    // the twin takes the result of the run that drains; with a handoff every second it is, and
+    // the twin runs on its own. Either way each job gets its own run's result.
+    for (every, taken) in [(None, 1), (Some("1"), 0)] {
+        for seed in [1, 2] {
+            let jobs = vec![
+                handoff_testbed("400k", every, "drains", seed),
+                handoff_testbed("400k", every, "dropped", seed),
+            ];
+            let fams = families(&jobs);
+            assert_eq!(fams.len(), 1, "{every:?}: one family");
+            assert_eq!(
+                fams[0].twins,
+                [Twin {
+                    job: 1,
+                    of: 0,
+                    change: Change::DropsOldQueue,
+                    flows: vec![],
+                }]
+            );
+            let (shared, copies) = forked(&jobs);
+            assert_eq!(shared, separately(&jobs), "{every:?}, seed {seed}");
+            assert_eq!(copies, taken, "{every:?}, seed {seed}");
+        }
+    }
+    // the rule is read: the handoffs' runs are not one (the dropped frames are in the counts)
+    let jobs = [
+        handoff_testbed("400k", Some("1"), "drains", 1),
+        handoff_testbed("400k", Some("1"), "dropped", 1),
+    ];
+    let own = separately(&jobs);
+    assert_ne!(own[0], own[1]);
+}
+
+#[test]
+fn networks_that_differ_in_more_than_the_old_primarys_queue_are_not_twins() {
+    let drains = handoff_testbed("400k", None, "drains", 1);
+    let dropped_larger = handoff_testbed("500k", None, "dropped", 1);
+    let other_seed = handoff_testbed("400k", None, "dropped", 2);
+    for twin in [&dropped_larger, &other_seed] {
+        assert!(!snooplab_sim::run::drops_old_queue_of(
+            &drains.network,
+            &twin.network
+        ));
+    }
+    // and the other way round: drains where the member drops is not the rule's twin
+    let dropped = handoff_testbed("400k", None, "dropped", 1);
+    assert!(snooplab_sim::run::drops_old_queue_of(
+        &drains.network,
+        &dropped.network
+    ));
+    assert!(!snooplab_sim::run::drops_old_queue_of(
+        &dropped.network,
+        &drains.network
+    ));
+    assert!(!snooplab_sim::run::drops_old_queue_of(
+        &drains.network,
+        &drains.network
+    ));
 }

@@ -315,6 +315,7 @@ impl<O: Observe> Simulation<O> {
             ended: 0,
             hosts_ran: true,
             witness_fired: false,
+            buffer_asked: false,
             net: net.clone(),
         };
         sim.mixed_flows_carry_real_bytes(external);

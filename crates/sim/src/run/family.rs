@@ -9,6 +9,11 @@
 //! member's run taken before then (`line.rs`, which runs a family). Either way each job gets the
 //! result of its own run to the bit (`sim/tests/fork.rs` compares them).
 //!
+//! A job whose old primaries drop their queue for the mobile host where a member's drain it
+//! ([`OldPrimaryQueue`], paper 002's reading) is a twin the same way ([`Change::DropsOldQueue`]):
+//! that rule is read only when a `Buffer` request reaches a base station, which a run without
+//! handoffs never sees.
+//!
 //! [`Tcp::would_have_acted`]: snooplab_proto::tcp::Tcp::would_have_acted
 
 use std::collections::BTreeMap;
@@ -19,7 +24,7 @@ use snooplab_proto::Time;
 
 use crate::job::Job;
 use crate::metrics::RunResult;
-use crate::network::{Flow, FlowId, Network};
+use crate::network::{Flow, FlowId, Network, OldPrimaryQueue};
 
 use super::fork::{same_but_flows, same_but_transfers, sends_no_more, sent};
 use super::line::{run_sharing_start, Rider};
@@ -41,16 +46,31 @@ pub struct Family {
     pub twins: Vec<Twin>,
 }
 
-/// A job that is a member's run with a policy point added to some of its flows.
+/// A job that is a member's run with one change read in one place of the run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Twin {
     pub job: usize,
     /// The member's place in [`Family::members`].
     pub of: usize,
-    /// The point its flows add.
-    pub adds: Addition,
-    /// The flows whose protocol adds it.
+    /// What it changes.
+    pub change: Change,
+    /// The flows whose protocol adds a point ([`Change::Adds`]; none for the others).
     pub flows: Vec<FlowId>,
+}
+
+/// What a twin changes in its member's network: a rule the run reads in one place, so that the
+/// two runs are one until it is first read there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// A policy point added to some flows' protocols, read in one place of a TCP
+    /// ([`Tcp::would_have_acted`]).
+    ///
+    /// [`Tcp::would_have_acted`]: snooplab_proto::tcp::Tcp::would_have_acted
+    Adds(Addition),
+    /// Old primaries drop the frames their interface queue holds for the mobile host at its
+    /// `Buffer` request, where the member's drain them ([`OldPrimaryQueue`]): read only when
+    /// such a request reaches a base station (`roaming.rs`).
+    DropsOldQueue,
 }
 
 /// The point the flows of `twin` add to `base`'s protocols and the flows that add it, if that
@@ -85,8 +105,27 @@ pub fn twin_of(base: &Network, twin: &Network) -> Option<(Addition, Vec<FlowId>)
     (same_flows && same_but_flows(base, twin)).then_some((adds, flows))
 }
 
+/// Whether `twin` is `base` but for old primaries that drop their queue for the mobile host where
+/// `base`'s drain it ([`Change::DropsOldQueue`]), in one handoff or more.
+pub fn drops_old_queue_of(base: &Network, twin: &Network) -> bool {
+    let dropped = |n: &Network| {
+        n.handoffs
+            .iter()
+            .any(|h| h.old_primary_queue == OldPrimaryQueue::Dropped)
+    };
+    if !dropped(twin) {
+        return false;
+    }
+    let mut drained = twin.clone();
+    for h in &mut drained.handoffs {
+        h.old_primary_queue = OldPrimaryQueue::Drains;
+    }
+    drained == *base
+}
+
 /// `jobs` as families, in the order of their first jobs. A job is a twin if a job with the
-/// same label is its run without one policy point ([`twin_of`]) and is not a twin itself; the
+/// same label is its run without one policy point ([`twin_of`]) or with old primaries that drain
+/// their queue ([`drops_old_queue_of`]) and is not a twin itself; the
 /// others are grouped into members of families, and a job that fits no family (it sends more
 /// than the family's largest in one flow and less in another) is a family of its own.
 pub fn families(jobs: &[Job]) -> Vec<Family> {
@@ -101,13 +140,15 @@ pub fn families(jobs: &[Job]) -> Vec<Family> {
         list.push(i);
     }
     // each twin and the job it is the twin of
-    let mut of: Vec<Option<(usize, Addition, Vec<FlowId>)>> = vec![None; jobs.len()];
+    let mut of: Vec<Option<(usize, Change, Vec<FlowId>)>> = vec![None; jobs.len()];
     for (i, job) in jobs.iter().enumerate() {
         let adds = |f: &Flow| {
             let policy = f.protocol.sender_policy();
             Addition::ALL.iter().any(|a| a.is_in(policy))
         };
-        if !job.network.flows.iter().any(adds) {
+        let drops =
+            |h: &crate::network::HandoffSpec| h.old_primary_queue == OldPrimaryQueue::Dropped;
+        if !job.network.flows.iter().any(adds) && !job.network.handoffs.iter().any(drops) {
             continue;
         }
         let same_shape = &shape[&key(&job.network)];
@@ -118,7 +159,11 @@ pub fn families(jobs: &[Job]) -> Vec<Family> {
             if base.env != job.env {
                 return None;
             }
-            twin_of(&base.network, &job.network).map(|(adds, flows)| (b, adds, flows))
+            if let Some((adds, flows)) = twin_of(&base.network, &job.network) {
+                return Some((b, Change::Adds(adds), flows));
+            }
+            drops_old_queue_of(&base.network, &job.network)
+                .then(|| (b, Change::DropsOldQueue, vec![]))
         });
     }
     // a twin rides a member: one whose base is a twin itself is a member
@@ -185,12 +230,12 @@ pub fn families(jobs: &[Job]) -> Vec<Family> {
         }
     }
     for (i, twin) in of.into_iter().enumerate() {
-        if let Some((base, adds, flows)) = twin {
+        if let Some((base, change, flows)) = twin {
             let (k, m) = place[base];
             out[k].twins.push(Twin {
                 job: i,
                 of: m,
-                adds,
+                change,
                 flows,
             });
         }
@@ -208,7 +253,7 @@ pub fn run_family(jobs: &[Job], family: &Family) -> (Vec<(usize, RunResult)>, us
         .map(|t| Rider {
             job: &jobs[t.job],
             of: t.of,
-            adds: t.adds,
+            change: t.change,
             flows: &t.flows,
         })
         .collect();

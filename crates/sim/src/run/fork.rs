@@ -169,6 +169,7 @@ impl Simulation<NoObserver> {
             ended: self.ended,
             hosts_ran: self.hosts_ran,
             witness_fired: self.witness_fired,
+            buffer_asked: self.buffer_asked,
         };
         for (f, flow) in net.flows.iter().enumerate() {
             let adds = flow.protocol.addition_to(self.net.flows[f].protocol);

@@ -1,6 +1,6 @@
 //! A family's runs made as one line (`family.rs`): the largest member runs, each smaller member
 //! is copied from it where they part (`fork.rs`), and each twin that adds a policy point to a
-//! member ([`Addition`]) rides that member's run until the point's rule would first act in it
+//! member ([`Change::Adds`]) rides that member's run until the point's rule would first act in it
 //! ([`Tcp::would_have_acted`]). A twin whose rule never acts takes its member's result; one
 //! whose rule acts is started from the run's latest snapshot, a copy taken every
 //! [`SNAPSHOT_EVERY`] events while twins ride it, given the point ([`Tcp::add`]), and run on
@@ -12,12 +12,13 @@
 //! (`sim/tests/fork.rs` compares them).
 //!
 //! A run that cannot be copied (`fork.rs`) gives no snapshot: its diverging twins run from their
-//! start, with the same results.
+//! start, with the same results. A twin whose old primaries drop their queue where its member's
+//! drain it ([`Change::DropsOldQueue`]) parts at the first `Buffer` request that reaches a base
+//! station; its runs hand off, so it runs from its start then, and takes its member's result if
+//! no request ever came (a run without handoffs).
 //!
 //! [`Tcp::would_have_acted`]: snooplab_proto::tcp::Tcp::would_have_acted
 //! [`Tcp::add`]: snooplab_proto::tcp::Tcp::add
-
-use snooplab_proto::tcp::Addition;
 
 use crate::job::Job;
 use crate::metrics::RunResult;
@@ -25,6 +26,7 @@ use crate::network::{FlowId, NodeId};
 use crate::nodes::Role;
 use crate::observer::Observe;
 
+use super::family::Change;
 use super::fork::{first_parting, sent, starts_as};
 use super::{SimulatedTime, Simulation};
 
@@ -34,14 +36,14 @@ use super::{SimulatedTime, Simulation};
 /// twin's run (paper 001: about 100 twins part, in runs of 10^5 events).
 pub const SNAPSHOT_EVERY: u64 = 4096;
 
-/// A job that is a member's run with a policy point added to some of its flows.
+/// A job that is a member's run with one change ([`Change`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Rider<'a> {
     pub job: &'a Job,
-    /// The member it adds the point to: an index into the members.
+    /// The member it changes: an index into the members.
     pub of: usize,
-    pub adds: Addition,
-    /// The flows whose protocol adds it.
+    pub change: Change,
+    /// The flows whose protocol adds a point ([`Change::Adds`]).
     pub flows: &'a [FlowId],
 }
 
@@ -242,11 +244,12 @@ impl Line {
     /// members did.
     fn part_riders(&mut self, riders: &[Rider], snapshot: Option<&Simulation>, out: &mut Results) {
         let sim = &self.sim;
-        let acted = |r: &Rider| {
-            r.flows.iter().any(|&f| {
+        let acted = |r: &Rider| match r.change {
+            Change::Adds(adds) => r.flows.iter().any(|&f| {
                 sim.tcp(f, Role::Sender)
-                    .is_some_and(|t| t.would_have_acted(r.adds))
-            })
+                    .is_some_and(|t| t.would_have_acted(adds))
+            }),
+            Change::DropsOldQueue => sim.buffer_asked,
         };
         let (parting, riding): (Vec<usize>, Vec<usize>) =
             self.riders.iter().partition(|&&r| acted(&riders[r]));

@@ -53,7 +53,7 @@ mod roaming;
 mod route;
 
 pub use driver::{Driver, SimulatedTime, Step};
-pub use family::{families, run_family, twin_of, Family, Twin};
+pub use family::{drops_old_queue_of, families, run_family, twin_of, Change, Family, Twin};
 pub use fork::{same_but_transfers, sends_no_more};
 use line::Watch;
 pub use line::{run_sharing_start, Rider, SharedRuns};
@@ -147,6 +147,9 @@ pub struct Simulation<O: Observe = NoObserver> {
     /// A sender's witness fired since the loop last looked ([`FlowState::witnessed`]): a twin
     /// riding this run may part from it (`line.rs`).
     witness_fired: bool,
+    /// A mobile host's `Buffer` request reached a base station: the old primary's queue rule
+    /// (`OldPrimaryQueue`) was read, so a twin that drops where this run drains parts from it.
+    buffer_asked: bool,
 }
 
 impl Simulation<NoObserver> {

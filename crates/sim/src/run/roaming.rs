@@ -124,6 +124,11 @@ impl<O: Observe> Simulation<O> {
     /// `OldPrimaryQueue::Dropped` the frames its interface queue holds for the host (station
     /// `station`) are dropped, and its agent learns of each as a queue drop.
     pub(super) fn asked_to_buffer(&mut self, bs: NodeId, cell: usize, station: usize) {
+        // the one place the rule is read: a twin run under the other rule parts here (`line.rs`;
+        // `hosts_ran` has the loop look at once)
+        self.buffer_asked = true;
+        self.witness_fired = true;
+        self.hosts_ran = true;
         let mh = self.net.cells[cell].node_of(station);
         let rule = self.net.handoff_of(mh).map(|h| h.old_primary_queue);
         if rule != Some(OldPrimaryQueue::Dropped) {
