@@ -24,9 +24,11 @@ use snooplab_proto::Time;
 
 use crate::job::Job;
 use crate::metrics::RunResult;
-use crate::network::{Flow, FlowId, Network, OldPrimaryQueue};
+use crate::network::{Flow, FlowId, HandoffSpec, Network, OldPrimaryQueue};
 
-use super::fork::{same_but_flows, same_but_transfers, sends_no_more, sent};
+use super::fork::{
+    same_but_flows, same_but_flows_and_handoffs, same_but_transfers, sends_no_more, sent,
+};
 use super::line::{run_sharing_start, Rider};
 
 /// How far [`families`] looks, among the jobs of one seed and shape, for a job's family (the
@@ -108,19 +110,28 @@ pub fn twin_of(base: &Network, twin: &Network) -> Option<(Addition, Vec<FlowId>)
 /// Whether `twin` is `base` but for old primaries that drop their queue for the mobile host where
 /// `base`'s drain it ([`Change::DropsOldQueue`]), in one handoff or more.
 pub fn drops_old_queue_of(base: &Network, twin: &Network) -> bool {
-    let dropped = |n: &Network| {
-        n.handoffs
-            .iter()
-            .any(|h| h.old_primary_queue == OldPrimaryQueue::Dropped)
-    };
-    if !dropped(twin) {
+    // (the handoffs first, pair by pair: they are few, and most pairs differ there; no copy of
+    // a network, as `families` asks this of up to 128 jobs for each job that drops)
+    if base.handoffs.len() != twin.handoffs.len() {
         return false;
     }
-    let mut drained = twin.clone();
-    for h in &mut drained.handoffs {
-        h.old_primary_queue = OldPrimaryQueue::Drains;
+    let mut drops = false;
+    for (b, t) in base.handoffs.iter().zip(&twin.handoffs) {
+        use OldPrimaryQueue::{Drains, Dropped};
+        match (b.old_primary_queue, t.old_primary_queue) {
+            (Drains, Dropped) => drops = true,
+            (x, y) if x == y => {}
+            _ => return false,
+        }
+        let alike = HandoffSpec {
+            old_primary_queue: b.old_primary_queue,
+            ..t.clone()
+        } == *b;
+        if !alike {
+            return false;
+        }
     }
-    drained == *base
+    drops && base.flows == twin.flows && same_but_flows_and_handoffs(base, twin)
 }
 
 /// `jobs` as families, in the order of their first jobs. A job is a twin if a job with the
@@ -146,8 +157,7 @@ pub fn families(jobs: &[Job]) -> Vec<Family> {
             let policy = f.protocol.sender_policy();
             Addition::ALL.iter().any(|a| a.is_in(policy))
         };
-        let drops =
-            |h: &crate::network::HandoffSpec| h.old_primary_queue == OldPrimaryQueue::Dropped;
+        let drops = |h: &HandoffSpec| h.old_primary_queue == OldPrimaryQueue::Dropped;
         if !job.network.flows.iter().any(adds) && !job.network.handoffs.iter().any(drops) {
             continue;
         }
