@@ -293,13 +293,22 @@ fn handoff_testbed(transfer: &str, every: Option<&str>, rule: &str, seed: u64) -
     );
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let every = every.map_or(String::new(), |s| format!("every-s = {s}\n"));
-    let text = text
-        .replace("transfer = \"10M\"", &format!("transfer = \"{transfer}\""))
-        .replace("seed = 1", &format!("seed = {seed}"))
-        .replace(
+    // (each key as the example has it: a changed example fails here, not as a quiet other run)
+    let mut text = text;
+    for (key, value) in [
+        (
+            "transfer = \"10M\"\n",
+            format!("transfer = \"{transfer}\"\n"),
+        ),
+        ("seed = 1\n", format!("seed = {seed}\n")),
+        (
             "every-s = 5\n",
-            &format!("{every}old-primary-queue = \"{rule}\"\n"),
-        );
+            format!("{every}old-primary-queue = \"{rule}\"\n"),
+        ),
+    ] {
+        assert!(text.contains(key), "{path} has no `{}`", key.trim());
+        text = text.replace(key, &value);
+    }
     let sc = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"));
     Job::new(sc.network(), sc.env.name())
 }
