@@ -61,7 +61,14 @@ fn as_path(span: &str) -> Option<&str> {
         return None;
     }
     let last = s.rsplit('/').next()?;
-    let known = ["test-all", "instructions", "side-by-side", "build-pgo", "fuzz", "bless"];
+    let known = [
+        "test-all",
+        "instructions",
+        "side-by-side",
+        "build-pgo",
+        "fuzz",
+        "bless",
+    ];
     let ext = [".rs", ".md", ".toml", ".py", ".trace", ".jq", ".sh", ".csv"];
     if ext.iter().any(|e| last.ends_with(e)) || known.contains(&last) || span.ends_with('/') {
         Some(s)
@@ -84,8 +91,8 @@ fn as_type(span: &str) -> Option<&str> {
     }
     // the standard library's, which the page names where the code uses them
     const STD: [&str; 14] = [
-        "Vec", "VecDeque", "Option", "Some", "None", "Result", "Ok", "Err", "Box", "Clone", "String",
-        "HashMap", "Rc", "Arc",
+        "Vec", "VecDeque", "Option", "Some", "None", "Result", "Ok", "Err", "Box", "Clone",
+        "String", "HashMap", "Rc", "Arc",
     ];
     if STD.contains(&head) {
         return None;
@@ -97,7 +104,10 @@ fn as_type(span: &str) -> Option<&str> {
 /// a path (`Mobility::Buffer` declares `Buffer` for the page's "a `Buffer` request").
 fn declared_types(root: &Path, files: &[String]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
-    for f in files.iter().filter(|f| f.starts_with("crates/") && f.ends_with(".rs")) {
+    for f in files
+        .iter()
+        .filter(|f| f.starts_with("crates/") && f.ends_with(".rs"))
+    {
         let Ok(text) = std::fs::read_to_string(root.join(f)) else {
             continue;
         };

@@ -44,7 +44,7 @@ pub struct SweepSettings {
     pub burst: Option<String>,
     pub host: Option<String>,
     /// Transfer sizes of every flow (runs of one combination that differ only in their
-    /// transfers are made as one run that forks, `sim/src/run/fork.rs`).
+    /// transfers are made as one run that forks, `sim/src/run/sharing/fork.rs`).
     pub transfer: Option<String>,
     pub host_detail: Vec<String>,
     pub seeds: String,

@@ -42,7 +42,7 @@ pub fn useful_threads(
 }
 
 /// How many of a sweep's scenarios are made into networks at once: [`Runner::run_jobs`] groups
-/// jobs into families (`sim/src/run/family.rs`) from their networks, and a sweep's 100,000 runs'
+/// jobs into families (`sim/src/run/sharing/family.rs`) from their networks, and a sweep's 100,000 runs'
 /// networks held at once took 101 MB. A family that a boundary cuts runs as two, with the same
 /// results (a sweep's transfers lie `seeds` jobs apart, well within it).
 pub const SCENARIOS_AT_ONCE: usize = 4096;
@@ -71,7 +71,7 @@ impl Runner<'_> {
     /// Jobs that differ only in their transfers run as one run that forks where they part, and
     /// a job that only adds a policy point (Early Retransmit, EFR's threshold) takes its result
     /// from the run without it where the rule never acted, or starts from a copy of that run
-    /// taken before it did (`sim/src/run/family.rs`, `line.rs`): each job has the result of its
+    /// taken before it did (`sim/src/run/sharing/family.rs`, `line.rs`): each job has the result of its
     /// own run.
     pub fn run_jobs(&self, jobs: &[Job]) -> Result<Vec<RunResult>, Error> {
         let families = families(jobs);

@@ -39,7 +39,7 @@ pub struct FlowState {
     /// checks the real bytes it gets.
     pub real_bytes: Option<u64>,
     /// The witnesses of this flow's sender the loop has seen fire
-    /// ([`snooplab_proto::tcp::Tcp::witnesses`]; `run/line.rs`).
+    /// ([`snooplab_proto::tcp::Tcp::witnesses`]; `run/sharing/line.rs`).
     pub witnessed: u8,
 }
 

@@ -425,7 +425,7 @@ impl Protocol {
 
     /// The policy point this protocol adds to `base`, if that is all it changes (ER to Reno,
     /// ER+LT to LT, EFR to Reno): a run of it is a run of `base` until the point's rule would
-    /// first act (`run/family.rs`).
+    /// first act (`run/sharing/family.rs`).
     pub fn addition_to(self, base: Protocol) -> Option<Addition> {
         let (a, b) = (self.def(), base.def());
         let rest_alike = a.receiver == b.receiver

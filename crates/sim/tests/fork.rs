@@ -1,4 +1,4 @@
-//! Runs that share their start (`run/fork.rs`): a family of networks that differ only in their
+//! Runs that share their start (`run/sharing/fork.rs`): a family of networks that differ only in their
 //! transfers, run as one run that forks, gives each network the result of its own run to the
 //! bit, event counts included.
 

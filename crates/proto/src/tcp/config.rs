@@ -74,7 +74,7 @@ pub struct TcpConfig {
     pub round_buffers_to_mss: bool,
     /// Bytes the application writes. Read only through `Tcp::buffer_end`, `Tcp::app_closed` and
     /// `Tcp::total_bytes`, which `Tcp::writes_alike` covers: the simulator forks runs of different
-    /// transfers on it (`sim/src/run/fork.rs`).
+    /// transfers on it (`sim/src/run/sharing/fork.rs`).
     pub app_bytes: u64,
     pub close_when: CloseWhen,
     pub timers: TimerConfig,

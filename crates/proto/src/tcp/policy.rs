@@ -92,7 +92,7 @@ pub struct RecoveryPolicy {
     /// outstanding and no new segment sendable, the threshold becomes
     /// `ceiling(ownd / SMSS) - 1`. Read in one place only, `Tcp::early_retransmit_lower`: a
     /// sender without it notes there when it would have acted ([`Addition`]), and the simulator
-    /// runs an ER run as the run without it until then (`sim/src/run/line.rs`).
+    /// runs an ER run as the run without it until then (`sim/src/run/sharing/line.rs`).
     pub early_retransmit: bool,
 }
 
@@ -175,7 +175,7 @@ impl RecoveryPolicy {
 /// A policy point a sender without it witnesses (`tcp/witness.rs`): it evaluates the point's
 /// rule where the rule is read, changes nothing, and notes the first time the rule would have
 /// made it act otherwise. Until then the same connection with the point added has done the
-/// same, state for state; the simulator runs the two as one until then (`sim/src/run/line.rs`).
+/// same, state for state; the simulator runs the two as one until then (`sim/src/run/sharing/line.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Addition {
     /// [`RecoveryPolicy::early_retransmit`], read only where RFC 5827's rule lowers the threshold.

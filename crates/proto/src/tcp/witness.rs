@@ -2,7 +2,7 @@
 //! read, a sender without the point evaluates it too, changes nothing, and notes the first time
 //! the rule would have made it act otherwise. Until then the same connection with the point has
 //! done the same, state for state, so the simulator runs the two as one run until a witness fires
-//! (`sim/src/run/line.rs`), and then starts the other from a copy of the run taken before
+//! (`sim/src/run/sharing/line.rs`), and then starts the other from a copy of the run taken before
 //! (`fork_tests.rs` drives twin senders through a lossy wire to check each rule).
 
 use super::{Addition, RecoveryPolicy, Tcp};

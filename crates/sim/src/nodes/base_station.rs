@@ -58,7 +58,7 @@ impl BaseStationNode {
         self.down = false;
     }
 
-    /// A copy of the base station as it stands, for a run that forks (`run/fork.rs`); `None`
+    /// A copy of the base station as it stands, for a run that forks (`run/sharing/fork.rs`); `None`
     /// if its agent cannot be copied ([`Agent::fork`]).
     pub fn fork(&self) -> Option<BaseStationNode> {
         Some(BaseStationNode {

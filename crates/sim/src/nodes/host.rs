@@ -44,7 +44,7 @@ pub struct HostNode {
 }
 
 impl HostNode {
-    /// A copy of the host as it stands, for a run that forks (`run/fork.rs`); `None` for a host
+    /// A copy of the host as it stands, for a run that forks (`run/sharing/fork.rs`); `None` for a host
     /// that hands off (its mobility layer is not copied).
     pub fn fork(&self) -> Option<HostNode> {
         if self.mobile.is_some() {

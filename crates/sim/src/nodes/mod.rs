@@ -99,7 +99,7 @@ impl SimNode {
         }
     }
 
-    /// A copy of the node as it stands, for a run that forks (`run/fork.rs`); `None` for a host
+    /// A copy of the node as it stands, for a run that forks (`run/sharing/fork.rs`); `None` for a host
     /// outside the engine, a host that hands off, or an agent that cannot be copied.
     pub fn fork(&self) -> Option<SimNode> {
         match self {

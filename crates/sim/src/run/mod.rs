@@ -42,22 +42,21 @@ mod checks;
 mod crash;
 mod driver;
 mod external;
-mod family;
 mod flows;
-mod fork;
-mod line;
 mod observe;
 mod progress;
 mod results;
 mod roaming;
 mod route;
+mod sharing;
 
 pub use driver::{Driver, SimulatedTime, Step};
-pub use family::{drops_old_queue_of, families, run_family, twin_of, Change, Family, Twin};
-pub use fork::{same_but_transfers, sends_no_more};
-use line::Watch;
-pub use line::{run_sharing_start, Rider, SharedRuns};
 pub use progress::{ProgressFn, RunProgress, PROGRESS_EVERY};
+use sharing::Watch;
+pub use sharing::{
+    drops_old_queue_of, families, run_family, run_sharing_start, same_but_transfers, sends_no_more,
+    twin_of, Change, Family, Rider, SharedRuns, Twin,
+};
 
 /// What the queue holds besides the timers: node `n`'s timer is the queue's timer `n`, cell
 /// `c`'s medium timer its timer `nodes + c` ([`Simulation::dispatch`]).

@@ -26,9 +26,9 @@ use crate::network::{FlowId, NodeId};
 use crate::nodes::Role;
 use crate::observer::Observe;
 
-use super::family::Change;
+use super::change::Change;
 use super::fork::{first_parting, sent, starts_as};
-use super::{SimulatedTime, Simulation};
+use crate::run::{SimulatedTime, Simulation};
 
 /// Events between a run's snapshots while twins ride it. A twin that parts repeats at most
 /// this many events; each snapshot costs about as much as a few dozen events (a copy of the
@@ -71,7 +71,7 @@ impl SharedRuns {
 
 /// When a run that others start as stops (`run_events`), checked after each event where a
 /// host's TCP ran (nothing it asks changes elsewhere).
-pub(super) struct Watch {
+pub(in crate::run) struct Watch {
     /// For each flow, the least transfer a member still to part gives it
     /// ([`Simulation::writes_alike`]).
     parting: Vec<Option<u64>>,
@@ -86,7 +86,7 @@ impl<O: Observe> Simulation<O> {
     /// fires only there): the witnesses that fired since the loop last looked stop a run that
     /// twins ride ([`Watch::stops`]).
     #[inline]
-    pub(super) fn note_witnesses(&mut self, node: NodeId, conn: usize, flow: FlowId) {
+    pub(in crate::run) fn note_witnesses(&mut self, node: NodeId, conn: usize, flow: FlowId) {
         let seen = self.flows[flow].witnessed;
         let new = self.nodes[node]
             .host()
@@ -101,7 +101,7 @@ impl<O: Observe> Simulation<O> {
 
 impl Watch {
     #[inline]
-    pub(super) fn stops<O: Observe>(&self, sim: &Simulation<O>) -> bool {
+    pub(in crate::run) fn stops<O: Observe>(&self, sim: &Simulation<O>) -> bool {
         (self.witness && sim.witness_fired)
             || sim.events >= self.snapshot_at
             || !sim.writes_alike(&self.parting)

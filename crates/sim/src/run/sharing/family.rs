@@ -26,6 +26,7 @@ use crate::job::Job;
 use crate::metrics::RunResult;
 use crate::network::{Flow, FlowId, HandoffSpec, Network, OldPrimaryQueue};
 
+use super::change::Change;
 use super::fork::{
     same_but_flows, same_but_flows_and_handoffs, same_but_transfers, sends_no_more, sent,
 };
@@ -58,21 +59,6 @@ pub struct Twin {
     pub change: Change,
     /// The flows whose protocol adds a point ([`Change::Adds`]; none for the others).
     pub flows: Vec<FlowId>,
-}
-
-/// What a twin changes in its member's network: a rule the run reads in one place, so that the
-/// two runs are one until it is first read there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Change {
-    /// A policy point added to some flows' protocols, read in one place of a TCP
-    /// ([`Tcp::would_have_acted`]).
-    ///
-    /// [`Tcp::would_have_acted`]: snooplab_proto::tcp::Tcp::would_have_acted
-    Adds(Addition),
-    /// Old primaries drop the frames their interface queue holds for the mobile host at its
-    /// `Buffer` request, where the member's drain them ([`OldPrimaryQueue`]): read only when
-    /// such a request reaches a base station (`roaming.rs`).
-    DropsOldQueue,
 }
 
 /// The point the flows of `twin` add to `base`'s protocols and the flows that add it, if that

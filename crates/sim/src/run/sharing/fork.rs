@@ -18,7 +18,7 @@ use crate::network::{Flow, Network};
 use crate::nodes::Role;
 use crate::observer::{NoObserver, Observe};
 
-use super::Simulation;
+use crate::run::Simulation;
 
 /// Whether `a` and `b` are the same network but for their flows' transfers.
 pub fn same_but_transfers(a: &Network, b: &Network) -> bool {
