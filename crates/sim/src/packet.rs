@@ -135,6 +135,13 @@ impl SimPacket {
         self.extra.as_ref().and_then(|e| e.mobility.as_ref())
     }
 
+    /// Whether this is a mobile host's request that a base station buffer for it (paper 002's
+    /// `Buffer`), the one handoff message the loop hands to roaming as it leaves the air.
+    #[inline]
+    pub fn asks_to_buffer(&self) -> bool {
+        matches!(self.mobility(), Some(Mobility::Buffer { .. }))
+    }
+
     /// The outer header, if the home agent encapsulated this packet.
     pub fn tunnel(&self) -> Option<Tunnel> {
         self.extra.as_ref().and_then(|e| e.tunnel)

@@ -17,7 +17,6 @@
 
 use std::collections::VecDeque;
 
-use snooplab_proto::agent::handoff::Mobility;
 use snooplab_proto::agent::{Agent, Departure};
 use snooplab_proto::tcp::{Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
@@ -391,7 +390,7 @@ impl<O: Observe> Simulation<O> {
         let sender = cell.node_of(tx.from);
         self.departed(sender, &pkt, Departure::OnAir);
         self.card_sent(sender, c);
-        if !pkt.corrupted && matches!(pkt.mobility(), Some(Mobility::Buffer { .. })) {
+        if !pkt.corrupted && pkt.asks_to_buffer() {
             self.asked_to_buffer(node, c, tx.from);
         }
         if tx.from == BASE_STATION && !self.roaming[node].is_empty() {
@@ -422,7 +421,7 @@ impl<O: Observe> Simulation<O> {
     /// `pkt` arrives at `node` on `side`. A corrupted frame reaches a host's TCP (an ELN receiver
     /// notes it) or is dropped by a base station's link layer; either way nothing is sent because of it.
     fn deliver(&mut self, node: NodeId, side: Side, pkt: SimPacket) {
-        self.hosts_ran |= matches!(self.nodes[node], SimNode::Host(_));
+        self.hosts_ran |= self.nodes[node].host().is_some();
         if pkt.corrupted {
             self.nodes[node].on_packet(self.now, side, pkt);
             return;
