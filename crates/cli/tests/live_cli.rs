@@ -1,7 +1,8 @@
 //! `snooplab live` as a user (or a signal) meets it: inputs that must not hang or exhaust the
 //! machine, results that must not be lost, signals that must not leave namespaces behind, and
-//! messages that name the problem. Tests that run transfers need root, /dev/net/tun and `ip netns`;
-//! elsewhere they print why they skip and pass.
+//! messages that name the problem. Tests that run transfers, or need root for their message, need
+//! root, /dev/net/tun and `ip netns`: they are `#[ignore]`d (scripts/test-all includes them where
+//! those exist) and fail, naming what is missing, when run without them.
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -9,6 +10,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use snooplab_live::dirlock::{DirLock, CAPTURE_LOCK, INVOCATION_LOCK};
+use snooplab_live::testbed::require_live;
 
 fn snooplab() -> Command {
     Command::new(env!("CARGO_BIN_EXE_snooplab"))
@@ -23,10 +25,6 @@ fn output(args: &[&str]) -> Output {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn skip(test: &str) -> bool {
-    snooplab_live::testbed::skip_test(test)
 }
 
 fn is_root() -> bool {
@@ -143,11 +141,13 @@ fn a_capture_directory_in_use_by_another_invocation_is_refused() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn a_missing_ip_command_is_named_and_root_is_not_told_to_be_root() {
-    if !is_root() {
-        eprintln!("skipping: the message for root needs root");
-        return;
-    }
+    let test = "a_missing_ip_command_is_named_and_root_is_not_told_to_be_root";
+    assert!(
+        is_root(),
+        "live test {test} cannot run here: the message for root needs root"
+    );
     let empty = temp_dir("path");
     let _ = std::fs::create_dir_all(&empty);
     let o = snooplab()
@@ -161,17 +161,19 @@ fn a_missing_ip_command_is_named_and_root_is_not_told_to_be_root() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn a_missing_tun_device_is_named_and_root_is_not_told_to_be_root() {
-    if !is_root() || !Path::new("/dev/net/tun").exists() {
-        eprintln!("skipping: needs root and a /dev/net/tun to hide");
-        return;
-    }
+    let test = "a_missing_tun_device_is_named_and_root_is_not_told_to_be_root";
+    assert!(
+        is_root() && Path::new("/dev/net/tun").exists(),
+        "live test {test} cannot run here: needs root and a /dev/net/tun to hide"
+    );
     // A private mount namespace with an empty /dev/net: nothing changes outside it.
     let probe = Command::new("unshare").arg("--version").output();
-    if !probe.map(|o| o.status.success()).unwrap_or(false) {
-        eprintln!("skipping: no unshare(1)");
-        return;
-    }
+    assert!(
+        probe.map(|o| o.status.success()).unwrap_or(false),
+        "live test {test} cannot run here: no unshare(1)"
+    );
     let script = format!(
         "mount -t tmpfs none /dev/net && exec {} live --transfer 64k",
         env!("CARGO_BIN_EXE_snooplab")
@@ -185,10 +187,9 @@ fn a_missing_tun_device_is_named_and_root_is_not_told_to_be_root() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn max_time_bounds_a_sender_that_cannot_connect() {
-    if skip("max_time_bounds_a_sender_that_cannot_connect") {
-        return;
-    }
+    require_live("max_time_bounds_a_sender_that_cannot_connect");
     // It used to wait about 135 s: the sender was stuck in connect after the base station stopped.
     let child = snooplab()
         .args(["live", "--max-time", "0.001", "--transfer", "64k"])
@@ -203,10 +204,9 @@ fn max_time_bounds_a_sender_that_cannot_connect() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn interrupted_json_prints_the_runs_that_completed() {
-    if skip("interrupted_json_prints_the_runs_that_completed") {
-        return;
-    }
+    require_live("interrupted_json_prints_the_runs_that_completed");
     let mut child = snooplab()
         .args([
             "live",
@@ -243,10 +243,9 @@ fn interrupted_json_prints_the_runs_that_completed() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn a_failing_run_keeps_the_earlier_runs_json() {
-    if skip("a_failing_run_keeps_the_earlier_runs_json") {
-        return;
-    }
+    require_live("a_failing_run_keeps_the_earlier_runs_json");
     // The second run's capture directory is busy: it fails, the first run's result stays.
     let dir = temp_dir("second-busy");
     let held =
@@ -280,10 +279,9 @@ fn a_failing_run_keeps_the_earlier_runs_json() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn every_stop_signal_is_named_and_removes_the_namespaces() {
-    if skip("every_stop_signal_is_named_and_removes_the_namespaces") {
-        return;
-    }
+    require_live("every_stop_signal_is_named_and_removes_the_namespaces");
     for (sig, name) in [
         (libc::SIGHUP, "SIGHUP"),
         (libc::SIGTERM, "SIGTERM"),
@@ -308,10 +306,11 @@ fn every_stop_signal_is_named_and_removes_the_namespaces() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn signals_to_the_whole_process_group_during_setup_and_cleanup_leave_nothing_behind() {
-    if skip("signals_to_the_whole_process_group_during_setup_and_cleanup_leave_nothing_behind") {
-        return;
-    }
+    require_live(
+        "signals_to_the_whole_process_group_during_setup_and_cleanup_leave_nothing_behind",
+    );
     // What a terminal's Ctrl-C, `timeout` or a closing ssh session do: signal every process of
     // the group, the `ip` children included. Keep doing it from the first namespace on, through
     // the setup and the cleanup, until snooplab has exited.
@@ -357,10 +356,9 @@ fn signals_to_the_whole_process_group_during_setup_and_cleanup_leave_nothing_beh
 /// A replayed frame trace means the same live as in the simulator: the n-th frame towards the
 /// mobile host is corrupted exactly when the trace marks it (issue 16, channels).
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn a_trace_channel_corrupts_live_frames_frame_for_frame() {
-    if skip("a_trace_channel_corrupts_live_frames_frame_for_frame") {
-        return;
-    }
+    require_live("a_trace_channel_corrupts_live_frames_frame_for_frame");
     let dir = std::env::temp_dir().join(format!("snooplab-live-trace-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
     let trace = dir.join("t.trace");
@@ -406,10 +404,9 @@ fn json_keys(text: &[u8]) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn a_scenario_runs_live_with_the_keys_of_run_json() {
-    if skip("a_scenario_runs_live_with_the_keys_of_run_json") {
-        return;
-    }
+    require_live("a_scenario_runs_live_with_the_keys_of_run_json");
     let dir = std::env::temp_dir().join(format!("snooplab-live-scenario-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
     let file = dir.join("cell.toml");
@@ -453,10 +450,9 @@ fn a_scenario_runs_live_with_the_keys_of_run_json() {
 /// carry: the MSS option and nothing the relay's TCP does not implement (RFC 793/1122), even to
 /// a fixed host that offers window scaling, timestamps and SACK (the modern profile).
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn split_relays_every_byte_between_kernel_hosts() {
-    if skip("split_relays_every_byte_between_kernel_hosts") {
-        return;
-    }
+    require_live("split_relays_every_byte_between_kernel_hosts");
     let dir = temp_dir("split");
     let caps = dir.join("caps");
     let c = caps.to_string_lossy().into_owned();

@@ -22,11 +22,12 @@
 //! `jq`. To regenerate on purpose, after a change meant to move results (say why in the commit):
 //!
 //! ```text
-//! SNOOPLAB_BLESS=1 cargo test --release -p snooplab --test snapshots
+//! scripts/bless
 //! ```
 //!
 //! writes every snapshot from the binary as it is instead of comparing, and removes the files no
-//! command makes any more.
+//! command makes any more; it regenerates the papers' golden tables with them (the snapshots alone:
+//! `SNOOPLAB_BLESS=1 cargo test --release -p snooplab --test snapshots`).
 //!
 //! Regenerated since, on purpose:
 //!

@@ -1,5 +1,6 @@
 //! Live mode end to end: real Linux TCP in two namespaces through the base station. These need
-//! root, /dev/net/tun and `ip netns`; elsewhere each test prints why it skips and passes.
+//! root, /dev/net/tun and `ip netns`: they are `#[ignore]`d (scripts/test-all includes them where
+//! those exist) and fail, naming what is missing, when run without them.
 //! Transfers are short (256 KB to 1 MB) so the whole file runs in well under a minute.
 
 use std::io::{Read, Write};
@@ -10,7 +11,7 @@ use std::time::Duration;
 use snooplab_live::engine::{run_engine, EngineRun, EngineSetup, LiveObserver};
 use snooplab_live::link_config::LinkConfig;
 use snooplab_live::payload::{self, StreamDigest};
-use snooplab_live::testbed::{Testbed, TestbedConfig, FH_IP, MH_IP, TUN_NAME};
+use snooplab_live::testbed::{require_live, Testbed, TestbedConfig, FH_IP, MH_IP, TUN_NAME};
 use snooplab_live::tun_driver::Stop;
 use snooplab_live::{snmp, sys, CongestionControl, LinuxProfile, LiveConfig, LiveProtocol};
 use snooplab_proto::agent::{Agent, SnoopAgent, SnoopConfig};
@@ -19,10 +20,6 @@ use snooplab_proto::wire;
 use snooplab_sim::medium::WavelanParams;
 use snooplab_sim::packet::SimPacket;
 use snooplab_sim::Env;
-
-fn skip(test: &str) -> bool {
-    snooplab_live::testbed::skip_test(test)
-}
 
 fn lan(error_every: u64, seed: u64) -> LinkConfig {
     LinkConfig {
@@ -54,10 +51,9 @@ fn config(protocol: LiveProtocol, error_every: u64, transfer: u64) -> LiveConfig
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn every_agent_delivers_the_bytes_intact_with_and_without_errors() {
-    if skip("every_agent_delivers_the_bytes_intact_with_and_without_errors") {
-        return;
-    }
+    require_live("every_agent_delivers_the_bytes_intact_with_and_without_errors");
     for protocol in LiveProtocol::ALL {
         for error_every in [0, 16 * 1024] {
             let r = snooplab_live::run(&config(protocol, error_every, 256 * 1024), &mut |_| {})
@@ -111,10 +107,9 @@ fn every_agent_delivers_the_bytes_intact_with_and_without_errors() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn without_errors_both_plain_and_snoop_fill_the_emulated_link() {
-    if skip("without_errors_both_plain_and_snoop_fill_the_emulated_link") {
-        return;
-    }
+    require_live("without_errors_both_plain_and_snoop_fill_the_emulated_link");
     for protocol in [LiveProtocol::Plain, LiveProtocol::LlTcpAware] {
         let r = snooplab_live::run(&config(protocol, 0, 1 << 20), &mut |_| {})
             .unwrap_or_else(|e| panic!("{}: {e}", protocol.name()));
@@ -136,10 +131,9 @@ fn without_errors_both_plain_and_snoop_fill_the_emulated_link() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn the_modern_profile_negotiates_what_the_paper_profile_turns_off() {
-    if skip("the_modern_profile_negotiates_what_the_paper_profile_turns_off") {
-        return;
-    }
+    require_live("the_modern_profile_negotiates_what_the_paper_profile_turns_off");
     let mut c = config(LiveProtocol::LlTcpAware, 16 * 1024, 128 * 1024);
     c.profile = LinuxProfile::Modern;
     c.cc = CongestionControl::Cubic;
@@ -157,10 +151,9 @@ fn the_modern_profile_negotiates_what_the_paper_profile_turns_off() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn the_paper_profile_routes_carry_bsd_rto_min_and_initial_window() {
-    if skip("the_paper_profile_routes_carry_bsd_rto_min_and_initial_window") {
-        return;
-    }
+    require_live("the_paper_profile_routes_carry_bsd_rto_min_and_initial_window");
     let bed = Testbed::create(&TestbedConfig {
         profile: LinuxProfile::Paper,
         mtu: 1440,
@@ -187,10 +180,9 @@ fn read_pcap(path: &std::path::Path) -> Vec<Vec<u8>> {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn captures_show_both_links_and_every_corrupted_frame() {
-    if skip("captures_show_both_links_and_every_corrupted_frame") {
-        return;
-    }
+    require_live("captures_show_both_links_and_every_corrupted_frame");
     let dir = std::env::temp_dir().join(format!("snooplab-live-pcap-{}", std::process::id()));
     let mut c = config(LiveProtocol::LlTcpAware, 16 * 1024, 256 * 1024);
     c.pcap = Some(dir.clone());
@@ -299,10 +291,9 @@ fn icmp_echo_request(src: [u8; 4], dst: [u8; 4]) -> Vec<u8> {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn icmp_and_udp_pass_untouched_and_garbage_is_dropped_and_counted() {
-    if skip("icmp_and_udp_pass_untouched_and_garbage_is_dropped_and_counted") {
-        return;
-    }
+    require_live("icmp_and_udp_pass_untouched_and_garbage_is_dropped_and_counted");
     let tb = testbed();
     let udp_payload: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
     let (got, engine) = with_engine(
@@ -384,10 +375,9 @@ fn icmp_and_udp_pass_untouched_and_garbage_is_dropped_and_counted() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn two_hundred_connections_through_snoop_stay_within_the_cache_bounds_and_expire() {
-    if skip("two_hundred_connections_through_snoop_stay_within_the_cache_bounds_and_expire") {
-        return;
-    }
+    require_live("two_hundred_connections_through_snoop_stay_within_the_cache_bounds_and_expire");
     const CONNS: usize = 200;
     const EACH: u64 = 48 * 1024;
     let tb = testbed();
@@ -561,10 +551,9 @@ fn check_windows(wired: &[Vec<u8>]) -> WindowCheck {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn the_receiver_never_advertises_more_than_the_buffer_and_the_sender_never_has_more_in_flight() {
-    if skip("the_receiver_never_advertises_more_than_the_buffer_and_the_sender_never_has_more_in_flight") {
-        return;
-    }
+    require_live("the_receiver_never_advertises_more_than_the_buffer_and_the_sender_never_has_more_in_flight");
     // 8k as in the issue (Linux turned that into 37,800), 32k (it became 65,535), and a buffer
     // that needs window scaling and is no multiple of its unit.
     for (profile, buffer, error_every) in [
@@ -612,10 +601,9 @@ fn the_receiver_never_advertises_more_than_the_buffer_and_the_sender_never_has_m
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn a_capture_directory_another_run_is_writing_is_refused() {
-    if skip("a_capture_directory_another_run_is_writing_is_refused") {
-        return;
-    }
+    require_live("a_capture_directory_another_run_is_writing_is_refused");
     let dir = std::env::temp_dir().join(format!("snooplab-live-busy-{}", std::process::id()));
     // the other run, as far as the lock goes
     let held = snooplab_live::dirlock::DirLock::acquire(&dir, snooplab_live::dirlock::CAPTURE_LOCK)
@@ -638,10 +626,9 @@ fn a_capture_directory_another_run_is_writing_is_refused() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn namespaces_are_leftovers_only_when_their_runs_lock_is_not_held_whatever_the_pid() {
-    if skip("namespaces_are_leftovers_only_when_their_runs_lock_is_not_held_whatever_the_pid") {
-        return;
-    }
+    require_live("namespaces_are_leftovers_only_when_their_runs_lock_is_not_held_whatever_the_pid");
     use snooplab_live::netns::{self, Namespace, LOCK_DIR, NETNS_DIR};
     // A run of another PID namespace: its pid (above pid_max) exists nowhere here. The old rule
     // (the pid in the name is dead) removed a running run's namespaces as "left by a killed run".
@@ -669,10 +656,9 @@ fn namespaces_are_leftovers_only_when_their_runs_lock_is_not_held_whatever_the_p
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn a_run_knows_when_its_emulator_ran_late_and_says_so() {
-    if skip("a_run_knows_when_its_emulator_ran_late_and_says_so") {
-        return;
-    }
+    require_live("a_run_knows_when_its_emulator_ran_late_and_says_so");
     // The progress callback runs on the base station's thread: one that blocks for 200 ms stalls
     // the loop as an overloaded machine does, and the packets due meanwhile go out late.
     let c = config(LiveProtocol::Plain, 0, 256 * 1024);
@@ -697,10 +683,9 @@ fn a_run_knows_when_its_emulator_ran_late_and_says_so() {
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn a_stop_signal_that_never_lets_the_sender_connect_ends_the_run_at_once() {
-    if skip("a_stop_signal_that_never_lets_the_sender_connect_ends_the_run_at_once") {
-        return;
-    }
+    require_live("a_stop_signal_that_never_lets_the_sender_connect_ends_the_run_at_once");
     // No base station runs: the SYN goes nowhere, as after --max-time 0.001. The sender's
     // connect must give up when told to (it used to block for the SYN retries, about 2 minutes).
     let tb = testbed();

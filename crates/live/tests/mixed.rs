@@ -1,17 +1,15 @@
 //! Mixed networks (docs/live.md, "Mixed networks"): a modelled host (`stack = "model"`, the
 //! engine's TCP on the real clock, putting the transfer's real bytes on the wire) and a kernel
 //! host in a namespace carry one flow between them. These need root, /dev/net/tun and
-//! `ip netns`; elsewhere each prints why it skips and passes.
+//! `ip netns`: they are `#[ignore]`d (scripts/test-all includes them where those exist) and fail,
+//! naming what is missing, when run without them.
 
 use snooplab_live::network_report::NetworkResult;
 use snooplab_live::network_run::{run_network, NetworkConfig};
+use snooplab_live::testbed::require_live;
 use snooplab_live::{CongestionControl, LinuxProfile};
 use snooplab_proto::time::SEC;
 use snooplab_sim::Scenario;
-
-fn skip(test: &str) -> bool {
-    snooplab_live::testbed::skip_test(test)
-}
 
 /// One cell: `fh` on the wired side, `mh` in the cell, the flow `from` to the other, the
 /// stacks as given.
@@ -41,12 +39,11 @@ fn run(protocol: &str, from: &str, stacks: (&str, &str), host: &str) -> NetworkR
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn a_modelled_bsdos_eln_mobile_sender_reaches_a_kernel_receiver_through_the_eln_base_station() {
-    if skip(
+    require_live(
         "a_modelled_bsdos_eln_mobile_sender_reaches_a_kernel_receiver_through_the_eln_base_station",
-    ) {
-        return;
-    }
+    );
     // paper 004's Reno+ELN: the base station marks the kernel's duplicate ACKs (rebuilt real
     // packets, the mark in a reserved header bit) and the modelled sender resends on them
     let r = run("bs-eln", "mh", ("kernel", "model"), "bsdos-2.1");
@@ -67,10 +64,9 @@ fn a_modelled_bsdos_eln_mobile_sender_reaches_a_kernel_receiver_through_the_eln_
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn a_kernel_sender_reaches_a_modelled_smart_receiver_through_ll_smart_tcp_aware() {
-    if skip("a_kernel_sender_reaches_a_modelled_smart_receiver_through_ll_smart_tcp_aware") {
-        return;
-    }
+    require_live("a_kernel_sender_reaches_a_modelled_smart_receiver_through_ll_smart_tcp_aware");
     // the modelled receiver's ACKs carry SMART information (a TCP option in real bytes), which
     // the base station reads to resend from its cache of the kernel's real packets
     let r = run("ll-smart-tcp-aware", "fh", ("kernel", "model"), "bsdos-2.1");
@@ -90,10 +86,9 @@ fn a_kernel_sender_reaches_a_modelled_smart_receiver_through_ll_smart_tcp_aware(
 }
 
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn split_smart_relays_a_kernel_senders_bytes_to_a_modelled_smart_receiver() {
-    if skip("split_smart_relays_a_kernel_senders_bytes_to_a_modelled_smart_receiver") {
-        return;
-    }
+    require_live("split_smart_relays_a_kernel_senders_bytes_to_a_modelled_smart_receiver");
     // SPLIT-SMART's wireless sender needs the SMART information a Linux receiver never sends;
     // a modelled receiver sends it, and checks every byte the relay carried from the kernel
     let r = run("split-smart", "fh", ("kernel", "model"), "bsdos-2.1");

@@ -9,11 +9,12 @@
 //! to the model must regenerate the table on purpose and say here why:
 //!
 //! ```text
-//! SNOOPLAB_BLESS=1 cargo test --release -p snooplab-sim --test paper001_fixed
+//! scripts/bless
 //! ```
 //!
 //! rewrites the rows between the marker comments from the code as it is (`git diff` then shows the
-//! rows that moved). A row compares its floats bit for bit. The values agree with `snooplab
+//! rows that moved), and every other golden table and snapshot with them (this table alone:
+//! `SNOOPLAB_BLESS=1 cargo test --release -p snooplab-papers --test paper001_fixed`). A row compares its floats bit for bit. The values agree with `snooplab
 //! reproduce paper001 --seeds 2 --out DIR` (`DIR/paper001/runs.json`).
 //!
 //! Extended once, on purpose (issue 28, readings): `reproduce` now runs every configuration again

@@ -12,11 +12,12 @@
 //! to the model must regenerate the table on purpose and say here why:
 //!
 //! ```text
-//! SNOOPLAB_BLESS=1 cargo test --release -p snooplab-sim --test paper002_fixed
+//! scripts/bless
 //! ```
 //!
 //! rewrites the rows between the marker comments from the code as it is (`git diff` then shows the
-//! rows that moved). A row compares its throughput bit for bit. The values agree with `snooplab
+//! rows that moved), and every other golden table and snapshot with them (this table alone:
+//! `SNOOPLAB_BLESS=1 cargo test --release -p snooplab-papers --test paper002_fixed`). A row compares its throughput bit for bit. The values agree with `snooplab
 //! reproduce paper002 --seeds 2 --out DIR` (`DIR/paper002/runs.json`).
 //!
 //! Regenerated once since, on purpose (issue 26, bounded runs): a run now ends when every flow

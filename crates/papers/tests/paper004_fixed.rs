@@ -8,11 +8,12 @@
 //! must regenerate the table on purpose and say here why:
 //!
 //! ```text
-//! SNOOPLAB_BLESS=1 cargo test --release -p snooplab-sim --test paper004_fixed
+//! scripts/bless
 //! ```
 //!
 //! rewrites the rows between the marker comments from the code as it is (`git diff` then shows the
-//! rows that moved). A row compares its throughput bit for bit. The values agree with `snooplab
+//! rows that moved), and every other golden table and snapshot with them (this table alone:
+//! `SNOOPLAB_BLESS=1 cargo test --release -p snooplab-papers --test paper004_fixed`). A row compares its throughput bit for bit. The values agree with `snooplab
 //! reproduce paper004 --seeds 2 --out DIR` (`DIR/paper004/runs.json`).
 
 mod golden;

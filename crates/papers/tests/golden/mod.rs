@@ -1,6 +1,6 @@
-//! What the golden tables of papers 001, 002 and 004 (`paper00N_fixed.rs`) share: running their
+//! What the golden tables of papers 000, 001, 002 and 004 (`paper00N_fixed.rs`) share: running their
 //! jobs on a few threads, results in the jobs' order, and comparing the measured rows with the
-//! table, or writing them into it with `SNOOPLAB_BLESS=1`.
+//! table, or writing them into it with `SNOOPLAB_BLESS=1` (`scripts/bless` regenerates them all).
 //!
 //! Each table is a `const GOLDEN` whose rows sit between two marker comments, one row per line
 //! (`#[rustfmt::skip]`), so a regenerated table shows in `git diff` as the rows that moved.
