@@ -207,6 +207,20 @@ def test_numpy_numbers_and_paths_are_numbers_and_strings(tmp_path):
     assert snooplab.run(numpy) == snooplab.run(plain)
     runs = snooplab.sweep(SMALL, seeds=np.int64(2), seed_base=np.uint8(4), threads=np.int32(1))
     assert list(runs["seed"]) == [4, 5]
+    # lists of a grid as a tuple, a range, an array or a Series: the same runs as a list
+    import pandas as pd
+
+    want = snooplab.sweep({**SMALL, "burst": [1, 2], "buffer": [8192, 16384]}, seeds=1)
+    for burst, buffer in [
+        ((1, 2), np.array([8192, 16384])),
+        (range(1, 3), pd.Series([8192, 16384])),
+    ]:
+        got = snooplab.sweep({**SMALL, "burst": burst, "buffer": buffer}, seeds=1)
+        pd.testing.assert_frame_equal(got, want)
+    raises(TypeError, re.compile(r"buffer: expected a number, .* got set \{8192\}"),
+           snooplab.sweep, {"buffer": {8192}}, seeds=1)
+    raises(TypeError, re.compile(r"seed: expected a number, .* got bytes b'1'"),
+           snooplab.run, {"seed": b"1"})
 
 
 # -- engine errors: ValueError with the engine's one line -------------------------------------

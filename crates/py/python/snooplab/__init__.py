@@ -17,7 +17,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from . import _native
 
@@ -42,7 +42,8 @@ def _plain(value, where="", kebab=True, top="scenario"):
     encoder or parser would say "Object of type set is not JSON serializable" or "expected value
     at line 1 column 14": a NaN or an infinity, a whole number past u64 or i64, a key that is not
     a string, a value that is not a number, string, bool, None, list or dict. NumPy numbers are
-    numbers, and a path (``pathlib.Path``) is its string."""
+    numbers, a tuple, a range, a NumPy array or a pandas Series of them a list, and a path
+    (``pathlib.Path``) is its string; a set, which has no order, is refused."""
     name = where or top
     if value is None or isinstance(value, (bool, str)):
         return value
@@ -58,8 +59,10 @@ def _plain(value, where="", kebab=True, top="scenario"):
             key = k.replace("_", "-") if kebab else k
             out[key] = _plain(v, f"{where}.{key}" if where else key, kebab, top)
         return out
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, Sequence) and not isinstance(value, (bytes, bytearray)):
         return [_plain(v, f"{where}[{i}]", kebab, top) for i, v in enumerate(value)]
+    if getattr(value, "ndim", 0) == 1 and hasattr(value, "tolist"):  # a NumPy array, a Series
+        return _plain(value.tolist(), where, kebab, top)
     if isinstance(value, os.PathLike):
         return os.fspath(value)
     if type(value).__module__ == "numpy" and type(value).__name__ in ("bool", "bool_"):
