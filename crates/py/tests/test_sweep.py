@@ -72,8 +72,6 @@ def test_a_transfer_list_equals_the_cli_and_the_runs_made_alone(cli_json):
         ({"protocol": ["e2e", "tahoe"]}, ["--protocol", "e2e,tahoe"]),
         ({"buffer": ["8k", "-1"]}, ["--buffer", "8k,-1"]),
         ({"host": "win95"}, ["--host", "win95"]),
-        ({"seeds": -1}, ["--seeds", "-1"]),
-        ({"seeds": 0}, ["--seeds", "0"]),
         ({"seed_base": 2**64 - 1, "seeds": 2}, ["--seed-base", str(2**64 - 1), "--seeds", "2"]),
     ],
 )
@@ -123,7 +121,7 @@ def test_progress_counts_every_run_and_ends_at_the_total(capsys):
     snooplab.sweep({"transfer": "64k"}, seeds=3, progress=True)
     err = capsys.readouterr().err
     assert re.search(r"\rsweep: 3/3 runs done, \d+ s elapsed\n$", err), repr(err)
-    with pytest.raises(TypeError, match="progress is True, False or a callable"):
+    with pytest.raises(TypeError, match="progress must be True, False or a callable"):
         snooplab.sweep(GRID, seeds=1, progress="yes")
 
 

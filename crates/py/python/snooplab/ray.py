@@ -8,7 +8,7 @@ parts are joined in order, so the frame is the local sweep's for the same seeds.
 
 import json
 
-from . import _grid, _native, runs_frame, summary_frame
+from . import _flag, _found, _grid, _native, runs_frame, summary_frame
 
 __all__ = ["sweep"]
 
@@ -32,21 +32,26 @@ def sweep(
     """The sweep of :func:`snooplab.sweep` on Ray. ``address``: a running cluster
     (``"auto"``, ``"ray://head:10001"``, ``"10.0.0.1:6379"``); ``None`` joins the cluster this
     process already started or starts a local one. Each task asks Ray for ``threads_per_task``
-    CPUs and uses that many threads."""
+    CPUs and uses that many threads (1 to 256). Every argument is checked here, before Ray starts
+    or any task does, with the local sweep's messages."""
     import ray
 
-    if combinations_per_task < 1 or threads_per_task < 1:
-        raise ValueError("combinations_per_task and threads_per_task must be at least 1")
+    if address is not None and not isinstance(address, str):
+        raise TypeError(
+            f"address must be a cluster's address (a string) or None, got {_found(address)}"
+        )
+    per_task = _native.check_integer(combinations_per_task, "combinations_per_task", 1)
+    threads = _native.check_integer(threads_per_task, "threads_per_task", 1, _native.MAX_THREADS)
+    _flag(with_summary, "with_summary")
     g = _grid(grid)
-    seeds, seed_base = str(seeds), str(seed_base)
-    # checks the grid here, before any task starts, with the local sweep's messages
+    # the grid and the seeds, with the local sweep's messages
     n = _native.combinations(g, seeds, seed_base)
     if not ray.is_initialized():
         ray.init(address=address)
-    task = ray.remote(num_cpus=threads_per_task)(_part)
+    task = ray.remote(num_cpus=threads)(_part)
     refs = [
-        task.remote(g, seeds, seed_base, first, combinations_per_task, threads_per_task)
-        for first in range(0, n, combinations_per_task)
+        task.remote(g, seeds, seed_base, first, per_task, threads)
+        for first in range(0, n, per_task)
     ]
     runs, summaries = [], []
     for text in ray.get(refs):
