@@ -1,6 +1,5 @@
 //! `snooplab live`: the base-station agents on real Linux TCP (docs/live.md).
 
-use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use snooplab_live::dirlock::{DirLock, INVOCATION_LOCK};
 use snooplab_live::link_config::LinkConfig;
@@ -15,6 +14,7 @@ use snooplab_sim::stats::{summarize, Summary};
 use snooplab_sim::Env;
 
 use crate::cli::LiveArgs;
+use crate::live_progress::LiveRunProgress;
 use crate::settings::{parse_max_time, parse_seed, parse_u32, split_list};
 
 /// Mean and spread of one protocol's runs.
@@ -183,7 +183,7 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
     if !a.json {
         print_header();
     }
-    let (results, failed) = run_each(&configs, a.json);
+    let (results, failed) = run_each(&configs, a.json, a.quiet);
     let summaries = summarize_runs(&results);
     if a.json {
         let report = LiveReport {
@@ -209,12 +209,17 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
     integrity(&results)
 }
 
-/// Runs each configuration in turn with a progress bar, printing each row (unless `json`), until
-/// one fails or a stop signal comes: the results of the runs that completed and the failure.
-fn run_each(configs: &[LiveConfig], json: bool) -> (Vec<LiveResult>, Option<FailedRun>) {
+/// Runs each configuration in turn with its progress on stderr (none when `quiet`), printing each
+/// row (unless `json`), until one fails or a stop signal comes: the results of the runs that
+/// completed and the failure.
+fn run_each(
+    configs: &[LiveConfig],
+    json: bool,
+    quiet: bool,
+) -> (Vec<LiveResult>, Option<FailedRun>) {
     let mut results = Vec::new();
     let mut failed = None;
-    for cfg in configs {
+    for (i, cfg) in configs.iter().enumerate() {
         // A signal that arrived after the last run's transfer ended stops the next one.
         if let Some(sig) = stop_signal() {
             failed = Some(FailedRun {
@@ -227,17 +232,22 @@ fn run_each(configs: &[LiveConfig], json: bool) -> (Vec<LiveResult>, Option<Fail
             });
             break;
         }
-        let bar = ProgressBar::new(cfg.transfer);
-        bar.set_style(
-            ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {elapsed}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        let label = format!(
+            "run {}/{} {} seed {}",
+            i + 1,
+            configs.len(),
+            cfg.protocol.name(),
+            cfg.seed
         );
-        bar.set_message(format!("{} seed {}", cfg.protocol.name(), cfg.seed));
-        let r = snooplab_live::run(cfg, &mut |p| bar.set_position(p.received));
-        bar.finish_and_clear();
+        let mut progress = LiveRunProgress::start(label, quiet);
+        let r = snooplab_live::run(cfg, &mut |p| progress.tick(Some((p.received, p.transfer))));
         let r = match r {
-            Ok(r) => r,
+            Ok(r) => {
+                progress.done(Some(r.throughput_mbps));
+                r
+            }
             Err(error) => {
+                progress.failed();
                 failed = Some(FailedRun {
                     protocol: cfg.protocol.name().into(),
                     seed: cfg.seed,

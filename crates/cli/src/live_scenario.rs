@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use snooplab_lab::settings::RunSettings;
 use snooplab_live::dirlock::{DirLock, INVOCATION_LOCK};
 use snooplab_live::exec::ExecSpec;
@@ -12,6 +11,7 @@ use snooplab_live::network_run::{run_network_with, NetworkConfig};
 use snooplab_live::testbed::unavailable_reason;
 
 use crate::cli::LiveArgs;
+use crate::live_progress::LiveRunProgress;
 use crate::run_cmd::open_capture;
 use crate::settings::parse_max_time;
 
@@ -43,7 +43,7 @@ pub fn live_scenario(a: &LiveArgs, path: &Path) -> Result<(), String> {
     run_config(a, &cfg, &path.display().to_string())
 }
 
-/// Runs `cfg`'s network live and prints its result (`label` names it in the progress bar).
+/// Runs `cfg`'s network live and prints its result (`label` names it in the progress lines).
 pub fn run_config(a: &LiveArgs, cfg: &NetworkConfig, label: &str) -> Result<(), String> {
     let net = cfg.scenario.network();
     snooplab_live::network_run::validate(cfg, &net)?;
@@ -69,21 +69,20 @@ pub fn run_config(a: &LiveArgs, cfg: &NetworkConfig, label: &str) -> Result<(), 
     };
     snooplab_live::sys::catch_stop_signals()
         .map_err(|e| format!("cannot catch the stop signals: {e}"))?;
-    let total: u64 = net.flows.iter().map(|f| f.transfer).sum();
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:30}] {bytes}/{total_bytes} {elapsed}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_message(label.to_string());
+    // the --exec commands carry the traffic: snooplab counts no bytes delivered
+    let counted = cfg.exec.is_empty();
+    let mut progress = LiveRunProgress::start(format!("run 1/1 {label}"), a.quiet);
     let mut exec = Vec::new();
     let r = run_network_with(
         cfg,
         capture,
-        &mut |(_, got, _)| bar.set_position(got),
+        &mut |(_, got, total)| progress.tick(counted.then_some((got, total))),
         &mut exec,
     );
-    bar.finish_and_clear();
+    match &r {
+        Ok(r) => progress.done(counted.then_some(r.run.aggregate.throughput_mbps)),
+        Err(_) => progress.failed(),
+    }
     // a failed run's commands' output still shows, before the error line
     let r = r.inspect_err(|_| crate::live_exec::print_exec(&exec, true))?;
     if !r.live.leftovers_removed.is_empty() {

@@ -9,6 +9,7 @@ mod cli;
 mod files;
 mod live_cmd;
 mod live_exec;
+mod live_progress;
 mod live_scenario;
 mod message;
 mod parallel;

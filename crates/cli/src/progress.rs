@@ -1,6 +1,8 @@
-//! Progress of long jobs on stderr: a bar on a terminal; elsewhere (a log file, a pipe, CI) a plain
-//! line per tenth of the job and at least one a minute, because a bar is invisible there and a job
-//! of hours would otherwise say nothing until it ends.
+//! Progress of parallel jobs of many runs (`sweep`, `reproduce`) on stderr: a bar on a terminal;
+//! elsewhere (a log file, a pipe, CI) a plain line per tenth of the job and at least one a minute,
+//! because a bar is invisible there and a job of hours would otherwise say nothing until it ends.
+//! `--quiet` silences it all. (One long run at a time, as `run`, `bench` and `live` make, has a
+//! line of its own: `run_progress.rs`.)
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,12 +23,14 @@ pub struct Progress {
     bar: Option<ProgressBar>,
     /// When the last plain line was printed.
     last_line: Mutex<Instant>,
+    /// `--quiet`: nothing is printed.
+    quiet: bool,
 }
 
 impl Progress {
-    /// `what` prefixes the plain lines (`sweep: 3/10 runs done`).
-    pub fn new(what: &'static str, total: u64) -> Result<Progress, String> {
-        let bar = if std::io::stderr().is_terminal() {
+    /// `what` prefixes the plain lines (`sweep: 3/10 runs done`); `quiet` prints nothing.
+    pub fn new(what: &'static str, total: u64, quiet: bool) -> Result<Progress, String> {
+        let bar = if !quiet && std::io::stderr().is_terminal() {
             let bar = ProgressBar::new(total);
             bar.set_style(
                 ProgressStyle::with_template(
@@ -46,6 +50,7 @@ impl Progress {
             started: now,
             bar,
             last_line: Mutex::new(now),
+            quiet,
         })
     }
 
@@ -53,6 +58,9 @@ impl Progress {
     pub fn inc(&self) {
         if let Some(bar) = &self.bar {
             bar.inc(1);
+            return;
+        }
+        if self.quiet {
             return;
         }
         // counted under the lock, so the lines of several threads come out in order; a poisoned
@@ -85,6 +93,9 @@ impl Progress {
     /// (runs per second: what scales with the threads, docs/speed.md).
     pub fn finish_with_rate(&self, threads: usize) {
         self.finish();
+        if self.quiet {
+            return;
+        }
         let secs = self.started.elapsed().as_secs_f64();
         eprintln!(
             "{}: {} runs in {secs:.1} s on {threads} thread{}, {:.1} runs/s",

@@ -14,7 +14,7 @@ use crate::cli::RunArgs;
 use crate::files::{create_dir, write_file};
 use crate::plot::trace_plots::{plot_trace, View};
 use crate::plot_cmd::run_title;
-use crate::run_progress::RunTicker;
+use crate::run_progress::{run_line, Ticker};
 use crate::settings::scenario_from_args;
 
 /// How a run that printed its result ended: the exit code tells a script whether to trust it
@@ -35,7 +35,10 @@ pub fn run(a: RunArgs) -> Result<Outcome, String> {
         .flatten()
         .collect();
     let (r, obs) = if trace_dirs.is_empty() && a.pcap.is_none() {
-        (Simulation::new(&sc).with_progress(ticker()).run(), None)
+        (
+            Simulation::new(&sc).with_progress(ticker(a.quiet)).run(),
+            None,
+        )
     } else {
         let mut o = Observer::default();
         if !trace_dirs.is_empty() {
@@ -45,7 +48,7 @@ pub fn run(a: RunArgs) -> Result<Outcome, String> {
             o = o.with_capture(open_capture(dir, &sc.network().capture_names())?);
         }
         let (r, o) = Simulation::observed(&sc, o)
-            .with_progress(ticker())
+            .with_progress(ticker(a.quiet))
             .run_observed();
         (r, Some(o))
     };
@@ -92,11 +95,11 @@ pub fn run(a: RunArgs) -> Result<Outcome, String> {
     }
 }
 
-/// A progress line on stderr for a run that takes a while (`run_progress.rs`); it is cleared
-/// when the run ends, before the results are printed.
-fn ticker() -> impl FnMut(snooplab_sim::run::RunProgress) + 'static {
-    let mut t = RunTicker::new();
-    move |p| t.tick(p)
+/// A progress line on stderr for a run that takes a while (`run_progress.rs`), none with
+/// `--quiet`; it is cleared when the run ends, before the results are printed.
+fn ticker(quiet: bool) -> impl FnMut(snooplab_sim::run::RunProgress) + 'static {
+    let mut t = Ticker::stderr(quiet);
+    move |p| t.tick(|elapsed| run_line(&p, elapsed))
 }
 
 /// One capture file per link and cell, `<name>.pcap`, in `dir`.

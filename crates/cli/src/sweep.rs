@@ -39,7 +39,7 @@ pub fn plan(a: &SweepArgs) -> Result<Plan, String> {
 
 pub fn sweep(a: SweepArgs) -> Result<(), String> {
     let plan = plan(&a)?;
-    let results = crate::parallel::run_all(&plan.jobs(), a.threads, "sweep")?;
+    let results = crate::parallel::run_all(&plan.jobs(), a.threads, ("sweep", a.quiet))?;
     let summaries = plan.summaries(&results);
     if a.json {
         let doc = serde_json::json!({ "summaries": summaries, "runs": results });

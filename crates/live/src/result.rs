@@ -10,6 +10,7 @@ use crate::network_report::NetworkResult;
 use crate::run::{LiveConfig, HEADER_BYTES};
 use crate::snmp::TcpCounters;
 use crate::tun_driver::HostTraffic;
+use snooplab_sim::stats::pct;
 
 /// What the base station counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -136,14 +137,6 @@ pub struct LiveResult {
     /// `LATE_WARN_FRACTION` of its packets more than `LATE_THRESHOLD` late), a window clamp the
     /// kernel changed. Empty for a clean run.
     pub warnings: Vec<String>,
-}
-
-fn pct(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        100.0 * part as f64 / whole as f64
-    }
 }
 
 /// The channel models of the wireless hop, as labels; `off` without link models.

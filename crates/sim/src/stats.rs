@@ -1,4 +1,5 @@
-//! Mean and 95% confidence interval over seeds (Student's t).
+//! Mean and 95% confidence interval over seeds (Student's t), the sample standard deviation, and a
+//! count as a percentage of another: the one copy of each every crate uses.
 
 use serde::Serialize;
 
@@ -44,6 +45,27 @@ fn t_quantile(df: usize) -> f64 {
     }
 }
 
+/// `part` as a percentage of `whole`: `100 * part / whole` in `f64`, 0 when `whole` is 0 (a run that
+/// sent nothing has no goodput to speak of, and the results must not hold a NaN).
+pub fn pct(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+/// The sample standard deviation of `xs` (Bessel's correction: the sum of squared deviations from
+/// the mean over `n - 1`), 0 for fewer than two values. The same variance as [`summarize`]'s
+/// interval; paper 002's Table 1 reports it as the spread over seeds.
+pub fn std_dev(xs: &[f64]) -> f64 {
+    if xs.len() < 2 {
+        return 0.0;
+    }
+    let m = xs.iter().sum::<f64>() / xs.len() as f64;
+    (xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64).sqrt()
+}
+
 pub fn summarize(values: &[f64]) -> Summary {
     let n = values.len();
     if n == 0 {
@@ -85,5 +107,17 @@ mod tests {
         assert_eq!(summarize(&[5.0]).ci95, None);
         assert_eq!(summarize(&[5.0]).mean_ci(3), "5.000 ± n/a");
         assert_eq!(summarize(&[1.0, 3.0]).mean_ci(1), "2.0 ± 12.7");
+    }
+
+    #[test]
+    fn pct_and_std_dev() {
+        assert_eq!(pct(1, 4), 25.0);
+        assert_eq!(pct(3, 0), 0.0);
+        assert_eq!(pct(0, 7), 0.0);
+        // Sample, not population: [1, 2, 3, 4] has variance 5/3 (population: 5/4).
+        assert!((std_dev(&[1.0, 2.0, 3.0, 4.0]) - (5.0f64 / 3.0).sqrt()).abs() < 1e-12);
+        assert_eq!(std_dev(&[2.0, 2.0]), 0.0);
+        assert_eq!(std_dev(&[5.0]), 0.0);
+        assert_eq!(std_dev(&[]), 0.0);
     }
 }

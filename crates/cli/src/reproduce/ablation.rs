@@ -34,7 +34,7 @@ pub fn ablation(a: &ReproduceArgs, common: &Common) -> Result<(), String> {
     let paper = Paper000::load()?;
     let jobs = ablation_jobs(from, to, seeds);
     let started = std::time::Instant::now();
-    let results = crate::parallel::run_all(&jobs, a.threads, "reproduce")?;
+    let results = crate::parallel::run_all(&jobs, a.threads, ("reproduce", a.quiet))?;
     let ab = Ablation::evaluate(from, to, seeds, &results, &paper);
     if let Some(dir) = &a.out {
         let dir = dir.join(ABOUT.name);

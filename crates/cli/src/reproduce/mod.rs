@@ -130,7 +130,7 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
     let mut done: Vec<Studied> = vec![];
     for s in &sels {
         // the runner says how many runs took how long on how many threads
-        let (r, _runs) = study::run(s, &common)?;
+        let (r, _runs) = study::run(s, &common, a.quiet)?;
         if !a.json {
             print!("{}", r.text());
         }

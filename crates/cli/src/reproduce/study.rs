@@ -16,13 +16,13 @@ pub struct Studied {
     outcome: Box<dyn Outcome>,
 }
 
-/// Plans the paper for the parts the selection names and runs it; returns its outcome and the
-/// number of runs.
-pub fn run(sel: &Selection, common: &Common) -> Result<(Studied, usize), String> {
+/// Plans the paper for the parts the selection names and runs it (its progress on stderr unless
+/// `quiet`); returns its outcome and the number of runs.
+pub fn run(sel: &Selection, common: &Common, quiet: bool) -> Result<(Studied, usize), String> {
     let plan = sel.paper.plan(&sel.parts, common)?;
     let jobs = plan.jobs();
     // the progress line names the paper it counts
-    let results = crate::parallel::run_jobs(&jobs, common.threads, sel.paper.name())?;
+    let results = crate::parallel::run_jobs(&jobs, common.threads, (sel.paper.name(), quiet))?;
     Ok((
         Studied {
             paper: sel.paper,

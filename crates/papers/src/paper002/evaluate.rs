@@ -12,15 +12,7 @@ use super::{
 };
 use crate::Claim;
 use snooplab_sim::metrics::RunResult;
-use snooplab_sim::stats::summarize;
-
-fn std_dev(xs: &[f64]) -> f64 {
-    if xs.len() < 2 {
-        return 0.0;
-    }
-    let m = xs.iter().sum::<f64>() / xs.len() as f64;
-    (xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (xs.len() - 1) as f64).sqrt()
-}
+use snooplab_sim::stats::{std_dev, summarize};
 
 fn failed(r: &RunResult) -> bool {
     !r.invariants.ok() || !r.invariants.complete

@@ -1,5 +1,5 @@
 //! How far a long run has come: the callback of [`Simulation::with_progress`], told every
-//! [`PROGRESS_EVERY`] events (the command line's progress line on a single long `run`).
+//! [`PROGRESS_EVERY`] events (the command line's progress line on a long `run` or `bench`).
 
 use snooplab_proto::Time;
 

@@ -17,6 +17,7 @@ use crate::metrics::{
 use crate::network::{FlowId, NodeId};
 use crate::nodes::{Role, SimNode};
 use crate::observer::Observe;
+use crate::stats::pct;
 
 impl<O: Observe> Simulation<O> {
     /// Why flow `f` did not complete: which connection gave up or stalled, and when.
@@ -337,15 +338,6 @@ fn aggregate(flows: &[FlowResult], states: &[FlowState]) -> Aggregate {
     let start = states.iter().filter_map(|s| s.first_data_at).min();
     let end = states.iter().filter_map(|s| s.complete_at).max();
     Aggregate::of(flows, start, end)
-}
-
-/// `num` as a percentage of `den` (0 when `den` is 0).
-fn pct(num: u64, den: u64) -> f64 {
-    if den == 0 {
-        0.0
-    } else {
-        100.0 * num as f64 / den as f64
-    }
 }
 
 impl RunResult {
