@@ -86,10 +86,9 @@ fn every_command_that_shows_progress_documents_quiet() {
 /// A live run says when it starts and ends, on stderr, and `--quiet` says nothing; the JSON on
 /// stdout is one document either way. Needs root, /dev/net/tun and `ip netns`.
 #[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn a_live_run_says_it_starts_and_ends_unless_quiet() {
-    if snooplab_live::testbed::skip_test("a_live_run_says_it_starts_and_ends_unless_quiet") {
-        return;
-    }
+    snooplab_live::testbed::require_live("a_live_run_says_it_starts_and_ends_unless_quiet");
     let args = [
         "live",
         "--protocol",
