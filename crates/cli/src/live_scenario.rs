@@ -158,7 +158,10 @@ fn print_flows(r: &NetworkResult) {
     }
     let a = &r.run.aggregate;
     println!(
-        "aggregate: {:.3} Mb/s over {} flows, fairness {:.3}",
-        a.throughput_mbps, a.flows, a.fairness
+        "aggregate: {:.3} Mb/s over {} flow{}, fairness {:.3}",
+        a.throughput_mbps,
+        a.flows,
+        if a.flows == 1 { "" } else { "s" },
+        a.fairness
     );
 }
