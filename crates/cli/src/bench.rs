@@ -114,10 +114,10 @@ pub fn plan(a: &BenchArgs) -> Result<Plan, String> {
     net.validate()?;
     let label = match &a.scenario {
         Some(path) => format!(
-            "{} ({}, {} flows, {} hosts)",
+            "{} ({}, {}, {} hosts)",
             path.display(),
             sc.protocol.name(),
-            net.flows.len(),
+            crate::message::count(net.flows.len() as u64, "flow"),
             sc.host_label()
         ),
         None => format!(
@@ -234,9 +234,9 @@ pub fn bench(a: BenchArgs) -> Result<(), String> {
         );
     } else {
         println!(
-            "{}, {} runs on one thread, {}:",
+            "{}, {} on one thread, {}:",
             plan.label,
-            a.runs,
+            crate::message::count(a.runs as u64, "run"),
             rec.label()
         );
         println!(

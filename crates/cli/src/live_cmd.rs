@@ -304,10 +304,11 @@ fn print_summaries(summaries: &[LiveSummary], incomplete: bool, done: usize, pla
 fn report_failure(failed: &Option<FailedRun>, done: usize, planned: usize) -> Option<String> {
     failed.as_ref().map(|f| {
         format!(
-            "{} seed {}: {} ({done} of {planned} runs completed{})",
+            "{} seed {}: {} ({done} of {} completed{})",
             f.protocol,
             f.seed,
             f.error,
+            crate::message::count(planned as u64, "run"),
             if done > 0 { ", printed above" } else { "" }
         )
     })

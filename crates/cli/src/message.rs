@@ -177,3 +177,25 @@ mod tests {
         assert_eq!(one_line(ordinary), ordinary);
     }
 }
+
+/// `n` and its noun, singular for one: "1 flow", "2 flows", "0 runs".
+pub fn count(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    use super::count;
+
+    #[test]
+    fn one_is_singular_and_the_rest_plural() {
+        assert_eq!(count(1u64, "flow"), "1 flow");
+        assert_eq!(count(0u64, "run"), "0 runs");
+        assert_eq!(count(2u32, "run"), "2 runs");
+    }
+}
