@@ -14,7 +14,8 @@ use snooplab_lab::grid::{Plan, SweepSettings};
 use snooplab_lab::parallel::{useful_threads, Runner, MAX_THREADS};
 use snooplab_lab::reproduce::report_json;
 use snooplab_lab::Error;
-use snooplab_papers::select::{check_parts, check_seeds, selections, Common};
+use snooplab_papers::select::{check_parts, check_seeds, selections};
+use snooplab_papers::study::Common;
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Observer, Protocol, RunResult, Scenario, Simulation};
 

@@ -8,7 +8,7 @@ use snooplab_sim::{Env, Job, Protocol, RunResult, Scenario};
 
 use super::{CellReport, Experiment, Part, Plan000, Report, Run000, TableReport};
 use crate::document::{Bar, BarSeries, Bars, Cell, Chart, Document, Line, Row, Sweep, Table};
-use crate::select::Common;
+use crate::study::Common;
 use crate::study::{About, Outcome, Planned, Study};
 use crate::units::format_bytes as bytes;
 use crate::Claim;

@@ -4,7 +4,7 @@
 use snooplab_sim::{Job, RunResult, Scenario};
 
 use super::{evaluate, experiments, Experiment, Paper000, Part, Report};
-use crate::select::Common;
+use crate::study::Common;
 use crate::study::Plan;
 
 /// Paper 000 planned: its experiments, each to run with every seed.
@@ -82,5 +82,5 @@ impl Plan for Plan000 {
 
 /// Paper 000's parts named by words (none: all of them).
 pub fn parts(words: &[String]) -> Result<Vec<super::Part>, String> {
-    crate::select::parts(words, &super::Part::ALL, super::Part::parse)
+    crate::study::parts(words, &super::Part::ALL, super::Part::parse)
 }

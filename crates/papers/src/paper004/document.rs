@@ -8,7 +8,7 @@ use snooplab_sim::{Job, Protocol, RunResult};
 
 use super::{scenario, Plan004, Report004, Run004, ABOUT_TWO, CLOSE};
 use crate::document::{Block, Chart, Document, Line, Row, Sweep, Table};
-use crate::select::Common;
+use crate::study::Common;
 use crate::study::{report_and_runs, About, Outcome, Planned, Study};
 use crate::Claim;
 

@@ -5,7 +5,7 @@ use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, RunResult};
 
 use super::{evaluate, jobs, Paper004, Report004};
-use crate::select::Common;
+use crate::study::Common;
 use crate::study::Plan;
 
 /// Paper 004 planned: Fig. 2's points, each to run with every seed.
