@@ -5,8 +5,8 @@
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, RunResult};
 
+use crate::claim::Claim;
 use crate::document::Document;
-use crate::Claim;
 
 /// What every paper's run shares: `reproduce`'s `--seeds`, `--host` and `--threads` (a study's
 /// [`Study::plan`] takes it).

@@ -4,7 +4,7 @@
 use super::data;
 use super::experiments::{Part, HOSTS, PROTOCOLS};
 use super::report::Report;
-use crate::Claim;
+use crate::claim::Claim;
 use snooplab_sim::Protocol;
 
 /// A single host's loss counts as "about 3e-4" within this factor either way.

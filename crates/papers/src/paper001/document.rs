@@ -13,9 +13,9 @@ use super::plan::{paper001_network, parts, Plan001, Run001};
 use super::readings::{section, Mac};
 use super::report::Report;
 use super::tables::tables;
+use crate::claim::Claim;
 use crate::document::{Bar, BarSeries, Bars, Chart, Document};
 use crate::study::{About, Common, Outcome, Planned, Study};
-use crate::Claim;
 
 /// Paper 001 for `reproduce`.
 pub struct Reproduction;

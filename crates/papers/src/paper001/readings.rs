@@ -130,7 +130,7 @@ pub(super) fn section(d: &mut Document, r: &Report) {
         d.heading(format!("Figs. 15-19 under mac = {}", m.mac));
         tables(d, &m.report);
     }
-    let claims: Vec<&[crate::Claim]> = reports.iter().map(|x| x.claims.as_slice()).collect();
+    let claims: Vec<&[crate::claim::Claim]> = reports.iter().map(|x| x.claims.as_slice()).collect();
     let names = value_names(&MAC);
     d.table(claims_table(MAC.name, &names, &claims));
     d.text(format!(

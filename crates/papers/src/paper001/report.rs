@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::Claim;
+use crate::claim::Claim;
 use snooplab_sim::stats::Summary;
 use snooplab_sim::Protocol;
 

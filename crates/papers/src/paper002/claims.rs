@@ -2,7 +2,7 @@
 
 use super::data::Paper002Data;
 use super::report::{handoff_per_second_cost, Latency, SweepPoint, Table1Row};
-use crate::Claim;
+use crate::claim::Claim;
 use snooplab_sim::stats::Summary;
 
 /// "Within 3%" (the reading of Table 1's closeness).

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::testbed;
+use crate::paper_results::PAPER_RESULTS;
 use crate::study::About;
-use crate::PAPER_RESULTS;
 
 /// Who paper 002 is for `reproduce`: Fig. 7 "was repeated ten times at each error rate", the
 /// testbed's hosts ([`testbed::HOST`]).

@@ -15,9 +15,9 @@ use super::experiments::{
 use super::plan::{parts, Plan002, Run002};
 use super::readings::section;
 use super::report::{Report002, SweepPoint};
+use crate::claim::Claim;
 use crate::document::{Cell, Chart, Document, Line, Row, Sweep, Table};
 use crate::study::{report_and_runs, About, Common, Outcome, Planned, Study};
-use crate::Claim;
 
 /// Paper 002 for `reproduce`.
 pub struct Reproduction;

@@ -11,7 +11,7 @@ use super::experiments::{
 };
 use super::readings::Read002;
 use super::report::{BaselineRow, CrashRow, Latency, ReadingRun, Report002, SweepPoint, Table1Row};
-use crate::Claim;
+use crate::claim::Claim;
 use snooplab_sim::metrics::RunResult;
 use snooplab_sim::stats::summarize;
 

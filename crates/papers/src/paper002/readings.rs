@@ -159,7 +159,7 @@ pub(super) fn section(d: &mut Document, r: &Report002) {
     if latencies.iter().any(Option::is_some) {
         d.table(latency_by_reading(&names, &latencies));
     }
-    let claims: Vec<&[crate::Claim]> = std::iter::once(r.claims.as_slice())
+    let claims: Vec<&[crate::claim::Claim]> = std::iter::once(r.claims.as_slice())
         .chain(r.readings.iter().map(|w| w.claims.as_slice()))
         .collect();
     d.table(claims_table("window, old-primary-queue", &names, &claims));

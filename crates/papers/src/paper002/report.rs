@@ -4,7 +4,7 @@
 use serde::Serialize;
 use snooplab_sim::stats::Summary;
 
-use crate::Claim;
+use crate::claim::Claim;
 
 /// The crash, for one agent.
 #[derive(Clone, Debug, Serialize)]
