@@ -2,7 +2,8 @@
 //! the command line's `--json`. The papers themselves (their runs, numbers and claims, which words
 //! name which of them) are in `snooplab-papers`.
 
-use snooplab_papers::select::{Common, Selection};
+use snooplab_papers::select::Selection;
+use snooplab_papers::study::Common;
 
 use crate::parallel::Runner;
 use crate::Error;

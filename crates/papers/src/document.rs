@@ -6,7 +6,7 @@
 use snooplab_sim::stats::Summary;
 use snooplab_sim::Job;
 
-use crate::Claim;
+use crate::claim::Claim;
 
 /// A report, top to bottom.
 #[derive(Clone, Debug, Default)]

@@ -4,33 +4,19 @@
 //! paper's runs here, run them (`snooplab-lab`) and evaluate the results here into a report.
 //! [`PAPERS`] lists the papers that are built.
 
+pub mod claim;
 pub mod document;
 pub mod paper000;
 pub mod paper001;
 pub mod paper002;
 pub mod paper004;
+mod paper_results;
 pub mod readings;
 pub mod select;
 pub mod study;
 pub mod units;
 
-use serde::Serialize;
-
-/// One of a paper's claims, checked as a measured ratio.
-#[derive(Clone, Debug, Serialize)]
-pub struct Claim {
-    pub id: &'static str,
-    /// What the paper says.
-    pub paper: &'static str,
-    /// What we measured, in words and numbers.
-    pub measured: String,
-    /// Whether the measurement supports the claim (None if the runs needed were not made).
-    pub holds: Option<bool>,
-}
-
-/// The papers' numbers, transcribed from the papers into `data/paper-results.toml` and built into
-/// the binary so a reproduction needs no file at run time. Each paper's module reads its table.
-pub(crate) const PAPER_RESULTS: &str = include_str!("../../../data/paper-results.toml");
+pub use claim::Claim;
 
 /// A paper `reproduce` can run, as the registry holds it.
 pub type Paper = &'static dyn study::Study;

@@ -8,8 +8,8 @@
 
 use serde::Serialize;
 
+use crate::claim::Claim;
 use crate::document::{Cell, Document, Row, Table};
-use crate::Claim;
 
 /// One way to read a detail, and where it comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -1,9 +1,7 @@
-//! Which papers and parts the words of `snooplab reproduce` name, and what every paper's run
-//! shares (seeds, host profile, threads).
+//! Which papers and parts the words of `snooplab reproduce` name. What every paper's run shares
+//! (seeds, host profile, threads) is [`crate::study::Common`], part of the interface each paper
+//! implements.
 
-use snooplab_proto::tcp::HostPreset;
-
-use crate::study::About;
 use crate::{find, paper000, Paper, PAPERS};
 
 /// One paper and what of it to run.
@@ -12,27 +10,6 @@ pub struct Selection {
     pub paper: Paper,
     /// The parts named after the paper (empty: all of it).
     pub parts: Vec<String>,
-}
-
-/// What every paper's run shares.
-#[derive(Clone, Debug, Default)]
-pub struct Common {
-    /// `None`: the paper's own number of trials.
-    pub seeds: Option<u64>,
-    /// `None`: the paper's hosts.
-    pub host: Option<HostPreset>,
-    pub threads: Option<usize>,
-}
-
-impl Common {
-    /// `--seeds`, or the paper's own number of trials.
-    pub fn seeds(&self, paper: &About) -> u64 {
-        self.seeds.unwrap_or(paper.default_seeds)
-    }
-    /// `--host`, or the paper's hosts.
-    pub fn host(&self, paper: &About) -> HostPreset {
-        self.host.unwrap_or(paper.default_host)
-    }
 }
 
 /// The papers and parts the words name, in the order given (no words: every built paper). A word
@@ -75,26 +52,6 @@ pub fn selections(words: &[String]) -> Result<Vec<Selection>, String> {
     Ok(out)
 }
 
-/// Parts named by words, each once, in order (none: all of them).
-pub(crate) fn parts<P: Copy + PartialEq>(
-    words: &[String],
-    all: &[P],
-    parse: impl Fn(&str) -> Result<Vec<P>, String>,
-) -> Result<Vec<P>, String> {
-    if words.is_empty() {
-        return Ok(all.to_vec());
-    }
-    let mut out = vec![];
-    for w in words {
-        for p in parse(w)? {
-            if !out.contains(&p) {
-                out.push(p);
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// Checks the parts each selection names.
 pub fn check_parts(sels: &[Selection]) -> Result<(), String> {
     sels.iter().try_for_each(|s| s.paper.check_parts(&s.parts))
@@ -114,6 +71,7 @@ pub fn check_seeds(n: u64) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::study::Common;
 
     fn words(w: &[&str]) -> Vec<String> {
         w.iter().map(|s| s.to_string()).collect()

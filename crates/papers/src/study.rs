@@ -5,9 +5,30 @@
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, RunResult};
 
+use crate::claim::Claim;
 use crate::document::Document;
-use crate::select::Common;
-use crate::Claim;
+
+/// What every paper's run shares: `reproduce`'s `--seeds`, `--host` and `--threads` (a study's
+/// [`Study::plan`] takes it).
+#[derive(Clone, Debug, Default)]
+pub struct Common {
+    /// `None`: the paper's own number of trials.
+    pub seeds: Option<u64>,
+    /// `None`: the paper's hosts.
+    pub host: Option<HostPreset>,
+    pub threads: Option<usize>,
+}
+
+impl Common {
+    /// `--seeds`, or the paper's own number of trials.
+    pub fn seeds(&self, paper: &About) -> u64 {
+        self.seeds.unwrap_or(paper.default_seeds)
+    }
+    /// `--host`, or the paper's hosts.
+    pub fn host(&self, paper: &About) -> HostPreset {
+        self.host.unwrap_or(paper.default_host)
+    }
+}
 
 /// What `reproduce` names and prints of a study, and its defaults.
 #[derive(Clone, Copy, Debug)]
@@ -85,6 +106,26 @@ pub trait Outcome: Send {
     fn files(&self) -> Result<Vec<(String, String)>, String>;
     /// The report to read: tables, claims, charts and example runs.
     fn document(&self) -> Document;
+}
+
+/// Parts named by words, each once, in order (none: all of them).
+pub(crate) fn parts<P: Copy + PartialEq>(
+    words: &[String],
+    all: &[P],
+    parse: impl Fn(&str) -> Result<Vec<P>, String>,
+) -> Result<Vec<P>, String> {
+    if words.is_empty() {
+        return Ok(all.to_vec());
+    }
+    let mut out = vec![];
+    for w in words {
+        for p in parse(w)? {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `report.json` (indented) and `runs.json` (every run's result), the two files every study

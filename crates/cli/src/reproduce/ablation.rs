@@ -4,7 +4,7 @@
 
 use snooplab_papers::paper000::ablation::{ablation_jobs, Ablation};
 use snooplab_papers::paper000::{Paper000, Reproduction, ABOUT};
-use snooplab_papers::select::Common;
+use snooplab_papers::study::Common;
 use snooplab_proto::tcp::HostPreset;
 
 use crate::cli::ReproduceArgs;

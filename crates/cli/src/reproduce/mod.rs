@@ -16,7 +16,8 @@ pub use study::Studied;
 use crate::cli::ReproduceArgs;
 use crate::files::create_dir;
 use crate::settings::parse_seed;
-pub use snooplab_papers::select::{check_parts, check_seeds, selections, Common, Selection};
+pub use snooplab_papers::select::{check_parts, check_seeds, selections, Selection};
+pub use snooplab_papers::study::Common;
 
 /// A paper's claims for the terminal: each marked holds / FAILS / n/a, with what we measured.
 pub fn claims_text(claims: &[Claim]) -> String {

@@ -5,7 +5,8 @@
 use serde::Serialize;
 use snooplab_proto::tcp::HostPreset;
 
-use super::{experiments, Experiment, Paper000, Part};
+use super::data::Paper000;
+use super::experiments::{experiments, Experiment, Part};
 use snooplab_sim::metrics::RunResult;
 use snooplab_sim::scenario::Scenario;
 use snooplab_sim::stats::{summarize, Summary};

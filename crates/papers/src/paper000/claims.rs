@@ -1,7 +1,8 @@
 //! The paper's claims (paper 000 sections IV-B to IV-F), each checked as a measured ratio.
 
-use super::{Part, Report};
-use crate::Claim;
+use super::experiments::Part;
+use super::report::Report;
+use crate::claim::Claim;
 use snooplab_sim::Protocol;
 
 fn ratio(r: &Report, part: Part, row: &str, a: Protocol, b: Protocol) -> Option<f64> {

@@ -1,11 +1,24 @@
-//! The papers' numbers, from `data/paper-results.toml` (transcribed from the papers), built into
-//! the binary so a reproduction needs no file at run time.
+//! Paper 000 itself: who it is for `reproduce`, and its numbers, from `data/paper-results.toml`
+//! (transcribed from the paper), built into the binary so a reproduction needs no file at run
+//! time.
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
+use snooplab_proto::tcp::HostPreset;
 
-use crate::PAPER_RESULTS;
+use crate::paper_results::PAPER_RESULTS;
+use crate::study::About;
+
+/// Who paper 000 is for `reproduce`: "10 runs" per configuration (section IV), BSD/OS 2.1 hosts
+/// ("all running BSD/OS 2.1", section IV-A; docs/host-profiles.md).
+pub const ABOUT: About = About {
+    name: "paper000",
+    citation: "Balakrishnan, Padmanabhan, Seshan and Katz, \"A Comparison of Mechanisms for \
+               Improving TCP Performance over Wireless Links\" (1997)",
+    default_seeds: 10,
+    default_host: HostPreset::Bsdos21,
+};
 
 /// One cell of paper 000: throughput in Mb/s, wireless and wired goodput in percent.
 #[derive(Clone, Copy, Debug, PartialEq, Deserialize)]

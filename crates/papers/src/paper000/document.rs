@@ -6,22 +6,24 @@ use std::fmt::Write as _;
 
 use snooplab_sim::{Env, Job, Protocol, RunResult, Scenario};
 
-use super::{CellReport, Experiment, Part, Plan000, Report, Run000, TableReport};
+use super::data::ABOUT;
+use super::experiments::{Experiment, Part};
+use super::plan::{parts, Plan000, Run000};
+use super::report::{CellReport, Report, TableReport};
+use crate::claim::Claim;
 use crate::document::{Bar, BarSeries, Bars, Cell, Chart, Document, Line, Row, Sweep, Table};
-use crate::select::Common;
-use crate::study::{About, Outcome, Planned, Study};
+use crate::study::{About, Common, Outcome, Planned, Study};
 use crate::units::format_bytes as bytes;
-use crate::Claim;
 
 /// Paper 000 for `reproduce`.
 pub struct Reproduction;
 
 impl Study for Reproduction {
     fn about(&self) -> &'static About {
-        &super::ABOUT
+        &ABOUT
     }
     fn check_parts(&self, words: &[String]) -> Result<(), String> {
-        super::plan::parts(words).map(|_| ())
+        parts(words).map(|_| ())
     }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
         Ok(Box::new(Plan000::new(words, common)?))

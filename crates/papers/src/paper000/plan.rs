@@ -3,9 +3,11 @@
 
 use snooplab_sim::{Job, RunResult, Scenario};
 
-use super::{evaluate, experiments, Experiment, Paper000, Part, Report};
-use crate::select::Common;
-use crate::study::Plan;
+use super::data::{Paper000, ABOUT};
+use super::evaluate::evaluate;
+use super::experiments::{experiments, Experiment, Part};
+use super::report::Report;
+use crate::study::{Common, Plan};
 
 /// Paper 000 planned: its experiments, each to run with every seed.
 pub struct Plan000 {
@@ -26,8 +28,8 @@ impl Plan000 {
     /// The parts the words name, every host with `common`'s profile (default: the paper's).
     pub fn new(words: &[String], common: &Common) -> Result<Plan000, String> {
         let parts = parts(words)?;
-        let seeds = common.seeds(&super::ABOUT);
-        let host = common.host(&super::ABOUT);
+        let seeds = common.seeds(&ABOUT);
+        let host = common.host(&ABOUT);
         let paper = Paper000::load()?;
         let mut exps = experiments(&parts);
         for e in &mut exps {
@@ -81,6 +83,6 @@ impl Plan for Plan000 {
 }
 
 /// Paper 000's parts named by words (none: all of them).
-pub fn parts(words: &[String]) -> Result<Vec<super::Part>, String> {
-    crate::select::parts(words, &super::Part::ALL, super::Part::parse)
+pub fn parts(words: &[String]) -> Result<Vec<Part>, String> {
+    crate::study::parts(words, &Part::ALL, Part::parse)
 }

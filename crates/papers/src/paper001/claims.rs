@@ -1,9 +1,10 @@
 //! Paper 001's claims (`data/paper-results.toml`, [paper001]) checked against the report, and the
 //! question the issue adds: which of EFR, Limited Transmit and Early Retransmit wins.
 
+use super::data;
+use super::experiments::{Part, HOSTS, PROTOCOLS};
 use super::report::Report;
-use super::{paper, Part, HOSTS};
-use crate::Claim;
+use crate::claim::Claim;
 use snooplab_sim::Protocol;
 
 /// A single host's loss counts as "about 3e-4" within this factor either way.
@@ -46,7 +47,7 @@ fn efr_gain(r: &Report) -> Claim {
         paper: "with 3 and 4 mobile senders and 8 MB transfers, EFR throughput is 14.4% and \
                 12.2% above TCP Reno (ours within 5 points of each)",
         measured: text.join("; "),
-        holds: (r.gains.len() == paper::EFR_GAIN_8MB.len())
+        holds: (r.gains.len() == data::EFR_GAIN_8MB.len())
             .then(|| r.gains.iter().all(|g| g.within_tolerance)),
     }
 }
@@ -56,7 +57,7 @@ fn best_of_three(r: &Report) -> Claim {
     let best: Vec<String> = HOSTS
         .iter()
         .filter_map(|&h| {
-            let rows: Vec<_> = super::PROTOCOLS
+            let rows: Vec<_> = PROTOCOLS
                 .iter()
                 .filter_map(|&p| r.size_row(8 << 20, h, p))
                 .collect();
@@ -111,7 +112,7 @@ fn ndup_2_hosts(r: &Report) -> Option<Claim> {
     let (Some(a), Some(b)) = (r.row(2, Protocol::E2e), r.row(2, Protocol::Efr)) else {
         return None;
     };
-    let text: Vec<String> = paper::NDUP_2_HOSTS
+    let text: Vec<String> = data::NDUP_2_HOSTS
         .iter()
         .map(|&(i, pr, pe)| {
             format!(
@@ -124,7 +125,7 @@ fn ndup_2_hosts(r: &Report) -> Option<Claim> {
             )
         })
         .collect();
-    let holds = paper::NDUP_2_HOSTS
+    let holds = data::NDUP_2_HOSTS
         .iter()
         .all(|&(i, _, _)| b.n_dup_per_host[i] < a.n_dup_per_host[i]);
     Some(Claim {
@@ -163,8 +164,8 @@ fn loss_per_segment(r: &Report) -> Claim {
                 loss per segment grows with the number of hosts (issue 15)",
         measured: format!("Reno: {}", rates.join("; ")),
         holds: alone.map(|a| {
-            let ok = a.segment_loss_rate >= paper::SEGMENT_LOSS_ALONE / LOSS_FACTOR
-                && a.segment_loss_rate <= paper::SEGMENT_LOSS_ALONE * LOSS_FACTOR;
+            let ok = a.segment_loss_rate >= data::SEGMENT_LOSS_ALONE / LOSS_FACTOR
+                && a.segment_loss_rate <= data::SEGMENT_LOSS_ALONE * LOSS_FACTOR;
             ok && grows
         }),
     }

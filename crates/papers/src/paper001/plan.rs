@@ -4,9 +4,11 @@
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, Network, RunResult};
 
-use super::{evaluate, experiments, Experiment, Part, Report};
-use crate::select::Common;
-use crate::study::Plan;
+use super::data::ABOUT;
+use super::evaluate::evaluate;
+use super::experiments::{experiments, Experiment, Part};
+use super::report::Report;
+use crate::study::{Common, Plan};
 
 /// Paper 001 planned: its testbeds, each to run with every seed.
 pub struct Plan001 {
@@ -46,8 +48,8 @@ impl Plan001 {
         Ok(Plan001 {
             exps: experiments(&parts),
             parts,
-            seeds: common.seeds(&super::ABOUT),
-            host: common.host(&super::ABOUT),
+            seeds: common.seeds(&ABOUT),
+            host: common.host(&ABOUT),
         })
     }
 }
@@ -85,6 +87,6 @@ impl Plan for Plan001 {
 }
 
 /// Paper 001's parts named by words (none: all of them).
-pub fn parts(words: &[String]) -> Result<Vec<super::Part>, String> {
-    crate::select::parts(words, &super::Part::ALL, super::Part::parse)
+pub fn parts(words: &[String]) -> Result<Vec<Part>, String> {
+    crate::study::parts(words, &Part::ALL, Part::parse)
 }

@@ -12,6 +12,8 @@ use snooplab_proto::time::US;
 use snooplab_sim::medium::{CsmaParams, WavelanParams};
 
 use super::report::Report;
+use super::tables::tables;
+use super::testbed;
 use crate::document::{Cell, Document, Row, Table};
 use crate::readings::{claims_summary, claims_table, describe, value_names, Reading, Value};
 
@@ -41,7 +43,7 @@ impl Mac {
     /// framing and host turnaround ([`super::testbed::csma`]) under both.
     pub fn csma(self, cell: &WavelanParams) -> CsmaParams {
         match self {
-            Mac::Isa82586 => super::testbed::csma(cell),
+            Mac::Isa82586 => testbed::csma(cell),
             Mac::BerkeleyNs2 => berkeley_ns2(cell),
         }
     }
@@ -73,7 +75,7 @@ pub fn berkeley_ns2(cell: &WavelanParams) -> CsmaParams {
         cw_max: 1024,
         max_attempts: 16,
         sense_delay: 4 * US,
-        ..super::testbed::csma(cell)
+        ..testbed::csma(cell)
     }
 }
 
@@ -126,9 +128,9 @@ pub(super) fn section(d: &mut Document, r: &Report) {
     }
     for m in &r.readings {
         d.heading(format!("Figs. 15-19 under mac = {}", m.mac));
-        super::document::tables(d, &m.report);
+        tables(d, &m.report);
     }
-    let claims: Vec<&[crate::Claim]> = reports.iter().map(|x| x.claims.as_slice()).collect();
+    let claims: Vec<&[crate::claim::Claim]> = reports.iter().map(|x| x.claims.as_slice()).collect();
     let names = value_names(&MAC);
     d.table(claims_table(MAC.name, &names, &claims));
     d.text(format!(
@@ -266,10 +268,7 @@ mod tests {
         assert_eq!(Mac::BerkeleyNs2.name(), "berkeley-ns2");
         let cell = WavelanParams::default();
         assert_eq!(cell.rate_bps, 2_000_000, "ns-2's bandwidth_ 2Mb");
-        assert_eq!(
-            Mac::Isa82586.csma(&cell),
-            super::super::testbed::csma(&cell)
-        );
+        assert_eq!(Mac::Isa82586.csma(&cell), testbed::csma(&cell));
         let b = Mac::BerkeleyNs2.csma(&cell);
         assert_eq!((b.ifs, b.slot), (16 * US, 16 * US));
         assert_eq!((b.cw_min, b.cw_max, b.max_attempts), (16, 1024, 16));

@@ -107,7 +107,7 @@ pub fn error_every() -> u64 {
 pub const START_SPREAD: Time = 10 * MS;
 
 /// The preset's settings: hosts, protocol, transfer and seed; everything else is the paper's.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Paper001 {
     /// Mobile senders (the paper: 2 to 4).
     pub hosts: usize,
@@ -117,8 +117,9 @@ pub struct Paper001 {
     pub seed: u64,
     /// Mean bytes between bit errors on the channel, both directions ([`error_every`]).
     pub error_every: u64,
-    /// The MAC constants' reading ([`super::readings::MAC`]).
-    pub mac: super::readings::Mac,
+    /// The cell's CSMA/CA: [`csma`], the ISA card's 82586 (the default of the MAC reading,
+    /// `readings.rs`), or another reading's constants (`Mac::csma`).
+    pub csma: CsmaParams,
 }
 
 impl Paper001 {
@@ -129,7 +130,7 @@ impl Paper001 {
             transfer,
             seed,
             error_every: error_every(),
-            mac: super::readings::Mac::Isa82586,
+            csma: csma(&WavelanParams::default()),
         }
     }
 }
@@ -198,7 +199,7 @@ impl Paper001 {
                 name: "wavelan".into(),
                 base_station: 1,
                 stations,
-                access: AccessModel::Csma(p.mac.csma(&cell)),
+                access: AccessModel::Csma(p.csma.clone()),
                 params: cell,
             }],
             nodes,

@@ -1,8 +1,12 @@
 //! The claims of paper 002 that Table 1, the sweep and the latencies check.
 
-use super::{Latency, Paper002Data, SweepPoint, Table1Row, TABLE1_TOLERANCE};
-use crate::Claim;
+use super::data::Paper002Data;
+use super::report::{handoff_per_second_cost, Latency, SweepPoint, Table1Row};
+use crate::claim::Claim;
 use snooplab_sim::stats::Summary;
+
+/// "Within 3%" (the reading of Table 1's closeness).
+pub const TABLE1_TOLERANCE: f64 = 0.03;
 
 pub(super) fn claims(
     paper: &Paper002Data,
@@ -68,19 +72,6 @@ fn table1_claims(table1: &[Table1Row]) -> Vec<Claim> {
         }
     }
     out
-}
-
-/// What one handoff a second costs on the paper's testbed (one channel, beacons): the fraction
-/// of the throughput without handoffs it loses, and the two throughputs, Mb/s.
-pub(super) fn handoff_per_second_cost(table1: &[Table1Row]) -> Option<(f64, f64, f64)> {
-    let mean = |seconds: Option<f64>| {
-        table1
-            .iter()
-            .find(|r| r.beacons && r.shared_channel && r.seconds == seconds)
-            .map(|r| r.throughput_mbps.mean)
-    };
-    let (one, never) = (mean(Some(1.0))?, mean(None)?);
-    Some((1.0 - one / never, one, never))
 }
 
 /// Section 7: the peak without beacons.

@@ -8,24 +8,26 @@ use snooplab_proto::Time;
 use snooplab_sim::stats::Summary;
 use snooplab_sim::Job;
 
-use super::{
-    network, Experiment, Plan002, Report002, Run002, SweepPoint, CRASH_AT, CRASH_DOWN,
-    LATENCY_HANDOFF, LATENCY_START,
+use super::data::ABOUT;
+use super::experiments::{
+    network, Experiment, CRASH_AT, CRASH_DOWN, LATENCY_HANDOFF, LATENCY_START,
 };
+use super::plan::{parts, Plan002, Run002};
+use super::readings::section;
+use super::report::{Report002, SweepPoint};
+use crate::claim::Claim;
 use crate::document::{Cell, Chart, Document, Line, Row, Sweep, Table};
-use crate::select::Common;
-use crate::study::{report_and_runs, About, Outcome, Planned, Study};
-use crate::Claim;
+use crate::study::{report_and_runs, About, Common, Outcome, Planned, Study};
 
 /// Paper 002 for `reproduce`.
 pub struct Reproduction;
 
 impl Study for Reproduction {
     fn about(&self) -> &'static About {
-        &super::ABOUT
+        &ABOUT
     }
     fn check_parts(&self, words: &[String]) -> Result<(), String> {
-        super::plan::parts(words).map(|_| ())
+        parts(words).map(|_| ())
     }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
         Ok(Box::new(Plan002::new(words, common)?))
@@ -104,7 +106,7 @@ fn document(r: &Report002) -> Document {
         d.table(crash_table(r));
     }
     d.claims(&r.claims);
-    super::readings::section(&mut d, r);
+    section(&mut d, r);
     d.text("(docs/paper002.md explains each result.)");
     examples(&mut d, r);
     d
@@ -377,9 +379,9 @@ fn examples(d: &mut Document, r: &Report002) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{BaselineRow, CrashRow, Latency, Table1Row};
     use super::*;
     use crate::document::Block;
+    use crate::paper002::report::{BaselineRow, CrashRow, Latency, Table1Row};
     use snooplab_sim::stats::summarize;
 
     fn s(xs: &[f64]) -> Summary {

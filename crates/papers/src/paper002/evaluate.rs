@@ -5,12 +5,13 @@ use snooplab_proto::agent::handoff::Scheme;
 use snooplab_proto::time::SEC;
 
 use super::claims::claims;
-use super::readings::Read002;
-use super::{
-    BaselineRow, CrashRow, Experiment, Latency, Paper002Data, ReadingRun, Report002, SweepPoint,
-    Table1Row, CRASH_AT, CRASH_DOWN, FIG11_HANDOFF, KBITS_BETWEEN_ERRORS, LATENCY_START,
+use super::data::Paper002Data;
+use super::experiments::{
+    Experiment, CRASH_AT, CRASH_DOWN, FIG11_HANDOFF, KBITS_BETWEEN_ERRORS, LATENCY_START,
 };
-use crate::Claim;
+use super::readings::Read002;
+use super::report::{BaselineRow, CrashRow, Latency, ReadingRun, Report002, SweepPoint, Table1Row};
+use crate::claim::Claim;
 use snooplab_sim::metrics::RunResult;
 use snooplab_sim::stats::{std_dev, summarize};
 

@@ -4,10 +4,12 @@
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, RunResult};
 
+use super::data::{Paper002Data, ABOUT};
+use super::evaluate::evaluate;
+use super::experiments::{experiments, network_read, Experiment, Parts};
 use super::readings::Read002;
-use super::{evaluate, experiments, network_read, Experiment, Paper002Data, Report002};
-use crate::select::Common;
-use crate::study::Plan;
+use super::report::Report002;
+use crate::study::{Common, Plan};
 
 /// Paper 002 planned: its jobs, each to run with every seed.
 pub struct Plan002 {
@@ -33,8 +35,8 @@ impl Plan002 {
         Ok(Plan002 {
             exps: experiments(&paper, parts),
             paper,
-            seeds: common.seeds(&super::ABOUT),
-            host: common.host(&super::ABOUT),
+            seeds: common.seeds(&ABOUT),
+            host: common.host(&ABOUT),
         })
     }
 }
@@ -70,6 +72,6 @@ impl Plan for Plan002 {
 }
 
 /// Paper 002's parts named by words (none: all of them).
-pub fn parts(words: &[String]) -> Result<super::Parts, String> {
-    super::Parts::parse(words)
+pub fn parts(words: &[String]) -> Result<Parts, String> {
+    Parts::parse(words)
 }

@@ -8,7 +8,8 @@
 
 use snooplab_sim::network::OldPrimaryQueue;
 
-use super::{Latency, Report002, Table1Row};
+use super::report::{handoff_per_second_cost, Latency, Report002, Table1Row};
+use super::testbed;
 use crate::document::{Document, Row, Table};
 use crate::readings::{claims_summary, claims_table, describe, Reading, Value};
 
@@ -30,7 +31,7 @@ impl Window {
     /// The socket buffers, bytes.
     pub fn bytes(self) -> u32 {
         match self {
-            Window::AsStated64k => super::testbed::WINDOW,
+            Window::AsStated64k => testbed::WINDOW,
             // 4.4BSD-Lite2 sys/netinet/tcp_usrreq.c 8.5, lines 427-428
             Window::OsDefault8k => 8 * 1024,
         }
@@ -158,7 +159,7 @@ pub(super) fn section(d: &mut Document, r: &Report002) {
     if latencies.iter().any(Option::is_some) {
         d.table(latency_by_reading(&names, &latencies));
     }
-    let claims: Vec<&[crate::Claim]> = std::iter::once(r.claims.as_slice())
+    let claims: Vec<&[crate::claim::Claim]> = std::iter::once(r.claims.as_slice())
         .chain(r.readings.iter().map(|w| w.claims.as_slice()))
         .collect();
     d.table(claims_table("window, old-primary-queue", &names, &claims));
@@ -176,7 +177,7 @@ fn handoff_cost_text(names: &[String], table1s: &[&[Table1Row]]) -> String {
         .iter()
         .zip(table1s)
         .filter_map(|(n, t)| {
-            let (drop, _, never) = super::claims::handoff_per_second_cost(t)?;
+            let (drop, _, never) = handoff_per_second_cost(t)?;
             (never > 0.0).then(|| format!("{:.1}% under {n}", 100.0 * drop))
         })
         .collect();

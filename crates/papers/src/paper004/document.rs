@@ -6,21 +6,24 @@ use std::fmt::Write as _;
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, Protocol, RunResult};
 
-use super::{scenario, Plan004, Report004, Run004, ABOUT_TWO, CLOSE};
+use super::claims::{ABOUT_TWO, CLOSE};
+use super::data::ABOUT;
+use super::experiments::scenario;
+use super::plan::{parts, Plan004, Run004};
+use super::report::Report004;
+use crate::claim::Claim;
 use crate::document::{Block, Chart, Document, Line, Row, Sweep, Table};
-use crate::select::Common;
-use crate::study::{report_and_runs, About, Outcome, Planned, Study};
-use crate::Claim;
+use crate::study::{report_and_runs, About, Common, Outcome, Planned, Study};
 
 /// Paper 004 for `reproduce`.
 pub struct Reproduction;
 
 impl Study for Reproduction {
     fn about(&self) -> &'static About {
-        &super::ABOUT
+        &ABOUT
     }
     fn check_parts(&self, words: &[String]) -> Result<(), String> {
-        super::plan::parts(words).map(|_| ())
+        parts(words).map(|_| ())
     }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
         Ok(Box::new(Plan004::new(words, common)?))

@@ -4,9 +4,11 @@
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, RunResult};
 
-use super::{evaluate, jobs, Paper004, Report004};
-use crate::select::Common;
-use crate::study::Plan;
+use super::data::{Paper004, ABOUT};
+use super::evaluate::evaluate;
+use super::experiments::jobs;
+use super::report::Report004;
+use crate::study::{Common, Plan};
 
 /// Paper 004 planned: Fig. 2's points, each to run with every seed.
 pub struct Plan004 {
@@ -26,8 +28,8 @@ impl Plan004 {
         parts(words)?;
         Ok(Plan004 {
             paper: Paper004::load()?,
-            seeds: common.seeds(&super::ABOUT),
-            host: common.host(&super::ABOUT),
+            seeds: common.seeds(&ABOUT),
+            host: common.host(&ABOUT),
         })
     }
 }
