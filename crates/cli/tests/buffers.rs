@@ -204,22 +204,8 @@ fn live_takes_runs_protocol_names() {
     );
 }
 
-/// The keys of a run's result that the network decides: every flow's result, the cells', the
-/// agents', the invariants and the events. (The setup's label is the command line's.)
-fn run_keys(json: &str) -> Vec<(String, serde_json::Value)> {
-    let v: serde_json::Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {json}"));
-    [
-        "flows",
-        "aggregate",
-        "cells",
-        "agents",
-        "drops",
-        "invariants",
-        "events",
-    ]
-    .iter()
-    .map(|k| (k.to_string(), v[*k].clone()))
-    .collect()
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"))
 }
 
 /// `--print-scenario` writes the network and runs nothing; the file runs the same run.
@@ -246,11 +232,13 @@ fn assert_prints_the_same_run(flags: &[&str], name: &str) {
         "{}",
         stderr(&again)
     );
-    let (a, b) = (run_keys(&stdout(&direct)), run_keys(&stdout(&again)));
-    for ((k, x), (_, y)) in a.iter().zip(&b) {
-        assert_eq!(x, y, "{flags:?}: {k} differs\n{text}");
-    }
-    assert!(a[0].1.as_array().is_some_and(|f| !f.is_empty()), "{a:?}");
+    // every key of the result, the flows', cells' and agents' counters and the events among
+    // them (a channel trace, named by its absolute file name in the file, would differ in its
+    // label: none here)
+    let (a, b) = (json(&stdout(&direct)), json(&stdout(&again)));
+    assert_eq!(a, b, "{flags:?}\n{text}");
+    assert!(a["flows"].as_array().is_some_and(|f| !f.is_empty()), "{a}");
+    assert!(a["events"].as_u64().is_some_and(|n| n > 0), "{a}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

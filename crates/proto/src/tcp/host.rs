@@ -370,7 +370,7 @@ impl HostPreset {
     }
 
     /// The socket buffers these hosts take: 1k to 4.4BSD's `sb_max` ([`SB_MAX`]), the same for
-    /// every BSD profile (Lite2 and FreeBSD 2.2 kept Lite's `SB_MAX`; BSD/OS, not public, is
+    /// every BSD profile (Lite2 and FreeBSD's socketvar.h kept Lite's `SB_MAX`; BSD/OS, not public, is
     /// taken as Lite2, as everywhere in its profile).
     pub fn buffer_limit(self) -> BufferLimit {
         BufferLimit {
