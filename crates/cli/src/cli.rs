@@ -157,6 +157,11 @@ pub struct RunArgs {
     /// frames have a broken TCP checksum).
     #[arg(long, value_name = "DIR")]
     pub pcap: Option<std::path::PathBuf>,
+    /// Print the scenario the flags (and --scenario) built, as a scenario file's tables
+    /// (docs/networks.md: every node, link, cell and flow with all its values), and exit without
+    /// running; `run --scenario` of that file runs the same network.
+    #[arg(long)]
+    pub print_scenario: bool,
     /// Trace the run and draw its plots into DIR: sequence, cwnd and bs_cache as PNG and SVG, one
     /// set per flow when there are several (the trace CSVs go there too).
     #[arg(long, value_name = "DIR")]
@@ -386,8 +391,11 @@ pub struct LiveArgs {
     /// named as `snooplab run --pcap` names them), --json and --exec apply, the other flags do not.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<std::path::PathBuf>,
-    /// Agents at the base station, comma-separated: plain, ll, ll-tcp-aware (snoop),
-    /// ll-smart-tcp-aware, split, split-smart.
+    /// Protocols, comma-separated, by the names `snooplab run` takes (`snooplab protocols`
+    /// marks them [live]): e2e, ll, ll-tcp-aware (snoop), ll-smart-tcp-aware, split, split-smart,
+    /// those whose every change is the base station's agent, the kernels being both hosts.
+    /// plain is an alias of e2e (the base station only routes), this mode's old name for it;
+    /// results name it e2e.
     #[arg(long, default_value = "ll-tcp-aware")]
     pub protocol: String,
     /// Link emulation: lan (10 Mb/s Ethernet to the base station), wan (the simulator's 16-hop

@@ -6,7 +6,7 @@ use snooplab_live::link_config::LinkConfig;
 use snooplab_live::run::MAX_RUNS;
 use snooplab_live::sys::{signal_name, stop_signal};
 use snooplab_live::testbed::unavailable_reason;
-use snooplab_live::{CongestionControl, LinuxProfile, LiveConfig, LiveProtocol, LiveResult};
+use snooplab_live::{live_protocol, CongestionControl, LinuxProfile, LiveConfig, LiveResult};
 use snooplab_sim::medium::WavelanParams;
 use snooplab_sim::scenario::size_u32;
 use snooplab_sim::size::parse_size;
@@ -71,7 +71,7 @@ pub fn host_settings(
 fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
     let protocols = split_list(&a.protocol, "protocol")?
         .iter()
-        .map(|p| LiveProtocol::parse(p))
+        .map(|p| live_protocol(p))
         .collect::<Result<Vec<_>, _>>()?;
     let (profile, cc, rto_min_ms) = host_settings(a)?;
     let buffer = size_u32(
@@ -171,7 +171,7 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
     }
     if configs
         .iter()
-        .any(|c| c.protocol == LiveProtocol::LlSmartTcpAware)
+        .any(|c| c.protocol == snooplab_sim::Protocol::LlSmartTcpAware)
     {
         eprintln!(
             "note: Linux receivers put no SMART option on their ACKs; ll-smart-tcp-aware has no \

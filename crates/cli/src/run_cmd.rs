@@ -5,10 +5,11 @@ use std::path::Path;
 use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_sim::capture::Capture;
 use snooplab_sim::metrics::RelayCounters;
+use snooplab_sim::network::file::write_scenario;
 use snooplab_sim::trace::TraceLog;
 use snooplab_sim::{Direction, Observer, Protocol, RunResult, Scenario, Simulation};
 
-use snooplab_live::run::LiveProtocol;
+use snooplab_live::live_protocols;
 
 use crate::cli::RunArgs;
 use crate::files::{create_dir, write_file};
@@ -30,6 +31,11 @@ pub enum Outcome {
 
 pub fn run(a: RunArgs) -> Result<Outcome, String> {
     let sc = scenario_from_args(&a)?;
+    if a.print_scenario {
+        // the network the flags built, in the scenario file's table form, instead of a run
+        print!("{}", write_scenario(&sc)?);
+        return Ok(Outcome::Complete);
+    }
     let trace_dirs: Vec<&Path> = [a.trace.as_deref(), a.plot.as_deref()]
         .into_iter()
         .flatten()
@@ -394,18 +400,19 @@ fn print_network_table(r: &RunResult) {
 
 pub fn protocols() {
     for p in Protocol::ALL {
-        // which base-station agents `snooplab live` runs, from the live crate's own list
-        let live = LiveProtocol::ALL
-            .iter()
-            .find(|l| l.sim_protocol() == p)
-            .map_or_else(String::new, |l| format!(" [live: {}]", l.name()));
+        // which protocols `snooplab live` runs between two kernel hosts, from the simulator's list
+        let live = if p.runs_between_kernels() {
+            " [live]"
+        } else {
+            ""
+        };
         println!("{:<20} {}{live}", p.name(), p.description());
     }
-    let live: Vec<&str> = LiveProtocol::ALL.iter().map(|l| l.name()).collect();
+    let live: Vec<&str> = live_protocols().iter().map(|p| p.name()).collect();
     println!(
         "\nLive mode (`snooplab live --protocol`, real Linux TCP through the base-station agent): \
-         {}, marked [live] above; plain is e2e's base station, which only routes. \
-         ll-smart-tcp-aware runs as ll-tcp-aware there, since Linux ACKs carry no SMART \
+         {}, marked [live] above (plain, its old name for e2e, is an alias: the base station only \
+         routes). ll-smart-tcp-aware runs as ll-tcp-aware there, since Linux ACKs carry no SMART \
          information; split and split-smart relay the kernels' bytes through the base \
          station's own two TCPs (split-smart's SMART sender gets no SMART information from a \
          Linux receiver either). The others change a host's TCP (the end-to-end variants, efr; \

@@ -264,8 +264,8 @@ fn bad_input_is_rejected_with_a_clear_error() {
     assert_rejected(&["frobnicate"], "unrecognized subcommand");
     // live: settings are checked before anything needs root
     assert_rejected(
-        &["live", "--protocol", "e2e"],
-        "unknown live protocol 'e2e'",
+        &["live", "--protocol", "e2e-smart"],
+        "protocol e2e-smart changes a host's TCP",
     );
     assert_rejected(&["live", "--env", "moon"], "unknown env 'moon'");
     assert_rejected(

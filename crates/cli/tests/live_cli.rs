@@ -246,10 +246,10 @@ fn interrupted_json_prints_the_runs_that_completed() {
 #[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn a_failing_run_keeps_the_earlier_runs_json() {
     require_live("a_failing_run_keeps_the_earlier_runs_json");
-    // The second run's capture directory is busy: it fails, the first run's result stays.
+    // The second run's capture directory is busy: it fails, the first run's result stays. (plain
+    // is e2e's alias: runs, their directories and messages name e2e.)
     let dir = temp_dir("second-busy");
-    let held =
-        DirLock::acquire(&dir.join("plain-2"), CAPTURE_LOCK).unwrap_or_else(|e| panic!("{e}"));
+    let held = DirLock::acquire(&dir.join("e2e-2"), CAPTURE_LOCK).unwrap_or_else(|e| panic!("{e}"));
     let o = output(&[
         "live",
         "--protocol",
@@ -264,7 +264,7 @@ fn a_failing_run_keeps_the_earlier_runs_json() {
         "--pcap",
         dir.to_str().unwrap_or_default(),
     ]);
-    let e = assert_error(&o, "plain seed 2: capture directory");
+    let e = assert_error(&o, "e2e seed 2: capture directory");
     assert!(e.contains("1 of 2 runs completed"), "{e}");
     let v: serde_json::Value = serde_json::from_slice(&o.stdout)
         .unwrap_or_else(|e| panic!("stdout is one JSON report: {e}"));

@@ -147,7 +147,7 @@ fn an_incomplete_split_run_names_the_connection_that_gave_up() {
 /// `protocols` marks the ones `live` runs, as the live mode itself parses them.
 #[test]
 fn protocols_say_which_run_live() {
-    use snooplab_live::run::LiveProtocol;
+    use snooplab_live::{live_protocol, live_protocols};
     let text = stdout(&snooplab(&["protocols"]));
     let mut marked = 0;
     for line in text.lines() {
@@ -157,17 +157,16 @@ fn protocols_say_which_run_live() {
         let Ok(p) = snooplab_sim::Protocol::parse(name) else {
             continue;
         };
-        let live = LiveProtocol::ALL.iter().find(|l| l.sim_protocol() == p);
-        match live {
-            Some(l) => {
-                assert!(line.ends_with(&format!("[live: {}]", l.name())), "{line}");
-                assert_eq!(LiveProtocol::parse(l.name()), Ok(*l));
-                marked += 1;
-            }
-            None => assert!(!line.contains("[live"), "{line}"),
+        if live_protocols().contains(&p) {
+            assert!(line.ends_with("[live]"), "{line}");
+            assert_eq!(live_protocol(name), Ok(p));
+            marked += 1;
+        } else {
+            assert!(!line.contains("[live"), "{line}");
+            assert!(live_protocol(name).is_err(), "{line}");
         }
     }
-    assert_eq!(marked, LiveProtocol::ALL.len());
+    assert_eq!(marked, live_protocols().len());
     assert!(text.contains("Live mode"), "{text}");
 }
 

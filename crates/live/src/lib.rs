@@ -29,4 +29,4 @@ pub mod tun_driver;
 
 pub use profile::{CongestionControl, LinuxProfile};
 pub use result::LiveResult;
-pub use run::{run, LiveConfig, LiveProtocol, Progress};
+pub use run::{live_protocol, live_protocols, run, LiveConfig, Progress};

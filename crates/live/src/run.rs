@@ -10,6 +10,7 @@ use snooplab_sim::channel::check_error_settings;
 use snooplab_sim::link::WiredParams;
 use snooplab_sim::medium::WavelanParams;
 use snooplab_sim::protocol::Protocol;
+use snooplab_sim::scenario::check_buffer;
 use snooplab_sim::{Env, Scenario};
 
 use crate::dirlock::{DirLock, CAPTURE_LOCK};
@@ -22,89 +23,53 @@ use crate::result::{live_result, LiveResult};
 /// time (about 50 s for the default 8 MB), so 1000 is about 14 hours, and the plan stays small.
 pub const MAX_RUNS: u64 = 1000;
 
-/// The largest window a TCP header carries without window scaling (RFC 7323 section 2).
-pub const MAX_UNSCALED_WINDOW: u32 = 65_535;
-
 /// IPv4 and TCP headers without options: the MTU is the MSS plus this.
 pub const HEADER_BYTES: u32 = 40;
 
-/// The agents the live base station runs (paper 000 Table I's link-layer family, the split
-/// connection and no agent).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LiveProtocol {
-    /// Forwarding only: the E2E configurations.
-    Plain,
-    Ll,
-    LlTcpAware,
-    /// Runs, but Linux receivers put no SMART option on their ACKs, so the selective switch has no
-    /// information to act on and the agent behaves as `LlTcpAware` (see the README).
-    LlSmartTcpAware,
-    /// The split connection (paper 000 section III-C): the base station terminates the fixed
-    /// host's connection with its own TCP and relays the bytes over a second one to the mobile
-    /// host (proto/src/agent/split.rs, relay_bytes.rs).
-    Split,
-    /// The same with the SMART sender towards the mobile host. Linux receivers put no SMART
-    /// option on their ACKs, so its sender has no SMART information to act on.
-    SplitSmart,
+/// The protocols the paper-000 mode runs (`snooplab live --protocol`): those whose every change
+/// is the base station's agent ([`Protocol::runs_between_kernels`], the simulator's list), the
+/// kernels being both hosts: e2e (the base station only routes), the link-layer family and the
+/// split connection.
+pub fn live_protocols() -> Vec<Protocol> {
+    Protocol::ALL
+        .into_iter()
+        .filter(|p| p.runs_between_kernels())
+        .collect()
 }
 
-impl LiveProtocol {
-    pub const ALL: [LiveProtocol; 6] = [
-        LiveProtocol::Plain,
-        LiveProtocol::Ll,
-        LiveProtocol::LlTcpAware,
-        LiveProtocol::LlSmartTcpAware,
-        LiveProtocol::Split,
-        LiveProtocol::SplitSmart,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            LiveProtocol::Plain => "plain",
-            LiveProtocol::Ll => "ll",
-            LiveProtocol::LlTcpAware => "ll-tcp-aware",
-            LiveProtocol::LlSmartTcpAware => "ll-smart-tcp-aware",
-            LiveProtocol::Split => "split",
-            LiveProtocol::SplitSmart => "split-smart",
-        }
-    }
-
-    pub fn parse(text: &str) -> Result<LiveProtocol, String> {
-        let t = text.trim().to_ascii_lowercase();
-        if t == "snoop" {
-            return Ok(LiveProtocol::LlTcpAware);
-        }
-        LiveProtocol::ALL
+/// A `--protocol` name as `snooplab run` reads it (its aliases too: `plain` is e2e, `snoop`
+/// ll-tcp-aware), refused in one line naming what the mode runs when its hosts would have to
+/// run a TCP the kernels do not.
+pub fn live_protocol(name: &str) -> Result<Protocol, String> {
+    let runs = || {
+        let names: Vec<String> = live_protocols()
             .iter()
-            .copied()
-            .find(|p| p.name() == t)
-            .ok_or_else(|| {
-                format!(
-                    "unknown live protocol '{text}' (known: plain, ll, ll-tcp-aware (snoop), \
-                     ll-smart-tcp-aware, split, split-smart; the others change a host's TCP: \
-                     run them live with `--scenario FILE` whose host at that end has \
-                     stack = \"model\", or in `snooplab run`)"
-                )
+            .map(|p| match p.def().aliases {
+                [] => p.name().to_string(),
+                aliases => format!("{} ({})", p.name(), aliases.join(", ")),
             })
+            .collect();
+        names.join(", ")
+    };
+    let p = Protocol::parse(name)
+        .map_err(|_| format!("unknown protocol '{name}' (live runs: {})", runs()))?;
+    if !p.runs_between_kernels() {
+        return Err(format!(
+            "protocol {} changes a host's TCP, which the Linux hosts do not run; live runs {} \
+             (the others run live with `--scenario FILE` whose host at that end has stack = \
+             \"model\", or in `snooplab run`)",
+            p.name(),
+            runs()
+        ));
     }
-
-    /// The simulator's protocol whose base-station agent this is.
-    pub fn sim_protocol(self) -> Protocol {
-        match self {
-            LiveProtocol::Plain => Protocol::E2e,
-            LiveProtocol::Ll => Protocol::Ll,
-            LiveProtocol::LlTcpAware => Protocol::LlTcpAware,
-            LiveProtocol::LlSmartTcpAware => Protocol::LlSmartTcpAware,
-            LiveProtocol::Split => Protocol::Split,
-            LiveProtocol::SplitSmart => Protocol::SplitSmart,
-        }
-    }
+    Ok(p)
 }
 
 /// Everything one live run needs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LiveConfig {
-    pub protocol: LiveProtocol,
+    /// What the base station runs: one of [`live_protocols`].
+    pub protocol: Protocol,
     /// `lan`, `wan` or `off`, for the report.
     pub env_name: String,
     /// The emulated links; `None` = emulator off (no rate limit, no delay, no errors).
@@ -182,7 +147,7 @@ const OFF_RATE_BPS: u64 = 1_000_000_000_000;
 /// segment size and transfer.
 pub fn preset_scenario(cfg: &LiveConfig) -> Scenario {
     let env = Env::parse(&cfg.env_name).unwrap_or(Env::Lan);
-    let mut sc = Scenario::paper000(cfg.protocol.sim_protocol(), env, cfg.buffer, cfg.seed);
+    let mut sc = Scenario::paper000(cfg.protocol, env, cfg.buffer, cfg.seed);
     sc.mss = cfg.mss;
     sc.transfer = cfg.transfer;
     sc.max_time = cfg.max_time;
@@ -226,8 +191,9 @@ pub(crate) fn interrupted_or(error: String) -> String {
     }
 }
 
-/// Checks a transfer's segment size and window against what the devices and the profile allow;
-/// the message names the offending one and what is allowed.
+/// Checks a transfer's segment size and window against what the devices and the profile allow
+/// (the buffer by the simulator's one rule, [`check_buffer`], with the profile's limit); the
+/// message names the offending one and what is allowed.
 pub fn check_segment_and_window(
     mss: u32,
     buffer: u32,
@@ -238,18 +204,7 @@ pub fn check_segment_and_window(
             "mss {mss} is out of range: use 88 to 65495 (the MTU of the devices is mss + 40)"
         ));
     }
-    if !(2048..=(1 << 26)).contains(&buffer) {
-        return Err(format!("buffer {buffer} is out of range: use 2k to 64M"));
-    }
-    if !profile.window_scaling() && buffer > MAX_UNSCALED_WINDOW {
-        return Err(format!(
-            "buffer {buffer} is more than {MAX_UNSCALED_WINDOW} bytes, the largest window without \
-             window scaling, which the {} profile turns off: use at most {MAX_UNSCALED_WINDOW}, \
-             or --linux-profile modern",
-            profile.name()
-        ));
-    }
-    Ok(())
+    check_buffer(buffer, &profile.buffer_limit())
 }
 
 /// Checks the settings; the message names the offending one and what is allowed.
@@ -279,7 +234,7 @@ mod tests {
 
     fn cfg(profile: LinuxProfile, buffer: u32) -> LiveConfig {
         LiveConfig {
-            protocol: LiveProtocol::Plain,
+            protocol: Protocol::E2e,
             env_name: "off".into(),
             link: None,
             profile,
@@ -295,6 +250,52 @@ mod tests {
     }
 
     #[test]
+    fn live_takes_runs_names_and_refuses_those_it_cannot_run_in_one_line() {
+        assert_eq!(live_protocol("plain"), Ok(Protocol::E2e));
+        assert_eq!(live_protocol("e2e"), Ok(Protocol::E2e));
+        assert_eq!(live_protocol("snoop"), Ok(Protocol::LlTcpAware));
+        assert_eq!(live_protocol("split-smart"), Ok(Protocol::SplitSmart));
+        let e = live_protocol("e2e-smart").unwrap_err();
+        assert!(
+            e.starts_with("protocol e2e-smart changes a host's TCP"),
+            "{e}"
+        );
+        assert!(
+            e.contains("live runs e2e (reno, plain), ll, ll-tcp-aware (snoop), "),
+            "{e}"
+        );
+        assert!(!e.contains('\n'), "{e}");
+        let e = live_protocol("moon").unwrap_err();
+        assert!(
+            e.starts_with("unknown protocol 'moon' (live runs: e2e"),
+            "{e}"
+        );
+        assert_eq!(live_protocols().len(), 6);
+    }
+
+    #[test]
+    fn buffers_follow_the_profiles_limits() {
+        // the paper profiles take 4.4BSD's sb_max, as the simulator's hosts
+        let e = validate(&cfg(LinuxProfile::Paper, 4 << 20)).unwrap_err();
+        assert_eq!(
+            e,
+            "buffer 4M is more than the paper hosts' limit of 256k (4.4BSD sb_max); use 2k to 65535"
+        );
+        assert!(validate(&cfg(LinuxProfile::Modern, 4 << 20)).is_ok());
+        assert!(validate(&cfg(LinuxProfile::Modern, 64 << 20)).is_ok());
+        let e = validate(&cfg(LinuxProfile::Modern, (64 << 20) + 1)).unwrap_err();
+        assert!(
+            e.contains("more than the modern hosts' limit of 64M"),
+            "{e}"
+        );
+        let e = validate(&cfg(LinuxProfile::Modern, 1024)).unwrap_err();
+        assert!(
+            e.contains("less than the modern hosts' minimum of 2k"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn windows_above_64k_need_the_modern_profile() {
         assert!(validate(&cfg(LinuxProfile::Paper, 65_535)).is_ok());
         let e = validate(&cfg(LinuxProfile::Paper, 65_536)).unwrap_err();
@@ -306,7 +307,7 @@ mod tests {
     #[test]
     fn the_flags_make_the_simulators_paper000_network() {
         let mut c = cfg(LinuxProfile::Paper, 32 * 1024);
-        c.protocol = LiveProtocol::LlTcpAware;
+        c.protocol = Protocol::LlTcpAware;
         c.env_name = "wan".into();
         c.link = Some(LinkConfig {
             wired: Env::Wan.wired(),

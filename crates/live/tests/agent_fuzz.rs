@@ -4,8 +4,8 @@
 //! given or one it built with correct checksums.
 
 use proptest::prelude::*;
+use snooplab_live::live_protocols;
 use snooplab_live::packet::LivePacket;
-use snooplab_live::LiveProtocol;
 use snooplab_proto::agent::{
     Agent, Port, SegmentView, SnoopAgent, SnoopConfig, SplitAgent, SplitConfig,
 };
@@ -99,9 +99,9 @@ fn bytes_of(i: &Input) -> Vec<u8> {
 }
 
 fn agents() -> Vec<Box<dyn Agent<LivePacket>>> {
-    let mut v: Vec<Box<dyn Agent<LivePacket>>> = LiveProtocol::ALL
+    let mut v: Vec<Box<dyn Agent<LivePacket>>> = live_protocols()
         .iter()
-        .filter_map(|p| snooplab_sim::agents::forwarding_agent(p.sim_protocol().agent()))
+        .filter_map(|p| snooplab_sim::agents::forwarding_agent(p.agent()))
         .collect();
     // and one with tiny limits, so that they bind
     v.push(Box::new(SnoopAgent::new(SnoopConfig {

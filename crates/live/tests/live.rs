@@ -13,13 +13,14 @@ use snooplab_live::link_config::LinkConfig;
 use snooplab_live::payload::{self, StreamDigest};
 use snooplab_live::testbed::{require_live, Testbed, TestbedConfig, FH_IP, MH_IP, TUN_NAME};
 use snooplab_live::tun_driver::Stop;
-use snooplab_live::{snmp, sys, CongestionControl, LinuxProfile, LiveConfig, LiveProtocol};
+use snooplab_live::{live_protocols, snmp, sys, CongestionControl, LinuxProfile, LiveConfig};
 use snooplab_proto::agent::{Agent, SnoopAgent, SnoopConfig};
 use snooplab_proto::time::SEC;
 use snooplab_proto::wire;
 use snooplab_sim::medium::WavelanParams;
 use snooplab_sim::packet::SimPacket;
 use snooplab_sim::Env;
+use snooplab_sim::Protocol;
 
 fn lan(error_every: u64, seed: u64) -> LinkConfig {
     LinkConfig {
@@ -33,7 +34,7 @@ fn lan(error_every: u64, seed: u64) -> LinkConfig {
     }
 }
 
-fn config(protocol: LiveProtocol, error_every: u64, transfer: u64) -> LiveConfig {
+fn config(protocol: Protocol, error_every: u64, transfer: u64) -> LiveConfig {
     LiveConfig {
         protocol,
         env_name: "lan".into(),
@@ -54,7 +55,7 @@ fn config(protocol: LiveProtocol, error_every: u64, transfer: u64) -> LiveConfig
 #[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn every_agent_delivers_the_bytes_intact_with_and_without_errors() {
     require_live("every_agent_delivers_the_bytes_intact_with_and_without_errors");
-    for protocol in LiveProtocol::ALL {
+    for protocol in live_protocols() {
         for error_every in [0, 16 * 1024] {
             let r = snooplab_live::run(&config(protocol, error_every, 256 * 1024), &mut |_| {})
                 .unwrap_or_else(|e| panic!("{} errors {error_every}: {e}", protocol.name()));
@@ -80,7 +81,7 @@ fn every_agent_delivers_the_bytes_intact_with_and_without_errors() {
                     "{what}: too few errors to test"
                 );
             }
-            if error_every > 0 && protocol != LiveProtocol::Plain {
+            if error_every > 0 && protocol != Protocol::E2e {
                 // the agent repairs the losses: each corrupted data frame is resent locally
                 assert!(
                     r.local_retransmissions >= r.frames_corrupted_down / 2,
@@ -89,7 +90,7 @@ fn every_agent_delivers_the_bytes_intact_with_and_without_errors() {
                     r.frames_corrupted_down
                 );
             }
-            if error_every > 0 && protocol == LiveProtocol::LlTcpAware {
+            if error_every > 0 && protocol == Protocol::LlTcpAware {
                 // and hides them from the sender
                 assert!(
                     r.sender_retransmitted_segments * 4 <= r.frames_corrupted_down,
@@ -98,7 +99,7 @@ fn every_agent_delivers_the_bytes_intact_with_and_without_errors() {
                     r.frames_corrupted_down
                 );
             }
-            if error_every > 0 && protocol == LiveProtocol::Plain {
+            if error_every > 0 && protocol == Protocol::E2e {
                 assert_eq!(r.local_retransmissions, 0);
                 assert!(r.sender_retransmitted_segments + 2 >= r.frames_corrupted_down);
             }
@@ -110,7 +111,7 @@ fn every_agent_delivers_the_bytes_intact_with_and_without_errors() {
 #[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn without_errors_both_plain_and_snoop_fill_the_emulated_link() {
     require_live("without_errors_both_plain_and_snoop_fill_the_emulated_link");
-    for protocol in [LiveProtocol::Plain, LiveProtocol::LlTcpAware] {
+    for protocol in [Protocol::E2e, Protocol::LlTcpAware] {
         let r = snooplab_live::run(&config(protocol, 0, 1 << 20), &mut |_| {})
             .unwrap_or_else(|e| panic!("{}: {e}", protocol.name()));
         assert!(r.integrity_ok);
@@ -134,7 +135,7 @@ fn without_errors_both_plain_and_snoop_fill_the_emulated_link() {
 #[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn the_modern_profile_negotiates_what_the_paper_profile_turns_off() {
     require_live("the_modern_profile_negotiates_what_the_paper_profile_turns_off");
-    let mut c = config(LiveProtocol::LlTcpAware, 16 * 1024, 128 * 1024);
+    let mut c = config(Protocol::LlTcpAware, 16 * 1024, 128 * 1024);
     c.profile = LinuxProfile::Modern;
     c.cc = CongestionControl::Cubic;
     c.rto_min_ms = None;
@@ -184,7 +185,7 @@ fn read_pcap(path: &std::path::Path) -> Vec<Vec<u8>> {
 fn captures_show_both_links_and_every_corrupted_frame() {
     require_live("captures_show_both_links_and_every_corrupted_frame");
     let dir = std::env::temp_dir().join(format!("snooplab-live-pcap-{}", std::process::id()));
-    let mut c = config(LiveProtocol::LlTcpAware, 16 * 1024, 256 * 1024);
+    let mut c = config(Protocol::LlTcpAware, 16 * 1024, 256 * 1024);
     c.pcap = Some(dir.clone());
     let r = snooplab_live::run(&c, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     let wired = read_pcap(&dir.join("wired.pcap"));
@@ -216,7 +217,7 @@ fn captures_show_both_links_and_every_corrupted_frame() {
 /// returns what `work` returned and the engine's run, stopped.
 fn with_engine<T: Send>(
     tb: &Testbed,
-    protocol: LiveProtocol,
+    protocol: Protocol,
     agent: Option<Box<dyn Agent<SimPacket>>>,
     link: Option<LinkConfig>,
     work: impl FnOnce() -> T + Send,
@@ -298,7 +299,7 @@ fn icmp_and_udp_pass_untouched_and_garbage_is_dropped_and_counted() {
     let udp_payload: Vec<u8> = (0..=255u8).cycle().take(1000).collect();
     let (got, engine) = with_engine(
         &tb,
-        LiveProtocol::LlTcpAware,
+        Protocol::LlTcpAware,
         None,
         Some(lan(0, 1)),
         || {
@@ -403,7 +404,7 @@ fn two_hundred_connections_through_snoop_stay_within_the_cache_bounds_and_expire
     let ok = AtomicUsize::new(0);
     let ((), engine) = with_engine(
         &tb,
-        LiveProtocol::LlTcpAware,
+        Protocol::LlTcpAware,
         Some(Box::new(SnoopAgent::new(cfg))),
         Some(link),
         || {
@@ -567,7 +568,7 @@ fn the_receiver_never_advertises_more_than_the_buffer_and_the_sender_never_has_m
             std::process::id()
         ));
         let _ = std::fs::remove_dir_all(&dir);
-        let mut c = config(LiveProtocol::Plain, error_every, 512 * 1024);
+        let mut c = config(Protocol::E2e, error_every, 512 * 1024);
         c.profile = profile;
         c.cc = profile.default_cc();
         c.rto_min_ms = profile.default_rto_min_ms();
@@ -608,7 +609,7 @@ fn a_capture_directory_another_run_is_writing_is_refused() {
     // the other run, as far as the lock goes
     let held = snooplab_live::dirlock::DirLock::acquire(&dir, snooplab_live::dirlock::CAPTURE_LOCK)
         .unwrap_or_else(|e| panic!("{e}"));
-    let mut c = config(LiveProtocol::Plain, 0, 64 * 1024);
+    let mut c = config(Protocol::E2e, 0, 64 * 1024);
     c.pcap = Some(dir.clone());
     let e = snooplab_live::run(&c, &mut |_| {}).expect_err("a second run into a busy directory");
     assert!(
@@ -661,7 +662,7 @@ fn a_run_knows_when_its_emulator_ran_late_and_says_so() {
     require_live("a_run_knows_when_its_emulator_ran_late_and_says_so");
     // The progress callback runs on the base station's thread: one that blocks for 200 ms stalls
     // the loop as an overloaded machine does, and the packets due meanwhile go out late.
-    let c = config(LiveProtocol::Plain, 0, 256 * 1024);
+    let c = config(Protocol::E2e, 0, 256 * 1024);
     let r = snooplab_live::run(&c, &mut |_| std::thread::sleep(Duration::from_millis(200)))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(r.integrity_ok);

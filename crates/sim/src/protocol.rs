@@ -106,6 +106,14 @@ pub struct ProtocolDef {
     /// Whether the sending host piggybacks its output queue on each packet (paper 004 section
     /// 3.3): the mobile hosts of the ELN and NACK schemes.
     pub reports_output_queue: bool,
+    /// Whether `snooplab live` runs it between two Linux kernel hosts (`--protocol`): all it
+    /// changes is the base station's agent, which the live mode runs as the simulator does. The
+    /// others change a host's TCP (a recovery policy, SMART or ELN information on the ACKs, a
+    /// mobile sender's queue reports); they run live only with that host modelled. ll-smart-tcp-
+    /// aware and split-smart run (a Linux receiver gives their SMART halves no information, so
+    /// they act as ll-tcp-aware and split); ll-smart, with nothing but that selective switch,
+    /// does not.
+    pub runs_between_kernels: bool,
     pub description: &'static str,
 }
 
@@ -139,11 +147,13 @@ const DEFS: [ProtocolDef; 18] = [
     ProtocolDef {
         protocol: Protocol::E2e,
         name: "e2e",
-        aliases: &["reno"],
+        // plain: the live mode's name for it, the base station only routing
+        aliases: &["reno", "plain"],
         sender: RecoveryPolicy::RENO,
         receiver: receiver::NONE,
         agent: AgentKind::Router,
         reports_output_queue: false,
+        runs_between_kernels: true,
         description: "TCP Reno as the hosts' BSD runs it, end to end; the base station only routes (paper 000 E2E)",
     },
     ProtocolDef {
@@ -154,6 +164,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::NONE,
         agent: AgentKind::Router,
         reports_output_queue: false,
+        runs_between_kernels: false,
         description: "Reno that stays in fast recovery on partial ACKs, resending the next hole (paper 000 E2E-NEWRENO)",
     },
     ProtocolDef {
@@ -164,6 +175,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::SMART,
         agent: AgentKind::Router,
         reports_output_queue: false,
+        runs_between_kernels: false,
         description: "ACKs name the segment that caused them; the sender resends each gap at once (once per \
                  RTT) and halves its window per loss event (paper 000 E2E-SMART)",
     },
@@ -175,6 +187,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::SACK,
         agent: AgentKind::Router,
         reports_output_queue: false,
+        runs_between_kernels: false,
         description: "RFC 2018 SACK blocks; scoreboard recovery after 3 duplicate ACKs, window halved as \
                  Reno (paper 000 E2E-IETF-SACK, Fall and Floyd's Sack1)",
     },
@@ -186,6 +199,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::ELN,
         agent: AgentKind::Router,
         reports_output_queue: false,
+        runs_between_kernels: false,
         description: "the receiver marks duplicate ACKs for segments corrupted on the wireless hop; the sender \
                  resends on the 3rd without shrinking its window (paper 000 E2E-ELN)",
     },
@@ -197,6 +211,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::ELN,
         agent: AgentKind::Router,
         reports_output_queue: false,
+        runs_between_kernels: false,
         description: "E2E-ELN that resends on the first marked duplicate ACK (paper 000 E2E-ELN-RXMT)",
     },
     ProtocolDef {
@@ -207,6 +222,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::NONE,
         agent: AgentKind::Router,
         reports_output_queue: false,
+        runs_between_kernels: false,
         description: "Reno whose fast-retransmit threshold is min(snd_wnd, cwnd)/mss - 2, at most 3, for tiny \
                  windows (paper 001 EFR)",
     },
@@ -218,6 +234,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::NONE,
         agent: AgentKind::Router,
         reports_output_queue: false,
+        runs_between_kernels: false,
         description: "Reno that sends a new segment on each of the first two duplicate ACKs, window \
                  permitting, to make the third (RFC 3042 Limited Transmit)",
     },
@@ -229,6 +246,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::NONE,
         agent: AgentKind::Router,
         reports_output_queue: false,
+        runs_between_kernels: false,
         description: "Reno whose threshold is ceiling(outstanding/mss) - 1 when less than 4 segments are \
                  outstanding and no new segment can be sent (RFC 5827 Early Retransmit)",
     },
@@ -240,6 +258,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::NONE,
         agent: AgentKind::Router,
         reports_output_queue: false,
+        runs_between_kernels: false,
         description: "Early Retransmit together with Limited Transmit, as Linux ran them (RFC 5827 + \
                  RFC 3042)",
     },
@@ -254,6 +273,7 @@ const DEFS: [ProtocolDef; 18] = [
             selective: false,
         },
         reports_output_queue: false,
+        runs_between_kernels: true,
         description: "the base station caches data bound for its cell and resends lost segments on duplicate \
                  ACKs and its own timer, but passes every duplicate ACK on (paper 000 LL)",
     },
@@ -268,6 +288,7 @@ const DEFS: [ProtocolDef; 18] = [
             selective: false,
         },
         reports_output_queue: false,
+        runs_between_kernels: true,
         description: "the snoop agent: local retransmission plus suppression of the duplicate ACKs it \
                  answers (paper 000 LL-TCP-AWARE; alias snoop)",
     },
@@ -282,6 +303,7 @@ const DEFS: [ProtocolDef; 18] = [
             selective: true,
         },
         reports_output_queue: false,
+        runs_between_kernels: false,
         description: "LL that resends every segment the SMART information on the ACKs shows missing \
                  (paper 000 LL-SMART)",
     },
@@ -296,6 +318,7 @@ const DEFS: [ProtocolDef; 18] = [
             selective: true,
         },
         reports_output_queue: false,
+        runs_between_kernels: true,
         description: "LL-SMART with duplicate-ACK suppression (paper 000 LL-SMART-TCP-AWARE)",
     },
     ProtocolDef {
@@ -306,6 +329,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::NONE,
         agent: AgentKind::Split { smart: false },
         reports_output_queue: false,
+        runs_between_kernels: true,
         description: "the base station ends the fixed host's connection and relays through a 64 KB buffer \
                  over a second Reno connection (paper 000 SPLIT)",
     },
@@ -317,6 +341,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::SMART,
         agent: AgentKind::Split { smart: true },
         reports_output_queue: false,
+        runs_between_kernels: true,
         description: "SPLIT whose wireless connection uses the SMART sender (paper 000 SPLIT-SMART)",
     },
     ProtocolDef {
@@ -327,6 +352,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::NONE,
         agent: AgentKind::Eln,
         reports_output_queue: true,
+        runs_between_kernels: false,
         description: "mobile senders: the base station lists the holes in the data it sees from the mobile \
                  host and sets ELN on ACKs that ask for one (not while a queue is above 75%); the \
                  mobile Reno sender resends on the 2nd marked ACK, once per RTT, with no window \
@@ -340,6 +366,7 @@ const DEFS: [ProtocolDef; 18] = [
         receiver: receiver::NONE,
         agent: AgentKind::Nack,
         reports_output_queue: true,
+        runs_between_kernels: false,
         description: "mobile senders: the base station lists the holes in the data it sees from the mobile \
                  host and sends it NACKs, made-up duplicate ACKs with SACK blocks, after 3 packets \
                  above a hole or 200 ms idle; the mobile host runs the IETF-SACK sender (paper 002 \
@@ -380,6 +407,12 @@ impl Protocol {
 
     pub fn description(self) -> &'static str {
         self.def().description
+    }
+
+    /// Whether the live mode runs it between two kernel hosts
+    /// ([`ProtocolDef::runs_between_kernels`]).
+    pub fn runs_between_kernels(self) -> bool {
+        self.def().runs_between_kernels
     }
 
     /// Accepted names: the canonical ones and a few aliases.
@@ -435,9 +468,67 @@ impl Protocol {
     }
 }
 
+impl AgentKind {
+    /// The name a scenario file gives a base station running this agent (`agent = "..."` on a
+    /// node, read back to the same agent): its [`NODE_AGENTS`] name, or the first protocol whose
+    /// agent it is.
+    pub fn file_name(self) -> Option<&'static str> {
+        NODE_AGENTS
+            .iter()
+            .find(|(_, kind)| *kind == self)
+            .map(|(name, _)| *name)
+            .or_else(|| DEFS.iter().find(|d| d.agent == self).map(|d| d.name))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_agent_has_a_name_a_file_reads_back() {
+        let agents = DEFS
+            .iter()
+            .map(|d| d.agent)
+            .chain(NODE_AGENTS.iter().map(|(_, a)| *a));
+        for a in agents {
+            let name = a.file_name().unwrap_or_else(|| panic!("{a:?} has no name"));
+            let back = NODE_AGENTS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, k)| *k)
+                .or_else(|| Protocol::parse(name).ok().map(Protocol::agent));
+            assert_eq!(back, Some(a), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_live_modes_protocols_change_only_the_base_station() {
+        let live: Vec<&str> = Protocol::ALL
+            .into_iter()
+            .filter(|p| p.runs_between_kernels())
+            .map(Protocol::name)
+            .collect();
+        assert_eq!(
+            live,
+            [
+                "e2e",
+                "ll",
+                "ll-tcp-aware",
+                "ll-smart-tcp-aware",
+                "split",
+                "split-smart"
+            ]
+        );
+        // each sends as Reno, as a kernel's reno does
+        for p in Protocol::ALL
+            .into_iter()
+            .filter(|p| p.runs_between_kernels())
+        {
+            assert_eq!(p.def().sender, RecoveryPolicy::RENO, "{}", p.name());
+        }
+        assert_eq!(Protocol::parse("plain"), Ok(Protocol::E2e));
+    }
 
     #[test]
     fn names_round_trip_and_are_unique() {

@@ -27,8 +27,9 @@ mod witness;
 
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::{
-    format_duration, parse_duration, CaIncrement, Deflation, DelayedAck, HeaderPrediction,
-    HostPreset, HostProfile, ReaderModel, DEFAULT_READ_SIZE,
+    format_duration, parse_duration, BufferLimit, CaIncrement, Deflation, DelayedAck,
+    HeaderPrediction, HostPreset, HostProfile, ReaderModel, DEFAULT_READ_SIZE, MIN_MODEL_BUFFER,
+    SB_MAX,
 };
 pub use policy::{
     Addition, DupAckThreshold, ElnRule, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy,

@@ -175,8 +175,13 @@ impl Network {
                     fl.name, self.nodes[fl.from].name, self.nodes[fl.to].name
                 ));
             }
-            crate::scenario::check_tcp_settings(fl.mss, fl.buffer, fl.transfer)
-                .map_err(|e| format!("flow '{}': {e}", fl.name))?;
+            crate::scenario::check_tcp_settings(
+                fl.mss,
+                fl.buffer,
+                fl.transfer,
+                &fl.host_preset.buffer_limit(),
+            )
+            .map_err(|e| format!("flow '{}': {e}", fl.name))?;
             let (a, b) = self.endpoints(f);
             if self.flows[..f].iter().enumerate().any(|(g, _)| {
                 let (c, d) = self.endpoints(g);

@@ -2,7 +2,7 @@
 //! command line or a TOML file, validated with errors that say what to fix.
 
 use serde::{Deserialize, Serialize};
-use snooplab_proto::tcp::{HostPreset, HostProfile};
+use snooplab_proto::tcp::{BufferLimit, HostPreset, HostProfile};
 use snooplab_proto::time::{Time, SEC, US};
 
 use std::sync::Arc;
@@ -212,7 +212,12 @@ impl Scenario {
 
     /// Checks the settings; the message names the offending setting and says what is allowed.
     pub fn validate(&self) -> Result<(), String> {
-        check_tcp_settings(self.mss, self.buffer, self.transfer)?;
+        check_tcp_settings(
+            self.mss,
+            self.buffer,
+            self.transfer,
+            &self.host_preset.buffer_limit(),
+        )?;
         check_error_settings(self.error_every, self.burst)?;
         for every in [self.error_every_down, self.error_every_up]
             .into_iter()
@@ -236,22 +241,56 @@ impl Scenario {
     }
 }
 
-/// Whether a flow's segment size, socket buffer and transfer are usable; the message names the setting
-/// and says what is allowed.
-pub fn check_tcp_settings(mss: u32, buffer: u32, transfer: u64) -> Result<(), String> {
+/// Whether a flow's segment size, socket buffer and transfer are usable by hosts with the buffer
+/// limit `limit` ([`check_buffer`]); the message names the setting and says what is allowed.
+pub fn check_tcp_settings(
+    mss: u32,
+    buffer: u32,
+    transfer: u64,
+    limit: &BufferLimit,
+) -> Result<(), String> {
     if !(64..=65495).contains(&mss) {
         return Err(format!(
             "mss {mss} is out of range: use 64 to 65495 bytes (the papers use 1400, 1440, 1460)"
         ));
     }
-    if !(1024..=262_144).contains(&buffer) {
-        return Err(format!(
-            "buffer {buffer} is out of range: use 1k to 256k (4.4BSD sb_max; the papers use 8k, 32k, 64k)"
-        ));
-    }
+    check_buffer(buffer, limit)?;
     if transfer == 0 || transfer > 1 << 30 {
         return Err(format!(
             "transfer {transfer} is out of range: use 1 byte to 1G"
+        ));
+    }
+    Ok(())
+}
+
+/// The one buffer rule of both clocks: `buffer` (a host's socket buffer, `--buffer` or a flow's
+/// `buffer`) within what the hosts take, `limit` (a BSD profile's 4.4BSD `sb_max`, a live Linux
+/// profile's own; `snooplab_proto::tcp::BufferLimit`), and, where the hosts advertise the buffer
+/// as their window without scaling it, within the largest window a header carries (RFC 7323
+/// section 2). One message for every command and file: `buffer 4M is more than the bsdos-2.1
+/// hosts' limit of 256k (4.4BSD sb_max); use 1k to 256k`.
+pub fn check_buffer(buffer: u32, limit: &BufferLimit) -> Result<(), String> {
+    let size = |n: u32| format_size(u64::from(n));
+    let (b, hosts) = (size(buffer), limit.hosts);
+    let range = format!("use {} to {}", size(limit.min), size(limit.usable_max()));
+    if buffer < limit.min {
+        return Err(format!(
+            "buffer {b} is less than the {hosts} hosts' minimum of {}; {range}",
+            size(limit.min)
+        ));
+    }
+    if buffer > limit.max {
+        return Err(format!(
+            "buffer {b} is more than the {hosts} hosts' limit of {} ({}); {range}",
+            size(limit.max),
+            limit.source
+        ));
+    }
+    if buffer > limit.usable_max() {
+        return Err(format!(
+            "buffer {b} is more than {}, the largest window without window scaling, which the \
+             {hosts} hosts do not use; {range}",
+            size(limit.usable_max())
         ));
     }
     Ok(())

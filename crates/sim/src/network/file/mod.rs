@@ -18,9 +18,11 @@ use crate::medium::CsmaParams;
 use crate::scenario::SizeValue;
 
 mod channel;
+mod write;
 
 pub use channel::{ChannelKeys, ChannelLevel, ChannelTable};
 pub use resolve::Topology;
+pub use write::write_scenario;
 
 /// A `[[node]]` table.
 #[derive(Clone, Debug, Default, Deserialize)]
