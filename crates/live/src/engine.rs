@@ -13,8 +13,8 @@ use snooplab_sim::packet::SimPacket;
 use snooplab_sim::{Observe, RunResult, Simulation};
 
 use crate::endpoint::{ReceiverReport, SenderReport};
+use crate::ends::{Ends, FlowEnds};
 use crate::lateness::Lateness;
-use crate::network_report::Ends;
 use crate::tun::Tun;
 use crate::tun_driver::{DriverCounters, Ending, HostTraffic, Stop, TunDriver};
 
@@ -99,7 +99,7 @@ impl EngineRun {
     pub fn into_ends(
         self,
         clock: Instant,
-        flows: Vec<crate::network_run::FlowEnds<ReceiverReport, SenderReport>>,
+        flows: Vec<FlowEnds<ReceiverReport, SenderReport>>,
     ) -> (Ends, LiveObserver) {
         let ends = Ends {
             run: self.run,

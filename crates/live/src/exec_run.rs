@@ -9,12 +9,11 @@ use std::time::Instant;
 use snooplab_proto::time::as_secs_f64;
 use snooplab_sim::network::Network;
 
+use crate::config::{interrupted_or, NetworkConfig, NetworkProgress};
+use crate::ends::Ends;
 use crate::engine::{run_engine, EngineSetup, LiveObserver};
 use crate::exec::{ExecReport, Running};
 use crate::hosts::HostNet;
-use crate::network_report::Ends;
-use crate::network_run::{NetworkConfig, NetworkProgress};
-use crate::run::interrupted_or;
 use crate::tun_driver::{Ending, Stop};
 
 /// Runs the engine between the hosts while `cfg.exec`'s commands run in them; their reports are

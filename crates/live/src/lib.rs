@@ -5,8 +5,10 @@
 //! Needs root, `/dev/net/tun` and `ip netns` ([`testbed::unavailable_reason`] says what is missing).
 //! Traffic never leaves the namespaces the run creates.
 
+pub mod config;
 pub mod dirlock;
 pub mod endpoint;
+pub mod ends;
 pub mod engine;
 pub mod exec;
 pub mod exec_run;

@@ -13,28 +13,15 @@ use snooplab_sim::metrics::{Aggregate, Flat, FlowResult};
 use snooplab_sim::network::Network;
 use snooplab_sim::RunResult;
 
+use crate::config::NetworkConfig;
 use crate::endpoint::{ReceiverReport, SenderReport};
+pub use crate::ends::Ends;
 use crate::engine::LiveObserver;
 use crate::exec::ExecReport;
 use crate::lateness::Lateness;
-use crate::network_run::{FlowEnds, NetworkConfig};
 use crate::payload::StreamDigest;
 use crate::snmp::TcpCounters;
 use crate::tun_driver::{DriverCounters, HostTraffic};
-
-/// What a run's engine and its flows' ends gave.
-pub struct Ends {
-    pub run: RunResult,
-    /// The engine's time 0.
-    pub clock: Instant,
-    pub lateness: Lateness,
-    pub counters: DriverCounters,
-    /// Each kernel host's traffic, in the order of the network's hosts.
-    pub traffic: Vec<HostTraffic>,
-    /// Each flow's receiver and sender, in the network's order: `None` for an end a modelled
-    /// host carried in the engine.
-    pub flows: Vec<FlowEnds<ReceiverReport, SenderReport>>,
-}
 
 /// What only the live mode knows about a run.
 #[derive(Clone, Debug, Serialize)]

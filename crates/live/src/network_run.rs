@@ -19,37 +19,20 @@ use snooplab_sim::protocol::AgentKind;
 use snooplab_sim::transfer_bytes;
 use snooplab_sim::Scenario;
 
+use crate::config::{check_segment_and_window, interrupted_or, HEADER_BYTES};
+pub use crate::config::{NetworkConfig, NetworkProgress};
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
+use crate::ends::Ends;
+pub use crate::ends::FlowEnds;
 use crate::engine::{run_engine, EngineSetup, LiveObserver};
-use crate::exec::{ExecReport, ExecSpec};
+use crate::exec::ExecReport;
 use crate::exec_run::carry_exec;
 use crate::hosts::HostNet;
 use crate::netns;
-use crate::network_report::{report, Ends, NetworkResult};
-use crate::profile::{CongestionControl, LinuxProfile};
-use crate::run::{check_segment_and_window, interrupted_or, HEADER_BYTES};
+use crate::network_report::{report, NetworkResult};
 use crate::snmp;
 use crate::testbed::TestbedConfig;
 use crate::tun_driver::{DriverCounters, Ending, Stop};
-
-/// Everything a scenario run needs besides the scenario.
-#[derive(Clone, Debug)]
-pub struct NetworkConfig {
-    pub scenario: Scenario,
-    pub profile: LinuxProfile,
-    pub cc: CongestionControl,
-    /// Route `rto_min` of every host, ms; `None` = the kernel's.
-    pub rto_min_ms: Option<u32>,
-    /// Give up after this much real time.
-    pub max_time: Time,
-    /// The user's programs to run in the hosts instead of the flows (`exec.rs`); empty = the
-    /// flows, carried by snooplab's sender and receiver.
-    pub exec: Vec<ExecSpec>,
-}
-
-/// The time since the start, the bytes received so far over all flows, and the bytes of all
-/// flows (for progress).
-pub type NetworkProgress = (Time, u64, u64);
 
 /// Where a network's hosts run live: a kernel host is a namespace of its own (the default); a
 /// modelled host (`stack = "model"`) is the engine's TCP, on the real clock (docs/live.md,
@@ -243,10 +226,6 @@ fn finish(
         .collect::<Result<Vec<_>, String>>()?;
     Ok(report(cfg, net, (ends, &obs), hosts, leftovers_removed))
 }
-
-/// A flow's two ends once the run is over: each kernel end's report (or why it failed), `None`
-/// for an end the engine modelled.
-pub type FlowEnds<R, S> = (Option<R>, Option<S>);
 
 /// Runs the flows' kernel ends on threads and the engine, with every modelled end, on this one
 /// until every flow has ended.

@@ -4,10 +4,10 @@
 
 use serde::Serialize;
 
+use crate::config::{LiveConfig, HEADER_BYTES};
 use crate::lateness::Lateness;
 use crate::link_config::LinkConfig;
 use crate::network_report::NetworkResult;
-use crate::run::{LiveConfig, HEADER_BYTES};
 use crate::snmp::TcpCounters;
 use crate::tun_driver::HostTraffic;
 use snooplab_sim::stats::pct;

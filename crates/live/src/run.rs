@@ -2,29 +2,21 @@
 //! simulator's paper-000 preset, which runs on the engine between two kernel hosts as any
 //! scenario does (`network_run.rs`), and the result keeps the mode's keys (`result.rs`).
 
-use std::path::PathBuf;
-
 use snooplab_proto::Time;
 use snooplab_sim::capture::Capture;
-use snooplab_sim::channel::check_error_settings;
 use snooplab_sim::link::WiredParams;
 use snooplab_sim::medium::WavelanParams;
 use snooplab_sim::protocol::Protocol;
-use snooplab_sim::scenario::check_buffer;
 use snooplab_sim::{Env, Scenario};
 
+pub use crate::config::{check_segment_and_window, validate, LiveConfig, HEADER_BYTES};
 use crate::dirlock::{DirLock, CAPTURE_LOCK};
-use crate::link_config::LinkConfig;
 use crate::network_run::{run_network, NetworkConfig};
-use crate::profile::{CongestionControl, LinuxProfile, MAX_RTO_MIN_MS};
 use crate::result::{live_result, LiveResult};
 
 /// The most runs one `snooplab live` invocation plans (protocols x `--runs`): each takes real
 /// time (about 50 s for the default 8 MB), so 1000 is about 14 hours, and the plan stays small.
 pub const MAX_RUNS: u64 = 1000;
-
-/// IPv4 and TCP headers without options: the MTU is the MSS plus this.
-pub const HEADER_BYTES: u32 = 40;
 
 /// The protocols the paper-000 mode runs (`snooplab live --protocol`): those whose every change
 /// is the base station's agent ([`Protocol::runs_between_kernels`], the simulator's list), the
@@ -63,33 +55,6 @@ pub fn live_protocol(name: &str) -> Result<Protocol, String> {
         ));
     }
     Ok(p)
-}
-
-/// Everything one live run needs.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LiveConfig {
-    /// What the base station runs: one of [`live_protocols`].
-    pub protocol: Protocol,
-    /// `lan`, `wan` or `off`, for the report.
-    pub env_name: String,
-    /// The emulated links; `None` = emulator off (no rate limit, no delay, no errors).
-    pub link: Option<LinkConfig>,
-    pub profile: LinuxProfile,
-    pub cc: CongestionControl,
-    /// Lower bound of both hosts' retransmission timeout (route `rto_min`), ms; `None` = the
-    /// kernel's 200 ms. Usually the profile's [`LinuxProfile::default_rto_min_ms`].
-    pub rto_min_ms: Option<u32>,
-    /// The receiver's largest advertised window, bytes (see [`crate::endpoint::Receiver`]).
-    pub buffer: u32,
-    /// TCP payload per segment without options: the devices' MTU is this plus 40.
-    pub mss: u32,
-    pub transfer: u64,
-    /// Seeds the transfer's bytes.
-    pub seed: u64,
-    /// Give up after this much real time.
-    pub max_time: Time,
-    /// Write wired.pcap and wireless.pcap here.
-    pub pcap: Option<PathBuf>,
 }
 
 /// How far a run is, for a progress display.
@@ -178,58 +143,11 @@ pub fn preset_scenario(cfg: &LiveConfig) -> Scenario {
     sc
 }
 
-/// The error of a run that a stop signal ended; `error` if none arrived. A signal sent to the
-/// whole process group can reach an `ip` child of the setup in the moment between its fork and
-/// its own process group (`netns::ip`), and the setup then fails: that is the signal's doing.
-pub(crate) fn interrupted_or(error: String) -> String {
-    match crate::sys::stop_signal() {
-        Some(sig) => format!(
-            "interrupted by {}; the run's namespaces are removed",
-            crate::sys::signal_name(sig)
-        ),
-        None => error,
-    }
-}
-
-/// Checks a transfer's segment size and window against what the devices and the profile allow
-/// (the buffer by the simulator's one rule, [`check_buffer`], with the profile's limit); the
-/// message names the offending one and what is allowed.
-pub fn check_segment_and_window(
-    mss: u32,
-    buffer: u32,
-    profile: LinuxProfile,
-) -> Result<(), String> {
-    if !(88..=65495).contains(&mss) {
-        return Err(format!(
-            "mss {mss} is out of range: use 88 to 65495 (the MTU of the devices is mss + 40)"
-        ));
-    }
-    check_buffer(buffer, &profile.buffer_limit())
-}
-
-/// Checks the settings; the message names the offending one and what is allowed.
-pub fn validate(cfg: &LiveConfig) -> Result<(), String> {
-    check_segment_and_window(cfg.mss, cfg.buffer, cfg.profile)?;
-    if cfg.transfer == 0 {
-        return Err("transfer must be at least 1 byte".into());
-    }
-    if let Some(ms) = cfg.rto_min_ms {
-        if !(1..=MAX_RTO_MIN_MS).contains(&ms) {
-            return Err(format!(
-                "rto-min {ms} ms is out of range: use 1ms to {}s",
-                MAX_RTO_MIN_MS / 1000
-            ));
-        }
-    }
-    match &cfg.link {
-        Some(l) => check_error_settings(l.error_every, l.burst),
-        None => Ok(()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::link_config::LinkConfig;
+    use crate::profile::LinuxProfile;
     use snooplab_proto::time::SEC;
 
     fn cfg(profile: LinuxProfile, buffer: u32) -> LiveConfig {
