@@ -19,8 +19,6 @@
 //! outside the engine addressed to a node no flow ends at) is searched for when asked, at the cost
 //! of one search per hop, and gets the same answer.
 
-use std::borrow::Cow;
-
 use super::{CellId, LinkId, Network, NodeId, NodeKind};
 use crate::medium::{StationId, BASE_STATION};
 
@@ -51,8 +49,17 @@ impl Hop {
     }
 }
 
-/// No hop (no path), or no table.
+/// No hop (no path), no table, no node.
 const NONE: u32 = u32::MAX;
+
+/// How a node is routed to.
+#[derive(Clone, Copy, Debug)]
+struct Dest {
+    /// The table of routes towards it (its own, or its attachment's), `NONE` if none was computed.
+    table: u32,
+    /// The forwarding node it attaches to by its only hop (`Routes::attachment`), or `NONE`.
+    via: u32,
+}
 
 /// Next hops of every node towards the destinations a run routes to, and towards any other on
 /// demand.
@@ -64,11 +71,11 @@ pub struct Routes {
     hops: Vec<(Hop, NodeId)>,
     /// Whether each node forwards (is not a host).
     forwards: Vec<bool>,
-    /// For each node, the index in `tables` of the routes towards it, or `NONE`.
-    slot: Vec<u32>,
-    /// For each destination computed: every node's next hop towards it, as the index among that
-    /// node's hops, or `NONE` where it has no path.
-    tables: Vec<Vec<u32>>,
+    /// How each node is routed to.
+    dests: Vec<Dest>,
+    /// The tables, one after the other, a node's entry each: its next hop towards the table's
+    /// destination as an index in `hops`, `NONE` where it has no path.
+    tables: Vec<u32>,
     /// (address, node), sorted: the node a packet's destination address names.
     by_addr: Vec<(u32, u32)>,
 }
@@ -124,10 +131,18 @@ fn adjacency(net: &Network) -> (Vec<u32>, Vec<(Hop, NodeId)>) {
 impl Routes {
     pub fn new(net: &Network) -> Routes {
         let mut r = Routes::without_tables(net);
-        for key in r.keys(net) {
-            r.slot[key] = r.tables.len() as u32;
+        let keys = r.keys(net);
+        r.tables.reserve_exact(keys.len() * r.dests.len());
+        for (k, &key) in keys.iter().enumerate() {
+            r.dests[key].table = k as u32;
             let t = r.table(key);
-            r.tables.push(t);
+            r.tables.extend(t);
+        }
+        for d in 0..r.dests.len() {
+            let via = r.dests[d].via;
+            if via != NONE {
+                r.dests[d].table = r.dests[via as usize].table;
+            }
         }
         r
     }
@@ -149,21 +164,32 @@ impl Routes {
             .map(|(i, node)| (node.addr, i as u32))
             .collect();
         by_addr.sort_unstable();
-        Routes {
+        let mut r = Routes {
             start,
             hops,
             forwards: net.nodes.iter().map(|x| x.kind != NodeKind::Host).collect(),
-            slot: vec![NONE; n],
+            dests: vec![
+                Dest {
+                    table: NONE,
+                    via: NONE
+                };
+                n
+            ],
             tables: Vec::new(),
             by_addr,
+        };
+        for d in 0..n {
+            r.dests[d].via = r.attachment(d).map_or(NONE, |a| a as u32);
         }
+        r
     }
 
     /// The destinations whose tables a run of `net` needs, each once: what its flows' ends and
     /// its handoffs' nodes (mobile hosts, home agents, base stations) route to. Their number is
     /// the routes' share of the memory budget (`budget.rs`).
     fn keys(&self, net: &Network) -> Vec<NodeId> {
-        let mut taken = vec![false; self.slot.len()];
+        let n = self.dests.len();
+        let mut taken = vec![false; n];
         let mut out = vec![];
         let flows = net.flows.iter().flat_map(|f| [f.from, f.to]);
         let handoffs = net.handoffs.iter().flat_map(|h| {
@@ -171,7 +197,6 @@ impl Routes {
                 .into_iter()
                 .chain(h.base_stations.iter().copied())
         });
-        let n = taken.len();
         for d in flows.chain(handoffs).filter(|&d| d < n) {
             let key = self.key_of(d);
             if !taken[key] {
@@ -189,18 +214,23 @@ impl Routes {
 
     /// A node with one hop, to a forwarding node: every path to it ends with that hop, so it is
     /// routed to as that node is, and that node's hop to it is its own reversed (the node being
-    /// reached by no other hop). `(the node it attaches to, that node's hop to it)`.
-    fn attachment(&self, d: NodeId) -> Option<(NodeId, Hop)> {
+    /// reached by no other hop).
+    fn attachment(&self, d: NodeId) -> Option<NodeId> {
         match self.hops_of(d) {
-            &[(hop, a)] if a != d && self.forwards[a] => Some((a, hop.reversed())),
+            &[(_, a)] if a != d && self.forwards[a] => Some(a),
             _ => None,
         }
+    }
+
+    /// The node whose table routes to `dest`.
+    fn key_of(&self, dest: NodeId) -> NodeId {
+        self.attachment(dest).unwrap_or(dest)
     }
 
     /// Every node's next hop towards `key` (as in [`Routes::tables`]): a breadth-first search back
     /// from `key` through forwarding nodes, then each node's first hop to a node one nearer.
     fn table(&self, key: NodeId) -> Vec<u32> {
-        let n = self.slot.len();
+        let n = self.dests.len();
         let mut dist = vec![NONE; n];
         let mut order = Vec::with_capacity(n);
         dist[key] = 0;
@@ -231,61 +261,57 @@ impl Routes {
                 .hops_of(x)
                 .iter()
                 .position(|&(_, v)| dist[v] == nearer && (v == key || self.forwards[v]))
-                .map_or(NONE, |p| p as u32);
+                .map_or(NONE, |p| self.start[x] + p as u32);
         }
         next
     }
 
-    /// The table of routes towards `key`: computed for a run's destinations, searched for others.
-    fn table_for(&self, key: NodeId) -> Cow<'_, [u32]> {
-        match self.slot[key] {
-            NONE => Cow::Owned(self.table(key)),
-            s => Cow::Borrowed(&self.tables[s as usize]),
-        }
+    /// `node`'s next hop towards a destination nothing was computed for: searched for now.
+    #[cold]
+    fn searched(&self, node: NodeId, dest: NodeId) -> u32 {
+        self.table(self.key_of(dest))[node]
     }
 
-    /// The next hop from `node` towards `dest` and the node it reaches, given the table of
-    /// `dest`'s key (`dest` itself, or the node it attaches to).
-    fn step(&self, table: &[u32], node: NodeId, dest: NodeId) -> Option<(Hop, NodeId)> {
-        if node == dest {
+    /// The next hop from `node` towards `dest` and the node it reaches.
+    #[inline(always)]
+    fn step(&self, node: NodeId, dest: NodeId) -> Option<(Hop, NodeId)> {
+        let n = self.dests.len();
+        if node == dest || node >= n {
             return None;
         }
-        if let Some((a, hop)) = self.attachment(dest) {
-            if node == a {
-                return Some((hop, dest));
+        let d = *self.dests.get(dest)?;
+        if d.table != NONE {
+            let i = self.tables[d.table as usize * n + node];
+            if i != NONE {
+                return Some(self.hops[i as usize]);
             }
         }
-        match table[node] {
-            NONE => None,
-            i => Some(self.hops_of(node)[i as usize]),
+        if node as u32 == d.via {
+            // the node `dest` attaches to: `dest`'s only hop, the other way
+            let (hop, _) = self.hops[self.start[dest] as usize];
+            return Some((hop.reversed(), dest));
         }
-    }
-
-    /// The key whose table routes to `dest`.
-    fn key_of(&self, dest: NodeId) -> NodeId {
-        self.attachment(dest).map_or(dest, |(a, _)| a)
+        if d.table != NONE {
+            return None;
+        }
+        match self.searched(node, dest) {
+            NONE => None,
+            i => Some(self.hops[i as usize]),
+        }
     }
 
     /// The next hop from `node` towards `dest`; `None` if there is no path.
+    #[inline]
     pub fn hop(&self, node: NodeId, dest: NodeId) -> Option<Hop> {
-        let n = self.slot.len();
-        if node >= n || dest >= n {
-            return None;
-        }
-        let table = self.table_for(self.key_of(dest));
-        self.step(&table, node, dest).map(|(hop, _)| hop)
+        self.step(node, dest).map(|(hop, _)| hop)
     }
 
     /// The nodes a packet from `from` to `to` passes between them (the base stations and routers).
     pub fn path(&self, net: &Network, from: NodeId, to: NodeId) -> Vec<NodeId> {
         let mut out = vec![];
-        if from >= self.slot.len() || to >= self.slot.len() {
-            return out;
-        }
-        let table = self.table_for(self.key_of(to));
         let mut at = from;
         for _ in 0..net.nodes.len() {
-            let Some((_, next)) = self.step(&table, at, to) else {
+            let Some((_, next)) = self.step(at, to) else {
                 break;
             };
             if next == to {
@@ -299,11 +325,20 @@ impl Routes {
 
     /// How many destinations have a table.
     pub fn table_count(&self) -> usize {
-        self.tables.len()
+        self.tables.len() / self.dests.len().max(1)
     }
 
     /// The node with address `addr` (the first, should two have it).
+    #[inline]
     pub fn node_at(&self, addr: u32) -> Option<NodeId> {
+        if self.by_addr.len() <= 8 {
+            // a handful of nodes (every paper's testbed): a scan is quicker than a search
+            return self
+                .by_addr
+                .iter()
+                .find(|&&(a, _)| a == addr)
+                .map(|&(_, node)| node as usize);
+        }
         let i = self.by_addr.partition_point(|&(a, _)| a < addr);
         match self.by_addr.get(i) {
             Some(&(a, node)) if a == addr => Some(node as usize),
@@ -315,7 +350,8 @@ impl Routes {
     /// destination tables take: what the budget counts for them.
     pub fn bytes(nodes: u64, hops: u64, keys: u64) -> u64 {
         use std::mem::size_of;
-        let per_node = size_of::<u32>() * 2 + size_of::<bool>() + size_of::<(u32, u32)>();
+        let per_node =
+            size_of::<u32>() + size_of::<bool>() + size_of::<Dest>() + size_of::<(u32, u32)>();
         let per_hop = size_of::<(Hop, NodeId)>();
         nodes * per_node as u64 + hops * per_hop as u64 + keys * nodes * size_of::<u32>() as u64
     }
