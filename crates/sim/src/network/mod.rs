@@ -6,12 +6,14 @@
 //! Paper 000's testbed is one preset of it ([`Network::paper000`], `paper000.rs`); a scenario file can describe any
 //! other (`file.rs`).
 
+pub mod budget;
 pub mod file;
 mod handoff;
 pub mod paper000;
 mod routes;
 mod validate;
 
+pub use budget::MEMORY_BUDGET;
 pub use file::CrashTable;
 pub use handoff::{HandoffSpec, HandoffTable, Movement, MovementTable, OldPrimaryQueue};
 pub use routes::{Hop, Routes};

@@ -10,6 +10,8 @@ impl Network {
         if self.nodes.is_empty() {
             return Err("the network has no nodes".into());
         }
+        // first: the checks below and the routes take time and memory in the network's size
+        self.check_memory(super::MEMORY_BUDGET)?;
         self.validate_nodes()?;
         self.validate_links()?;
         self.validate_cells()?;

@@ -22,16 +22,46 @@ use crate::packet::SimPacket;
 use crate::rng::{Rng, Stream};
 use crate::scenario::Scenario;
 
+/// Where each node sits in the cells, found in one pass over them (asking `Network::cell_of` and
+/// `Network::stations_of` of every node would scan every cell's stations for each).
+struct Places {
+    /// The cell each node serves as its base station (the first, as `Network::cell_of`).
+    cell_of: Vec<Option<usize>>,
+    /// The cells each node is a station of, with its station number there (its first place in
+    /// each, as `Network::stations_of`).
+    stations_of: Vec<Vec<(usize, usize)>>,
+}
+
+impl Places {
+    fn of(net: &Network) -> Places {
+        let n = net.nodes.len();
+        let mut p = Places {
+            cell_of: vec![None; n],
+            stations_of: vec![Vec::new(); n],
+        };
+        for (c, cell) in net.cells.iter().enumerate() {
+            p.cell_of[cell.base_station].get_or_insert(c);
+            for (i, s) in cell.stations.iter().enumerate() {
+                let at = &mut p.stations_of[s.node];
+                if at.last().is_none_or(|&(last, _)| last != c) {
+                    at.push((c, i + 1));
+                }
+            }
+        }
+        p
+    }
+}
+
 /// Each host's coarse-timer clock phases (slow, fast): fixed hosts and mobile hosts count
 /// separately, so the first of each draws from the streams paper 000's testbed always used.
-fn host_clocks(net: &Network) -> Vec<Option<(Time, Time)>> {
+fn host_clocks(net: &Network, places: &Places) -> Vec<Option<(Time, Time)>> {
     let (mut fixed, mut mobile) = (0u64, 0u64);
     (0..net.nodes.len())
         .map(|i| {
             if net.nodes[i].kind != NodeKind::Host {
                 return None;
             }
-            let mut r = if net.is_mobile(i) {
+            let mut r = if !places.stations_of[i].is_empty() {
                 mobile += 1;
                 Rng::indexed(net.seed, Stream::MobileHostClock, mobile - 1)
             } else {
@@ -56,6 +86,13 @@ fn make_nodes(
 ) -> (Vec<SimNode>, Vec<Option<AgentRecipe>>) {
     let mut nodes: Vec<SimNode> = Vec::with_capacity(net.nodes.len());
     let mut recipes = vec![None; net.nodes.len()];
+    // the first flow whose path crosses each node, one walk of each flow's path
+    let mut first_flow = vec![None; net.nodes.len()];
+    for (f, fl) in net.flows.iter().enumerate() {
+        for b in routes.path(net, fl.from, fl.to) {
+            first_flow[b].get_or_insert(f);
+        }
+    }
     let mut bs_index = 0u64;
     for (i, n) in net.nodes.iter().enumerate() {
         nodes.push(match &n.kind {
@@ -70,10 +107,7 @@ fn make_nodes(
                 SimNode::Host(h)
             }
             NodeKind::BaseStation { agent, input } => {
-                let relayed = net
-                    .flows
-                    .iter()
-                    .position(|f| routes.path(net, f.from, f.to).contains(&i));
+                let relayed = first_flow[i];
                 bs_index += 1;
                 recipes[i] = Some((*agent, *input, relayed, bs_index - 1));
                 let agent = make_agent(*agent, input, net, relayed, bs_index - 1);
@@ -197,48 +231,42 @@ fn air_groups(net: &Network) -> Vec<Vec<usize>> {
 
 /// For a mobile host that hands off: each base station of its group, with the cell and the
 /// station number the host has there.
-fn roaming_table(net: &Network) -> Vec<Vec<(NodeId, usize, usize)>> {
-    (0..net.nodes.len())
-        .map(|n| {
-            net.handoffs
-                .iter()
-                .filter(|h| h.mobile == n)
-                .flat_map(|h| h.base_stations.iter())
-                .filter_map(|&bs| {
-                    let c = net.cell_of(bs)?;
-                    let st = net.cells[c].stations.iter().position(|s| s.node == n)?;
-                    Some((bs, c, st + 1))
-                })
-                .collect()
-        })
-        .collect()
+fn roaming_table(net: &Network, places: &Places) -> Vec<Vec<(NodeId, usize, usize)>> {
+    let mut table = vec![Vec::new(); net.nodes.len()];
+    for h in &net.handoffs {
+        let n = h.mobile;
+        for &bs in &h.base_stations {
+            let Some(c) = places.cell_of[bs] else {
+                continue;
+            };
+            if let Some(&(_, st)) = places.stations_of[n].iter().find(|&&(d, _)| d == c) {
+                table[n].push((bs, c, st));
+            }
+        }
+    }
+    table
 }
 
 /// The one card of each mobile host that is a station of more than one cell (`card.rs`), its
 /// queue as long as its first cell's station queue.
-fn cards(net: &Network) -> Vec<Option<Card>> {
+fn cards(net: &Network, places: &Places) -> Vec<Option<Card>> {
     (0..net.nodes.len())
         .map(|n| {
-            let cells = net.stations_of(n);
+            let cells = &places.stations_of[n];
             let &(first, _) = cells.first()?;
-            (net.cell_of(n).is_none() && cells.len() > 1)
+            (places.cell_of[n].is_none() && cells.len() > 1)
                 .then(|| Card::new(net.cells[first].params.queue_packets))
         })
         .collect()
 }
 
-/// The flows each node sends (`sender = true`) or receives.
+/// The flows each node sends (`sender = true`) or receives, in flow order.
 fn flows_at(net: &Network, sender: bool) -> Vec<Vec<usize>> {
-    (0..net.nodes.len())
-        .map(|n| {
-            (0..net.flows.len())
-                .filter(|&f| {
-                    let fl = &net.flows[f];
-                    (if sender { fl.from } else { fl.to }) == n
-                })
-                .collect()
-        })
-        .collect()
+    let mut at = vec![Vec::new(); net.nodes.len()];
+    for (f, fl) in net.flows.iter().enumerate() {
+        at[if sender { fl.from } else { fl.to }].push(f);
+    }
+    at
 }
 
 impl<O: Observe> Simulation<O> {
@@ -256,7 +284,8 @@ impl<O: Observe> Simulation<O> {
         external: &[NodeId],
     ) -> Simulation<O> {
         let routes = Routes::new(net);
-        let clocks = host_clocks(net);
+        let places = Places::of(net);
+        let clocks = host_clocks(net, &places);
         let (mut nodes, recipes) = make_nodes(net, &routes, external);
         let ends = make_flow_ends(net, &clocks, &mut nodes);
         let links = net
@@ -282,9 +311,9 @@ impl<O: Observe> Simulation<O> {
             links,
             cells,
             node_cells: (0..net.nodes.len())
-                .map(|n| match net.cell_of(n) {
+                .map(|n| match places.cell_of[n] {
                     Some(c) => vec![c],
-                    None => net.stations_of(n).into_iter().map(|(c, _)| c).collect(),
+                    None => places.stations_of[n].iter().map(|&(c, _)| c).collect(),
                 })
                 .collect(),
             recipes,
@@ -293,8 +322,8 @@ impl<O: Observe> Simulation<O> {
             air_hold: None,
             decisions_seen: vec![0; net.nodes.len()],
             state_transfers: vec![(0, 0.0); net.nodes.len()],
-            roaming: roaming_table(net),
-            cards: cards(net),
+            roaming: roaming_table(net, &places),
+            cards: cards(net, &places),
             flows: net
                 .flows
                 .iter()

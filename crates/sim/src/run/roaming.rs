@@ -69,7 +69,7 @@ impl<O: Observe> Simulation<O> {
             return;
         };
         let split = self.net.handoff_of(node).map(|h| h.scheme) == Some(Scheme::SplitTransfer);
-        let node_of = |a: u32| self.addrs.iter().position(|&x| x == a);
+        let node_of = |a: u32| self.routes.node_at(a);
         let (Some(old), Some(new)) = (node_of(d.from), node_of(d.to)) else {
             return;
         };

@@ -23,7 +23,7 @@ impl<O: Observe> Simulation<O> {
             }
             return;
         }
-        let Some(dest) = self.addrs.iter().position(|&a| a == dst) else {
+        let Some(dest) = self.routes.node_at(dst) else {
             return;
         };
         let hop = if self.roaming[from].is_empty() {

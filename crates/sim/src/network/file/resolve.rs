@@ -366,6 +366,8 @@ impl Topology {
         if t.nodes.len() > 250 * 256 {
             return Err("a network holds at most 64000 nodes".into());
         }
+        // a network over the memory budget is refused before its names are resolved
+        crate::network::budget::RunSize::at_least(t).check(crate::network::MEMORY_BUDGET)?;
         let node = |name: &str, what: &str| node_index(t, name, what);
         let topo = Topology {
             nodes: t
