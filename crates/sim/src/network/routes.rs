@@ -78,7 +78,16 @@ pub struct Routes {
     tables: Vec<u32>,
     /// (address, node), sorted: the node a packet's destination address names.
     by_addr: Vec<(u32, u32)>,
+    /// In a network of at most [`DENSE_NODES`] nodes (every paper's), every (node, destination)'s
+    /// step as [`Routes::step`] finds it through the tables, at `node * n + dest`: the same
+    /// answers with one load per packet instead of three dependent ones (bench 1.025x
+    /// instructions without it). Empty in a larger network, whose memory stays linear.
+    dense: Vec<Option<(Hop, NodeId)>>,
 }
+
+/// The most nodes a network may have for [`Routes`] to keep every step in one dense table:
+/// 64 x 64 entries of 40 bytes, 160 KiB at most, a constant against the budget's 16 MiB base.
+const DENSE_NODES: usize = 64;
 
 /// Every node's hops in the rule's order, built in one pass over links and cells: `(start, hops)`
 /// as in [`Routes`].
@@ -144,6 +153,11 @@ impl Routes {
                 r.dests[d].table = r.dests[via as usize].table;
             }
         }
+        let n = r.dests.len();
+        if n <= DENSE_NODES {
+            let dense = (0..n * n).map(|i| r.step_by_tables(i / n, i % n)).collect();
+            r.dense = dense;
+        }
         r
     }
 
@@ -177,6 +191,7 @@ impl Routes {
             ],
             tables: Vec::new(),
             by_addr,
+            dense: Vec::new(),
         };
         for d in 0..n {
             r.dests[d].via = r.attachment(d).map_or(NONE, |a| a as u32);
@@ -275,6 +290,19 @@ impl Routes {
     /// The next hop from `node` towards `dest` and the node it reaches.
     #[inline(always)]
     fn step(&self, node: NodeId, dest: NodeId) -> Option<(Hop, NodeId)> {
+        if !self.dense.is_empty() {
+            let n = self.dests.len();
+            if node >= n || dest >= n {
+                return None;
+            }
+            return self.dense[node * n + dest];
+        }
+        self.step_by_tables(node, dest)
+    }
+
+    /// [`Routes::step`] through the destination tables (and a search where `dest` has none).
+    #[inline(always)]
+    fn step_by_tables(&self, node: NodeId, dest: NodeId) -> Option<(Hop, NodeId)> {
         let n = self.dests.len();
         if node == dest || node >= n {
             return None;
