@@ -27,8 +27,8 @@ mod witness;
 
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::{
-    format_duration, parse_duration, CaIncrement, Deflation, DelayedAck, HeaderPrediction,
-    HostPreset, HostProfile, ReaderModel, DEFAULT_READ_SIZE,
+    CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostPreset, HostProfile, ReaderModel,
+    DEFAULT_READ_SIZE, READ_DELAY_RANGE,
 };
 pub use policy::{
     Addition, DupAckThreshold, ElnRule, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy,

@@ -6,7 +6,10 @@
 //! that one's cell.
 
 use snooplab_proto::agent::handoff::{Scheme, Trigger};
+use snooplab_proto::duration::{Bare, Range};
 use snooplab_proto::time::{Time, MS, SEC};
+
+use crate::scenario::TimeValue;
 
 use super::{AgentKind, Network, NodeId, NodeKind};
 
@@ -284,7 +287,7 @@ pub struct HandoffTable {
     /// The primary at the start first.
     pub base_stations: Vec<String>,
     /// Timed handoffs, seconds apart.
-    pub every_s: Option<f64>,
+    pub every_s: Option<TimeValue>,
     /// `timer` (with `every-s`), `signal` (with `[handoff.movement]`) or `never`.
     pub trigger: Option<String>,
     /// dB a beacon must beat the primary's by [default: 6].
@@ -294,9 +297,9 @@ pub struct HandoffTable {
     /// IP ids in a request [default: 3].
     pub ids: Option<usize>,
     /// Seconds between beacons, 0 for none [default: 1].
-    pub beacon_interval_s: Option<f64>,
+    pub beacon_interval_s: Option<TimeValue>,
     /// Seconds before an unconfirmed request goes again [default: 0.1].
-    pub retry_s: Option<f64>,
+    pub retry_s: Option<TimeValue>,
     /// `multicast` (paper 002), `hard` (Mobile IP, nothing buffered) or `fast-retransmit`
     /// (Caceres and Iftode) [default: multicast].
     pub scheme: Option<String>,
@@ -322,12 +325,8 @@ pub struct MovementTable {
 /// Hysteresis of signal-strength handoffs when a file gives none (our choice).
 pub const DEFAULT_HYSTERESIS_DB: f64 = 6.0;
 
-fn secs(s: f64, what: &str) -> Result<Time, String> {
-    if !(s.is_finite() && (0.0..=1e6).contains(&s)) {
-        return Err(format!("{what} {s} must be between 0 and 1e6 seconds"));
-    }
-    Ok((s * SEC as f64).round() as Time)
-}
+/// The times a handoff table may give, each key its own (0 to 1e6 s, as before the grammar).
+const HANDOFF_TIME_RANGE: Range = Range::new(0, 1_000_000 * SEC);
 
 impl HandoffTable {
     /// The handoff with node names resolved by `node`; the message names the key.
@@ -345,7 +344,14 @@ impl HandoffTable {
             .collect::<Result<Vec<_>, _>>()?;
         let every = self
             .every_s
-            .map(|s| secs(s, &format!("{what}: every-s")))
+            .as_ref()
+            .map(|s| {
+                s.time(
+                    Bare::Seconds,
+                    HANDOFF_TIME_RANGE,
+                    &format!("{what}: every-s"),
+                )
+            })
             .transpose()?;
         let trigger = match (self.trigger.as_deref(), every) {
             (None | Some("timer"), Some(t)) => Trigger::Every(t),
@@ -370,8 +376,12 @@ impl HandoffTable {
         if let Some(n) = self.ids {
             h.ids = n;
         }
-        if let Some(s) = self.beacon_interval_s {
-            let t = secs(s, &format!("{what}: beacon-interval-s"))?;
+        if let Some(s) = &self.beacon_interval_s {
+            let t = s.time(
+                Bare::Seconds,
+                HANDOFF_TIME_RANGE,
+                &format!("{what}: beacon-interval-s"),
+            )?;
             h.beacon_interval = (t > 0).then_some(t);
         }
         h.shared_channel = self.shared_channel.unwrap_or(false);
@@ -381,8 +391,12 @@ impl HandoffTable {
         if let Some(q) = &self.old_primary_queue {
             h.old_primary_queue = OldPrimaryQueue::parse(q).map_err(|e| format!("{what}: {e}"))?;
         }
-        if let Some(s) = self.retry_s {
-            h.retry = secs(s, &format!("{what}: retry-s"))?;
+        if let Some(s) = &self.retry_s {
+            h.retry = s.time(
+                Bare::Seconds,
+                HANDOFF_TIME_RANGE,
+                &format!("{what}: retry-s"),
+            )?;
         }
         h.movement = self.movement.as_ref().map(|m| Movement {
             from_m: m.from_m,

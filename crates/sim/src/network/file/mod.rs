@@ -15,7 +15,7 @@ use serde::Deserialize;
 use snooplab_proto::time::US;
 
 use crate::medium::CsmaParams;
-use crate::scenario::SizeValue;
+use crate::scenario::{SizeValue, TimeValue};
 
 mod channel;
 
@@ -40,7 +40,7 @@ pub struct NodeTable {
     pub input_queue: Option<usize>,
     /// Base stations and routers: forwarding time per packet, microseconds; packets queue behind
     /// it in the input queue [default: 0, forwarded at once].
-    pub forwarding_us: Option<f64>,
+    pub forwarding_us: Option<TimeValue>,
     /// bs-eln and bs-nack base stations: a gap in a mobile host's data is a possible congestion
     /// loss, never marked, while the input queue or the mobile host's output queue is above this
     /// fraction of its maximum [default: 0.75, paper 004].
@@ -82,7 +82,7 @@ pub struct LinkTable {
     pub env: Option<String>,
     pub rate_bps: Option<u64>,
     /// One-way propagation and processing delay, milliseconds.
-    pub delay_ms: Option<f64>,
+    pub delay_ms: Option<TimeValue>,
     /// Packets each direction's queue holds.
     pub queue: Option<usize>,
     /// Link-layer bytes added to each IP packet.
@@ -196,7 +196,7 @@ pub struct FlowTable {
     pub mss: Option<SizeValue>,
     pub transfer: Option<SizeValue>,
     /// When the sender opens the connection, seconds [default: 0].
-    pub start_s: Option<f64>,
+    pub start_s: Option<TimeValue>,
 }
 
 /// The network tables of a scenario file.
@@ -216,9 +216,9 @@ pub struct Tables<'a> {
 pub struct CrashTable {
     pub node: String,
     /// When it crashes, seconds.
-    pub at_s: f64,
+    pub at_s: TimeValue,
     /// How long it stays down, seconds.
-    pub down_s: f64,
+    pub down_s: TimeValue,
 }
 
 // after `channel_keys!`, which it uses
