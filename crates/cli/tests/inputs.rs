@@ -752,3 +752,96 @@ fn durations_are_one_grammar_in_flags_and_files() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A network file with one cell of `stations` (TOML list items) and a flow to `mh`.
+fn cell_file(stations: &str) -> String {
+    format!(
+        "[[node]]\nname = \"fh\"\n[[node]]\nname = \"bs\"\nkind = \"base-station\"\n\
+         [[node]]\nname = \"mh\"\n[[link]]\nbetween = [\"fh\", \"bs\"]\n\
+         [[cell]]\nbase-station = \"bs\"\nstations = [{stations}]\n\
+         [[flow]]\nfrom = \"fh\"\nto = \"mh\"\ntransfer = \"1k\"\n"
+    )
+}
+
+/// Issue 49: what a new user's test found accepted with exit 0, each refused with one line.
+#[test]
+fn garbage_that_ran_is_refused() {
+    let dir = scratch("garbage");
+    // a station listed twice in a cell: two queues and two channels for one node
+    let (o, _) = run_file(&dir, "ok.toml", &cell_file("\"mh\""), &["--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    refused_file(
+        &dir,
+        "twice.toml",
+        &cell_file("\"mh\", \"mh\""),
+        &["cell 'bs-cell': station 'mh' is listed twice"],
+    );
+    // and listed once plainly, once with channel settings of its own
+    refused_file(
+        &dir,
+        "twice-station.toml",
+        &format!(
+            "{}[[cell.station]]\nnode = \"mh\"\nerror-every = \"32k\"\n",
+            cell_file("\"mh\"")
+        ),
+        &["cell 'bs-cell': station 'mh' is listed twice"],
+    );
+    // a channel key given twice kept the last silently
+    assert_refused(
+        &["run", "--down", "exponential:every=64k,every=1k"],
+        &["down: every is given twice (64k and 1k): give each key once"],
+    );
+    assert_refused(
+        &[
+            "run",
+            "--up",
+            "gilbert-elliott:good-every=0,bad-every=1k,good-time=1s,bad-time=50ms,good-time=2s",
+        ],
+        &["good-time is given twice (1s and 2s)"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 49: every comma-separated list flag takes each value once.
+#[test]
+fn list_flags_name_each_value_once() {
+    assert_refused(
+        &["bench", "--with", "trace,trace"],
+        &["--with list 'trace,trace' names 'trace' twice: each is recorded once"],
+    );
+    assert_refused(
+        &["bench", "--with", "none,pcap"],
+        &["--with 'none,pcap' names none beside what to record"],
+    );
+    // live's checks come before it needs root
+    assert_refused(
+        &["live", "--protocol", "plain,ll-tcp-aware,plain"],
+        &["protocol list 'plain,ll-tcp-aware,plain' names 'plain' twice"],
+    );
+}
+
+/// Issue 49: a plot window outside the run's time drew an empty chart.
+#[test]
+fn a_plot_window_outside_the_run_is_refused() {
+    let dir = scratch("plot-window");
+    let trace = dir.join("trace");
+    let o = snooplab(&["run", "--transfer", "64k", "--trace", &s(&trace)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = s(&trace);
+    let out = s(&dir.join("plots"));
+    let plot =
+        |from: &str, to: &str| snooplab(&["plot", &t, "--from", from, "--to", to, "--out", &out]);
+    let ok = plot("0", "0.1");
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    for (from, to, needle) in [
+        ("1000", "2000", "lies outside the run: its trace ends at"),
+        ("2", "1", "the time window is empty"),
+        ("1", "1", "the time window is empty"),
+    ] {
+        assert_refused(
+            &["plot", &t, "--from", from, "--to", to, "--out", &out],
+            &[needle],
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -204,6 +204,40 @@ pub fn split_list(text: &str, what: &str) -> Result<Vec<String>, Error> {
     Ok(items)
 }
 
+/// A comma-separated list of distinct values: each item parsed, and a value named twice (`e2e,e2e`,
+/// or one value by two names, `snoop,ll-tcp-aware`) refused, `why` saying what it would do. Every
+/// list flag of the command line reads through here (`sweep`'s lists, `live --protocol`, `bench
+/// --with`), so none keeps a repeated value silently.
+pub fn split_distinct<T: Eq + std::hash::Hash>(
+    text: &str,
+    what: &str,
+    why: &str,
+    parse: impl Fn(&str) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
+    let items = split_list(text, what)?;
+    // by hash: a list of a million values is found too long later, not compared pairwise here
+    let mut seen: std::collections::HashMap<&T, usize> = std::collections::HashMap::new();
+    let mut index = Vec::with_capacity(items.len());
+    for item in &items {
+        index.push(parse(item)?);
+    }
+    for (i, v) in index.iter().enumerate() {
+        if let Some(&j) = seen.get(v) {
+            let item = &items[i];
+            let twice = if items[j] == *item {
+                format!("'{item}' twice")
+            } else {
+                format!("one value twice, as '{}' and '{item}'", items[j])
+            };
+            return Err(Error::Invalid(format!(
+                "{what} list '{text}' names {twice}: {why}"
+            )));
+        }
+        seen.insert(v, i);
+    }
+    Ok(index)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

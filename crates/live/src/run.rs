@@ -30,7 +30,7 @@ pub const HEADER_BYTES: u32 = 40;
 
 /// The agents the live base station runs (paper 000 Table I's link-layer family, the split
 /// connection and no agent).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LiveProtocol {
     /// Forwarding only: the E2E configurations.
     Plain,

@@ -143,7 +143,17 @@ impl ChannelTable {
                     Ok(n) => toml::Value::Integer(n),
                     Err(_) => toml::Value::String(v.into()),
                 };
-                table.insert(k.trim().into(), value);
+                // a key twice is a typo, not an override: a file's TOML refuses it too
+                if let Some(first) = table.insert(k.trim().into(), value) {
+                    let first = match first {
+                        toml::Value::String(t) => t,
+                        other => other.to_string(),
+                    };
+                    return Err(format!(
+                        "{} is given twice ({first} and {v}): give each key once",
+                        k.trim()
+                    ));
+                }
             }
         }
         toml::Value::Table(table).try_into().map_err(|e: toml::de::Error| {
