@@ -845,3 +845,61 @@ fn a_plot_window_outside_the_run_is_refused() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Paper 002's handoff example with `every-s = 5` replaced by `handoff` lines and `extra` tables
+/// appended.
+fn handoff_file(handoff: &str, extra: &str) -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/paper002-handoff.toml"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(text.contains("\nevery-s = 5\n"), "the example changed");
+    format!(
+        "{}{extra}",
+        text.replace("\nevery-s = 5\n", &format!("\n{handoff}\n"))
+    )
+}
+
+/// Issue 49: periods so short that a run never ends are refused when the file is read, each with
+/// one line naming the key, the value and the limit.
+#[test]
+fn periods_below_their_floor_are_refused() {
+    let dir = scratch("periods");
+    for (name, handoff, extra, needle) in [
+        (
+            "handoff-us.toml",
+            "every-s = 1e-6",
+            "",
+            "handoff of 'mh': every-s '0.000001' must be between 10 ms and 10000000 s",
+        ),
+        (
+            "handoff-unit.toml",
+            "every-s = \"1us\"",
+            "",
+            "handoff of 'mh': every-s '1us' must be between 10 ms and 10000000 s",
+        ),
+        (
+            "beacon.toml",
+            "every-s = 5\nbeacon-interval-s = 1e-9",
+            "",
+            "handoff of 'mh': beacon-interval-s '0.000000001' must be between 1024 us and \
+             10000000 s, or 0 for none",
+        ),
+        (
+            "retry.toml",
+            "every-s = 5\nretry-s = \"1ms\"",
+            "",
+            "handoff of 'mh': retry-s '1ms' must be between 10 ms and 10000000 s",
+        ),
+        (
+            "crash.toml",
+            "every-s = 5",
+            "\n[[crash]]\nnode = \"bs1\"\nat-s = 1\ndown-s = 0\n",
+            "crash of 'bs1': down-s '0' must be between 10 ms and 10000000 s",
+        ),
+    ] {
+        refused_file(&dir, name, &handoff_file(handoff, extra), &[needle]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

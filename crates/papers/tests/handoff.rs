@@ -488,7 +488,8 @@ fn on_one_shared_channel_the_old_cell_drains_its_backlog_beside_the_new_one() {
 #[test]
 fn a_handoff_every_millisecond_keeps_bounded_records_and_ends_with_its_flow() {
     let net = from_file(&|t| {
-        t.replace("every-s = 5", "every-s = 0.001")
+        // a millisecond is now refused when the file is read (issue 49): the shortest period
+        t.replace("every-s = 5", "every-s = 0.01")
             .replace("transfer = \"10M\"", "transfer = \"1M\"")
     })
     .unwrap_or_else(|e| panic!("{e}"));

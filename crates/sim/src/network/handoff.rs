@@ -6,10 +6,10 @@
 //! that one's cell.
 
 use snooplab_proto::agent::handoff::{Scheme, Trigger};
-use snooplab_proto::duration::{Bare, Range};
-use snooplab_proto::time::{Time, MS, SEC};
+use snooplab_proto::duration::{self, Bare, Range};
+use snooplab_proto::time::{Time, MS, SEC, US};
 
-use crate::scenario::TimeValue;
+use crate::scenario::{TimeValue, MAX_TIME_RANGE};
 
 use super::{AgentKind, Network, NodeId, NodeKind};
 
@@ -223,9 +223,7 @@ impl Network {
                 }
             }
             if let Trigger::Every(t) = h.trigger {
-                if t == 0 {
-                    return Err(format!("handoff of '{mh}': the interval must be positive"));
-                }
+                check_time(&mh, "every-s", t, HANDOFF_PERIOD_RANGE)?;
             }
             if matches!(h.trigger, Trigger::Signal { .. }) {
                 match &h.movement {
@@ -268,10 +266,9 @@ impl Network {
                     h.ids
                 ));
             }
-            if h.retry == 0 || h.beacon_interval == Some(0) {
-                return Err(format!(
-                    "handoff of '{mh}': retry and beacon interval must be positive"
-                ));
+            check_time(&mh, "retry-s", h.retry, RETRY_RANGE)?;
+            if let Some(t) = h.beacon_interval {
+                check_time(&mh, "beacon-interval-s", t, BEACON_INTERVAL_RANGE)?;
             }
         }
         Ok(())
@@ -325,8 +322,40 @@ pub struct MovementTable {
 /// Hysteresis of signal-strength handoffs when a file gives none (our choice).
 pub const DEFAULT_HYSTERESIS_DB: f64 = 6.0;
 
-/// The times a handoff table may give, each key its own (0 to 1e6 s, as before the grammar).
-const HANDOFF_TIME_RANGE: Range = Range::new(0, 1_000_000 * SEC);
+/// Time between timed handoffs (`every-s`): at least 10 ms. Paper 002 measured a handoff, from the
+/// decision to the new base station's confirmation, at 5-10 ms on an idle network and 25-70 ms
+/// during a transfer (section 7, Fig. 10; ours is 3.7 ms idle, 6.7 ms during one, docs/paper002.md):
+/// a handoff every 10 ms is one straight after another, and a shorter period would begin the next
+/// before the last one's signalling could end (1 us handoffs simulated 310 of 3600 s in a minute of
+/// wall time, issue 49). At most the longest run (1e7 s), which is never.
+pub const HANDOFF_PERIOD_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
+
+/// Time between a base station's beacons (`beacon-interval-s`), 0 for none: at least 1024 us, one
+/// IEEE 802.11 time unit. 802.11's Beacon Interval field is a count of TUs (IEEE Std 802.11-2016,
+/// 9.4.1.3; the TU, 1024 us, is defined in 3.2), so 1 TU is the shortest any access point can be
+/// told to beacon; paper 002's base stations beacon once a second (section 6). (A beacon every
+/// 1e-9 s reached 0.2 simulated seconds in 52 s of wall time, issue 49.) At most the longest run.
+pub const BEACON_INTERVAL_RANGE: Range = Range::new(1024 * US, MAX_TIME_RANGE.max);
+
+/// Time before an unconfirmed handoff request goes again (`retry-s`): at least 10 ms, the longest a
+/// confirmation takes on an idle network in paper 002's measurements (5-10 ms, section 7, Fig. 10):
+/// a request repeated sooner duplicates one whose confirmation is still on its way. At most the
+/// longest run.
+pub const RETRY_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
+
+/// A handoff's time `t` against its range: the message names the key and the limit, for networks
+/// built in code (a paper's testbed, Python) as a file's keys are checked when it is read.
+fn check_time(mh: &str, key: &str, t: Time, range: Range) -> Result<(), String> {
+    if range.contains(t) {
+        Ok(())
+    } else {
+        Err(duration::out_of_range(
+            &format!("handoff of '{mh}': {key}"),
+            &duration::show(t),
+            range,
+        ))
+    }
+}
 
 impl HandoffTable {
     /// The handoff with node names resolved by `node`; the message names the key.
@@ -348,7 +377,7 @@ impl HandoffTable {
             .map(|s| {
                 s.time(
                     Bare::Seconds,
-                    HANDOFF_TIME_RANGE,
+                    HANDOFF_PERIOD_RANGE,
                     &format!("{what}: every-s"),
                 )
             })
@@ -377,11 +406,22 @@ impl HandoffTable {
             h.ids = n;
         }
         if let Some(s) = &self.beacon_interval_s {
-            let t = s.time(
-                Bare::Seconds,
-                HANDOFF_TIME_RANGE,
-                &format!("{what}: beacon-interval-s"),
-            )?;
+            let key = format!("{what}: beacon-interval-s");
+            // 0 is no beacons; anything else is an interval within its range
+            let t = s
+                .time(
+                    Bare::Seconds,
+                    Range::new(0, BEACON_INTERVAL_RANGE.max),
+                    &key,
+                )
+                .and_then(|t| match t {
+                    0 => Ok(0),
+                    t if BEACON_INTERVAL_RANGE.contains(t) => Ok(t),
+                    _ => Err(format!(
+                        "{}, or 0 for none",
+                        duration::out_of_range(&key, &s.text(), BEACON_INTERVAL_RANGE)
+                    )),
+                })?;
             h.beacon_interval = (t > 0).then_some(t);
         }
         h.shared_channel = self.shared_channel.unwrap_or(false);
@@ -392,11 +432,7 @@ impl HandoffTable {
             h.old_primary_queue = OldPrimaryQueue::parse(q).map_err(|e| format!("{what}: {e}"))?;
         }
         if let Some(s) = &self.retry_s {
-            h.retry = s.time(
-                Bare::Seconds,
-                HANDOFF_TIME_RANGE,
-                &format!("{what}: retry-s"),
-            )?;
+            h.retry = s.time(Bare::Seconds, RETRY_RANGE, &format!("{what}: retry-s"))?;
         }
         h.movement = self.movement.as_ref().map(|m| Movement {
             from_m: m.from_m,
@@ -406,5 +442,70 @@ impl HandoffTable {
             path_loss_exponent: m.path_loss_exponent.unwrap_or(3.0),
         });
         Ok(h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(every: Option<TimeValue>) -> HandoffTable {
+        HandoffTable {
+            mobile: "mh".into(),
+            home_agent: "ha".into(),
+            base_stations: vec!["bs1".into(), "bs2".into()],
+            every_s: every,
+            ..HandoffTable::default()
+        }
+    }
+
+    fn resolve(t: &HandoffTable) -> Result<HandoffSpec, String> {
+        t.resolve(&|name: &str, _: &str| Ok(if name == "mh" { 0 } else { 1 }))
+    }
+
+    #[test]
+    fn each_period_has_its_floor() {
+        let n = |v: f64| Some(TimeValue::Number(v));
+        let ok = resolve(&table(n(0.01))).map(|h| h.trigger);
+        assert_eq!(ok, Ok(Trigger::Every(10 * MS)));
+        let e = resolve(&table(Some(TimeValue::Text("9.999ms".into())))).unwrap_err();
+        assert_eq!(
+            e,
+            "handoff of 'mh': every-s '9.999ms' must be between 10 ms and 10000000 s"
+        );
+        let beacon = |v: TimeValue| {
+            resolve(&HandoffTable {
+                beacon_interval_s: Some(v),
+                ..table(n(1.0))
+            })
+            .map(|h| h.beacon_interval)
+        };
+        assert_eq!(beacon(TimeValue::Number(0.0)), Ok(None));
+        assert_eq!(
+            beacon(TimeValue::Text("1024us".into())),
+            Ok(Some(1024 * US))
+        );
+        let e = beacon(TimeValue::Text("1ms".into())).unwrap_err();
+        assert!(
+            e.ends_with(
+                "beacon-interval-s '1ms' must be between 1024 us and 10000000 s, or 0 for none"
+            ),
+            "{e}"
+        );
+        let retry = |v: f64| {
+            resolve(&HandoffTable {
+                retry_s: Some(TimeValue::Number(v)),
+                ..table(n(1.0))
+            })
+            .map(|h| h.retry)
+        };
+        assert_eq!(retry(0.01), Ok(10 * MS));
+        assert!(retry(0.005)
+            .unwrap_err()
+            .contains("retry-s '0.005' must be between 10 ms"));
+        // the floors are where the sources put them
+        assert_eq!(HANDOFF_PERIOD_RANGE.min, 10 * MS);
+        assert_eq!(BEACON_INTERVAL_RANGE.min, 1024 * US);
+        assert_eq!(RETRY_RANGE.min, 10 * MS);
     }
 }

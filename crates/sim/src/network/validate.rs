@@ -169,6 +169,14 @@ impl Network {
                     self.nodes[c.node].name
                 ));
             }
+            // as a file's down-s is checked when it is read, for networks built in code
+            if !super::file::CRASH_DOWN_RANGE.contains(c.down_for) {
+                return Err(snooplab_proto::duration::out_of_range(
+                    &format!("crash of '{}': down-s", self.nodes[c.node].name),
+                    &snooplab_proto::duration::show(c.down_for),
+                    super::file::CRASH_DOWN_RANGE,
+                ));
+            }
         }
         Ok(())
     }

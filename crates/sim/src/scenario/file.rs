@@ -156,6 +156,14 @@ impl Default for TimeValue {
 }
 
 impl TimeValue {
+    /// The value as the file wrote it, for a message.
+    pub fn text(&self) -> String {
+        match self {
+            TimeValue::Number(v) => format!("{v}"),
+            TimeValue::Text(t) => t.clone(),
+        }
+    }
+
     /// The time in nanoseconds, a number read in `bare`'s unit, checked against `range`; `what`
     /// names the key in the message.
     pub fn time(&self, bare: Bare, range: Range, what: &str) -> Result<Time, String> {

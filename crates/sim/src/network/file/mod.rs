@@ -20,7 +20,7 @@ use crate::scenario::{SizeValue, TimeValue};
 mod channel;
 
 pub use channel::{ChannelKeys, ChannelLevel, ChannelTable};
-pub use resolve::Topology;
+pub use resolve::{Topology, CRASH_DOWN_RANGE};
 
 /// A `[[node]]` table.
 #[derive(Clone, Debug, Default, Deserialize)]

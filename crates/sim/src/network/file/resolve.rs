@@ -6,7 +6,7 @@ use std::net::Ipv4Addr;
 
 use snooplab_proto::duration::{Bare, Range};
 use snooplab_proto::tcp::{HostPreset, HostProfile};
-use snooplab_proto::time::{Time, SEC, US};
+use snooplab_proto::time::{Time, MS, SEC, US};
 
 use super::{CellTable, ChannelLevel, CsmaTable, FlowTable, LinkTable, NodeTable, Stack, Tables};
 use crate::link::WiredParams;
@@ -14,7 +14,7 @@ use crate::medium::AccessModel;
 use crate::network::paper000::{DST_PORT, SRC_PORT};
 use crate::network::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Station};
 use crate::protocol::{AgentKind, Protocol, NODE_AGENTS};
-use crate::scenario::{size_u32, value_text, Env, Scenario, SizeValue};
+use crate::scenario::{size_u32, value_text, Env, Scenario, SizeValue, MAX_TIME_RANGE};
 
 /// A network described in a file, names resolved to indices and values checked; the scenario
 /// fills in what it leaves open ([`Network::from_topology`]).
@@ -92,9 +92,17 @@ fn check_name(name: &str, what: &str) -> Result<(), String> {
     }
 }
 
-/// When things happen in a file's network (`start-s`, a crash's `at-s` and `down-s`) and a link's
-/// delay: 0 to 1e7 s, the longest run there is ([`crate::scenario::MAX_TIME_RANGE`]).
-const FILE_TIME_RANGE: Range = Range::new(0, 10_000_000 * SEC);
+/// When things happen in a file's network (`start-s`, a crash's `at-s`) and a link's delay: points
+/// in a run's time, or a delay that may be none, so from 0 to the longest run there is
+/// ([`MAX_TIME_RANGE`]); none of them repeats, so none can make a run that never ends.
+const FILE_TIME_RANGE: Range = Range::new(0, MAX_TIME_RANGE.max);
+
+/// How long a crashed base station stays down (`down-s`): at least 10 ms. The papers' base
+/// stations are BSD hosts whose clock ticks 100 times a second (4.4BSD `hz = 100`,
+/// `sys/conf/param.c`), so nothing they do is timed finer than 10 ms,
+/// a reboot least of all; a station up again sooner was never down for anyone timing it. At most
+/// the longest run.
+pub const CRASH_DOWN_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
 
 /// A base station's forwarding time per packet: 0 to 1e9 us (1000 s), as before the grammar.
 const FORWARDING_RANGE: Range = Range::new(0, 1_000 * SEC);
@@ -411,7 +419,7 @@ impl Topology {
                         )?,
                         down_for: c.down_s.time(
                             Bare::Seconds,
-                            FILE_TIME_RANGE,
+                            CRASH_DOWN_RANGE,
                             &format!("{what}: down-s"),
                         )?,
                     })
