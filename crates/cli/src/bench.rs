@@ -20,21 +20,36 @@ pub struct Recording {
 }
 
 impl Recording {
+    /// `--with`: `none`, or `trace` and `pcap`, each at most once (through the one list reader,
+    /// `settings::split_distinct`): `trace,trace` is a mistake, not a second trace.
     fn parse(s: &str) -> Result<Recording, String> {
-        let mut r = Recording::default();
-        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            match part {
-                "none" => {}
-                "trace" => r.trace = true,
-                "pcap" => r.pcap = true,
-                other => {
-                    return Err(format!(
-                        "unknown --with '{other}' (known: none, trace, pcap, trace,pcap)"
-                    ))
-                }
-            }
+        #[derive(PartialEq, Eq, Hash)]
+        enum What {
+            None,
+            Trace,
+            Pcap,
         }
-        Ok(r)
+        let items = crate::settings::split_distinct(s, "--with", "each is recorded once", |p| {
+            Ok(match p {
+                "none" => What::None,
+                "trace" => What::Trace,
+                "pcap" => What::Pcap,
+                other => {
+                    return Err(snooplab_lab::Error::Invalid(format!(
+                        "unknown --with '{other}' (known: none, trace, pcap, trace,pcap)"
+                    )))
+                }
+            })
+        })?;
+        if items.len() > 1 && items.contains(&What::None) {
+            return Err(format!(
+                "--with '{s}' names none beside what to record: use none alone"
+            ));
+        }
+        Ok(Recording {
+            trace: items.contains(&What::Trace),
+            pcap: items.contains(&What::Pcap),
+        })
     }
 
     fn label(self) -> &'static str {

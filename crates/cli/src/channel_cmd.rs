@@ -2,9 +2,10 @@
 //! or from a measured loss process (a `ping` log), for `--down trace:FILE` and `snooplab live`.
 
 use clap::{Args, Subcommand};
-use snooplab_proto::tcp::parse_duration;
+use snooplab_proto::duration::{self, Bare, Range, DAY};
 use snooplab_sim::channel::{
     generate, ChannelSpec, ChannelTrace, GilbertElliottParams, MAX_TRACE_FRAMES, MAX_TRACE_PERIODS,
+    STATE_TIME_RANGE,
 };
 use snooplab_sim::size::parse_size;
 
@@ -46,7 +47,7 @@ pub struct GeArgs {
     /// Mean bytes between bit errors in the bad state; 0 = none.
     #[arg(long, value_name = "SIZE", default_value = "1k")]
     pub bad_every: String,
-    /// Mean time in the good state (1s, 200ms, 500us).
+    /// Mean time in the good state (1s, 200ms, 500us; a bare number is milliseconds), 1 us to 1 d.
     #[arg(long, value_name = "TIME")]
     pub good_time: String,
     /// Mean time in the bad state.
@@ -64,7 +65,8 @@ pub struct GeArgs {
     /// Replay the marks again from the start when they run out.
     #[arg(long)]
     pub repeat: bool,
-    /// Bad periods over this long instead of per-frame marks (1s, 120s).
+    /// Bad periods over this long instead of per-frame marks (1s, 120s, 1d; a bare number is
+    /// milliseconds), at most a day.
     #[arg(long, value_name = "TIME")]
     pub duration: Option<String>,
     /// Random seed.
@@ -72,20 +74,21 @@ pub struct GeArgs {
     pub seed: String,
 }
 
-fn time(text: &str, what: &str) -> Result<u64, String> {
-    parse_duration(text).ok_or_else(|| {
-        format!(
-            "{what} '{}' is not a duration (e.g. 1s, 50ms, 500us)",
-            text.chars().take(40).collect::<String>()
-        )
-    })
+/// A time flag: the duration grammar, a bare number being milliseconds as in a channel table's
+/// `good-time` (the two are one model's keys).
+fn time(text: &str, what: &str, range: Range) -> Result<u64, String> {
+    duration::parse_in(text, Bare::Millis, range, what)
 }
 
 /// Most frames a generated trace covers: what a trace file can hold, so that every trace written
 /// is one `trace:FILE` reads back.
 const MAX_FRAMES: u64 = MAX_TRACE_FRAMES;
-/// Most seconds a generated trace covers.
-const MAX_DURATION_S: u64 = 86_400;
+/// How long a generated trace of bad periods may cover: at least 1 ns, at most a day, as long as
+/// a state may last ([`STATE_TIME_RANGE`]): a longer trace would hold at most one period more.
+const DURATION_RANGE: Range = Range::new(1, DAY);
+/// The time from one frame to the next: at least 1 ns (the state must advance between frames),
+/// at most a day (as a state).
+const FRAME_GAP_RANGE: Range = Range::new(1, DAY);
 /// Largest `ping` log read: 256 MiB (a few million replies).
 const MAX_PING_LOG_BYTES: u64 = 256 << 20;
 
@@ -95,20 +98,15 @@ pub fn channel_trace(a: &ChannelTraceArgs) -> Result<(), String> {
             let p = GilbertElliottParams {
                 good_every: parse_size(&g.good_every).map_err(|e| format!("good-every: {e}"))?,
                 bad_every: parse_size(&g.bad_every).map_err(|e| format!("bad-every: {e}"))?,
-                good_time: time(&g.good_time, "good-time")?,
-                bad_time: time(&g.bad_time, "bad-time")?,
+                good_time: time(&g.good_time, "good-time", STATE_TIME_RANGE)?,
+                bad_time: time(&g.bad_time, "bad-time", STATE_TIME_RANGE)?,
             };
             p.validate()?;
             let seed = parse_seed(&g.seed)?;
             let spec = ChannelSpec::GilbertElliott(p).label();
             match (&g.frames, &g.duration) {
                 (_, Some(d)) => {
-                    let d = time(d, "duration")?;
-                    if d == 0 || d > MAX_DURATION_S * 1_000_000_000 {
-                        return Err(format!(
-                            "duration must be between 1 ns and {MAX_DURATION_S} s"
-                        ));
-                    }
+                    let d = time(d, "duration", DURATION_RANGE)?;
                     let comment = format!(
                         "snooplab channel-trace: {spec}, bad periods over {}, seed {seed}",
                         g.duration.as_deref().unwrap_or("")
@@ -127,7 +125,7 @@ pub fn channel_trace(a: &ChannelTraceArgs) -> Result<(), String> {
                         return Err(format!("frames {n} must be between 1 and {MAX_FRAMES}"));
                     }
                     let bytes = parse_u32(&g.frame_bytes, "frame-bytes")?;
-                    let gap = time(&g.frame_gap, "frame-gap")?;
+                    let gap = time(&g.frame_gap, "frame-gap", FRAME_GAP_RANGE)?;
                     let comment = format!(
                         "snooplab channel-trace: {spec}, {n} frames of {bytes} bytes every {}, \
                          seed {seed}",

@@ -131,9 +131,9 @@ pub struct RunArgs {
     /// Random seed [default: 1].
     #[arg(long, allow_hyphen_values = true)]
     pub seed: Option<String>,
-    /// Stop at this simulated time, in seconds (more than 0, at most 1e7), and report the run
-    /// incomplete [default: 3600].
-    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    /// Stop at this simulated time and report the run incomplete: seconds (600, 12.5, 1e4) or a
+    /// duration (1e7s, 2h, 1.5d), between 1 ns and 10000000 s [default: 3600].
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     pub max_time: Option<String>,
     /// TCP implementation of every host: bsd44-lite, bsdos-2.1 or freebsd-2.2 (see `snooplab
     /// hosts`) [default: bsdos-2.1, paper 000's hosts].
@@ -182,11 +182,13 @@ pub struct PlotArgs {
     /// Where to write the PNG and SVG files [default: the trace directory].
     #[arg(long, value_name = "DIR")]
     pub out: Option<std::path::PathBuf>,
-    /// Start of the time window to draw, in seconds [default: 0].
-    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    /// Start of the time window to draw: seconds (12.5) or a duration (2min); before the run's
+    /// end, the trace's last segment or ACK [default: 0].
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     pub from: Option<String>,
-    /// End of the time window to draw, in seconds [default: the end of the run].
-    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true)]
+    /// End of the time window to draw, after --from: seconds or a duration [default: the end of
+    /// the run].
+    #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     pub to: Option<String>,
 }
 
@@ -330,7 +332,8 @@ pub struct BenchArgs {
     /// Timed runs (after one warm-up run), 1 to 100000.
     #[arg(long, default_value_t = 20)]
     pub runs: u32,
-    /// Record during the runs, to measure what it costs: none, trace, pcap or trace,pcap.
+    /// Record during the runs, to measure what it costs: none, trace, pcap or trace,pcap (each
+    /// once).
     #[arg(long, default_value = "none", value_name = "WHAT")]
     pub with: String,
     /// Host profile of the benchmarked runs (bsd44-lite, bsdos-2.1, freebsd-2.2) [default:
@@ -471,11 +474,12 @@ pub struct LiveArgs {
     /// most 1000 runs in all (protocols x runs).
     #[arg(long, default_value = "1", allow_hyphen_values = true)]
     pub runs: String,
-    /// Give up on a run after this many seconds of real time (connecting included).
+    /// Give up on a run after this much real time, connecting included: seconds (600) or a
+    /// duration (10min).
     #[arg(
         long,
         default_value = "600",
-        value_name = "SECONDS",
+        value_name = "TIME",
         allow_hyphen_values = true
     )]
     pub max_time: String,

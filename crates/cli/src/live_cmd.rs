@@ -15,7 +15,7 @@ use snooplab_sim::Env;
 
 use crate::cli::LiveArgs;
 use crate::live_progress::LiveRunProgress;
-use crate::settings::{parse_max_time, parse_seed, parse_u32, split_list};
+use crate::settings::{parse_max_time, parse_seed, parse_u32, split_distinct};
 
 /// Mean and spread of one protocol's runs.
 #[derive(Serialize)]
@@ -69,10 +69,12 @@ pub fn host_settings(
 }
 
 fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
-    let protocols = split_list(&a.protocol, "protocol")?
-        .iter()
-        .map(|p| live_protocol(p))
-        .collect::<Result<Vec<_>, _>>()?;
+    let protocols = split_distinct(
+        &a.protocol,
+        "protocol",
+        "its runs would be made twice",
+        |p| live_protocol(p).map_err(snooplab_lab::Error::Invalid),
+    )?;
     let (profile, cc, rto_min_ms) = host_settings(a)?;
     let buffer = size_u32(
         parse_size(&a.buffer).map_err(|e| format!("buffer: {e}"))?,

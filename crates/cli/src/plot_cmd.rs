@@ -72,6 +72,8 @@ pub fn plot(a: PlotArgs) -> Result<(), String> {
     let trace = TraceLog::read_csv(&a.trace_dir)?;
     let title = title_from_dir(&a.trace_dir).unwrap_or_else(|| a.trace_dir.display().to_string());
     let mut view = View::whole(&trace, title);
+    // the run's time as the trace has it: from 0 to its last segment or ACK
+    let end = view.to;
     if let Some(f) = from {
         view.from = f;
     }
@@ -83,6 +85,15 @@ pub fn plot(a: PlotArgs) -> Result<(), String> {
             "the time window is empty: --from {} s is not before --to {} s",
             view.from as f64 / 1e9,
             view.to as f64 / 1e9
+        ));
+    }
+    // a window that starts where the run has ended would be drawn as an empty chart
+    if view.from >= end {
+        return Err(format!(
+            "the time window --from {} s --to {} s lies outside the run: its trace ends at {:.3} s",
+            view.from as f64 / 1e9,
+            view.to as f64 / 1e9,
+            end as f64 / 1e9
         ));
     }
     let out = a.out.as_deref().unwrap_or(&a.trace_dir);

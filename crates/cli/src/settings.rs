@@ -3,7 +3,7 @@
 
 use snooplab_lab::settings::RunSettings;
 pub use snooplab_lab::settings::{
-    channel_flag, parse_max_time, parse_seconds, parse_seed, parse_u32, split_list,
+    channel_flag, parse_max_time, parse_seconds, parse_seed, parse_u32, split_distinct,
 };
 use snooplab_sim::Scenario;
 

@@ -282,10 +282,7 @@ fn bad_input_is_rejected_with_a_clear_error() {
         &["live", "--error-every", "3"],
         "error-every 3 is too small",
     );
-    assert_rejected(
-        &["live", "--rto-min", "1"],
-        "rto-min '1' is not a time between 1ms and 60s",
-    );
+    assert_rejected(&["live", "--rto-min", "1"], "rto-min '1' needs a unit");
 }
 
 #[test]

@@ -316,16 +316,22 @@ fn max_time_is_checked_alike_on_the_command_line_and_in_a_file() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_refused(
         &["run", "--max-time", "1e8"],
-        &["max-time '1e8' is out of range: use more than 0 and at most 1e7 seconds"],
+        &["max-time '1e8' must be between 1 ns and 10000000 s"],
     );
     refused_file(
         &dir,
         "big.toml",
         "max-time-s = 1e8\n",
-        &["max-time-s 100000000 is out of range: use more than 0 and at most 1e7 seconds"],
+        &["max-time-s '100000000' must be between 1 ns and 10000000 s"],
     );
-    assert_refused(&["run", "--max-time", "0"], &["out of range"]);
-    assert_refused(&["run", "--max-time", "nan"], &["out of range"]);
+    assert_refused(
+        &["run", "--max-time", "0"],
+        &["max-time '0' must be between 1 ns and 10000000 s"],
+    );
+    assert_refused(
+        &["run", "--max-time", "nan"],
+        &["max-time 'nan' is not a duration"],
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -541,7 +547,7 @@ fn numbers_are_refused_for_what_is_wrong_with_them() {
     // a number of seconds, only out of range; checked before the trace is read
     assert_refused(
         &["plot", "/nonexistent", "--to", "1e9"],
-        &["--to '1e9' must be between 0 and 1e7 seconds"],
+        &["--to '1e9' must be between 0 and 10000000 s"],
     );
 }
 
@@ -673,4 +679,224 @@ fn a_sweep_list_naming_a_value_twice_is_refused() {
         &["as 'snoop' and 'll-tcp-aware'"],
     );
     assert_refused(&["sweep", "--buffer", "32k,32768"], &["buffer list"]);
+}
+
+/// Issue 49: one duration grammar for flags and files, units up to days, exponents and
+/// fractions, a bare number read as each setting read it before, one range text everywhere.
+#[test]
+fn durations_are_one_grammar_in_flags_and_files() {
+    let dir = scratch("durations");
+    // what a new user tried: an exponent with a unit, and days
+    for max in ["1e7s", "1.5d", "2h", "1e7"] {
+        let o = snooplab(&["run", "--max-time", max, "--transfer", "1k", "--json"]);
+        assert!(o.status.success(), "{max}: {}", stderr(&o));
+    }
+    let (o, _) = run_file(
+        &dir,
+        "units.toml",
+        "max-time-s = \"1.5d\"\ntransfer = \"1k\"\n",
+        &["--json"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let trace = dir.join("periods.trace");
+    let ge = |duration: &str| {
+        snooplab(&[
+            "channel-trace",
+            "gilbert-elliott",
+            "--good-time",
+            "1s",
+            "--bad-time",
+            "50ms",
+            "--duration",
+            duration,
+            "--out",
+            &s(&trace),
+        ])
+    };
+    for ok in ["1d", "1.5h", "120s"] {
+        let o = ge(ok);
+        assert!(o.status.success(), "{ok}: {}", stderr(&o));
+    }
+    // `1e7s` is a duration, longer than a trace may cover: its range, in the one form
+    let o = ge("1e7s");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: duration '1e7s' must be between 1 ns and 1 d"),
+        "{err}"
+    );
+    assert_refused(
+        &[
+            "channel-trace",
+            "gilbert-elliott",
+            "--good-time",
+            "1ns",
+            "--bad-time",
+            "50ms",
+        ],
+        &["good-time '1ns' must be between 1 us and 1 d"],
+    );
+    refused_file(
+        &dir,
+        "ge.toml",
+        "down = { model = \"gilbert-elliott\", good-every = 0, bad-every = \"1k\", good-time = \"2d\", bad-time = \"50ms\" }\n",
+        &["down.good-time '2d' must be between 1 us and 1 d"],
+    );
+    assert_refused(
+        &["run", "--max-time", "1 fortnight"],
+        &["max-time '1 fortnight' is not a duration (a number and a unit: ns, us, ms, s, min, h or d"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A network file with one cell of `stations` (TOML list items) and a flow to `mh`.
+fn cell_file(stations: &str) -> String {
+    format!(
+        "[[node]]\nname = \"fh\"\n[[node]]\nname = \"bs\"\nkind = \"base-station\"\n\
+         [[node]]\nname = \"mh\"\n[[link]]\nbetween = [\"fh\", \"bs\"]\n\
+         [[cell]]\nbase-station = \"bs\"\nstations = [{stations}]\n\
+         [[flow]]\nfrom = \"fh\"\nto = \"mh\"\ntransfer = \"1k\"\n"
+    )
+}
+
+/// Issue 49: what a new user's test found accepted with exit 0, each refused with one line.
+#[test]
+fn garbage_that_ran_is_refused() {
+    let dir = scratch("garbage");
+    // a station listed twice in a cell: two queues and two channels for one node
+    let (o, _) = run_file(&dir, "ok.toml", &cell_file("\"mh\""), &["--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    refused_file(
+        &dir,
+        "twice.toml",
+        &cell_file("\"mh\", \"mh\""),
+        &["cell 'bs-cell': station 'mh' is listed twice"],
+    );
+    // and listed once plainly, once with channel settings of its own
+    refused_file(
+        &dir,
+        "twice-station.toml",
+        &format!(
+            "{}[[cell.station]]\nnode = \"mh\"\nerror-every = \"32k\"\n",
+            cell_file("\"mh\"")
+        ),
+        &["cell 'bs-cell': station 'mh' is listed twice"],
+    );
+    // a channel key given twice kept the last silently
+    assert_refused(
+        &["run", "--down", "exponential:every=64k,every=1k"],
+        &["down: every is given twice (64k and 1k): give each key once"],
+    );
+    assert_refused(
+        &[
+            "run",
+            "--up",
+            "gilbert-elliott:good-every=0,bad-every=1k,good-time=1s,bad-time=50ms,good-time=2s",
+        ],
+        &["good-time is given twice (1s and 2s)"],
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 49: every comma-separated list flag takes each value once.
+#[test]
+fn list_flags_name_each_value_once() {
+    assert_refused(
+        &["bench", "--with", "trace,trace"],
+        &["--with list 'trace,trace' names 'trace' twice: each is recorded once"],
+    );
+    assert_refused(
+        &["bench", "--with", "none,pcap"],
+        &["--with 'none,pcap' names none beside what to record"],
+    );
+    // live's checks come before it needs root
+    assert_refused(
+        &["live", "--protocol", "plain,ll-tcp-aware,plain"],
+        &["protocol list 'plain,ll-tcp-aware,plain' names 'plain' twice"],
+    );
+}
+
+/// Issue 49: a plot window outside the run's time drew an empty chart.
+#[test]
+fn a_plot_window_outside_the_run_is_refused() {
+    let dir = scratch("plot-window");
+    let trace = dir.join("trace");
+    let o = snooplab(&["run", "--transfer", "64k", "--trace", &s(&trace)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let t = s(&trace);
+    let out = s(&dir.join("plots"));
+    let plot =
+        |from: &str, to: &str| snooplab(&["plot", &t, "--from", from, "--to", to, "--out", &out]);
+    let ok = plot("0", "0.1");
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    for (from, to, needle) in [
+        ("1000", "2000", "lies outside the run: its trace ends at"),
+        ("2", "1", "the time window is empty"),
+        ("1", "1", "the time window is empty"),
+    ] {
+        assert_refused(
+            &["plot", &t, "--from", from, "--to", to, "--out", &out],
+            &[needle],
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Paper 002's handoff example with `every-s = 5` replaced by `handoff` lines and `extra` tables
+/// appended.
+fn handoff_file(handoff: &str, extra: &str) -> String {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/paper002-handoff.toml"
+    );
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(text.contains("\nevery-s = 5\n"), "the example changed");
+    format!(
+        "{}{extra}",
+        text.replace("\nevery-s = 5\n", &format!("\n{handoff}\n"))
+    )
+}
+
+/// Issue 49: periods so short that a run never ends are refused when the file is read, each with
+/// one line naming the key, the value and the limit.
+#[test]
+fn periods_below_their_floor_are_refused() {
+    let dir = scratch("periods");
+    for (name, handoff, extra, needle) in [
+        (
+            "handoff-us.toml",
+            "every-s = 1e-6",
+            "",
+            "handoff of 'mh': every-s '0.000001' must be between 10 ms and 10000000 s",
+        ),
+        (
+            "handoff-unit.toml",
+            "every-s = \"1us\"",
+            "",
+            "handoff of 'mh': every-s '1us' must be between 10 ms and 10000000 s",
+        ),
+        (
+            "beacon.toml",
+            "every-s = 5\nbeacon-interval-s = 1e-9",
+            "",
+            "handoff of 'mh': beacon-interval-s '0.000000001' must be between 1024 us and \
+             10000000 s, or 0 for none",
+        ),
+        (
+            "retry.toml",
+            "every-s = 5\nretry-s = \"1ms\"",
+            "",
+            "handoff of 'mh': retry-s '1ms' must be between 10 ms and 10000000 s",
+        ),
+        (
+            "crash.toml",
+            "every-s = 5",
+            "\n[[crash]]\nnode = \"bs1\"\nat-s = 1\ndown-s = 0\n",
+            "crash of 'bs1': down-s '0' must be between 10 ms and 10000000 s",
+        ),
+    ] {
+        refused_file(&dir, name, &handoff_file(handoff, extra), &[needle]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

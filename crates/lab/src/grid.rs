@@ -11,7 +11,7 @@ use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::scenario::{default_scenario, size_u32, ScenarioFile};
 use snooplab_sim::{Env, Protocol, RunResult, Scenario};
 
-use crate::settings::{apply_host_details, parse_seed, parse_size_of, parse_u32, split_list};
+use crate::settings::{apply_host_details, parse_seed, parse_size_of, parse_u32, split_distinct};
 use crate::summary::{summarize, ConfigSummary};
 use crate::Error;
 
@@ -126,25 +126,7 @@ fn list<T: Copy + Eq + std::hash::Hash>(
     let Some(t) = text else {
         return Ok(vec![None]);
     };
-    let items = split_list(t, what)?;
-    let mut out: Vec<T> = Vec::with_capacity(items.len());
-    // by hash: a list of a million values is found too long later, not compared pairwise here
-    let mut seen: std::collections::HashMap<T, usize> = std::collections::HashMap::new();
-    for (i, item) in items.iter().enumerate() {
-        let v = parse(item)?;
-        if let Some(&j) = seen.get(&v) {
-            let twice = if items[j] == *item {
-                format!("'{item}' twice")
-            } else {
-                format!("one value twice, as '{}' and '{item}'", items[j])
-            };
-            return Err(Error::Invalid(format!(
-                "{what} list '{t}' names {twice}: each combination would run twice"
-            )));
-        }
-        seen.insert(v, i);
-        out.push(v);
-    }
+    let out = split_distinct(t, what, "each combination would run twice", parse)?;
     Ok(out.into_iter().map(Some).collect())
 }
 

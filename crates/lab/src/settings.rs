@@ -4,11 +4,11 @@
 
 use std::path::PathBuf;
 
+use snooplab_proto::duration::{self, Bare, Range};
 use snooplab_proto::tcp::{HostPreset, HostProfile};
-use snooplab_proto::time::SEC;
 use snooplab_sim::channel::ChannelSpec;
 use snooplab_sim::network::file::ChannelTable;
-use snooplab_sim::scenario::{default_scenario, max_time_from_secs, size_u32};
+use snooplab_sim::scenario::{default_scenario, size_u32, MAX_TIME_RANGE};
 use snooplab_sim::size::parse_size;
 use snooplab_sim::{Direction, Env, Protocol, Scenario};
 
@@ -65,45 +65,19 @@ pub fn parse_size_of(text: &str, what: &str) -> Result<u64, Error> {
     parse_size(text).map_err(|e| Error::Invalid(format!("{what}: {e}")))
 }
 
-/// A time in decimal seconds (`12`, `12.5`, down to nanoseconds; `1e3` too), from 0 to 1e7 s, in
-/// nanoseconds.
+/// The times a plot window's ends (`--from`, `--to`) may name: 0 to the longest run there is.
+pub const WINDOW_RANGE: Range = Range::new(0, MAX_TIME_RANGE.max);
+
+/// A point in a run's time (`--from 12.5`, `--to 2min`): the duration grammar, a bare number
+/// being seconds, from 0 to 1e7 s; in nanoseconds.
 pub fn parse_seconds(text: &str, what: &str) -> Result<u64, Error> {
-    let range = || Error::Invalid(format!("{what} '{text}' must be between 0 and 1e7 seconds"));
-    let t = text.trim();
-    let ns = match snooplab_sim::trace::parse_secs(t) {
-        Some(ns) => ns,
-        // an exponent, or more digits than nanoseconds: a number of seconds all the same, so a
-        // message about its range, not its form
-        None => match t.parse::<f64>() {
-            Ok(v) if v.is_finite() && v < 0.0 => return Err(range()),
-            Ok(v) if v.is_finite() => {
-                if v > 1e7 {
-                    return Err(range());
-                }
-                (v * SEC as f64).round() as u64
-            }
-            _ => {
-                return Err(Error::Invalid(format!(
-                    "{what} '{text}' is not a number of seconds (e.g. 12, 12.5 or 1e3)"
-                )))
-            }
-        },
-    };
-    if ns > 10_000_000 * SEC {
-        return Err(range());
-    }
-    Ok(ns)
+    duration::parse_in(text, Bare::Seconds, WINDOW_RANGE, what).map_err(Error::Invalid)
 }
 
-/// `--max-time`: decimal seconds, exponents allowed (`600`, `12.5`, `1e4`), checked and rounded
-/// as a scenario file's `max-time-s`.
+/// `--max-time`: the duration grammar, a bare number being seconds (`600`, `12.5`, `1e4`,
+/// `1.5d`), checked as a scenario file's `max-time-s`.
 pub fn parse_max_time(text: &str) -> Result<u64, Error> {
-    let secs: f64 = text.trim().parse().map_err(|_| {
-        Error::Invalid(format!(
-            "max-time '{text}' is not a number of seconds (e.g. 600, 12.5 or 1e4)"
-        ))
-    })?;
-    max_time_from_secs(secs, &format!("max-time '{text}'")).map_err(Error::Invalid)
+    duration::parse_in(text, Bare::Seconds, MAX_TIME_RANGE, "max-time").map_err(Error::Invalid)
 }
 
 /// The settings of one run as text, each `None` when not given (the file's or the default then).
@@ -230,9 +204,44 @@ pub fn split_list(text: &str, what: &str) -> Result<Vec<String>, Error> {
     Ok(items)
 }
 
+/// A comma-separated list of distinct values: each item parsed, and a value named twice (`e2e,e2e`,
+/// or one value by two names, `snoop,ll-tcp-aware`) refused, `why` saying what it would do. Every
+/// list flag of the command line reads through here (`sweep`'s lists, `live --protocol`, `bench
+/// --with`), so none keeps a repeated value silently.
+pub fn split_distinct<T: Eq + std::hash::Hash>(
+    text: &str,
+    what: &str,
+    why: &str,
+    parse: impl Fn(&str) -> Result<T, Error>,
+) -> Result<Vec<T>, Error> {
+    let items = split_list(text, what)?;
+    // by hash: a list of a million values is found too long later, not compared pairwise here
+    let mut seen: std::collections::HashMap<&T, usize> = std::collections::HashMap::new();
+    let mut index = Vec::with_capacity(items.len());
+    for item in &items {
+        index.push(parse(item)?);
+    }
+    for (i, v) in index.iter().enumerate() {
+        if let Some(&j) = seen.get(v) {
+            let item = &items[i];
+            let twice = if items[j] == *item {
+                format!("'{item}' twice")
+            } else {
+                format!("one value twice, as '{}' and '{item}'", items[j])
+            };
+            return Err(Error::Invalid(format!(
+                "{what} list '{text}' names {twice}: {why}"
+            )));
+        }
+        seen.insert(v, i);
+    }
+    Ok(index)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use snooplab_proto::time::SEC;
 
     fn msg(r: Result<u64, Error>) -> String {
         r.expect_err("refused").to_string()
@@ -264,10 +273,17 @@ mod tests {
     fn seconds_with_an_exponent_are_seconds() {
         assert_eq!(parse_seconds("1e3", "--from"), Ok(1_000 * SEC));
         assert_eq!(parse_seconds("12.5", "--from"), Ok(12_500_000_000));
+        assert_eq!(parse_seconds("2min", "--from"), Ok(120 * SEC));
         assert_eq!(
             msg(parse_seconds("1e9", "--to")),
-            "--to '1e9' must be between 0 and 1e7 seconds"
+            "--to '1e9' must be between 0 and 10000000 s"
         );
-        assert!(msg(parse_seconds("soon", "--to")).contains("is not a number of seconds"));
+        assert!(msg(parse_seconds("soon", "--to")).contains("is not a duration"));
+        assert_eq!(parse_max_time("1e7"), Ok(10_000_000 * SEC));
+        assert_eq!(parse_max_time("1.5d"), Ok(129_600 * SEC));
+        assert_eq!(
+            msg(parse_max_time("0")),
+            "max-time '0' must be between 1 ns and 10000000 s"
+        );
     }
 }

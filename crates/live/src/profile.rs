@@ -1,7 +1,9 @@
 //! How the Linux endpoints are set up: congestion control and the per-namespace TCP sysctls that
 //! bring a modern Linux TCP as close as it goes to the papers' senders (docs/live.md).
 
+use snooplab_proto::duration::{self, Bare, Range};
 use snooplab_proto::tcp::{BufferLimit, SB_MAX};
+use snooplab_proto::time::{Time, MS};
 
 /// Congestion control of the sending socket (`TCP_CONGESTION`). The kernels here default to bbr,
 /// so it is always set explicitly.
@@ -186,29 +188,26 @@ pub const MIN_LINUX_BUFFER: u32 = 2048;
 /// Largest `--rto-min`: beyond a minute a run would only measure waiting.
 pub const MAX_RTO_MIN_MS: u32 = 60_000;
 
-/// Parses `--rto-min`: `kernel` (the kernel's own, 200 ms), or a time such as `1s`, `0.5s`,
-/// `200ms`; whole milliseconds from 1 ms to 60 s.
+/// Parses `--rto-min`: `kernel` (the kernel's own, 200 ms), or a duration (the one grammar,
+/// `snooplab_proto::duration`, its unit required) such as `1s`, `0.5s`, `200ms`; whole
+/// milliseconds (route `rto_min` is set in them) from 1 ms to 60 s.
 pub fn parse_rto_min(text: &str) -> Result<Option<u32>, String> {
-    let t = text.trim().to_ascii_lowercase();
-    if t == "kernel" {
+    if text.trim().eq_ignore_ascii_case("kernel") {
         return Ok(None);
     }
-    let bad = || {
-        format!("rto-min '{text}' is not a time between 1ms and 60s (e.g. 1s, 200ms) or 'kernel'")
-    };
-    let (number, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1.0)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1000.0)
-    } else {
-        return Err(bad());
-    };
-    let value: f64 = number.trim().parse().map_err(|_| bad())?;
-    let ms = value * scale;
-    if !ms.is_finite() || ms.fract() != 0.0 || ms < 1.0 || ms > f64::from(MAX_RTO_MIN_MS) {
-        return Err(bad());
+    let range = Range::new(MS, Time::from(MAX_RTO_MIN_MS) * MS);
+    let t = duration::parse_in(text, Bare::Refused, range, "rto-min")
+        .map_err(|e| format!("{e}, or 'kernel'"))?;
+    if !t.is_multiple_of(MS) {
+        return Err(format!(
+            "rto-min '{}' is not whole milliseconds",
+            text.trim()
+        ));
     }
-    Ok(Some(ms as u32))
+    // within the range: at most 60,000
+    u32::try_from(t / MS)
+        .map(Some)
+        .map_err(|_| duration::out_of_range("rto-min", text, range))
 }
 
 #[cfg(test)]
@@ -253,11 +252,14 @@ mod tests {
         assert_eq!(parse_rto_min("0.5s"), Ok(Some(500)));
         assert_eq!(parse_rto_min("Kernel"), Ok(None));
         assert_eq!(parse_rto_min("60s"), Ok(Some(60_000)));
-        for bad in [
-            "", "1", "0ms", "-1s", "0.0005s", "61s", "nan s", "infs", "1.5ms", "1 min",
-        ] {
+        assert_eq!(parse_rto_min("1 min"), Ok(Some(60_000)));
+        for bad in ["0ms", "-1s", "0.0005s", "61s"] {
             let e = parse_rto_min(bad).unwrap_err();
-            assert!(e.contains("between 1ms and 60s"), "{bad}: {e}");
+            assert!(e.contains("between 1 ms and 1 min"), "{bad}: {e}");
+        }
+        for bad in ["", "1", "nan s", "infs", "1.5ms"] {
+            let e = parse_rto_min(bad).unwrap_err();
+            assert!(e.starts_with("rto-min '"), "{bad}: {e}");
         }
     }
 }

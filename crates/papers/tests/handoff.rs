@@ -483,12 +483,14 @@ fn on_one_shared_channel_the_old_cell_drains_its_backlog_beside_the_new_one() {
 
 /// Issue: a handoff every millisecond kept about 200 bytes per handoff (712 MB by the hour's cap)
 /// and went on for 3000 s of beacons after the only sender had given up. The records are now
-/// bounded and the run ends with its last flow. A bounded-input test: it asserts what is kept,
+/// bounded and the run ends with its last flow. (A millisecond is now below the floor a file may
+/// give, issue 49: this runs at the floor, 10 ms.) A bounded-input test: it asserts what is kept,
 /// not how long it takes.
 #[test]
 fn a_handoff_every_millisecond_keeps_bounded_records_and_ends_with_its_flow() {
     let net = from_file(&|t| {
-        t.replace("every-s = 5", "every-s = 0.001")
+        // a millisecond is now refused when the file is read (issue 49): the shortest period
+        t.replace("every-s = 5", "every-s = 0.01")
             .replace("transfer = \"10M\"", "transfer = \"1M\"")
     })
     .unwrap_or_else(|e| panic!("{e}"));
@@ -505,14 +507,10 @@ fn a_handoff_every_millisecond_keeps_bounded_records_and_ends_with_its_flow() {
         "per-handoff records are capped"
     );
     assert!(h.confirmed > 0 && h.latency_ms_mean > 0.0);
-    // the sender gives up (the mobile host never stays long enough in one cell); the run ends
-    // there, not at the time cap
-    assert_eq!(r.aggregate.complete_flows, 0);
-    assert!(
-        r.invariants.messages.iter().any(|n| n.contains("gave up")),
-        "{:?}",
-        r.invariants
-    );
+    // at the shortest period a file may give (10 ms, issue 49; at 1 ms the sender gave up) the
+    // transfer still completes, over thousands of handoffs; the run ends with it, not at the
+    // time cap
+    assert_eq!(r.aggregate.complete_flows, 1, "{:?}", r.invariants);
     assert!(
         !r.invariants.messages.iter().any(|n| n.contains("time cap")),
         "{:?}",

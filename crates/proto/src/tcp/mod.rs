@@ -27,9 +27,8 @@ mod witness;
 
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::{
-    format_duration, parse_duration, BufferLimit, CaIncrement, Deflation, DelayedAck,
-    HeaderPrediction, HostPreset, HostProfile, ReaderModel, DEFAULT_READ_SIZE, MIN_MODEL_BUFFER,
-    SB_MAX,
+    BufferLimit, CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostPreset, HostProfile,
+    ReaderModel, DEFAULT_READ_SIZE, MIN_MODEL_BUFFER, READ_DELAY_RANGE, SB_MAX,
 };
 pub use policy::{
     Addition, DupAckThreshold, ElnRule, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy,

@@ -10,6 +10,8 @@
 //! the frame is corrupted with probability `1 - exp(-bytes / every)`; `every = 0` means no errors in
 //! that state.
 
+use snooplab_proto::duration::{self, Range, DAY};
+use snooplab_proto::time::US;
 use snooplab_proto::Time;
 
 use crate::rng::Rng;
@@ -71,16 +73,22 @@ impl GilbertElliottParams {
             }
         }
         for (key, t) in [("good-time", self.good_time), ("bad-time", self.bad_time)] {
-            if !(1_000..=86_400 * 1_000_000_000).contains(&t) {
-                return Err(format!(
-                    "{key} must be between 1 us and 1 day (got {} ns)",
-                    t
+            if !STATE_TIME_RANGE.contains(t) {
+                return Err(duration::out_of_range(
+                    key,
+                    &duration::format_duration(t),
+                    STATE_TIME_RANGE,
                 ));
             }
         }
         Ok(())
     }
 }
+
+/// The mean time in either state (`good-time`, `bad-time`): at least 1 us, about two bits at the
+/// 2 Mb/s WaveLAN (paper 000 section IV-A), below which a state is over before it could decide
+/// any frame's fate; at most a day, beyond which a state outlasts any paper's run (our bounds).
+pub const STATE_TIME_RANGE: Range = Range::new(US, DAY);
 
 /// The running state of one direction's Gilbert-Elliott channel.
 #[derive(Clone, Debug)]

@@ -12,7 +12,7 @@ mod gilbert_elliott;
 mod replay;
 
 pub use exponential::ExponentialErrors;
-pub use gilbert_elliott::{GilbertElliott, GilbertElliottParams};
+pub use gilbert_elliott::{GilbertElliott, GilbertElliottParams, STATE_TIME_RANGE};
 pub use replay::{
     ChannelTrace, Marks, Replay, MAX_TRACE_BYTES, MAX_TRACE_FRAMES, MAX_TRACE_PERIODS,
 };
@@ -90,8 +90,8 @@ impl ChannelSpec {
                     "ge {}-{} {}-{}",
                     every(p.good_every),
                     every(p.bad_every),
-                    snooplab_proto::tcp::format_duration(p.good_time),
-                    snooplab_proto::tcp::format_duration(p.bad_time)
+                    snooplab_proto::duration::format_duration(p.good_time),
+                    snooplab_proto::duration::format_duration(p.bad_time)
                 )
             }
             ChannelSpec::Trace(t) => format!("trace {}", t.source),

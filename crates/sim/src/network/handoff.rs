@@ -6,7 +6,10 @@
 //! that one's cell.
 
 use snooplab_proto::agent::handoff::{Scheme, Trigger};
-use snooplab_proto::time::{Time, MS, SEC};
+use snooplab_proto::duration::{self, Bare, Range};
+use snooplab_proto::time::{Time, MS, SEC, US};
+
+use crate::scenario::{TimeValue, MAX_TIME_RANGE};
 
 use super::{AgentKind, Network, NodeId, NodeKind};
 
@@ -220,9 +223,7 @@ impl Network {
                 }
             }
             if let Trigger::Every(t) = h.trigger {
-                if t == 0 {
-                    return Err(format!("handoff of '{mh}': the interval must be positive"));
-                }
+                check_time(&mh, "every-s", t, HANDOFF_PERIOD_RANGE)?;
             }
             if matches!(h.trigger, Trigger::Signal { .. }) {
                 match &h.movement {
@@ -265,10 +266,9 @@ impl Network {
                     h.ids
                 ));
             }
-            if h.retry == 0 || h.beacon_interval == Some(0) {
-                return Err(format!(
-                    "handoff of '{mh}': retry and beacon interval must be positive"
-                ));
+            check_time(&mh, "retry-s", h.retry, RETRY_RANGE)?;
+            if let Some(t) = h.beacon_interval {
+                check_time(&mh, "beacon-interval-s", t, BEACON_INTERVAL_RANGE)?;
             }
         }
         Ok(())
@@ -284,7 +284,7 @@ pub struct HandoffTable {
     /// The primary at the start first.
     pub base_stations: Vec<String>,
     /// Timed handoffs, seconds apart.
-    pub every_s: Option<f64>,
+    pub every_s: Option<TimeValue>,
     /// `timer` (with `every-s`), `signal` (with `[handoff.movement]`) or `never`.
     pub trigger: Option<String>,
     /// dB a beacon must beat the primary's by [default: 6].
@@ -294,9 +294,9 @@ pub struct HandoffTable {
     /// IP ids in a request [default: 3].
     pub ids: Option<usize>,
     /// Seconds between beacons, 0 for none [default: 1].
-    pub beacon_interval_s: Option<f64>,
+    pub beacon_interval_s: Option<TimeValue>,
     /// Seconds before an unconfirmed request goes again [default: 0.1].
-    pub retry_s: Option<f64>,
+    pub retry_s: Option<TimeValue>,
     /// `multicast` (paper 002), `hard` (Mobile IP, nothing buffered) or `fast-retransmit`
     /// (Caceres and Iftode) [default: multicast].
     pub scheme: Option<String>,
@@ -322,11 +322,39 @@ pub struct MovementTable {
 /// Hysteresis of signal-strength handoffs when a file gives none (our choice).
 pub const DEFAULT_HYSTERESIS_DB: f64 = 6.0;
 
-fn secs(s: f64, what: &str) -> Result<Time, String> {
-    if !(s.is_finite() && (0.0..=1e6).contains(&s)) {
-        return Err(format!("{what} {s} must be between 0 and 1e6 seconds"));
+/// Time between timed handoffs (`every-s`): at least 10 ms. Paper 002 measured a handoff, from the
+/// decision to the new base station's confirmation, at 5-10 ms on an idle network and 25-70 ms
+/// during a transfer (section 7, Fig. 10; ours is 3.7 ms idle, 6.7 ms during one, docs/paper002.md):
+/// a handoff every 10 ms is one straight after another, and a shorter period would begin the next
+/// before the last one's signalling could end (1 us handoffs simulated 310 of 3600 s in a minute of
+/// wall time, issue 49). At most the longest run (1e7 s), which is never.
+pub const HANDOFF_PERIOD_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
+
+/// Time between a base station's beacons (`beacon-interval-s`), 0 for none: at least 1024 us, one
+/// IEEE 802.11 time unit. 802.11's Beacon Interval field is a count of TUs (IEEE Std 802.11-2016,
+/// 9.4.1.3; the TU, 1024 us, is defined in 3.2), so 1 TU is the shortest any access point can be
+/// told to beacon; paper 002's base stations beacon once a second (section 6). (A beacon every
+/// 1e-9 s reached 0.2 simulated seconds in 52 s of wall time, issue 49.) At most the longest run.
+pub const BEACON_INTERVAL_RANGE: Range = Range::new(1024 * US, MAX_TIME_RANGE.max);
+
+/// Time before an unconfirmed handoff request goes again (`retry-s`): at least 10 ms, the longest a
+/// confirmation takes on an idle network in paper 002's measurements (5-10 ms, section 7, Fig. 10):
+/// a request repeated sooner duplicates one whose confirmation is still on its way. At most the
+/// longest run.
+pub const RETRY_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
+
+/// A handoff's time `t` against its range: the message names the key and the limit, for networks
+/// built in code (a paper's testbed, Python) as a file's keys are checked when it is read.
+fn check_time(mh: &str, key: &str, t: Time, range: Range) -> Result<(), String> {
+    if range.contains(t) {
+        Ok(())
+    } else {
+        Err(duration::out_of_range(
+            &format!("handoff of '{mh}': {key}"),
+            &duration::show(t),
+            range,
+        ))
     }
-    Ok((s * SEC as f64).round() as Time)
 }
 
 impl HandoffTable {
@@ -345,7 +373,14 @@ impl HandoffTable {
             .collect::<Result<Vec<_>, _>>()?;
         let every = self
             .every_s
-            .map(|s| secs(s, &format!("{what}: every-s")))
+            .as_ref()
+            .map(|s| {
+                s.time(
+                    Bare::Seconds,
+                    HANDOFF_PERIOD_RANGE,
+                    &format!("{what}: every-s"),
+                )
+            })
             .transpose()?;
         let trigger = match (self.trigger.as_deref(), every) {
             (None | Some("timer"), Some(t)) => Trigger::Every(t),
@@ -370,8 +405,23 @@ impl HandoffTable {
         if let Some(n) = self.ids {
             h.ids = n;
         }
-        if let Some(s) = self.beacon_interval_s {
-            let t = secs(s, &format!("{what}: beacon-interval-s"))?;
+        if let Some(s) = &self.beacon_interval_s {
+            let key = format!("{what}: beacon-interval-s");
+            // 0 is no beacons; anything else is an interval within its range
+            let t = s
+                .time(
+                    Bare::Seconds,
+                    Range::new(0, BEACON_INTERVAL_RANGE.max),
+                    &key,
+                )
+                .and_then(|t| match t {
+                    0 => Ok(0),
+                    t if BEACON_INTERVAL_RANGE.contains(t) => Ok(t),
+                    _ => Err(format!(
+                        "{}, or 0 for none",
+                        duration::out_of_range(&key, &s.text(), BEACON_INTERVAL_RANGE)
+                    )),
+                })?;
             h.beacon_interval = (t > 0).then_some(t);
         }
         h.shared_channel = self.shared_channel.unwrap_or(false);
@@ -381,8 +431,8 @@ impl HandoffTable {
         if let Some(q) = &self.old_primary_queue {
             h.old_primary_queue = OldPrimaryQueue::parse(q).map_err(|e| format!("{what}: {e}"))?;
         }
-        if let Some(s) = self.retry_s {
-            h.retry = secs(s, &format!("{what}: retry-s"))?;
+        if let Some(s) = &self.retry_s {
+            h.retry = s.time(Bare::Seconds, RETRY_RANGE, &format!("{what}: retry-s"))?;
         }
         h.movement = self.movement.as_ref().map(|m| Movement {
             from_m: m.from_m,
@@ -392,5 +442,70 @@ impl HandoffTable {
             path_loss_exponent: m.path_loss_exponent.unwrap_or(3.0),
         });
         Ok(h)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(every: Option<TimeValue>) -> HandoffTable {
+        HandoffTable {
+            mobile: "mh".into(),
+            home_agent: "ha".into(),
+            base_stations: vec!["bs1".into(), "bs2".into()],
+            every_s: every,
+            ..HandoffTable::default()
+        }
+    }
+
+    fn resolve(t: &HandoffTable) -> Result<HandoffSpec, String> {
+        t.resolve(&|name: &str, _: &str| Ok(if name == "mh" { 0 } else { 1 }))
+    }
+
+    #[test]
+    fn each_period_has_its_floor() {
+        let n = |v: f64| Some(TimeValue::Number(v));
+        let ok = resolve(&table(n(0.01))).map(|h| h.trigger);
+        assert_eq!(ok, Ok(Trigger::Every(10 * MS)));
+        let e = resolve(&table(Some(TimeValue::Text("9.999ms".into())))).unwrap_err();
+        assert_eq!(
+            e,
+            "handoff of 'mh': every-s '9.999ms' must be between 10 ms and 10000000 s"
+        );
+        let beacon = |v: TimeValue| {
+            resolve(&HandoffTable {
+                beacon_interval_s: Some(v),
+                ..table(n(1.0))
+            })
+            .map(|h| h.beacon_interval)
+        };
+        assert_eq!(beacon(TimeValue::Number(0.0)), Ok(None));
+        assert_eq!(
+            beacon(TimeValue::Text("1024us".into())),
+            Ok(Some(1024 * US))
+        );
+        let e = beacon(TimeValue::Text("1ms".into())).unwrap_err();
+        assert!(
+            e.ends_with(
+                "beacon-interval-s '1ms' must be between 1024 us and 10000000 s, or 0 for none"
+            ),
+            "{e}"
+        );
+        let retry = |v: f64| {
+            resolve(&HandoffTable {
+                retry_s: Some(TimeValue::Number(v)),
+                ..table(n(1.0))
+            })
+            .map(|h| h.retry)
+        };
+        assert_eq!(retry(0.01), Ok(10 * MS));
+        assert!(retry(0.005)
+            .unwrap_err()
+            .contains("retry-s '0.005' must be between 10 ms"));
+        // the floors are where the sources put them
+        assert_eq!(HANDOFF_PERIOD_RANGE.min, 10 * MS);
+        assert_eq!(BEACON_INTERVAL_RANGE.min, 1024 * US);
+        assert_eq!(RETRY_RANGE.min, 10 * MS);
     }
 }

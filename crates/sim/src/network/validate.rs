@@ -90,10 +90,29 @@ impl Network {
                     cell.name
                 ));
             }
-            for s in &cell.stations {
+            for (k, s) in cell.stations.iter().enumerate() {
+                // one node, one station: listed twice it would have two queues and two channels
+                // in one cell, and every frame for it two receivers
+                if cell.stations[..k].iter().any(|o| o.node == s.node) {
+                    return Err(format!(
+                        "cell '{}': station '{}' is listed twice",
+                        cell.name, self.nodes[s.node].name
+                    ));
+                }
                 // a station is a mobile host, or the far base station of a wireless transit
                 // link (paper 004 section 3.5), which then has no cell of its own
                 let transit = self.nodes[s.node].kind != NodeKind::Host;
+                // a transit link is one hop: its far end hangs off one cell (a host in two cells
+                // is checked with its attachments, where a handoff may allow it)
+                if let Some(other) = self.cells[..c]
+                    .iter()
+                    .find(|o| transit && o.stations.iter().any(|t| t.node == s.node))
+                {
+                    return Err(format!(
+                        "base station '{}' is a station of two cells, '{}' and '{}'",
+                        self.nodes[s.node].name, other.name, cell.name
+                    ));
+                }
                 if transit && self.cell_of(s.node).is_some() {
                     return Err(format!(
                         "cell '{}': station '{}' is a base station with a cell of its own; a \
@@ -150,6 +169,14 @@ impl Network {
                 return Err(format!(
                     "crash: '{}' is a host; only base stations and routers crash",
                     self.nodes[c.node].name
+                ));
+            }
+            // as a file's down-s is checked when it is read, for networks built in code
+            if !super::file::CRASH_DOWN_RANGE.contains(c.down_for) {
+                return Err(snooplab_proto::duration::out_of_range(
+                    &format!("crash of '{}': down-s", self.nodes[c.node].name),
+                    &snooplab_proto::duration::show(c.down_for),
+                    super::file::CRASH_DOWN_RANGE,
                 ));
             }
         }

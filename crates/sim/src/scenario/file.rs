@@ -8,7 +8,10 @@ use std::sync::Arc;
 use serde::Deserialize;
 use snooplab_proto::tcp::HostPreset;
 
-use super::{default_scenario, max_time_from_secs, size_u32, Direction, Env, Protocol, Scenario};
+use snooplab_proto::duration::{self, Bare, Range};
+use snooplab_proto::time::Time;
+
+use super::{default_scenario, size_u32, Direction, Env, Protocol, Scenario, MAX_TIME_RANGE};
 use crate::network::file::{
     CellTable, ChannelTable, FlowTable, LinkTable, NodeTable, Tables, Topology,
 };
@@ -94,6 +97,83 @@ impl SizeValue {
     }
 }
 
+/// A time in a scenario file: a number in the unit the key's name ends in (`every-s = 0.5`,
+/// `delay-ms = 2`) or a duration with its own unit (`every-s = "500ms"`, `max-time-s = "1.5d"`),
+/// both read by the one duration grammar (`snooplab_proto::duration`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum TimeValue {
+    Number(f64),
+    Text(String),
+}
+
+/// What a time in a file should look like, for messages.
+const TIME_EXPECTED: &str = "expected a time like 1.5 or \"1.5s\"";
+
+/// Written by hand for the reason [`SizeValue`]'s is.
+impl<'de> Deserialize<'de> for TimeValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<TimeValue, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = TimeValue;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(TIME_EXPECTED)
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> Result<TimeValue, E> {
+                Ok(TimeValue::Number(n as f64))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> Result<TimeValue, E> {
+                Ok(TimeValue::Number(n as f64))
+            }
+            fn visit_f64<E: serde::de::Error>(self, x: f64) -> Result<TimeValue, E> {
+                Ok(TimeValue::Number(x))
+            }
+            fn visit_str<E: serde::de::Error>(self, t: &str) -> Result<TimeValue, E> {
+                Ok(TimeValue::Text(t.to_string()))
+            }
+            fn visit_bool<E: serde::de::Error>(self, _: bool) -> Result<TimeValue, E> {
+                Err(E::custom(format!("{TIME_EXPECTED}, got a boolean")))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<TimeValue, A::Error> {
+                Err(serde::de::Error::custom(format!(
+                    "{TIME_EXPECTED}, got an array"
+                )))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, _: A) -> Result<TimeValue, A::Error> {
+                Err(serde::de::Error::custom(format!(
+                    "{TIME_EXPECTED}, got a table or a date"
+                )))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Only for tables' `Default`: a key without a default of its own is given by the file.
+impl Default for TimeValue {
+    fn default() -> TimeValue {
+        TimeValue::Number(0.0)
+    }
+}
+
+impl TimeValue {
+    /// The value as the file wrote it, for a message.
+    pub fn text(&self) -> String {
+        match self {
+            TimeValue::Number(v) => format!("{v}"),
+            TimeValue::Text(t) => t.clone(),
+        }
+    }
+
+    /// The time in nanoseconds, a number read in `bare`'s unit, checked against `range`; `what`
+    /// names the key in the message.
+    pub fn time(&self, bare: Bare, range: Range, what: &str) -> Result<Time, String> {
+        match self {
+            TimeValue::Number(v) => duration::from_number(*v, bare, range, what),
+            TimeValue::Text(t) => duration::parse_in(t, bare, range, what),
+        }
+    }
+}
+
 /// The settings a scenario file may hold; each is optional and falls back to the default.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
@@ -114,7 +194,7 @@ pub struct ScenarioFile {
     pub down: Option<ChannelTable>,
     pub up: Option<ChannelTable>,
     pub seed: Option<u64>,
-    pub max_time_s: Option<f64>,
+    pub max_time_s: Option<TimeValue>,
     /// A host profile name (`snooplab run --help` lists them).
     pub host: Option<String>,
     /// Single host details over the profile: `reader = "instant"`, `persist = false`, ...
@@ -237,8 +317,8 @@ impl ScenarioFile {
         if let Some(s) = f.seed {
             sc.seed = s;
         }
-        if let Some(m) = f.max_time_s {
-            sc.max_time = max_time_from_secs(m, &format!("max-time-s {m}"))?;
+        if let Some(m) = &f.max_time_s {
+            sc.max_time = m.time(Bare::Seconds, MAX_TIME_RANGE, "max-time-s")?;
         }
         if let Some(h) = &f.host {
             sc.set_host(HostPreset::parse(h)?);

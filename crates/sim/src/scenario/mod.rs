@@ -2,6 +2,7 @@
 //! command line or a TOML file, validated with errors that say what to fix.
 
 use serde::{Deserialize, Serialize};
+use snooplab_proto::duration::Range;
 use snooplab_proto::tcp::{BufferLimit, HostPreset, HostProfile};
 use snooplab_proto::time::{Time, SEC, US};
 
@@ -17,7 +18,7 @@ pub use crate::protocol::Protocol;
 mod file;
 
 use crate::size::format_size;
-pub use file::{value_text, ScenarioFile, SizeValue};
+pub use file::{value_text, ScenarioFile, SizeValue, TimeValue};
 
 /// The wired part of the path (paper 000 section IV-A, Fig. 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -309,26 +310,11 @@ pub fn size_u32(n: u64, what: &str) -> Result<u32, String> {
     u32::try_from(n).map_err(|_| format!("{what} {n} is too large"))
 }
 
-/// The longest simulated time a run may be given, seconds (about 116 days).
-pub const MAX_TIME_LIMIT_S: f64 = 1e7;
-
-/// A run's cap on simulated time from seconds, as the command line (`--max-time`) and a scenario
-/// file (`max-time-s`) give it: one check and one rounding for both, so the same number means the
-/// same run wherever it is written. `what` names the setting and its value in the message.
-pub fn max_time_from_secs(secs: f64, what: &str) -> Result<Time, String> {
-    if !(secs > 0.0 && secs <= MAX_TIME_LIMIT_S) {
-        return Err(format!(
-            "{what} is out of range: use more than 0 and at most 1e7 seconds"
-        ));
-    }
-    match (secs * SEC as f64).round() as Time {
-        // below half a nanosecond: no time at all
-        0 => Err(format!(
-            "{what} is out of range: use more than 0 and at most 1e7 seconds"
-        )),
-        t => Ok(t),
-    }
-}
+/// The caps on simulated time a run may be given (`--max-time`, a file's `max-time-s`): more than
+/// nothing, and at most 1e7 s (about 116 days), far beyond any paper's run (paper 000's longest is
+/// minutes) yet small enough that a run's clock, in 64-bit nanoseconds (up to 584 years), never
+/// nears its end. One range for both, so the same text means the same run wherever it is written.
+pub const MAX_TIME_RANGE: Range = Range::new(1, 10_000_000 * SEC);
 
 /// Default cap on simulated time.
 pub const DEFAULT_MAX_TIME: Time = 3600 * SEC;

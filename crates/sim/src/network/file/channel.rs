@@ -6,9 +6,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde::Deserialize;
+use snooplab_proto::duration::{self, Bare};
 use snooplab_proto::time::Time;
 
-use crate::channel::{ChannelSpec, ChannelTrace, GilbertElliottParams};
+use crate::channel::{ChannelSpec, ChannelTrace, GilbertElliottParams, STATE_TIME_RANGE};
 use crate::scenario::SizeValue;
 
 /// A channel model, named by `model`: `{ model = "none" }`, `{ model = "exponential", every =
@@ -87,12 +88,7 @@ impl ChannelTable {
         };
         let time = |v: &Option<String>, key: &str| -> Result<Time, String> {
             let v = v.as_ref().ok_or_else(|| need(key))?;
-            snooplab_proto::tcp::parse_duration(v).ok_or_else(|| {
-                format!(
-                    "{what}.{key}: '{}' is not a duration (e.g. 1s, 50ms, 500us)",
-                    v.chars().take(40).collect::<String>()
-                )
-            })
+            duration::parse_in(v, Bare::Millis, STATE_TIME_RANGE, &format!("{what}.{key}"))
         };
         let spec = match model {
             "exponential" => {
@@ -147,7 +143,17 @@ impl ChannelTable {
                     Ok(n) => toml::Value::Integer(n),
                     Err(_) => toml::Value::String(v.into()),
                 };
-                table.insert(k.trim().into(), value);
+                // a key twice is a typo, not an override: a file's TOML refuses it too
+                if let Some(first) = table.insert(k.trim().into(), value) {
+                    let first = match first {
+                        toml::Value::String(t) => t,
+                        other => other.to_string(),
+                    };
+                    return Err(format!(
+                        "{} is given twice ({first} and {v}): give each key once",
+                        k.trim()
+                    ));
+                }
             }
         }
         toml::Value::Table(table).try_into().map_err(|e: toml::de::Error| {

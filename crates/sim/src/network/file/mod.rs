@@ -15,13 +15,13 @@ use serde::Deserialize;
 use snooplab_proto::time::US;
 
 use crate::medium::CsmaParams;
-use crate::scenario::SizeValue;
+use crate::scenario::{SizeValue, TimeValue};
 
 mod channel;
 mod write;
 
 pub use channel::{ChannelKeys, ChannelLevel, ChannelTable};
-pub use resolve::Topology;
+pub use resolve::{Topology, CRASH_DOWN_RANGE};
 pub use write::write_scenario;
 
 /// A `[[node]]` table.
@@ -42,7 +42,7 @@ pub struct NodeTable {
     pub input_queue: Option<usize>,
     /// Base stations and routers: forwarding time per packet, microseconds; packets queue behind
     /// it in the input queue [default: 0, forwarded at once].
-    pub forwarding_us: Option<f64>,
+    pub forwarding_us: Option<TimeValue>,
     /// bs-eln and bs-nack base stations: a gap in a mobile host's data is a possible congestion
     /// loss, never marked, while the input queue or the mobile host's output queue is above this
     /// fraction of its maximum [default: 0.75, paper 004].
@@ -84,7 +84,7 @@ pub struct LinkTable {
     pub env: Option<String>,
     pub rate_bps: Option<u64>,
     /// One-way propagation and processing delay, milliseconds.
-    pub delay_ms: Option<f64>,
+    pub delay_ms: Option<TimeValue>,
     /// Packets each direction's queue holds.
     pub queue: Option<usize>,
     /// Link-layer bytes added to each IP packet.
@@ -198,7 +198,7 @@ pub struct FlowTable {
     pub mss: Option<SizeValue>,
     pub transfer: Option<SizeValue>,
     /// When the sender opens the connection, seconds [default: 0].
-    pub start_s: Option<f64>,
+    pub start_s: Option<TimeValue>,
 }
 
 /// The network tables of a scenario file.
@@ -218,9 +218,9 @@ pub struct Tables<'a> {
 pub struct CrashTable {
     pub node: String,
     /// When it crashes, seconds.
-    pub at_s: f64,
+    pub at_s: TimeValue,
     /// How long it stays down, seconds.
-    pub down_s: f64,
+    pub down_s: TimeValue,
 }
 
 // after `channel_keys!`, which it uses

@@ -4,8 +4,9 @@
 
 use std::net::Ipv4Addr;
 
+use snooplab_proto::duration::{Bare, Range};
 use snooplab_proto::tcp::{HostPreset, HostProfile};
-use snooplab_proto::time::{Time, SEC, US};
+use snooplab_proto::time::{Time, MS, SEC, US};
 
 use super::{CellTable, ChannelLevel, CsmaTable, FlowTable, LinkTable, NodeTable, Stack, Tables};
 use crate::link::WiredParams;
@@ -13,7 +14,7 @@ use crate::medium::AccessModel;
 use crate::network::paper000::{DST_PORT, SRC_PORT};
 use crate::network::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Station};
 use crate::protocol::{AgentKind, Protocol, NODE_AGENTS};
-use crate::scenario::{size_u32, value_text, Env, Scenario, SizeValue};
+use crate::scenario::{size_u32, value_text, Env, Scenario, SizeValue, MAX_TIME_RANGE};
 
 /// A network described in a file, names resolved to indices and values checked; the scenario
 /// fills in what it leaves open ([`Network::from_topology`]).
@@ -91,13 +92,20 @@ fn check_name(name: &str, what: &str) -> Result<(), String> {
     }
 }
 
-/// Seconds from a file as nanoseconds, within 0..=1e7 s.
-fn seconds(s: f64, what: &str) -> Result<Time, String> {
-    if !(0.0..=1e7).contains(&s) {
-        return Err(format!("{what} {s} must be between 0 and 1e7 seconds"));
-    }
-    Ok((s * SEC as f64).round() as Time)
-}
+/// When things happen in a file's network (`start-s`, a crash's `at-s`) and a link's delay: points
+/// in a run's time, or a delay that may be none, so from 0 to the longest run there is
+/// ([`MAX_TIME_RANGE`]); none of them repeats, so none can make a run that never ends.
+const FILE_TIME_RANGE: Range = Range::new(0, MAX_TIME_RANGE.max);
+
+/// How long a crashed base station stays down (`down-s`): at least 10 ms. The papers' base
+/// stations are BSD hosts whose clock ticks 100 times a second (4.4BSD `hz = 100`,
+/// `sys/conf/param.c`), so nothing they do is timed finer than 10 ms,
+/// a reboot least of all; a station up again sooner was never down for anyone timing it. At most
+/// the longest run.
+pub const CRASH_DOWN_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
+
+/// A base station's forwarding time per packet: 0 to 1e9 us (1000 s), as before the grammar.
+const FORWARDING_RANGE: Range = Range::new(0, 1_000 * SEC);
 
 /// The index of node `name`; `what` names the table and key in the message.
 fn node_index(t: &Tables, name: &str, what: &str) -> Result<usize, String> {
@@ -164,13 +172,12 @@ fn resolve_node(i: usize, n: &NodeTable) -> Result<TopoNode, String> {
         }
         input.max = q;
     }
-    if let Some(us) = n.forwarding_us {
-        if !(0.0..=1e9).contains(&us) {
-            return Err(format!(
-                "{what}: forwarding-us {us} must be 0 to 1e9 microseconds"
-            ));
-        }
-        input.service = (us * 1000.0).round() as Time;
+    if let Some(us) = &n.forwarding_us {
+        input.service = us.time(
+            Bare::Micros,
+            FORWARDING_RANGE,
+            &format!("{what}: forwarding-us"),
+        )?;
     }
     if let Some(f) = n.queue_threshold {
         if !(0.0..=1.0).contains(&f) {
@@ -223,7 +230,8 @@ fn resolve_link(t: &Tables, i: usize, l: &LinkTable) -> Result<TopoLink, String>
         rate_bps: l.rate_bps,
         delay: l
             .delay_ms
-            .map(|d| seconds(d / 1000.0, &format!("{what}: delay-ms")))
+            .as_ref()
+            .map(|d| d.time(Bare::Millis, FILE_TIME_RANGE, &format!("{what}: delay-ms")))
             .transpose()?,
         queue: l.queue,
         framing_bytes: l.framing_bytes,
@@ -324,7 +332,8 @@ fn resolve_flow(t: &Tables, i: usize, f: &FlowTable) -> Result<TopoFlow, String>
         transfer: size(&f.transfer, "transfer")?,
         start: f
             .start_s
-            .map(|s| seconds(s, &format!("{what}: start-s")))
+            .as_ref()
+            .map(|s| s.time(Bare::Seconds, FILE_TIME_RANGE, &format!("{what}: start-s")))
             .transpose()?
             .unwrap_or(0),
         name,
@@ -405,8 +414,16 @@ impl Topology {
                     let what = format!("crash of '{}'", c.node);
                     Ok(super::super::Crash {
                         node: node(&c.node, &what)?,
-                        at: seconds(c.at_s, &format!("{what}: at-s"))?,
-                        down_for: seconds(c.down_s, &format!("{what}: down-s"))?,
+                        at: c.at_s.time(
+                            Bare::Seconds,
+                            FILE_TIME_RANGE,
+                            &format!("{what}: at-s"),
+                        )?,
+                        down_for: c.down_s.time(
+                            Bare::Seconds,
+                            CRASH_DOWN_RANGE,
+                            &format!("{what}: down-s"),
+                        )?,
                     })
                 })
                 .collect::<Result<Vec<_>, String>>()?,

@@ -13,7 +13,8 @@
 use std::fmt::Write as _;
 use std::net::Ipv4Addr;
 
-use snooplab_proto::tcp::{format_duration, HostPreset, HostProfile};
+use snooplab_proto::duration::format_duration;
+use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::{Time, MS, SEC, US};
 
 use crate::channel::ChannelSpec;
