@@ -92,7 +92,7 @@ fn a_live_run_says_it_starts_and_ends_unless_quiet() {
     let args = [
         "live",
         "--protocol",
-        "plain",
+        "e2e",
         "--transfer",
         "256k",
         "--error-every",
@@ -117,13 +117,13 @@ fn a_live_run_says_it_starts_and_ends_unless_quiet() {
         }
         assert_eq!(
             lines.first().copied(),
-            Some("live: run 1/1 plain seed 1 started"),
+            Some("live: run 1/1 e2e seed 1 started"),
             "{err}"
         );
         let mbps = v["runs"][0]["throughput_mbps"].as_f64().unwrap_or(-1.0);
         let end = lines.last().copied().unwrap_or_default();
         assert!(
-            end.starts_with("live: run 1/1 plain seed 1 done in ")
+            end.starts_with("live: run 1/1 e2e seed 1 done in ")
                 && end.ends_with(&format!(", {mbps:.2} Mb/s")),
             "{err}"
         );
