@@ -16,7 +16,7 @@ use clap::{Args, Parser, Subcommand};
         snooplab sweep --protocol e2e --env lan,wan --buffer 8k,32k --seeds 10\n  \
         snooplab protocols\n  \
         snooplab bench\n  \
-        sudo snooplab live --protocol plain,ll-tcp-aware --runs 5   # real Linux TCP through snoop\n\n\
+        snooplab live --protocol e2e,ll-tcp-aware --runs 5   # as root: real Linux TCP through snoop\n\n\
 Exit codes: 0 done; 2 bad input or a failure (one line starting 'error:'); 3 a run whose transfer\n\
 did not complete or whose checks failed (`run`: the result is printed as usual and says why)."
 )]
@@ -363,20 +363,21 @@ pub struct BenchArgs {
 }
 
 #[derive(Args, Debug)]
-#[command(after_help = "Examples:\n  \
-    sudo snooplab live                                  # snoop, paper profile, LAN, 32k, 1 error/64 KB, 8 MB\n  \
-    sudo snooplab live --protocol plain,ll-tcp-aware --runs 5      # the comparison, mean and 95% CI\n  \
-    sudo snooplab live --linux-profile modern --protocol plain,ll-tcp-aware --runs 5\n  \
-    sudo snooplab live --env wan --protocol plain,ll-tcp-aware --runs 5   # over the 16-hop WAN path\n  \
-    sudo snooplab live --error-every 0 --transfer 2M    # calibration: the emulated link's capacity\n  \
-    sudo snooplab live --env off --protocol plain,ll-tcp-aware --transfer 1G \\\n      \
+#[command(
+    after_help = "Examples (as root; sudo often resets PATH: `sudo \"$(command -v snooplab)\" live`):\n  \
+    snooplab live                                  # snoop, paper profile, LAN, 32k, 1 error/64 KB, 8 MB\n  \
+    snooplab live --protocol plain,ll-tcp-aware --runs 5      # the comparison, mean and 95% CI\n  \
+    snooplab live --linux-profile modern --protocol plain,ll-tcp-aware --runs 5\n  \
+    snooplab live --env wan --protocol plain,ll-tcp-aware --runs 5   # over the 16-hop WAN path\n  \
+    snooplab live --error-every 0 --transfer 2M    # calibration: the emulated link's capacity\n  \
+    snooplab live --env off --protocol plain,ll-tcp-aware --transfer 1G \\\n      \
          --linux-profile modern --buffer 4M --mss 1460     # speed of the agents, no emulation\n  \
-    sudo snooplab live --protocol plain --rto-min kernel --runs 5   # plain with Linux's 200 ms RTO floor\n  \
-    sudo snooplab live --pcap caps/ && wireshark caps/wireless.pcap\n  \
-    sudo snooplab live --exec fh='iperf3 -s -1' --exec mh='iperf3 -c 10.0.0.1 -R -n 1M'\n      \
+    snooplab live --protocol plain --rto-min kernel --runs 5   # plain with Linux's 200 ms RTO floor\n  \
+    snooplab live --pcap caps/ && wireshark caps/wireless.pcap\n  \
+    snooplab live --exec fh='iperf3 -s -1' --exec mh='iperf3 -c 10.0.0.1 -R -n 1M'\n      \
          # your own programs through snoop: fh 10.0.0.1 sends (-R) to mh 10.0.1.2\n  \
-    sudo snooplab live --protocol plain,ll-tcp-aware,split   # split: the base station relays the bytes\n  \
-    sudo snooplab live --scenario examples/mixed-eln-sender.toml   # a modelled BSD/OS ELN sender, a Linux receiver\n\n\
+    snooplab live --protocol plain,ll-tcp-aware,split   # split: the base station relays the bytes\n  \
+    snooplab live --scenario examples/mixed-eln-sender.toml   # a modelled BSD/OS ELN sender, a Linux receiver\n\n\
 Linux profiles: paper = reno without SACK, DSACK, timestamps, RACK, early retransmit, F-RTO, window\n\
 scaling, with 4.4BSD's 1 s minimum RTO and 1-segment initial window (4.4BSD as closely as Linux\n\
 goes); paper-sack = the same with SACK and DSACK; modern = the kernel's defaults with cubic.\n\
@@ -384,7 +385,8 @@ The namespaces (snooplab-<pid>-<n>-fh/-mh) are removed at the end, on error and 
 SIGTERM or SIGHUP; each run holds a lock in /run/snooplab while they exist, and a later run removes\n\
 those whose lock nobody holds (a run that was killed). Interrupted or failed, an invocation still\n\
 prints the runs that completed (with --json too) and exits 2. A run whose engine released packets\n\
-late (a busy machine) carries a warning. Sizes: 8k, 32k, 8M (k = 1024).")]
+late (a busy machine) carries a warning. Sizes: 8k, 32k, 8M (k = 1024)."
+)]
 pub struct LiveArgs {
     /// A scenario file to run live (as `snooplab run --scenario`): every host a kernel host in a
     /// namespace of its own (or, with `stack = "model"` in its table, the engine's own TCP on the
