@@ -298,7 +298,7 @@ fn print_scenario_writes_a_files_network_with_the_flags_over_it() {
             "--protocol",
             "efr",
         ],
-        "file",
+        "print-file",
     );
     // a refused scenario prints nothing
     assert_refused_with(

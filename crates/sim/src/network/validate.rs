@@ -1,6 +1,8 @@
 //! The checks a network passes before it runs: each names what is wrong and where, so a
 //! scenario file's mistake is one `error:` line.
 
+use std::collections::BTreeSet;
+
 use super::{Network, NodeKind, Routes};
 use crate::protocol::AgentKind;
 
@@ -28,13 +30,18 @@ impl Network {
         Ok(())
     }
 
-    /// Names and addresses are unique.
+    /// Names and addresses are unique. (Each check below that looks for an earlier equal keeps
+    /// what it has seen in a set, so a network of many nodes, stations or flows is checked in
+    /// time that grows with them, not with their square; the first offender in order is named,
+    /// as a pairwise scan would.)
     fn validate_nodes(&self) -> Result<(), String> {
-        for (i, n) in self.nodes.iter().enumerate() {
-            if self.nodes[..i].iter().any(|m| m.name == n.name) {
+        let mut names = BTreeSet::new();
+        let mut addrs = BTreeSet::new();
+        for n in &self.nodes {
+            if !names.insert(n.name.as_str()) {
                 return Err(format!("node '{}' is defined twice", n.name));
             }
-            if self.nodes[..i].iter().any(|m| m.addr == n.addr) {
+            if !addrs.insert(n.addr) {
                 return Err(format!("node '{}' has the address of another node", n.name));
             }
         }
@@ -90,10 +97,11 @@ impl Network {
                     cell.name
                 ));
             }
-            for (k, s) in cell.stations.iter().enumerate() {
+            let mut listed = BTreeSet::new();
+            for s in &cell.stations {
                 // one node, one station: listed twice it would have two queues and two channels
                 // in one cell, and every frame for it two receivers
-                if cell.stations[..k].iter().any(|o| o.node == s.node) {
+                if !listed.insert(s.node) {
                     return Err(format!(
                         "cell '{}': station '{}' is listed twice",
                         cell.name, self.nodes[s.node].name
@@ -133,17 +141,35 @@ impl Network {
 
     /// A host has one attachment (a wired link or a cell), or roams between cells.
     fn validate_attachments(&self) -> Result<(), String> {
+        // each node's wired links, cells and handoffs, counted in one pass over each
+        let n_nodes = self.nodes.len();
+        let mut wired_of = vec![0usize; n_nodes];
+        for l in &self.links {
+            wired_of[l.ends[0]] += 1;
+            if l.ends[1] != l.ends[0] {
+                wired_of[l.ends[1]] += 1;
+            }
+        }
+        let mut cells_of = vec![0usize; n_nodes];
+        for c in &self.cells {
+            let mut counted = BTreeSet::new();
+            for s in &c.stations {
+                if counted.insert(s.node) {
+                    cells_of[s.node] += 1;
+                }
+            }
+        }
+        let mut roams_of = vec![false; n_nodes];
+        for h in &self.handoffs {
+            if let Some(r) = roams_of.get_mut(h.mobile) {
+                *r = true;
+            }
+        }
         for (i, n) in self.nodes.iter().enumerate() {
             if n.kind != NodeKind::Host {
                 continue;
             }
-            let wired = self.links.iter().filter(|l| l.ends.contains(&i)).count();
-            let cells = self
-                .cells
-                .iter()
-                .filter(|c| c.stations.iter().any(|s| s.node == i))
-                .count();
-            let roams = self.handoffs.iter().any(|h| h.mobile == i);
+            let (wired, cells, roams) = (wired_of[i], cells_of[i], roams_of[i]);
             if roams && (wired > 0 || cells == 0) {
                 return Err(format!(
                     "host '{}' hands off between base stations: it must be a station of their \
@@ -186,6 +212,8 @@ impl Network {
     /// A flow runs between two hosts with a path, its own ports and valid TCP settings; a split base station relays one flow, towards a mobile host.
     fn validate_flows(&self) -> Result<(), String> {
         let routes = Routes::new(self);
+        // every earlier flow's two ends: a flow sharing one with any of them shares a port
+        let mut ends_taken = BTreeSet::new();
         for (f, fl) in self.flows.iter().enumerate() {
             for (end, id) in [("from", fl.from), ("to", fl.to)] {
                 if self.nodes[id].kind != NodeKind::Host {
@@ -212,15 +240,14 @@ impl Network {
             )
             .map_err(|e| format!("flow '{}': {e}", fl.name))?;
             let (a, b) = self.endpoints(f);
-            if self.flows[..f].iter().enumerate().any(|(g, _)| {
-                let (c, d) = self.endpoints(g);
-                a == c || b == d || a == d || b == c
-            }) {
+            if ends_taken.contains(&a) || ends_taken.contains(&b) {
                 return Err(format!(
                     "flow '{}' shares a TCP port with an earlier flow",
                     fl.name
                 ));
             }
+            ends_taken.insert(a);
+            ends_taken.insert(b);
             for bs in routes.path(self, fl.from, fl.to) {
                 if let NodeKind::BaseStation {
                     agent: AgentKind::Split { .. },
