@@ -2,6 +2,7 @@
 //! names into indices (every error names the table and the key); [`Network::from_topology`] fills in
 //! the scenario's defaults, which cannot fail.
 
+use std::collections::BTreeSet;
 use std::net::Ipv4Addr;
 
 use snooplab_proto::duration::{Bare, Range};
@@ -348,15 +349,18 @@ fn check_unique_names(topo: &Topology) -> Result<(), String> {
         .map(|l| l.name.as_str())
         .chain(topo.cells.iter().map(|c| c.name.as_str()))
         .collect();
-    for (i, n) in names.iter().enumerate() {
-        if names[..i].contains(n) {
+    // sets of the names seen, so that many links, cells or flows are checked in linear time
+    let mut seen = BTreeSet::new();
+    for n in &names {
+        if !seen.insert(*n) {
             return Err(format!(
                 "two links or cells are named '{n}' (each names a capture file)"
             ));
         }
     }
-    for (i, f) in topo.flows.iter().enumerate() {
-        if topo.flows[..i].iter().any(|g| g.name == f.name) {
+    let mut flows = BTreeSet::new();
+    for f in &topo.flows {
+        if !flows.insert(f.name.as_str()) {
             return Err(format!("flow '{}' is defined twice", f.name));
         }
     }
