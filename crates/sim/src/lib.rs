@@ -26,6 +26,7 @@ pub mod stats;
 pub mod textfile;
 pub mod trace;
 pub mod transfer_bytes;
+pub mod workload;
 
 pub use job::Job;
 pub use metrics::RunResult;

@@ -21,6 +21,8 @@ pub enum Stream {
     FlowStart = 17,
     /// When each base station of a handoff sends its first beacon (`network/handoff.rs`).
     BeaconPhase = 18,
+    /// A Web workload's pages (`workload/`), one stream per page (`Rng::indexed` by the page's number).
+    Workload = 19,
 }
 
 /// SplitMix64 finaliser: spreads a seed over 64 bits.
@@ -118,6 +120,43 @@ pub fn portable_ln(x: f64) -> f64 {
     2.0 * sum + (e as f64) * std::f64::consts::LN_2
 }
 
+/// `e^x` from IEEE basic operations only (like [`portable_ln`]), so sampled sizes and times are the
+/// same bits everywhere. Cody and Waite's reduction `x = n ln 2 + r`, `|r| <= ln 2 / 2`, then the
+/// Taylor series of `e^r` (17 terms: the next is below 1e-20) scaled by `2^n`.
+pub fn portable_exp(x: f64) -> f64 {
+    if x.is_nan() {
+        return f64::NAN;
+    }
+    if x > 709.782_712_893_384 {
+        return f64::INFINITY;
+    }
+    if x < -745.133_219_101_941_2 {
+        return 0.0;
+    }
+    // fdlibm's split of ln 2: the high part has 32 bits, so n * LN2_HI is exact.
+    const LN2_HI: f64 = f64::from_bits(0x3fe6_2e42_fee0_0000);
+    const LN2_LO: f64 = f64::from_bits(0x3dea_39ef_3579_3c76);
+    let n = (x * std::f64::consts::LOG2_E).round();
+    let r = (x - n * LN2_HI) - n * LN2_LO;
+    let mut term = 1.0;
+    let mut sum = 1.0;
+    for k in 1..=17 {
+        term *= r / f64::from(k);
+        sum += term;
+    }
+    let mut e = n as i32;
+    let mut v = sum;
+    while e > 1023 {
+        v *= f64::from_bits(0x7fe0_0000_0000_0000); // 2^1023
+        e -= 1023;
+    }
+    while e < -1022 {
+        v *= f64::from_bits(0x0010_0000_0000_0000); // 2^-1022
+        e += 1022;
+    }
+    v * f64::from_bits(((e + 1023) as u64) << 52)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,6 +204,13 @@ mod tests {
             let a = portable_ln(x);
             let b = x.ln();
             prop_assert!((a - b).abs() <= 1e-14 * b.abs().max(1.0), "{} vs {}", a, b);
+        }
+
+        #[test]
+        fn portable_exp_matches_libm(x in -700.0f64..700.0) {
+            let a = portable_exp(x);
+            let b = x.exp();
+            prop_assert!((a - b).abs() <= 2e-15 * b, "{} vs {}", a, b);
         }
 
         #[test]
