@@ -117,7 +117,7 @@ static SURGE: Spec = Spec {
     think_s: Param {
         dist: Dist::Pareto { alpha: 1.5, k: 1.0 },
         cap: MAX_THINK_S,
-        source: "SURGE table: OFF times, Pareto alpha 1.5, k 1 s (SURGE 1.1 on drops active OFF times within an object: its client's header says so; wtg-seal, a SURGE-based generator, uses alpha 1.4)",
+        source: "SURGE table: OFF times, Pareto alpha 1.5, k 1 s (SURGE 1.1 on has no active OFF time within an object, and its HTTP/1.0 client sleeps the OFF time after all of an object's files: checked in SURGE 1.2's Surgeclient.c and client10.c; the numbers are not; wtg-seal, a SURGE-based generator, uses alpha 1.4)",
         checked: None,
     },
 };
