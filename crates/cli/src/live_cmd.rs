@@ -48,7 +48,7 @@ struct LiveReport {
 }
 
 /// The run that ended an invocation early.
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 struct FailedRun {
     protocol: String,
     seed: u64,
@@ -222,11 +222,7 @@ fn print_json(
             planned_runs: planned,
             runs,
             summaries,
-            failed: failed.as_ref().map(|f| FailedRun {
-                protocol: f.protocol.clone(),
-                seed: f.seed,
-                error: f.error.clone(),
-            }),
+            failed: failed.clone(),
         }),
     }
     .map_err(|e| e.to_string())?;

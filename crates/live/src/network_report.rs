@@ -327,3 +327,116 @@ pub fn report(
         exec: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snooplab_sim::{Env, Protocol, Scenario};
+
+    /// A live result over a simulated run of paper 000's path, both ends kernel hosts that
+    /// counted what `hosts` and `traffic` say.
+    fn result(sc: &Scenario) -> (Network, NetworkResult) {
+        let net = sc.network();
+        let run = snooplab_sim::run(sc);
+        let flow = |sender, receiver| LiveFlow {
+            flow: "flow0".into(),
+            sender,
+            receiver,
+            integrity_ok: true,
+            cc: "reno".into(),
+            received_bytes: sc.transfer,
+            sender_rto_ms: 1000.0,
+            window_clamp_bytes: Some(sc.buffer),
+            window_clamp_restored: 0,
+        };
+        let fh = TcpCounters {
+            timeouts: 3,
+            reno_recovery: 2,
+            sack_recovery: 1,
+            ..TcpCounters::default()
+        };
+        let traffic = |payload_in, data_out, payload_out| HostTraffic {
+            payload_in,
+            data_out,
+            payload_out,
+            ..HostTraffic::default()
+        };
+        let live = LiveExtras {
+            mode: "live",
+            linux_profile: "paper".into(),
+            cc: "reno".into(),
+            rto_min_ms: Some(1000),
+            initcwnd: Some(1),
+            flows: vec![flow("kernel", "kernel")],
+            hosts: vec![("fh".into(), fh), ("mh".into(), TcpCounters::default())],
+            lateness: Lateness::default(),
+            driver: DriverCounters::default(),
+            traffic: vec![
+                ("fh".into(), traffic(2 * sc.transfer, 0, 0)),
+                ("mh".into(), traffic(0, 77, 4 * sc.transfer)),
+            ],
+            agent_max_held_segments: 0,
+            agent_max_held_bytes: 0,
+            capacity_mbps: None,
+            leftovers_removed: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let r = NetworkResult {
+            run,
+            live,
+            exec: Vec::new(),
+        };
+        (net, r)
+    }
+
+    fn paper000() -> Scenario {
+        let mut sc = Scenario::paper000(Protocol::LlTcpAware, Env::Lan, 32 * 1024, 1);
+        sc.transfer = 64 * 1024;
+        sc
+    }
+
+    #[test]
+    fn a_live_result_has_run_jsons_keys_and_the_live_group() {
+        let sc = paper000();
+        let (_, r) = result(&sc);
+        let json = r.to_json().unwrap_or_default();
+        let flat = serde_json::to_value(r.run.flat()).unwrap_or_default();
+        let keys = |v: &serde_json::Value| -> Vec<String> {
+            v.as_object()
+                .map(|m| m.keys().cloned().collect())
+                .unwrap_or_default()
+        };
+        let mut want = keys(&flat);
+        want.push("live".into());
+        want.sort();
+        let mut got = keys(&json);
+        got.sort();
+        assert_eq!(got, want);
+        // the clock is said inside the live group: run --json's keys are not changed by it
+        assert_eq!(json["live"]["mode"], "live");
+        assert!(json.get("mode").is_none());
+    }
+
+    #[test]
+    fn a_kernel_ends_counts_fill_its_flows_keys_where_the_host_carries_that_flow_alone() {
+        let sc = paper000();
+        let (net, mut r) = result(&sc);
+        kernel_counts(&net, &mut r.run, &r.live);
+        let f = r.run.flow();
+        assert_eq!(f.timeouts, 3);
+        assert_eq!(f.fast_retransmits, 3, "reno and SACK recoveries");
+        assert_eq!(
+            f.wired_goodput_pct, 50.0,
+            "half the fixed host's payload was new"
+        );
+        assert_eq!(f.wireless_data_frames, 77);
+        assert_eq!(f.wireless_goodput_pct, Some(25.0));
+        // a modelled end keeps the engine's own counts
+        let (net, mut r) = result(&sc);
+        let engine = r.run.flow().clone();
+        r.live.flows[0].sender = "model";
+        r.live.flows[0].receiver = "model";
+        kernel_counts(&net, &mut r.run, &r.live);
+        assert_eq!(r.run.flow(), &engine);
+    }
+}
