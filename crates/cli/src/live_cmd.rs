@@ -6,7 +6,7 @@ use snooplab_live::link_config::LinkConfig;
 use snooplab_live::run::MAX_RUNS;
 use snooplab_live::sys::{signal_name, stop_signal};
 use snooplab_live::testbed::unavailable_reason;
-use snooplab_live::{live_protocol, CongestionControl, LinuxProfile, LiveConfig, LiveResult};
+use snooplab_live::{live_protocol, CongestionControl, LinuxProfile, LiveConfig, NetworkResult};
 use snooplab_sim::medium::WavelanParams;
 use snooplab_sim::scenario::size_u32;
 use snooplab_sim::size::parse_size;
@@ -31,10 +31,13 @@ struct LiveSummary {
     integrity_ok_runs: usize,
 }
 
+/// Several runs (`--runs` above 1 or several protocols), as `sweep --json` writes its runs and
+/// their summaries: each run in the one result's shape (`run --json`'s keys and `live`). One
+/// planned run writes its result alone, as `run --json` does.
 #[derive(Serialize)]
 struct LiveReport {
     /// Every run that completed, in order.
-    runs: Vec<LiveResult>,
+    runs: Vec<serde_json::Value>,
     summaries: Vec<LiveSummary>,
     /// Every planned run completed.
     complete: bool,
@@ -45,7 +48,7 @@ struct LiveReport {
 }
 
 /// The run that ended an invocation early.
-#[derive(Serialize)]
+#[derive(Clone, Serialize)]
 struct FailedRun {
     protocol: String,
     seed: u64,
@@ -188,27 +191,43 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
     let (results, failed) = run_each(&configs, a.json, a.quiet);
     let summaries = summarize_runs(&results);
     if a.json {
-        let report = LiveReport {
-            complete: failed.is_none(),
-            planned_runs: configs.len(),
-            runs: results,
-            summaries,
-            failed,
-        };
-        let text = serde_json::to_string_pretty(&report).map_err(|e| e.to_string())?;
-        println!("{text}");
-        return match report_failure(&report.failed, report.runs.len(), configs.len()) {
-            Some(e) => Err(e),
-            None => integrity(&report.runs),
-        };
-    }
-    if results.len() > 1 {
+        print_json(&results, summaries, &failed, configs.len())?;
+    } else if results.len() > 1 {
         print_summaries(&summaries, failed.is_some(), results.len(), configs.len());
     }
     if let Some(e) = report_failure(&failed, results.len(), configs.len()) {
         return Err(e);
     }
     integrity(&results)
+}
+
+/// The JSON of an invocation: one planned run's result alone, in `run --json`'s shape with its
+/// `live` group; several in a [`LiveReport`].
+fn print_json(
+    results: &[NetworkResult],
+    summaries: Vec<LiveSummary>,
+    failed: &Option<FailedRun>,
+    planned: usize,
+) -> Result<(), String> {
+    let runs = results
+        .iter()
+        .map(NetworkResult::to_json)
+        .collect::<Result<Vec<_>, String>>()?;
+    let text = match (planned, runs.as_slice()) {
+        // a single run that failed has no result: its error line says why
+        (1, []) => return Ok(()),
+        (1, [one]) => serde_json::to_string_pretty(one),
+        _ => serde_json::to_string_pretty(&LiveReport {
+            complete: failed.is_none(),
+            planned_runs: planned,
+            runs,
+            summaries,
+            failed: failed.clone(),
+        }),
+    }
+    .map_err(|e| e.to_string())?;
+    println!("{text}");
+    Ok(())
 }
 
 /// Runs each configuration in turn with its progress on stderr (none when `quiet`), printing each
@@ -218,7 +237,7 @@ fn run_each(
     configs: &[LiveConfig],
     json: bool,
     quiet: bool,
-) -> (Vec<LiveResult>, Option<FailedRun>) {
+) -> (Vec<NetworkResult>, Option<FailedRun>) {
     let mut results = Vec::new();
     let mut failed = None;
     for (i, cfg) in configs.iter().enumerate() {
@@ -245,7 +264,7 @@ fn run_each(
         let r = snooplab_live::run(cfg, &mut |p| progress.tick(Some((p.received, p.transfer))));
         let r = match r {
             Ok(r) => {
-                progress.done(Some(r.throughput_mbps));
+                progress.done(Some(r.run.flow().throughput_mbps));
                 r
             }
             Err(error) => {
@@ -258,16 +277,20 @@ fn run_each(
                 break;
             }
         };
-        if !r.leftovers_removed.is_empty() {
+        if !r.live.leftovers_removed.is_empty() {
             eprintln!(
                 "removed namespaces left by a killed run: {}",
-                r.leftovers_removed.join(", ")
+                r.live.leftovers_removed.join(", ")
             );
         }
         if !json {
             print_row(&r);
-            for w in &r.warnings {
-                println!("warning: {} seed {}: {w}", r.protocol, r.seed);
+            for w in &r.live.warnings {
+                println!(
+                    "warning: {} seed {}: {w}",
+                    cfg.protocol.name(),
+                    r.run.setup.seed
+                );
             }
         }
         results.push(r);
@@ -316,8 +339,8 @@ fn report_failure(failed: &Option<FailedRun>, done: usize, planned: usize) -> Op
     })
 }
 
-fn integrity(results: &[LiveResult]) -> Result<(), String> {
-    if results.iter().any(|r| !r.integrity_ok) {
+fn integrity(results: &[NetworkResult]) -> Result<(), String> {
+    if results.iter().any(|r| !r.intact()) {
         return Err("the receiver's digest differs from the sender's in some run".into());
     }
     Ok(())
@@ -342,50 +365,67 @@ fn print_header() {
     );
 }
 
-fn print_row(r: &LiveResult) {
-    let of_cap = if r.capacity_mbps > 0.0 {
-        format!("{:.1}%", 100.0 * r.throughput_mbps / r.capacity_mbps)
+/// A run's row, from the one result: the preset's flow (`fh` to `mh`), its kernel sender's
+/// recoveries and timeouts, the receiver's checksum errors (the corrupted frames its kernel
+/// dropped).
+fn print_row(r: &NetworkResult) {
+    let f = r.run.flow();
+    let flat = r.run.flat();
+    let capacity = r.live.capacity_mbps.unwrap_or(0.0);
+    let of_cap = if capacity > 0.0 {
+        format!("{:.1}%", 100.0 * f.throughput_mbps / capacity)
     } else {
         "-".into()
     };
+    let wl = f
+        .wireless_goodput_pct
+        .map_or_else(|| "-".into(), |g| format!("{g:.1}%"));
     println!(
-        "{:<19} {:>5} {:>8.3} {:>7} {:>7.1}% {:>8} {:>8} {:>9} {:>4} {:>4} {:>10} {:>9} {:>5}",
-        r.protocol,
-        r.seed,
-        r.throughput_mbps,
+        "{:<19} {:>5} {:>8.3} {:>7} {:>8} {:>8} {:>8} {:>9} {:>4} {:>4} {:>10} {:>9} {:>5}",
+        f.protocol,
+        r.run.setup.seed,
+        f.throughput_mbps,
         of_cap,
-        r.wireless_goodput_pct,
-        r.local_retransmissions,
-        r.dupacks_suppressed,
-        r.sender_retransmitted_segments,
-        r.fast_retransmits,
-        r.timeouts,
-        format!("{}/{}", r.frames_corrupted_down, r.frames_corrupted_up),
-        r.mh_tcp_in_csum_errors,
-        if r.integrity_ok { "ok" } else { "BAD" }
+        wl,
+        flat.local_retransmissions,
+        flat.dupacks_suppressed,
+        f.sender_retransmitted_segments,
+        f.fast_retransmits,
+        f.timeouts,
+        format!(
+            "{}/{}",
+            flat.frames_corrupted_down, flat.frames_corrupted_up
+        ),
+        r.host_tcp(&f.to).map_or(0, |c| c.in_csum_errors),
+        if r.intact() { "ok" } else { "BAD" }
     );
 }
 
-fn summarize_runs(results: &[LiveResult]) -> Vec<LiveSummary> {
-    let mut names: Vec<&str> = Vec::new();
+fn summarize_runs(results: &[NetworkResult]) -> Vec<LiveSummary> {
+    let protocol = |r: &NetworkResult| r.run.flow().protocol.clone();
+    let mut names: Vec<String> = Vec::new();
     for r in results {
-        if !names.contains(&r.protocol.as_str()) {
-            names.push(&r.protocol);
+        if !names.contains(&protocol(r)) {
+            names.push(protocol(r));
         }
     }
     let mut first_mean = None;
     names
         .iter()
         .map(|name| {
-            let runs: Vec<&LiveResult> = results.iter().filter(|r| r.protocol == *name).collect();
-            let get = |f: &dyn Fn(&LiveResult) -> f64| -> Summary {
+            let runs: Vec<&NetworkResult> =
+                results.iter().filter(|r| protocol(r) == *name).collect();
+            let get = |f: &dyn Fn(&NetworkResult) -> f64| -> Summary {
                 summarize(&runs.iter().map(|r| f(r)).collect::<Vec<f64>>())
             };
-            let tput = get(&|r| r.throughput_mbps);
+            let tput = get(&|r| r.run.flow().throughput_mbps);
             let first = *first_mean.get_or_insert(tput.mean);
-            let capacity = runs.first().map_or(0.0, |r| r.capacity_mbps);
+            let capacity = runs
+                .first()
+                .and_then(|r| r.live.capacity_mbps)
+                .unwrap_or(0.0);
             LiveSummary {
-                protocol: name.to_string(),
+                protocol: name.clone(),
                 throughput_mbps: tput,
                 ratio_to_first: if first > 0.0 { tput.mean / first } else { 0.0 },
                 fraction_of_capacity: if capacity > 0.0 {
@@ -393,9 +433,11 @@ fn summarize_runs(results: &[LiveResult]) -> Vec<LiveSummary> {
                 } else {
                     0.0
                 },
-                local_retransmissions: get(&|r| r.local_retransmissions as f64),
-                sender_retransmitted_segments: get(&|r| r.sender_retransmitted_segments as f64),
-                integrity_ok_runs: runs.iter().filter(|r| r.integrity_ok).count(),
+                local_retransmissions: get(&|r| r.run.agent_total("local_retransmissions") as f64),
+                sender_retransmitted_segments: get(&|r| {
+                    r.run.flow().sender_retransmitted_segments as f64
+                }),
+                integrity_ok_runs: runs.iter().filter(|r| r.intact()).count(),
             }
         })
         .collect()

@@ -109,7 +109,7 @@ fn a_live_run_says_it_starts_and_ends_unless_quiet() {
         assert!(o.status.success(), "{err}");
         let v: serde_json::Value = serde_json::from_slice(&o.stdout)
             .unwrap_or_else(|e| panic!("stdout is one JSON report: {e}"));
-        assert_eq!(v["runs"][0]["integrity_ok"], true, "{v}");
+        assert_eq!(v["live"]["flows"][0]["integrity_ok"], true, "{v}");
         let lines: Vec<&str> = err.lines().filter(|l| l.starts_with("live: ")).collect();
         if quiet {
             assert_eq!(lines, Vec::<&str>::new(), "{err}");
@@ -120,7 +120,7 @@ fn a_live_run_says_it_starts_and_ends_unless_quiet() {
             Some("live: run 1/1 e2e seed 1 started"),
             "{err}"
         );
-        let mbps = v["runs"][0]["throughput_mbps"].as_f64().unwrap_or(-1.0);
+        let mbps = v["throughput_mbps"].as_f64().unwrap_or(-1.0);
         let end = lines.last().copied().unwrap_or_default();
         assert!(
             end.starts_with("live: run 1/1 e2e seed 1 done in ")

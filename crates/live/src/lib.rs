@@ -29,6 +29,6 @@ pub mod testbed;
 pub mod tun;
 pub mod tun_driver;
 
+pub use network_report::NetworkResult;
 pub use profile::{CongestionControl, LinuxProfile};
-pub use result::LiveResult;
 pub use run::{live_protocol, live_protocols, run, LiveConfig, Progress};

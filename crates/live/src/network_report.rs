@@ -1,7 +1,8 @@
-//! The result of a live scenario run in `snooplab run --json`'s shape (docs/outputs.md): the
-//! engine's own result (cells, agents, drops) with each flow's result filled in from its kernel
-//! ends (`TCP_INFO`, the namespaces' counters, the digests), and what only the live mode knows
-//! under `live`.
+//! The result of every live run, a scenario's or the paper-000 preset's, in `snooplab run --json`'s
+//! shape (docs/outputs.md): the engine's own result (cells, agents, drops) with each flow's result
+//! filled in from its kernel ends (`TCP_INFO`, the namespaces' counters, the digests), and what
+//! only the live mode knows under `live`. One shape for both clocks: a key `run --json` has is
+//! never copied into the `live` group under another name.
 
 use std::time::Instant;
 
@@ -11,6 +12,7 @@ use snooplab_proto::Time;
 use snooplab_sim::invariants::InvariantReport;
 use snooplab_sim::metrics::{Aggregate, Flat, FlowResult};
 use snooplab_sim::network::Network;
+use snooplab_sim::stats::pct;
 use snooplab_sim::RunResult;
 
 use crate::config::NetworkConfig;
@@ -23,9 +25,11 @@ use crate::payload::StreamDigest;
 use crate::snmp::TcpCounters;
 use crate::tun_driver::{DriverCounters, HostTraffic};
 
-/// What only the live mode knows about a run.
+/// What only the live mode knows about a run (the JSON's `live` group).
 #[derive(Clone, Debug, Serialize)]
 pub struct LiveExtras {
+    /// `live`: the result's clock, where `run --json` has no `live` group at all.
+    pub mode: &'static str,
     pub linux_profile: String,
     pub cc: String,
     pub rto_min_ms: Option<u32>,
@@ -42,7 +46,14 @@ pub struct LiveExtras {
     /// Most segments and payload bytes any base station's agent held at once.
     pub agent_max_held_segments: u32,
     pub agent_max_held_bytes: u64,
+    /// The paper-000 preset's best payload rate on its emulated path, Mb/s: the slower of the
+    /// wired link and the wireless hop (back-to-back frames of the MSS in use and one ACK frame
+    /// per two of them on the half-duplex medium); 0 with the emulator off (`--env off`); `null`
+    /// for a scenario file's network, which has no one path.
+    pub capacity_mbps: Option<f64>,
     pub leftovers_removed: Vec<String>,
+    /// What makes this result less than it looks: an engine that ran late, a window clamp the
+    /// kernel changed. Empty for a clean run.
     pub warnings: Vec<String>,
 }
 
@@ -61,10 +72,17 @@ pub struct LiveFlow {
     pub received_bytes: u64,
     /// `tcpi_rto` of a kernel sender at the end, ms (0 for a modelled sender).
     pub sender_rto_ms: f64,
+    /// A kernel receiver's `TCP_WINDOW_CLAMP`: the flow's buffer, rounded down to a multiple of
+    /// the window scale unit where the buffer needs window scaling (`endpoint::window_clamp`);
+    /// `null` for a modelled receiver.
+    pub window_clamp_bytes: Option<u32>,
+    /// Times the kernel replaced the receiver's window clamp and the receiver set it back (0
+    /// expected).
     pub window_clamp_restored: u32,
 }
 
-/// A live scenario run's result.
+/// A live run's result: a scenario's, or the paper-000 preset's (`result.rs`).
+#[derive(Debug)]
 pub struct NetworkResult {
     pub run: RunResult,
     pub live: LiveExtras,
@@ -73,12 +91,11 @@ pub struct NetworkResult {
 }
 
 impl NetworkResult {
-    /// `run --json`'s keys, with `mode: "live"` and `live` added.
+    /// `run --json`'s keys, with `live` added (and `exec`, when `--exec` commands ran).
     pub fn to_json(&self) -> Result<serde_json::Value, String> {
         let mut v = serde_json::to_value(Flat::of(&self.run)).map_err(|e| e.to_string())?;
         let live = serde_json::to_value(&self.live).map_err(|e| e.to_string())?;
         if let Some(m) = v.as_object_mut() {
-            m.insert("mode".into(), "live".into());
             m.insert("live".into(), live);
             if !self.exec.is_empty() {
                 let exec = serde_json::to_value(&self.exec).map_err(|e| e.to_string())?;
@@ -91,6 +108,16 @@ impl NetworkResult {
     /// Every flow's bytes arrived intact.
     pub fn intact(&self) -> bool {
         self.live.flows.iter().all(|f| f.integrity_ok)
+    }
+
+    /// A kernel host's TCP counters, by its name in the network (`fh`, `mh` in the preset).
+    pub fn host_tcp(&self, name: &str) -> Option<&TcpCounters> {
+        self.live.hosts.iter().find(|h| h.0 == name).map(|h| &h.1)
+    }
+
+    /// What went through a kernel host's device, by its name in the network.
+    pub fn host_traffic(&self, name: &str) -> Option<HostTraffic> {
+        self.live.traffic.iter().find(|h| h.0 == name).map(|h| h.1)
     }
 }
 
@@ -173,9 +200,60 @@ fn flow_result(
         cc: tx.map_or_else(|| format!("model {}", fl.protocol.name()), |t| t.cc.clone()),
         received_bytes: rx.map_or_else(|| if ok { fl.transfer } else { 0 }, |r| r.bytes),
         sender_rto_ms: tx.map_or(0.0, |t| f64::from(t.tcp_info.rto_us) / 1e3),
+        window_clamp_bytes: rx.map(|_| crate::endpoint::window_clamp(fl.buffer)),
         window_clamp_restored: rx.map_or(0, |r| r.clamp_restored),
     };
     (result, live)
+}
+
+/// The one flow a host is the `side` end of (sender: `from`, receiver: `to`), if it is the end of
+/// exactly one: a namespace's counters are the host's, so they are a flow's only then.
+fn sole_flow(net: &Network, host: &str, sender: bool) -> Option<usize> {
+    let mut ends = net.flows.iter().enumerate().filter(|(_, f)| {
+        let node = if sender { f.from } else { f.to };
+        net.nodes[node].name == host
+    });
+    match (ends.next(), ends.next()) {
+        (Some((i, _)), None) => Some(i),
+        _ => None,
+    }
+}
+
+/// The flow keys a kernel end counts and the engine does not, from the host's own counters where
+/// the host is that end of one flow only: a kernel sender's timeouts (`TCPTimeouts`) and fast
+/// recoveries (`TCPRenoRecovery` + `TCPSackRecovery`) and the payload it sent (wired goodput);
+/// a kernel mobile host's data frames and payload written to its device, retransmissions and
+/// corrupted frames included (its flow's wireless frames and goodput). The engine's own counts
+/// for such an end are zero: it runs no TCP there and counts only its own flows' frames.
+fn kernel_counts(net: &Network, run: &mut RunResult, extras: &LiveExtras) {
+    let live = &extras.flows;
+    for (name, tcp) in &extras.hosts {
+        let t = extras.traffic.iter().find(|t| &t.0 == name).map(|t| t.1);
+        if let Some(f) = sole_flow(net, name, true) {
+            if let (Some(r), Some(l)) = (run.flows.get_mut(f), live.get(f)) {
+                if l.sender == "kernel" {
+                    r.timeouts = tcp.timeouts;
+                    r.fast_retransmits = tcp.reno_recovery + tcp.sack_recovery;
+                    if let Some(t) = t {
+                        r.wired_goodput_pct = pct(l.received_bytes, t.payload_in);
+                    }
+                }
+            }
+        }
+        if let Some(f) = sole_flow(net, name, false) {
+            if let (Some(r), Some(l), Some(t)) = (run.flows.get_mut(f), live.get(f), t) {
+                let mobile = net
+                    .cells
+                    .iter()
+                    .flat_map(|c| &c.stations)
+                    .any(|s| net.nodes[s.node].name == *name);
+                if l.receiver == "kernel" && mobile && t.data_out > 0 {
+                    r.wireless_data_frames = t.data_out;
+                    r.wireless_goodput_pct = Some(pct(l.received_bytes, t.payload_out));
+                }
+            }
+        }
+    }
 }
 
 /// The run's result: the engine's, with the flows its kernel hosts carried.
@@ -226,6 +304,7 @@ pub fn report(
         ));
     }
     let live = LiveExtras {
+        mode: "live",
         linux_profile: cfg.profile.name().into(),
         cc: cfg.cc.name().into(),
         rto_min_ms: cfg.rto_min_ms,
@@ -237,12 +316,127 @@ pub fn report(
         traffic,
         agent_max_held_segments: obs.max_held_segments,
         agent_max_held_bytes: obs.max_held_bytes,
+        capacity_mbps: None,
         leftovers_removed,
         warnings,
     };
+    kernel_counts(net, &mut run, &live);
     NetworkResult {
         run,
         live,
         exec: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snooplab_sim::{Env, Protocol, Scenario};
+
+    /// A live result over a simulated run of paper 000's path, both ends kernel hosts that
+    /// counted what `hosts` and `traffic` say.
+    fn result(sc: &Scenario) -> (Network, NetworkResult) {
+        let net = sc.network();
+        let run = snooplab_sim::run(sc);
+        let flow = |sender, receiver| LiveFlow {
+            flow: "flow0".into(),
+            sender,
+            receiver,
+            integrity_ok: true,
+            cc: "reno".into(),
+            received_bytes: sc.transfer,
+            sender_rto_ms: 1000.0,
+            window_clamp_bytes: Some(sc.buffer),
+            window_clamp_restored: 0,
+        };
+        let fh = TcpCounters {
+            timeouts: 3,
+            reno_recovery: 2,
+            sack_recovery: 1,
+            ..TcpCounters::default()
+        };
+        let traffic = |payload_in, data_out, payload_out| HostTraffic {
+            payload_in,
+            data_out,
+            payload_out,
+            ..HostTraffic::default()
+        };
+        let live = LiveExtras {
+            mode: "live",
+            linux_profile: "paper".into(),
+            cc: "reno".into(),
+            rto_min_ms: Some(1000),
+            initcwnd: Some(1),
+            flows: vec![flow("kernel", "kernel")],
+            hosts: vec![("fh".into(), fh), ("mh".into(), TcpCounters::default())],
+            lateness: Lateness::default(),
+            driver: DriverCounters::default(),
+            traffic: vec![
+                ("fh".into(), traffic(2 * sc.transfer, 0, 0)),
+                ("mh".into(), traffic(0, 77, 4 * sc.transfer)),
+            ],
+            agent_max_held_segments: 0,
+            agent_max_held_bytes: 0,
+            capacity_mbps: None,
+            leftovers_removed: Vec::new(),
+            warnings: Vec::new(),
+        };
+        let r = NetworkResult {
+            run,
+            live,
+            exec: Vec::new(),
+        };
+        (net, r)
+    }
+
+    fn paper000() -> Scenario {
+        let mut sc = Scenario::paper000(Protocol::LlTcpAware, Env::Lan, 32 * 1024, 1);
+        sc.transfer = 64 * 1024;
+        sc
+    }
+
+    #[test]
+    fn a_live_result_has_run_jsons_keys_and_the_live_group() {
+        let sc = paper000();
+        let (_, r) = result(&sc);
+        let json = r.to_json().unwrap_or_default();
+        let flat = serde_json::to_value(r.run.flat()).unwrap_or_default();
+        let keys = |v: &serde_json::Value| -> Vec<String> {
+            v.as_object()
+                .map(|m| m.keys().cloned().collect())
+                .unwrap_or_default()
+        };
+        let mut want = keys(&flat);
+        want.push("live".into());
+        want.sort();
+        let mut got = keys(&json);
+        got.sort();
+        assert_eq!(got, want);
+        // the clock is said inside the live group: run --json's keys are not changed by it
+        assert_eq!(json["live"]["mode"], "live");
+        assert!(json.get("mode").is_none());
+    }
+
+    #[test]
+    fn a_kernel_ends_counts_fill_its_flows_keys_where_the_host_carries_that_flow_alone() {
+        let sc = paper000();
+        let (net, mut r) = result(&sc);
+        kernel_counts(&net, &mut r.run, &r.live);
+        let f = r.run.flow();
+        assert_eq!(f.timeouts, 3);
+        assert_eq!(f.fast_retransmits, 3, "reno and SACK recoveries");
+        assert_eq!(
+            f.wired_goodput_pct, 50.0,
+            "half the fixed host's payload was new"
+        );
+        assert_eq!(f.wireless_data_frames, 77);
+        assert_eq!(f.wireless_goodput_pct, Some(25.0));
+        // a modelled end keeps the engine's own counts
+        let (net, mut r) = result(&sc);
+        let engine = r.run.flow().clone();
+        r.live.flows[0].sender = "model";
+        r.live.flows[0].receiver = "model";
+        kernel_counts(&net, &mut r.run, &r.live);
+        assert_eq!(r.run.flow(), &engine);
     }
 }

@@ -1,6 +1,7 @@
 //! One run of the paper-000 mode (`snooplab live` without `--scenario`): the flags make the
 //! simulator's paper-000 preset, which runs on the engine between two kernel hosts as any
-//! scenario does (`network_run.rs`), and the result keeps the mode's keys (`result.rs`).
+//! scenario does (`network_run.rs`), and its result is any live run's (`network_report.rs`),
+//! with the preset's path capacity (`result.rs`).
 
 use snooplab_proto::Time;
 use snooplab_sim::capture::Capture;
@@ -11,8 +12,9 @@ use snooplab_sim::{Env, Scenario};
 
 pub use crate::config::{check_segment_and_window, validate, LiveConfig, HEADER_BYTES};
 use crate::dirlock::{DirLock, CAPTURE_LOCK};
+use crate::network_report::NetworkResult;
 use crate::network_run::{run_network, NetworkConfig};
-use crate::result::{live_result, LiveResult};
+use crate::result::preset_result;
 
 /// The most runs one `snooplab live` invocation plans (protocols x `--runs`): each takes real
 /// time (about 50 s for the default 8 MB), so 1000 is about 14 hours, and the plan stays small.
@@ -67,7 +69,7 @@ pub struct Progress {
 
 /// Runs one live transfer: the preset's network ([`preset_scenario`]) on the engine, its two
 /// hosts in namespaces of their own (`network_run.rs`). `progress` is called about twice a second.
-pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveResult, String> {
+pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<NetworkResult, String> {
     validate(cfg)?;
     let scenario = preset_scenario(cfg);
     let net = scenario.network();
@@ -99,7 +101,7 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<LiveR
             transfer,
         })
     })?;
-    Ok(live_result(cfg, &r))
+    Ok(preset_result(cfg, r))
 }
 
 /// Link rates of the emulator-off path (`--env off`): 1 Tb/s, so that a 1500-byte packet takes 12

@@ -13,7 +13,9 @@ use snooplab_live::link_config::LinkConfig;
 use snooplab_live::payload::{self, StreamDigest};
 use snooplab_live::testbed::{require_live, Testbed, TestbedConfig, FH_IP, MH_IP, TUN_NAME};
 use snooplab_live::tun_driver::Stop;
-use snooplab_live::{live_protocols, snmp, sys, CongestionControl, LinuxProfile, LiveConfig};
+use snooplab_live::{
+    live_protocols, snmp, sys, CongestionControl, LinuxProfile, LiveConfig, NetworkResult,
+};
 use snooplab_proto::agent::{Agent, SnoopAgent, SnoopConfig};
 use snooplab_proto::time::SEC;
 use snooplab_proto::wire;
@@ -51,6 +53,16 @@ fn config(protocol: Protocol, error_every: u64, transfer: u64) -> LiveConfig {
     }
 }
 
+/// The kernel TCP counters of a preset host (`fh`, `mh`).
+fn tcp(r: &NetworkResult, host: &str) -> snmp::TcpCounters {
+    r.host_tcp(host).copied().unwrap_or_default()
+}
+
+/// What went through a preset host's device.
+fn traffic(r: &NetworkResult, host: &str) -> snooplab_live::tun_driver::HostTraffic {
+    r.host_traffic(host).unwrap_or_default()
+}
+
 #[test]
 #[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
 fn every_agent_delivers_the_bytes_intact_with_and_without_errors() {
@@ -60,48 +72,68 @@ fn every_agent_delivers_the_bytes_intact_with_and_without_errors() {
             let r = snooplab_live::run(&config(protocol, error_every, 256 * 1024), &mut |_| {})
                 .unwrap_or_else(|e| panic!("{} errors {error_every}: {e}", protocol.name()));
             let what = format!("{} errors {error_every}", protocol.name());
-            assert!(r.integrity_ok, "{what}: digest differs");
-            assert_eq!(r.mss, 1400, "{what}: paper profile, MTU 1440, no options");
-            assert_eq!(r.cc, "reno");
+            assert!(r.intact(), "{what}: digest differs");
+            assert_eq!(
+                r.run.flow().mss,
+                1400,
+                "{what}: paper profile, MTU 1440, no options"
+            );
+            assert_eq!(r.live.flows[0].cc, "reno");
             // the route's rto_min (4.4BSD's 1 s floor) reached the sender's socket
-            assert!(r.sender_rto_ms >= 1000.0, "{what}: rto {}", r.sender_rto_ms);
+            assert!(
+                r.live.flows[0].sender_rto_ms >= 1000.0,
+                "{what}: rto {}",
+                r.live.flows[0].sender_rto_ms
+            );
             // every corrupted frame reached the mobile host's kernel, which dropped it
-            assert_eq!(r.mh_tcp_in_csum_errors, r.station.corrupted_to_mh, "{what}");
+            assert_eq!(
+                tcp(&r, "mh").in_csum_errors,
+                traffic(&r, "mh").corrupted_out,
+                "{what}"
+            );
             // (a frame still on the air when the run ended is counted but not delivered)
             assert!(
-                r.frames_corrupted_down <= r.station.corrupted_to_mh + 1,
+                r.run.flat().frames_corrupted_down <= traffic(&r, "mh").corrupted_out + 1,
                 "{what}"
             );
             if error_every == 0 {
-                assert_eq!(r.frames_corrupted_down + r.frames_corrupted_up, 0);
-                assert_eq!(r.local_retransmissions, 0, "{what}");
+                assert_eq!(
+                    r.run.flat().frames_corrupted_down + r.run.flat().frames_corrupted_up,
+                    0
+                );
+                assert_eq!(r.run.agent_total("local_retransmissions"), 0, "{what}");
             } else {
                 assert!(
-                    r.frames_corrupted_down > 3,
+                    r.run.flat().frames_corrupted_down > 3,
                     "{what}: too few errors to test"
                 );
             }
             if error_every > 0 && protocol != Protocol::E2e {
                 // the agent repairs the losses: each corrupted data frame is resent locally
                 assert!(
-                    r.local_retransmissions >= r.frames_corrupted_down / 2,
+                    r.run.agent_total("local_retransmissions")
+                        >= r.run.flat().frames_corrupted_down / 2,
                     "{what}: {} local retransmissions for {} corrupted frames",
-                    r.local_retransmissions,
-                    r.frames_corrupted_down
+                    r.run.agent_total("local_retransmissions"),
+                    r.run.flat().frames_corrupted_down
                 );
             }
             if error_every > 0 && protocol == Protocol::LlTcpAware {
                 // and hides them from the sender
                 assert!(
-                    r.sender_retransmitted_segments * 4 <= r.frames_corrupted_down,
+                    r.run.flow().sender_retransmitted_segments * 4
+                        <= r.run.flat().frames_corrupted_down,
                     "{what}: the sender retransmitted {} for {} corrupted frames",
-                    r.sender_retransmitted_segments,
-                    r.frames_corrupted_down
+                    r.run.flow().sender_retransmitted_segments,
+                    r.run.flat().frames_corrupted_down
                 );
             }
             if error_every > 0 && protocol == Protocol::E2e {
-                assert_eq!(r.local_retransmissions, 0);
-                assert!(r.sender_retransmitted_segments + 2 >= r.frames_corrupted_down);
+                assert_eq!(r.run.agent_total("local_retransmissions"), 0);
+                assert!(
+                    r.run.flow().sender_retransmitted_segments + 2
+                        >= r.run.flat().frames_corrupted_down
+                );
             }
         }
     }
@@ -114,15 +146,15 @@ fn without_errors_both_plain_and_snoop_fill_the_emulated_link() {
     for protocol in [Protocol::E2e, Protocol::LlTcpAware] {
         let r = snooplab_live::run(&config(protocol, 0, 1 << 20), &mut |_| {})
             .unwrap_or_else(|e| panic!("{}: {e}", protocol.name()));
-        assert!(r.integrity_ok);
-        let fraction = r.throughput_mbps / r.capacity_mbps;
+        assert!(r.intact());
+        let fraction = r.run.flow().throughput_mbps / r.live.capacity_mbps.unwrap_or(0.0);
         assert!(
             fraction >= 0.9,
             "{}: {:.3} Mb/s is {:.1}% of {:.3}",
             protocol.name(),
-            r.throughput_mbps,
+            r.run.flow().throughput_mbps,
             100.0 * fraction,
-            r.capacity_mbps
+            r.live.capacity_mbps.unwrap_or(0.0)
         );
         assert!(
             fraction <= 1.02,
@@ -140,15 +172,19 @@ fn the_modern_profile_negotiates_what_the_paper_profile_turns_off() {
     c.cc = CongestionControl::Cubic;
     c.rto_min_ms = None;
     let r = snooplab_live::run(&c, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
-    assert!(r.integrity_ok);
-    assert_eq!(r.cc, "cubic");
+    assert!(r.intact());
+    assert_eq!(r.live.flows[0].cc, "cubic");
     // the kernel's own 200 ms floor plus a few ms of RTT
     assert!(
-        (200.0..1000.0).contains(&r.sender_rto_ms),
+        (200.0..1000.0).contains(&r.live.flows[0].sender_rto_ms),
         "rto {}",
-        r.sender_rto_ms
+        r.live.flows[0].sender_rto_ms
     );
-    assert_eq!(r.mss, 1388, "timestamps take 12 bytes of every segment");
+    assert_eq!(
+        r.run.flow().mss,
+        1388,
+        "timestamps take 12 bytes of every segment"
+    );
 }
 
 #[test]
@@ -198,17 +234,17 @@ fn captures_show_both_links_and_every_corrupted_frame() {
     assert_eq!(bad(&wired), 0);
     assert_eq!(
         bad(&wireless),
-        r.station.corrupted_to_mh + r.station.corrupted_from_mh
+        traffic(&r, "mh").corrupted_out + r.run.flat().frames_corrupted_up
     );
     // packets are captured when they leave the wired link: the last few may still be on it
-    let through_wired = r.station.packets_from_fh + r.station.packets_to_fh;
+    let through_wired = traffic(&r, "fh").packets_in + traffic(&r, "fh").packets_out;
     assert!(wired.len() as u64 <= through_wired && wired.len() as u64 + 3 >= through_wired);
     let data_down = wireless
         .iter()
         .filter_map(|p| wire::parse_headers(p).ok())
         .filter(|h| h.seg.src.addr == u32::from(FH_IP) && h.seg.len > 0)
         .count() as u64;
-    assert_eq!(data_down, r.wireless_data_frames);
+    assert_eq!(data_down, r.run.flow().wireless_data_frames);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -575,7 +611,7 @@ fn the_receiver_never_advertises_more_than_the_buffer_and_the_sender_never_has_m
         c.buffer = buffer;
         c.pcap = Some(dir.clone());
         let r = snooplab_live::run(&c, &mut |_| {}).unwrap_or_else(|e| panic!("{what}: {e}"));
-        assert!(r.integrity_ok, "{what}");
+        assert!(r.intact(), "{what}");
         let w = check_windows(&read_pcap(&dir.join("wired.pcap")));
         let _ = std::fs::remove_dir_all(&dir);
         assert!(w.acks > 100 && w.data_segments > 300, "{what}: {w:?}");
@@ -593,11 +629,11 @@ fn the_receiver_never_advertises_more_than_the_buffer_and_the_sender_never_has_m
         // and the window is the buffer, not something smaller: within a segment of it (Linux
         // rounds unscaled windows down to whole segments)
         assert!(
-            w.max_window + u64::from(r.mss) > u64::from(buffer),
+            w.max_window + u64::from(r.run.flow().mss) > u64::from(buffer),
             "{what}: the window only reached {}: {w:?}",
             w.max_window
         );
-        assert_eq!(r.window_clamp_restored, 0, "{what}");
+        assert_eq!(r.live.flows[0].window_clamp_restored, 0, "{what}");
     }
 }
 
@@ -621,7 +657,7 @@ fn a_capture_directory_another_run_is_writing_is_refused() {
     drop(held);
     // free again: the run writes its captures
     let r = snooplab_live::run(&c, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
-    assert!(r.integrity_ok);
+    assert!(r.intact());
     assert!(!read_pcap(&dir.join("wired.pcap")).is_empty());
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -665,8 +701,8 @@ fn a_run_knows_when_its_emulator_ran_late_and_says_so() {
     let c = config(Protocol::E2e, 0, 256 * 1024);
     let r = snooplab_live::run(&c, &mut |_| std::thread::sleep(Duration::from_millis(200)))
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(r.integrity_ok);
-    let l = r.emulator_lateness;
+    assert!(r.intact());
+    let l = r.live.lateness;
     // the packets delivered to the two hosts: 256 KB of data segments and their ACKs
     assert!(l.deliveries > 200, "{l:?}");
     assert!(l.max_ms >= 100.0, "{l:?}");
@@ -675,11 +711,12 @@ fn a_run_knows_when_its_emulator_ran_late_and_says_so() {
         "{l:?}"
     );
     assert!(
-        r.warnings
+        r.live
+            .warnings
             .iter()
             .any(|w| w.contains("the engine released") && w.contains("more than 1 ms late")),
         "{:?}",
-        r.warnings
+        r.live.warnings
     );
 }
 
