@@ -111,7 +111,7 @@ fn a_sweep_of_tens_of_millions_of_runs_is_refused_before_it_is_built() {
     // at the limit is fine to plan (a bad setting is still found first)
     assert_refused(
         &["sweep", "--seeds", "100000", "--buffer", "3"],
-        &["buffer 3 is less than the bsdos-2.1 hosts' minimum of 1k"],
+        &["buffer 3 is less than the minimum of 2k"],
     );
     assert_refused(
         &[
