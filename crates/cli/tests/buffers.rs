@@ -2,37 +2,11 @@
 //! message wherever a buffer is given (`run --buffer`, a scenario file, `live --buffer`); and
 //! `run --print-scenario`, the flags' network as a scenario file that runs the same run.
 
-#[path = "common/guarded.rs"]
-mod guarded;
+mod common;
 
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-fn snooplab(args: &[&str]) -> Output {
-    guarded::snooplab(args)
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("snooplab-buffers-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("scratch dir: {e}"));
-    dir
-}
-
-/// Exit code 2 and exactly `line` on stderr, nothing on stdout.
-fn assert_refused_with(o: &Output, line: &str) {
-    assert_eq!(stderr(o), format!("error: {line}\n"));
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stdout(o), "");
-}
+use common::{assert_refused_with, scratch, snooplab, stderr, stdout};
 
 /// The simulator's BSD hosts take 4.4BSD's sb_max, and say so in one line, from a flag and from a
 /// file alike, and so does the live mode's paper profile, which emulates them.
@@ -85,7 +59,6 @@ fn a_scenario_files_buffer_is_refused_with_the_same_line() {
         "flow 'big': buffer 4M is more than the freebsd-2.2 hosts' limit of 256k (4.4BSD \
          sb_max); use 2k to 256k",
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The namespaces a snooplab process with this pid made (`snooplab-<pid>-<n>-fh`, `-mh`).
@@ -134,7 +107,6 @@ fn live_refuses_by_the_profiles_limit_before_making_anything() {
     let (o, left) = live(&["--scenario", &path]);
     assert_refused_with(&o, BSDOS_4M);
     assert!(left.is_empty(), "{left:?}");
-    let _ = std::fs::remove_dir_all(&dir);
     // one floor, the kernels'
     let (o, _) = live(&["--buffer", "1k"]);
     assert_refused_with(
@@ -242,7 +214,6 @@ fn assert_prints_the_same_run(flags: &[&str], name: &str) {
     assert_eq!(a, b, "{flags:?}\n{text}");
     assert!(a["flows"].as_array().is_some_and(|f| !f.is_empty()), "{a}");
     assert!(a["events"].as_u64().is_some_and(|n| n > 0), "{a}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
