@@ -421,7 +421,8 @@ pub struct LiveArgs {
     /// The receiver's largest advertised window: no window the mobile host advertises exceeds it,
     /// so neither do the sender's bytes in flight (TCP_WINDOW_CLAMP, held after the kernel's own
     /// adjustments; Linux rounds unscaled windows down to whole segments: 32k gives 32,200 at MSS
-    /// 1400). At most 65535 for the paper profiles (no window scaling).
+    /// 1400). 2k to 256k for the paper profiles (their hosts' limit, 4.4BSD sb_max; without window
+    /// scaling at most 65,535 of it is advertised, as the modelled hosts do), 2k to 64M for modern.
     #[arg(
         long,
         default_value = "32k",

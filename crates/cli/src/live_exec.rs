@@ -26,7 +26,7 @@ pub fn live_preset_exec(a: &LiveArgs, configs: &[LiveConfig]) -> Result<(), Stri
         max_time: c.max_time,
         exec: crate::live_scenario::exec_specs(a)?,
     };
-    crate::live_scenario::run_config(a, &cfg, c.protocol.name())
+    crate::live_scenario::run_config(a, cfg, c.protocol.name())
 }
 
 /// Each command's status and its output, every line prefixed with `[HOST] `: on stdout, or on

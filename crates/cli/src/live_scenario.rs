@@ -7,7 +7,7 @@ use snooplab_lab::settings::RunSettings;
 use snooplab_live::dirlock::{DirLock, INVOCATION_LOCK};
 use snooplab_live::exec::ExecSpec;
 use snooplab_live::network_report::NetworkResult;
-use snooplab_live::network_run::{run_network_with, NetworkConfig};
+use snooplab_live::network_run::{run_network_with, LiveNetwork, NetworkConfig};
 use snooplab_live::testbed::unavailable_reason;
 
 use crate::cli::LiveArgs;
@@ -40,19 +40,22 @@ pub fn exec_specs(a: &LiveArgs) -> Result<Vec<ExecSpec>, String> {
 
 pub fn live_scenario(a: &LiveArgs, path: &Path) -> Result<(), String> {
     let cfg = config(a, path)?;
-    run_config(a, &cfg, &path.display().to_string())
+    run_config(a, cfg, &path.display().to_string())
 }
 
-/// Runs `cfg`'s network live and prints its result (`label` names it in the progress lines).
-pub fn run_config(a: &LiveArgs, cfg: &NetworkConfig, label: &str) -> Result<(), String> {
-    let net = cfg.scenario.network();
-    snooplab_live::network_run::validate(cfg, &net)?;
-    let kernel = snooplab_live::network_run::kernel_hosts(&cfg.scenario, &net);
-    let names: Vec<String> = kernel.iter().map(|k| k.1.clone()).collect();
-    snooplab_live::exec::check(&cfg.exec, &names)?;
+/// Runs `cfg`'s network live and prints its result (`label` names it in the progress lines). The
+/// network is built and checked here, once ([`LiveNetwork::check`]), and run as it is.
+pub fn run_config(a: &LiveArgs, cfg: NetworkConfig, label: &str) -> Result<(), String> {
+    let live = LiveNetwork::check(cfg)?;
+    let (cfg, net) = (live.config(), live.network());
     if !cfg.exec.is_empty() {
         // the addresses a file leaves out are assigned: the commands need them
-        let hosts: Vec<String> = kernel.iter().map(|k| format!("{} {}", k.1, k.2)).collect();
+        let hosts: Vec<String> = live
+            .hosts()
+            .kernel
+            .iter()
+            .map(|k| format!("{} {}", k.1, k.2))
+            .collect();
         eprintln!("hosts: {}", hosts.join(", "));
     }
     // a capture directory another invocation is writing is refused before anything is set up
@@ -74,7 +77,7 @@ pub fn run_config(a: &LiveArgs, cfg: &NetworkConfig, label: &str) -> Result<(), 
     let mut progress = LiveRunProgress::start(format!("run 1/1 {label}"), a.quiet);
     let mut exec = Vec::new();
     let r = run_network_with(
-        cfg,
+        &live,
         capture,
         &mut |(_, got, total)| progress.tick(counted.then_some((got, total))),
         &mut exec,

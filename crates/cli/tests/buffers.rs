@@ -2,57 +2,33 @@
 //! message wherever a buffer is given (`run --buffer`, a scenario file, `live --buffer`); and
 //! `run --print-scenario`, the flags' network as a scenario file that runs the same run.
 
-#[path = "common/guarded.rs"]
-mod guarded;
+mod common;
 
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
-fn snooplab(args: &[&str]) -> Output {
-    guarded::snooplab(args)
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("snooplab-buffers-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("scratch dir: {e}"));
-    dir
-}
-
-/// Exit code 2 and exactly `line` on stderr, nothing on stdout.
-fn assert_refused_with(o: &Output, line: &str) {
-    assert_eq!(stderr(o), format!("error: {line}\n"));
-    assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stdout(o), "");
-}
+use common::{assert_refused_with, scratch, snooplab, stderr, stdout};
 
 /// The simulator's BSD hosts take 4.4BSD's sb_max, and say so in one line, from a flag and from a
-/// file alike.
+/// file alike, and so does the live mode's paper profile, which emulates them.
 const BSDOS_4M: &str =
-    "buffer 4M is more than the bsdos-2.1 hosts' limit of 256k (4.4BSD sb_max); use 1k to 256k";
+    "buffer 4M is more than the bsdos-2.1 hosts' limit of 256k (4.4BSD sb_max); use 2k to 256k";
 
 #[test]
 fn run_refuses_a_buffer_above_sb_max_in_one_line() {
     assert_refused_with(&snooplab(&["run", "--buffer", "4M"]), BSDOS_4M);
     assert_refused_with(
         &snooplab(&["run", "--buffer", "4M", "--host", "freebsd-2.2"]),
-        "buffer 4M is more than the freebsd-2.2 hosts' limit of 256k (4.4BSD sb_max); use 1k \
+        "buffer 4M is more than the freebsd-2.2 hosts' limit of 256k (4.4BSD sb_max); use 2k \
          to 256k",
     );
+    // one floor for both clocks: the smallest window the live mode's kernels hold
     assert_refused_with(
-        &snooplab(&["run", "--buffer", "512"]),
-        "buffer 512 is less than the bsdos-2.1 hosts' minimum of 1k; use 1k to 256k",
+        &snooplab(&["run", "--buffer", "1k"]),
+        "buffer 1k is less than the minimum of 2k (the smallest window Linux holds); use 2k to \
+         256k",
     );
     // the edges are the hosts'
-    for ok in ["1k", "256k"] {
+    for ok in ["2k", "256k"] {
         let o = snooplab(&["run", "--buffer", ok, "--print-scenario"]);
         assert_eq!(o.status.code(), Some(0), "{ok}: {}", stderr(&o));
     }
@@ -81,9 +57,8 @@ fn a_scenario_files_buffer_is_refused_with_the_same_line() {
     assert_refused_with(
         &snooplab(&["run", "--scenario", &path]),
         "flow 'big': buffer 4M is more than the freebsd-2.2 hosts' limit of 256k (4.4BSD \
-         sb_max); use 1k to 256k",
+         sb_max); use 2k to 256k",
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The namespaces a snooplab process with this pid made (`snooplab-<pid>-<n>-fh`, `-mh`).
@@ -118,25 +93,26 @@ fn live(args: &[&str]) -> (Output, Vec<String>) {
 
 #[test]
 fn live_refuses_by_the_profiles_limit_before_making_anything() {
-    // the paper profiles emulate the papers' hosts: 4.4BSD's sb_max, and no window scaling
-    let (o, left) = live(&["--buffer", "4M"]);
+    // the paper profiles emulate paper 000's BSD/OS 2.1 hosts: their limit, in run's very line
+    for profile in ["paper", "paper-sack"] {
+        let (o, left) = live(&["--buffer", "4M", "--linux-profile", profile]);
+        assert_refused_with(&o, BSDOS_4M);
+        assert!(left.is_empty(), "{left:?}");
+    }
+    // a scenario file run live is refused by the same line
+    let dir = scratch("live-file");
+    let file = dir.join("big.toml");
+    std::fs::write(&file, "buffer = \"4M\"\n").unwrap_or_else(|e| panic!("{e}"));
+    let path = file.to_string_lossy().into_owned();
+    let (o, left) = live(&["--scenario", &path]);
+    assert_refused_with(&o, BSDOS_4M);
+    assert!(left.is_empty(), "{left:?}");
+    // one floor, the kernels'
+    let (o, _) = live(&["--buffer", "1k"]);
     assert_refused_with(
         &o,
-        "buffer 4M is more than the paper hosts' limit of 256k (4.4BSD sb_max); use 2k to 65535",
-    );
-    assert!(left.is_empty(), "{left:?}");
-    let (o, left) = live(&["--buffer", "4M", "--linux-profile", "paper-sack"]);
-    assert!(
-        stderr(&o).contains("paper-sack hosts' limit of 256k"),
-        "{}",
-        stderr(&o)
-    );
-    assert!(left.is_empty(), "{left:?}");
-    let (o, _) = live(&["--buffer", "128k"]);
-    assert_refused_with(
-        &o,
-        "buffer 128k is more than 65535, the largest window without window scaling, which the \
-         paper hosts do not use; use 2k to 65535",
+        "buffer 1k is less than the minimum of 2k (the smallest window Linux holds); use 2k to \
+         256k",
     );
     // modern's is this mode's own cap
     let (o, left) = live(&["--linux-profile", "modern", "--buffer", "128M"]);
@@ -239,7 +215,6 @@ fn assert_prints_the_same_run(flags: &[&str], name: &str) {
     assert_eq!(a, b, "{flags:?}\n{text}");
     assert!(a["flows"].as_array().is_some_and(|f| !f.is_empty()), "{a}");
     assert!(a["events"].as_u64().is_some_and(|n| n > 0), "{a}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

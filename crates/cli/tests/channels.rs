@@ -1,22 +1,11 @@
 //! Channel models from the command line: `--down`/`--up`, traces named in scenario files (relative to
 //! the file), `snooplab channel-trace`, and one `error:` line for every bad model.
 
-use std::path::PathBuf;
+mod common;
+
 use std::process::{Command, Output};
 
-fn snooplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_snooplab"))
-        .args(args)
-        .output()
-        .expect("the snooplab binary runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("snooplab-ch-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("scratch dir");
-    d
-}
+use common::{scratch, snooplab};
 
 fn json(o: &Output) -> serde_json::Value {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -84,7 +73,6 @@ fn a_generated_trace_runs_from_a_flag_and_from_a_scenario_file() {
         assert_eq!(ch(&by_flag, k), ch(&by_file, k), "{k}");
     }
     assert_eq!(by_flag["throughput_mbps"], by_file["throughput_mbps"]);
-    let _ = std::fs::remove_dir_all(&d);
 }
 
 #[test]
@@ -158,5 +146,4 @@ fn bad_channel_models_give_one_error_line() {
     ] {
         one_error_line(&snooplab(&args), needle);
     }
-    let _ = std::fs::remove_dir_all(&d);
 }

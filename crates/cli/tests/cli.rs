@@ -1,22 +1,9 @@
 //! The command line as a user meets it: outputs, determinism across threads, and errors on bad input
 //! (one line naming the problem, exit code 2, no panic).
 
-use std::process::{Command, Output};
+mod common;
 
-fn snooplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_snooplab"))
-        .args(args)
-        .output()
-        .expect("the snooplab binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{scratch, snooplab, stderr, stdout};
 
 const SHORT: &[&str] = &["--transfer", "512k"];
 
@@ -105,8 +92,7 @@ fn sweep_table_shows_mean_and_interval() {
 
 #[test]
 fn scenario_file_sets_the_run_and_flags_override_it() {
-    let dir = std::env::temp_dir().join(format!("snooplab-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = scratch("cli");
     let path = dir.join("s.toml");
     std::fs::write(
         &path,
@@ -135,7 +121,6 @@ fn scenario_file_sets_the_run_and_flags_override_it() {
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
     assert_eq!(v["seed"], 6);
     assert_eq!(v["env"], "lan");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -169,8 +154,7 @@ fn host_profiles_from_flags_and_scenario_files() {
     assert_eq!(v["host"], "freebsd-2.2 [read-delay=2ms]");
     assert_eq!(v["host_details"]["rtt-estimator"], "fine");
     // the same from a file, and the flag over the file
-    let dir = std::env::temp_dir().join(format!("snooplab-host-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = scratch("host");
     let path = dir.join("h.toml");
     std::fs::write(
         &path,
@@ -192,7 +176,6 @@ fn host_profiles_from_flags_and_scenario_files() {
     ]);
     let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).expect("JSON");
     assert_eq!(v["host"], "freebsd-2.2 [read-delay=2ms]");
-    std::fs::remove_dir_all(&dir).ok();
     // every profile is listed with its details
     let o = snooplab(&["hosts"]);
     let out = stdout(&o);
@@ -287,8 +270,7 @@ fn bad_input_is_rejected_with_a_clear_error() {
 
 #[test]
 fn malformed_scenario_files_are_rejected() {
-    let dir = std::env::temp_dir().join(format!("snooplab-bad-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = scratch("bad");
     let cases = [
         ("syntax.toml", "buffer = = 3\n", "scenario file"),
         ("unknown.toml", "bufer = \"8k\"\n", "unknown field"),
@@ -313,7 +295,6 @@ fn malformed_scenario_files_are_rejected() {
         let p = path.to_string_lossy().to_string();
         assert_rejected(&["run", "--scenario", &p], needle);
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Three hosts and a base station: fh on the wire, mh in the cell.
@@ -323,8 +304,7 @@ stations = [\"mh\"]\n";
 
 #[test]
 fn malformed_network_files_are_rejected_in_one_line() {
-    let dir = std::env::temp_dir().join(format!("snooplab-badnet-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = scratch("badnet");
     let flow = "[[flow]]\nfrom = \"fh\"\nto = \"mh\"\n";
     let cases = [
         (format!("{NET}{flow}rate = 3\n"), "unknown field `rate`"),
@@ -355,7 +335,6 @@ fn malformed_network_files_are_rejected_in_one_line() {
         assert_eq!(err.lines().count(), 1, "{text}: {err}");
         assert!(err.starts_with("error: "), "{err}");
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -403,7 +382,7 @@ fn network_runs_are_per_flow_and_do_not_depend_on_thread_count() {
 
 #[test]
 fn reproduce_prints_tables_beside_the_paper_and_writes_outputs() {
-    let dir = std::env::temp_dir().join(format!("snooplab-repro-{}", std::process::id()));
+    let dir = scratch("repro");
     let d = dir.to_string_lossy().to_string();
     let o = snooplab(&["reproduce", "table4", "--seeds", "2", "--out", &d]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -430,7 +409,6 @@ fn reproduce_prints_tables_beside_the_paper_and_writes_outputs() {
         Some(3)
     );
     assert!(dir.join("paper000/runs.json").exists());
-    std::fs::remove_dir_all(&dir).ok();
     assert_rejected(&["reproduce", "table9"], "unknown part 'table9'");
     assert_rejected(&["reproduce", "--seeds", "0"], "seeds");
     assert_rejected(&["reproduce", "paper003"], "unknown paper 'paper003'");
@@ -584,8 +562,7 @@ const WIRED: &str = "transfer = \"64k\"\n[[node]]\nname = \"a\"\n[[node]]\nname 
 
 #[test]
 fn undefined_values_are_n_a_in_tables_and_null_in_json() {
-    let dir = std::env::temp_dir().join(format!("snooplab-cli-{}-undefined", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch");
+    let dir = scratch("undefined");
     let wired = dir.join("wired.toml");
     std::fs::write(&wired, WIRED).expect("scenario");
     let w = wired.to_string_lossy().into_owned();
@@ -616,7 +593,6 @@ fn undefined_values_are_n_a_in_tables_and_null_in_json() {
     let s = &v["summaries"][0];
     assert!(s["throughput_mbps"]["ci95"].is_null(), "{s}");
     assert!(s["wireless_goodput_pct"].is_null(), "{s}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -124,12 +124,6 @@ fn runs_are_capped_before_anything_is_planned() {
 }
 
 #[test]
-fn paper_profiles_refuse_windows_they_cannot_advertise() {
-    let o = output(&["live", "--buffer", "64k"]);
-    assert_error(&o, "the largest window without window scaling");
-}
-
-#[test]
 fn a_capture_directory_in_use_by_another_invocation_is_refused() {
     let dir = temp_dir("busy");
     let held = DirLock::acquire(&dir, INVOCATION_LOCK).unwrap_or_else(|e| panic!("{e}"));

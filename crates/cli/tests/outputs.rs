@@ -1,23 +1,13 @@
 //! What `run --trace/--plot`, `plot` and `reproduce --report` leave on disk, as a user would open it.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn snooplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_snooplab"))
-        .args(args)
-        .output()
-        .expect("the snooplab binary runs")
-}
+use std::process::Output;
+
+use common::{scratch, snooplab};
 
 fn ok(o: &Output) {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("snooplab-out-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
 }
 
 fn is_png(p: &std::path::Path) -> bool {
@@ -90,7 +80,6 @@ fn trace_marks_local_retransmissions_and_suppressed_dupacks() {
     ]);
     ok(&o);
     assert!(is_png(&out.join("sequence.png")));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -124,7 +113,6 @@ fn e2e_trace_counts_match_the_run() {
     let cwnd = lines(&dir.join("cwnd.csv"));
     // one segment once the connection is up (4.4BSD starts cwnd at the maximum window before)
     assert!(cwnd.len() > 10 && cwnd.iter().any(|l| l.contains(",fh,1400,")));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -150,7 +138,6 @@ fn plot_rejects_what_is_not_a_trace() {
         String::from_utf8_lossy(&o.stderr).contains("line 2"),
         "names the line"
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -173,7 +160,6 @@ fn report_is_one_self_contained_page() {
     let sub = dir.join("paper000");
     assert!(is_png(&sub.join("table4.png")) && is_svg(&sub.join("table4.svg")));
     assert!(is_png(&sub.join("example-e2e/sequence.png")));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -237,7 +223,6 @@ fn paper004_reproduces_fig2_with_its_claims_files_and_report_section() {
     let bad = snooplab(&["reproduce", "paper004", "table3"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown part 'table3' of paper004"));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Paper 002 as a study: every part's table on the terminal and the page, the split baseline's
@@ -328,7 +313,6 @@ fn paper002_reproduces_every_part_with_its_claims_files_and_report_section() {
         1 + 2 + 3 + 3,
         "the chart; each trace's sequence and window, and the cache of snoop's base station"
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -354,5 +338,4 @@ fn reproduce_checks_where_its_outputs_go_before_it_runs() {
         );
         assert!(o.stdout.is_empty(), "{args:?}: no table");
     }
-    let _ = std::fs::remove_dir_all(dir);
 }

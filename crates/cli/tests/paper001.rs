@@ -1,17 +1,12 @@
 //! `snooplab reproduce paper001` on a few short runs.
 
-use std::process::{Command, Output};
+mod common;
 
-fn snooplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_snooplab"))
-        .args(args)
-        .output()
-        .expect("run snooplab")
-}
+use common::{scratch, snooplab};
 
 #[test]
 fn reproduce_paper001_prints_the_figures_and_writes_outputs() {
-    let dir = std::env::temp_dir().join(format!("snooplab-p001-{}", std::process::id()));
+    let dir = scratch("p001");
     let d = dir.to_string_lossy().to_string();
     let o = snooplab(&[
         "reproduce",
@@ -76,7 +71,6 @@ fn reproduce_paper001_prints_the_figures_and_writes_outputs() {
     );
     let svg = std::fs::read_to_string(fig.join("trace-3-hosts-e2e/cwnd-flow0.svg")).expect("svg");
     assert!(svg.contains("snd_cur"), "the window plot draws snd_cur");
-    std::fs::remove_dir_all(&dir).ok();
     let bad = snooplab(&["reproduce", "paper001", "table2"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown part 'table2' of paper001"));

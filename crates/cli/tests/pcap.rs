@@ -2,28 +2,23 @@
 //! pcap record reader written here and etherparse for the IPv4 and TCP headers. Where tshark is
 //! installed, it must read the captures without errors and count the simulator's retransmissions.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use etherparse::{Ipv4HeaderSlice, TcpHeaderSlice, TcpOptionElement, TcpOptionReadError};
 
+mod common;
+
+use common::{scratch, Scratch};
+
 fn snooplab(args: &[&str]) -> serde_json::Value {
-    let o = Command::new(env!("CARGO_BIN_EXE_snooplab"))
-        .args(args)
-        .output()
-        .expect("the snooplab binary runs");
+    let o = common::snooplab(args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&o.stdout).expect("one JSON object")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("snooplab-pcap-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
 /// Captures one run; returns its JSON result and the directory.
-fn capture(protocol: &str, extra: &[&str]) -> (serde_json::Value, PathBuf) {
+fn capture(protocol: &str, extra: &[&str]) -> (serde_json::Value, Scratch) {
     let dir = scratch(protocol);
     let d = dir.to_string_lossy().into_owned();
     let mut args = vec![
@@ -173,25 +168,21 @@ fn captures_have_real_headers_checksums_and_the_runs_counts() {
         "data frames on the air"
     );
     assert_eq!(wired.sack_blocks + wired.smart_options + wired.eln_marks, 0);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn sack_smart_and_eln_are_on_the_wire() {
     let (_, dir) = capture("e2e-ietf-sack", &[]);
     assert!(inspect(&dir.join("wired.pcap")).sack_blocks > 0);
-    let _ = std::fs::remove_dir_all(dir);
 
     let (_, dir) = capture("e2e-smart", &[]);
     let s = inspect(&dir.join("wireless.pcap"));
     assert!(s.smart_options > 0, "{s:?}");
-    let _ = std::fs::remove_dir_all(dir);
 
     let (r, dir) = capture("e2e-eln", &[]);
     let s = inspect(&dir.join("wired.pcap"));
     assert!(s.eln_marks > 0, "{s:?}");
     assert!(field(&r, "fast_retransmits") + field(&r, "timeouts") > 0);
-    let _ = std::fs::remove_dir_all(dir);
 
     // paper 004: the mobile host piggybacks its queue on every packet; the base station marks
     // the ACKs it forwards to it
@@ -208,7 +199,6 @@ fn sack_smart_and_eln_are_on_the_wire() {
         "the fixed host's ACKs leave it unmarked"
     );
     assert_eq!(field(&r, "eln_marked_acks"), air.eln_marks);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// tshark must parse the captures with no malformed packets and see as many retransmissions from the
@@ -241,7 +231,6 @@ fn tshark_reads_the_captures_and_counts_the_retransmissions() {
         count("ip.src == 10.0.0.1 && tcp.analysis.fast_retransmission"),
         field(&r, "fast_retransmits")
     );
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Paper 002's handoff on the wire: the home agent's packets to a base station are IP-in-IP around
@@ -320,5 +309,4 @@ fn handoff_tunnels_beacons_and_requests_are_in_the_captures() {
     } else {
         println!("tshark is not installed: the captures were checked without it");
     }
-    let _ = std::fs::remove_dir_all(dir);
 }

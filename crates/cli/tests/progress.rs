@@ -3,18 +3,9 @@
 //! it. When the lines are shown is the ticker's unit tests' business (`run_progress.rs`, with a
 //! clock of their own); nothing here depends on how long a command takes beyond its being short.
 
-#[path = "common/guarded.rs"]
-mod guarded;
+mod common;
 
-use std::process::Output;
-
-fn snooplab(args: &[&str]) -> Output {
-    guarded::snooplab(args)
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{snooplab, stderr};
 
 /// Runs `args` with and without `--quiet`: both succeed with the same stdout (but `bench`'s, its
 /// wall times); returns the two stderrs (without, with).

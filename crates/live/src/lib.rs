@@ -16,6 +16,7 @@ pub mod hosts;
 pub mod lateness;
 pub mod link_config;
 pub mod netns;
+pub mod network_check;
 pub mod network_report;
 pub mod network_run;
 pub mod packet;

@@ -3,23 +3,20 @@
 //! simulator's own event loop with every link, cell, channel and agent of the network, runs in
 //! this thread on the real clock (`tun_driver.rs`); each flow is carried by snooplab's sender and
 //! receiver (`endpoint.rs`) in its hosts' namespaces. The result has `snooplab run --json`'s keys
-//! (`network_report.rs`).
+//! (`network_report.rs`). The network is built and checked once, before the run
+//! (`network_check.rs`); the runner takes it as it is.
 
 use std::net::{Ipv4Addr, SocketAddrV4};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use snooplab_proto::agent::handoff::Scheme;
-use snooplab_proto::time::{as_secs_f64, MS, SEC};
+use snooplab_proto::time::{as_secs_f64, MS};
 use snooplab_proto::Time;
 use snooplab_sim::capture::Capture;
-use snooplab_sim::network::file::Stack;
-use snooplab_sim::network::{Network, NodeId, NodeKind};
-use snooplab_sim::protocol::AgentKind;
+use snooplab_sim::network::Network;
 use snooplab_sim::transfer_bytes;
-use snooplab_sim::Scenario;
 
-use crate::config::{check_segment_and_window, interrupted_or, HEADER_BYTES};
+use crate::config::{interrupted_or, HEADER_BYTES};
 pub use crate::config::{NetworkConfig, NetworkProgress};
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
 use crate::ends::Ends;
@@ -29,139 +26,33 @@ use crate::exec::ExecReport;
 use crate::exec_run::carry_exec;
 use crate::hosts::HostNet;
 use crate::netns;
+pub use crate::network_check::{LiveHosts, LiveNetwork};
 use crate::network_report::{report, NetworkResult};
 use crate::snmp;
 use crate::testbed::TestbedConfig;
 use crate::tun_driver::{DriverCounters, Ending, Stop};
 
-/// Where a network's hosts run live: a kernel host is a namespace of its own (the default); a
-/// modelled host (`stack = "model"`) is the engine's TCP, on the real clock (docs/live.md,
-/// "Mixed networks").
-#[derive(Clone, Debug, Default)]
-pub struct LiveHosts {
-    /// Each kernel host as (node, name, address).
-    pub kernel: Vec<(NodeId, String, Ipv4Addr)>,
-    /// Each modelled host's node and address.
-    pub modelled: Vec<(NodeId, Ipv4Addr)>,
-}
-
-impl LiveHosts {
-    pub fn of(sc: &Scenario, net: &Network) -> LiveHosts {
-        let stacks = sc.topology.as_ref().map(|t| t.stacks()).unwrap_or_default();
-        let mut out = LiveHosts::default();
-        for (i, n) in net.nodes.iter().enumerate() {
-            if n.kind != NodeKind::Host {
-                continue;
-            }
-            if stacks.get(i).copied().flatten() == Some(Stack::Model) {
-                out.modelled.push((i, Ipv4Addr::from(n.addr)));
-            } else {
-                out.kernel.push((i, n.name.clone(), Ipv4Addr::from(n.addr)));
-            }
-        }
-        out
-    }
-
-    pub fn is_kernel(&self, node: NodeId) -> bool {
-        self.kernel.iter().any(|k| k.0 == node)
-    }
-}
-
-/// The kernel hosts of a network, each as (node, name, address): every host the scenario does
-/// not model (`stack = "model"`).
-pub fn kernel_hosts(sc: &Scenario, net: &Network) -> Vec<(NodeId, String, Ipv4Addr)> {
-    LiveHosts::of(sc, net).kernel
-}
-
-/// Checks what the kernels can do: segment sizes, buffers, windows without scaling.
-pub fn validate(cfg: &NetworkConfig, net: &Network) -> Result<(), String> {
-    if cfg.exec.is_empty() && net.flows.is_empty() {
-        return Err("the scenario has no flow to carry".into());
-    }
-    // A kernel mobile host hands off with the engine's mobility layer below its TCP (docs/live.md,
-    // "Handoffs"), but the engine cannot make a kernel's TCP send anything: Caceres and Iftode's
-    // three duplicate ACKs after a handoff (paper 002 section 8) are its TCP's.
-    if let Some(h) = net
-        .handoffs
-        .iter()
-        .find(|h| h.scheme == Scheme::FastRetransmit)
-    {
-        return Err(format!(
-            "handoff of '{}': scheme = \"fast-retransmit\" needs the mobile host's TCP to send \
-             three duplicate ACKs after each handoff, which a kernel host's TCP does not do; \
-             the live mode runs \"multicast\" and \"hard\"",
-            net.nodes[h.mobile].name
-        ));
-    }
-    // the relay (paper 000 section III-C) carries one connection, opened by the fixed host and
-    // sending towards the mobile host (the network's checks hold the flows to that); the user's
-    // programs open what they like (iperf3 alone opens two connections, and `-R` opens them
-    // from the mobile host)
-    let split = |k: &NodeKind| {
-        matches!(
-            k,
-            NodeKind::BaseStation {
-                agent: AgentKind::Split { .. },
-                ..
-            }
-        )
-    };
-    if let Some(n) = net.nodes.iter().find(|n| split(&n.kind)) {
-        if !cfg.exec.is_empty() {
-            return Err(format!(
-                "node '{}': a split base station relays one connection that the fixed host \
-                 opens and sends on, which --exec programs cannot be held to: run split with \
-                 snooplab's own transfer (no --exec)",
-                n.name
-            ));
-        }
-    }
-    let hosts = LiveHosts::of(&cfg.scenario, net);
-    if !cfg.exec.is_empty() {
-        if let Some(&(n, _)) = hosts.modelled.first() {
-            return Err(format!(
-                "node '{}' is modelled (stack = \"model\"), but --exec runs programs in kernel \
-                 hosts instead of the scenario's flows, and a modelled host runs only those: \
-                 leave out --exec or the node's stack",
-                net.nodes[n].name
-            ));
-        }
-    }
-    for f in &net.flows {
-        if hosts.is_kernel(f.from) || hosts.is_kernel(f.to) {
-            check_segment_and_window(f.mss, f.buffer, cfg.profile)
-                .map_err(|e| format!("flow '{}': {e}", f.name))?;
-        }
-    }
-    Ok(())
-}
-
-/// Runs the scenario's network live, recording a capture of every link and cell into `capture`
-/// if given (one per [`Network::capture_names`], the real packets' bytes); `progress` is called
-/// about twice a second.
+/// Runs a checked network live ([`LiveNetwork::check`]: built and checked once, before this),
+/// recording a capture of every link and cell into `capture` if given (one per
+/// [`Network::capture_names`], the real packets' bytes); `progress` is called about twice a second.
 pub fn run_network(
-    cfg: &NetworkConfig,
+    live: &LiveNetwork,
     capture: Option<Capture>,
     progress: &mut dyn FnMut(NetworkProgress),
 ) -> Result<NetworkResult, String> {
-    run_network_with(cfg, capture, progress, &mut Vec::new())
+    run_network_with(live, capture, progress, &mut Vec::new())
 }
 
 /// [`run_network`], which also leaves the `--exec` commands' reports in `exec_out` once they
 /// ended, so that their output can be shown when the run fails too (a time limit, a signal).
 pub fn run_network_with(
-    cfg: &NetworkConfig,
+    live: &LiveNetwork,
     capture: Option<Capture>,
     progress: &mut dyn FnMut(NetworkProgress),
     exec_out: &mut Vec<ExecReport>,
 ) -> Result<NetworkResult, String> {
-    let mut net = cfg.scenario.network();
-    net.max_time = cfg.max_time.saturating_add(SEC);
-    validate(cfg, &net)?;
-    let hosts = LiveHosts::of(&cfg.scenario, &net);
+    let (cfg, net, hosts) = (live.config(), live.network(), live.hosts());
     let kernel = &hosts.kernel;
-    let names: Vec<String> = kernel.iter().map(|k| k.1.clone()).collect();
-    crate::exec::check(&cfg.exec, &names)?;
     let leftovers_removed = netns::sweep_leftovers()?;
     let mtu = net.flows.iter().map(|f| f.mss).max().unwrap_or(1400) + HEADER_BYTES;
     let modelled: Vec<Ipv4Addr> = hosts.modelled.iter().map(|m| m.1).collect();
@@ -181,8 +72,8 @@ pub fn run_network_with(
             capture,
             ..LiveObserver::default()
         };
-        let (ends, obs) = carry_exec(cfg, &net, &hostnet, (obs, progress), exec_out)?;
-        let mut r = finish(cfg, &net, &hostnet, (ends, obs), leftovers_removed)?;
+        let (ends, obs) = carry_exec(cfg, net, &hostnet, (obs, progress), exec_out)?;
+        let mut r = finish(cfg, net, &hostnet, (ends, obs), leftovers_removed)?;
         r.exec = exec_out.clone();
         return Ok(r);
     }
@@ -203,8 +94,8 @@ pub fn run_network_with(
         capture,
         ..LiveObserver::default()
     };
-    let (ends, obs) = carry(cfg, &net, &hostnet, receivers, (clock, obs), progress)?;
-    finish(cfg, &net, &hostnet, (ends, obs), leftovers_removed)
+    let (ends, obs) = carry(cfg, net, &hostnet, receivers, (clock, obs), progress)?;
+    finish(cfg, net, &hostnet, (ends, obs), leftovers_removed)
 }
 
 /// Writes the captures, reads the hosts' counters and makes the run's result.

@@ -2,8 +2,9 @@
 //! bring a modern Linux TCP as close as it goes to the papers' senders (docs/live.md).
 
 use snooplab_proto::duration::{self, Bare, Range};
-use snooplab_proto::tcp::{BufferLimit, SB_MAX};
+use snooplab_proto::tcp::BufferLimit;
 use snooplab_proto::time::{Time, MS};
+use snooplab_sim::scenario::PAPER000_HOST;
 
 /// Congestion control of the sending socket (`TCP_CONGESTION`). The kernels here default to bbr,
 /// so it is always set explicitly.
@@ -114,27 +115,23 @@ impl LinuxProfile {
 
     /// The buffers (`--buffer`, the receiver's largest window) these hosts take, checked by the
     /// simulator's one buffer rule (`snooplab_sim::scenario::check_buffer`). The paper profiles
-    /// emulate the papers' BSD hosts, so they take 4.4BSD's `sb_max` ([`SB_MAX`]), and without
-    /// window scaling no more than 65,535 of it. `modern` has no such limit: the kernel's
-    /// ceilings are sysctls (`net.core.rmem_max`, the third value of `net.ipv4.tcp_rmem`, which
-    /// the receiver sets in its namespace, endpoint.rs) and RFC 7323's largest scaled window is 1
-    /// GB (section 2.3, shift 14), so 64 MB ([`MAX_LINUX_BUFFER`]) is this mode's own cap. The
-    /// floor of every profile is [`MIN_LINUX_BUFFER`].
+    /// emulate paper 000's hosts (BSD/OS 2.1, section IV-A; the preset's scenario names them,
+    /// [`PAPER000_HOST`]), so their limit is those hosts' own, 4.4BSD's `sb_max`, and a refusal
+    /// reads as `snooplab run`'s. A buffer above 65,535 bytes is honoured as the modelled hosts
+    /// honour it: neither scales windows, so neither advertises more than 65,535 (the kernel
+    /// with `tcp_window_scaling` 0, `tcp_select_window()`; the model, `TCP_MAXWIN`). `modern` has
+    /// no such limit: the kernel's ceilings are sysctls (`net.core.rmem_max`, the third value of
+    /// `net.ipv4.tcp_rmem`, which the receiver sets in its namespace, endpoint.rs) and RFC 7323's
+    /// largest scaled window is 1 GB (section 2.3, shift 14), so 64 MB ([`MAX_LINUX_BUFFER`]) is
+    /// this mode's own cap. The floor of every profile, and of the modelled hosts, is the
+    /// kernels' ([`snooplab_proto::tcp::MIN_BUFFER`]).
     pub fn buffer_limit(self) -> BufferLimit {
         match self {
-            LinuxProfile::Paper | LinuxProfile::PaperSack => BufferLimit {
-                hosts: self.name(),
-                min: MIN_LINUX_BUFFER,
-                max: SB_MAX,
-                source: "4.4BSD sb_max",
-                window_scaling: false,
-            },
+            LinuxProfile::Paper | LinuxProfile::PaperSack => PAPER000_HOST.buffer_limit(),
             LinuxProfile::Modern => BufferLimit {
                 hosts: self.name(),
-                min: MIN_LINUX_BUFFER,
                 max: MAX_LINUX_BUFFER,
                 source: "snooplab's cap; Linux's own are sysctls",
-                window_scaling: true,
             },
         }
     }
@@ -178,12 +175,6 @@ impl LinuxProfile {
 /// [`LinuxProfile::buffer_limit`]); a run's receive buffer is 4x the window (endpoint.rs), so a
 /// run holds at most 256 MB there.
 pub const MAX_LINUX_BUFFER: u32 = 64 << 20;
-
-/// The smallest window a live receiver is given, 2 KB, the floor this mode has had from its
-/// start. Linux itself raises a `TCP_WINDOW_CLAMP` below `SOCK_MIN_RCVBUF / 2`
-/// (`tcp_set_window_clamp()`, net/ipv4/tcp.c; a little over 2 KB, with the size of an `sk_buff`
-/// in it), so the smallest buffers here may be advertised slightly larger than asked.
-pub const MIN_LINUX_BUFFER: u32 = 2048;
 
 /// Largest `--rto-min`: beyond a minute a run would only measure waiting.
 pub const MAX_RTO_MIN_MS: u32 = 60_000;

@@ -13,7 +13,7 @@ use snooplab_sim::{Env, Scenario};
 pub use crate::config::{check_segment_and_window, validate, LiveConfig, HEADER_BYTES};
 use crate::dirlock::{DirLock, CAPTURE_LOCK};
 use crate::network_report::NetworkResult;
-use crate::network_run::{run_network, NetworkConfig};
+use crate::network_run::{run_network, LiveNetwork, NetworkConfig};
 use crate::result::preset_result;
 
 /// The most runs one `snooplab live` invocation plans (protocols x `--runs`): each takes real
@@ -71,30 +71,28 @@ pub struct Progress {
 /// hosts in namespaces of their own (`network_run.rs`). `progress` is called about twice a second.
 pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<NetworkResult, String> {
     validate(cfg)?;
-    let scenario = preset_scenario(cfg);
-    let net = scenario.network();
-    // First, so that a directory another run is writing is refused before anything is set up;
-    // held until the captures are written.
-    let (capture, _lock) = match &cfg.pcap {
-        Some(dir) => {
-            let lock = DirLock::acquire(dir, CAPTURE_LOCK)?;
-            (
-                Some(Capture::create_files(dir, &net.capture_names())?),
-                Some(lock),
-            )
-        }
-        None => (None, None),
-    };
-    let ncfg = NetworkConfig {
-        scenario,
+    let live = LiveNetwork::check(NetworkConfig {
+        scenario: preset_scenario(cfg),
         profile: cfg.profile,
         cc: cfg.cc,
         rto_min_ms: cfg.rto_min_ms,
         max_time: cfg.max_time,
         exec: Vec::new(),
+    })?;
+    // Before anything is set up, so that a directory another run is writing is refused first;
+    // held until the captures are written.
+    let (capture, _lock) = match &cfg.pcap {
+        Some(dir) => {
+            let lock = DirLock::acquire(dir, CAPTURE_LOCK)?;
+            (
+                Some(Capture::create_files(dir, &live.network().capture_names())?),
+                Some(lock),
+            )
+        }
+        None => (None, None),
     };
     let transfer = cfg.transfer;
-    let r = run_network(&ncfg, capture, &mut |(elapsed, received, _)| {
+    let r = run_network(&live, capture, &mut |(elapsed, received, _)| {
         progress(Progress {
             elapsed,
             received,
@@ -151,6 +149,7 @@ mod tests {
     use crate::link_config::LinkConfig;
     use crate::profile::LinuxProfile;
     use snooplab_proto::time::SEC;
+    use snooplab_sim::scenario::PAPER000_HOST;
 
     fn cfg(profile: LinuxProfile, buffer: u32) -> LiveConfig {
         LiveConfig {
@@ -195,12 +194,17 @@ mod tests {
 
     #[test]
     fn buffers_follow_the_profiles_limits() {
-        // the paper profiles take 4.4BSD's sb_max, as the simulator's hosts
-        let e = validate(&cfg(LinuxProfile::Paper, 4 << 20)).unwrap_err();
-        assert_eq!(
-            e,
-            "buffer 4M is more than the paper hosts' limit of 256k (4.4BSD sb_max); use 2k to 65535"
-        );
+        // the paper profiles emulate paper 000's hosts: their limit, in run's words
+        let bsd = snooplab_sim::scenario::check_buffer(4 << 20, &PAPER000_HOST.buffer_limit());
+        for p in [LinuxProfile::Paper, LinuxProfile::PaperSack] {
+            let e = validate(&cfg(p, 4 << 20)).unwrap_err();
+            assert_eq!(
+                e,
+                "buffer 4M is more than the bsdos-2.1 hosts' limit of 256k (4.4BSD sb_max); use \
+                 2k to 256k"
+            );
+            assert_eq!(Err(e), bsd);
+        }
         assert!(validate(&cfg(LinuxProfile::Modern, 4 << 20)).is_ok());
         assert!(validate(&cfg(LinuxProfile::Modern, 64 << 20)).is_ok());
         let e = validate(&cfg(LinuxProfile::Modern, (64 << 20) + 1)).unwrap_err();
@@ -208,19 +212,23 @@ mod tests {
             e.contains("more than the modern hosts' limit of 64M"),
             "{e}"
         );
-        let e = validate(&cfg(LinuxProfile::Modern, 1024)).unwrap_err();
-        assert!(
-            e.contains("less than the modern hosts' minimum of 2k"),
-            "{e}"
-        );
+        // one floor, the kernels', for every profile
+        for p in LinuxProfile::ALL {
+            let e = validate(&cfg(p, 2047)).unwrap_err();
+            assert!(e.contains("less than the minimum of 2k"), "{e}");
+            assert!(validate(&cfg(p, 2048)).is_ok());
+        }
     }
 
     #[test]
-    fn windows_above_64k_need_the_modern_profile() {
-        assert!(validate(&cfg(LinuxProfile::Paper, 65_535)).is_ok());
-        let e = validate(&cfg(LinuxProfile::Paper, 65_536)).unwrap_err();
-        assert!(e.contains("without window scaling"), "{e}");
-        assert!(validate(&cfg(LinuxProfile::PaperSack, 1 << 20)).is_err());
+    fn windows_above_64k_run_as_the_modelled_hosts_run_them() {
+        // no profile refuses a buffer the hosts take: without window scaling the kernel, as the
+        // modelled hosts, advertises at most 65,535 of it
+        for p in LinuxProfile::ALL {
+            assert!(validate(&cfg(p, 65_536)).is_ok());
+            assert!(validate(&cfg(p, 256 << 10)).is_ok());
+        }
+        assert!(validate(&cfg(LinuxProfile::PaperSack, (256 << 10) + 1)).is_err());
         assert!(validate(&cfg(LinuxProfile::Modern, 1 << 20)).is_ok());
     }
 

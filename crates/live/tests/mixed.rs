@@ -5,7 +5,7 @@
 //! naming what is missing, when run without them.
 
 use snooplab_live::network_report::NetworkResult;
-use snooplab_live::network_run::{run_network, NetworkConfig};
+use snooplab_live::network_run::{run_network, LiveNetwork, NetworkConfig};
 use snooplab_live::testbed::require_live;
 use snooplab_live::{CongestionControl, LinuxProfile};
 use snooplab_proto::time::SEC;
@@ -35,7 +35,8 @@ fn run(protocol: &str, from: &str, stacks: (&str, &str), host: &str) -> NetworkR
         max_time: 120 * SEC,
         exec: Vec::new(),
     };
-    run_network(&cfg, None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"))
+    let live = LiveNetwork::check(cfg).unwrap_or_else(|e| panic!("{e}"));
+    run_network(&live, None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]

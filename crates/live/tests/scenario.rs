@@ -3,7 +3,7 @@
 //! root, /dev/net/tun and `ip netns`: they are `#[ignore]`d (scripts/test-all includes them where
 //! those exist) and fail, naming what is missing, when run without them.
 
-use snooplab_live::network_run::{run_network, validate, LiveHosts, NetworkConfig};
+use snooplab_live::network_run::{run_network, LiveHosts, LiveNetwork, NetworkConfig};
 use snooplab_live::testbed::require_live;
 use snooplab_live::{CongestionControl, LinuxProfile};
 use snooplab_proto::time::SEC;
@@ -20,6 +20,16 @@ fn config(scenario: Scenario) -> NetworkConfig {
         max_time: 120 * SEC,
         exec: Vec::new(),
     }
+}
+
+/// `cfg`'s network, built and checked as the live mode runs it.
+fn checked(cfg: NetworkConfig) -> LiveNetwork {
+    LiveNetwork::check(cfg).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// What the live mode's one check says of `cfg`'s network.
+fn validate(cfg: NetworkConfig) -> Result<(), String> {
+    LiveNetwork::check(cfg).map(|_| ())
 }
 
 /// The keys of a JSON object.
@@ -50,8 +60,8 @@ fn the_paper000_path_through_the_engine_delivers_intact_and_snoop_repairs_locall
         })
         .collect();
     let capture = Some(Capture::new(sinks).unwrap_or_else(|e| panic!("{e}")));
-    let r =
-        run_network(&config(sc.clone()), capture, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let r = run_network(&checked(config(sc.clone())), capture, &mut |_| {})
+        .unwrap_or_else(|e| panic!("{e}"));
     assert!(r.intact(), "{:?}", r.live.flows);
     let f = &r.run.flows[0];
     assert_eq!((f.from.as_str(), f.to.as_str()), ("fh", "mh"));
@@ -119,7 +129,7 @@ fn three_mobile_hosts_send_at_once_through_one_csma_cell() {
         "stations = [\"mh1\", \"mh2\", \"mh3\"]\naccess = \"csma\"",
     );
     let sc = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"));
-    let r = run_network(&config(sc), None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    let r = run_network(&checked(config(sc)), None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(r.run.flows.len(), 3);
     for (f, l) in r.run.flows.iter().zip(&r.live.flows) {
         assert!(l.integrity_ok, "{f:?}");
@@ -148,7 +158,7 @@ fn a_modelled_host_runs_in_the_engine_and_the_others_in_the_kernel() {
     let mut cfg = config(sc.clone());
     cfg.exec =
         vec![snooplab_live::exec::ExecSpec::parse("mh=true").unwrap_or_else(|e| panic!("{e}"))];
-    let e = validate(&cfg, &sc.network()).unwrap_err();
+    let e = validate(cfg).unwrap_err();
     assert!(
         e.contains("node 'fh' is modelled") && e.contains("--exec"),
         "{e}"
@@ -172,13 +182,13 @@ fn what_the_live_engine_cannot_run_yet_is_refused_with_a_message() {
     let sc = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"));
     let mut cfg = config(sc.clone());
     cfg.profile = LinuxProfile::Modern;
-    validate(&cfg, &sc.network()).unwrap_or_else(|e| panic!("{e}"));
+    validate(cfg).unwrap_or_else(|e| panic!("{e}"));
     // ... but not Caceres and Iftode's scheme, whose duplicate ACKs are the host's TCP's
     let fast = text.replace("every-s = 5", "every-s = 5\nscheme = \"fast-retransmit\"");
     let sc = Scenario::from_toml(&fast).unwrap_or_else(|e| panic!("{e}"));
     let mut cfg = config(sc.clone());
     cfg.profile = LinuxProfile::Modern;
-    let e = validate(&cfg, &sc.network()).unwrap_err();
+    let e = validate(cfg).unwrap_err();
     assert!(
         e.starts_with("handoff of 'mh'") && e.contains("fast-retransmit"),
         "{e}"
@@ -186,12 +196,12 @@ fn what_the_live_engine_cannot_run_yet_is_refused_with_a_message() {
     // a split base station runs live: its relay carries the kernels' bytes
     for p in [Protocol::Split, Protocol::SplitSmart] {
         let sc = Scenario::paper000(p, Env::Lan, 32 * 1024, 1);
-        assert_eq!(validate(&config(sc.clone()), &sc.network()), Ok(()));
+        assert_eq!(validate(config(sc.clone())), Ok(()));
         // but not the user's programs, whose connections it cannot be held to
         let mut cfg = config(sc.clone());
         cfg.exec = vec![snooplab_live::exec::ExecSpec::parse("fh=iperf3 -s -1")
             .unwrap_or_else(|e| panic!("{e}"))];
-        let e = validate(&cfg, &sc.network()).unwrap_err();
+        let e = validate(cfg).unwrap_err();
         assert!(
             e.contains("split base station") && e.contains("--exec"),
             "{e}"
@@ -218,7 +228,7 @@ fn a_kernel_mobile_host_hands_off_between_two_buffering_base_stations() {
     let dir = std::env::temp_dir().join(format!("snooplab-handoff-pcap-{}", std::process::id()));
     let capture =
         Capture::create_files(&dir, &net.capture_names()).unwrap_or_else(|e| panic!("{e}"));
-    let r = run_network(&config(sc.clone()), Some(capture), &mut |_| {})
+    let r = run_network(&checked(config(sc.clone())), Some(capture), &mut |_| {})
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(r.intact(), "{:?}", r.live.flows);
     assert_eq!(r.live.flows[0].received_bytes, 2 << 20);

@@ -264,35 +264,20 @@ impl Default for HostProfile {
 
 /// The socket buffers a kind of host takes (`--buffer`, a flow's `buffer`): one rule for both
 /// clocks, checked in one place (`snooplab_sim::scenario::check_buffer`) against the hosts at a
-/// flow's ends, the modelled BSD hosts' ([`HostPreset::buffer_limit`]) or the live mode's Linux
-/// kernels' (`snooplab_live::LinuxProfile::buffer_limit`).
+/// flow's ends, the BSD hosts' ([`HostPreset::buffer_limit`], which the live mode's `paper`
+/// profiles take too) or a live Linux profile's own (`snooplab_live::LinuxProfile::buffer_limit`).
+/// Every kind takes [`MIN_BUFFER`] at least. A buffer above 65,535 bytes is kept by every host
+/// here, and a host that does not scale windows (the modelled BSD hosts, the live `paper`
+/// profiles) advertises at most [`crate::tcp::TCP_MAXWIN`] of it (RFC 7323 section 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BufferLimit {
     /// Whose limit it is, as the message names them: a host profile (`bsdos-2.1`) or a live
     /// Linux profile (`modern`).
     pub hosts: &'static str,
-    /// The smallest buffer, bytes.
-    pub min: u32,
     /// The largest buffer, bytes.
     pub max: u32,
     /// Where `max` comes from, for the message: `4.4BSD sb_max`.
     pub source: &'static str,
-    /// Whether the buffer may exceed the largest window a header carries without window scaling
-    /// ([`crate::tcp::TCP_MAXWIN`], RFC 7323 section 2). Off only where the buffer is the window
-    /// the hosts advertise and they do not scale it (the live mode's `paper` profiles); the
-    /// modelled hosts cap their advertised window at `TCP_MAXWIN` and keep larger buffers.
-    pub window_scaling: bool,
-}
-
-impl BufferLimit {
-    /// The largest buffer these hosts can use: `max`, or `TCP_MAXWIN` without window scaling.
-    pub fn usable_max(&self) -> u32 {
-        if self.window_scaling {
-            self.max
-        } else {
-            self.max.min(crate::tcp::TCP_MAXWIN)
-        }
-    }
 }
 
 /// 4.4BSD's `sb_max`, the most a socket buffer may hold: `SB_MAX` = 256 * 1024 in
@@ -303,10 +288,13 @@ impl BufferLimit {
 /// here is `sb_max` itself, as the command line has always taken it.)
 pub const SB_MAX: u32 = 256 * 1024;
 
-/// The smallest buffer a modelled host takes: 1 KB, a window of less than one segment of the
-/// papers' sizes (1400-1460 bytes) already. Not a BSD limit (`sbreserve()` takes any size) but
-/// this simulator's, so that a window holds something.
-pub const MIN_MODEL_BUFFER: u32 = 1024;
+/// The smallest buffer any host takes, on either clock: 2 KB. Not a BSD limit (`sbreserve()`
+/// takes any size) but the live mode's kernels': Linux raises a `TCP_WINDOW_CLAMP` below
+/// `SOCK_MIN_RCVBUF / 2` (`tcp_set_window_clamp()`, net/ipv4/tcp.c; a little over 2 KB, with the
+/// size of an `sk_buff` in it), so a smaller window cannot be held there. The modelled hosts take
+/// the same floor (it was 1 KB, this simulator's own choice, not a host's), so that one scenario
+/// runs on both clocks; a window of 2 KB is under two segments of the papers' sizes already.
+pub const MIN_BUFFER: u32 = 2048;
 
 /// The named host profiles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -375,16 +363,14 @@ impl HostPreset {
             })
     }
 
-    /// The socket buffers these hosts take: 1k to 4.4BSD's `sb_max` ([`SB_MAX`]), the same for
-    /// every BSD profile (Lite2 and FreeBSD's socketvar.h kept Lite's `SB_MAX`; BSD/OS, not public, is
-    /// taken as Lite2, as everywhere in its profile).
+    /// The socket buffers these hosts take: [`MIN_BUFFER`] to 4.4BSD's `sb_max` ([`SB_MAX`]), the
+    /// same for every BSD profile (Lite2 and FreeBSD's socketvar.h kept Lite's `SB_MAX`; BSD/OS,
+    /// not public, is taken as Lite2, as everywhere in its profile).
     pub fn buffer_limit(self) -> BufferLimit {
         BufferLimit {
             hosts: self.name(),
-            min: MIN_MODEL_BUFFER,
             max: SB_MAX,
             source: "4.4BSD sb_max",
-            window_scaling: true,
         }
     }
 

@@ -28,7 +28,7 @@ mod witness;
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::{
     BufferLimit, CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostPreset, HostProfile,
-    ReaderModel, DEFAULT_READ_SIZE, MIN_MODEL_BUFFER, READ_DELAY_RANGE, SB_MAX,
+    ReaderModel, DEFAULT_READ_SIZE, MIN_BUFFER, READ_DELAY_RANGE, SB_MAX,
 };
 pub use policy::{
     Addition, DupAckThreshold, ElnRule, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy,

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 use snooplab_proto::duration::Range;
-use snooplab_proto::tcp::{BufferLimit, HostPreset, HostProfile};
+use snooplab_proto::tcp::{BufferLimit, HostPreset, HostProfile, MIN_BUFFER};
 use snooplab_proto::time::{Time, SEC, US};
 
 use std::sync::Arc;
@@ -265,33 +265,27 @@ pub fn check_tcp_settings(
 }
 
 /// The one buffer rule of both clocks: `buffer` (a host's socket buffer, `--buffer` or a flow's
-/// `buffer`) within what the hosts take, `limit` (a BSD profile's 4.4BSD `sb_max`, a live Linux
-/// profile's own; `snooplab_proto::tcp::BufferLimit`), and, where the hosts advertise the buffer
-/// as their window without scaling it, within the largest window a header carries (RFC 7323
-/// section 2). One message for every command and file: `buffer 4M is more than the bsdos-2.1
-/// hosts' limit of 256k (4.4BSD sb_max); use 1k to 256k`.
+/// `buffer`) from [`MIN_BUFFER`] (the smallest window the live mode's kernels hold, taken by every
+/// host) to what the hosts take, `limit` (the BSD profiles' 4.4BSD `sb_max`, which the live mode's
+/// `paper` profiles share; a live Linux profile's own; `snooplab_proto::tcp::BufferLimit`). One
+/// message for every command and file: `buffer 4M is more than the bsdos-2.1 hosts' limit of 256k
+/// (4.4BSD sb_max); use 2k to 256k`.
 pub fn check_buffer(buffer: u32, limit: &BufferLimit) -> Result<(), String> {
     let size = |n: u32| format_size(u64::from(n));
-    let (b, hosts) = (size(buffer), limit.hosts);
-    let range = format!("use {} to {}", size(limit.min), size(limit.usable_max()));
-    if buffer < limit.min {
+    let b = size(buffer);
+    let range = format!("use {} to {}", size(MIN_BUFFER), size(limit.max));
+    if buffer < MIN_BUFFER {
         return Err(format!(
-            "buffer {b} is less than the {hosts} hosts' minimum of {}; {range}",
-            size(limit.min)
+            "buffer {b} is less than the minimum of {} (the smallest window Linux holds); {range}",
+            size(MIN_BUFFER)
         ));
     }
     if buffer > limit.max {
         return Err(format!(
-            "buffer {b} is more than the {hosts} hosts' limit of {} ({}); {range}",
+            "buffer {b} is more than the {} hosts' limit of {} ({}); {range}",
+            limit.hosts,
             size(limit.max),
             limit.source
-        ));
-    }
-    if buffer > limit.usable_max() {
-        return Err(format!(
-            "buffer {b} is more than {}, the largest window without window scaling, which the \
-             {hosts} hosts do not use; {range}",
-            size(limit.usable_max())
         ));
     }
     Ok(())

@@ -1,0 +1,199 @@
+//! A scenario's network as the live mode runs it, built once and checked once
+//! ([`LiveNetwork::check`]): what the kernels can do (segment sizes, buffers), what the engine
+//! cannot make a kernel do, and the `--exec` commands' hosts. The runner (`network_run.rs`) takes
+//! only a [`LiveNetwork`], so nothing after the check builds or checks the network again.
+
+use std::net::Ipv4Addr;
+
+use snooplab_proto::agent::handoff::Scheme;
+use snooplab_proto::time::SEC;
+use snooplab_sim::network::file::Stack;
+use snooplab_sim::network::{Network, NodeId, NodeKind};
+use snooplab_sim::protocol::AgentKind;
+use snooplab_sim::Scenario;
+
+use crate::config::{check_segment_and_window, NetworkConfig};
+
+/// Where a network's hosts run live: a kernel host is a namespace of its own (the default); a
+/// modelled host (`stack = "model"`) is the engine's TCP, on the real clock (docs/live.md,
+/// "Mixed networks").
+#[derive(Clone, Debug, Default)]
+pub struct LiveHosts {
+    /// Each kernel host as (node, name, address).
+    pub kernel: Vec<(NodeId, String, Ipv4Addr)>,
+    /// Each modelled host's node and address.
+    pub modelled: Vec<(NodeId, Ipv4Addr)>,
+}
+
+impl LiveHosts {
+    pub fn of(sc: &Scenario, net: &Network) -> LiveHosts {
+        let stacks = sc.topology.as_ref().map(|t| t.stacks()).unwrap_or_default();
+        let mut out = LiveHosts::default();
+        for (i, n) in net.nodes.iter().enumerate() {
+            if n.kind != NodeKind::Host {
+                continue;
+            }
+            if stacks.get(i).copied().flatten() == Some(Stack::Model) {
+                out.modelled.push((i, Ipv4Addr::from(n.addr)));
+            } else {
+                out.kernel.push((i, n.name.clone(), Ipv4Addr::from(n.addr)));
+            }
+        }
+        out
+    }
+
+    pub fn is_kernel(&self, node: NodeId) -> bool {
+        self.kernel.iter().any(|k| k.0 == node)
+    }
+
+    /// The kernel hosts' names, as `--exec HOST=...` names them.
+    pub fn kernel_names(&self) -> Vec<String> {
+        self.kernel.iter().map(|k| k.1.clone()).collect()
+    }
+}
+
+/// A live run's configuration with its network, built from the scenario and checked: made only
+/// by [`LiveNetwork::check`], and all the runner takes.
+#[derive(Clone, Debug)]
+pub struct LiveNetwork {
+    cfg: NetworkConfig,
+    net: Network,
+    hosts: LiveHosts,
+}
+
+impl LiveNetwork {
+    /// Builds `cfg`'s network, the one the run runs (its simulated time limit a second past the
+    /// real one, so that the real clock's limit ends the run), and checks it and the `--exec`
+    /// commands' hosts; the message names what the live mode cannot run.
+    pub fn check(cfg: NetworkConfig) -> Result<LiveNetwork, String> {
+        let mut net = cfg.scenario.network();
+        net.max_time = cfg.max_time.saturating_add(SEC);
+        let hosts = LiveHosts::of(&cfg.scenario, &net);
+        validate(&cfg, &net, &hosts)?;
+        crate::exec::check(&cfg.exec, &hosts.kernel_names())?;
+        Ok(LiveNetwork { cfg, net, hosts })
+    }
+
+    pub fn config(&self) -> &NetworkConfig {
+        &self.cfg
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    pub fn hosts(&self) -> &LiveHosts {
+        &self.hosts
+    }
+}
+
+/// Checks what the kernels can do: segment sizes and buffers (the one buffer rule, with the
+/// Linux profile's limit), and what the engine cannot make a kernel do.
+fn validate(cfg: &NetworkConfig, net: &Network, hosts: &LiveHosts) -> Result<(), String> {
+    if cfg.exec.is_empty() && net.flows.is_empty() {
+        return Err("the scenario has no flow to carry".into());
+    }
+    // A kernel mobile host hands off with the engine's mobility layer below its TCP (docs/live.md,
+    // "Handoffs"), but the engine cannot make a kernel's TCP send anything: Caceres and Iftode's
+    // three duplicate ACKs after a handoff (paper 002 section 8) are its TCP's.
+    if let Some(h) = net
+        .handoffs
+        .iter()
+        .find(|h| h.scheme == Scheme::FastRetransmit)
+    {
+        return Err(format!(
+            "handoff of '{}': scheme = \"fast-retransmit\" needs the mobile host's TCP to send \
+             three duplicate ACKs after each handoff, which a kernel host's TCP does not do; \
+             the live mode runs \"multicast\" and \"hard\"",
+            net.nodes[h.mobile].name
+        ));
+    }
+    // the relay (paper 000 section III-C) carries one connection, opened by the fixed host and
+    // sending towards the mobile host (the network's checks hold the flows to that); the user's
+    // programs open what they like (iperf3 alone opens two connections, and `-R` opens them
+    // from the mobile host)
+    let split = |k: &NodeKind| {
+        matches!(
+            k,
+            NodeKind::BaseStation {
+                agent: AgentKind::Split { .. },
+                ..
+            }
+        )
+    };
+    if let Some(n) = net.nodes.iter().find(|n| split(&n.kind)) {
+        if !cfg.exec.is_empty() {
+            return Err(format!(
+                "node '{}': a split base station relays one connection that the fixed host \
+                 opens and sends on, which --exec programs cannot be held to: run split with \
+                 snooplab's own transfer (no --exec)",
+                n.name
+            ));
+        }
+    }
+    if !cfg.exec.is_empty() {
+        if let Some(&(n, _)) = hosts.modelled.first() {
+            return Err(format!(
+                "node '{}' is modelled (stack = \"model\"), but --exec runs programs in kernel \
+                 hosts instead of the scenario's flows, and a modelled host runs only those: \
+                 leave out --exec or the node's stack",
+                net.nodes[n].name
+            ));
+        }
+    }
+    for f in &net.flows {
+        if hosts.is_kernel(f.from) || hosts.is_kernel(f.to) {
+            check_segment_and_window(f.mss, f.buffer, cfg.profile)
+                .map_err(|e| format!("flow '{}': {e}", f.name))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exec::ExecSpec;
+    use crate::profile::{CongestionControl, LinuxProfile};
+    use snooplab_sim::{Env, Protocol};
+
+    fn config(scenario: Scenario) -> NetworkConfig {
+        NetworkConfig {
+            scenario,
+            profile: LinuxProfile::Paper,
+            cc: CongestionControl::Reno,
+            rto_min_ms: None,
+            max_time: 30 * SEC,
+            exec: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_checked_network_is_the_one_the_runner_runs() {
+        let sc = Scenario::paper000(Protocol::LlTcpAware, Env::Lan, 32 * 1024, 4);
+        let live = LiveNetwork::check(config(sc.clone())).unwrap_or_else(|e| panic!("{e}"));
+        // the scenario's network with the real clock's limit on it: the runner takes it as it
+        // is, and nothing after this builds another (LiveNetwork is made here only)
+        let mut want = sc.network();
+        want.max_time = 31 * SEC;
+        assert_eq!(live.network(), &want);
+        assert_eq!(live.hosts().kernel_names(), ["fh", "mh"]);
+        assert_eq!(live.config().scenario, sc);
+    }
+
+    #[test]
+    fn the_commands_hosts_and_the_kernels_limits_are_checked_with_it() {
+        let sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32 * 1024, 1);
+        let mut cfg = config(sc);
+        cfg.exec = vec![ExecSpec::parse("moon=true").unwrap_or_else(|e| panic!("{e}"))];
+        let e = LiveNetwork::check(cfg).unwrap_err();
+        assert!(e.contains("moon"), "{e}");
+        // a buffer past 64k runs under the paper profile as the modelled hosts run it; the
+        // floor is every host's
+        let sc = Scenario::paper000(Protocol::E2e, Env::Lan, 128 * 1024, 1);
+        assert!(LiveNetwork::check(config(sc)).is_ok());
+        let sc = Scenario::paper000(Protocol::E2e, Env::Lan, 1024, 1);
+        let e = LiveNetwork::check(config(sc)).unwrap_err();
+        assert!(e.starts_with("flow 'flow0': buffer 1k is less than"), "{e}");
+    }
+}
