@@ -175,3 +175,20 @@ fn traces_without_anything_to_fit_say_why() {
     let e = fit::fit_times(&[(10, 20), (30, 40), (50, 60)], frames, "t").unwrap_err();
     assert!(e.contains("outside what the model holds"), "{e}");
 }
+
+#[test]
+fn a_hidden_state_is_caught_by_the_quality_check() {
+    // a bad state that passes a quarter of the frames (bit errors one every 1 KB: 1440-byte frames
+    // pass with probability exp(-1440/1024) = 0.245): good runs are broken by the bad state's
+    // passed frames, so they are no longer geometric, and the fit must say so
+    let ge = GilbertElliottParams {
+        bad_every: 1024,
+        ..truth()
+    };
+    let gap = 6 * MS;
+    let trace = generate::gilbert_elliott_frames(ge, 11, 1_000_000, 1440, gap, false);
+    let f = fit::fit(&trace, Frames { bytes: 1440, gap }).unwrap();
+    assert_eq!(f.good.lengths.fits, Some(false), "{:?}", f.good.lengths);
+    // and its good-time is far from the truth, which is why the check matters
+    assert!(f.params.unwrap().good_time_s < 0.25);
+}
