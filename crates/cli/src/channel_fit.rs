@@ -81,8 +81,7 @@ fn channel_fit(a: &FitArgs) -> Result<(), String> {
 /// A length in the state's unit, for the tables.
 fn length(v: f64, unit: &str) -> String {
     if unit == "s" {
-        // the bounds are in ns
-        format!("{:.3}ms", v / 1e6)
+        format!("{:.3}ms", v * 1e3)
     } else {
         format!("{v}")
     }

@@ -45,6 +45,7 @@ pub const FEW_RUNS: u64 = 30;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Frames {
     pub bytes: u32,
+    #[serde(rename = "gap_ns")]
     pub gap: Time,
 }
 
@@ -85,7 +86,7 @@ pub struct Params {
 pub struct State {
     /// Complete runs (frame form) or periods (time form) seen.
     pub runs: u64,
-    /// `frames` or `s`: the unit of the run lengths.
+    /// `frames` or `s`: the unit of the run lengths (means and bins).
     pub unit: &'static str,
     /// The trace's mean run.
     pub mean_run: f64,
@@ -218,6 +219,15 @@ fn ks_exponential(l: &Lengths, m: f64) -> f64 {
         d = d.max(cum as f64 / n - f);
     }
     d
+}
+
+/// Bins judged in ns, bounded in seconds: the unit the state's lengths are given in.
+fn in_seconds(mut g: Goodness) -> Goodness {
+    for b in &mut g.bins {
+        b.low /= 1e9;
+        b.high = b.high.map(|h| h / 1e9);
+    }
+    g
 }
 
 fn few_runs(notes: &mut Vec<String>, what: &str, n: u64) {
@@ -382,13 +392,13 @@ pub fn fit_times(bad: &[(Time, Time)], frames: Frames, source: &str) -> Result<F
             model_mean_run: m / 1e9,
             leave_per_frame: None,
             loss,
-            lengths: goodness::judge(
+            lengths: in_seconds(goodness::judge(
                 &edges,
                 l.count(),
                 |lo, hi| l.count_in(lo.ceil() as u64, hi.map(|h| h.ceil() as u64)),
                 |x| (-x / m).exp(),
                 ks_exponential(l, m),
-            ),
+            )),
         }
     };
     Ok(Fit {
