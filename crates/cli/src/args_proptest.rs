@@ -49,8 +49,12 @@ fn check(cmd: &Command) -> Result<(), String> {
             Ok(())
         }
         // live checks its settings in live_cmd (needs root to go further), channel-trace as it
-        // writes; their parsing is here
-        Command::Live(_) | Command::ChannelTrace(_) | Command::Protocols | Command::Hosts => Ok(()),
+        // writes, channel fit as it reads its trace; their parsing is here
+        Command::Live(_)
+        | Command::ChannelTrace(_)
+        | Command::Channel(_)
+        | Command::Protocols
+        | Command::Hosts => Ok(()),
     }
 }
 

@@ -76,7 +76,7 @@ pub struct GeArgs {
 
 /// A time flag: the duration grammar, a bare number being milliseconds as in a channel table's
 /// `good-time` (the two are one model's keys).
-fn time(text: &str, what: &str, range: Range) -> Result<u64, String> {
+pub(crate) fn time(text: &str, what: &str, range: Range) -> Result<u64, String> {
     duration::parse_in(text, Bare::Millis, range, what)
 }
 
@@ -88,7 +88,7 @@ const MAX_FRAMES: u64 = MAX_TRACE_FRAMES;
 const DURATION_RANGE: Range = Range::new(1, DAY);
 /// The time from one frame to the next: at least 1 ns (the state must advance between frames),
 /// at most a day (as a state).
-const FRAME_GAP_RANGE: Range = Range::new(1, DAY);
+pub(crate) const FRAME_GAP_RANGE: Range = Range::new(1, DAY);
 /// Largest `ping` log read: 256 MiB (a few million replies).
 const MAX_PING_LOG_BYTES: u64 = 256 << 20;
 

@@ -55,6 +55,9 @@ pub enum Command {
     /// Write a channel trace for `--down trace:FILE`: from a Gilbert-Elliott process or a `ping`
     /// log (docs/channels.md).
     ChannelTrace(crate::channel_cmd::ChannelTraceArgs),
+    /// Fit a two-state model to a channel trace: `channel fit TRACE` (docs/channels.md).
+    #[command(subcommand)]
+    Channel(crate::channel_fit::ChannelCommand),
 }
 
 /// The settings of one run. Each flag overrides the scenario file, which overrides the default

@@ -5,6 +5,7 @@ mod args_proptest;
 mod bench;
 mod bench_hot;
 mod channel_cmd;
+mod channel_fit;
 mod cli;
 mod files;
 mod live_cmd;
@@ -102,6 +103,7 @@ fn main() {
         cli::Command::Plot(a) => plot_cmd::plot(a),
         cli::Command::Live(a) => live_cmd::live(a),
         cli::Command::ChannelTrace(a) => channel_cmd::channel_trace(&a),
+        cli::Command::Channel(c) => channel_fit::channel(&c),
     };
     if let Err(msg) = result {
         eprintln!("error: {}", message::one_line(&msg));

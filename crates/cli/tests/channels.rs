@@ -147,3 +147,114 @@ fn bad_channel_models_give_one_error_line() {
         one_error_line(&snooplab(&args), needle);
     }
 }
+
+/// `channel fit` on a trace drawn from the Gilbert-Elliott model: the table, the JSON, and a
+/// model string that `run --down` takes as it stands.
+#[test]
+fn channel_fit_prints_a_model_run_takes() {
+    let d = scratch("fit");
+    let trace = d.join("ge.trace");
+    let o = snooplab(&[
+        "channel-trace",
+        "gilbert-elliott",
+        "--bad-every",
+        "64",
+        "--good-time",
+        "300ms",
+        "--bad-time",
+        "30ms",
+        "--frames",
+        "200000",
+        "--out",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let t = trace.to_str().unwrap();
+    let o = snooplab(&["channel", "fit", t]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for needle in [
+        "method: run lengths",
+        "bad runs (lost frames in a row)",
+        "chi-square",
+        "the fitted distribution holds",
+        "--down gilbert-elliott:good-every=0,bad-every=64,good-time=",
+    ] {
+        assert!(text.contains(needle), "{needle}: {text}");
+    }
+    let model = text
+        .lines()
+        .find_map(|l| l.strip_prefix("--down "))
+        .unwrap()
+        .to_string();
+    let only = snooplab(&["channel", "fit", t, "--model-only"]);
+    assert_eq!(String::from_utf8_lossy(&only.stdout).trim(), model);
+
+    let v = json(&snooplab(&["channel", "fit", t, "--json"]));
+    assert_eq!(v["model"], model.as_str());
+    assert_eq!(v["form"], "frames");
+    let bad_s = v["params"]["bad_time_s"].as_f64().unwrap();
+    // a smoke check of the JSON (sim/tests/channel_fit.rs holds the fit to tolerances from its
+    // sample size): 200,000 frames hold about 3,300 bad runs, their mean near 30 ms
+    assert!((bad_s - 0.030).abs() < 0.006, "{bad_s}");
+    assert!(v["bad"]["lengths"]["bins"].as_array().unwrap().len() >= 3);
+
+    let run = json(&snooplab(&[
+        "run",
+        "--json",
+        "--transfer",
+        "256k",
+        "--down",
+        &model,
+        "--up",
+        "none",
+    ]));
+    assert!(
+        run["cells"][0]["channels"][0]["corrupted_down"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+}
+
+#[test]
+fn channel_fit_refuses_with_one_line() {
+    let d = scratch("fit-bad");
+    let write = |name: &str, text: &[u8]| {
+        let p = d.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let clean = write("clean.trace", b"frames\n0000000000\n");
+    one_error_line(&snooplab(&["channel", "fit", &clean]), "no frame is lost");
+    let junk = write("junk.trace", b"frames\n01\x00\xff\n");
+    one_error_line(&snooplab(&["channel", "fit", &junk]), "junk.trace");
+    let short = write("short.trace", b"frames\n0110\n");
+    one_error_line(&snooplab(&["channel", "fit", &short]), "too few runs");
+    let odd = write("odd.trace", b"time\n2 1\n");
+    one_error_line(&snooplab(&["channel", "fit", &odd]), "line 2");
+    // larger than a trace may be: refused before it is read (a sparse file, no disk spent)
+    let big = d.join("big.trace");
+    let f = std::fs::File::create(&big).unwrap();
+    f.set_len(17 << 20).unwrap();
+    one_error_line(
+        &snooplab(&["channel", "fit", big.to_str().unwrap()]),
+        "more than the limit",
+    );
+    one_error_line(
+        &snooplab(&["channel", "fit", d.to_str().unwrap()]),
+        "not a regular file",
+    );
+    one_error_line(
+        &snooplab(&["channel", "fit", &clean, "--frame-bytes", "0"]),
+        "frame-bytes",
+    );
+    one_error_line(
+        &snooplab(&["channel", "fit", &clean, "--frame-gap", "0"]),
+        "frame-gap",
+    );
+    one_error_line(
+        &snooplab(&["channel", "fit", "/nonexistent/x.trace"]),
+        "cannot read",
+    );
+}

@@ -4,9 +4,10 @@
 //!
 //! The models, one file each: `exponential.rs` (bit errors with exponential gaps, and bursts),
 //! `gilbert_elliott.rs` (a two-state channel whose state runs on the clock) and `replay.rs` (recorded
-//! error marks, per frame or per period of time).
+//! error marks, per frame or per period of time); `fit/` fits a two-state model to a trace.
 
 mod exponential;
+pub mod fit;
 pub mod generate;
 mod gilbert_elliott;
 mod replay;
