@@ -7,10 +7,15 @@ use snooplab_sim::{run, RunResult, Scenario};
 /// `n` flows between the fixed host and `n` mobile hosts of one base station's cell, 100 KB
 /// each: every `up`-th one (0: none) from the mobile host, the others to it.
 fn cell(n: usize, protocol: &str, up: usize) -> Scenario {
+    cell_with(n, protocol, up, "")
+}
+
+/// [`cell`] with `bs_keys` added to the base station's table.
+fn cell_with(n: usize, protocol: &str, up: usize, bs_keys: &str) -> Scenario {
     let mut text = format!(
         "protocol = \"{protocol}\"\nbuffer = \"32k\"\ntransfer = \"100k\"\nerror-every = \"64k\"\n\
          seed = 1\n\n[[node]]\nname = \"fh\"\n\n[[node]]\nname = \"bs\"\nkind = \"base-station\"\n\
-         \n[[link]]\nbetween = [\"fh\", \"bs\"]\n"
+         {bs_keys}\n[[link]]\nbetween = [\"fh\", \"bs\"]\n"
     );
     for i in 1..=n {
         text += &format!("\n[[node]]\nname = \"mh{i}\"\n");
@@ -67,4 +72,28 @@ fn two_hundred_connections_through_split_all_complete() {
     let split = run(&cell(200, "split", 0));
     complete_and_relayed(&split, 200);
     assert!(split.agent_total("relays_most") > 100);
+}
+
+/// At the base station's relay-memory bound (three relays' worth here) the other connections are
+/// not split but forwarded end to end, counted, and still complete.
+#[test]
+fn beyond_the_relay_memory_connections_pass_end_to_end() {
+    let bound =
+        snooplab_proto::agent::split::store_bound(&snooplab_proto::agent::SplitConfig::paper000(
+            1400,
+            snooplab_proto::tcp::RecoveryPolicy::RENO,
+        ));
+    let r = run(&cell_with(
+        10,
+        "split",
+        0,
+        &format!("relay-memory = {}\n", 3 * bound),
+    ));
+    assert_eq!(r.aggregate.complete_flows, 10, "{:?}", r.invariants);
+    assert_eq!(r.agent_total("relays"), 3);
+    assert_eq!(r.agent_total("unsplit"), 7);
+    assert_eq!(r.flows.iter().filter(|f| f.relay.is_some()).count(), 3);
+    // the end-to-end ones are never acknowledged ahead of their receivers
+    let ahead = r.flows.iter().filter(|f| f.invariants.split_acks_ahead > 0);
+    assert_eq!(ahead.count(), 3);
 }
