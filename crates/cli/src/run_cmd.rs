@@ -391,6 +391,15 @@ fn print_network_table(r: &RunResult) {
         r.agent_total("dupacks_suppressed"),
         r.events
     );
+    if r.agent_total("relays") + r.agent_total("unsplit") > 0 {
+        // a split base station's relays, one per connection (proto/src/agent/split.rs)
+        println!(
+            "  split relays {} (at most {} at once), connections not split {}",
+            r.agent_total("relays"),
+            r.agent_total("relays_most"),
+            r.agent_total("unsplit")
+        );
+    }
     print_handoffs(r);
     println!("  invariants          {}", r.invariants.summary());
     for m in &r.invariants.messages {

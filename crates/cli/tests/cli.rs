@@ -322,7 +322,10 @@ fn malformed_network_files_are_rejected_in_one_line() {
         (NET.replace("stations", "csma = { slot-us = 23 }\nstations") + flow, "csma settings need access"),
         (NET.replace("stations", "access = \"csma\"\ncsma = { slot = 23 }\nstations") + flow, "unknown field `slot`"),
         (NET.replace("stations", "error-every = 7\nstations") + flow, "error-every 7 is too small"),
-        (format!("protocol = \"split\"\n{NET}[[flow]]\nfrom = \"mh\"\nto = \"fh\"\n"), "split base station"),
+        (
+            format!("{NET}{flow}").replace("kind = \"base-station\"", "kind = \"base-station\"\nagent = \"router\"\nrelay-memory = \"1M\""),
+            "relay-memory is for split base stations",
+        ),
         (format!("{NET}{flow}").replace("kind = \"base-station\"", "kind = \"satellite\""), "unknown kind 'satellite'"),
         (NET.to_string(), "at least one [[flow]]"),
     ];

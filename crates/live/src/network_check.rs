@@ -108,10 +108,10 @@ fn validate(cfg: &NetworkConfig, net: &Network, hosts: &LiveHosts) -> Result<(),
             net.nodes[h.mobile].name
         ));
     }
-    // the relay (paper 000 section III-C) carries one connection, opened by the fixed host and
-    // sending towards the mobile host (the network's checks hold the flows to that); the user's
-    // programs open what they like (iperf3 alone opens two connections, and `-R` opens them
-    // from the mobile host)
+    // a split base station makes a relay per connection, from either side (`proto/src/agent/
+    // split.rs`), but each relay carries bytes one way, from the connection's opener (paper 000
+    // section III-C's bulk transfer): the user's programs talk both ways (a request and its
+    // answer; issue 52 leaves that for later)
     let split = |k: &NodeKind| {
         matches!(
             k,
@@ -124,9 +124,9 @@ fn validate(cfg: &NetworkConfig, net: &Network, hosts: &LiveHosts) -> Result<(),
     if let Some(n) = net.nodes.iter().find(|n| split(&n.kind)) {
         if !cfg.exec.is_empty() {
             return Err(format!(
-                "node '{}': a split base station relays one connection that the fixed host \
-                 opens and sends on, which --exec programs cannot be held to: run split with \
-                 snooplab's own transfer (no --exec)",
+                "node '{}': a split base station relays each connection's bytes one way, from \
+                 the host that opened it, and --exec programs talk both ways (a request and \
+                 its answer): run split with snooplab's own transfer (no --exec)",
                 n.name
             ));
         }

@@ -67,7 +67,9 @@ pub fn make_agent(
             forwarding_agent(kind).unwrap_or_else(|| Box::new(Router::default()))
         }
         AgentKind::Split { smart } => {
-            Box::new(SplitAgent::new(split_config(smart, net, relayed, index)))
+            let mut cfg = split_config(smart, net, relayed, index);
+            cfg.max_memory = input.relay_memory;
+            Box::new(SplitAgent::new(cfg))
         }
     }
 }

@@ -14,6 +14,9 @@ pub mod snoop;
 pub mod split;
 #[cfg(test)]
 mod split_bytes_tests;
+mod split_relay;
+#[cfg(test)]
+mod split_table_tests;
 #[cfg(test)]
 mod split_tests;
 
@@ -123,7 +126,8 @@ pub struct AgentProbe {
 /// host's).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RelayReport {
-    /// The relayed connection as the fixed host numbers it: (fixed host, mobile host).
+    /// The relayed connection as its opener numbers it: (opener, the other host); in paper 000
+    /// (fixed host, mobile host).
     pub endpoints: (Endpoint, Endpoint),
     /// The wireless-side sender's counters.
     pub sender: TcpStats,

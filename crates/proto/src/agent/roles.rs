@@ -29,10 +29,10 @@ pub trait Mirror<P> {
     fn mirror(&mut self, now: Time, packet: P);
 }
 
-/// Runs a TCP sender of its own towards the mobile host (a split connection's wireless half).
+/// Runs TCP senders of its own, one per connection it splits (a split connection's far half).
 pub trait Relay {
-    /// Its sender's counters, once the wireless connection exists.
-    fn report(&self) -> Option<RelayReport>;
+    /// Each relay's sender's counters, the newest first: those held, then those removed.
+    fn reports(&self) -> Vec<RelayReport>;
 }
 
 /// Moves connection state between base stations at a handoff

@@ -1,43 +1,65 @@
-//! SPLIT and SPLIT-SMART (paper 000 section III-C): the base station terminates the fixed host's
-//! connection and relays its bytes over a second connection to the mobile host, through one bounded
-//! buffer (64 KB in the paper's experiments).
+//! SPLIT and SPLIT-SMART (paper 000 section III-C): the base station terminates each TCP
+//! connection that crosses it and relays its bytes over a second connection, through one bounded
+//! buffer per connection (64 KB in the paper's experiments).
 //!
-//! The base station answers the fixed host with the mobile host's address and the mobile host with
-//! the fixed host's, like I-TCP. Its ACKs to the fixed host are no longer end to end: they cover data
-//! the mobile host may never have received. The wired connection is back-pressured when the buffer is
-//! full: its advertised window is what remains of the buffer.
+//! The paper's base station split its one connection; I-TCP and the split proxies in use (PEPsal
+//! on satellite gateways, cellular operators' PEPs) split every connection that crosses them, each
+//! made at its SYN with its own state. So does this agent: a relay per connection
+//! ([`SplitRelay`], `split_relay.rs`), keyed by the connection's two ends, made when a SYN arrives
+//! from either side and removed once both of its halves are closed: at once after a reset, and
+//! after a close once TIME_WAIT is over, or once it has been idle for [`IDLE_LIMIT`] (both seen
+//! when a new connection comes, so no timer of the base station's changes for them). Each relay holds at most [`store_bound`] bytes; all of
+//! them together at most [`SplitConfig::max_memory`]: a connection that would need more is not
+//! split but forwarded end to end, and counted (`unsplit`).
 //!
-//! When the wireless connection gives up (12 retransmissions of one segment), the relay can never
-//! deliver what it holds: it aborts the fixed host's connection with a reset, as a relay process
-//! whose socket to the mobile host failed closes the other one. Before, the full buffer kept the
-//! wired window at zero for good and the fixed host sent persist probes until the run's time cap.
-//!
-//! Between kernel hosts (the live mode) the packets carry real bytes and the relay carries them
-//! too: what the wired side receives is stored by its offset in the transfer ([`RelayBytes`]) and
-//! what the wireless side sends takes its bytes from there, first or again; the mobile host's
-//! ACKs release them. A modelled run's packets carry none, and nothing is stored or allocated.
+//! The base station answers each host with the other's address, like I-TCP. A segment of a
+//! connection it neither relays nor forwards (a base station that crashed and lost its relays)
+//! is answered with a reset, as BSD answers a segment to a closed port.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use super::relay_bytes::RelayBytes;
 use super::snoop::BuildPacket;
+pub use super::split_relay::store_bound;
+use super::split_relay::{reset, SplitRelay, TIME_WAIT};
 use super::{
-    agent_counters, Agent, AgentProbe, Counters, Origin, Port, Priority, Relay, RelayReport,
-    SegmentView, Transmit,
+    agent_counters, Agent, AgentProbe, Counters, Port, Relay, RelayReport, SegmentView, Transmit,
 };
-use crate::segment::{Flags, Segment};
-use crate::seq::Seq;
-use crate::tcp::{State, Tcp, TcpConfig, TxKind};
-use crate::time::Time;
+use crate::segment::{Endpoint, Flags, Segment};
+use crate::tcp::{Tcp, TcpConfig};
+use crate::time::{Time, SEC};
+
+/// How long a relay may see no packet of its connection before it is removed: 2 hours and 4
+/// minutes, the least idle time a middlebox may give an established TCP connection (RFC 5382,
+/// REQ-5: TCP's keepalive interval of two hours, RFC 1122 section 4.2.3.6, plus four minutes for
+/// its probes). A relay whose halves are both closed goes at once.
+pub const IDLE_LIMIT: Time = (2 * 3600 + 4 * 60) * SEC;
+
+/// The most bytes all of a base station's relays may hold together by default: 64 MiB, about 490
+/// of paper 000's relays (64 KB buffer + 64 KB wired window + a segment each), over twice the
+/// 200 connections of a busy cell (issue 52's measure), while a flood of SYNs can take no more
+/// than that of the machine's memory.
+pub const DEFAULT_RELAY_MEMORY: u64 = 64 << 20;
+
+/// The most closed, forwarded and finished connections the agent remembers (each a few dozen
+/// bytes, a finished one's report a few hundred): the oldest is forgotten first. As many as the
+/// ports of one address pair, so a forgotten connection is one long gone.
+const REMEMBERED: usize = 65_536;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct SplitConfig {
-    /// The base station's end of the fixed host's connection (a relay receiver).
+    /// The base station's end of the opener's connection (a relay receiver).
     pub wired: TcpConfig,
-    /// The base station's connection to the mobile host (a relay sender: Reno, or the SMART sender).
+    /// The base station's connection to the other host (a relay sender: Reno, or the SMART
+    /// sender towards a mobile host).
     pub wireless: TcpConfig,
-    /// The relay buffer shared by both connections, in bytes.
+    /// The relay buffer shared by both connections of one relay, in bytes.
     pub relay_bytes: u32,
+    /// The most bytes all relays may hold together ([`store_bound`] each): a connection beyond
+    /// it is forwarded end to end.
+    pub max_memory: u64,
+    /// A relay that sees no packet for this long is removed.
+    pub idle: Time,
 }
 
 impl SplitConfig {
@@ -50,222 +72,207 @@ impl SplitConfig {
             wired: TcpConfig::relay(mss, relay, relay),
             wireless,
             relay_bytes: relay,
+            max_memory: DEFAULT_RELAY_MEMORY,
+            idle: IDLE_LIMIT,
         }
+    }
+
+    /// The most relays at once: [`SplitConfig::max_memory`] in [`store_bound`]s.
+    pub fn max_relays(&self) -> u64 {
+        self.max_memory / store_bound(self).max(1)
     }
 }
 
 agent_counters! {
     /// What a split base station counted.
     pub struct SplitStats {
-        /// Packets passed through untouched (not TCP, or not the relayed connection).
+        /// TCP packets handled without a reset (relayed, or passed through).
         pub forwarded,
-        /// Segments its wireless-side sender retransmitted (the relay's local retransmissions).
+        /// Segments its relays' senders retransmitted (the relays' local retransmissions).
         pub local_retransmissions,
+        /// Relays made (connections split).
+        pub relays,
+        /// The most relays at once.
+        pub relays_most,
+        /// Connections not split, at the relays' memory bound: forwarded end to end.
+        pub unsplit,
+        /// Relays removed after their idle limit.
+        pub relays_idle,
+    }
+}
+
+/// A connection by its two ends: (the wired side's host, the wireless side's host).
+type Key = (Endpoint, Endpoint);
+
+/// The key of `seg`, which arrived from `from`.
+fn key_of(from: Port, seg: &Segment) -> Key {
+    match from {
+        Port::Wired => (seg.src, seg.dst),
+        Port::Wireless => (seg.dst, seg.src),
     }
 }
 
 #[derive(Clone, Debug)]
 pub struct SplitAgent<P> {
     cfg: SplitConfig,
-    /// Towards the fixed host (the base station plays the mobile host).
-    wired: Option<Tcp>,
-    /// Towards the mobile host (the base station plays the fixed host).
-    wireless: Option<Tcp>,
-    /// A packet of the connection, to build outgoing packets from.
-    template: Option<P>,
+    /// The relays, by connection (a sorted map: timers fire in a fixed order).
+    relays: BTreeMap<Key, SplitRelay<P>>,
+    /// Connections whose relay closed: when, from which port they were opened, and whether the
+    /// relay gave up (a segment of one then gets what the closed relay would have given it).
+    closed: BTreeMap<Key, (Time, Port, bool)>,
+    /// Connections forwarded end to end (not split at the memory bound), and when last seen.
+    unsplit: BTreeMap<Key, Time>,
+    /// The reports of relays removed, oldest first.
+    done: VecDeque<RelayReport>,
     out: VecDeque<Transmit<P>>,
-    /// Packets passed through.
     forwarded: u64,
+    opened: u64,
+    most: u64,
+    unsplit_count: u64,
+    idle_removed: u64,
+    /// Local retransmissions of relays removed.
+    done_retransmissions: u64,
+    /// The most any relay buffer ever held.
     max_relay: u64,
-    /// When the wireless connection gave up, and the bytes held then.
-    gave_up: Option<(Time, u64)>,
-    /// The relayed bytes, when the packets carry real ones.
-    bytes: RelayBytes,
-    /// Bytes the relay has written into the wireless connection.
-    written: u64,
-    /// Wireless segments sent without their bytes, the store not holding them (never, unless the
-    /// relay is wrong: the receiver's digest would then fail).
-    missing: u64,
+    /// What [`SplitAgent::relay_bytes`] shows before the first relay.
+    empty: RelayBytes,
 }
 
 impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
     pub fn new(cfg: SplitConfig) -> SplitAgent<P> {
         SplitAgent {
-            wired: None,
-            wireless: None,
-            template: None,
+            relays: BTreeMap::new(),
+            closed: BTreeMap::new(),
+            unsplit: BTreeMap::new(),
+            done: VecDeque::new(),
             out: VecDeque::new(),
             forwarded: 0,
+            opened: 0,
+            most: 0,
+            unsplit_count: 0,
+            idle_removed: 0,
+            done_retransmissions: 0,
             max_relay: 0,
-            gave_up: None,
-            bytes: RelayBytes::new(store_bound(&cfg)),
-            written: 0,
-            missing: 0,
+            empty: RelayBytes::new(store_bound(&cfg)),
             cfg,
         }
     }
 
-    /// The relayed bytes held now (empty in a modelled run).
+    /// The first relay still held (in the order they were made).
+    fn first(&self) -> Option<&SplitRelay<P>> {
+        self.relays.values().min_by_key(|r| r.index)
+    }
+
+    /// The first relay's bytes held now (empty in a modelled run).
     pub fn relay_bytes(&self) -> &RelayBytes {
-        &self.bytes
+        self.first().map_or(&self.empty, |r| &r.bytes)
     }
 
-    /// Wireless segments that had to go without their bytes: 0 unless the relay is wrong.
+    /// Far-half segments that had to go without their bytes: 0 unless a relay is wrong.
     pub fn segments_without_bytes(&self) -> u64 {
-        self.missing
+        self.relays.values().map(|r| r.missing).sum()
     }
 
-    /// The two connections, for inspection.
+    /// The first relay's two connections, for inspection: (wired side, wireless side).
     pub fn connections(&self) -> (Option<&Tcp>, Option<&Tcp>) {
-        (self.wired.as_ref(), self.wireless.as_ref())
+        match self.first() {
+            Some(r) if r.near_port == Port::Wired => (Some(&r.near), Some(&r.far)),
+            Some(r) => (Some(&r.far), Some(&r.near)),
+            None => (None, None),
+        }
     }
 
-    /// The most the relay buffer ever held.
+    /// Relays held now.
+    pub fn relay_count(&self) -> usize {
+        self.relays.len()
+    }
+
+    /// The most any relay buffer ever held.
     pub fn max_relay_bytes(&self) -> u64 {
-        self.max_relay
+        self.relays
+            .values()
+            .map(|r| r.max_relay)
+            .fold(self.max_relay, u64::max)
     }
 
-    /// Moves bytes from the wired connection to the wireless one as space allows, and collects what
-    /// both want to send.
-    fn pump(&mut self, now: Time) {
-        if let (Some(w), Some(m)) = (self.wired.as_mut(), self.wireless.as_mut()) {
-            if m.stats().dropped && self.gave_up.is_none() {
-                // nothing held can reach the mobile host any more: the relay gives up the fixed
-                // host's connection too, rather than holding its window shut for good
-                self.gave_up = Some((now, w.unread() + m.send_buffered()));
-                w.abort();
-            }
+    /// Removes relay `key`, keeping its report and counters.
+    fn remove(&mut self, key: &Key) -> Option<SplitRelay<P>> {
+        let r = self.relays.remove(key)?;
+        self.done_retransmissions += r.far.stats().rexmt_segs;
+        self.max_relay = self.max_relay.max(r.max_relay);
+        if self.done.len() >= REMEMBERED {
+            self.done.pop_front();
         }
-        if let (Some(w), Some(m)) = (self.wired.as_mut(), self.wireless.as_mut()) {
-            let n = w.unread().min(m.send_space());
-            if n > 0 {
-                // reserve the bytes on the wireless side before the wired side reads them: a
-                // read may advertise a window at once, and that window must already count the
-                // bytes as held, or the fixed host may send them once more (docs/fuzzing.md,
-                // finding 4)
-                let taken = m.write(now, n);
-                self.written += taken;
-                w.set_reserved(m.send_buffered());
-                w.read(now, taken);
-            }
-            if w.at_eof() {
-                m.close(now);
-            }
-            if m.at_eof() && w.at_eof() {
-                // the mobile host closed too: the relay closes its socket to the fixed host, which
-                // otherwise would wait in FIN_WAIT_2 for good
-                w.close(now);
-            }
-            // the shared buffer: what the wireless side still holds limits the wired window
-            w.set_reserved(m.send_buffered());
-            w.poke(now);
-            self.max_relay = self.max_relay.max(w.unread() + m.send_buffered());
-            // what the mobile host acknowledged is never sent again
-            self.bytes
-                .release(self.written.saturating_sub(m.send_buffered()));
-        }
-        let Some(like) = self.template.clone() else {
+        self.done.push_back(r.report());
+        Some(r)
+    }
+
+    /// Pumps relay `key` and removes it if both its halves are closed.
+    fn pump(&mut self, now: Time, key: &Key) {
+        let Some(r) = self.relays.get_mut(key) else {
             return;
         };
-        if let Some(w) = self.wired.as_mut() {
-            while let Some((seg, kind)) = w.poll_transmit() {
-                self.out.push_back(Transmit {
-                    port: Port::Wired,
-                    packet: P::build(&seg, &like),
-                    priority: Priority::Normal,
-                    origin: Origin::Endpoint(kind),
-                });
-            }
-        }
-        if let Some(m) = self.wireless.as_mut() {
-            let start = m.iss() + 1;
-            while let Some((seg, kind)) = m.poll_transmit() {
-                let packet = match carried(&self.bytes, start, &seg) {
-                    Carried::Bytes(b) => P::build_with_payload(&seg, &like, &b),
-                    Carried::Modelled => P::build(&seg, &like),
-                    Carried::Missing => {
-                        self.missing += 1;
-                        P::build(&seg, &like)
-                    }
-                };
-                self.out.push_back(Transmit {
-                    port: Port::Wireless,
-                    packet,
-                    priority: Priority::Normal,
-                    origin: Origin::Endpoint(kind),
-                });
-            }
+        r.pump(now, &mut self.out);
+        if r.is_closed() {
+            let (port, gave_up) = (r.near_port, r.gave_up.is_some());
+            self.remove(key);
+            remember(&mut self.closed, *key, (now, port, gave_up), |v| v.0);
         }
     }
 
-    fn open(&mut self, now: Time, syn: &Segment) {
-        let mut wired_cfg = self.cfg.wired.clone();
-        wired_cfg.rcvbuf = self.cfg.relay_bytes;
-        self.wired = Some(Tcp::listen(wired_cfg, syn.dst, syn.src));
-        let mut wl = self.cfg.wireless.clone();
-        wl.sndbuf = self.cfg.relay_bytes;
-        self.wireless = Some(Tcp::connect(wl, syn.src, syn.dst, now));
+    /// Forgets what has been idle for the limit: relays, closed and forwarded connections.
+    fn sweep(&mut self, now: Time) {
+        let idle = self.cfg.idle;
+        let stale: Vec<(Key, bool)> = self
+            .relays
+            .iter()
+            .filter_map(|(k, r)| {
+                let quiet = now.saturating_sub(r.last_seen);
+                let done = r.is_finished() && quiet >= TIME_WAIT;
+                (done || quiet >= idle).then_some((*k, done))
+            })
+            .collect();
+        for (k, done) in &stale {
+            if let Some(r) = self.remove(k) {
+                let v = (now, r.near_port, r.gave_up.is_some());
+                if *done {
+                    remember(&mut self.closed, *k, v, |v| v.0);
+                } else {
+                    self.idle_removed += 1;
+                }
+            }
+        }
+        self.closed.retain(|_, v| now.saturating_sub(v.0) < idle);
+        self.unsplit.retain(|_, t| now.saturating_sub(*t) < idle);
     }
 
-    /// Answers `seg`, which arrived on `port` for a connection the relay does not have, with a
-    /// reset.
-    fn reset(&mut self, port: Port, seg: &Segment, like: &P) {
-        self.out.push_back(Transmit {
-            port,
-            packet: P::build(&reset_for(seg), like),
-            priority: Priority::Normal,
-            origin: Origin::Endpoint(TxKind::Reset),
-        });
-    }
-}
-
-/// The most bytes the relay stores: the relay buffer (read from the fixed host, not yet
-/// acknowledged by the mobile host) plus the wired receive window ([`SplitAgent::open`] makes it
-/// the relay buffer, which 4.4BSD's `tcp_mss()` rounds up to whole segments): every byte the
-/// fixed host may send beyond what the mobile host acknowledged.
-fn store_bound(cfg: &SplitConfig) -> u64 {
-    let relay = u64::from(cfg.relay_bytes);
-    relay + relay + u64::from(cfg.wired.mss)
-}
-
-/// What a wireless segment carries.
-enum Carried {
-    /// The packets are modelled: no bytes (or the segment has no data).
-    Modelled,
-    /// Its bytes, from the store.
-    Bytes(Vec<u8>),
-    /// The store does not hold them.
-    Missing,
-}
-
-/// The bytes of the wireless connection's segment `seg`, whose stream starts at sequence number
-/// `start` (the relay's ISS + 1), when the relay carries real bytes.
-fn carried(bytes: &RelayBytes, start: Seq, seg: &Segment) -> Carried {
-    if seg.len == 0 || !bytes.in_use() {
-        return Carried::Modelled;
-    }
-    match bytes.read(bytes.position(start, seg.seq), seg.len as usize) {
-        Some(b) => Carried::Bytes(b),
-        None => Carried::Missing,
+    /// A SYN opens connection `key` from `from`: a relay, or at the memory bound none (the
+    /// connection is forwarded end to end). Returns whether it made a relay.
+    fn open(&mut self, now: Time, from: Port, key: Key, seg: &Segment, packet: &P) -> bool {
+        self.sweep(now);
+        self.closed.remove(&key);
+        if self.relays.len() as u64 >= self.cfg.max_relays() {
+            self.unsplit_count += 1;
+            remember(&mut self.unsplit, key, now, |t| *t);
+            return false;
+        }
+        let r = SplitRelay::open(&self.cfg, now, from, seg, packet, self.opened);
+        self.opened += 1;
+        self.relays.insert(key, r);
+        self.most = self.most.max(self.relays.len() as u64);
+        true
     }
 }
 
-/// The reset a host with no connection answers `seg` with (`tcp_respond` from `dropwithreset`):
-/// at the acknowledged sequence number if `seg` carries an ACK, else acknowledging `seg`.
-fn reset_for(seg: &Segment) -> Segment {
-    let (seq, ack, flags) = if seg.has_ack() {
-        (seg.ack, Seq(0), Flags::RST)
-    } else {
-        (Seq(0), seg.seq + seg.seq_len(), Flags::RST | Flags::ACK)
-    };
-    Segment {
-        src: seg.dst,
-        dst: seg.src,
-        seq,
-        ack,
-        flags,
-        ..Segment::default()
+/// Inserts `key` into `map`, forgetting the oldest entry (by `at`) first if it holds
+/// [`REMEMBERED`] already.
+fn remember<V>(map: &mut BTreeMap<Key, V>, key: Key, value: V, at: impl Fn(&V) -> Time) {
+    if map.len() >= REMEMBERED && !map.contains_key(&key) {
+        if let Some(oldest) = map.iter().min_by_key(|(_, v)| at(v)).map(|(k, _)| *k) {
+            map.remove(&oldest);
+        }
     }
+    map.insert(key, value);
 }
 
 impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SplitAgent<P> {
@@ -275,69 +282,64 @@ impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SplitAgent<P> 
                 .push_back(Transmit::forward(from.opposite(), packet));
             return;
         };
-        if self.template.is_none() {
-            self.template = Some(packet.clone());
+        let key = key_of(from, &seg);
+        let opening = seg.is_syn() && !seg.has_ack();
+        if !self.relays.contains_key(&key) {
+            if let Some(t) = self.unsplit.get_mut(&key) {
+                // a connection passed end to end: untouched
+                *t = now;
+                self.forwarded += 1;
+                self.out
+                    .push_back(Transmit::forward(from.opposite(), packet));
+                return;
+            }
+            if opening && !self.open(now, from, key, &seg, &packet) {
+                self.forwarded += 1;
+                self.out
+                    .push_back(Transmit::forward(from.opposite(), packet));
+                return;
+            }
         }
-        match from {
-            Port::Wired => {
-                if seg.is_syn() && !seg.has_ack() && self.wired.is_none() {
-                    self.open(now, &seg);
-                }
-                if self.gave_up.is_some() && !seg.flags.contains(Flags::RST) {
-                    // the aborted connection no longer exists: answer whatever the fixed host
-                    // still sends with a reset (RFC 793; BSD's `dropwithreset`), in case the
-                    // first was lost
-                    self.reset(Port::Wired, &seg, &packet);
+        match self.relays.get_mut(&key) {
+            Some(r) => {
+                if !r.on_packet(now, from, &seg, &packet, &mut self.out) {
                     return;
-                }
-                match self.wired.as_mut() {
-                    Some(w) => {
-                        w.on_segment(now, &seg);
-                        // the bytes, kept until the mobile host acknowledges them: stored
-                        // after the segment, whose SYN gives the stream's start, and before
-                        // the pump, which may send them on at once
-                        // (once the fixed host's SYN has given the stream's start: before,
-                        // the offsets mean nothing)
-                        let synced = !matches!(w.state(), State::Closed | State::Listen);
-                        if let Some(data) = packet.payload().filter(|_| seg.len > 0 && synced) {
-                            let start = w.irs() + 1;
-                            let n = data.len().min(seg.len as usize);
-                            self.bytes
-                                .store(self.bytes.position(start, seg.seq), &data[..n]);
-                        }
-                    }
-                    // no connection here (a base station that crashed and lost it): BSD's
-                    // `dropwithreset`, as for any segment to a closed port
-                    None if !seg.is_syn() && !seg.flags.contains(Flags::RST) => {
-                        self.reset(Port::Wired, &seg, &packet);
-                        return;
-                    }
-                    None => {}
                 }
             }
-            Port::Wireless => match self.wireless.as_mut() {
-                Some(m) => m.on_segment(now, &seg),
-                None if !seg.flags.contains(Flags::RST) => {
-                    self.reset(Port::Wireless, &seg, &packet);
+            None => {
+                let rst = seg.flags.contains(Flags::RST);
+                let answer = match self.closed.get(&key) {
+                    // a closed relay's halves ignore what comes, but one that gave up answers
+                    // its opener with a reset (`SplitRelay::on_packet`)
+                    Some(&(_, near, gave_up)) => gave_up && from == near && !rst,
+                    // no connection here (a base station that crashed and lost it): BSD's
+                    // `dropwithreset`, as for any segment to a closed port (a SYN-ACK from the
+                    // wired side excepted, as before)
+                    None => !(rst || from == Port::Wired && seg.is_syn()),
+                };
+                if answer {
+                    reset(&mut self.out, from, &seg, &packet);
                     return;
                 }
-                None => {}
-            },
+            }
         }
         self.forwarded += 1;
-        self.pump(now);
+        self.pump(now, &key);
     }
 
     fn on_timeout(&mut self, now: Time) {
-        for t in [self.wired.as_mut(), self.wireless.as_mut()]
-            .into_iter()
-            .flatten()
-        {
-            if t.poll_timeout().is_some_and(|d| d <= now) {
-                t.on_timeout(now);
+        let due: Vec<Key> = self
+            .relays
+            .iter()
+            .filter(|(_, r)| r.poll_timeout().is_some_and(|d| d <= now))
+            .map(|(k, _)| *k)
+            .collect();
+        for k in &due {
+            if let Some(r) = self.relays.get_mut(k) {
+                r.on_timeout(now);
             }
+            self.pump(now, k);
         }
-        self.pump(now);
     }
 
     fn poll_transmit(&mut self, _now: Time) -> Option<Transmit<P>> {
@@ -345,22 +347,20 @@ impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SplitAgent<P> 
     }
 
     fn poll_timeout(&self) -> Option<Time> {
-        [self.wired.as_ref(), self.wireless.as_ref()]
-            .into_iter()
-            .flatten()
-            .filter_map(|t| t.poll_timeout())
+        self.relays
+            .values()
+            .filter_map(SplitRelay::poll_timeout)
             .min()
     }
 
     fn probe(&self) -> AgentProbe {
-        let unread = self.wired.as_ref().map_or(0, Tcp::unread);
-        let unsent = self.wireless.as_ref().map_or(0, Tcp::send_buffered);
+        let held: u64 = self.relays.values().map(SplitRelay::held).sum();
         let mss = u64::from(self.cfg.wireless.mss.max(1));
         AgentProbe {
-            held_segments: (unread + unsent).div_ceil(mss) as u32,
-            held_bytes: unread + unsent,
-            sender_window: self.wireless.as_ref().map(|m| (m.cwnd(), m.ssthresh())),
-            connections: u32::from(self.wired.is_some()),
+            held_segments: held.div_ceil(mss) as u32,
+            held_bytes: held,
+            sender_window: self.first().map(|r| (r.far.cwnd(), r.far.ssthresh())),
+            connections: self.relays.len() as u32,
         }
     }
 
@@ -381,20 +381,29 @@ impl<P> SplitAgent<P> {
     pub fn stats(&self) -> SplitStats {
         SplitStats {
             forwarded: self.forwarded,
-            local_retransmissions: self.wireless.as_ref().map_or(0, |m| m.stats().rexmt_segs),
+            local_retransmissions: self.done_retransmissions
+                + self
+                    .relays
+                    .values()
+                    .map(|r| r.far.stats().rexmt_segs)
+                    .sum::<u64>(),
+            relays: self.opened,
+            relays_most: self.most,
+            unsplit: self.unsplit_count,
+            relays_idle: self.idle_removed,
         }
     }
 }
 
-/// A split base station relays through a TCP sender of its own towards the mobile host.
+/// A split base station relays through TCP senders of its own, one per connection.
 impl<P> Relay for SplitAgent<P> {
-    fn report(&self) -> Option<RelayReport> {
-        let m = self.wireless.as_ref()?;
-        Some(RelayReport {
-            // the wireless connection runs from the fixed host's address to the mobile host's
-            endpoints: (m.local(), m.remote()),
-            sender: m.stats().clone(),
-            gave_up: self.gave_up,
-        })
+    fn reports(&self) -> Vec<RelayReport> {
+        let mut live: Vec<&SplitRelay<P>> = self.relays.values().collect();
+        live.sort_by_key(|r| r.index);
+        live.iter()
+            .rev()
+            .map(|r| r.report())
+            .chain(self.done.iter().rev().cloned())
+            .collect()
     }
 }

@@ -134,7 +134,10 @@ fn a_relay_that_gives_up_resets_the_fixed_hosts_connection() {
             bs.on_timeout(now);
         }
     }
-    let relay = Relay::report(&bs).expect("the relay runs a sender");
+    let relay = Relay::reports(&bs)
+        .into_iter()
+        .next()
+        .expect("the relay runs a sender");
     assert!(relay.sender.dropped, "the relay sender gave up");
     let (at, held) = relay.gave_up.expect("the give-up is recorded");
     assert!(held > 10_000, "the relay held {held} bytes");

@@ -61,6 +61,9 @@ pub struct InputQueue {
     /// queue or the mobile host's output queue is above this fraction of its maximum is taken for
     /// congestion (0.75, paper 004 section 3.3).
     pub congestion_fraction: f64,
+    /// A split base station's bound on the bytes all its relays hold
+    /// ([`snooplab_proto::agent::SplitConfig::max_memory`]).
+    pub relay_memory: u64,
 }
 
 impl Default for InputQueue {
@@ -69,6 +72,7 @@ impl Default for InputQueue {
             max: 50,
             service: 0,
             congestion_fraction: 0.75,
+            relay_memory: snooplab_proto::agent::split::DEFAULT_RELAY_MEMORY,
         }
     }
 }

@@ -4,7 +4,6 @@
 use std::collections::BTreeSet;
 
 use super::{Network, NodeKind, Routes};
-use crate::protocol::AgentKind;
 
 impl Network {
     /// Checks the network; the message names the node, link, cell or flow and what is wrong.
@@ -24,6 +23,7 @@ impl Network {
             return Err("the network has no flows".into());
         }
         self.validate_flows()?;
+        self.validate_split_handoffs()?;
         if self.max_time == 0 {
             return Err("max-time must be positive".into());
         }
@@ -209,7 +209,8 @@ impl Network {
         Ok(())
     }
 
-    /// A flow runs between two hosts with a path, its own ports and valid TCP settings; a split base station relays one flow, towards a mobile host.
+    /// A flow runs between two hosts with a path, its own ports and valid TCP settings (a split base
+    /// station relays every connection that crosses it, either way: `proto/src/agent/split.rs`).
     fn validate_flows(&self) -> Result<(), String> {
         let routes = Routes::new(self);
         // every earlier flow's two ends: a flow sharing one with any of them shares a port
@@ -248,31 +249,6 @@ impl Network {
             }
             ends_taken.insert(a);
             ends_taken.insert(b);
-            for bs in routes.path(self, fl.from, fl.to) {
-                if let NodeKind::BaseStation {
-                    agent: AgentKind::Split { .. },
-                    ..
-                } = self.nodes[bs].kind
-                {
-                    let crossing = self
-                        .flows
-                        .iter()
-                        .filter(|g| routes.path(self, g.from, g.to).contains(&bs))
-                        .count();
-                    if crossing > 1 {
-                        return Err(format!(
-                            "base station '{}' splits connections and can relay only one flow; {} cross it",
-                            self.nodes[bs].name, crossing
-                        ));
-                    }
-                    if !self.is_mobile(fl.to) {
-                        return Err(format!(
-                            "flow '{}': a split base station relays only towards its mobile hosts",
-                            fl.name
-                        ));
-                    }
-                }
-            }
         }
         Ok(())
     }

@@ -71,7 +71,7 @@ impl<O: Observe> Simulation<O> {
         let (from, to) = self.endpoints[f];
         let any_port = self.outside(self.flows[f].sender);
         self.nodes.iter().filter_map(SimNode::agent).find_map(|a| {
-            a.relay().and_then(|r| r.report()).filter(|r| {
+            a.relay()?.reports().into_iter().find(|r| {
                 r.endpoints == (from, to)
                     || (any_port && r.endpoints.0.addr == from.addr && r.endpoints.1 == to)
             })

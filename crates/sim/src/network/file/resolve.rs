@@ -17,6 +17,10 @@ use crate::network::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Stat
 use crate::protocol::{AgentKind, Protocol, NODE_AGENTS};
 use crate::scenario::{size_u32, value_text, Env, Scenario, SizeValue, MAX_TIME_RANGE};
 
+/// The largest `relay-memory` a split base station takes: a bound that is allocated only as
+/// connections come, so 1 TiB refuses a slip of the keyboard rather than a machine's size.
+const RELAY_MEMORY_MAX: u64 = 1 << 40;
+
 /// A network described in a file, names resolved to indices and values checked; the scenario
 /// fills in what it leaves open ([`Network::from_topology`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -187,6 +191,22 @@ fn resolve_node(i: usize, n: &NodeTable) -> Result<TopoNode, String> {
             ));
         }
         input.congestion_fraction = f;
+    }
+    if let Some(m) = &n.relay_memory {
+        let split = matches!(
+            base_station,
+            Some(Some(AgentKind::Split { .. })) | Some(None)
+        );
+        if !split {
+            return Err(format!("{what}: relay-memory is for split base stations"));
+        }
+        let bytes = m.bytes(&format!("{what}: relay-memory"))?;
+        if bytes > RELAY_MEMORY_MAX {
+            return Err(format!(
+                "{what}: relay-memory {bytes} is more than 1T (the relays' bound, not an allocation)"
+            ));
+        }
+        input.relay_memory = bytes;
     }
     let stack = n
         .stack

@@ -21,6 +21,7 @@ use crate::channel::ChannelSpec;
 use crate::medium::AccessModel;
 use crate::network::file::Stack;
 use crate::network::NodeKind;
+use crate::protocol::AgentKind;
 use crate::scenario::Scenario;
 use crate::size::format_size;
 
@@ -88,6 +89,15 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
                     "queue-threshold = {}",
                     float(input.congestion_fraction)
                 ));
+                if matches!(
+                    n.kind,
+                    NodeKind::BaseStation {
+                        agent: AgentKind::Split { .. },
+                        ..
+                    }
+                ) {
+                    line(format!("relay-memory = {}", size(input.relay_memory)));
+                }
             }
         }
     }
