@@ -3,9 +3,7 @@
 //! retransmit and fast recovery (NewReno's partial ACKs, EFR's earlier threshold); ELN-marked ACKs
 //! resend without a window cut (paper 004).
 
-use super::{
-    CaIncrement, Deflation, ElnRule, PartialAck, Selective, State, Tcp, TxKind, TCP_MAXWIN,
-};
+use super::{ElnRule, PartialAck, Selective, State, Tcp, TxKind};
 use crate::segment::Segment;
 use crate::time::Time;
 
@@ -45,15 +43,9 @@ impl Tcp {
                 && self.cfg.policy.partial_ack == PartialAck::RetransmitNextHole
                 && seg.ack.lt(self.recover));
         if !partial {
-            let deflate = !self.eln_recovery
-                && match self.cfg.host.deflation {
-                    Deflation::AboveThreshold => self.dupacks > self.cur_thresh,
-                    Deflation::AtThreshold => self.dupacks >= self.cur_thresh,
-                };
-            let newreno_exit =
-                in_recovery && self.cfg.policy.partial_ack == PartialAck::RetransmitNextHole;
-            if (deflate || newreno_exit) && self.snd_cwnd > self.snd_ssthresh {
-                self.snd_cwnd = self.snd_ssthresh;
+            if !self.eln_recovery {
+                // the controller's rule: does fast recovery end here, deflated (cc/)
+                self.cc.on_recovery_end(self.dupacks, self.cur_thresh);
             }
             self.dupacks = 0;
             self.eln_recovery = false;
@@ -64,7 +56,7 @@ impl Tcp {
             return true;
         }
         let acked = seg.ack.since(self.snd_una);
-        self.take_rtt_sample(now, seg.ack);
+        let rtt = self.take_rtt_sample(now, seg.ack);
         if seg.ack == self.snd_max {
             self.rexmt_at = None;
             *needoutput = true;
@@ -72,7 +64,7 @@ impl Tcp {
             self.arm_rexmt(now, self.rtt.rxtcur);
         }
         if !partial {
-            self.open_cwnd();
+            self.cc.on_ack(acked, rtt, self.maxseg);
         }
         self.snd_wnd = self.snd_wnd.saturating_sub(acked);
         let fin_seq = self.data_start() + (self.total_bytes() as u32);
@@ -112,20 +104,6 @@ impl Tcp {
         false
     }
 
-    /// Slow start below ssthresh (one segment per ACK), congestion avoidance above it with the host's
-    /// increment: `maxseg * maxseg / cwnd`, plus `maxseg / 8` in 4.4BSD-Lite (see [`CaIncrement`]).
-    pub(super) fn open_cwnd(&mut self) {
-        let cw = self.snd_cwnd;
-        let mut incr = self.maxseg;
-        if cw > self.snd_ssthresh {
-            incr = match self.cfg.host.ca_increment {
-                CaIncrement::PlusEighth => incr * incr / cw + incr / 8,
-                CaIncrement::Plain => incr * incr / cw,
-            };
-        }
-        self.snd_cwnd = (cw + incr).min(TCP_MAXWIN);
-    }
-
     /// A duplicate ACK for `snd_una` while data is outstanding: the recovery policies decide.
     /// Returns true when the segment is consumed.
     pub(super) fn on_duplicate_ack(&mut self, now: Time, seg: &Segment) -> bool {
@@ -137,7 +115,7 @@ impl Tcp {
         self.dupacks += 1;
         if self.dupacks == 1 {
             // EFR computes its threshold from the window on the first duplicate.
-            let window = self.snd_wnd.min(self.snd_cwnd) / self.maxseg;
+            let window = self.snd_wnd.min(self.cc.cwnd()) / self.maxseg;
             self.cur_thresh = self.cfg.policy.dupack_threshold.for_window(window);
             self.witness_efr(window);
         }
@@ -179,7 +157,7 @@ impl Tcp {
         }
         if self.dupacks > self.cur_thresh {
             // Fast recovery: each further duplicate means a segment left the network.
-            self.snd_cwnd = (self.snd_cwnd + self.maxseg).min(TCP_MAXWIN);
+            self.cc.on_recovery_dupack(self.maxseg);
             self.output(now);
             return true;
         }
@@ -187,18 +165,16 @@ impl Tcp {
         false
     }
 
-    /// Resends the segment at `ack` alone, leaving cwnd as it was.
+    /// Resends the segment at `ack` alone (`tcp_output` with a one-segment window), leaving cwnd
+    /// as it was.
     pub(super) fn resend_one(&mut self, now: Time, ack: crate::seq::Seq, cause: TxKind) {
         let onxt = self.snd_nxt;
-        let cwnd = self.snd_cwnd;
         self.last_rexmt_start = Some(ack);
         self.rexmt_at = None;
         self.timing = None;
         self.snd_nxt = ack;
-        self.snd_cwnd = self.maxseg;
         self.rexmt_cause = cause;
-        self.output(now);
-        self.snd_cwnd = cwnd;
+        self.output_with_cwnd(now, self.maxseg);
         if onxt.gt(self.snd_nxt) {
             self.snd_nxt = onxt;
         }
@@ -210,9 +186,10 @@ impl Tcp {
         self.stats.fast_retransmits += 1;
         self.stats.fast_retransmits_below_three += u64::from(self.cur_thresh < 3);
         self.recover = self.snd_max;
-        self.snd_ssthresh = self.halved_window();
+        let inflation = self.maxseg * self.dupacks;
+        self.cc
+            .on_recovery_start(self.snd_wnd, self.maxseg, inflation);
         self.resend_one(now, ack, TxKind::FastRetransmit);
-        self.snd_cwnd = self.snd_ssthresh + self.maxseg * self.dupacks;
     }
 
     /// ELN (paper 000 section III-A): the duplicate says the segment was lost on the wireless hop;
@@ -257,7 +234,7 @@ impl Tcp {
     /// NewReno on a partial ACK: the next hole is resent at once; the window is the halved one.
     pub(super) fn partial_ack_retransmit(&mut self, now: Time) {
         self.stats.partial_ack_retransmits += 1;
-        self.snd_cwnd = self.snd_ssthresh;
+        self.cc.on_partial_ack();
         let una = self.snd_una;
         self.resend_one(now, una, TxKind::FastRetransmit);
     }

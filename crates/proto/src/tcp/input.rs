@@ -68,7 +68,7 @@ impl Tcp {
                 && seg.ack.lt(self.recover);
             if !(seg.ack.gt(self.snd_una)
                 && seg.ack.le(self.snd_max)
-                && self.snd_cwnd >= self.snd_wnd
+                && self.cc.cwnd() >= self.snd_wnd
                 && (mode != HeaderPrediction::FreeBsd || self.dupacks < self.cur_thresh))
                 || newreno_partial
             {
@@ -213,16 +213,19 @@ impl Tcp {
     }
 
     /// Closes the RTT measurement if `ack` covers the timed segment (`t_rtt && SEQ_GT(ack, t_rtseq)`).
+    /// Returns the sample as the BSD sender measures it: whole slow ticks, as a duration.
     #[inline(always)]
-    pub(super) fn take_rtt_sample(&mut self, now: Time, ack: crate::seq::Seq) {
+    pub(super) fn take_rtt_sample(&mut self, now: Time, ack: crate::seq::Seq) -> Option<Time> {
         if let Some((sent, rtseq)) = self.timing {
             if ack.gt(rtseq) {
                 let t = &self.cfg.timers;
                 let ticks = 1 + ticks_between(sent, now, t.slow_phase, t.slow_tick);
                 self.rtt.sample(ticks.min(u64::from(u32::MAX)) as u32);
                 self.timing = None;
+                return Some(ticks.saturating_mul(t.slow_tick));
             }
         }
+        None
     }
 
     fn input_synchronized(&mut self, now: Time, seg: &Segment) {

@@ -237,8 +237,7 @@ impl Tcp {
             // a new loss event: still treated as congestion
             self.stats.fast_retransmits += 1;
             self.recover = self.snd_max;
-            self.snd_ssthresh = self.halved_window();
-            self.snd_cwnd = self.snd_ssthresh;
+            self.cc.on_recovery_start(self.snd_wnd, self.maxseg, 0);
         }
         self.timing = None;
         for r in due {
@@ -268,8 +267,7 @@ impl Tcp {
     pub(super) fn sack_enter(&mut self, now: Time) {
         self.stats.fast_retransmits += 1;
         self.recover = self.snd_max;
-        self.snd_ssthresh = self.halved_window();
-        self.snd_cwnd = self.snd_ssthresh;
+        self.cc.on_recovery_start(self.snd_wnd, self.maxseg, 0);
         self.sel.recovery = true;
         self.sel.high_rxt = self.snd_una;
         let outstanding = i64::from(self.snd_max.since(self.snd_una) / self.maxseg.max(1));
@@ -302,7 +300,7 @@ impl Tcp {
     /// SACK: leaves recovery on an ACK for everything outstanding when it began.
     pub(super) fn sack_exit(&mut self) {
         self.sel.recovery = false;
-        self.snd_cwnd = self.snd_ssthresh;
+        self.cc.on_scoreboard_recovery_end();
     }
 
     /// SACK: while the pipe is below cwnd, resend the next hole the scoreboard shows (below the
@@ -314,7 +312,7 @@ impl Tcp {
         if self.snd_wnd == 0 || self.persist_at.is_some() {
             return;
         }
-        let cwnd_segs = i64::from(self.snd_cwnd / self.maxseg.max(1));
+        let cwnd_segs = i64::from(self.send_cwnd() / self.maxseg.max(1));
         while self.sel.pipe < cwnd_segs {
             if let Some((seq, len)) = self.sel.next_hole() {
                 self.send_exact(now, seq, len, TxKind::FastRetransmit);

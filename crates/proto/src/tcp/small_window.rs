@@ -64,15 +64,12 @@ impl Tcp {
             return;
         }
         let outstanding = self.snd_max.since(self.snd_una);
-        let room = self.snd_cwnd + 2 * self.maxseg;
+        let room = self.cc.cwnd() + 2 * self.maxseg;
         if outstanding + self.maxseg > room {
             return;
         }
-        let cwnd = self.snd_cwnd;
         let before = self.snd_max;
-        self.snd_cwnd = outstanding + self.maxseg;
-        self.output(now);
-        self.snd_cwnd = cwnd;
+        self.output_with_cwnd(now, outstanding + self.maxseg);
         if self.snd_max.gt(before) {
             self.stats.limited_transmits += 1;
         }
