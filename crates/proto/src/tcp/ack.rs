@@ -1,9 +1,8 @@
 //! The sender's half of `tcp_input` (4.4BSD-Lite, Stevens vol. 2, chapter 29): an acceptable ACK
-//! opens the congestion window and frees the send buffer; duplicate ACKs drive Reno's fast
-//! retransmit and fast recovery (NewReno's partial ACKs, EFR's earlier threshold); ELN-marked ACKs
-//! resend without a window cut (paper 004).
+//! opens the congestion window (`cc/`) and frees the send buffer; duplicate and partial ACKs go to
+//! the sender's loss recovery (`recovery/`); ELN-marked ACKs resend without a window cut (paper 004).
 
-use super::{ElnRule, PartialAck, Selective, State, Tcp, TxKind};
+use super::{ElnRule, State, Tcp, TxKind};
 use crate::segment::Segment;
 use crate::time::Time;
 
@@ -35,13 +34,8 @@ impl Tcp {
             return false;
         }
 
-        // A new ACK. NewReno stays in fast recovery on a partial ACK; otherwise recovery ends here.
-        let in_recovery = self.dupacks >= self.cur_thresh && !self.eln_recovery;
-        let sack_partial = self.sel.recovery && seg.ack.lt(self.recover);
-        let partial = sack_partial
-            || (in_recovery
-                && self.cfg.policy.partial_ack == PartialAck::RetransmitNextHole
-                && seg.ack.lt(self.recover));
+        // A new ACK. NewReno and SACK stay in recovery on a partial ACK; otherwise it ends here.
+        let partial = self.is_partial_ack(seg);
         if !partial {
             if !self.eln_recovery {
                 // the controller's rule: does fast recovery end here, deflated (cc/)
@@ -73,16 +67,7 @@ impl Tcp {
         if self.snd_nxt.lt(self.snd_una) {
             self.snd_nxt = self.snd_una;
         }
-        if sack_partial {
-            self.sack_partial_ack(now);
-        } else if partial {
-            self.partial_ack_retransmit(now);
-        } else if self.sel.recovery {
-            self.sack_exit();
-        }
-        if self.cfg.policy.selective == Selective::Smart {
-            self.smart_react(now, seg);
-        }
+        self.recovery_after_new_ack(now, seg, partial);
         if seg.eln && self.eln_rule() == Some(ElnRule::MarkedAcks) {
             // paper 004: "ELN marking ... can (and does) also happen for new ones"
             self.eln_marked_ack(now, seg.ack);
@@ -104,67 +89,6 @@ impl Tcp {
         false
     }
 
-    /// A duplicate ACK for `snd_una` while data is outstanding: the recovery policies decide.
-    /// Returns true when the segment is consumed.
-    pub(super) fn on_duplicate_ack(&mut self, now: Time, seg: &Segment) -> bool {
-        if seg.eln && self.eln_rule() == Some(ElnRule::MarkedAcks) {
-            // paper 004: a marked duplicate is ELN's alone; Reno never counts it
-            self.eln_marked_ack(now, seg.ack);
-            return true;
-        }
-        self.dupacks += 1;
-        if self.dupacks == 1 {
-            // EFR computes its threshold from the window on the first duplicate.
-            let window = self.snd_wnd.min(self.cc.cwnd()) / self.maxseg;
-            self.cur_thresh = self.cfg.policy.dupack_threshold.for_window(window);
-            self.witness_efr(window);
-        }
-        match self.cfg.policy.selective {
-            Selective::Smart => {
-                // SMART acts on the first duplicate that names a later segment.
-                self.smart_react(now, seg);
-                return true;
-            }
-            Selective::Sack if self.sel.recovery => {
-                self.sack_dupack(now);
-                return true;
-            }
-            Selective::Sack if self.dupacks == self.cur_thresh => {
-                self.sack_enter(now);
-                return true;
-            }
-            Selective::Sack => return false,
-            Selective::None => {}
-        }
-        if let Some(eln) = self.cfg.policy.eln {
-            if seg.eln
-                && eln.rule == ElnRule::DuplicateIndex
-                && !self.eln_recovery
-                && self.dupacks == eln.rexmt_thresh
-            {
-                self.eln_retransmit(now, seg.ack);
-                return true;
-            }
-        }
-        if self.eln_recovery {
-            // The loss was on the wireless hop: no congestion response, no inflation.
-            return true;
-        }
-        self.early_retransmit_lower(); // small_window.rs
-        if self.dupacks == self.cur_thresh {
-            self.fast_retransmit(now, seg.ack);
-            return true;
-        }
-        if self.dupacks > self.cur_thresh {
-            // Fast recovery: each further duplicate means a segment left the network.
-            self.cc.on_recovery_dupack(self.maxseg);
-            self.output(now);
-            return true;
-        }
-        self.limited_transmit(now); // small_window.rs
-        false
-    }
-
     /// Resends the segment at `ack` alone (`tcp_output` with a one-segment window), leaving cwnd
     /// as it was.
     pub(super) fn resend_one(&mut self, now: Time, ack: crate::seq::Seq, cause: TxKind) {
@@ -178,18 +102,6 @@ impl Tcp {
         if onxt.gt(self.snd_nxt) {
             self.snd_nxt = onxt;
         }
-    }
-
-    /// Fast retransmit on the threshold-th duplicate ACK (Stevens vol. 2, p. 971): halve the window,
-    /// resend the missing segment, then inflate by the duplicates that arrived.
-    pub(super) fn fast_retransmit(&mut self, now: Time, ack: crate::seq::Seq) {
-        self.stats.fast_retransmits += 1;
-        self.stats.fast_retransmits_below_three += u64::from(self.cur_thresh < 3);
-        self.recover = self.snd_max;
-        let inflation = self.maxseg * self.dupacks;
-        self.cc
-            .on_recovery_start(self.snd_wnd, self.maxseg, inflation);
-        self.resend_one(now, ack, TxKind::FastRetransmit);
     }
 
     /// ELN (paper 000 section III-A): the duplicate says the segment was lost on the wireless hop;
@@ -229,13 +141,5 @@ impl Tcp {
         self.eln_last_rxmit = Some((ack, now));
         self.stats.eln_retransmits += 1;
         self.resend_one(now, ack, TxKind::FastRetransmit);
-    }
-
-    /// NewReno on a partial ACK: the next hole is resent at once; the window is the halved one.
-    pub(super) fn partial_ack_retransmit(&mut self, now: Time) {
-        self.stats.partial_ack_retransmits += 1;
-        self.cc.on_partial_ack();
-        let una = self.snd_una;
-        self.resend_one(now, una, TxKind::FastRetransmit);
     }
 }

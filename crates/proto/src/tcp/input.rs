@@ -1,8 +1,8 @@
 //! `tcp_input` of 4.4BSD-Lite (Stevens vol. 2, chapters 27-29) for a segment already matched to this
 //! connection: the handshake, trimming to the window, window update, reassembly and FIN processing;
-//! ACK processing with Reno's fast retransmit and fast recovery is in `ack.rs`.
+//! ACK processing is in `ack.rs`, fast retransmit and fast recovery in `recovery/`.
 
-use super::{DelayedAck, HeaderPrediction, PartialAck, State, Tcp, TCP_MAXWIN};
+use super::{DelayedAck, HeaderPrediction, State, Tcp, TCP_MAXWIN};
 use crate::segment::Segment;
 use crate::time::{next_tick_after, ticks_between, Time};
 
@@ -62,10 +62,9 @@ impl Tcp {
             return false;
         }
         if seg.len == 0 {
-            // NewReno's partial ACK must reach `partial_ack_retransmit` on the slow path.
-            let newreno_partial = self.cfg.policy.partial_ack == PartialAck::RetransmitNextHole
-                && self.dupacks >= self.cur_thresh
-                && seg.ack.lt(self.recover);
+            // NewReno's partial ACK must reach `partial_ack_retransmit` on the slow path (SACK's
+            // recovery and ELN's were sent there above).
+            let newreno_partial = self.is_partial_ack(seg);
             if !(seg.ack.gt(self.snd_una)
                 && seg.ack.le(self.snd_max)
                 && self.cc.cwnd() >= self.snd_wnd

@@ -19,6 +19,7 @@ mod input;
 mod output;
 mod policy;
 mod reass;
+mod recovery;
 mod rtt;
 mod selective;
 mod small_window;
@@ -37,6 +38,7 @@ pub use policy::{
     Selective,
 };
 pub use reass::Reassembly;
+pub use recovery::Recovery;
 pub use rtt::{BsdRtt, RttEstimator, BACKOFF};
 pub use stats::{TcpStats, TimeoutCauses, TxKind};
 

@@ -106,7 +106,7 @@ impl Tcp {
                 }
             }
             if self.sel.recovery && self.persist_at.is_none() && !self.force {
-                // In SACK recovery the scoreboard decides what is sent (selective.rs). While
+                // In SACK recovery the scoreboard decides what is sent (recovery/sack.rs). While
                 // persisting, these rules send: the probe, then what the reopened window allows.
                 len = 0;
             }

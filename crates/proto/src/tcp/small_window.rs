@@ -2,7 +2,7 @@
 //! small for three duplicate ACKs): Limited Transmit (RFC 3042) makes more duplicates by sending
 //! new data on the first two, Early Retransmit (RFC 5827) asks for fewer. Both are policy points of
 //! the one TCP ([`super::RecoveryPolicy::limited_transmit`], [`super::RecoveryPolicy::early_retransmit`]),
-//! called from `on_duplicate_ack` (`input.rs`).
+//! called from Reno's duplicate-ACK rule (`recovery/reno.rs`).
 
 use super::{Addition, Tcp};
 use crate::time::Time;

@@ -63,9 +63,7 @@ impl Tcp {
         self.cc.on_rto(self.snd_wnd, self.maxseg);
         // paper 001 section 6.1: N_dup(i), the duplicates counted when the timer expired
         self.stats.timeouts_after_dupacks[self.dupacks.min(3) as usize] += 1;
-        self.dupacks = 0;
-        self.eln_recovery = false;
-        self.sel.on_timeout();
+        self.recovery_on_rto();
         self.rexmt_cause = TxKind::TimeoutRetransmit;
         self.output(now);
     }

@@ -164,3 +164,61 @@ impl Congestion {
         self.controller = Controller::for_sender(policy, host);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{CaIncrement, Deflation, HostPreset};
+    use super::*;
+
+    const MSS: u32 = 1000;
+
+    /// NewReno's window rules go with NewReno's partial-ACK rule; each host's details go with
+    /// either.
+    #[test]
+    fn controller_follows_the_policy_and_the_host() {
+        for host in HostPreset::ALL {
+            let h = host.profile();
+            let reno = Reno::for_host(&h);
+            assert_eq!(reno.ca_increment, h.ca_increment);
+            assert_eq!(reno.deflation, h.deflation);
+            assert_eq!(
+                Controller::for_sender(&RecoveryPolicy::RENO, &h),
+                Controller::Reno(reno)
+            );
+            assert_eq!(
+                Controller::for_sender(&RecoveryPolicy::NEWRENO, &h),
+                Controller::NewReno(NewReno { reno })
+            );
+        }
+    }
+
+    /// Fast retransmit, two more duplicates, then the full ACK: Reno on a 4.4BSD-Lite host keeps
+    /// the inflated window after exactly three duplicates, NewReno deflates it.
+    #[test]
+    fn recovery_events_move_the_window() {
+        let reno = Reno {
+            ca_increment: CaIncrement::Plain,
+            deflation: Deflation::AboveThreshold,
+        };
+        for (controller, deflated) in [
+            (Controller::Reno(reno), false),
+            (Controller::NewReno(NewReno { reno }), true),
+        ] {
+            let mut cc = Congestion::new(controller);
+            cc.on_mss(MSS);
+            for _ in 0..9 {
+                cc.on_ack(MSS, None, MSS);
+            }
+            assert_eq!(cc.cwnd(), 10 * MSS, "slow start: one segment per ACK");
+            cc.on_recovery_start(8 * MSS, MSS, 3 * MSS);
+            assert_eq!(cc.ssthresh(), 4 * MSS, "half of min(snd_wnd, cwnd)");
+            assert_eq!(cc.cwnd(), 7 * MSS, "ssthresh plus the three duplicates");
+            cc.on_recovery_end(3, 3);
+            let expected = if deflated { 4 * MSS } else { 7 * MSS };
+            assert_eq!(cc.cwnd(), expected, "{controller:?}");
+            cc.on_rto(64 * MSS, MSS);
+            assert_eq!(cc.cwnd(), MSS);
+            assert_eq!(cc.ssthresh(), expected / 2 / MSS * MSS);
+        }
+    }
+}
