@@ -27,7 +27,7 @@ mod stats;
 mod timers;
 mod witness;
 
-pub use cc::{Congestion, Controller, NewReno, Reno};
+pub use cc::{Congestion, Controller, Cubic, NewReno, Reno, Window};
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::{
     BufferLimit, CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostPreset, HostProfile,

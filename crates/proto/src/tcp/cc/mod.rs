@@ -7,12 +7,15 @@
 //! `ExitRecovery`) kept here as events too, since in BSD they are cwnd assignments.
 //!
 //! One file per controller: [`Reno`] as 4.4BSD does it (each BSD host profile's details
-//! included) and [`NewReno`] (RFC 6582's window rules as the NewReno policy has them). Dispatch
+//! included) and [`NewReno`] (RFC 6582's window rules as the NewReno policy has them); [`Cubic`]
+//! (RFC 9438 as Linux runs it) is here with its own tests but no sender runs it yet. Dispatch
 //! is by enum, so the TCP stays `Clone` for run sharing (`sim/src/run/sharing/`).
 
+mod cubic;
 mod newreno;
 mod reno;
 
+pub use cubic::Cubic;
 pub use newreno::NewReno;
 pub use reno::Reno;
 
@@ -47,9 +50,9 @@ impl Controller {
 
 /// The window a controller moves (`snd_cwnd`, `snd_ssthresh` of `struct tcpcb`), in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Window {
-    pub(super) cwnd: u32,
-    pub(super) ssthresh: u32,
+pub struct Window {
+    pub cwnd: u32,
+    pub ssthresh: u32,
 }
 
 /// The congestion window, the slow-start threshold and the controller whose rules move them.
