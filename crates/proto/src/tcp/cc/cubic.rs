@@ -108,8 +108,9 @@ impl Cubic {
     pub fn window_at(&self, t: Time) -> u32 {
         let t = (u128::from(t) << HZ_SHIFT) / u128::from(SEC);
         let t = u64::try_from(t).unwrap_or(u64::MAX);
-        let offs = t.abs_diff(self.k);
-        // at most (2^21)^3 * 410 fits 128 bits; the window is clamped to u32
+        // 2^36 units (two years) cubed times 410 fits 128 bits, and its delta is far above any
+        // u32 window, to which it is clamped
+        let offs = t.abs_diff(self.k).min(1 << 36);
         let delta = (u128::from(CUBE_RTT_SCALE) * u128::from(offs).pow(3)) >> (10 + 3 * HZ_SHIFT);
         let delta = u32::try_from(delta).unwrap_or(u32::MAX);
         if t < self.k {
@@ -402,6 +403,17 @@ mod tests {
         let mut w = window(70, 70);
         c.on_ack(&mut w, SEC, 1, None);
         assert_eq!(c.k(), 0);
+    }
+
+    /// Far from the epoch the curve saturates instead of overflowing.
+    #[test]
+    fn window_function_saturates() {
+        let mut c = Cubic::new(MSS);
+        let mut w = window(100, 1000);
+        c.on_congestion_event(&mut w);
+        c.on_ack(&mut w, 0, 1, None);
+        assert_eq!(c.window_at(Time::MAX), u32::MAX);
+        assert!(c.window_at(1000 * SEC) > 1_000_000);
     }
 
     /// Idle time is not counted in the curve's clock.
