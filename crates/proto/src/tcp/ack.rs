@@ -1,11 +1,8 @@
 //! The sender's half of `tcp_input` (4.4BSD-Lite, Stevens vol. 2, chapter 29): an acceptable ACK
-//! opens the congestion window and frees the send buffer; duplicate ACKs drive Reno's fast
-//! retransmit and fast recovery (NewReno's partial ACKs, EFR's earlier threshold); ELN-marked ACKs
-//! resend without a window cut (paper 004).
+//! opens the congestion window (`cc/`) and frees the send buffer; duplicate and partial ACKs go to
+//! the sender's loss recovery (`recovery/`); ELN-marked ACKs resend without a window cut (paper 004).
 
-use super::{
-    CaIncrement, Deflation, ElnRule, PartialAck, Selective, State, Tcp, TxKind, TCP_MAXWIN,
-};
+use super::{ElnRule, State, Tcp, TxKind};
 use crate::segment::Segment;
 use crate::time::Time;
 
@@ -37,23 +34,12 @@ impl Tcp {
             return false;
         }
 
-        // A new ACK. NewReno stays in fast recovery on a partial ACK; otherwise recovery ends here.
-        let in_recovery = self.dupacks >= self.cur_thresh && !self.eln_recovery;
-        let sack_partial = self.sel.recovery && seg.ack.lt(self.recover);
-        let partial = sack_partial
-            || (in_recovery
-                && self.cfg.policy.partial_ack == PartialAck::RetransmitNextHole
-                && seg.ack.lt(self.recover));
+        // A new ACK. NewReno and SACK stay in recovery on a partial ACK; otherwise it ends here.
+        let partial = self.is_partial_ack(seg);
         if !partial {
-            let deflate = !self.eln_recovery
-                && match self.cfg.host.deflation {
-                    Deflation::AboveThreshold => self.dupacks > self.cur_thresh,
-                    Deflation::AtThreshold => self.dupacks >= self.cur_thresh,
-                };
-            let newreno_exit =
-                in_recovery && self.cfg.policy.partial_ack == PartialAck::RetransmitNextHole;
-            if (deflate || newreno_exit) && self.snd_cwnd > self.snd_ssthresh {
-                self.snd_cwnd = self.snd_ssthresh;
+            if !self.eln_recovery {
+                // the controller's rule: does fast recovery end here, deflated (cc/)
+                self.cc.on_recovery_end(self.dupacks, self.cur_thresh);
             }
             self.dupacks = 0;
             self.eln_recovery = false;
@@ -64,7 +50,7 @@ impl Tcp {
             return true;
         }
         let acked = seg.ack.since(self.snd_una);
-        self.take_rtt_sample(now, seg.ack);
+        let rtt = self.take_rtt_sample(now, seg.ack);
         if seg.ack == self.snd_max {
             self.rexmt_at = None;
             *needoutput = true;
@@ -72,7 +58,7 @@ impl Tcp {
             self.arm_rexmt(now, self.rtt.rxtcur);
         }
         if !partial {
-            self.open_cwnd();
+            self.cc.on_ack(acked, rtt, self.maxseg);
         }
         self.snd_wnd = self.snd_wnd.saturating_sub(acked);
         let fin_seq = self.data_start() + (self.total_bytes() as u32);
@@ -81,16 +67,7 @@ impl Tcp {
         if self.snd_nxt.lt(self.snd_una) {
             self.snd_nxt = self.snd_una;
         }
-        if sack_partial {
-            self.sack_partial_ack(now);
-        } else if partial {
-            self.partial_ack_retransmit(now);
-        } else if self.sel.recovery {
-            self.sack_exit();
-        }
-        if self.cfg.policy.selective == Selective::Smart {
-            self.smart_react(now, seg);
-        }
+        self.recovery_after_new_ack(now, seg, partial);
         if seg.eln && self.eln_rule() == Some(ElnRule::MarkedAcks) {
             // paper 004: "ELN marking ... can (and does) also happen for new ones"
             self.eln_marked_ack(now, seg.ack);
@@ -112,107 +89,19 @@ impl Tcp {
         false
     }
 
-    /// Slow start below ssthresh (one segment per ACK), congestion avoidance above it with the host's
-    /// increment: `maxseg * maxseg / cwnd`, plus `maxseg / 8` in 4.4BSD-Lite (see [`CaIncrement`]).
-    pub(super) fn open_cwnd(&mut self) {
-        let cw = self.snd_cwnd;
-        let mut incr = self.maxseg;
-        if cw > self.snd_ssthresh {
-            incr = match self.cfg.host.ca_increment {
-                CaIncrement::PlusEighth => incr * incr / cw + incr / 8,
-                CaIncrement::Plain => incr * incr / cw,
-            };
-        }
-        self.snd_cwnd = (cw + incr).min(TCP_MAXWIN);
-    }
-
-    /// A duplicate ACK for `snd_una` while data is outstanding: the recovery policies decide.
-    /// Returns true when the segment is consumed.
-    pub(super) fn on_duplicate_ack(&mut self, now: Time, seg: &Segment) -> bool {
-        if seg.eln && self.eln_rule() == Some(ElnRule::MarkedAcks) {
-            // paper 004: a marked duplicate is ELN's alone; Reno never counts it
-            self.eln_marked_ack(now, seg.ack);
-            return true;
-        }
-        self.dupacks += 1;
-        if self.dupacks == 1 {
-            // EFR computes its threshold from the window on the first duplicate.
-            let window = self.snd_wnd.min(self.snd_cwnd) / self.maxseg;
-            self.cur_thresh = self.cfg.policy.dupack_threshold.for_window(window);
-            self.witness_efr(window);
-        }
-        match self.cfg.policy.selective {
-            Selective::Smart => {
-                // SMART acts on the first duplicate that names a later segment.
-                self.smart_react(now, seg);
-                return true;
-            }
-            Selective::Sack if self.sel.recovery => {
-                self.sack_dupack(now);
-                return true;
-            }
-            Selective::Sack if self.dupacks == self.cur_thresh => {
-                self.sack_enter(now);
-                return true;
-            }
-            Selective::Sack => return false,
-            Selective::None => {}
-        }
-        if let Some(eln) = self.cfg.policy.eln {
-            if seg.eln
-                && eln.rule == ElnRule::DuplicateIndex
-                && !self.eln_recovery
-                && self.dupacks == eln.rexmt_thresh
-            {
-                self.eln_retransmit(now, seg.ack);
-                return true;
-            }
-        }
-        if self.eln_recovery {
-            // The loss was on the wireless hop: no congestion response, no inflation.
-            return true;
-        }
-        self.early_retransmit_lower(); // small_window.rs
-        if self.dupacks == self.cur_thresh {
-            self.fast_retransmit(now, seg.ack);
-            return true;
-        }
-        if self.dupacks > self.cur_thresh {
-            // Fast recovery: each further duplicate means a segment left the network.
-            self.snd_cwnd = (self.snd_cwnd + self.maxseg).min(TCP_MAXWIN);
-            self.output(now);
-            return true;
-        }
-        self.limited_transmit(now); // small_window.rs
-        false
-    }
-
-    /// Resends the segment at `ack` alone, leaving cwnd as it was.
+    /// Resends the segment at `ack` alone (`tcp_output` with a one-segment window), leaving cwnd
+    /// as it was.
     pub(super) fn resend_one(&mut self, now: Time, ack: crate::seq::Seq, cause: TxKind) {
         let onxt = self.snd_nxt;
-        let cwnd = self.snd_cwnd;
         self.last_rexmt_start = Some(ack);
         self.rexmt_at = None;
         self.timing = None;
         self.snd_nxt = ack;
-        self.snd_cwnd = self.maxseg;
         self.rexmt_cause = cause;
-        self.output(now);
-        self.snd_cwnd = cwnd;
+        self.output_with_cwnd(now, self.maxseg);
         if onxt.gt(self.snd_nxt) {
             self.snd_nxt = onxt;
         }
-    }
-
-    /// Fast retransmit on the threshold-th duplicate ACK (Stevens vol. 2, p. 971): halve the window,
-    /// resend the missing segment, then inflate by the duplicates that arrived.
-    pub(super) fn fast_retransmit(&mut self, now: Time, ack: crate::seq::Seq) {
-        self.stats.fast_retransmits += 1;
-        self.stats.fast_retransmits_below_three += u64::from(self.cur_thresh < 3);
-        self.recover = self.snd_max;
-        self.snd_ssthresh = self.halved_window();
-        self.resend_one(now, ack, TxKind::FastRetransmit);
-        self.snd_cwnd = self.snd_ssthresh + self.maxseg * self.dupacks;
     }
 
     /// ELN (paper 000 section III-A): the duplicate says the segment was lost on the wireless hop;
@@ -252,13 +141,5 @@ impl Tcp {
         self.eln_last_rxmit = Some((ack, now));
         self.stats.eln_retransmits += 1;
         self.resend_one(now, ack, TxKind::FastRetransmit);
-    }
-
-    /// NewReno on a partial ACK: the next hole is resent at once; the window is the halved one.
-    pub(super) fn partial_ack_retransmit(&mut self, now: Time) {
-        self.stats.partial_ack_retransmits += 1;
-        self.snd_cwnd = self.snd_ssthresh;
-        let una = self.snd_una;
-        self.resend_one(now, una, TxKind::FastRetransmit);
     }
 }

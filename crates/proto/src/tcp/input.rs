@@ -1,8 +1,8 @@
 //! `tcp_input` of 4.4BSD-Lite (Stevens vol. 2, chapters 27-29) for a segment already matched to this
 //! connection: the handshake, trimming to the window, window update, reassembly and FIN processing;
-//! ACK processing with Reno's fast retransmit and fast recovery is in `ack.rs`.
+//! ACK processing is in `ack.rs`, fast retransmit and fast recovery in `recovery/`.
 
-use super::{DelayedAck, HeaderPrediction, PartialAck, State, Tcp, TCP_MAXWIN};
+use super::{DelayedAck, HeaderPrediction, State, Tcp, TCP_MAXWIN};
 use crate::segment::Segment;
 use crate::time::{next_tick_after, ticks_between, Time};
 
@@ -62,13 +62,12 @@ impl Tcp {
             return false;
         }
         if seg.len == 0 {
-            // NewReno's partial ACK must reach `partial_ack_retransmit` on the slow path.
-            let newreno_partial = self.cfg.policy.partial_ack == PartialAck::RetransmitNextHole
-                && self.dupacks >= self.cur_thresh
-                && seg.ack.lt(self.recover);
+            // NewReno's partial ACK must reach `partial_ack_retransmit` on the slow path (SACK's
+            // recovery and ELN's were sent there above).
+            let newreno_partial = self.is_partial_ack(seg);
             if !(seg.ack.gt(self.snd_una)
                 && seg.ack.le(self.snd_max)
-                && self.snd_cwnd >= self.snd_wnd
+                && self.cc.cwnd() >= self.snd_wnd
                 && (mode != HeaderPrediction::FreeBsd || self.dupacks < self.cur_thresh))
                 || newreno_partial
             {
@@ -213,16 +212,19 @@ impl Tcp {
     }
 
     /// Closes the RTT measurement if `ack` covers the timed segment (`t_rtt && SEQ_GT(ack, t_rtseq)`).
+    /// Returns the sample as the BSD sender measures it: whole slow ticks, as a duration.
     #[inline(always)]
-    pub(super) fn take_rtt_sample(&mut self, now: Time, ack: crate::seq::Seq) {
+    pub(super) fn take_rtt_sample(&mut self, now: Time, ack: crate::seq::Seq) -> Option<Time> {
         if let Some((sent, rtseq)) = self.timing {
             if ack.gt(rtseq) {
                 let t = &self.cfg.timers;
                 let ticks = 1 + ticks_between(sent, now, t.slow_phase, t.slow_tick);
                 self.rtt.sample(ticks.min(u64::from(u32::MAX)) as u32);
                 self.timing = None;
+                return Some(ticks.saturating_mul(t.slow_tick));
             }
         }
+        None
     }
 
     fn input_synchronized(&mut self, now: Time, seg: &Segment) {

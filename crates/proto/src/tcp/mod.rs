@@ -12,12 +12,14 @@
 //! application (the split base station) instead writes and reads explicitly.
 
 mod ack;
+mod cc;
 mod config;
 mod host;
 mod input;
 mod output;
 mod policy;
 mod reass;
+mod recovery;
 mod rtt;
 mod selective;
 mod small_window;
@@ -25,6 +27,7 @@ mod stats;
 mod timers;
 mod witness;
 
+pub use cc::{Congestion, Controller, Cubic, NewReno, Reno, Window};
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::{
     BufferLimit, CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostPreset, HostProfile,
@@ -35,6 +38,7 @@ pub use policy::{
     Selective,
 };
 pub use reass::Reassembly;
+pub use recovery::Recovery;
 pub use rtt::{BsdRtt, RttEstimator, BACKOFF};
 pub use stats::{TcpStats, TimeoutCauses, TxKind};
 
@@ -94,8 +98,12 @@ pub struct Tcp {
     max_sndwnd: u32,
     snd_wl1: Seq,
     snd_wl2: Seq,
-    snd_cwnd: u32,
-    snd_ssthresh: u32,
+    /// `snd_cwnd` and `snd_ssthresh`, owned by the congestion controller (`cc/`).
+    cc: Congestion,
+    /// A window for one `tcp_output` call in place of cwnd, the controller's window left as it
+    /// is: one segment for a lone resend ([`Tcp::resend_one`]), Limited Transmit's one new
+    /// segment (`small_window.rs`).
+    output_cwnd: Option<u32>,
     maxseg: u32,
     sndbuf: u32,
     rcvbuf: u32,
@@ -185,8 +193,8 @@ impl Tcp {
             max_sndwnd: 0,
             snd_wl1: Seq(0),
             snd_wl2: Seq(0),
-            snd_cwnd: TCP_MAXWIN,
-            snd_ssthresh: TCP_MAXWIN,
+            cc: Congestion::new(Controller::for_sender(&cfg.policy, &cfg.host)),
+            output_cwnd: None,
             maxseg: cfg.mss,
             sndbuf: cfg.sndbuf,
             rcvbuf: cfg.rcvbuf,
@@ -278,7 +286,7 @@ impl Tcp {
             }
         }
         self.maxseg = mss;
-        self.snd_cwnd = mss;
+        self.cc.on_mss(mss);
     }
 
     // --- accessors ---
@@ -299,14 +307,18 @@ impl Tcp {
         self.remote
     }
     pub fn cwnd(&self) -> u32 {
-        self.snd_cwnd
+        self.cc.cwnd()
     }
     /// The smoothed round trip in whole slow ticks, at least one: ELN's "one round trip".
     pub fn srtt_ticks(&self) -> u32 {
         self.rtt.srtt_ticks()
     }
     pub fn ssthresh(&self) -> u32 {
-        self.snd_ssthresh
+        self.cc.ssthresh()
+    }
+    /// The congestion controller and its window.
+    pub fn congestion(&self) -> &Congestion {
+        &self.cc
     }
     pub fn maxseg(&self) -> u32 {
         self.maxseg

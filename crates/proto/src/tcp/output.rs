@@ -34,6 +34,22 @@ impl Tcp {
                 .any(|&(s, e)| s.le(self.rcv_nxt) && self.rcv_nxt.lt(e))
     }
 
+    /// The congestion window `tcp_output` sends by: the controller's, or the one set for this
+    /// call ([`Tcp::output_with_cwnd`]).
+    #[inline]
+    pub(super) fn send_cwnd(&self) -> u32 {
+        self.output_cwnd.unwrap_or(self.cc.cwnd())
+    }
+
+    /// `tcp_output` with `cwnd` in place of the controller's window for this one call, as BSD
+    /// sets `snd_cwnd` around a call and restores it (fast retransmit's lone resend, Stevens
+    /// vol. 2, p. 971; FreeBSD's Limited Transmit); the controller's window is left as it is.
+    pub(super) fn output_with_cwnd(&mut self, now: Time, cwnd: u32) {
+        self.output_cwnd = Some(cwnd);
+        self.output(now);
+        self.output_cwnd = None;
+    }
+
     /// Sends every segment `tcp_output` would send now.
     pub(super) fn output(&mut self, now: Time) {
         if matches!(self.state, State::Closed | State::Listen) {
@@ -49,12 +65,12 @@ impl Tcp {
         if idle && self.idle_ticks(now) >= u64::from(self.rtt.rxtcur) {
             // Idle for a retransmission interval: no ACKs will clock data out, so slow-start again
             // (Lite2 tcp_output.c lines 90-97).
-            self.snd_cwnd = self.maxseg;
+            self.cc.on_idle_restart(self.maxseg);
         }
         loop {
             let idle = self.snd_max == self.snd_una;
             let off = self.snd_nxt.since(self.snd_una);
-            let mut win = self.snd_wnd.min(self.snd_cwnd);
+            let mut win = self.snd_wnd.min(self.send_cwnd());
             let mut flags = self.outflags();
             let buffer_end = self.buffer_end();
             // `sb_cc`: data in the send buffer, counted from snd_una.
@@ -90,7 +106,7 @@ impl Tcp {
                 }
             }
             if self.sel.recovery && self.persist_at.is_none() && !self.force {
-                // In SACK recovery the scoreboard decides what is sent (selective.rs). While
+                // In SACK recovery the scoreboard decides what is sent (recovery/sack.rs). While
                 // persisting, these rules send: the probe, then what the reopened window allows.
                 len = 0;
             }

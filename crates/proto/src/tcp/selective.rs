@@ -1,5 +1,6 @@
-//! Selective acknowledgments (paper 000 section III-A): the receiver's SACK blocks (RFC 2018), the
-//! IETF SACK sender with Fall and Floyd's scoreboard recovery, and the SMART sender.
+//! Selective acknowledgments (paper 000 section III-A): the receiver's SACK blocks (RFC 2018), and
+//! the sender's scoreboard and send log that the IETF SACK and SMART recoveries read
+//! (`recovery/sack.rs`, `recovery/smart.rs`).
 //!
 //! Both senders keep a scoreboard of what the receiver reported holding above `snd_una` and a log
 //! of the segments sent, so a hole is resent as exactly the segment that was sent there.
@@ -13,15 +14,15 @@ use crate::time::Time;
 
 /// A segment sent and not yet cumulatively acknowledged.
 #[derive(Clone, Copy, Debug)]
-struct Sent {
-    seq: Seq,
-    len: u32,
-    last_tx: Time,
-    rexmits: u32,
+pub(super) struct Sent {
+    pub(super) seq: Seq,
+    pub(super) len: u32,
+    pub(super) last_tx: Time,
+    pub(super) rexmits: u32,
 }
 
 impl Sent {
-    fn end(&self) -> Seq {
+    pub(super) fn end(&self) -> Seq {
         self.seq + self.len
     }
 }
@@ -29,16 +30,16 @@ impl Sent {
 #[derive(Clone, Debug, Default)]
 pub(super) struct SelectiveState {
     /// Ranges above `snd_una` the receiver reported holding.
-    scoreboard: Reassembly,
-    log: VecDeque<Sent>,
+    pub(super) scoreboard: Reassembly,
+    pub(super) log: VecDeque<Sent>,
     /// SACK: in scoreboard recovery.
     pub(super) recovery: bool,
     /// SACK: estimate of the segments in the network (Fall and Floyd's `pipe`).
-    pipe: i64,
+    pub(super) pipe: i64,
     /// SACK: end of the highest hole resent in this recovery.
-    high_rxt: Seq,
+    pub(super) high_rxt: Seq,
     /// SMART: smoothed RTT from ACKs that name segments sent once, in nanoseconds (gain 1/8).
-    srtt: Option<Time>,
+    pub(super) srtt: Option<Time>,
 }
 
 impl SelectiveState {
@@ -49,7 +50,7 @@ impl SelectiveState {
         self.scoreboard = Reassembly::default();
     }
 
-    fn covered(&self, s: &Sent) -> bool {
+    pub(super) fn covered(&self, s: &Sent) -> bool {
         self.holds(s.seq, s.end())
     }
 
@@ -75,7 +76,7 @@ impl SelectiveState {
     /// the log holds both the original segments and resends with other boundaries, and the
     /// receiver's cumulative ACK may end inside a logged segment. `None` only if no logged
     /// segment holds `at` (e.g. only a persist probe's byte is outstanding).
-    fn segment_at(&self, at: Seq) -> Option<(Seq, u32)> {
+    pub(super) fn segment_at(&self, at: Seq) -> Option<(Seq, u32)> {
         let live = |s: &&Sent| s.end().gt(at);
         let exact = self.log.iter().filter(live).find(|s| s.seq == at);
         let holding = || self.log.iter().filter(live).find(|s| s.seq.le(at));
@@ -88,7 +89,7 @@ impl SelectiveState {
     /// highest SACKed byte). It starts at `high_rxt` itself when a logged segment holds that byte
     /// ([`SelectiveState::segment_at`]): after a partial ACK `high_rxt` is `snd_una`, which may lie
     /// inside a segment resent with other boundaries.
-    fn next_hole(&self) -> Option<(Seq, u32)> {
+    pub(super) fn next_hole(&self) -> Option<(Seq, u32)> {
         let highest = self.highest_reported()?;
         let lost =
             |&(seq, len): &(Seq, u32)| (seq + len).le(highest) && !self.holds(seq, seq + len);
@@ -200,142 +201,13 @@ impl Tcp {
     }
 
     /// Sends exactly the segment `[seq, seq + len)` again.
-    fn send_exact(&mut self, now: Time, seq: Seq, len: u32, cause: TxKind) {
+    pub(super) fn send_exact(&mut self, now: Time, seq: Seq, len: u32, cause: TxKind) {
         let saved = self.snd_nxt;
         self.snd_nxt = seq;
         self.rexmt_cause = cause;
         self.send_segment(now, Flags::ACK, len, self.buffer_end());
         if saved.gt(self.snd_nxt) {
             self.snd_nxt = saved;
-        }
-    }
-
-    /// SMART (paper 000 section III-A): every segment below the one this ACK names that the
-    /// receiver does not hold is resent at once, unless it was resent within the last RTT. The first
-    /// resend of a loss event halves the window.
-    pub(super) fn smart_react(&mut self, now: Time, seg: &Segment) {
-        let Some(s) = seg.smart else {
-            return;
-        };
-        if !s.gt(self.snd_una) {
-            return;
-        }
-        let rtt = self.sel.srtt.unwrap_or(0);
-        let due: Vec<Sent> = self
-            .sel
-            .log
-            .iter()
-            .take_while(|r| r.seq.lt(s))
-            .filter(|r| !self.sel.covered(r))
-            .filter(|r| r.rexmits == 0 || now.saturating_sub(r.last_tx) >= rtt)
-            .copied()
-            .collect();
-        if due.is_empty() {
-            return;
-        }
-        if self.snd_una.ge(self.recover) {
-            // a new loss event: still treated as congestion
-            self.stats.fast_retransmits += 1;
-            self.recover = self.snd_max;
-            self.snd_ssthresh = self.halved_window();
-            self.snd_cwnd = self.snd_ssthresh;
-        }
-        self.timing = None;
-        for r in due {
-            self.send_exact(now, r.seq, r.len, TxKind::FastRetransmit);
-        }
-    }
-
-    /// SACK: the threshold-th duplicate starts scoreboard recovery (Fall and Floyd, "Sack1").
-    ///
-    /// The segment the duplicates ask for, the one starting at `snd_una`, goes at once, whatever
-    /// the pipe; then the pipe rule takes over. This is step (4) of the loss recovery of RFC 3517
-    /// and RFC 6675 (section 5): "retransmit the first data segment presumed dropped -- the segment
-    /// starting with sequence number HighACK + 1", and BSD's fast retransmit (`snd_nxt = th_ack;
-    /// tcp_output()`). It starts at `snd_una` even when the cumulative ACK ends inside a logged
-    /// segment ([`SelectiveState::segment_at`]); before, only a segment logged exactly at
-    /// `snd_una` at the head of the log was resent, and otherwise nothing.
-    ///
-    /// The retransmission timer is restarted by that retransmission, as BSD's fast retransmit
-    /// clears `t_timer[TCPT_REXMT]` for the `tcp_output` that follows to set it again (Lite2
-    /// tcp_output.c: "if (tp->t_timer[TCPT_REXMT] == 0 && tp->snd_nxt != tp->snd_una)"). It is
-    /// never stopped without a segment being sent: while data is outstanding one of the
-    /// retransmission and persist timers runs (Lite2 tcp_input.c: "if (ti->ti_ack ==
-    /// tp->snd_max) tp->t_timer[TCPT_REXMT] = 0; else if (tp->t_timer[TCPT_PERSIST] == 0)
-    /// tp->t_timer[TCPT_REXMT] = tp->t_rxtcur;"). Without it nothing would ever send again:
-    /// `tcp_input` counts a duplicate ACK only while the timer runs, so the pipe rule would
-    /// never run again either.
-    pub(super) fn sack_enter(&mut self, now: Time) {
-        self.stats.fast_retransmits += 1;
-        self.recover = self.snd_max;
-        self.snd_ssthresh = self.halved_window();
-        self.snd_cwnd = self.snd_ssthresh;
-        self.sel.recovery = true;
-        self.sel.high_rxt = self.snd_una;
-        let outstanding = i64::from(self.snd_max.since(self.snd_una) / self.maxseg.max(1));
-        self.sel.pipe = outstanding - i64::from(self.dupacks);
-        self.timing = None;
-        if let Some((seq, len)) = self.sel.segment_at(self.snd_una) {
-            self.rexmt_at = None;
-            self.send_exact(now, seq, len, TxKind::FastRetransmit);
-            self.sel.high_rxt = seq + len;
-            self.sel.pipe += 1;
-        }
-        self.sack_send(now);
-    }
-
-    /// SACK: a further duplicate means one more segment left the network.
-    pub(super) fn sack_dupack(&mut self, now: Time) {
-        self.sel.pipe -= 1;
-        self.sack_send(now);
-    }
-
-    /// SACK: a partial ACK: the original and its retransmission have left the network.
-    pub(super) fn sack_partial_ack(&mut self, now: Time) {
-        self.sel.pipe = (self.sel.pipe - 2).max(0);
-        if self.sel.high_rxt.lt(self.snd_una) {
-            self.sel.high_rxt = self.snd_una;
-        }
-        self.sack_send(now);
-    }
-
-    /// SACK: leaves recovery on an ACK for everything outstanding when it began.
-    pub(super) fn sack_exit(&mut self) {
-        self.sel.recovery = false;
-        self.snd_cwnd = self.snd_ssthresh;
-    }
-
-    /// SACK: while the pipe is below cwnd, resend the next hole the scoreboard shows (below the
-    /// highest byte reported), else send new data. Not into a closed window, nor while persisting:
-    /// the window is then the persist timer's, and `tcp_output`'s own rules send the probe and then,
-    /// from `snd_una`, what the reopened window allows (Lite2 tcp_output.c lines 139-155, 251-255);
-    /// a retransmission here would start the retransmission timer into a closed window instead.
-    pub(super) fn sack_send(&mut self, now: Time) {
-        if self.snd_wnd == 0 || self.persist_at.is_some() {
-            return;
-        }
-        let cwnd_segs = i64::from(self.snd_cwnd / self.maxseg.max(1));
-        while self.sel.pipe < cwnd_segs {
-            if let Some((seq, len)) = self.sel.next_hole() {
-                self.send_exact(now, seq, len, TxKind::FastRetransmit);
-                self.sel.high_rxt = seq + len;
-                self.sel.pipe += 1;
-                continue;
-            }
-            let window_end = self.snd_una + self.snd_wnd;
-            let room = window_end.since(self.snd_max);
-            let buffer_end = self.buffer_end();
-            let len = self.maxseg.min(buffer_end.since(self.snd_max)).min(room);
-            if len == 0 {
-                break;
-            }
-            let saved = self.snd_nxt;
-            self.snd_nxt = self.snd_max;
-            self.send_segment(now, Flags::ACK, len, buffer_end);
-            if saved.gt(self.snd_nxt) {
-                self.snd_nxt = saved;
-            }
-            self.sel.pipe += 1;
         }
     }
 }

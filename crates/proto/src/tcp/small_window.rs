@@ -2,7 +2,7 @@
 //! small for three duplicate ACKs): Limited Transmit (RFC 3042) makes more duplicates by sending
 //! new data on the first two, Early Retransmit (RFC 5827) asks for fewer. Both are policy points of
 //! the one TCP ([`super::RecoveryPolicy::limited_transmit`], [`super::RecoveryPolicy::early_retransmit`]),
-//! called from `on_duplicate_ack` (`input.rs`).
+//! called from Reno's duplicate-ACK rule (`recovery/reno.rs`).
 
 use super::{Addition, Tcp};
 use crate::time::Time;
@@ -64,15 +64,12 @@ impl Tcp {
             return;
         }
         let outstanding = self.snd_max.since(self.snd_una);
-        let room = self.snd_cwnd + 2 * self.maxseg;
+        let room = self.cc.cwnd() + 2 * self.maxseg;
         if outstanding + self.maxseg > room {
             return;
         }
-        let cwnd = self.snd_cwnd;
         let before = self.snd_max;
-        self.snd_cwnd = outstanding + self.maxseg;
-        self.output(now);
-        self.snd_cwnd = cwnd;
+        self.output_with_cwnd(now, outstanding + self.maxseg);
         if self.snd_max.gt(before) {
             self.stats.limited_transmits += 1;
         }

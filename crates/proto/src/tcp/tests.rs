@@ -108,6 +108,13 @@ pub(super) fn data_to_sink(r: &Tcp, offset: u32, len: u32) -> Segment {
 
 /// Brings a sender into steady congestion avoidance with `segs` segments outstanding, all sent at
 /// `now`; returns their sequence numbers.
+/// `s` with `host`'s details from now on, its window kept: the congestion controller takes the
+/// host's too.
+fn set_host(s: &mut Tcp, host: HostProfile) {
+    s.cfg.host = host;
+    s.cc.set_host(&s.cfg.policy, &s.cfg.host);
+}
+
 pub(super) fn sender_with_window(segs: u32) -> (Tcp, Vec<Seq>) {
     sender_with_window_policy(segs, RecoveryPolicy::RENO)
 }
@@ -199,7 +206,7 @@ fn bsd_keeps_the_window_after_exactly_three_duplicates_and_freebsd_deflates_it()
     );
 
     let (mut s, _) = sender_with_window(8);
-    s.cfg.host = HostPreset::Freebsd22.profile(); // t_dupacks >= tcprexmtthresh
+    set_host(&mut s, HostPreset::Freebsd22.profile()); // t_dupacks >= tcprexmtthresh
     for _ in 0..3 {
         s.on_segment(SEC, &ack_to_sender(&s, una, wnd));
     }
@@ -420,9 +427,9 @@ fn receive_window_bounds_what_is_outstanding() {
 fn slow_start_then_congestion_avoidance_increment_of_each_host() {
     for host in HostPreset::ALL {
         let (mut s, _) = sender_with_window(2);
-        s.cfg.host = host.profile();
+        set_host(&mut s, host.profile());
         assert_eq!(s.cwnd(), 2 * MSS, "one segment per ACK in slow start");
-        s.snd_ssthresh = MSS;
+        s.cc.set_ssthresh(MSS);
         let cw = s.cwnd();
         let ack = s.snd_una() + MSS;
         s.on_segment(SEC, &ack_to_sender(&s, ack, 64000));

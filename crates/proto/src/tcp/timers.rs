@@ -60,13 +60,10 @@ impl Tcp {
         self.arm_rexmt(now, self.rtt.rxtcur);
         self.snd_nxt = self.snd_una;
         self.timing = None;
-        self.snd_ssthresh = self.halved_window();
-        self.snd_cwnd = self.maxseg;
+        self.cc.on_rto(self.snd_wnd, self.maxseg);
         // paper 001 section 6.1: N_dup(i), the duplicates counted when the timer expired
         self.stats.timeouts_after_dupacks[self.dupacks.min(3) as usize] += 1;
-        self.dupacks = 0;
-        self.eln_recovery = false;
-        self.sel.on_timeout();
+        self.recovery_on_rto();
         self.rexmt_cause = TxKind::TimeoutRetransmit;
         self.output(now);
     }
@@ -92,12 +89,6 @@ impl Tcp {
         } else {
             c.other += 1;
         }
-    }
-
-    /// `max(min(snd_wnd, snd_cwnd) / 2, 2 segments)`, rounded down to whole segments.
-    pub(super) fn halved_window(&self) -> u32 {
-        let win = (self.snd_wnd.min(self.snd_cwnd) / 2 / self.maxseg).max(2);
-        win * self.maxseg
     }
 
     /// Sets the retransmission timer to `ticks` slow ticks from `now`.

@@ -1,0 +1,433 @@
+//! CUBIC (RFC 9438) as Linux runs it (net/ipv4/tcp_cubic.c), one more controller of `cc/`. Not
+//! yet reachable from any host profile: it is here with its window function held to scripted
+//! tests, for the `linux` profile to come (issue 50).
+//!
+//! Windows are in whole segments, as Linux counts `snd_cwnd` in packets; time since the epoch is
+//! kept as Linux keeps it, in units of 1/1024 s (`BICTCP_HZ` = 10); `C` is 0.4 segments per s^3
+//! (`bic_scale` = 41, see [`CUBE_RTT_SCALE`]) and `beta` is 717 / 1024.
+//!
+//! Where Linux differs from RFC 9438, it is Linux's rule that is here, each named where it acts:
+//! - the target is the curve at `t + min_rtt` (`delay_min`, `bictcp_update`), not `t + RTT` with
+//!   the smoothed RTT (RFC 9438 section 4.2);
+//! - the increase per ACK is `1 / cnt` segment with `cnt = cwnd / (target - cwnd)`, at least 2
+//!   (at most one segment per two ACKed: "cwnd grows at 1.5x per RTT"), and a tiny increase
+//!   (`cnt = 100 * cwnd`) when the target is not above cwnd (`bictcp_update`); the RFC clamps the
+//!   target to `[cwnd, 1.5 cwnd]` and adds `(target - cwnd) / cwnd`;
+//! - before the first loss (no `W_max`), `cnt` is at most 20: at least 5% growth per RTT
+//!   (`bictcp_update`); the RFC has no such rule;
+//! - the Reno-friendly estimate grows by one segment per `cwnd * beta_scale / 8` segments ACKed,
+//!   `beta_scale = 8 (1024 + beta) / 3 / (1024 - beta)` = 15 in integers, so alpha = 8/15 (RFC
+//!   9438 section 4.3: `3 (1 - beta) / (1 + beta)` = 0.529, and 1 once `W_est` reaches
+//!   `cwnd_prior`, which Linux does not do);
+//! - the cube root is exact here (floor); Linux's `cubic_root` is a table lookup and one
+//!   Newton-Raphson step (about 0.2% average error), a known difference of at most a few 1/1024 s
+//!   in `K`;
+//! - Linux recomputes `cnt` at most once per jiffy; here on every ACK.
+
+use super::Window;
+use crate::time::{Time, SEC};
+
+/// `beta` of tcp_cubic.c, over [`BETA_SCALE`]: the window after a loss is 717/1024 = 0.7 of it
+/// (RFC 9438 section 4.6, `beta_cubic` = 0.7).
+pub const BETA: u64 = 717;
+/// `BICTCP_BETA_SCALE`.
+pub const BETA_SCALE: u64 = 1024;
+/// `BICTCP_HZ`: time since the epoch in units of 2^-10 s.
+const HZ_SHIFT: u32 = 10;
+/// `bic_scale` = 41: C = 41 * 10 / 1024 = 0.40039 (RFC 9438 section 5: "C SHOULD be set to
+/// 0.4"; Linux's is 0.1% above it).
+const BIC_SCALE: u64 = 41;
+/// `cube_rtt_scale = bic_scale * 10` (tcp_cubic.c `cubictcp_register`): `delta = cube_rtt_scale
+/// * offs^3 >> (10 + 3 * BICTCP_HZ)` is `C * (t - K)^3` in segments with `offs` in 2^-10 s.
+pub const CUBE_RTT_SCALE: u64 = BIC_SCALE * 10;
+/// `cube_factor = 2^(10 + 3 * BICTCP_HZ) / (bic_scale * 10)`: `K = cbrt(cube_factor * (W_max -
+/// cwnd))` in 2^-10 s (RFC 9438 section 4.2, equation 2, `K = cbrt((W_max - cwnd_epoch) / C)`).
+pub const CUBE_FACTOR: u64 = (1 << (10 + 3 * HZ_SHIFT)) / CUBE_RTT_SCALE;
+/// `beta_scale = 8 * (BICTCP_BETA_SCALE + beta) / 3 / (BICTCP_BETA_SCALE - beta)` = 15: the
+/// Reno-friendly estimate's pace (tcp_cubic.c `cubictcp_register`).
+const FRIENDLY_SCALE: u64 = 8 * (BETA_SCALE + BETA) / 3 / (BETA_SCALE - BETA);
+
+/// CUBIC's state beside the window (tcp_cubic.c `struct bictcp`), in segments.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cubic {
+    /// The segment size the window's bytes are counted in.
+    mss: u32,
+    /// `last_max_cwnd`, RFC 9438's `W_max`; 0 before the first loss and after a timeout.
+    w_max: u32,
+    /// `epoch_start`: when this congestion-avoidance epoch began; `None` after a reduction.
+    epoch: Option<Time>,
+    /// `bic_K`, in 2^-10 s.
+    k: u64,
+    /// `bic_origin_point`: the window the curve levels off at.
+    origin: u32,
+    /// `delay_min`: the least RTT sample seen.
+    min_rtt: Option<Time>,
+    /// `cnt`: the ACKed segments per one more segment of window.
+    cnt: u32,
+    /// `snd_cwnd_cnt` (`tcp_cong_avoid_ai`): segments ACKed towards the next increase.
+    cwnd_cnt: u32,
+    /// `tcp_cwnd`, the Reno-friendly estimate `W_est`, and `ack_cnt` towards its next segment.
+    w_est: u32,
+    ack_cnt: u32,
+}
+
+/// The floor of the cube root of `a`.
+fn cube_root(a: u64) -> u64 {
+    if a == 0 {
+        return 0;
+    }
+    // Newton's method from above converges to the floor for integers.
+    let mut x = 1u64 << (64 - a.leading_zeros()).div_ceil(3);
+    loop {
+        let y = (2 * x + a / (x * x)) / 3;
+        if y >= x {
+            break;
+        }
+        x = y;
+    }
+    while x * x * x > a {
+        x -= 1;
+    }
+    x
+}
+
+impl Cubic {
+    pub fn new(mss: u32) -> Cubic {
+        Cubic {
+            mss: mss.max(1),
+            ..Cubic::default()
+        }
+    }
+
+    fn segments(&self, bytes: u32) -> u32 {
+        bytes / self.mss
+    }
+
+    /// RFC 9438 section 4.2, equation 1 (`W_cubic(t) = C (t - K)^3 + W_max`), with Linux's
+    /// units: the window the curve gives `t` after the epoch began, in segments.
+    pub fn window_at(&self, t: Time) -> u32 {
+        let t = (u128::from(t) << HZ_SHIFT) / u128::from(SEC);
+        let t = u64::try_from(t).unwrap_or(u64::MAX);
+        // 2^36 units (two years) cubed times 410 fits 128 bits, and its delta is far above any
+        // u32 window, to which it is clamped
+        let offs = t.abs_diff(self.k).min(1 << 36);
+        let delta = (u128::from(CUBE_RTT_SCALE) * u128::from(offs).pow(3)) >> (10 + 3 * HZ_SHIFT);
+        let delta = u32::try_from(delta).unwrap_or(u32::MAX);
+        if t < self.k {
+            self.origin.saturating_sub(delta)
+        } else {
+            self.origin.saturating_add(delta)
+        }
+    }
+
+    /// `K` of the current epoch, in 2^-10 s.
+    pub fn k(&self) -> u64 {
+        self.k
+    }
+
+    /// `W_max`, in segments.
+    pub fn w_max(&self) -> u32 {
+        self.w_max
+    }
+
+    /// An ACK for `acked` segments at `now`, with the RTT sample it closed: slow start below
+    /// ssthresh (`tcp_slow_start`: one segment per segment ACKed, what is left over goes to
+    /// congestion avoidance), then the curve (`cubictcp_cong_avoid`).
+    pub fn on_ack(&mut self, w: &mut Window, now: Time, acked: u32, rtt: Option<Time>) {
+        if let Some(r) = rtt {
+            self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
+        }
+        let mss = self.mss;
+        let mut cwnd = self.segments(w.cwnd);
+        let ssthresh = self.segments(w.ssthresh);
+        let mut acked = acked;
+        if cwnd < ssthresh {
+            let grown = (cwnd + acked).min(ssthresh);
+            acked -= grown - cwnd;
+            cwnd = grown;
+            w.cwnd = cwnd * mss;
+            if acked == 0 {
+                return;
+            }
+        }
+        self.update(cwnd, now, acked);
+        // `tcp_cong_avoid_ai` (net/ipv4/tcp_cong.c): one more segment per `cnt` ACKed; credit
+        // gathered under a larger `cnt` gives one segment, not many, when `cnt` falls
+        if self.cwnd_cnt >= self.cnt {
+            self.cwnd_cnt = 0;
+            cwnd += 1;
+        }
+        self.cwnd_cnt += acked;
+        if self.cwnd_cnt >= self.cnt {
+            cwnd += self.cwnd_cnt / self.cnt;
+            self.cwnd_cnt %= self.cnt;
+        }
+        w.cwnd = cwnd.saturating_mul(mss);
+    }
+
+    /// `bictcp_update`: `cnt` from the curve and the Reno-friendly estimate.
+    fn update(&mut self, cwnd: u32, now: Time, acked: u32) {
+        self.ack_cnt += acked;
+        let epoch = match self.epoch {
+            Some(e) => e,
+            None => {
+                self.epoch = Some(now);
+                self.ack_cnt = acked;
+                self.w_est = cwnd;
+                if self.w_max <= cwnd {
+                    self.k = 0;
+                    self.origin = cwnd;
+                } else {
+                    self.k = cube_root(CUBE_FACTOR * u64::from(self.w_max - cwnd));
+                    self.origin = self.w_max;
+                }
+                now
+            }
+        };
+        let t = now.saturating_sub(epoch) + self.min_rtt.unwrap_or(0);
+        let target = self.window_at(t);
+        self.cnt = if target > cwnd {
+            cwnd / (target - cwnd)
+        } else {
+            cwnd.saturating_mul(100)
+        };
+        if self.w_max == 0 {
+            self.cnt = self.cnt.min(20);
+        }
+        let per = ((u64::from(cwnd) * FRIENDLY_SCALE) >> 3).max(1) as u32;
+        while self.ack_cnt > per {
+            self.ack_cnt -= per;
+            self.w_est += 1;
+        }
+        if self.w_est > cwnd {
+            self.cnt = self.cnt.min(cwnd / (self.w_est - cwnd));
+        }
+        self.cnt = self.cnt.max(2);
+    }
+
+    /// A loss detected by duplicate ACKs or SACK (`cubictcp_recalc_ssthresh`, RFC 9438 sections
+    /// 4.6 and 4.7): the epoch ends, `W_max` is the window (less with fast convergence, when it
+    /// is below the last `W_max`: `cwnd (1 + beta) / 2`), ssthresh is `beta` of the window, at
+    /// least two segments, and the window goes to it.
+    pub fn on_congestion_event(&mut self, w: &mut Window) {
+        let cwnd = self.segments(w.cwnd);
+        self.epoch = None;
+        self.w_max = if cwnd < self.w_max {
+            (u64::from(cwnd) * (BETA_SCALE + BETA) / (2 * BETA_SCALE)) as u32
+        } else {
+            cwnd
+        };
+        let ssthresh = ((u64::from(cwnd) * BETA / BETA_SCALE) as u32).max(2);
+        w.ssthresh = ssthresh * self.mss;
+        w.cwnd = w.ssthresh;
+    }
+
+    /// The retransmission timer expired: ssthresh as for any loss, the window one segment, and
+    /// the state reset (`tcp_enter_loss` asks `ssthresh` first, then `cubictcp_state` on
+    /// `TCP_CA_Loss` runs `bictcp_reset`): the next epoch starts with `K = 0` at the window it
+    /// starts from, as RFC 9438 section 4.8 asks.
+    pub fn on_rto(&mut self, w: &mut Window) {
+        self.on_congestion_event(w);
+        w.cwnd = self.mss;
+        *self = Cubic {
+            mss: self.mss,
+            min_rtt: self.min_rtt,
+            ..Cubic::default()
+        };
+    }
+
+    /// The sender was idle (application-limited) for `idle` and starts sending again: the epoch
+    /// moves on by as much, so the curve does not count the idle time
+    /// (`cubictcp_cwnd_event(CA_EVENT_TX_START)`).
+    pub fn on_idle(&mut self, now: Time, idle: Time) {
+        if let Some(e) = self.epoch {
+            self.epoch = Some((e + idle).min(now));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::time::MS;
+
+    const MSS: u32 = 1000;
+
+    fn window(cwnd_segs: u32, ssthresh_segs: u32) -> Window {
+        Window {
+            cwnd: cwnd_segs * MSS,
+            ssthresh: ssthresh_segs * MSS,
+        }
+    }
+
+    #[test]
+    fn constants_are_linuxs() {
+        assert_eq!(CUBE_RTT_SCALE, 410);
+        assert_eq!(CUBE_FACTOR, (1u64 << 40) / 410);
+        assert_eq!(FRIENDLY_SCALE, 15);
+    }
+
+    #[test]
+    fn cube_root_is_the_floor() {
+        for a in [
+            0u64,
+            1,
+            7,
+            8,
+            26,
+            27,
+            28,
+            999,
+            1000,
+            1001,
+            u64::from(u32::MAX),
+        ] {
+            let r = cube_root(a);
+            assert!(r * r * r <= a && (r + 1).pow(3) > a, "{a}: {r}");
+        }
+    }
+
+    /// RFC 9438 section 4.2 with W_max = 100 and beta = 717/1024: the window after the loss is 70,
+    /// K = cbrt(30 / 0.4) = 4.217 s; the curve passes 70 at the epoch, W_max at K, and rises as
+    /// fast past K as it fell before it.
+    #[test]
+    fn window_function_is_the_cubic_through_w_max() {
+        let mut c = Cubic::new(MSS);
+        let mut w = window(100, 1000);
+        c.on_congestion_event(&mut w);
+        assert_eq!(w.cwnd, 70 * MSS, "717/1024 of 100, rounded down");
+        assert_eq!(c.w_max(), 100);
+        // the first ACK in congestion avoidance starts the epoch
+        c.on_ack(&mut w, 10 * SEC, 1, Some(100 * MS));
+        let k_s = c.k() as f64 / 1024.0;
+        // Linux's C is 410/1024 = 0.40039, not 0.4: K is 2 ms short of the RFC's
+        let linux_k = ((100.0 - 70.0) / (410.0 / 1024.0f64)).cbrt();
+        assert!(
+            (k_s - linux_k).abs() <= 1.0 / 1024.0,
+            "K = {k_s} s, {linux_k} s"
+        );
+        let rfc_k = ((100.0 - 70.0) / 0.4f64).cbrt();
+        assert!((k_s - rfc_k).abs() < 0.005, "K = {k_s} s, RFC {rfc_k} s");
+        // K in whole 1/1024 s, rounded down, leaves the curve a fraction of a segment above 70
+        assert_eq!(
+            c.window_at(0),
+            71,
+            "the epoch's window, C (t - K)^3 = -29.98 rounded"
+        );
+        let k = c.k() * SEC / 1024;
+        assert_eq!(c.window_at(k), 100, "W_max at K");
+        let before = 100 - c.window_at(k - SEC);
+        let after = c.window_at(k + SEC) - 100;
+        assert_eq!(before, after, "odd symmetric about K");
+        assert_eq!(after, 0, "C * 1^3 = 0.4: under a segment a second from K");
+        assert_eq!(
+            c.window_at(k + 3 * SEC),
+            100 + 10,
+            "C * 27 = 10.8, rounded down"
+        );
+        assert!(c.window_at(k / 2) > 70 + (100 - 70) / 2, "concave before K");
+    }
+
+    /// Fast convergence (RFC 9438 section 4.7): a loss below the last W_max remembers less.
+    #[test]
+    fn fast_convergence_lowers_w_max() {
+        let mut c = Cubic::new(MSS);
+        let mut w = window(100, 1000);
+        c.on_congestion_event(&mut w);
+        assert_eq!(c.w_max(), 100);
+        let mut w = window(80, 70);
+        c.on_congestion_event(&mut w);
+        assert_eq!(c.w_max(), 80 * (1024 + 717) / 2048, "cwnd (1 + beta) / 2");
+        assert_eq!(w.ssthresh, 80 * 717 / 1024 * MSS);
+        let mut w = window(2, 70);
+        c.on_congestion_event(&mut w);
+        assert_eq!(w.ssthresh, 2 * MSS, "never below two segments");
+    }
+
+    /// Each ACK grows the window by at most one segment per two ACKed (Linux's cnt >= 2), and
+    /// below W_max the growth follows the curve: fast far below it, slow near it.
+    #[test]
+    fn growth_follows_the_curve_and_at_most_half_a_segment_per_ack() {
+        let mut c = Cubic::new(MSS);
+        let mut w = window(100, 1000);
+        c.on_congestion_event(&mut w);
+        let mut now = SEC;
+        let rtt = 100 * MS;
+        let mut per_rtt = Vec::new();
+        for _ in 0..60 {
+            let start = w.cwnd / MSS;
+            for _ in 0..start {
+                let before = w.cwnd;
+                c.on_ack(&mut w, now, 1, Some(rtt));
+                assert!(w.cwnd - before <= MSS);
+            }
+            let end = w.cwnd / MSS;
+            assert!(end <= start + start.div_ceil(2) + 1, "1.5x per RTT at most");
+            per_rtt.push(end - start);
+            now += rtt;
+        }
+        assert!(
+            per_rtt[0] > per_rtt[20],
+            "fast far below W_max, slow near it"
+        );
+        let k_rtts = (c.k() * SEC / 1024 / rtt) as usize;
+        assert!(per_rtt[k_rtts] <= 1, "flat at W_max: {per_rtt:?}");
+        assert!(w.cwnd / MSS > 100, "past W_max after K: probing");
+    }
+
+    /// Slow start below ssthresh: one segment per segment ACKed; leftovers go to the curve.
+    #[test]
+    fn slow_start_then_curve() {
+        let mut c = Cubic::new(MSS);
+        let mut w = window(10, 12);
+        c.on_ack(&mut w, SEC, 1, None);
+        assert_eq!(w.cwnd, 11 * MSS);
+        c.on_ack(&mut w, SEC, 3, None);
+        assert_eq!(
+            w.cwnd,
+            12 * MSS,
+            "capped at ssthresh, the rest to the curve"
+        );
+    }
+
+    /// A timeout forgets W_max: the next epoch starts with K = 0 (RFC 9438 section 4.8).
+    #[test]
+    fn timeout_resets_to_one_segment_and_forgets_w_max() {
+        let mut c = Cubic::new(MSS);
+        let mut w = window(100, 1000);
+        c.on_rto(&mut w);
+        assert_eq!(w.cwnd, MSS);
+        assert_eq!(w.ssthresh, 70 * MSS);
+        assert_eq!(c.w_max(), 0);
+        let mut w = window(70, 70);
+        c.on_ack(&mut w, SEC, 1, None);
+        assert_eq!(c.k(), 0);
+    }
+
+    /// Far from the epoch the curve saturates instead of overflowing.
+    #[test]
+    fn window_function_saturates() {
+        let mut c = Cubic::new(MSS);
+        let mut w = window(100, 1000);
+        c.on_congestion_event(&mut w);
+        c.on_ack(&mut w, 0, 1, None);
+        assert_eq!(c.window_at(Time::MAX), u32::MAX);
+        assert!(c.window_at(1000 * SEC) > 1_000_000);
+    }
+
+    /// Idle time is not counted in the curve's clock.
+    #[test]
+    fn idle_moves_the_epoch() {
+        let mut c = Cubic::new(MSS);
+        let mut w = window(100, 1000);
+        c.on_congestion_event(&mut w);
+        c.on_ack(&mut w, SEC, 1, None);
+        let mut idle = c;
+        idle.on_idle(11 * SEC, 10 * SEC);
+        let (mut a, mut b) = (w, w);
+        c.on_ack(&mut a, 2 * SEC, 1, None);
+        idle.on_ack(&mut b, 12 * SEC, 1, None);
+        assert_eq!(c.cnt, idle.cnt, "the same point of the curve");
+    }
+}

@@ -1,0 +1,138 @@
+//! Loss recovery as one part of the one TCP: what a sender does on duplicate and partial ACKs,
+//! behind one interface with one file per recovery, as ns-3's `TcpRecoveryOps` separates
+//! recovery (`EnterRecovery`, `DoRecovery`, `ExitRecovery`) from congestion control. The window
+//! itself is the congestion controller's (`cc/`): a recovery tells it of the events.
+//!
+//! The BSD fast-retransmit family the papers' policies have: Reno's fast retransmit and fast
+//! recovery and NewReno's partial ACKs (`reno.rs`, with the policy points layered on them: ELN's
+//! retransmission, EFR's threshold, Early Retransmit, Limited Transmit), the IETF SACK sender
+//! (`sack.rs`) and SMART (`smart.rs`). Which one a sender runs follows from its policy
+//! ([`Recovery::of`]), read at each event: a policy changed by run sharing (`witness.rs`'s
+//! `add`) is followed at once.
+
+mod reno;
+mod sack;
+mod smart;
+
+use super::{ElnRule, PartialAck, RecoveryPolicy, Selective, Tcp};
+use crate::segment::Segment;
+use crate::time::Time;
+
+/// The loss recovery of a sender.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Recovery {
+    /// 4.4BSD Reno: any new ACK ends fast recovery.
+    Reno,
+    /// NewReno: a partial ACK resends the next hole and recovery goes on.
+    NewReno,
+    /// RFC 2018 SACK with Fall and Floyd's scoreboard recovery.
+    Sack,
+    /// SMART.
+    Smart,
+}
+
+impl Recovery {
+    /// The recovery of `policy`: a selective one if it has one, else by its partial-ACK rule.
+    #[inline]
+    pub fn of(policy: &RecoveryPolicy) -> Recovery {
+        match (policy.selective, policy.partial_ack) {
+            (Selective::Sack, _) => Recovery::Sack,
+            (Selective::Smart, _) => Recovery::Smart,
+            (Selective::None, PartialAck::ExitRecovery) => Recovery::Reno,
+            (Selective::None, PartialAck::RetransmitNextHole) => Recovery::NewReno,
+        }
+    }
+}
+
+impl Tcp {
+    #[inline]
+    pub(super) fn recovery(&self) -> Recovery {
+        Recovery::of(&self.cfg.policy)
+    }
+
+    /// A duplicate ACK for `snd_una` while data is outstanding: counted (unless ELN marked it,
+    /// paper 004), then the sender's recovery decides. Returns true when the segment is consumed.
+    pub(super) fn on_duplicate_ack(&mut self, now: Time, seg: &Segment) -> bool {
+        if seg.eln && self.eln_rule() == Some(ElnRule::MarkedAcks) {
+            // paper 004: a marked duplicate is ELN's alone; Reno never counts it
+            self.eln_marked_ack(now, seg.ack);
+            return true;
+        }
+        self.dupacks += 1;
+        if self.dupacks == 1 {
+            // EFR computes its threshold from the window on the first duplicate.
+            let window = self.snd_wnd.min(self.cc.cwnd()) / self.maxseg;
+            self.cur_thresh = self.cfg.policy.dupack_threshold.for_window(window);
+            self.witness_efr(window);
+        }
+        match self.recovery() {
+            Recovery::Smart => self.smart_dupack(now, seg),
+            Recovery::Sack => self.sack_on_dupack(now),
+            Recovery::Reno | Recovery::NewReno => self.reno_dupack(now, seg),
+        }
+    }
+
+    /// Whether a new ACK is a partial one, recovery going on: for NewReno, in fast recovery (not
+    /// ELN's) and below `recover`; for SACK, in scoreboard recovery and below `recover`. Reno and
+    /// SMART have none.
+    #[inline]
+    pub(super) fn is_partial_ack(&self, seg: &Segment) -> bool {
+        match self.recovery() {
+            Recovery::Reno | Recovery::Smart => false,
+            Recovery::NewReno => {
+                self.dupacks >= self.cur_thresh && !self.eln_recovery && seg.ack.lt(self.recover)
+            }
+            Recovery::Sack => self.sel.recovery && seg.ack.lt(self.recover),
+        }
+    }
+
+    /// A new ACK, after `snd_una` moved to it; `partial` as [`Tcp::is_partial_ack`] said before.
+    #[inline]
+    pub(super) fn recovery_after_new_ack(&mut self, now: Time, seg: &Segment, partial: bool) {
+        match self.recovery() {
+            Recovery::Reno => {}
+            Recovery::NewReno => {
+                if partial {
+                    self.partial_ack_retransmit(now);
+                }
+            }
+            Recovery::Sack => self.sack_after_new_ack(now, partial),
+            Recovery::Smart => self.smart_react(now, seg),
+        }
+    }
+
+    /// The retransmission timer expired: every recovery ends, and everything from `snd_una` is
+    /// resent anyway.
+    pub(super) fn recovery_on_rto(&mut self) {
+        self.dupacks = 0;
+        self.eln_recovery = false;
+        self.sel.on_timeout();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each named policy runs the recovery it is named for; the layered points (ELN, EFR, Early
+    /// Retransmit, Limited Transmit) run Reno's.
+    #[test]
+    fn each_policy_has_its_recovery() {
+        let cases = [
+            (RecoveryPolicy::RENO, Recovery::Reno),
+            (RecoveryPolicy::NEWRENO, Recovery::NewReno),
+            (RecoveryPolicy::SACK, Recovery::Sack),
+            (RecoveryPolicy::SMART, Recovery::Smart),
+            (RecoveryPolicy::ELN, Recovery::Reno),
+            (RecoveryPolicy::ELN_RXMT, Recovery::Reno),
+            (RecoveryPolicy::ELN_MOBILE, Recovery::Reno),
+            (RecoveryPolicy::EFR, Recovery::Reno),
+            (RecoveryPolicy::LIMITED_TRANSMIT, Recovery::Reno),
+            (RecoveryPolicy::EARLY_RETRANSMIT, Recovery::Reno),
+            (RecoveryPolicy::EARLY_RETRANSMIT_LT, Recovery::Reno),
+        ];
+        for (policy, recovery) in cases {
+            assert_eq!(Recovery::of(&policy), recovery, "{policy:?}");
+        }
+    }
+}
