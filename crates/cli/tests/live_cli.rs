@@ -453,7 +453,7 @@ fn short_example(dir: &Path, name: &str) -> PathBuf {
 /// Whether the live mode runs a scenario file with the modern hosts (whose windows scale, as
 /// paper 002's 64 KB needs): what `live --scenario` checks before it sets anything up.
 fn runs_live(file: &Path) -> Result<(), String> {
-    use snooplab_live::network_run::{validate, NetworkConfig};
+    use snooplab_live::network_run::{LiveNetwork, NetworkConfig};
     use snooplab_live::LinuxProfile;
     let scenario = snooplab_lab::settings::RunSettings {
         scenario: Some(file.to_path_buf()),
@@ -461,7 +461,6 @@ fn runs_live(file: &Path) -> Result<(), String> {
     }
     .scenario()
     .map_err(|e| e.to_string())?;
-    let net = scenario.network();
     let profile = LinuxProfile::Modern;
     let cfg = NetworkConfig {
         scenario,
@@ -471,7 +470,7 @@ fn runs_live(file: &Path) -> Result<(), String> {
         max_time: 60 * snooplab_proto::time::SEC,
         exec: Vec::new(),
     };
-    validate(&cfg, &net)
+    LiveNetwork::check(cfg).map(|_| ())
 }
 
 /// Every example file the live mode runs: `live --scenario F --json` has `run --scenario F
