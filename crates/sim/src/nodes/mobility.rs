@@ -21,7 +21,7 @@ use crate::packet::SimPacket;
 
 /// The mobility layer of one mobile host. (Boxed: most hosts have none, and every node is as large
 /// as the largest kind; `Option<MobileLayer>` is one pointer.)
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct MobileLayer(Box<MobileHandoff>);
 
 impl MobileLayer {
