@@ -27,7 +27,7 @@ pub struct MobileLayer(Box<MobileHandoff>);
 impl MobileLayer {
     /// The layer of host `node`, if the network's handoffs make it a mobile host that hands off.
     pub fn of(net: &Network, node: NodeId) -> Option<MobileLayer> {
-        crate::handoff::mobile_host(net, node).map(MobileLayer::from)
+        crate::handoff_agents::mobile_host(net, node).map(MobileLayer::from)
     }
 
     /// Its timer, if it has come (a handoff decision on the timer, or a request repeated).

@@ -78,7 +78,7 @@ fn host_clocks(net: &Network, places: &Places) -> Vec<Option<(Time, Time)>> {
 
 /// Every node as its kind makes it, and how each base station's agent was made (to make it again
 /// after a crash).
-/// The hosts in `external` are outside the engine (`external.rs`).
+/// The hosts in `external` are outside the engine (`outside_hosts.rs`).
 fn make_nodes(
     net: &Network,
     routes: &Routes,
@@ -112,7 +112,7 @@ fn make_nodes(
                 recipes[i] = Some((*agent, *input, relayed, bs_index - 1));
                 let agent = make_agent(*agent, input, net, relayed, bs_index - 1);
                 SimNode::BaseStation(BaseStationNode::new(
-                    crate::handoff::with_handoff(net, i, agent, false),
+                    crate::handoff_agents::with_handoff(net, i, agent, false),
                     *input,
                 ))
             }
@@ -275,7 +275,7 @@ impl<O: Observe> Simulation<O> {
     }
 
     /// [`Simulation::build`], with the hosts `external` outside the engine: nodes that run no
-    /// TCP (`external.rs`). Everything else, random streams included, is built as for a run
+    /// TCP (`outside_hosts.rs`). Everything else, random streams included, is built as for a run
     /// without them.
     pub(super) fn build_with(
         net: &Network,

@@ -92,7 +92,7 @@ impl<O: Observe> Simulation<O> {
         let offset = u64::from(pkt.seg.seq.since(first));
         let ok = match (pkt.payload_tag, self.state.flows[f].real_bytes) {
             (Some(tag), _) => tag == payload_tag(offset, pkt.seg.len),
-            // a real host's data reaching a modelled receiver (a mixed flow, `external.rs`):
+            // a real host's data reaching a modelled receiver (a mixed flow, `outside_hosts.rs`):
             // its bytes must be the transfer's at that offset (`transfer_bytes.rs`)
             (None, Some(seed)) => real_payload_ok(seed, offset, pkt),
             (None, None) => true,

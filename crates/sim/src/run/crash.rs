@@ -15,7 +15,7 @@ impl<O: Observe> Simulation<O> {
             return;
         };
         let agent = make_agent(kind, &input, &self.topo.net, relayed, index);
-        let fresh = crate::handoff::with_handoff(&self.topo.net, n, agent, true);
+        let fresh = crate::handoff_agents::with_handoff(&self.topo.net, n, agent, true);
         let lost = self
             .topo
             .net

@@ -7,12 +7,12 @@
 //! of transfer.
 //!
 //! Where its time comes from is the one seam of the loop, `driver.rs`: simulated time (jump to the
-//! next event) or the real clock with hosts outside the engine (`external.rs`).
+//! next event) or the real clock with hosts outside the engine (`outside_hosts.rs`).
 //!
-//! The rest of a run, one concern a file: `build.rs` (the run made from a network), `flows.rs` (the
-//! flow a packet belongs to, and when every flow has ended), `route.rs` (where a node's packet
+//! The rest of a run, one concern a file: `build.rs` (the run made from a network), `flow_lookup.rs` (the
+//! flow a packet belongs to, and when every flow has ended), `forward.rs` (where a node's packet
 //! goes next), `roaming.rs` (a mobile host that hands off), `crash.rs` (base-station crashes),
-//! `checks.rs` (the invariants checked as the run goes), `observe.rs` (traces and captures),
+//! `checks.rs` (the invariants checked as the run goes), `tell_observer.rs` (what the observer of traces and captures is told),
 //! `progress.rs` (a long run's progress reports) and `results.rs` (the results).
 
 use std::collections::VecDeque;
@@ -40,14 +40,14 @@ mod card;
 mod checks;
 mod crash;
 mod driver;
-mod external;
-mod flows;
-mod observe;
+mod flow_lookup;
+mod forward;
+mod outside_hosts;
 mod progress;
 mod results;
 mod roaming;
-mod route;
 mod sharing;
+mod tell_observer;
 
 #[cfg(test)]
 mod clone_tests;

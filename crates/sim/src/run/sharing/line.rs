@@ -11,7 +11,7 @@
 //! so every result is that of the job's own run to the bit, event counts included
 //! (`sim/tests/fork.rs` compares them).
 //!
-//! A run that cannot be copied (`fork.rs`) gives no snapshot: its diverging twins run from their
+//! A run that is not all in the engine (`fork.rs`) gives no snapshot: its diverging twins run from their
 //! start, with the same results. What a run needs of its TCPs for all this is one hook,
 //! [`SharingHook`].
 
@@ -212,7 +212,7 @@ impl Line {
     ) {
         let mut own: Option<Simulation> = None;
         let mut taken_at = from.map_or(0, |s| s.book.events);
-        // copies fail for good (a part that cannot be copied stays): then no more snapshots
+        // copies fail for good (a host outside the engine stays): then no more snapshots
         let mut can_copy = true;
         while !self.waiting.is_empty() || !self.riders.is_empty() {
             let watch = Watch {

@@ -34,7 +34,7 @@ impl<O: Observe> Simulation<O> {
         }
     }
 
-    /// Node `n` is a host outside the engine (`external.rs`).
+    /// Node `n` is a host outside the engine (`outside_hosts.rs`).
     pub(super) fn outside(&self, n: NodeId) -> bool {
         matches!(self.state.nodes[n], SimNode::External(_))
     }
