@@ -35,7 +35,7 @@ pub struct FlowState {
     pub gave_up_at: Option<Time>,
     pub inv: InvariantReport,
     /// The seed of the flow's bytes when one of its ends is a real host and the other modelled
-    /// (`run/external.rs`): the modelled end puts real bytes on the wire, and a modelled receiver
+    /// (`run/outside_hosts.rs`): the modelled end puts real bytes on the wire, and a modelled receiver
     /// checks the real bytes it gets.
     pub real_bytes: Option<u64>,
     /// The witnesses of this flow's sender the loop has seen fire

@@ -6,7 +6,7 @@ pub mod capture;
 pub mod channel;
 pub mod engine;
 pub mod flow;
-pub mod handoff;
+pub mod handoff_agents;
 pub mod invariants;
 pub mod job;
 pub mod link;

@@ -314,64 +314,38 @@ fn handoff_testbed(transfer: &str, every: Option<&str>, rule: &str, seed: u64) -
 }
 
 #[test]
-fn an_old_primary_that_drops_its_queue_rides_the_run_that_drains_it_until_a_buffer_request() {
-    // without handoffs no `Buffer` request reaches a base station: the rule is never read, and
-    // the twin takes the result of the run that drains; with a handoff every second it is, and
-    // the twin runs on its own. Either way each job gets its own run's result.
-    for (every, taken) in [(None, 1), (Some("1"), 0)] {
-        for seed in [1, 2] {
-            let jobs = vec![
-                handoff_testbed("400k", every, "drains", seed),
-                handoff_testbed("400k", every, "dropped", seed),
-            ];
-            let fams = families(&jobs);
-            assert_eq!(fams.len(), 1, "{every:?}: one family");
-            assert_eq!(
-                fams[0].twins,
-                [Twin {
-                    job: 1,
-                    of: 0,
-                    change: Change::DropsOldQueue,
-                    flows: vec![],
-                }]
-            );
-            let (shared, copies) = forked(&jobs);
-            assert_eq!(shared, separately(&jobs), "{every:?}, seed {seed}");
-            assert_eq!(copies, taken, "{every:?}, seed {seed}");
-        }
+fn runs_that_hand_off_fork_where_their_transfers_part() {
+    // a run with a mobile host that hands off is all data (its mobility layer, the handoff and
+    // split agents, the state on its way between base stations): it forks like any other, and
+    // each transfer gets its own run's result
+    for (every, rule) in [
+        (Some("1"), "drains"),
+        (Some("1"), "dropped"),
+        (None, "drains"),
+    ] {
+        let jobs = vec![
+            handoff_testbed("300k", every, rule, 1),
+            handoff_testbed("400k", every, rule, 1),
+        ];
+        let (shared, copies) = forked(&jobs);
+        assert_eq!(shared, separately(&jobs), "{every:?}, {rule}");
+        assert_eq!(copies, 1, "{every:?}, {rule}: the smaller run forked");
     }
-    // the rule is read: the handoffs' runs are not one (the dropped frames are in the counts)
-    let jobs = [
-        handoff_testbed("400k", Some("1"), "drains", 1),
-        handoff_testbed("400k", Some("1"), "dropped", 1),
-    ];
-    let own = separately(&jobs);
-    assert_ne!(own[0], own[1]);
 }
 
 #[test]
-fn networks_that_differ_in_more_than_the_old_primarys_queue_are_not_twins() {
-    let drains = handoff_testbed("400k", None, "drains", 1);
-    let dropped_larger = handoff_testbed("500k", None, "dropped", 1);
-    let other_seed = handoff_testbed("400k", None, "dropped", 2);
-    for twin in [&dropped_larger, &other_seed] {
-        assert!(!snooplab_sim::run::drops_old_queue_of(
-            &drains.network,
-            &twin.network
-        ));
-    }
-    // and the other way round: drains where the member drops is not the rule's twin
-    let dropped = handoff_testbed("400k", None, "dropped", 1);
-    assert!(snooplab_sim::run::drops_old_queue_of(
-        &drains.network,
-        &dropped.network
-    ));
-    assert!(!snooplab_sim::run::drops_old_queue_of(
-        &dropped.network,
-        &drains.network
-    ));
-    assert!(!snooplab_sim::run::drops_old_queue_of(
-        &drains.network,
-        &drains.network
-    ));
+fn the_old_primarys_queue_is_the_network_and_not_the_sharing_of_runs() {
+    // two readings of the old primary's queue are two networks: no twin, two families, each
+    // its own run (the dropped frames are in the counts)
+    let jobs = vec![
+        handoff_testbed("400k", Some("1"), "drains", 1),
+        handoff_testbed("400k", Some("1"), "dropped", 1),
+    ];
+    let fams = families(&jobs);
+    assert_eq!(fams.len(), 2);
+    assert!(fams.iter().all(|f| f.twins.is_empty()));
+    let (shared, _) = forked(&jobs);
+    let own = separately(&jobs);
+    assert_eq!(shared, own);
+    assert_ne!(own[0], own[1]);
 }

@@ -5,13 +5,17 @@ use snooplab_proto::{Flags, Time};
 use snooplab_sim::packet::SimPacket;
 use snooplab_sim::{Env, Protocol, Scenario, Simulation};
 
-/// Forwards like a router, except for what `fault` decides.
+/// Forwards like a router, except for what `fault` decides. (`Clone`, as every agent is: a run
+/// is a value that can be copied.)
+#[derive(Clone)]
 struct Faulty<F: FnMut(Port, &SimPacket) -> Vec<Transmit<SimPacket>>> {
     fault: F,
     out: std::collections::VecDeque<Transmit<SimPacket>>,
 }
 
-impl<F: FnMut(Port, &SimPacket) -> Vec<Transmit<SimPacket>>> Agent<SimPacket> for Faulty<F> {
+impl<F: FnMut(Port, &SimPacket) -> Vec<Transmit<SimPacket>> + Clone + 'static> Agent<SimPacket>
+    for Faulty<F>
+{
     fn on_packet(&mut self, _now: Time, from: Port, p: SimPacket) {
         let out = (self.fault)(from, &p);
         self.out.extend(out);

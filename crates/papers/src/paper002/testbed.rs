@@ -132,7 +132,13 @@ impl Paper002 {
         let mut handoff = HandoffSpec::paper002(4, 1, vec![2, 3], trigger);
         handoff.scheme = p.scheme;
         handoff.shared_channel = p.shared_channel;
-        handoff.old_primary_queue = p.old_primary_queue;
+        // the old primary's rule is read only when the mobile host asks a base station to
+        // buffer, at a handoff or after a base station restarts: a testbed with neither is one
+        // network under either reading, and its runs are one run (`families` makes a job that
+        // repeats another's network once)
+        if p.handoff_every.is_some() || p.crash.is_some() {
+            handoff.old_primary_queue = p.old_primary_queue;
+        }
         if !p.beacons {
             handoff.beacon_interval = None;
         }

@@ -145,8 +145,10 @@ pub enum Departure {
     Dropped,
 }
 
-/// The sans-IO interface of a base-station agent.
-pub trait Agent<P: SegmentView> {
+/// The sans-IO interface of a base-station agent. Every agent is a value that can be copied
+/// ([`CloneAgent`], which any `Clone` agent has): a simulated run is `Clone`, and a copy of one is
+/// how runs share their start (`sim/src/run/sharing/`).
+pub trait Agent<P: SegmentView>: CloneAgent<P> {
     /// A packet arrives on `from`.
     fn on_packet(&mut self, now: Time, from: Port, packet: P);
     /// The time the agent asked for has come.
@@ -177,10 +179,22 @@ pub trait Agent<P: SegmentView> {
     fn handover(&mut self) -> Option<&mut dyn Handover<P>> {
         None
     }
-    /// A copy of the agent as it stands, for a simulated run that forks into two (runs that
-    /// differ only in how many bytes their senders write share their common start). `None`: the
-    /// agent cannot be copied, and a run with it is not forked.
-    fn fork(&self) -> Option<Box<dyn Agent<P>>> {
-        None
+}
+
+/// A copy of a boxed agent as it stands (the one seam that makes `Box<dyn Agent>` `Clone`): every
+/// `Clone` agent has it, so an agent that cannot be copied does not compile as an agent.
+pub trait CloneAgent<P> {
+    fn clone_box(&self) -> Box<dyn Agent<P>>;
+}
+
+impl<P: SegmentView, A: Agent<P> + Clone + 'static> CloneAgent<P> for A {
+    fn clone_box(&self) -> Box<dyn Agent<P>> {
+        Box::new(self.clone())
+    }
+}
+
+impl<P> Clone for Box<dyn Agent<P>> {
+    fn clone(&self) -> Self {
+        (**self).clone_box()
     }
 }

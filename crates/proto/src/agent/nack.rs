@@ -288,9 +288,6 @@ impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for NackAgent<P> {
     fn queue_reader(&mut self) -> Option<&mut dyn QueueReader<P>> {
         Some(self)
     }
-    fn fork(&self) -> Option<Box<dyn Agent<P>>> {
-        Some(Box::new(self.clone()))
-    }
 }
 
 /// The queue rule reads the base station's input queue (paper 004 section 3.3).

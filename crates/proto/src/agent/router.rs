@@ -37,7 +37,4 @@ impl<P: SegmentView + Clone + 'static> Agent<P> for Router<P> {
     fn counters(&self) -> Counters {
         Counters(vec![("forwarded", self.forwarded)])
     }
-    fn fork(&self) -> Option<Box<dyn Agent<P>>> {
-        Some(Box::new(self.clone()))
-    }
 }

@@ -371,9 +371,6 @@ impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SplitAgent<P> 
     fn relay(&self) -> Option<&dyn Relay> {
         Some(self)
     }
-    fn fork(&self) -> Option<Box<dyn Agent<P>>> {
-        Some(Box::new(self.clone()))
-    }
 }
 
 impl<P> SplitAgent<P> {

@@ -73,7 +73,7 @@ pub struct TcpConfig {
     /// (Stevens vol. 2, section 27.5): an 8192-byte buffer holds six 1400-byte segments, not five.
     pub round_buffers_to_mss: bool,
     /// Bytes the application writes. Read only through `Tcp::buffer_end`, `Tcp::app_closed` and
-    /// `Tcp::total_bytes`, which `Tcp::writes_alike` covers: the simulator forks runs of different
+    /// `Tcp::total_bytes`, which `SharingHook::writes_alike` covers: the simulator forks runs of different
     /// transfers on it (`sim/src/run/sharing/fork.rs`).
     pub app_bytes: u64,
     pub close_when: CloseWhen,

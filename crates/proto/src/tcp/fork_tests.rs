@@ -1,5 +1,5 @@
 //! The rules a simulated run forks on (`sim/src/run/sharing/fork.rs`), each checked on twin senders fed
-//! the same segments and timeouts: [`Tcp::writes_alike`] (a bulk sender of `app_bytes` and its twin
+//! the same segments and timeouts: [`SharingHook::writes_alike`] (a bulk sender of `app_bytes` and its twin
 //! that writes fewer bytes send the same segments and ask for the same timeouts for as long as the
 //! rule holds before each input), and [`Tcp::would_have_acted`] (a sender without Early
 //! Retransmit or EFR's threshold and its twin with it act alike until the first says the rule

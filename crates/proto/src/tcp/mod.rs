@@ -41,6 +41,7 @@ pub use reass::Reassembly;
 pub use recovery::Recovery;
 pub use rtt::{BsdRtt, RttEstimator, BACKOFF};
 pub use stats::{TcpStats, TimeoutCauses, TxKind};
+pub use witness::SharingHook;
 
 use std::collections::VecDeque;
 
@@ -390,35 +391,6 @@ impl Tcp {
             CloseWhen::Relay => self.relay_written,
             _ => self.cfg.app_bytes,
         }
-    }
-
-    /// Whether all this side has done so far, and all it does in the next event, is the same
-    /// for an application that writes `n` bytes as for one that writes
-    /// [`TcpConfig::app_bytes`] (a simulated run forks on it: runs that differ only in their
-    /// transfers share their start). A bulk application's byte count is read only once the
-    /// peer has acknowledged up to a send buffer short of it ([`Tcp::buffer_end`],
-    /// [`Tcp::app_closed`]); an event acknowledges at most what was sent before it, and the
-    /// handshake rounds the buffer up by less than a segment.
-    pub fn writes_alike(&self, n: u64) -> bool {
-        if n == self.cfg.app_bytes {
-            return true;
-        }
-        if self.cfg.close_when != CloseWhen::AfterSend || n > self.cfg.app_bytes {
-            return false;
-        }
-        let sent = if self.snd_max.lt(self.data_start()) {
-            0
-        } else {
-            u64::from(self.snd_max.since(self.data_start()))
-        };
-        sent + u64::from(self.sndbuf) + u64::from(self.cfg.mss.max(32)) < n
-    }
-
-    /// The application writes `n` bytes in all from now on; only where
-    /// [`Tcp::writes_alike`] held before the last event, which nothing here checks again (it
-    /// looks one event ahead: where a run parts, it no longer holds).
-    pub fn set_app_bytes(&mut self, n: u64) {
-        self.cfg.app_bytes = n;
     }
 
     /// Data bytes acknowledged by the peer.

@@ -12,6 +12,7 @@ use super::{Outgoing, Side};
 use crate::network::InputQueue;
 use crate::packet::SimPacket;
 
+#[derive(Clone)]
 pub struct BaseStationNode {
     pub agent: Box<dyn Agent<SimPacket>>,
     /// Frames from the cell that the channel corrupted: its link layer drops them.
@@ -56,21 +57,6 @@ impl BaseStationNode {
 
     pub fn restart(&mut self) {
         self.down = false;
-    }
-
-    /// A copy of the base station as it stands, for a run that forks (`run/sharing/fork.rs`); `None`
-    /// if its agent cannot be copied ([`Agent::fork`]).
-    pub fn fork(&self) -> Option<BaseStationNode> {
-        Some(BaseStationNode {
-            agent: self.agent.fork()?,
-            dropped_corrupted: self.dropped_corrupted,
-            input: self.input,
-            waiting: self.waiting.clone(),
-            busy_until: self.busy_until,
-            input_drops: self.input_drops,
-            down: self.down,
-            crash_drops: self.crash_drops,
-        })
     }
 
     /// A packet arrives from `side`: lost if the station is down or the frame corrupted, else to

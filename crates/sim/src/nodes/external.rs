@@ -24,7 +24,7 @@ use crate::packet::SimPacket;
 /// delivers at most one packet per station of a cell (a beacon), and one read one packet.
 pub const QUEUE_LIMIT: usize = 1024;
 
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct ExternalHost {
     /// Delivered by the network, for the driver to hand to the host.
     to_host: VecDeque<SimPacket>,

@@ -31,7 +31,7 @@ pub struct Conn {
 }
 
 /// A host's TCP endpoints. A packet for no endpoint here is dropped and counted.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct HostNode {
     pub conns: Vec<Conn>,
     /// Packets that matched no endpoint.
@@ -44,20 +44,6 @@ pub struct HostNode {
 }
 
 impl HostNode {
-    /// A copy of the host as it stands, for a run that forks (`run/sharing/fork.rs`); `None` for a host
-    /// that hands off (its mobility layer is not copied).
-    pub fn fork(&self) -> Option<HostNode> {
-        if self.mobile.is_some() {
-            return None;
-        }
-        Some(HostNode {
-            conns: self.conns.clone(),
-            unmatched: self.unmatched,
-            next: self.next,
-            mobile: None,
-        })
-    }
-
     /// The endpoint a segment from `seg.src` to `seg.dst` belongs to.
     pub fn conn_index(&self, packet: &SimPacket) -> Option<usize> {
         let s = &packet.seg;

@@ -21,13 +21,13 @@ use crate::packet::SimPacket;
 
 /// The mobility layer of one mobile host. (Boxed: most hosts have none, and every node is as large
 /// as the largest kind; `Option<MobileLayer>` is one pointer.)
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct MobileLayer(Box<MobileHandoff>);
 
 impl MobileLayer {
     /// The layer of host `node`, if the network's handoffs make it a mobile host that hands off.
     pub fn of(net: &Network, node: NodeId) -> Option<MobileLayer> {
-        crate::handoff::mobile_host(net, node).map(MobileLayer::from)
+        crate::handoff_agents::mobile_host(net, node).map(MobileLayer::from)
     }
 
     /// Its timer, if it has come (a handoff decision on the timer, or a request repeated).

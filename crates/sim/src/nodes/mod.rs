@@ -66,6 +66,7 @@ pub enum Inbound {
 }
 
 /// A node of any kind.
+#[derive(Clone)]
 pub enum SimNode {
     Host(HostNode),
     BaseStation(BaseStationNode),
@@ -99,14 +100,11 @@ impl SimNode {
         }
     }
 
-    /// A copy of the node as it stands, for a run that forks (`run/sharing/fork.rs`); `None` for a host
-    /// outside the engine, a host that hands off, or an agent that cannot be copied.
-    pub fn fork(&self) -> Option<SimNode> {
-        match self {
-            SimNode::Host(h) => h.fork().map(SimNode::Host),
-            SimNode::BaseStation(b) => b.fork().map(SimNode::BaseStation),
-            SimNode::External(_) => None,
-        }
+    /// Whether the node is all inside the engine, so that a copy of it is a copy of all of it: a
+    /// host outside the engine is a real stack whose state a copy does not hold (a run with one
+    /// never forks, `run/sharing/fork.rs`).
+    pub fn is_in_engine(&self) -> bool {
+        !matches!(self, SimNode::External(_))
     }
 
     pub fn host_mut(&mut self) -> Option<&mut HostNode> {

@@ -7,7 +7,7 @@ use snooplab_proto::tcp::{Tcp, TcpConfig};
 use snooplab_proto::{Endpoint, Time};
 
 use super::card::Card;
-use super::{Event, Simulation};
+use super::{Bookkeeping, Event, Progress, Simulation, State, Topology};
 use crate::agents::{make_agent, AgentRecipe};
 use crate::channel::Channel;
 use crate::engine::EventQueue;
@@ -78,7 +78,7 @@ fn host_clocks(net: &Network, places: &Places) -> Vec<Option<(Time, Time)>> {
 
 /// Every node as its kind makes it, and how each base station's agent was made (to make it again
 /// after a crash).
-/// The hosts in `external` are outside the engine (`external.rs`).
+/// The hosts in `external` are outside the engine (`outside_hosts.rs`).
 fn make_nodes(
     net: &Network,
     routes: &Routes,
@@ -112,7 +112,7 @@ fn make_nodes(
                 recipes[i] = Some((*agent, *input, relayed, bs_index - 1));
                 let agent = make_agent(*agent, input, net, relayed, bs_index - 1);
                 SimNode::BaseStation(BaseStationNode::new(
-                    crate::handoff::with_handoff(net, i, agent, false),
+                    crate::handoff_agents::with_handoff(net, i, agent, false),
                     *input,
                 ))
             }
@@ -275,7 +275,7 @@ impl<O: Observe> Simulation<O> {
     }
 
     /// [`Simulation::build`], with the hosts `external` outside the engine: nodes that run no
-    /// TCP (`external.rs`). Everything else, random streams included, is built as for a run
+    /// TCP (`outside_hosts.rs`). Everything else, random streams included, is built as for a run
     /// without them.
     pub(super) fn build_with(
         net: &Network,
@@ -300,69 +300,77 @@ impl<O: Observe> Simulation<O> {
             .collect();
         let cells = make_cells(net);
         obs.begin(net);
-        let mut sim = Simulation {
+        let topo = Topology {
             routes,
             addrs: net.nodes.iter().map(|n| n.addr).collect(),
-            now: 0,
-            // a timer for each node, then one for each cell (`Simulation::dispatch`)
-            queue: EventQueue::with_timers(net.nodes.len() + net.cells.len()),
-            nodes,
-            in_flight: (0..net.links.len()).map(|_| Default::default()).collect(),
-            links,
-            cells,
             node_cells: (0..net.nodes.len())
                 .map(|n| match places.cell_of[n] {
                     Some(c) => vec![c],
                     None => places.stations_of[n].iter().map(|&(c, _)| c).collect(),
                 })
                 .collect(),
-            recipes,
-            in_transit: vec![],
-            air_group: air_groups(net),
-            air_hold: None,
-            decisions_seen: vec![0; net.nodes.len()],
-            state_transfers: vec![(0, 0.0); net.nodes.len()],
             roaming: roaming_table(net, &places),
+            recipes,
+            air_group: air_groups(net),
+            senders_on: flows_at(net, true),
+            receivers_on: flows_at(net, false),
+            endpoints: ends.endpoints,
+            env: env.to_string(),
+            net: net.clone(),
+        };
+        let state = State {
+            now: 0,
+            // a timer for each node, then one for each cell (`Simulation::dispatch`)
+            queue: EventQueue::with_timers(net.nodes.len() + net.cells.len()),
+            nodes,
+            links,
+            in_flight: (0..net.links.len()).map(|_| Default::default()).collect(),
+            cells,
             cards: cards(net, &places),
+            air_hold: None,
+            in_transit: vec![],
+            decisions_seen: vec![0; net.nodes.len()],
             flows: net
                 .flows
                 .iter()
                 .zip(&ends.receiver_conns)
                 .map(|(f, &conn)| FlowState::new(f.from, f.to, conn))
                 .collect(),
-            senders_on: flows_at(net, true),
-            receivers_on: flows_at(net, false),
-            scratch: Vec::new(),
-            endpoints: ends.endpoints,
             pending: ends.pending,
+        };
+        let book = Bookkeeping {
             events: 0,
             capped: false,
             inv: InvariantReport::default(),
-            env: env.to_string(),
-            obs,
-            progress: None,
+            state_transfers: vec![(0, 0.0); net.nodes.len()],
+            scratch: Vec::new(),
+            progress: Progress::default(),
             ended: 0,
             hosts_ran: true,
             witness_fired: false,
-            buffer_asked: false,
-            net: net.clone(),
+        };
+        let mut sim = Simulation {
+            topo,
+            state,
+            book,
+            obs,
         };
         sim.mixed_flows_carry_real_bytes(external);
-        for (i, c) in sim.net.crashes.iter().enumerate() {
-            sim.queue.push(c.at, Event::Crash(i));
-            sim.queue.push(c.at + c.down_for, Event::Restart(i));
+        for (i, c) in sim.topo.net.crashes.iter().enumerate() {
+            sim.state.queue.push(c.at, Event::Crash(i));
+            sim.state.queue.push(c.at + c.down_for, Event::Restart(i));
         }
         // nodes with timers of their own from the start (a mobile host's handoff timer, beacons):
         // armed now, not at their first packet
-        for n in 0..sim.nodes.len() {
+        for n in 0..sim.state.nodes.len() {
             sim.arm_node(n);
         }
-        for f in 0..sim.net.flows.len() {
-            let start = sim.net.flows[f].start;
+        for f in 0..sim.topo.net.flows.len() {
+            let start = sim.topo.net.flows[f].start;
             if start == 0 {
                 sim.start_flow(f);
             } else {
-                sim.queue.push(start, Event::Start(f));
+                sim.state.queue.push(start, Event::Start(f));
             }
         }
         sim
@@ -375,15 +383,15 @@ impl<O: Observe> Simulation<O> {
     /// receiver checks the real bytes it gets. Before any flow starts, so that the first SYN is
     /// a real packet too.
     fn mixed_flows_carry_real_bytes(&mut self, external: &[NodeId]) {
-        for f in 0..self.net.flows.len() {
-            let (from, to) = (self.net.flows[f].from, self.net.flows[f].to);
+        for f in 0..self.topo.net.flows.len() {
+            let (from, to) = (self.topo.net.flows[f].from, self.topo.net.flows[f].to);
             if external.contains(&from) == external.contains(&to) {
                 continue; // both ends in the engine, or neither
             }
-            let seed = crate::transfer_bytes::seed_of(self.net.seed, f);
-            self.flows[f].real_bytes = Some(seed);
-            let conn = self.flows[f].receiver_conn;
-            if let Some(c) = self.nodes[to]
+            let seed = crate::transfer_bytes::seed_of(self.topo.net.seed, f);
+            self.state.flows[f].real_bytes = Some(seed);
+            let conn = self.state.flows[f].receiver_conn;
+            if let Some(c) = self.state.nodes[to]
                 .host_mut()
                 .and_then(|h| h.conns.get_mut(conn))
             {
@@ -400,7 +408,7 @@ impl Simulation {
         let bs = net.node_id("bs");
         let mut sim = Simulation::of_network(&net, sc.env.name());
         if let Some(b) = bs
-            .and_then(|n| sim.nodes.get_mut(n))
+            .and_then(|n| sim.state.nodes.get_mut(n))
             .and_then(SimNode::base_station_mut)
         {
             b.agent = agent;

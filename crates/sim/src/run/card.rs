@@ -95,16 +95,16 @@ impl<O: Observe> Simulation<O> {
     /// (dropped if that is full, counted as the cell's station drops), and goes to its cell's
     /// medium at once if the card is free. The node's kick starts its cells.
     pub(super) fn queue_on_card(&mut self, node: NodeId, frame: CardFrame) {
-        let Some(card) = self.cards[node].as_mut() else {
+        let Some(card) = self.state.cards[node].as_mut() else {
             return;
         };
         let (cell, station) = (frame.cell, frame.station);
         if !card.push(frame) {
-            self.cells[cell].stations[station].drops += 1;
+            self.state.cells[cell].stations[station].drops += 1;
             return;
         }
         let held = card.len();
-        let m = &mut self.cells[cell];
+        let m = &mut self.state.cells[cell];
         m.max_queue = m.max_queue.max(held);
         self.hand_to_medium(node);
     }
@@ -115,14 +115,14 @@ impl<O: Observe> Simulation<O> {
     #[inline(always)]
     pub(super) fn card_sent(&mut self, node: NodeId, cell: usize) {
         // (most hosts have no card of their own: the test is inlined where a frame ends)
-        if self.cards[node].is_some() {
+        if self.state.cards[node].is_some() {
             self.card_sent_now(node, cell);
         }
     }
 
     /// [`Simulation::card_sent`] for a host with a card.
     fn card_sent_now(&mut self, node: NodeId, cell: usize) {
-        let Some(card) = self.cards[node].as_mut() else {
+        let Some(card) = self.state.cards[node].as_mut() else {
             return;
         };
         if card.left_medium(cell) {
@@ -135,9 +135,9 @@ impl<O: Observe> Simulation<O> {
     /// Hands the card's head frame to its cell's medium if the card holds none there; returns
     /// that cell.
     fn hand_to_medium(&mut self, node: NodeId) -> Option<usize> {
-        let f = self.cards[node].as_mut()?.hand_next()?;
+        let f = self.state.cards[node].as_mut()?.hand_next()?;
         // the medium's station queue holds at most this one frame of the host
-        self.cells[f.cell].enqueue(f.station, f.to, f.packet, f.priority);
+        self.state.cells[f.cell].enqueue(f.station, f.to, f.packet, f.priority);
         Some(f.cell)
     }
 }

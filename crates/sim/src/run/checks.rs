@@ -22,7 +22,8 @@ impl<O: Observe> Simulation<O> {
             return;
         };
         if O::ACTIVE {
-            self.obs.ack_arrived(self.now, node, f, &pkt.seg, first);
+            self.obs
+                .ack_arrived(self.state.now, node, f, &pkt.seg, first);
         }
         // End-to-end semantics: an ACK may only cover data the receiver has. Counted in bytes of
         // the transfer, so that a split base station, whose two connections number the bytes
@@ -32,7 +33,7 @@ impl<O: Observe> Simulation<O> {
         if !seg.has_ack() {
             return;
         }
-        let transfer = self.net.flows[f].transfer;
+        let transfer = self.topo.net.flows[f].transfer;
         let acked = u64::from(seg.ack.since(first)).min(transfer);
         let Some(has) = self
             .tcp(f, Role::Receiver)
@@ -42,8 +43,8 @@ impl<O: Observe> Simulation<O> {
         };
         if acked > has {
             let split = self.split_on_path(f);
-            let now = self.now;
-            let inv = &mut self.flows[f].inv;
+            let now = self.state.now;
+            let inv = &mut self.state.flows[f].inv;
             if split {
                 inv.split_acks_ahead += 1;
                 return;
@@ -59,12 +60,17 @@ impl<O: Observe> Simulation<O> {
 
     /// Whether a base station on flow `f`'s path splits its connection.
     pub(super) fn split_on_path(&self, f: FlowId) -> bool {
-        self.routes
-            .path(&self.net, self.flows[f].sender, self.flows[f].receiver)
+        self.topo
+            .routes
+            .path(
+                &self.topo.net,
+                self.state.flows[f].sender,
+                self.state.flows[f].receiver,
+            )
             .iter()
             .any(|&b| {
                 matches!(
-                    self.net.nodes[b].kind,
+                    self.topo.net.nodes[b].kind,
                     NodeKind::BaseStation {
                         agent: AgentKind::Split { .. },
                         ..
@@ -77,23 +83,23 @@ impl<O: Observe> Simulation<O> {
     /// receiver's view of the stream, so the check holds through a split base station too; packets a
     /// split relay built carry no digest.
     pub(super) fn check_payload(&mut self, f: FlowId, pkt: &SimPacket) {
-        if pkt.seg.len == 0 || pkt.seg.src != self.endpoints[f].0 {
+        if pkt.seg.len == 0 || pkt.seg.src != self.topo.endpoints[f].0 {
             return;
         }
         let Some(first) = self.receiver_first(f) else {
             return;
         };
         let offset = u64::from(pkt.seg.seq.since(first));
-        let ok = match (pkt.payload_tag, self.flows[f].real_bytes) {
+        let ok = match (pkt.payload_tag, self.state.flows[f].real_bytes) {
             (Some(tag), _) => tag == payload_tag(offset, pkt.seg.len),
-            // a real host's data reaching a modelled receiver (a mixed flow, `external.rs`):
+            // a real host's data reaching a modelled receiver (a mixed flow, `outside_hosts.rs`):
             // its bytes must be the transfer's at that offset (`transfer_bytes.rs`)
             (None, Some(seed)) => real_payload_ok(seed, offset, pkt),
             (None, None) => true,
         };
         if !ok {
-            let now = self.now;
-            let inv = &mut self.flows[f].inv;
+            let now = self.state.now;
+            let inv = &mut self.state.flows[f].inv;
             inv.payload_mismatches += 1;
             inv.note(format!(
                 "at {:.6} s the receiver got {} bytes at offset {} whose payload the sender never sent there",
@@ -107,8 +113,8 @@ impl<O: Observe> Simulation<O> {
     /// After a host's TCPs ran: a flow is complete when its receiving application has read the
     /// last byte; the receiver's memory stays within its buffer.
     pub(super) fn after_receive(&mut self, node: NodeId) {
-        for k in 0..self.receivers_on[node].len() {
-            self.after_receive_flow(self.receivers_on[node][k]);
+        for k in 0..self.topo.receivers_on[node].len() {
+            self.after_receive_flow(self.topo.receivers_on[node][k]);
         }
     }
 
@@ -120,9 +126,9 @@ impl<O: Observe> Simulation<O> {
         };
         let (delivered, read) = (t.stats().bytes_delivered, t.stats().bytes_read);
         let (reass, rcvbuf) = (t.reass_bytes(), t.buffers().1);
-        let transfer = self.net.flows[f].transfer;
-        let now = self.now;
-        let fl = &mut self.flows[f];
+        let transfer = self.topo.net.flows[f].transfer;
+        let now = self.state.now;
+        let fl = &mut self.state.flows[f];
         if delivered > transfer {
             fl.inv.over_delivery = delivered - transfer;
         }
@@ -138,8 +144,8 @@ impl<O: Observe> Simulation<O> {
     }
 
     pub(super) fn check_sender_memory(&mut self, n: NodeId) {
-        for k in 0..self.senders_on[n].len() {
-            let f = self.senders_on[n][k];
+        for k in 0..self.topo.senders_on[n].len() {
+            let f = self.topo.senders_on[n][k];
             let Some(t) = self.tcp(f, Role::Sender) else {
                 continue;
             };
@@ -148,14 +154,14 @@ impl<O: Observe> Simulation<O> {
             let w = (t.cwnd(), t.ssthresh(), t.snd_wnd());
             // +1: the FIN occupies a sequence number but no buffer space.
             if outstanding > sndbuf + 1 {
-                let inv = &mut self.flows[f].inv;
+                let inv = &mut self.state.flows[f].inv;
                 inv.memory_bound_violations += 1;
                 inv.note(format!(
                     "the sender has {outstanding} bytes outstanding, above its {sndbuf} byte buffer"
                 ));
             }
             if O::ACTIVE {
-                self.obs.window(self.now, n, f, w);
+                self.obs.window(self.state.now, n, f, w);
             }
         }
     }

@@ -10,17 +10,18 @@ impl<O: Observe> Simulation<O> {
     /// A base station crashes: its agent starts afresh, as at the start of the run but with no
     /// mobile host to forward for, and every packet it held, queued for its cell included, is lost.
     pub(super) fn crash(&mut self, i: usize) {
-        let n = self.net.crashes[i].node;
-        let Some((kind, input, relayed, index)) = self.recipes[n] else {
+        let n = self.topo.net.crashes[i].node;
+        let Some((kind, input, relayed, index)) = self.topo.recipes[n] else {
             return;
         };
-        let agent = make_agent(kind, &input, &self.net, relayed, index);
-        let fresh = crate::handoff::with_handoff(&self.net, n, agent, true);
+        let agent = make_agent(kind, &input, &self.topo.net, relayed, index);
+        let fresh = crate::handoff_agents::with_handoff(&self.topo.net, n, agent, true);
         let lost = self
+            .topo
             .net
             .cell_of(n)
-            .map_or(0, |c| self.cells[c].clear_queue(BASE_STATION));
-        if let Some(b) = self.nodes[n].base_station_mut() {
+            .map_or(0, |c| self.state.cells[c].clear_queue(BASE_STATION));
+        if let Some(b) = self.state.nodes[n].base_station_mut() {
             b.crash(fresh);
             b.crash_drops += lost as u64;
         }
@@ -29,8 +30,8 @@ impl<O: Observe> Simulation<O> {
 
     /// A crashed base station comes back.
     pub(super) fn restart(&mut self, i: usize) {
-        let n = self.net.crashes[i].node;
-        if let Some(b) = self.nodes[n].base_station_mut() {
+        let n = self.topo.net.crashes[i].node;
+        if let Some(b) = self.state.nodes[n].base_station_mut() {
             b.restart();
         }
         self.kick(n);

@@ -7,12 +7,12 @@
 //! of transfer.
 //!
 //! Where its time comes from is the one seam of the loop, `driver.rs`: simulated time (jump to the
-//! next event) or the real clock with hosts outside the engine (`external.rs`).
+//! next event) or the real clock with hosts outside the engine (`outside_hosts.rs`).
 //!
-//! The rest of a run, one concern a file: `build.rs` (the run made from a network), `flows.rs` (the
-//! flow a packet belongs to, and when every flow has ended), `route.rs` (where a node's packet
+//! The rest of a run, one concern a file: `build.rs` (the run made from a network), `flow_lookup.rs` (the
+//! flow a packet belongs to, and when every flow has ended), `forward.rs` (where a node's packet
 //! goes next), `roaming.rs` (a mobile host that hands off), `crash.rs` (base-station crashes),
-//! `checks.rs` (the invariants checked as the run goes), `observe.rs` (traces and captures),
+//! `checks.rs` (the invariants checked as the run goes), `tell_observer.rs` (what the observer of traces and captures is told),
 //! `progress.rs` (a long run's progress reports) and `results.rs` (the results).
 
 use std::collections::VecDeque;
@@ -40,21 +40,25 @@ mod card;
 mod checks;
 mod crash;
 mod driver;
-mod external;
-mod flows;
-mod observe;
+mod flow_lookup;
+mod forward;
+mod outside_hosts;
 mod progress;
 mod results;
 mod roaming;
-mod route;
 mod sharing;
+mod tell_observer;
+
+#[cfg(test)]
+mod clone_tests;
 
 pub use driver::{Driver, SimulatedTime, Step};
+use progress::Progress;
 pub use progress::{ProgressFn, RunProgress, PROGRESS_EVERY};
 use sharing::Watch;
 pub use sharing::{
-    drops_old_queue_of, families, run_family, run_sharing_start, same_but_transfers, sends_no_more,
-    twin_of, Change, Family, Rider, SharedRuns, Twin,
+    families, run_family, run_sharing_start, same_but_transfers, sends_no_more, twin_of, Change,
+    Family, Rider, SharedRuns, Twin,
 };
 
 /// What the queue holds besides the timers: node `n`'s timer is the queue's timer `n`, cell
@@ -79,18 +83,26 @@ enum Event {
 /// A split connection's state between two base stations: where it goes, and the agent.
 type StateInTransit = (NodeId, Box<dyn Agent<SimPacket>>);
 
+/// One run: what the network is ([`Topology`]), where the run stands ([`State`]), what it has
+/// counted and recorded ([`Bookkeeping`]) and its observer. All of it is data, so a run is
+/// `Clone`: a copy goes on as the same run, event for event (a run that forks is a copy with a
+/// change to its network, `sharing/fork.rs`).
+#[derive(Clone)]
 pub struct Simulation<O: Observe = NoObserver> {
+    topo: Topology,
+    state: State,
+    book: Bookkeeping,
+    /// Traces and captures, when asked for.
+    obs: O,
+}
+
+/// What never changes during a run: the network and what the build derived from it.
+#[derive(Clone)]
+struct Topology {
     net: Network,
     routes: Routes,
     /// Address of every node, for routing by destination.
     addrs: Vec<u32>,
-    now: Time,
-    queue: EventQueue<Event>,
-    nodes: Vec<SimNode>,
-    links: Vec<[WiredLink; 2]>,
-    /// Packets on each wired link direction, in the order they arrive.
-    in_flight: Vec<[VecDeque<SimPacket>; 2]>,
-    cells: Vec<Medium>,
     /// The cells each node is a station of (as base station or mobile host; only a mobile host
     /// that hands off has more than one): a kick starts them once the node has sent, even when it
     /// sent nothing, so that the medium's next frame is scheduled before the node's timer (the
@@ -99,12 +111,31 @@ pub struct Simulation<O: Observe = NoObserver> {
     /// For a mobile host that hands off: each base station of its group, with the cell and the
     /// station number the host has there.
     roaming: Vec<Vec<(NodeId, usize, usize)>>,
-    /// The one card (and interface queue) of a mobile host in more than one cell (`card.rs`).
-    cards: Vec<Option<card::Card>>,
     /// How each base station's agent was made, to make it again after a crash.
     recipes: Vec<Option<AgentRecipe>>,
     /// For each cell, the other cells on the same radio channel (`HandoffSpec::shared_channel`).
     air_group: Vec<Vec<usize>>,
+    /// The flows each node sends and receives.
+    senders_on: Vec<Vec<FlowId>>,
+    receivers_on: Vec<Vec<FlowId>>,
+    /// The flows' endpoints: (sender, receiver).
+    endpoints: Vec<(Endpoint, Endpoint)>,
+    /// The report's scenario labels: environment, and the first station's error model.
+    env: String,
+}
+
+/// Where the run stands: what the events change.
+#[derive(Clone)]
+struct State {
+    now: Time,
+    queue: EventQueue<Event>,
+    nodes: Vec<SimNode>,
+    links: Vec<[WiredLink; 2]>,
+    /// Packets on each wired link direction, in the order they arrive.
+    in_flight: Vec<[VecDeque<SimPacket>; 2]>,
+    cells: Vec<Medium>,
+    /// The one card (and interface queue) of a mobile host in more than one cell (`card.rs`).
+    cards: Vec<Option<card::Card>>,
     /// A cell of a shared channel whose frame just ended: while its receiver takes the frame (and
     /// may answer at once), neither it nor the other cells of its channel start, so that the
     /// others get their turn first (a cell's timer, `Simulation::cell_timeout`).
@@ -113,29 +144,26 @@ pub struct Simulation<O: Observe = NoObserver> {
     in_transit: Vec<Option<StateInTransit>>,
     /// Handoff decisions of each mobile host already acted on.
     decisions_seen: Vec<u64>,
-    /// The connection-state transfers each mobile host's handoffs took: how many, and the sum of
-    /// their times in ms (in order, so the mean is the same to the bit as a mean over a list).
-    state_transfers: Vec<(u64, f64)>,
     flows: Vec<FlowState>,
-    /// The flows each node sends and receives.
-    senders_on: Vec<Vec<FlowId>>,
-    receivers_on: Vec<Vec<FlowId>>,
-    /// Reused by `node_timeout`: the timeouts of a node's senders before its timer ran.
-    scratch: Vec<(FlowId, u64)>,
-    /// The flows' endpoints: (sender, receiver).
-    endpoints: Vec<(Endpoint, Endpoint)>,
     /// The TCP configuration each flow's sender opens with, until it starts.
     pending: Vec<Option<TcpConfig>>,
+}
+
+/// What the run counted and what the loop keeps for itself: counters, checks, progress reports,
+/// and the records of the sharing of runs.
+#[derive(Clone)]
+struct Bookkeeping {
     events: u64,
     /// The loop stopped at the time cap with events still to come.
     capped: bool,
     inv: InvariantReport,
-    /// The report's scenario labels: environment, and the first station's error model.
-    env: String,
-    /// Traces and captures, when asked for.
-    obs: O,
+    /// The connection-state transfers each mobile host's handoffs took: how many, and the sum of
+    /// their times in ms (in order, so the mean is the same to the bit as a mean over a list).
+    state_transfers: Vec<(u64, f64)>,
+    /// Reused by `node_timeout`: the timeouts of a node's senders before its timer ran.
+    scratch: Vec<(FlowId, u64)>,
     /// Told how the run is going every [`PROGRESS_EVERY`] events, when asked for.
-    progress: Option<ProgressFn>,
+    progress: Progress,
     /// Flows `0..ended` have ended (an ended flow stays ended), so the end-of-run test looks at
     /// each flow once it has ended, not at every flow after every event.
     ended: usize,
@@ -143,11 +171,8 @@ pub struct Simulation<O: Observe = NoObserver> {
     /// events that touch no host (most of a CSMA cell's: waits that end) skip the test.
     hosts_ran: bool,
     /// A sender's witness fired since the loop last looked ([`FlowState::witnessed`]): a twin
-    /// riding this run may part from it (`line.rs`).
+    /// riding this run may part from it (`sharing/line.rs`).
     witness_fired: bool,
-    /// A mobile host's `Buffer` request reached a base station: the old primary's queue rule
-    /// (`OldPrimaryQueue`) was read, so a twin that drops where this run drains parts from it.
-    buffer_asked: bool,
 }
 
 impl Simulation<NoObserver> {
@@ -196,19 +221,19 @@ impl Simulation<Observer> {
 impl<O: Observe> Simulation<O> {
     /// The flow's sender opens its connection.
     fn start_flow(&mut self, f: FlowId) {
-        let Some(cfg) = self.pending[f].take() else {
+        let Some(cfg) = self.state.pending[f].take() else {
             return;
         };
-        let (src, dst) = self.endpoints[f];
-        let node = self.net.flows[f].from;
-        self.hosts_ran = true;
-        if let Some(h) = self.nodes[node].host_mut() {
-            self.flows[f].sender_conn = Some(h.conns.len());
+        let (src, dst) = self.topo.endpoints[f];
+        let node = self.topo.net.flows[f].from;
+        self.book.hosts_ran = true;
+        if let Some(h) = self.state.nodes[node].host_mut() {
+            self.state.flows[f].sender_conn = Some(h.conns.len());
             h.conns.push(Conn {
                 flow: f,
                 role: Role::Sender,
-                tcp: Tcp::connect(cfg, src, dst, self.now),
-                wire: self.flows[f].real_bytes,
+                tcp: Tcp::connect(cfg, src, dst, self.state.now),
+                wire: self.state.flows[f].real_bytes,
             });
         }
         self.kick(node);
@@ -239,7 +264,7 @@ impl<O: Observe> Simulation<O> {
             return true;
         }
         while !over {
-            let (t, ev) = match driver.next(&mut self.queue) {
+            let (t, ev) = match driver.next(&mut self.state.queue) {
                 Step::Event(t, ev) => (t, ev),
                 Step::Input(now) if D::EXTERNAL => {
                     self.take_input(driver, now);
@@ -248,27 +273,27 @@ impl<O: Observe> Simulation<O> {
                 }
                 Step::Input(_) | Step::End => break,
             };
-            if t > self.net.max_time {
-                self.inv.note(format!(
+            if t > self.topo.net.max_time {
+                self.book.inv.note(format!(
                     "stopped at the time cap of {} s",
-                    as_secs_f64(self.net.max_time)
+                    as_secs_f64(self.topo.net.max_time)
                 ));
-                self.capped = true;
+                self.book.capped = true;
                 break;
             }
-            self.now = t;
-            self.events += 1;
+            self.state.now = t;
+            self.book.events += 1;
             self.dispatch(ev);
             if D::EXTERNAL {
                 self.flush_external(driver);
             }
-            if D::EXTERNAL || std::mem::take(&mut self.hosts_ran) {
+            if D::EXTERNAL || std::mem::take(&mut self.book.hosts_ran) {
                 over = self.all_finished() && driver.flows_finished();
                 if !over && parts(self) {
                     return true;
                 }
             }
-            if self.events & (PROGRESS_EVERY - 1) == 0 && self.progress.is_some() {
+            if self.book.events & (PROGRESS_EVERY - 1) == 0 && self.book.progress.is_some() {
                 self.report_progress();
             }
         }
@@ -278,8 +303,8 @@ impl<O: Observe> Simulation<O> {
     /// The run is over: its results, and the observer with what it recorded.
     fn wind_up(mut self) -> (RunResult, O) {
         // frames still on the air went on the air
-        for c in 0..self.cells.len() {
-            let on_air: Vec<_> = self.cells[c].frames_on_air().map(|f| f.seg).collect();
+        for c in 0..self.state.cells.len() {
+            let on_air: Vec<_> = self.state.cells[c].frames_on_air().map(|f| f.seg).collect();
             for seg in on_air {
                 self.count_wireless(&seg);
             }
@@ -290,17 +315,17 @@ impl<O: Observe> Simulation<O> {
 
     fn dispatch(&mut self, next: Next<Event>) {
         let ev = match next {
-            Next::Timer(n) if n < self.nodes.len() => return self.node_timeout(n),
-            Next::Timer(slot) => return self.cell_timeout(slot - self.nodes.len()),
+            Next::Timer(n) if n < self.state.nodes.len() => return self.node_timeout(n),
+            Next::Timer(slot) => return self.cell_timeout(slot - self.state.nodes.len()),
             Next::Event(ev) => ev,
         };
         match ev {
             Event::Arrive(l, dir) => {
-                let Some(pkt) = self.in_flight[l][usize::from(dir)].pop_front() else {
+                let Some(pkt) = self.state.in_flight[l][usize::from(dir)].pop_front() else {
                     return;
                 };
-                self.obs.on_link(self.now, l, &pkt);
-                let node = self.net.links[l].ends[1 - usize::from(dir)];
+                self.obs.on_link(self.state.now, l, &pkt);
+                let node = self.topo.net.links[l].ends[1 - usize::from(dir)];
                 self.deliver(node, Side::Wired, pkt);
             }
             Event::Start(f) => self.start_flow(f),
@@ -313,24 +338,24 @@ impl<O: Observe> Simulation<O> {
     /// Cell `c`'s medium timer: frames end (and reach their receivers), waits end, the cell and
     /// those sharing its channel start again.
     fn cell_timeout(&mut self, c: usize) {
-        self.cells[c].on_timeout(self.now);
-        self.air_hold = (!self.air_group[c].is_empty()).then_some(c);
-        while let Some(tx) = self.cells[c].poll_done() {
+        self.state.cells[c].on_timeout(self.state.now);
+        self.state.air_hold = (!self.topo.air_group[c].is_empty()).then_some(c);
+        while let Some(tx) = self.state.cells[c].poll_done() {
             self.frame_done(c, tx);
         }
-        while let Some((s, frame)) = self.cells[c].poll_given_up() {
-            let sender = self.net.cells[c].node_of(s);
+        while let Some((s, frame)) = self.state.cells[c].poll_given_up() {
+            let sender = self.topo.net.cells[c].node_of(s);
             self.departed(sender, &frame, Departure::Dropped);
             self.card_sent(sender, c);
         }
-        self.air_hold = None;
+        self.state.air_hold = None;
         // on a shared channel the other cells go first, in turn from the one after this
         // one: turns across the cells (most cells have a channel of their own: one test)
-        let group = self.air_group[c].len();
+        let group = self.topo.air_group[c].len();
         if group > 0 {
-            let after = self.air_group[c].partition_point(|&g| g < c);
+            let after = self.topo.air_group[c].partition_point(|&g| g < c);
             for k in (after..group).chain(0..after) {
-                self.start_cell(self.air_group[c][k]);
+                self.start_cell(self.topo.air_group[c][k]);
             }
         }
         self.start_cell(c);
@@ -340,29 +365,29 @@ impl<O: Observe> Simulation<O> {
 
     fn node_timeout(&mut self, n: NodeId) {
         // the senders' timeouts, for the time they sat idle waiting for them
-        let mut before = std::mem::take(&mut self.scratch);
+        let mut before = std::mem::take(&mut self.book.scratch);
         before.clear();
-        for &f in &self.senders_on[n] {
+        for &f in &self.topo.senders_on[n] {
             before.push((
                 f,
                 self.tcp(f, Role::Sender).map_or(0, |t| t.stats().timeouts),
             ));
         }
-        self.nodes[n].on_timeout(self.now);
-        self.hosts_ran = true; // (a base station's too: rarer than a host's, and one store)
+        self.state.nodes[n].on_timeout(self.state.now);
+        self.book.hosts_ran = true; // (a base station's too: rarer than a host's, and one store)
         self.after_decisions(n);
         for &(f, b) in &before {
             let sender = self.tcp(f, Role::Sender);
             if sender.map_or(0, |t| t.stats().timeouts) > b {
                 let dropped = sender.is_some_and(|t| t.stats().dropped);
-                let fl = &mut self.flows[f];
-                fl.add_timeout_stall(self.now);
+                let fl = &mut self.state.flows[f];
+                fl.add_timeout_stall(self.state.now);
                 if dropped && fl.gave_up_at.is_none() {
-                    fl.gave_up_at = Some(self.now);
+                    fl.gave_up_at = Some(self.state.now);
                 }
             }
         }
-        self.scratch = before;
+        self.book.scratch = before;
         self.after_receive(n);
         self.kick(n);
     }
@@ -376,12 +401,13 @@ impl<O: Observe> Simulation<O> {
         }
         if pkt.corrupted && pkt.seg.len > 0 {
             if let Some(f) = self.flow_of_data(&pkt.seg) {
-                self.flows[f].wireless_data_lost += 1;
-                self.flows[f].wireless_data_collided += u64::from(tx.collided);
+                self.state.flows[f].wireless_data_lost += 1;
+                self.state.flows[f].wireless_data_collided += u64::from(tx.collided);
             }
         }
-        self.obs.on_link(self.now, self.net.links.len() + c, &pkt);
-        let cell = &self.net.cells[c];
+        self.obs
+            .on_link(self.state.now, self.topo.net.links.len() + c, &pkt);
+        let cell = &self.topo.net.cells[c];
         let node = if tx.to == crate::medium::BASE_STATION {
             cell.base_station
         } else {
@@ -393,8 +419,8 @@ impl<O: Observe> Simulation<O> {
         if !pkt.corrupted && pkt.asks_to_buffer() {
             self.asked_to_buffer(node, c, tx.from);
         }
-        if tx.from == BASE_STATION && !self.roaming[node].is_empty() {
-            let bs = self.net.cells[c].base_station;
+        if tx.from == BASE_STATION && !self.topo.roaming[node].is_empty() {
+            let bs = self.topo.net.cells[c].base_station;
             if !self.in_range(node, bs) {
                 // a hard handoff left this cell: what its base station still sends is lost
                 return;
@@ -410,8 +436,8 @@ impl<O: Observe> Simulation<O> {
     /// (on the air, or dropped): its agent learns what still waits (`Agent::on_departure`, read
     /// by snoop).
     fn departed(&mut self, node: NodeId, pkt: &SimPacket, how: Departure) {
-        let now = self.now;
-        if let Some(b) = self.nodes[node].base_station_mut() {
+        let now = self.state.now;
+        if let Some(b) = self.state.nodes[node].base_station_mut() {
             if b.on_departure(now, pkt, how) {
                 self.arm_node(node);
             }
@@ -421,20 +447,20 @@ impl<O: Observe> Simulation<O> {
     /// `pkt` arrives at `node` on `side`. A corrupted frame reaches a host's TCP (an ELN receiver
     /// notes it) or is dropped by a base station's link layer; either way nothing is sent because of it.
     fn deliver(&mut self, node: NodeId, side: Side, pkt: SimPacket) {
-        self.hosts_ran |= self.nodes[node].host().is_some();
+        self.book.hosts_ran |= self.state.nodes[node].host().is_some();
         if pkt.corrupted {
-            self.nodes[node].on_packet(self.now, side, pkt);
+            self.state.nodes[node].on_packet(self.state.now, side, pkt);
             return;
         }
-        match self.nodes[node].inbound(&pkt) {
+        match self.state.nodes[node].inbound(&pkt) {
             Inbound::Control => {} // a handoff message: `mobile_hears` had it
             Inbound::Endpoint { conn, flow, role } => {
                 match role {
                     Role::Sender => self.ack_arrives(node, flow, &pkt),
                     Role::Receiver => self.check_payload(flow, &pkt),
                 }
-                if let Some(h) = self.nodes[node].host_mut() {
-                    h.on_packet_at(self.now, conn, pkt);
+                if let Some(h) = self.state.nodes[node].host_mut() {
+                    h.on_packet_at(self.state.now, conn, pkt);
                 }
                 if role == Role::Sender {
                     self.note_witnesses(node, conn, flow);
@@ -444,10 +470,10 @@ impl<O: Observe> Simulation<O> {
                 }
             }
             Inbound::Agent if O::ACTIVE && side == Side::Cell => self.observe_ack_at_bs(node, pkt),
-            Inbound::Agent => self.nodes[node].on_packet(self.now, side, pkt),
+            Inbound::Agent => self.state.nodes[node].on_packet(self.state.now, side, pkt),
             Inbound::Unmatched | Inbound::External => {
                 // counted by the host, or the driver's to hand out; nothing to send here
-                self.nodes[node].on_packet(self.now, side, pkt);
+                self.state.nodes[node].on_packet(self.state.now, side, pkt);
                 return;
             }
         }
@@ -455,16 +481,18 @@ impl<O: Observe> Simulation<O> {
     }
 
     fn arm_node(&mut self, n: NodeId) {
-        let want = self.nodes[n].poll_timeout();
-        self.queue.arm(n, want, self.now);
+        let want = self.state.nodes[n].poll_timeout();
+        self.state.queue.arm(n, want, self.state.now);
     }
 
     /// Re-arms cell `c`'s timer at the medium's next time. (Inlined into the cell's step and
     /// start: the call cost 0.2% of every run.)
     #[inline(always)]
     fn arm_cell(&mut self, c: usize) {
-        let want = self.cells[c].poll_timeout();
-        self.queue.arm(self.nodes.len() + c, want, self.now);
+        let want = self.state.cells[c].poll_timeout();
+        self.state
+            .queue
+            .arm(self.state.nodes.len() + c, want, self.state.now);
     }
 
     /// Puts cell `c`'s next frame on the air if it may go, unless the medium says nothing would
@@ -474,22 +502,25 @@ impl<O: Observe> Simulation<O> {
     fn start_cell(&mut self, c: usize) {
         // most calls end here (a turn-taking cell with a frame on the air, a CSMA cell with
         // nothing queued since its last step): inlined, where a call cost a frame's prologue
-        if !self.cells[c].can_skip_start() {
+        if !self.state.cells[c].can_skip_start() {
             self.start_cell_now(c);
         }
     }
 
     /// [`Simulation::start_cell`] when the medium may have something to start.
     fn start_cell_now(&mut self, c: usize) {
-        if let Some(h) = self.air_hold {
-            if h == c || self.air_group[h].contains(&c) {
+        if let Some(h) = self.state.air_hold {
+            if h == c || self.topo.air_group[h].contains(&c) {
                 return; // started in turn once the frame that ended is taken (`cell_timeout`)
             }
         }
-        if self.air_group[c].iter().any(|&g| self.cells[g].is_busy()) {
+        if self.topo.air_group[c]
+            .iter()
+            .any(|&g| self.state.cells[g].is_busy())
+        {
             return; // the channel is taken: started when that frame ends
         }
-        self.cells[c].start(self.now);
+        self.state.cells[c].start(self.state.now);
         self.arm_cell(c);
     }
 
@@ -498,29 +529,29 @@ impl<O: Observe> Simulation<O> {
     fn count_wireless(&mut self, seg: &snooplab_proto::Segment) {
         if seg.len > 0 {
             if let Some(f) = self.flow_of_data(seg) {
-                self.flows[f].wireless_data_bytes += u64::from(seg.len);
-                self.flows[f].wireless_data_frames += 1;
+                self.state.flows[f].wireless_data_bytes += u64::from(seg.len);
+                self.state.flows[f].wireless_data_frames += 1;
             }
         }
     }
 
     /// Sends what node `n` has to send, starts its cell, re-arms its timer.
     fn kick(&mut self, n: NodeId) {
-        while let Some(out) = self.nodes[n].poll_transmit(self.now) {
+        while let Some(out) = self.state.nodes[n].poll_transmit(self.state.now) {
             self.observe_sent(n, &out);
             if let Some(f) = out.flow {
-                if self.flows[f].sender == n {
-                    let fl = &mut self.flows[f];
-                    fl.last_tx = self.now;
+                if self.state.flows[f].sender == n {
+                    let fl = &mut self.state.flows[f];
+                    fl.last_tx = self.state.now;
                     if out.packet.seg.len > 0 && fl.first_data_at.is_none() {
-                        fl.first_data_at = Some(self.now);
+                        fl.first_data_at = Some(self.state.now);
                     }
                 }
             }
             self.send(n, out);
         }
-        for k in 0..self.node_cells[n].len() {
-            self.start_cell(self.node_cells[n][k]);
+        for k in 0..self.topo.node_cells[n].len() {
+            self.start_cell(self.topo.node_cells[n][k]);
         }
         // a node's senders' windows (none at a base station), and an agent's state when traced
         self.check_sender_memory(n);

@@ -40,7 +40,7 @@ impl<O: Observe> Simulation<O> {
             );
         }
         if sender.is_some_and(|s| s.dropped) {
-            let at = self.flows[f]
+            let at = self.state.flows[f]
                 .gave_up_at
                 .map_or_else(String::new, |t| format!(" at {}", secs(t)));
             return format!("{who} gave up after 12 retransmissions of one segment{at}");
@@ -48,7 +48,7 @@ impl<O: Observe> Simulation<O> {
         if sender.is_some_and(|s| s.reset_received) {
             return format!("{who}'s connection was reset");
         }
-        if self.capped {
+        if self.book.capped {
             let stalled = match self.tcp(f, Role::Sender) {
                 Some(t) if t.persist_deadline().is_some() => format!(
                     "; {who} was probing a zero window ({} persist probes)",
@@ -58,7 +58,7 @@ impl<O: Observe> Simulation<O> {
             };
             return format!(
                 "the run reached its time cap of {}{stalled}",
-                secs(self.net.max_time)
+                secs(self.topo.net.max_time)
             );
         }
         "nothing was left to happen (a deadlock: no packet in flight, no timer set)".into()
@@ -68,9 +68,9 @@ impl<O: Observe> Simulation<O> {
     /// outside the engine (a kernel) picks its own port: its relay is known by the addresses
     /// and the receiver's port.
     pub(super) fn relay_of(&self, f: FlowId) -> Option<RelayReport> {
-        let (from, to) = self.endpoints[f];
-        let any_port = self.outside(self.flows[f].sender);
-        self.nodes.iter().filter_map(SimNode::agent).find_map(|a| {
+        let (from, to) = self.topo.endpoints[f];
+        let any_port = self.outside(self.state.flows[f].sender);
+        self.state.nodes.iter().filter_map(SimNode::agent).find_map(|a| {
             a.relay()?.reports().into_iter().find(|r| {
                 r.endpoints == (from, to)
                     || (any_port && r.endpoints.0.addr == from.addr && r.endpoints.1 == to)
@@ -79,14 +79,14 @@ impl<O: Observe> Simulation<O> {
     }
 
     pub(super) fn agent_counters(&self, node: NodeId) -> snooplab_proto::agent::Counters {
-        self.nodes[node]
+        self.state.nodes[node]
             .agent()
             .map(|a| a.counters())
             .unwrap_or_default()
     }
 
     pub(super) fn finish(self) -> RunResult {
-        let net = &self.net;
+        let net = &self.topo.net;
         let mut flows = Vec::with_capacity(net.flows.len());
         let mut all = InvariantReport {
             complete: true,
@@ -95,15 +95,16 @@ impl<O: Observe> Simulation<O> {
         for f in 0..net.flows.len() {
             flows.push(self.flow_result(f, &mut all));
         }
-        for (i, m) in self.inv.messages.iter().enumerate() {
+        for (i, m) in self.book.inv.messages.iter().enumerate() {
             if i == 0 {
                 all.complete = false;
             }
             all.note(m.clone());
         }
-        let aggregate = aggregate(&flows, &self.flows);
+        let aggregate = aggregate(&flows, &self.state.flows);
         let cells = self.cell_results();
         let agents = self
+            .state
             .nodes
             .iter()
             .enumerate()
@@ -114,9 +115,14 @@ impl<O: Observe> Simulation<O> {
                 })
             })
             .collect();
-        let base_stations = || self.nodes.iter().filter_map(SimNode::base_station);
+        let base_stations = || self.state.nodes.iter().filter_map(SimNode::base_station);
         let input_queues: u64 = base_stations().map(|b| b.input_drops).sum();
-        let links: u64 = self.links.iter().map(|l| l[0].drops + l[1].drops).sum();
+        let links: u64 = self
+            .state
+            .links
+            .iter()
+            .map(|l| l[0].drops + l[1].drops)
+            .sum();
         let drops = Drops {
             queues: input_queues + links + cells.iter().map(|c| c.queue_drops).sum::<u64>(),
             input_queues,
@@ -131,17 +137,17 @@ impl<O: Observe> Simulation<O> {
             None => (0, 1),
         };
         let invariants = match flows.as_slice() {
-            [only] if self.inv.messages.is_empty() => only.invariants.clone(),
+            [only] if self.book.inv.messages.is_empty() => only.invariants.clone(),
             _ => all,
         };
         RunResult {
             setup: RunSetup {
-                env: self.env.clone(),
+                env: self.topo.env.clone(),
                 seed: net.seed,
                 error_every_bytes,
                 burst,
             },
-            events: self.events,
+            events: self.book.events,
             handoffs: self.handoff_results(),
             flows,
             aggregate,
@@ -154,9 +160,9 @@ impl<O: Observe> Simulation<O> {
 
     /// Flow `f`'s result; its invariants are merged into `all`.
     fn flow_result(&self, f: FlowId, all: &mut InvariantReport) -> FlowResult {
-        let net = &self.net;
+        let net = &self.topo.net;
         let spec = &net.flows[f];
-        let st = &self.flows[f];
+        let st = &self.state.flows[f];
         let mut inv = st.inv.clone();
         let sender = self.tcp(f, Role::Sender);
         let receiver = self.tcp(f, Role::Receiver);
@@ -178,7 +184,7 @@ impl<O: Observe> Simulation<O> {
             ));
         }
         let start = st.first_data_at.unwrap_or(0);
-        let end = st.complete_at.unwrap_or(self.now);
+        let end = st.complete_at.unwrap_or(self.state.now);
         let duration = end.saturating_sub(start);
         let throughput = if inv.complete && duration > 0 {
             spec.transfer as f64 * 8.0 / as_secs_f64(duration) / 1e6
@@ -235,10 +241,10 @@ impl<O: Observe> Simulation<O> {
 
     /// Each cell's result: frames, collisions, corruption each way, airtime, drops, channels.
     fn cell_results(&self) -> Vec<CellResult> {
-        let net = &self.net;
+        let net = &self.topo.net;
         net.cells
             .iter()
-            .zip(&self.cells)
+            .zip(&self.state.cells)
             .map(|(spec, m)| {
                 let (mut down, mut up) = (0, 0);
                 for s in 1..m.station_count() {
@@ -254,7 +260,7 @@ impl<O: Observe> Simulation<O> {
                     frames_corrupted_down: down,
                     frames_corrupted_up: up,
                     airtime_s: as_secs_f64(m.busy_time),
-                    utilisation_pct: pct(m.busy_time, self.now),
+                    utilisation_pct: pct(m.busy_time, self.state.now),
                     queue_drops: m.stations.iter().map(|s| s.drops).sum(),
                     access_drops: m.stations.iter().map(|s| s.gave_up).sum(),
                     channels: spec
@@ -284,21 +290,23 @@ impl<O: Observe> Simulation<O> {
     pub(super) fn handoff_results(&self) -> Vec<HandoffResult> {
         let ms = |t: Time| as_secs_f64(t) * 1e3;
         let name_of = |addr: u32| {
-            self.addrs
+            self.topo
+                .addrs
                 .iter()
                 .position(|&a| a == addr)
-                .map_or_else(|| "?".to_string(), |n| self.net.nodes[n].name.clone())
+                .map_or_else(|| "?".to_string(), |n| self.topo.net.nodes[n].name.clone())
         };
-        self.net
+        self.topo
+            .net
             .handoffs
             .iter()
             .filter_map(|h| {
-                let m = self.nodes[h.mobile].mobile()?;
+                let m = self.state.nodes[h.mobile].mobile()?;
                 let totals = m.decision_totals();
                 let mean = |sum: f64, n: u64| if n == 0 { 0.0 } else { sum / n as f64 };
-                let (moved, moved_ms) = self.state_transfers[h.mobile];
+                let (moved, moved_ms) = self.book.state_transfers[h.mobile];
                 let mut r = HandoffResult {
-                    mobile: self.net.nodes[h.mobile].name.clone(),
+                    mobile: self.topo.net.nodes[h.mobile].name.clone(),
                     handoffs: totals.made,
                     requests_resent: m.resent_requests,
                     confirmed: totals.confirmed,

@@ -17,20 +17,20 @@ impl<O: Observe> Simulation<O> {
     /// Whether `node` hears base station `bs` (always, unless it is a mobile host that left `bs`'s
     /// cell in a hard handoff).
     pub(super) fn in_range(&self, node: NodeId, bs: NodeId) -> bool {
-        self.nodes[node]
+        self.state.nodes[node]
             .mobile()
-            .is_none_or(|m| m.hears(self.addrs[bs]))
+            .is_none_or(|m| m.hears(self.topo.addrs[bs]))
     }
 
     /// A mobile host that hands off hears base station `bs`: a beacon or control message, or a
     /// packet whose IP id it remembers.
     pub(super) fn mobile_hears(&mut self, node: NodeId, bs: NodeId, pkt: &SimPacket) {
-        let strength = match (pkt.mobility(), self.net.handoff_of(node)) {
-            (Some(Mobility::Beacon { .. }), Some(h)) => h.signal_dbm(self.now, bs),
+        let strength = match (pkt.mobility(), self.topo.net.handoff_of(node)) {
+            (Some(Mobility::Beacon { .. }), Some(h)) => h.signal_dbm(self.state.now, bs),
             _ => 0.0,
         };
-        let (now, addr) = (self.now, self.addrs[bs]);
-        let Some(m) = self.nodes[node].mobile_mut() else {
+        let (now, addr) = (self.state.now, self.topo.addrs[bs]);
+        let Some(m) = self.state.nodes[node].mobile_mut() else {
             return;
         };
         match pkt.mobility() {
@@ -40,7 +40,7 @@ impl<O: Observe> Simulation<O> {
         let dupacks = m.take_dupacks_due();
         self.after_decisions(node);
         // (a host outside the engine has no TCP here to tell: the live mode refuses that scheme)
-        let Some(h) = self.nodes[node].host_mut() else {
+        let Some(h) = self.state.nodes[node].host_mut() else {
             return;
         };
         if dupacks {
@@ -55,63 +55,68 @@ impl<O: Observe> Simulation<O> {
     /// `Scheme::SplitTransfer` the old base station's connection state, which reaches the new one
     /// after the time its size takes (`Scheme::state_transfer_time`).
     pub(super) fn after_decisions(&mut self, node: NodeId) {
-        let Some(m) = self.nodes[node].mobile() else {
+        let Some(m) = self.state.nodes[node].mobile() else {
             return;
         };
         let made = m.decision_totals().made;
-        if made == self.decisions_seen[node] {
+        if made == self.state.decisions_seen[node] {
             return;
         }
         // a mobile host decides at most once per packet or timeout, and this runs after each
-        debug_assert_eq!(made, self.decisions_seen[node] + 1);
-        self.decisions_seen[node] = made;
+        debug_assert_eq!(made, self.state.decisions_seen[node] + 1);
+        self.state.decisions_seen[node] = made;
         let Some(d): Option<Decision> = m.latest_decision().copied() else {
             return;
         };
-        let split = self.net.handoff_of(node).map(|h| h.scheme) == Some(Scheme::SplitTransfer);
-        let node_of = |a: u32| self.routes.node_at(a);
+        let split = self.topo.net.handoff_of(node).map(|h| h.scheme) == Some(Scheme::SplitTransfer);
+        let node_of = |a: u32| self.topo.routes.node_at(a);
         let (Some(old), Some(new)) = (node_of(d.from), node_of(d.to)) else {
             return;
         };
         if O::ACTIVE {
-            self.obs.handoff(self.now, node, old, new);
+            self.obs.handoff(self.state.now, node, old, new);
         }
         if !split {
             return;
         }
-        let Some(b) = self.nodes[old].base_station_mut() else {
+        let Some(b) = self.state.nodes[old].base_station_mut() else {
             return;
         };
         let Some(agent) = b.agent.handover().and_then(|h| h.hand_over()) else {
             return;
         };
         let delay = Scheme::state_transfer_time(agent.probe().held_bytes);
-        let moved = &mut self.state_transfers[node];
+        let moved = &mut self.book.state_transfers[node];
         moved.0 += 1;
         moved.1 += as_secs_f64(delay) * 1e3;
         // a free slot if there is one: the table holds the states in transit at once, not
         // every handoff's
-        let k = match self.in_transit.iter().position(Option::is_none) {
+        let k = match self.state.in_transit.iter().position(Option::is_none) {
             Some(k) => k,
             None => {
-                self.in_transit.push(None);
-                self.in_transit.len() - 1
+                self.state.in_transit.push(None);
+                self.state.in_transit.len() - 1
             }
         };
-        self.in_transit[k] = Some((new, agent));
-        self.queue.push(self.now + delay, Event::Install(k));
+        self.state.in_transit[k] = Some((new, agent));
+        self.state
+            .queue
+            .push(self.state.now + delay, Event::Install(k));
         self.arm_node(old);
     }
 
     /// The hop of a mobile host that hands off: a request to a base station of its group goes
     /// through that one's cell, everything else through the primary's.
     pub(super) fn roaming_hop(&self, from: NodeId, dest: NodeId) -> Option<Hop> {
-        let primary = self.nodes[from].mobile().map(|m| m.primary());
-        let r = &self.roaming[from];
+        let primary = self.state.nodes[from].mobile().map(|m| m.primary());
+        let r = &self.topo.roaming[from];
         let via = r
             .iter()
             .find(|&&(bs, ..)| bs == dest)
-            .or_else(|| r.iter().find(|&&(bs, ..)| Some(self.addrs[bs]) == primary))
+            .or_else(|| {
+                r.iter()
+                    .find(|&&(bs, ..)| Some(self.topo.addrs[bs]) == primary)
+            })
             .or(r.first());
         via.map(|&(_, cell, station)| Hop::Cell {
             cell,
@@ -124,29 +129,24 @@ impl<O: Observe> Simulation<O> {
     /// `OldPrimaryQueue::Dropped` the frames its interface queue holds for the host (station
     /// `station`) are dropped, and its agent learns of each as a queue drop.
     pub(super) fn asked_to_buffer(&mut self, bs: NodeId, cell: usize, station: usize) {
-        // the one place the rule is read: a twin run under the other rule parts here (`line.rs`;
-        // `hosts_ran` has the loop look at once)
-        self.buffer_asked = true;
-        self.witness_fired = true;
-        self.hosts_ran = true;
-        let mh = self.net.cells[cell].node_of(station);
-        let rule = self.net.handoff_of(mh).map(|h| h.old_primary_queue);
+        let mh = self.topo.net.cells[cell].node_of(station);
+        let rule = self.topo.net.handoff_of(mh).map(|h| h.old_primary_queue);
         if rule != Some(OldPrimaryQueue::Dropped) {
             return;
         }
-        for frame in self.cells[cell].drop_queued_for(BASE_STATION, station) {
+        for frame in self.state.cells[cell].drop_queued_for(BASE_STATION, station) {
             self.departed(bs, &frame, Departure::Dropped);
         }
     }
 
     /// A split connection's state handed over at a handoff reaches its new base station.
     pub(super) fn install(&mut self, k: usize) {
-        let Some((n, agent)) = self.in_transit[k].take() else {
+        let Some((n, agent)) = self.state.in_transit[k].take() else {
             return;
         };
-        if let Some(b) = self.nodes[n].base_station_mut() {
+        if let Some(b) = self.state.nodes[n].base_station_mut() {
             if let Some(h) = b.agent.handover() {
-                h.take_over(self.now, agent);
+                h.take_over(self.state.now, agent);
             }
         }
         self.kick(n);

@@ -67,12 +67,13 @@ enum Role {
     Buffering,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Served<P> {
     role: Role,
     ring: Ring<P>,
 }
 
+#[derive(Clone)]
 pub struct HandoffAgent<P> {
     cfg: HandoffConfig,
     inner: Box<dyn Agent<P>>,

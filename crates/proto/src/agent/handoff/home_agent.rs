@@ -20,7 +20,7 @@ agent_counters! {
     }
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct HomeAgent<P> {
     addr: u32,
     /// Mobile host (home address) -> the base stations of its group, in the order they joined.
@@ -53,7 +53,7 @@ fn group(groups: &BTreeMap<u32, Vec<u32>>, mh: u32) -> &[u32] {
     groups.get(&mh).map_or(&[], |g| g.as_slice())
 }
 
-impl<P: MobilityPacket> Agent<P> for HomeAgent<P> {
+impl<P: MobilityPacket + 'static> Agent<P> for HomeAgent<P> {
     fn on_packet(&mut self, _now: Time, from: Port, packet: P) {
         if let Some(msg) = packet.mobility() {
             match *msg {

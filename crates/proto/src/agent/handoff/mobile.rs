@@ -84,7 +84,7 @@ pub struct DecisionTotals {
 
 /// The decisions of one mobile host: the first [`DECISIONS_KEPT`] as records, the latest (which
 /// confirmations and first packets refer to) and the totals of all.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct DecisionLog {
     kept: Vec<Decision>,
     latest: Option<Decision>,
@@ -138,7 +138,7 @@ struct Pending {
     resend_at: Time,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct MobileHandoff {
     cfg: MobileConfig,
     primary: u32,

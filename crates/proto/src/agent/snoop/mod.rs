@@ -437,9 +437,6 @@ impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SnoopAgent<P> 
     fn mirror(&mut self) -> Option<&mut dyn Mirror<P>> {
         Some(self)
     }
-    fn fork(&self) -> Option<Box<dyn Agent<P>>> {
-        Some(Box::new(self.clone()))
-    }
 }
 
 /// Snoop reads departures from the wireless transmit queue: a segment still queued is not yet

@@ -7,13 +7,9 @@ use snooplab_proto::tcp::Addition;
 /// two runs are one until it is first read there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Change {
-    /// A policy point added to some flows' protocols, read in one place of a TCP
-    /// ([`Tcp::would_have_acted`]).
+    /// A policy point added to some flows' protocols, read in one place of a TCP, where a sender
+    /// without it notes when it would have acted ([`SharingHook::witnesses`]).
     ///
-    /// [`Tcp::would_have_acted`]: snooplab_proto::tcp::Tcp::would_have_acted
+    /// [`SharingHook::witnesses`]: snooplab_proto::tcp::SharingHook::witnesses
     Adds(Addition),
-    /// Old primaries drop the frames their interface queue holds for the mobile host at its
-    /// `Buffer` request, where the member's drain them ([`OldPrimaryQueue`](crate::network::OldPrimaryQueue)): read only when
-    /// such a request reaches a base station (`roaming.rs`).
-    DropsOldQueue,
 }

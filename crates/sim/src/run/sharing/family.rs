@@ -3,18 +3,17 @@
 //! differ from one of them only in adding one policy point to some flows' protocols
 //! ([`Addition`]: Early Retransmit, ER to Reno and ER+LT to LT; EFR's threshold, EFR to Reno),
 //! its twins. A point's rule is read in one place of a TCP, and a sender without the point
-//! evaluates it there too, changing nothing ([`Tcp::would_have_acted`]): where it never would
-//! have acted, the twin's run is the same run, state for state, and its result is the member's
-//! with its protocols' names. Where it would have, the twin starts from a snapshot of the
-//! member's run taken before then (`line.rs`, which runs a family). Either way each job gets the
-//! result of its own run to the bit (`sim/tests/fork.rs` compares them).
+//! evaluates it there too, changing nothing (its witness, [`SharingHook::witnesses`]): where it
+//! never would have acted, the twin's run is the same run, state for state, and its result is
+//! the member's with its protocols' names. Where it would have, the twin starts from a snapshot
+//! of the member's run taken before then (`line.rs`, which runs a family). Either way each job
+//! gets the result of its own run to the bit (`sim/tests/fork.rs` compares them).
 //!
-//! A job whose old primaries drop their queue for the mobile host where a member's drain it
-//! ([`OldPrimaryQueue`], paper 002's reading) is a twin the same way ([`Change::DropsOldQueue`]):
-//! that rule is read only when a `Buffer` request reaches a base station, which a run without
-//! handoffs never sees.
+//! Jobs of one network (and label) are one family's members, and run once. Nothing here knows a
+//! paper's reading: a reading that cannot change a run is written so that it does not change the
+//! network either (paper 002's old-primary queue, `papers/src/paper002/testbed.rs`).
 //!
-//! [`Tcp::would_have_acted`]: snooplab_proto::tcp::Tcp::would_have_acted
+//! [`SharingHook::witnesses`]: snooplab_proto::tcp::SharingHook::witnesses
 
 use std::collections::BTreeMap;
 
@@ -24,12 +23,10 @@ use snooplab_proto::Time;
 
 use crate::job::Job;
 use crate::metrics::RunResult;
-use crate::network::{Flow, FlowId, HandoffSpec, Network, OldPrimaryQueue};
+use crate::network::{Flow, FlowId, Network};
 
 use super::change::Change;
-use super::fork::{
-    same_but_flows, same_but_flows_and_handoffs, same_but_transfers, sends_no_more, sent,
-};
+use super::fork::{same_but_flows, same_but_transfers, sends_no_more, sent};
 use super::line::{run_sharing_start, Rider};
 
 /// How far [`families`] looks, among the jobs of one seed and shape, for a job's family (the
@@ -93,36 +90,8 @@ pub fn twin_of(base: &Network, twin: &Network) -> Option<(Addition, Vec<FlowId>)
     (same_flows && same_but_flows(base, twin)).then_some((adds, flows))
 }
 
-/// Whether `twin` is `base` but for old primaries that drop their queue for the mobile host where
-/// `base`'s drain it ([`Change::DropsOldQueue`]), in one handoff or more.
-pub fn drops_old_queue_of(base: &Network, twin: &Network) -> bool {
-    // (the handoffs first, pair by pair: they are few, and most pairs differ there; no copy of
-    // a network, as `families` asks this of up to 128 jobs for each job that drops)
-    if base.handoffs.len() != twin.handoffs.len() {
-        return false;
-    }
-    let mut drops = false;
-    for (b, t) in base.handoffs.iter().zip(&twin.handoffs) {
-        use OldPrimaryQueue::{Drains, Dropped};
-        match (b.old_primary_queue, t.old_primary_queue) {
-            (Drains, Dropped) => drops = true,
-            (x, y) if x == y => {}
-            _ => return false,
-        }
-        let alike = HandoffSpec {
-            old_primary_queue: b.old_primary_queue,
-            ..t.clone()
-        } == *b;
-        if !alike {
-            return false;
-        }
-    }
-    drops && base.flows == twin.flows && same_but_flows_and_handoffs(base, twin)
-}
-
 /// `jobs` as families, in the order of their first jobs. A job is a twin if a job with the
-/// same label is its run without one policy point ([`twin_of`]) or with old primaries that drain
-/// their queue ([`drops_old_queue_of`]) and is not a twin itself; the
+/// same label is its run without one policy point ([`twin_of`]) and is not a twin itself; the
 /// others are grouped into members of families, and a job that fits no family (it sends more
 /// than the family's largest in one flow and less in another) is a family of its own.
 pub fn families(jobs: &[Job]) -> Vec<Family> {
@@ -143,8 +112,7 @@ pub fn families(jobs: &[Job]) -> Vec<Family> {
             let policy = f.protocol.sender_policy();
             Addition::ALL.iter().any(|a| a.is_in(policy))
         };
-        let drops = |h: &HandoffSpec| h.old_primary_queue == OldPrimaryQueue::Dropped;
-        if !job.network.flows.iter().any(adds) && !job.network.handoffs.iter().any(drops) {
+        if !job.network.flows.iter().any(adds) {
             continue;
         }
         let same_shape = &shape[&key(&job.network)];
@@ -155,11 +123,8 @@ pub fn families(jobs: &[Job]) -> Vec<Family> {
             if base.env != job.env {
                 return None;
             }
-            if let Some((adds, flows)) = twin_of(&base.network, &job.network) {
-                return Some((b, Change::Adds(adds), flows));
-            }
-            drops_old_queue_of(&base.network, &job.network)
-                .then(|| (b, Change::DropsOldQueue, vec![]))
+            let (adds, flows) = twin_of(&base.network, &job.network)?;
+            Some((b, Change::Adds(adds), flows))
         });
     }
     // a twin rides a member: one whose base is a twin itself is a member

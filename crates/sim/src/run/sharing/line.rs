@@ -1,9 +1,9 @@
 //! A family's runs made as one line (`family.rs`): the largest member runs, each smaller member
 //! is copied from it where they part (`fork.rs`), and each twin that adds a policy point to a
 //! member ([`Change::Adds`]) rides that member's run until the point's rule would first act in it
-//! ([`Tcp::would_have_acted`]). A twin whose rule never acts takes its member's result; one
+//! ([`SharingHook::witnesses`]). A twin whose rule never acts takes its member's result; one
 //! whose rule acts is started from the run's latest snapshot, a copy taken every
-//! [`SNAPSHOT_EVERY`] events while twins ride it, given the point ([`Tcp::add`]), and run on
+//! [`SNAPSHOT_EVERY`] events while twins ride it, given the point ([`SharingHook::go_on_as`]), and run on
 //! from there: it repeats at most that many events instead of its whole start. Twins that part
 //! together and differ only in their transfers (the twins of a member and of the smaller ones
 //! still to part from it) start as one group, the smaller forking from the largest as their
@@ -11,14 +11,11 @@
 //! so every result is that of the job's own run to the bit, event counts included
 //! (`sim/tests/fork.rs` compares them).
 //!
-//! A run that cannot be copied (`fork.rs`) gives no snapshot: its diverging twins run from their
-//! start, with the same results. A twin whose old primaries drop their queue where its member's
-//! drain it ([`Change::DropsOldQueue`]) parts at the first `Buffer` request that reaches a base
-//! station; its runs hand off, so it runs from its start then, and takes its member's result if
-//! no request ever came (a run without handoffs).
-//!
-//! [`Tcp::would_have_acted`]: snooplab_proto::tcp::Tcp::would_have_acted
-//! [`Tcp::add`]: snooplab_proto::tcp::Tcp::add
+//! A run that is not all in the engine (`fork.rs`) gives no snapshot: its diverging twins run from their
+//! start, with the same results. What a run needs of its TCPs for all this is one hook,
+//! [`SharingHook`].
+
+use snooplab_proto::tcp::SharingHook;
 
 use crate::job::Job;
 use crate::metrics::RunResult;
@@ -87,23 +84,34 @@ impl<O: Observe> Simulation<O> {
     /// twins ride ([`Watch::stops`]).
     #[inline]
     pub(in crate::run) fn note_witnesses(&mut self, node: NodeId, conn: usize, flow: FlowId) {
-        let seen = self.flows[flow].witnessed;
-        let new = self.nodes[node]
+        let seen = self.state.flows[flow].witnessed;
+        let new = self.state.nodes[node]
             .host()
             .and_then(|h| h.conns.get(conn))
             .map_or(0, |c| c.tcp.witnesses() & !seen);
         if new != 0 {
-            self.flows[flow].witnessed |= new;
-            self.witness_fired = true;
+            self.state.flows[flow].witnessed |= new;
+            self.book.witness_fired = true;
         }
     }
 }
 
 impl Watch {
+    /// Stops a run once it has made `events` events, and nowhere else (a test's copy taken in
+    /// the middle of a run).
+    #[cfg(test)]
+    pub(in crate::run) fn after(events: u64) -> Watch {
+        Watch {
+            parting: vec![],
+            witness: false,
+            snapshot_at: events,
+        }
+    }
+
     #[inline]
     pub(in crate::run) fn stops<O: Observe>(&self, sim: &Simulation<O>) -> bool {
-        (self.witness && sim.witness_fired)
-            || sim.events >= self.snapshot_at
+        (self.witness && sim.book.witness_fired)
+            || sim.book.events >= self.snapshot_at
             || !sim.writes_alike(&self.parting)
     }
 }
@@ -203,12 +211,12 @@ impl Line {
         out: &mut Results,
     ) {
         let mut own: Option<Simulation> = None;
-        let mut taken_at = from.map_or(0, |s| s.events);
-        // copies fail for good (a part that cannot be copied stays): then no more snapshots
+        let mut taken_at = from.map_or(0, |s| s.book.events);
+        // copies fail for good (a host outside the engine stays): then no more snapshots
         let mut can_copy = true;
         while !self.waiting.is_empty() || !self.riders.is_empty() {
             let watch = Watch {
-                parting: first_parting(&self.waiting, jobs, &self.sim.net),
+                parting: first_parting(&self.waiting, jobs, &self.sim.topo.net),
                 witness: !self.riders.is_empty(),
                 snapshot_at: if self.riders.is_empty() || !can_copy {
                     u64::MAX
@@ -220,17 +228,17 @@ impl Line {
                 break; // over
             }
             let snapshot = own.as_ref().or(from);
-            if std::mem::take(&mut self.sim.witness_fired) {
+            if std::mem::take(&mut self.sim.book.witness_fired) {
                 self.part_riders(riders, snapshot, out);
             }
             self.part_members(jobs, riders, snapshot, out);
-            if watch.witness && self.sim.events >= watch.snapshot_at {
+            if watch.witness && self.sim.book.events >= watch.snapshot_at {
                 // (a copy that fails keeps the last one, still a start of this run)
-                match self.sim.fork_as(&self.sim.net, &self.sim.env) {
+                match self.sim.fork_as(&self.sim.topo.net, &self.sim.topo.env) {
                     Some(copy) => own = Some(copy),
                     None => can_copy = false,
                 }
-                taken_at = self.sim.events;
+                taken_at = self.sim.book.events;
             }
         }
         if self.waiting.is_empty() && self.riders.is_empty() {
@@ -247,9 +255,8 @@ impl Line {
         let acted = |r: &Rider| match r.change {
             Change::Adds(adds) => r.flows.iter().any(|&f| {
                 sim.tcp(f, Role::Sender)
-                    .is_some_and(|t| t.would_have_acted(adds))
+                    .is_some_and(|t| t.witnesses() & adds.bit() != 0)
             }),
-            Change::DropsOldQueue => sim.buffer_asked,
         };
         let (parting, riding): (Vec<usize>, Vec<usize>) =
             self.riders.iter().partition(|&&r| acted(&riders[r]));

@@ -11,7 +11,7 @@ mod fork;
 mod line;
 
 pub use change::Change;
-pub use family::{drops_old_queue_of, families, run_family, twin_of, Family, Twin};
+pub use family::{families, run_family, twin_of, Family, Twin};
 pub use fork::{same_but_transfers, sends_no_more};
 pub(in crate::run) use line::Watch;
 pub use line::{run_sharing_start, Rider, SharedRuns};

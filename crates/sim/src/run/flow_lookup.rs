@@ -14,10 +14,10 @@ impl<O: Observe> Simulation<O> {
     /// connection dropped after `TCP_MAXRXTSHIFT` retransmissions sends nothing more, so the run
     /// would only go on with beacons and handoffs until the time cap).
     pub(super) fn all_finished(&mut self) -> bool {
-        while self.ended < self.flows.len() && self.flow_ended(self.ended) {
-            self.ended += 1;
+        while self.book.ended < self.state.flows.len() && self.flow_ended(self.book.ended) {
+            self.book.ended += 1;
         }
-        self.ended == self.flows.len()
+        self.book.ended == self.state.flows.len()
     }
 
     /// The flow has ended: its sender is done and so is its receiver, or the sender gave up. An
@@ -25,40 +25,46 @@ impl<O: Observe> Simulation<O> {
     pub(super) fn flow_ended(&self, f: FlowId) -> bool {
         let receiver_done = || {
             self.tcp(f, Role::Receiver)
-                .map_or(self.outside(self.flows[f].receiver), Tcp::is_finished)
+                .map_or(self.outside(self.state.flows[f].receiver), Tcp::is_finished)
         };
         // a dropped connection is closed, so the common case (a sender still at work) is one test
         match self.tcp(f, Role::Sender) {
             Some(t) => t.is_finished() && (t.stats().dropped || receiver_done()),
-            None => self.outside(self.flows[f].sender) && receiver_done(),
+            None => self.outside(self.state.flows[f].sender) && receiver_done(),
         }
     }
 
-    /// Node `n` is a host outside the engine (`external.rs`).
+    /// Node `n` is a host outside the engine (`outside_hosts.rs`).
     pub(super) fn outside(&self, n: NodeId) -> bool {
-        matches!(self.nodes[n], SimNode::External(_))
+        matches!(self.state.nodes[n], SimNode::External(_))
     }
 
     /// A flow's endpoint.
     pub(super) fn tcp(&self, f: FlowId, role: Role) -> Option<&Tcp> {
-        let fl = &self.flows[f];
+        let fl = &self.state.flows[f];
         let (node, conn) = match role {
             Role::Sender => (fl.sender, fl.sender_conn?),
             Role::Receiver => (fl.receiver, fl.receiver_conn),
         };
-        self.nodes[node].host()?.conns.get(conn).map(|c| &c.tcp)
+        self.state.nodes[node]
+            .host()?
+            .conns
+            .get(conn)
+            .map(|c| &c.tcp)
     }
 
     /// The flow a segment carrying the receiver's ACKs belongs to.
     pub(super) fn flow_acked_by(&self, seg: &snooplab_proto::Segment) -> Option<FlowId> {
-        self.endpoints
+        self.topo
+            .endpoints
             .iter()
             .position(|&(s, r)| seg.src == r && seg.dst == s)
     }
 
     /// The flow whose data a segment carries.
     pub(super) fn flow_of_data(&self, seg: &snooplab_proto::Segment) -> Option<FlowId> {
-        self.endpoints
+        self.topo
+            .endpoints
             .iter()
             .position(|&(s, r)| seg.src == s && seg.dst == r)
     }

@@ -16,14 +16,15 @@ impl<O: Observe> Simulation<O> {
         let flow = self.flow_acked_by(&pkt.seg);
         let first = flow.and_then(|f| self.receiver_first(f));
         if let (Some(f), Some(first)) = (flow, first) {
-            self.obs.ack_arrived(self.now, node, f, &pkt.seg, first);
+            self.obs
+                .ack_arrived(self.state.now, node, f, &pkt.seg, first);
         }
         let before = self.agent_counters(node).get("dupacks_suppressed");
         let ack = pkt.seg.ack;
-        self.nodes[node].on_packet(self.now, Side::Cell, pkt);
+        self.state.nodes[node].on_packet(self.state.now, Side::Cell, pkt);
         if self.agent_counters(node).get("dupacks_suppressed") > before {
             if let (Some(f), Some(first)) = (flow, first) {
-                self.obs.suppressed(self.now, node, f, ack, first);
+                self.obs.suppressed(self.state.now, node, f, ack, first);
             }
         }
     }
@@ -33,12 +34,13 @@ impl<O: Observe> Simulation<O> {
             return;
         }
         let seg = &out.packet.seg;
-        match (&self.nodes[n], out.origin) {
+        match (&self.state.nodes[n], out.origin) {
             (SimNode::Host(_), Origin::Endpoint(kind)) => {
                 if let Some(f) = out.flow {
-                    if self.flows[f].sender == n {
+                    if self.state.flows[f].sender == n {
                         if let Some(first) = self.tcp(f, Role::Sender).map(|t| t.iss() + 1) {
-                            self.obs.endpoint_sent(self.now, n, f, seg, kind, first);
+                            self.obs
+                                .endpoint_sent(self.state.now, n, f, seg, kind, first);
                         }
                     }
                 }
@@ -46,7 +48,7 @@ impl<O: Observe> Simulation<O> {
             (SimNode::BaseStation(_), origin) => {
                 if let Some(f) = self.flow_of_data(seg) {
                     if let Some(first) = self.receiver_first(f) {
-                        self.obs.bs_sent(self.now, n, f, seg, origin, first);
+                        self.obs.bs_sent(self.state.now, n, f, seg, origin, first);
                     }
                 }
             }
@@ -56,15 +58,20 @@ impl<O: Observe> Simulation<O> {
 
     /// What a base station holds, and the window of a sender it runs (a split connection's).
     pub(super) fn observe_agent(&mut self, n: NodeId) {
-        let Some(agent) = self.nodes[n].agent() else {
+        let Some(agent) = self.state.nodes[n].agent() else {
             return;
         };
         let probe = agent.probe();
-        let flow = (0..self.flows.len()).find(|&f| {
-            self.routes
-                .path(&self.net, self.flows[f].sender, self.flows[f].receiver)
+        let flow = (0..self.state.flows.len()).find(|&f| {
+            self.topo
+                .routes
+                .path(
+                    &self.topo.net,
+                    self.state.flows[f].sender,
+                    self.state.flows[f].receiver,
+                )
                 .contains(&n)
         });
-        self.obs.agent_state(self.now, n, flow, probe);
+        self.obs.agent_state(self.state.now, n, flow, probe);
     }
 }

@@ -39,7 +39,12 @@ impl<O: Observe> Simulation<O> {
         node: NodeId,
         agent: Box<dyn snooplab_proto::agent::Agent<crate::packet::SimPacket>>,
     ) -> bool {
-        match self.nodes.get_mut(node).and_then(SimNode::base_station_mut) {
+        match self
+            .state
+            .nodes
+            .get_mut(node)
+            .and_then(SimNode::base_station_mut)
+        {
             Some(b) => {
                 b.agent = agent;
                 true
@@ -58,24 +63,24 @@ impl<O: Observe> Simulation<O> {
     /// Takes in what outside hosts sent: each packet enters the network at its host's node.
     pub(super) fn take_input<D: Driver>(&mut self, driver: &mut D, now: Time) {
         while let Some((at, n, packet)) = driver.recv() {
-            self.now = self.now.max(at.min(now));
-            let Some(x) = self.nodes.get_mut(n).and_then(SimNode::external_mut) else {
+            self.state.now = self.state.now.max(at.min(now));
+            let Some(x) = self.state.nodes.get_mut(n).and_then(SimNode::external_mut) else {
                 continue; // not an outside host: nothing of the engine's may be spoken for
             };
             x.sent(packet);
             self.kick(n);
         }
-        self.now = self.now.max(now);
+        self.state.now = self.state.now.max(now);
     }
 
     /// Hands every outside host what the network delivered to it.
     pub(super) fn flush_external<D: Driver>(&mut self, driver: &mut D) {
-        for x in 0..self.nodes.len() {
-            let SimNode::External(host) = &mut self.nodes[x] else {
+        for x in 0..self.state.nodes.len() {
+            let SimNode::External(host) = &mut self.state.nodes[x] else {
                 continue;
             };
             while let Some(p) = host.take_delivered() {
-                driver.send(x, self.now, &p);
+                driver.send(x, self.state.now, &p);
             }
         }
     }

@@ -16,27 +16,27 @@ impl<O: Observe> Simulation<O> {
         let dst = out.packet.route_dst();
         if dst == BROADCAST {
             // a beacon: one frame to each station of the node's cell
-            if let Some(c) = self.net.cell_of(from) {
-                for to in 1..=self.net.cells[c].stations.len() {
-                    self.cells[c].enqueue(BASE_STATION, to, out.packet.clone(), out.priority);
+            if let Some(c) = self.topo.net.cell_of(from) {
+                for to in 1..=self.topo.net.cells[c].stations.len() {
+                    self.state.cells[c].enqueue(BASE_STATION, to, out.packet.clone(), out.priority);
                 }
             }
             return;
         }
-        let Some(dest) = self.routes.node_at(dst) else {
+        let Some(dest) = self.topo.routes.node_at(dst) else {
             return;
         };
-        let hop = if self.roaming[from].is_empty() {
-            self.routes.hop(from, dest)
+        let hop = if self.topo.roaming[from].is_empty() {
+            self.topo.routes.hop(from, dest)
         } else {
             self.roaming_hop(from, dest)
         };
         match hop {
             Some(Hop::Link { link, dir }) => {
                 let len = out.packet.ip_len();
-                if let Some(at) = self.links[link][dir].send(self.now, len) {
-                    self.in_flight[link][dir].push_back(out.packet);
-                    self.queue.push(at, Event::Arrive(link, dir as u8));
+                if let Some(at) = self.state.links[link][dir].send(self.state.now, len) {
+                    self.state.in_flight[link][dir].push_back(out.packet);
+                    self.state.queue.push(at, Event::Arrive(link, dir as u8));
                 }
             }
             Some(Hop::Cell {
@@ -47,13 +47,13 @@ impl<O: Observe> Simulation<O> {
                 if station != crate::medium::BASE_STATION
                     && out
                         .flow
-                        .is_some_and(|f| self.net.flows[f].protocol.reports_output_queue())
+                        .is_some_and(|f| self.topo.net.flows[f].protocol.reports_output_queue())
                 {
                     // paper 004: the mobile host piggybacks its output queue on each packet
-                    let (len, max) = self.cells[cell].queue_level(station);
+                    let (len, max) = self.state.cells[cell].queue_level(station);
                     out.packet.seg.queue = Some(snooplab_proto::QueueReport::new(len, max));
                 }
-                if self.cards[from].is_some() {
+                if self.state.cards[from].is_some() {
                     let frame = card::CardFrame {
                         cell,
                         station,
@@ -63,11 +63,11 @@ impl<O: Observe> Simulation<O> {
                     };
                     return self.queue_on_card(from, frame);
                 }
-                if !self.cells[cell].has_room(station, out.priority) {
+                if !self.state.cells[cell].has_room(station, out.priority) {
                     self.departed(from, &out.packet, Departure::Dropped);
                 }
                 // the node's own cell, started when its kick ends
-                self.cells[cell].enqueue(station, to, out.packet, out.priority);
+                self.state.cells[cell].enqueue(station, to, out.packet, out.priority);
             }
             None => {}
         }
