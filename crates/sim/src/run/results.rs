@@ -70,12 +70,16 @@ impl<O: Observe> Simulation<O> {
     pub(super) fn relay_of(&self, f: FlowId) -> Option<RelayReport> {
         let (from, to) = self.topo.endpoints[f];
         let any_port = self.outside(self.state.flows[f].sender);
-        self.state.nodes.iter().filter_map(SimNode::agent).find_map(|a| {
-            a.relay()?.reports().into_iter().find(|r| {
-                r.endpoints == (from, to)
-                    || (any_port && r.endpoints.0.addr == from.addr && r.endpoints.1 == to)
+        self.state
+            .nodes
+            .iter()
+            .filter_map(SimNode::agent)
+            .find_map(|a| {
+                a.relay()?.reports().into_iter().find(|r| {
+                    r.endpoints == (from, to)
+                        || (any_port && r.endpoints.0.addr == from.addr && r.endpoints.1 == to)
+                })
             })
-        })
     }
 
     pub(super) fn agent_counters(&self, node: NodeId) -> snooplab_proto::agent::Counters {
