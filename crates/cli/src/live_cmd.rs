@@ -185,11 +185,17 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
     }
     snooplab_live::sys::catch_stop_signals()
         .map_err(|e| format!("cannot catch the stop signals: {e}"))?;
-    if !a.json {
+    // several runs: a row each as they end, then the summaries; one run: `run`'s tables of its
+    // result and the live lines (`live_text.rs`)
+    let rows = !a.json && configs.len() > 1;
+    if rows {
         print_header();
     }
-    let (results, failed) = run_each(&configs, a.json, a.quiet);
+    let (results, failed) = run_each(&configs, rows, a.quiet);
     let summaries = summarize_runs(&results);
+    if let ([c], [r], false) = (configs.as_slice(), results.as_slice(), a.json) {
+        crate::live_text::print_live_result(r, &snooplab_live::run::preset_scenario(c));
+    }
     if a.json {
         print_json(&results, summaries, &failed, configs.len())?;
     } else if results.len() > 1 {
@@ -231,11 +237,11 @@ fn print_json(
 }
 
 /// Runs each configuration in turn with its progress on stderr (none when `quiet`), printing each
-/// row (unless `json`), until one fails or a stop signal comes: the results of the runs that
+/// run's row when `rows`, until one fails or a stop signal comes: the results of the runs that
 /// completed and the failure.
 fn run_each(
     configs: &[LiveConfig],
-    json: bool,
+    rows: bool,
     quiet: bool,
 ) -> (Vec<NetworkResult>, Option<FailedRun>) {
     let mut results = Vec::new();
@@ -283,7 +289,7 @@ fn run_each(
                 r.live.leftovers_removed.join(", ")
             );
         }
-        if !json {
+        if rows {
             print_row(&r);
             for w in &r.live.warnings {
                 println!(

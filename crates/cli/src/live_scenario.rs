@@ -6,7 +6,6 @@ use std::path::Path;
 use snooplab_lab::settings::RunSettings;
 use snooplab_live::dirlock::{DirLock, INVOCATION_LOCK};
 use snooplab_live::exec::ExecSpec;
-use snooplab_live::network_report::NetworkResult;
 use snooplab_live::network_run::{run_network_with, LiveNetwork, NetworkConfig};
 use snooplab_live::testbed::unavailable_reason;
 
@@ -100,7 +99,7 @@ pub fn run_config(a: &LiveArgs, cfg: NetworkConfig, label: &str) -> Result<(), S
         println!("{text}");
     } else {
         crate::live_exec::print_exec(&r.exec, false);
-        print_text(&r);
+        crate::live_text::print_live_result(&r, &cfg.scenario);
     }
     if let Some(e) = crate::live_exec::exec_failure(&r.exec) {
         return Err(e);
@@ -109,62 +108,4 @@ pub fn run_config(a: &LiveArgs, cfg: NetworkConfig, label: &str) -> Result<(), S
         return Err("the receiver's digest differs from the sender's in some flow".into());
     }
     Ok(())
-}
-
-fn print_text(r: &NetworkResult) {
-    if r.exec.is_empty() {
-        print_flows(r);
-    } else {
-        println!("flows: none started by snooplab (--exec carried the traffic)");
-        crate::live_exec::print_traffic(r);
-    }
-    for c in &r.run.cells {
-        println!(
-            "cell {} ({}): {} frames, {} collisions, corrupted {} down / {} up",
-            c.cell,
-            c.access,
-            c.frames,
-            c.collisions,
-            c.frames_corrupted_down,
-            c.frames_corrupted_up
-        );
-    }
-    println!(
-        "base stations: {} local retransmissions, {} duplicate ACKs suppressed",
-        r.run.agent_total("local_retransmissions"),
-        r.run.agent_total("dupacks_suppressed")
-    );
-    crate::run_cmd::print_handoffs(&r.run);
-    for w in &r.live.warnings {
-        println!("warning: {w}");
-    }
-}
-
-/// Each flow's row and the aggregate.
-fn print_flows(r: &NetworkResult) {
-    println!(
-        "{:<10} {:>6} {:>6} {:>13} {:>8} {:>9} {:>9} {:>5}",
-        "flow", "from", "to", "stacks", "Mb/s", "duration", "sender rx", "hash"
-    );
-    for (f, l) in r.run.flows.iter().zip(&r.live.flows) {
-        println!(
-            "{:<10} {:>6} {:>6} {:>13} {:>8.3} {:>8.1}s {:>9} {:>5}",
-            f.flow,
-            f.from,
-            f.to,
-            format!("{}>{}", l.sender, l.receiver),
-            f.throughput_mbps,
-            f.duration_s,
-            f.sender_retransmitted_segments,
-            if l.integrity_ok { "ok" } else { "BAD" }
-        );
-    }
-    let a = &r.run.aggregate;
-    println!(
-        "aggregate: {:.3} Mb/s over {} flow{}, fairness {:.3}",
-        a.throughput_mbps,
-        a.flows,
-        if a.flows == 1 { "" } else { "s" },
-        a.fairness
-    );
 }

@@ -518,17 +518,25 @@ fn a_scenario_runs_live_with_the_keys_of_run_json() {
         if name == "cell-3-senders.toml" {
             assert_eq!(live["aggregate"]["complete_flows"], 3, "{live}");
             assert_eq!(live["invariants"]["complete"], true, "{live}");
-            // text mode: a row per flow, each intact
+            // text mode: run's table (a row per flow), then the live lines: a digest row per
+            // flow, each intact
             let text = output(&["live", "--scenario", &f, "--quiet"]);
             let out = String::from_utf8_lossy(&text.stdout);
             assert!(text.status.success(), "{}", stderr(&text));
-            assert_eq!(
-                out.lines()
-                    .filter(|l| l.trim_end().ends_with(" ok"))
-                    .count(),
-                3,
+            let (table, live) = out
+                .split_once("\nlive: ")
+                .unwrap_or_else(|| panic!("no live lines after run's table: {out}"));
+            assert!(
+                table.starts_with("3 flows, seed ") && table.contains(": 3 of 3 complete"),
                 "{out}"
             );
+            let ok = |text: &str| {
+                text.lines()
+                    .filter(|l| l.trim_end().ends_with(" ok"))
+                    .count()
+            };
+            assert_eq!(ok(table), 3 + 1, "a row per flow and the invariants: {out}");
+            assert_eq!(ok(live), 3, "a digest row per flow: {out}");
         }
         ran.push(name.clone());
     }

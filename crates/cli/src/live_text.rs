@@ -1,0 +1,77 @@
+//! The lines only a live run has, printed after the run's own tables (`result_text.rs`, the
+//! printer `snooplab run` uses): the hosts' settings, each flow's stacks and digest check, the
+//! traffic of `--exec` commands, and the warnings.
+
+use snooplab_live::network_report::NetworkResult;
+use snooplab_sim::Scenario;
+
+/// A live run's result as text: `run`'s tables of the same result, then the live lines.
+pub fn print_live_result(r: &NetworkResult, sc: &Scenario) {
+    crate::result_text::print_result(&r.run, sc);
+    print_live(r);
+}
+
+fn print_live(r: &NetworkResult) {
+    let l = &r.live;
+    let opt =
+        |v: Option<u32>, unit: &str| v.map_or_else(|| "kernel's".into(), |v| format!("{v}{unit}"));
+    let mut head = format!(
+        "live: linux profile {}, cc {}, rto min {}, initcwnd {}",
+        l.linux_profile,
+        l.cc,
+        opt(l.rto_min_ms, " ms"),
+        opt(l.initcwnd, "")
+    );
+    if let Some(cap) = l.capacity_mbps.filter(|c| *c > 0.0) {
+        head.push_str(&format!(
+            ", capacity {cap:.3} Mb/s ({:.1}% used)",
+            100.0 * r.run.flow().throughput_mbps / cap
+        ));
+    }
+    println!("{head}");
+    if r.exec.is_empty() {
+        print_flows(r);
+    } else {
+        println!("  flows: none started by snooplab (--exec carried the traffic)");
+        crate::live_exec::print_traffic(r);
+    }
+    for w in &l.warnings {
+        println!("warning: {w}");
+    }
+}
+
+/// Each flow's ends (a namespace's Linux TCP or the engine's model), what its receiver read, its
+/// kernel sender's retransmission timeout at the end, and its digest check, which ends the row;
+/// then each kernel host's checksum errors (the corrupted frames its kernel dropped).
+fn print_flows(r: &NetworkResult) {
+    println!(
+        "  {:<10} {:<14} {:>10} {:>10}  digest",
+        "flow", "stacks", "received B", "rto ms"
+    );
+    for l in &r.live.flows {
+        let rto = match l.sender {
+            "kernel" => format!("{:.1}", l.sender_rto_ms),
+            _ => "-".into(),
+        };
+        println!(
+            "  {:<10} {:<14} {:>10} {:>10}  {}",
+            l.flow,
+            format!("{}>{}", l.sender, l.receiver),
+            l.received_bytes,
+            rto,
+            if l.integrity_ok { "ok" } else { "BAD" }
+        );
+    }
+    let csum: Vec<String> = r
+        .live
+        .hosts
+        .iter()
+        .map(|(name, c)| format!("{name} {}", c.in_csum_errors))
+        .collect();
+    if !csum.is_empty() {
+        println!(
+            "  checksum errors (corrupted frames a kernel dropped): {}",
+            csum.join(", ")
+        );
+    }
+}
