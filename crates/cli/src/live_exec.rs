@@ -63,7 +63,7 @@ pub fn print_exec(reports: &[ExecReport], to_stderr: bool) {
 pub fn print_traffic(r: &NetworkResult) {
     for (name, t) in &r.live.traffic {
         println!(
-            "host {name}: sent {} packets ({} payload bytes), handed {} ({} payload bytes, {} \
+            "  host {name}: sent {} packets ({} payload bytes), handed {} ({} payload bytes, {} \
              corrupted)",
             t.packets_in, t.payload_in, t.packets_out, t.payload_out, t.corrupted_out
         );
