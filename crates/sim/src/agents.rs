@@ -1,6 +1,7 @@
-//! The base-station agent factory: which agent object a node's [`AgentKind`] makes, with its
-//! paper's settings. The simulator builds (and, after a crash, rebuilds) its base stations here;
-//! the live mode takes the agents that work on raw packets from [`forwarding_agent`].
+//! The base-station agent factory: which agent object a node's [`AgentKind`] makes, with the
+//! settings it carries (a node's snoop) or paper 000's (a protocol's agent). The simulator builds
+//! (and, after a crash, rebuilds) its base stations here; the live mode takes the agents that work
+//! on raw packets from [`forwarding_agent`].
 
 use snooplab_proto::agent::{
     Agent, BuildPacket, ElnAgent, ElnConfig, NackAgent, NackConfig, Router, SegmentView,
@@ -13,9 +14,9 @@ use crate::packet::SimPacket;
 use crate::protocol::AgentKind;
 use crate::rng::{Rng, Stream};
 
-/// The agents that work on any packet, the simulator's or the live mode's raw bytes: the router
-/// and the link-layer family with paper 000's settings. `None` for a split connection, which
-/// terminates TCP and needs the simulator's endpoints.
+/// The agents that work on any packet, the simulator's or the live mode's raw bytes: the router,
+/// the link-layer family with paper 000's settings and a node's snoop with its own. `None` for a
+/// split connection, which terminates TCP and needs the simulator's endpoints.
 pub fn forwarding_agent<P>(kind: AgentKind) -> Option<Box<dyn Agent<P>>>
 where
     P: SegmentView + BuildPacket + Clone + 'static,
@@ -31,12 +32,7 @@ where
         )))),
         AgentKind::Eln => Some(Box::new(ElnAgent::new(ElnConfig::paper004()))),
         AgentKind::Nack => Some(Box::new(NackAgent::new(NackConfig::paper002()))),
-        AgentKind::SnoopOnEln => Some(Box::new(SnoopAgent::new(SnoopConfig::transit()))),
-        AgentKind::Snoop002 => Some(Box::new(SnoopAgent::new(SnoopConfig::paper002()))),
-        AgentKind::SnoopQueueBlind => Some(Box::new(SnoopAgent::new(SnoopConfig {
-            queue_aware: false,
-            ..SnoopConfig::paper000(true, false)
-        }))),
+        AgentKind::Snoop(config) => Some(Box::new(SnoopAgent::new(config))),
         AgentKind::Split { .. } => None,
     }
 }
@@ -59,11 +55,7 @@ pub fn make_agent(
             queue_threshold: input.congestion_fraction,
             ..NackConfig::paper002()
         })),
-        AgentKind::Router
-        | AgentKind::LinkLayer { .. }
-        | AgentKind::SnoopOnEln
-        | AgentKind::SnoopQueueBlind
-        | AgentKind::Snoop002 => {
+        AgentKind::Router | AgentKind::LinkLayer { .. } | AgentKind::Snoop(_) => {
             forwarding_agent(kind).unwrap_or_else(|| Box::new(Router::default()))
         }
         AgentKind::Split { smart } => {

@@ -4,6 +4,7 @@
 //! base-station agent.
 
 use serde::{Deserialize, Serialize};
+use snooplab_proto::agent::SnoopConfig;
 use snooplab_proto::tcp::{Addition, ReceiverPolicy, RecoveryPolicy};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -58,34 +59,36 @@ pub enum AgentKind {
         suppress_dupacks: bool,
         selective: bool,
     },
-    /// Snoop with paper 002's settings (section 6): local retransmission on the first duplicate
-    /// ACK, 40 ms minimum timeout.
-    Snoop002,
     /// A split connection; the wireless half uses the SMART sender if `smart`.
     Split { smart: bool },
     /// The ELN marker for mobile senders (paper 004 section 3.3).
     Eln,
     /// The NACK generator for mobile senders (paper 002 section 3.2).
     Nack,
-    /// Snoop at base station A of a cellular transit link, retransmitting on ELN-marked duplicate
-    /// ACKs only (paper 004 section 3.5); a node's agent (`snoop-eln`), not a protocol.
-    SnoopOnEln,
-    /// Paper 000's snoop that does not look into its base station's transmit queue
-    /// (`SnoopConfig::queue_aware` off: its timers resend segments still waiting there); a node's
-    /// agent (`snoop-queue-blind`), for docs/snoop-scaling.md.
-    SnoopQueueBlind,
+    /// Snoop with the settings it carries, as a node's agent (`agent = "..."`, [`NODE_AGENTS`]):
+    /// the readings of other papers' snoops are values of [`SnoopConfig`], not kinds of agent.
+    /// The protocols' link-layer agents are [`AgentKind::LinkLayer`].
+    Snoop(SnoopConfig),
 }
 
 /// Agents a scenario file can give a base station by name (`agent = "..."` on a node) besides
 /// the agent of each protocol: one row each, the only place these names live.
 pub const NODE_AGENTS: &[(&str, AgentKind)] = &[
     ("router", AgentKind::Router),
-    // snoop at base station A of a transit link (paper 004 section 3.5)
-    ("snoop-eln", AgentKind::SnoopOnEln),
-    // snoop with paper 002's settings (section 6)
-    ("snoop-002", AgentKind::Snoop002),
-    // snoop that does not look into its transmit queue (docs/snoop-scaling.md)
-    ("snoop-queue-blind", AgentKind::SnoopQueueBlind),
+    // snoop at base station A of a transit link, retransmitting on ELN-marked duplicate ACKs only
+    // (paper 004 section 3.5)
+    ("snoop-eln", AgentKind::Snoop(SnoopConfig::transit())),
+    // snoop with paper 002's settings (section 6: first duplicate ACK, 40 ms minimum timeout)
+    ("snoop-002", AgentKind::Snoop(SnoopConfig::paper002())),
+    // paper 000's snoop that does not look into its transmit queue (`queue_aware` off: its timers
+    // resend segments still waiting there; docs/snoop-scaling.md)
+    (
+        "snoop-queue-blind",
+        AgentKind::Snoop(SnoopConfig {
+            queue_aware: false,
+            ..SnoopConfig::paper000(true, false)
+        }),
+    ),
 ];
 
 /// Everything a protocol is, in one row: its names, the fixed host's loss recovery, what the

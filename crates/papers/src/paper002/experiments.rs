@@ -9,7 +9,7 @@ use snooplab_sim::protocol::AgentKind;
 
 use super::data::Paper002Data;
 use super::readings::Read002;
-use super::testbed::Paper002;
+use super::testbed::{Paper002, SNOOP};
 
 /// Bits between errors on Figs. 7 and 11's x axis (log2 scale), 16 Kbits to 4 Mbits. The text
 /// places "5e-7" near "the 2 Mb point", names one error per 256 Kbits (Fig. 8) and per 1 Mbit, and
@@ -146,7 +146,7 @@ pub fn network_read(job: Experiment, read: Read002, seed: u64) -> Network {
             agent: if scheme == Scheme::SplitTransfer {
                 AgentKind::Split { smart: false }
             } else {
-                AgentKind::Snoop002
+                SNOOP
             },
             ..setting(true, 0, Some(every), seed)
         },
@@ -158,7 +158,7 @@ pub fn network_read(job: Experiment, read: Read002, seed: u64) -> Network {
             agent: if split {
                 AgentKind::Split { smart: false }
             } else {
-                AgentKind::Snoop002
+                SNOOP
             },
             crash: Some((CRASH_AT, CRASH_DOWN)),
             ..setting(true, 0, None, seed)

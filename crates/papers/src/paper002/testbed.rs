@@ -11,6 +11,7 @@
 //! between the fixed host and the base stations is our reading of sections 4 and 6.
 
 use snooplab_proto::agent::handoff::{Scheme, Trigger};
+use snooplab_proto::agent::SnoopConfig;
 use snooplab_proto::tcp::HostPreset;
 use snooplab_proto::Time;
 
@@ -30,6 +31,10 @@ pub const WINDOW: u32 = 64 * 1024;
 pub const TRANSFER: u64 = 10 * 1024 * 1024;
 /// The hosts' TCP.
 pub const HOST: HostPreset = HostPreset::Bsdos21;
+/// The base stations' snoop as section 6 sets it: duplicate-ACK suppression, local retransmission
+/// on the first duplicate ACK, none on a partial new ACK, 40 ms minimum timeout
+/// ([`SnoopConfig::paper002`]; a scenario file names it `snoop-002`).
+pub const SNOOP: AgentKind = AgentKind::Snoop(SnoopConfig::paper002());
 
 /// One run of paper 002's experiments.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,11 +73,7 @@ pub struct Paper002 {
 impl Paper002 {
     pub fn new(snoop: bool, error_every: u64, handoff_every: Option<Time>, seed: u64) -> Paper002 {
         Paper002 {
-            agent: if snoop {
-                AgentKind::Snoop002
-            } else {
-                AgentKind::Router
-            },
+            agent: if snoop { SNOOP } else { AgentKind::Router },
             error_every,
             handoff_every,
             beacons: true,
@@ -177,5 +178,24 @@ impl Paper002 {
             seed: p.seed,
             max_time: p.max_time,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snooplab_sim::protocol::NODE_AGENTS;
+
+    /// A scenario file's `agent = "snoop-002"` (examples/paper002-handoff.toml) is the snoop this
+    /// testbed runs, not another reading of section 6.
+    #[test]
+    fn snoop_002_in_a_scenario_file_is_the_testbeds_snoop() {
+        let named = NODE_AGENTS
+            .iter()
+            .find(|(name, _)| *name == "snoop-002")
+            .map(|(_, kind)| *kind);
+        assert_eq!(named, Some(SNOOP));
+        assert_eq!(Paper002::new(true, 0, None, 1).agent, SNOOP);
+        assert_eq!(Paper002::new(false, 0, None, 1).agent, AgentKind::Router);
     }
 }

@@ -51,7 +51,7 @@ pub trait BuildPacket: Sized {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SnoopConfig {
     /// Suppress duplicate ACKs that local retransmission will answer (TCP awareness).
     pub suppress_dupacks: bool,
@@ -134,7 +134,7 @@ pub struct SnoopConfig {
 impl SnoopConfig {
     /// The paper-000 comparison's settings: 200 ms minimum timeout, local retransmission on the
     /// second duplicate ACK.
-    pub fn paper000(suppress_dupacks: bool, selective: bool) -> SnoopConfig {
+    pub const fn paper000(suppress_dupacks: bool, selective: bool) -> SnoopConfig {
         SnoopConfig {
             suppress_dupacks,
             priority_retransmit: suppress_dupacks,
@@ -156,7 +156,7 @@ impl SnoopConfig {
 
     /// Snoop at base station A of a transit link (paper 004 section 3.5): paper 000's snoop that
     /// retransmits only on duplicate ACKs marked with ELN by base station B.
-    pub fn transit() -> SnoopConfig {
+    pub const fn transit() -> SnoopConfig {
         SnoopConfig {
             eln_dupacks_only: true,
             ..SnoopConfig::paper000(true, false)
@@ -165,7 +165,7 @@ impl SnoopConfig {
 
     /// Paper 002's snoop: duplicate-ACK suppression, 40 ms minimum timeout, local retransmission on
     /// the first duplicate ACK, none on a partial new ACK.
-    pub fn paper002() -> SnoopConfig {
+    pub const fn paper002() -> SnoopConfig {
         SnoopConfig {
             min_timeout: 40 * MS,
             dupack_threshold: 1,

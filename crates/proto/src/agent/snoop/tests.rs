@@ -569,7 +569,7 @@ fn non_tcp_packets_pass_through_both_ways() {
 fn connection_table_is_bounded_and_idle_state_expires() {
     let mut cfg = SnoopConfig::paper000(true, false);
     cfg.max_connections = 3;
-    let mut a = SnoopAgent::new(cfg.clone());
+    let mut a = SnoopAgent::new(cfg);
     for port in 0..10u16 {
         let mut s = seg(FH, MH, ISS, 0, Flags::SYN, 0);
         s.src.port = port;
