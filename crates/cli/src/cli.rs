@@ -274,9 +274,9 @@ pub struct SweepArgs {
     snooplab reproduce --report report/       # report/index.html: tables, figures, claims\n  \
     snooplab reproduce table2 --json\n  \
     snooplab reproduce --host bsd44-lite      # every host with the TCP as modelled before profiles\n  \
-    snooplab reproduce --ablation --seeds 20  # paper 000: what each host detail is worth\n\n\
+    snooplab reproduce --ablation --seeds 20  # = paper000 ablation: what each host detail is worth\n\n\
 Papers (docs/paper000.md ...): paper000 (Balakrishnan, Padmanabhan, Seshan and Katz 1997, a\n\
-comparison of mechanisms; parts table2, table3, table4, table5, fig12), paper001 (Tamura, Tobe and\n\
+comparison of mechanisms; parts table2, table3, table4, table5, fig12; ablation alone), paper001 (Tamura, Tobe and\n\
 Tokuda 1998, EFR; parts retransmissions = fig15, fig16, fig17, loss; throughput = fig18, fig19),\n\
 paper002 (Balakrishnan, Seshan and Katz 1995, snoop and the multicast handoff; parts table1, fig7,\n\
 fig10, fig11, baselines, crash), paper004 (Balakrishnan and Katz 1998, ELN for mobile senders; part\n\

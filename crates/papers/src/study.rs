@@ -16,6 +16,9 @@ pub struct Common {
     pub seeds: Option<u64>,
     /// `None`: the paper's hosts.
     pub host: Option<HostPreset>,
+    /// `--against`: the other profile of a study that compares two (paper 000's ablation);
+    /// `None`: that study's default.
+    pub against: Option<HostPreset>,
     pub threads: Option<usize>,
 }
 
