@@ -25,6 +25,40 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// The command line clap parses: the derived one, with `reproduce --help` naming each paper of
+/// [`snooplab_papers::PAPERS`] and its parts (so a paper added there is listed without an edit
+/// here).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command().mut_subcommand("reproduce", |c| {
+        let examples = c
+            .get_after_help()
+            .map(|h| h.to_string())
+            .unwrap_or_default();
+        c.after_help(format!("{examples}\n\n{}", papers_help()))
+    })
+}
+
+/// The arguments, parsed by [`command`].
+pub fn parse() -> Result<Cli, clap::Error> {
+    use clap::FromArgMatches;
+    Cli::from_arg_matches(&command().try_get_matches()?)
+}
+
+/// Each built paper, its citation and the words that name its parts.
+fn papers_help() -> String {
+    let mut s = String::from("Papers (docs/paper000.md ...):\n");
+    for p in snooplab_papers::PAPERS {
+        let a = p.about();
+        s.push_str(&format!(
+            "  {}  {}\n    parts: {}\n",
+            a.name, a.citation, a.parts
+        ));
+    }
+    s.push_str("There is no paper003: it is seminar slides summarising paper 000.");
+    s
+}
+
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Run the papers' experiments and print each table with the paper's numbers beside ours.
@@ -274,13 +308,7 @@ pub struct SweepArgs {
     snooplab reproduce --report report/       # report/index.html: tables, figures, claims\n  \
     snooplab reproduce table2 --json\n  \
     snooplab reproduce --host bsd44-lite      # every host with the TCP as modelled before profiles\n  \
-    snooplab reproduce --ablation --seeds 20  # paper 000: what each host detail is worth\n\n\
-Papers (docs/paper000.md ...): paper000 (Balakrishnan, Padmanabhan, Seshan and Katz 1997, a\n\
-comparison of mechanisms; parts table2, table3, table4, table5, fig12), paper001 (Tamura, Tobe and\n\
-Tokuda 1998, EFR; parts retransmissions = fig15, fig16, fig17, loss; throughput = fig18, fig19),\n\
-paper002 (Balakrishnan, Seshan and Katz 1995, snoop and the multicast handoff; parts table1, fig7,\n\
-fig10, fig11, baselines, crash), paper004 (Balakrishnan and Katz 1998, ELN for mobile senders; part\n\
-fig2). There is no paper003: it is seminar slides summarising paper 000.")]
+    snooplab reproduce --ablation --seeds 20  # = paper000 ablation: what each host detail is worth")]
 pub struct ReproduceArgs {
     /// What to run: paper names (paper000), each optionally followed by its parts; a part with no
     /// paper before it is paper 000's [default: every paper, every part].

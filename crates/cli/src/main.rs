@@ -27,8 +27,6 @@ mod run_progress;
 mod settings;
 mod sweep;
 
-use clap::Parser;
-
 /// clap's own errors (an unknown flag, a missing value, a number it parses itself) as our one
 /// `error:` line: its message and its tips, the values they echo shortened as ours are, and which
 /// `--help` to read. Help and version print as clap prints them.
@@ -54,11 +52,7 @@ fn clap_error(e: clap::Error) -> ! {
     let sub = std::env::args_os()
         .nth(1)
         .and_then(|a| a.into_string().ok())
-        .filter(|a| {
-            <cli::Cli as clap::CommandFactory>::command()
-                .find_subcommand(a)
-                .is_some()
-        });
+        .filter(|a| cli::command().find_subcommand(a).is_some());
     let help = match sub {
         Some(s) => format!("snooplab {s} --help"),
         None => "snooplab --help".to_string(),
@@ -83,7 +77,7 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    let cli = cli::Cli::try_parse().unwrap_or_else(|e| clap_error(e));
+    let cli = cli::parse().unwrap_or_else(|e| clap_error(e));
     let mut code = 0;
     let result = match cli.command {
         cli::Command::Run(a) => run_cmd::run(a).map(|o| {

@@ -631,3 +631,27 @@ fn paper_tables_print_undefined_ratios_and_failed_series_as_n_a() {
     assert!(p["reno_mbps"].is_null() && p["reno_failures"] == 2, "{p}");
     assert!(p["snoop_mbps"]["mean"].as_f64().is_some(), "{p}");
 }
+
+#[test]
+fn reproduce_help_lists_every_built_paper_with_its_parts() {
+    let o = snooplab(&["reproduce", "--help"]);
+    assert_eq!(o.status.code(), Some(0));
+    let help = stdout(&o);
+    // the list comes from the papers' registry, each with the words of its parts
+    for (paper, part) in [
+        ("paper000", "ablation (alone"),
+        ("paper001", "fig18"),
+        ("paper002", "baselines"),
+        ("paper004", "fig2"),
+    ] {
+        let line = help
+            .lines()
+            .position(|l| l.trim_start().starts_with(paper))
+            .unwrap_or_else(|| panic!("{paper} is not listed: {help}"));
+        let parts = help.lines().nth(line + 1).unwrap_or_default();
+        assert!(
+            parts.contains("parts:") && parts.contains(part),
+            "{paper}: {parts}"
+        );
+    }
+}

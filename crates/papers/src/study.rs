@@ -16,6 +16,9 @@ pub struct Common {
     pub seeds: Option<u64>,
     /// `None`: the paper's hosts.
     pub host: Option<HostPreset>,
+    /// `--against`: the other profile of a study that compares two (paper 000's ablation);
+    /// `None`: that study's default.
+    pub against: Option<HostPreset>,
     pub threads: Option<usize>,
 }
 
@@ -41,6 +44,8 @@ pub struct About {
     pub default_seeds: u64,
     /// The TCP implementation of the paper's hosts when `--host` is not given.
     pub default_host: HostPreset,
+    /// The words that name its parts, for `reproduce --help` (what `check_parts` takes).
+    pub parts: &'static str,
 }
 
 /// A paper (or a study of our own) `reproduce` can run. Every one is listed once in

@@ -314,6 +314,8 @@ fn reproduce(
             .map(|h| HostPreset::parse(&h))
             .transpose()
             .map_err(PyValueError::new_err)?,
+        // the ablation's other profile: its default (bsd44-lite)
+        against: None,
         threads: useful_threads(self::threads(threads)?, MAX_THREADS)
             .map_err(py_err)?
             .0,

@@ -145,11 +145,9 @@ pub fn write_page(dir: &Path, papers: &[Studied]) -> Result<(), String> {
         })
         .collect();
     let _ = writeln!(h, "{}</p>", links.join("; "));
-    let _ = writeln!(
-        h,
-        "<p><b>{}</b></p>",
-        esc(&crate::reproduce::verdict_line(papers))
-    );
+    if let Some(line) = crate::reproduce::verdict_line(papers) {
+        let _ = writeln!(h, "<p><b>{}</b></p>", esc(&line));
+    }
     for p in papers {
         h.push_str(&p.report_section(dir)?);
     }

@@ -3,12 +3,12 @@
 //! hands each paper's study to `study.rs`, which runs it and renders its document as text, JSON,
 //! files and a section of the HTML report (`crate::render`).
 
-mod ablation;
 mod study;
 
 use std::path::Path;
 
 use snooplab_papers::paper000;
+use snooplab_papers::study::Planned;
 use snooplab_papers::Claim;
 use snooplab_proto::tcp::HostPreset;
 pub use study::Studied;
@@ -39,7 +39,8 @@ pub fn claims_text(claims: &[Claim]) -> String {
 /// The one-line verdict `reproduce` ends with, from the claims the reports checked: `claims: 9 of
 /// 25 hold, 15 fail, 1 not checked (paper000 3/8, ...)`. A claim not checked (`n/a`: its runs
 /// were not made, or it is a question rather than a claim) counts in the total, not as a failure.
-pub fn verdict_line(papers: &[Studied]) -> String {
+/// `None` when no paper had a claim to check (paper 000's ablation alone).
+pub fn verdict_line(papers: &[Studied]) -> Option<String> {
     let count = |cs: &[Claim], v: Option<bool>| cs.iter().filter(|c| c.holds == v).count();
     let (mut holds, mut fails, mut open, mut all) = (0, 0, 0, 0);
     let per: Vec<String> = papers
@@ -58,10 +59,12 @@ pub fn verdict_line(papers: &[Studied]) -> String {
     } else {
         String::new()
     };
-    format!(
-        "claims: {holds} of {all} hold, {fails} fail{open} ({})",
-        per.join(", ")
-    )
+    (all > 0).then(|| {
+        format!(
+            "claims: {holds} of {all} hold, {fails} fail{open} ({})",
+            per.join(", ")
+        )
+    })
 }
 
 /// Creates `dir` and writes a file in it, so that a directory that cannot take the outputs
@@ -73,10 +76,13 @@ fn check_writable(dir: &Path) -> Result<(), String> {
     std::fs::remove_file(&probe).map_err(|e| format!("cannot remove {}: {e}", probe.display()))
 }
 
-/// Checks the arguments without running anything: the papers and parts, the seeds, the host
-/// profiles, the threads.
-pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
-    let sels = selections(&a.what)?;
+/// The papers and parts, each planned, with what every paper's run shares.
+pub type Plans = (Vec<(Selection, Box<dyn Planned>)>, Common);
+
+/// Checks the arguments and plans every paper without running anything: the papers and parts,
+/// the seeds, the host profiles, the threads.
+pub fn plan(a: &ReproduceArgs) -> Result<Plans, String> {
+    let mut sels = selections(&a.what)?;
     check_parts(&sels)?;
     let seeds = match &a.seeds {
         None => None,
@@ -86,6 +92,7 @@ pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
         }
     };
     let host = a.host.as_deref().map(HostPreset::parse).transpose()?;
+    let against = Some(HostPreset::parse(&a.against)?);
     if a.ablation {
         let paper000_only = a.what.is_empty()
             || (sels.len() == 1
@@ -96,42 +103,47 @@ pub fn plan(a: &ReproduceArgs) -> Result<(Vec<Selection>, Common), String> {
                 "--ablation runs paper 000's Tables III and IV; leave out papers and parts".into(),
             );
         }
-        ablation::ablation_profiles(host, &a.against)?;
+        // --ablation is paper 000's part `ablation`
+        sels = vec![Selection {
+            paper: &paper000::Reproduction,
+            parts: vec![paper000::ablation::ABLATION.into()],
+        }];
     }
     if a.threads == Some(0) {
         return Err("threads must be at least 1".into());
     }
-    Ok((
-        sels,
-        Common {
-            seeds,
-            host,
-            threads: a.threads,
-        },
-    ))
+    let common = Common {
+        seeds,
+        host,
+        against,
+        threads: a.threads,
+    };
+    // every paper planned before any runs, so that a bad combination stops nothing half-way
+    let planned = sels
+        .into_iter()
+        .map(|s| {
+            let p = s.paper.plan(&s.parts, &common)?;
+            Ok((s, p))
+        })
+        .collect::<Result<_, String>>()?;
+    Ok((planned, common))
 }
 
 pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
-    let (sels, common) = plan(&a)?;
+    let (planned, common) = plan(&a)?;
     // where the outputs go, before anything runs
     if let Some(dir) = &a.out {
-        if a.ablation {
-            check_writable(&dir.join(paper000::ABOUT.name))?;
-        }
-        for s in sels.iter().filter(|_| !a.ablation) {
+        for (s, _) in &planned {
             check_writable(&dir.join(s.paper.name()))?;
         }
     }
     if let Some(dir) = &a.report {
         check_writable(dir)?;
     }
-    if a.ablation {
-        return ablation::ablation(&a, &common);
-    }
     let mut done: Vec<Studied> = vec![];
-    for s in &sels {
+    for (s, p) in planned {
         // the runner says how many runs took how long on how many threads
-        let (r, _runs) = study::run(s, &common, a.quiet)?;
+        let (r, _runs) = study::run(&s, p, &common, a.quiet)?;
         if !a.json {
             print!("{}", r.text());
         }
@@ -147,7 +159,9 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         eprintln!("wrote {}", dir.join("index.html").display());
     }
     if !a.json {
-        println!("{}", verdict_line(&done));
+        if let Some(line) = verdict_line(&done) {
+            println!("{line}");
+        }
     }
     if a.json {
         let mut all = serde_json::Map::new();

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use snooplab_papers::select::Selection;
-use snooplab_papers::study::Outcome;
+use snooplab_papers::study::{Outcome, Planned};
 use snooplab_papers::{Claim, Paper};
 
 use super::Common;
@@ -16,10 +16,14 @@ pub struct Studied {
     outcome: Box<dyn Outcome>,
 }
 
-/// Plans the paper for the parts the selection names and runs it (its progress on stderr unless
+/// Runs the paper as planned for the parts the selection names (its progress on stderr unless
 /// `quiet`); returns its outcome and the number of runs.
-pub fn run(sel: &Selection, common: &Common, quiet: bool) -> Result<(Studied, usize), String> {
-    let plan = sel.paper.plan(&sel.parts, common)?;
+pub fn run(
+    sel: &Selection,
+    plan: Box<dyn Planned>,
+    common: &Common,
+    quiet: bool,
+) -> Result<(Studied, usize), String> {
     let jobs = plan.jobs();
     // the progress line names the paper it counts
     let results = crate::parallel::run_jobs(&jobs, common.threads, (sel.paper.name(), quiet))?;

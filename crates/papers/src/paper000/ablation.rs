@@ -1,17 +1,110 @@
 //! What each host detail is worth: paper 000's Table III and Table IV cells run with one host
-//! detail at a time switched from one profile to the other, in both directions (`snooplab reproduce
-//! --ablation`).
+//! detail at a time switched from one profile to the other, in both directions (paper 000's part
+//! `ablation`: `snooplab reproduce paper000 ablation`, or `reproduce --ablation`).
 
 use serde::Serialize;
 use snooplab_proto::tcp::HostPreset;
 
-use super::data::Paper000;
+use super::data::{Paper000, ABOUT};
 use super::experiments::{experiments, Experiment, Part};
 use snooplab_sim::metrics::RunResult;
 use snooplab_sim::scenario::Scenario;
 use snooplab_sim::stats::{summarize, Summary};
+use snooplab_sim::Job;
 
+use crate::claim::Claim;
 use crate::document::{Document, Row, Table};
+use crate::study::{Common, Outcome, Plan};
+
+/// The word that names the ablation among paper 000's parts. It runs alone, and "all" (or no
+/// part) does not include it: it is a study of our host model, not one of the paper's tables.
+pub const ABLATION: &str = "ablation";
+
+/// The other profile when `--against` is not given: BSD 4.4-Lite, the TCP the hosts were
+/// modelled on before profiles (docs/host-profiles.md).
+pub const DEFAULT_AGAINST: HostPreset = HostPreset::Bsd44Lite;
+
+/// Whether the words name the ablation; refuses it beside other parts.
+pub fn named(words: &[String]) -> Result<bool, String> {
+    let is = |w: &String| w.trim().eq_ignore_ascii_case(ABLATION);
+    match words.iter().filter(|w| is(w)).count() {
+        0 => Ok(false),
+        n if n == words.len() => Ok(true),
+        _ => Err(format!(
+            "the part {ABLATION} runs alone (Tables III and IV with each host detail switched); \
+             name it without other parts"
+        )),
+    }
+}
+
+/// The two profiles of the ablation, checked: `--host` (default: the paper's) and `--against`
+/// (default: [`DEFAULT_AGAINST`]).
+pub fn profiles(common: &Common) -> Result<(HostPreset, HostPreset), String> {
+    let from = common.host(&ABOUT);
+    let to = common.against.unwrap_or(DEFAULT_AGAINST);
+    if from == to {
+        return Err(format!(
+            "--ablation compares two host profiles, but --host and --against are both {}",
+            from.name()
+        ));
+    }
+    Ok((from, to))
+}
+
+/// The ablation planned: its two profiles and seeds.
+pub struct AblationPlan {
+    from: HostPreset,
+    to: HostPreset,
+    seeds: u64,
+    paper: Paper000,
+}
+
+impl AblationPlan {
+    pub fn new(common: &Common) -> Result<AblationPlan, String> {
+        let (from, to) = profiles(common)?;
+        Ok(AblationPlan {
+            from,
+            to,
+            seeds: common.seeds(&ABOUT),
+            paper: Paper000::load()?,
+        })
+    }
+}
+
+impl Plan for AblationPlan {
+    type Run = Ablation;
+
+    /// [`ablation_jobs`] as jobs.
+    fn jobs(&self) -> Vec<Job> {
+        ablation_jobs(self.from, self.to, self.seeds)
+            .iter()
+            .map(Job::from)
+            .collect()
+    }
+
+    fn finish(self, results: Vec<RunResult>) -> Ablation {
+        Ablation::evaluate(self.from, self.to, self.seeds, &results, &self.paper)
+    }
+}
+
+/// The ablation checks no claim of the paper's: it measures what each detail of our host model
+/// is worth.
+impl Outcome for Ablation {
+    fn claims(&self) -> &[Claim] {
+        &[]
+    }
+    fn json(&self) -> Result<serde_json::Value, String> {
+        serde_json::to_value(self).map_err(|e| format!("cannot encode the ablation: {e}"))
+    }
+    fn files(&self) -> Result<Vec<(String, String)>, String> {
+        let json = serde_json::to_string_pretty(self)
+            .map_err(|e| format!("cannot encode the ablation: {e}"))?;
+        Ok(vec![("ablation.json".into(), json)])
+    }
+    fn document(&self) -> Document {
+        Ablation::document(self)
+    }
+}
 
 /// The parts whose cells the ablation runs: the end-to-end and split-connection tables, where the
 /// hosts' TCP does the recovering.
@@ -264,6 +357,38 @@ fn fails(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn words(w: &[&str]) -> Vec<String> {
+        w.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_part_ablation_runs_alone_as_paper_000s_plan() {
+        use crate::study::Study;
+        let study = crate::paper000::Reproduction;
+        assert_eq!(named(&words(&["Ablation"])), Ok(true));
+        assert_eq!(named(&words(&["table3"])), Ok(false));
+        assert!(named(&words(&["ablation", "table3"])).is_err());
+        assert!(study.check_parts(&words(&["table3", "ablation"])).is_err());
+        let common = Common {
+            seeds: Some(2),
+            ..Common::default()
+        };
+        let plan = study.plan(&words(&["ablation"]), &common).expect("plan");
+        // bsdos-2.1 against the default bsd44-lite: every Table III and IV cell, each variant
+        let jobs = ablation_jobs(HostPreset::Bsdos21, DEFAULT_AGAINST, 2);
+        assert_eq!(plan.jobs().len(), jobs.len());
+        assert_eq!(jobs.len(), (17 + 6) * 10 * 2);
+        let same = Common {
+            against: Some(HostPreset::Bsdos21),
+            ..common
+        };
+        let e = study
+            .plan(&words(&["ablation"]), &same)
+            .err()
+            .expect("one profile");
+        assert!(e.contains("both bsdos-2.1"), "{e}");
+    }
 
     #[test]
     fn variants_switch_one_detail_at_a_time_both_ways() {

@@ -18,6 +18,7 @@ pub const ABOUT: About = About {
                Improving TCP Performance over Wireless Links\" (1997)",
     default_seeds: 10,
     default_host: HostPreset::Bsdos21,
+    parts: "table2, table3, table4, table5, fig12; ablation (alone, = --ablation)",
 };
 
 /// One cell of paper 000: throughput in Mb/s, wireless and wired goodput in percent.

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use snooplab_sim::{Env, Job, Protocol, RunResult, Scenario};
 
+use super::ablation;
 use super::data::ABOUT;
 use super::experiments::{Experiment, Part};
 use super::plan::{parts, Plan000, Run000};
@@ -23,9 +24,15 @@ impl Study for Reproduction {
         &ABOUT
     }
     fn check_parts(&self, words: &[String]) -> Result<(), String> {
+        if ablation::named(words)? {
+            return Ok(());
+        }
         parts(words).map(|_| ())
     }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
+        if ablation::named(words)? {
+            return Ok(Box::new(ablation::AblationPlan::new(common)?));
+        }
         Ok(Box::new(Plan000::new(words, common)?))
     }
 }

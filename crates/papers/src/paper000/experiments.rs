@@ -57,7 +57,8 @@ impl Part {
                 .map(|p| vec![p])
                 .ok_or_else(|| {
                     format!(
-                        "unknown part '{s}' (known: table2, table3, table4, table5, fig12, all)"
+                        "unknown part '{s}' (known: table2, table3, table4, table5, fig12, all; \
+                         or ablation, alone)"
                     )
                 }),
         }

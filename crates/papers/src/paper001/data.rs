@@ -12,6 +12,7 @@ pub const ABOUT: About = About {
                Wireless Multiple Access\" (1998)",
     default_seeds: 50,
     default_host: testbed::HOST,
+    parts: "retransmissions = fig15, fig16, fig17, loss; throughput = fig18, fig19",
 };
 
 // The paper's numbers the text gives (section 6).

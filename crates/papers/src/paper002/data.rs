@@ -15,6 +15,7 @@ pub const ABOUT: About = About {
                Performance in Cellular Wireless Networks\" (1995)",
     default_seeds: 10,
     default_host: testbed::HOST,
+    parts: "table1, fig7, fig10, fig11, baselines, crash",
 };
 
 #[derive(Debug, Deserialize)]

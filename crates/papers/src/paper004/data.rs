@@ -16,6 +16,7 @@ pub const ABOUT: About = About {
                Performance\" (1998)",
     default_seeds: 10,
     default_host: HostPreset::Bsdos21,
+    parts: "fig2",
 };
 
 #[derive(Debug, Deserialize)]
