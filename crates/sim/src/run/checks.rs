@@ -60,23 +60,15 @@ impl<O: Observe> Simulation<O> {
 
     /// Whether a base station on flow `f`'s path splits its connection.
     pub(super) fn split_on_path(&self, f: FlowId) -> bool {
-        self.topo
-            .routes
-            .path(
-                &self.topo.net,
-                self.state.flows[f].sender,
-                self.state.flows[f].receiver,
+        self.flow_path(f).iter().any(|&b| {
+            matches!(
+                self.topo.net.nodes[b].kind,
+                NodeKind::BaseStation {
+                    agent: AgentKind::Split { .. },
+                    ..
+                }
             )
-            .iter()
-            .any(|&b| {
-                matches!(
-                    self.topo.net.nodes[b].kind,
-                    NodeKind::BaseStation {
-                        agent: AgentKind::Split { .. },
-                        ..
-                    }
-                )
-            })
+        })
     }
 
     /// The data's digest must be what the sender put at that offset. Offsets count from the

@@ -6,11 +6,19 @@ use snooplab_proto::agent::Departure;
 
 use super::{card, Event, Simulation};
 use crate::medium::BASE_STATION;
-use crate::network::{Hop, NodeId};
+use crate::network::{FlowId, Hop, NodeId};
 use crate::nodes::Outgoing;
 use crate::observer::Observe;
 
 impl<O: Observe> Simulation<O> {
+    /// The nodes flow `f`'s data crosses, from its sender to its receiver (both included).
+    pub(super) fn flow_path(&self, f: FlowId) -> Vec<NodeId> {
+        let flow = &self.state.flows[f];
+        self.topo
+            .routes
+            .path(&self.topo.net, flow.sender, flow.receiver)
+    }
+
     /// Routes a packet from node `from` towards its destination address.
     pub(super) fn send(&mut self, from: NodeId, mut out: Outgoing) {
         let dst = out.packet.route_dst();

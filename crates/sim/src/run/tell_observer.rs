@@ -62,16 +62,7 @@ impl<O: Observe> Simulation<O> {
             return;
         };
         let probe = agent.probe();
-        let flow = (0..self.state.flows.len()).find(|&f| {
-            self.topo
-                .routes
-                .path(
-                    &self.topo.net,
-                    self.state.flows[f].sender,
-                    self.state.flows[f].receiver,
-                )
-                .contains(&n)
-        });
+        let flow = (0..self.state.flows.len()).find(|&f| self.flow_path(f).contains(&n));
         self.obs.agent_state(self.state.now, n, flow, probe);
     }
 }
