@@ -575,6 +575,21 @@ fn paper000_flags_write_run_json_and_the_live_group() {
     assert_eq!(live["live"]["flows"][0]["integrity_ok"], true, "{live}");
     assert!(live["live"]["capacity_mbps"].as_f64() > Some(0.0), "{live}");
     assert!(live["wireless_data_frames"].as_u64() >= Some(47), "{live}");
+    // the kernel sender's TCP_INFO over time: in order, a window from the first sample
+    let samples = live["live"]["flows"][0]["sender_samples"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(!samples.is_empty(), "{live}");
+    assert!(samples[0]["cwnd_bytes"].as_u64() > Some(0), "{live}");
+    let times: Vec<f64> = samples.iter().filter_map(|s| s["t_s"].as_f64()).collect();
+    assert_eq!(times.len(), samples.len());
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "{times:?}");
+    // the last sample after the FIN was acknowledged: the bytes, the SYN and the FIN
+    assert_eq!(
+        samples.last().map(|s| &s["bytes_acked"]),
+        Some(&65538.into())
+    );
     // every key of the live group, and of its groups, is in docs/outputs.md
     let doc = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/outputs.md"),
@@ -586,6 +601,7 @@ fn paper000_flags_write_run_json_and_the_live_group() {
     for obj in [
         l,
         &l["flows"][0],
+        &l["flows"][0]["sender_samples"][0],
         &host("hosts"),
         &host("traffic"),
         &l["driver"],

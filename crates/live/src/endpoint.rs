@@ -8,6 +8,7 @@ use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::kernel_samples::{self, KernelSample};
 use crate::netns::Namespace;
 use crate::payload::{self, StreamDigest};
 use crate::profile::CongestionControl;
@@ -39,6 +40,8 @@ pub struct SenderReport {
     pub tcp_info: TcpInfo,
     /// The congestion control the socket used, as the kernel reports it.
     pub cc: String,
+    /// `TCP_INFO` sampled during the transfer (kernel_samples.rs).
+    pub samples: Vec<KernelSample>,
 }
 
 /// The receiving socket, listening in the mobile host's namespace before the sender starts.
@@ -268,6 +271,37 @@ pub fn send(
         .set_write_timeout(Some(POLL))
         .and_then(|_| stream.set_read_timeout(Some(POLL)))
         .map_err(|e| format!("sender socket: {e}"))?;
+    // the kernel's congestion state, sampled while the transfer runs (kernel_samples.rs)
+    let done = AtomicBool::new(false);
+    let (sent, samples) = std::thread::scope(|scope| {
+        let sampler = scope.spawn(|| kernel_samples::sample_until(fd, started, &done));
+        let sent = transfer_all(&mut stream, transfer, seed, stop);
+        done.store(true, Ordering::Release);
+        // a sampler that panicked leaves no series; the transfer's own result stands
+        (sent, sampler.join().unwrap_or_default())
+    });
+    let (offset, digest) = sent?;
+    let finished = Instant::now();
+    let tcp_info = sys::tcp_info(fd).map_err(|e| format!("TCP_INFO: {e}"))?;
+    Ok(SenderReport {
+        bytes: offset,
+        digest,
+        started,
+        finished,
+        tcp_info,
+        cc: cc_used,
+        samples,
+    })
+}
+
+/// Writes `transfer` bytes of the seed's stream, shuts the sending side and waits for the
+/// receiver's FIN (every byte acknowledged); returns the bytes sent and their digest.
+fn transfer_all(
+    stream: &mut std::net::TcpStream,
+    transfer: u64,
+    seed: u64,
+    stop: &AtomicBool,
+) -> Result<(u64, u64), String> {
     let mut digest = StreamDigest::default();
     let mut buf = vec![0u8; 1 << 16];
     let mut offset = 0u64;
@@ -306,16 +340,7 @@ pub fn send(
             Err(e) => return Err(format!("waiting for the receiver to close: {e}")),
         }
     }
-    let finished = Instant::now();
-    let tcp_info = sys::tcp_info(fd).map_err(|e| format!("TCP_INFO: {e}"))?;
-    Ok(SenderReport {
-        bytes: offset,
-        digest: digest.finish(),
-        started,
-        finished,
-        tcp_info,
-        cc: cc_used,
-    })
+    Ok((offset, digest.finish()))
 }
 
 #[cfg(test)]

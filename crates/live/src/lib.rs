@@ -13,6 +13,7 @@ pub mod engine;
 pub mod exec;
 pub mod exec_run;
 pub mod hosts;
+pub mod kernel_samples;
 pub mod lateness;
 pub mod link_config;
 pub mod netns;

@@ -20,6 +20,7 @@ use crate::endpoint::{ReceiverReport, SenderReport};
 pub use crate::ends::Ends;
 use crate::engine::LiveObserver;
 use crate::exec::ExecReport;
+use crate::kernel_samples::KernelSample;
 use crate::lateness::Lateness;
 use crate::payload::StreamDigest;
 use crate::snmp::TcpCounters;
@@ -79,6 +80,9 @@ pub struct LiveFlow {
     /// Times the kernel replaced the receiver's window clamp and the receiver set it back (0
     /// expected).
     pub window_clamp_restored: u32,
+    /// A kernel sender's `TCP_INFO` sampled during the transfer (cwnd, ssthresh, state,
+    /// retransmissions, RTT; `kernel_samples.rs`); empty for a modelled sender.
+    pub sender_samples: Vec<KernelSample>,
 }
 
 /// A live run's result: a scenario's, or the paper-000 preset's (`result.rs`).
@@ -202,6 +206,7 @@ fn flow_result(
         sender_rto_ms: tx.map_or(0.0, |t| f64::from(t.tcp_info.rto_us) / 1e3),
         window_clamp_bytes: rx.map(|_| crate::endpoint::window_clamp(fl.buffer)),
         window_clamp_restored: rx.map_or(0, |r| r.clamp_restored),
+        sender_samples: tx.map_or_else(Vec::new, |t| t.samples.clone()),
     };
     (result, live)
 }
@@ -348,6 +353,7 @@ mod tests {
             sender_rto_ms: 1000.0,
             window_clamp_bytes: Some(sc.buffer),
             window_clamp_restored: 0,
+            sender_samples: Vec::new(),
         };
         let fh = TcpCounters {
             timeouts: 3,

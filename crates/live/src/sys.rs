@@ -273,6 +273,20 @@ pub struct TcpInfo {
     pub rcv_wscale: u8,
     /// Bitmask of negotiated options (`TCPI_OPT_*`).
     pub options: u8,
+    /// Congestion window, segments (`tcpi_snd_cwnd`: Linux counts cwnd in packets).
+    pub snd_cwnd: u32,
+    /// Slow-start threshold, segments (`tcpi_snd_ssthresh`; `TCP_INFINITE_SSTHRESH`, 0x7fffffff,
+    /// before the first loss).
+    pub snd_ssthresh: u32,
+    /// The congestion-avoidance state machine (`tcpi_ca_state`: 0 Open, 1 Disorder, 2 CWR,
+    /// 3 Recovery, 4 Loss; `enum tcp_ca_state` in include/net/tcp.h).
+    pub ca_state: u8,
+    /// RTT variance, microseconds (`tcpi_rttvar`).
+    pub rttvar_us: u32,
+    /// Segments sent and not yet acknowledged, cumulatively or selectively (`tcpi_unacked`).
+    pub unacked: u32,
+    /// Bytes cumulatively acknowledged (`tcpi_bytes_acked`, RFC 4898 `tcpEStatsAppHCThruOctetsAcked`).
+    pub bytes_acked: u64,
 }
 
 /// Reads `TCP_INFO` of a socket.
@@ -298,6 +312,12 @@ pub fn tcp_info(fd: RawFd) -> io::Result<TcpInfo> {
         rcv_mss: info.tcpi_rcv_mss,
         rcv_wscale: info.tcpi_snd_rcv_wscale >> 4,
         options: info.tcpi_options,
+        snd_cwnd: info.tcpi_snd_cwnd,
+        snd_ssthresh: info.tcpi_snd_ssthresh,
+        ca_state: info.tcpi_ca_state,
+        rttvar_us: info.tcpi_rttvar,
+        unacked: info.tcpi_unacked,
+        bytes_acked: info.tcpi_bytes_acked,
     })
 }
 
