@@ -53,6 +53,7 @@ fn check(cmd: &Command) -> Result<(), String> {
         Command::Live(_)
         | Command::ChannelTrace(_)
         | Command::Channel(_)
+        | Command::KernelCheck(_)
         | Command::Protocols
         | Command::Hosts => Ok(()),
     }

@@ -92,6 +92,10 @@ pub enum Command {
     /// Fit a two-state model to a channel trace: `channel fit TRACE` (docs/channels.md).
     #[command(subcommand)]
     Channel(crate::channel_fit::ChannelCommand),
+    /// The kernel check: measure the grid live with kernel hosts into its data file
+    /// (`kernel-check measure`, needs root; docs/kernel-check.md).
+    #[command(subcommand)]
+    KernelCheck(crate::kernel_check::KernelCheckCommand),
 }
 
 /// The settings of one run. Each flag overrides the scenario file, which overrides the default

@@ -8,6 +8,7 @@ mod channel_cmd;
 mod channel_fit;
 mod cli;
 mod files;
+mod kernel_check;
 mod live_cmd;
 mod live_exec;
 mod live_progress;
@@ -100,6 +101,7 @@ fn main() {
         cli::Command::Live(a) => live_cmd::live(a),
         cli::Command::ChannelTrace(a) => channel_cmd::channel_trace(&a),
         cli::Command::Channel(c) => channel_fit::channel(&c),
+        cli::Command::KernelCheck(c) => kernel_check::kernel_check(&c),
     };
     if let Err(msg) = result {
         eprintln!("error: {}", message::one_line(&msg));

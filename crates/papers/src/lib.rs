@@ -6,6 +6,7 @@
 
 pub mod claim;
 pub mod document;
+pub mod kernel_check;
 pub mod paper000;
 pub mod paper001;
 pub mod paper002;

@@ -1,0 +1,161 @@
+//! The kernel check's points: paper 000's testbed (fixed host, 10 Mb/s Ethernet to the base
+//! station, or 16 more Internet hops for the WAN; a 2 Mb/s WaveLAN hop to the mobile host) with
+//! exponentially distributed bit errors from one per 16 KB to one per 1 MB, no agent (`e2e`) or
+//! snoop (`ll-tcp-aware`), and the sender's congestion control CUBIC (Linux's default) or Reno.
+//! Every point shares [`Settings`]: the receiver's window and the transfer the live finding of
+//! `docs/live.md` ("The modern profile") was measured with.
+
+use snooplab_sim::protocol::Protocol;
+use snooplab_sim::Env;
+
+/// What every point shares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The receiver's largest window, bytes.
+    pub buffer: u32,
+    /// Bytes each run sends.
+    pub transfer: u64,
+    /// TCP payload per segment without options (the devices' MTU is this plus 40).
+    pub mss: u32,
+}
+
+/// 64 KB windows and 2 MB transfers, paper 000's 1400-byte segments: the settings of the live
+/// finding this check starts from (`docs/live.md`).
+pub const SETTINGS: Settings = Settings {
+    buffer: 64 * 1024,
+    transfer: 2 * 1024 * 1024,
+    mss: 1400,
+};
+
+/// The mean bytes between errors the grid takes: one per 16 KB to one per 1 MB.
+pub const ERROR_EVERY: [u64; 4] = [16 << 10, 64 << 10, 256 << 10, 1 << 20];
+
+/// The sender's congestion control, as the kernel names it.
+pub const CONGESTION: [&str; 2] = ["cubic", "reno"];
+
+/// One point of the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Point {
+    pub env: Env,
+    /// Mean bytes between bit errors on the wireless hop (exponentially distributed).
+    pub error_every: u64,
+    /// What the base station runs: `e2e` (it only routes) or snoop.
+    pub protocol: Protocol,
+    /// The sender's congestion control (`cubic`, `reno`).
+    pub cc: &'static str,
+}
+
+impl Point {
+    /// The point's name in data files and on the command line: `lan-16k-snoop-cubic`.
+    pub fn id(&self) -> String {
+        let agent = match self.protocol {
+            Protocol::LlTcpAware => "snoop",
+            p => p.name(),
+        };
+        format!(
+            "{}-{}-{agent}-{}",
+            self.env.name(),
+            size_name(self.error_every),
+            self.cc
+        )
+    }
+}
+
+/// `16k`, `1m`: a power-of-two size as the command line writes it.
+fn size_name(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{}m", bytes >> 20)
+    } else if bytes.is_multiple_of(1024) {
+        format!("{}k", bytes >> 10)
+    } else {
+        bytes.to_string()
+    }
+}
+
+/// Every point: LAN and WAN x the error rates x no agent and snoop x CUBIC and Reno (32 points).
+pub fn grid() -> Vec<Point> {
+    let mut out = Vec::new();
+    for env in [Env::Lan, Env::Wan] {
+        for error_every in ERROR_EVERY {
+            for protocol in [Protocol::E2e, Protocol::LlTcpAware] {
+                for cc in CONGESTION {
+                    out.push(Point {
+                        env,
+                        error_every,
+                        protocol,
+                        cc,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The points of the live finding the simulator must reproduce: snoop's gain for CUBIC on the LAN
+/// at one error per 16 KB and per 64 KB (both agents of each).
+pub fn headline() -> Vec<Point> {
+    grid()
+        .into_iter()
+        .filter(|p| p.env == Env::Lan && p.cc == "cubic" && p.error_every <= 64 << 10)
+        .collect()
+}
+
+/// The points `spec` names: `all`, `headline`, or a comma-separated list of ids; an unknown id is
+/// refused with the known ones' pattern.
+pub fn select(spec: &str) -> Result<Vec<Point>, String> {
+    match spec.trim() {
+        "all" => return Ok(grid()),
+        "headline" => return Ok(headline()),
+        _ => {}
+    }
+    let all = grid();
+    let mut out: Vec<Point> = Vec::new();
+    for id in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let p = all.iter().find(|p| p.id() == id).ok_or_else(|| {
+            format!(
+                "unknown kernel-check point '{id}': use all, headline or ids such as \
+                 lan-16k-snoop-cubic (ENV-ERRORS-AGENT-CC: lan|wan, 16k|64k|256k|1m, \
+                 e2e|snoop, cubic|reno)"
+            )
+        })?;
+        if !out.contains(p) {
+            out.push(*p);
+        }
+    }
+    if out.is_empty() {
+        return Err("no kernel-check point named: use all, headline or a list of ids".into());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_grid_has_every_combination_once() {
+        let g = grid();
+        assert_eq!(g.len(), 2 * 4 * 2 * 2);
+        let mut ids: Vec<String> = g.iter().map(Point::id).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), g.len());
+        assert!(ids.contains(&"lan-16k-snoop-cubic".to_string()));
+        assert!(ids.contains(&"wan-1m-e2e-reno".to_string()));
+    }
+
+    #[test]
+    fn points_are_selected_by_id_or_group() {
+        assert_eq!(select("all").map(|p| p.len()), Ok(32));
+        let h = select("headline").unwrap_or_default();
+        assert_eq!(h.len(), 4);
+        assert!(h.iter().all(|p| p.env == Env::Lan && p.cc == "cubic"));
+        let two = select("lan-16k-e2e-cubic, lan-16k-e2e-cubic,wan-64k-snoop-reno");
+        assert_eq!(two.map(|p| p.len()), Ok(2));
+        assert!(select("lan-8k-e2e-cubic")
+            .unwrap_err()
+            .contains("unknown kernel-check point 'lan-8k-e2e-cubic'"));
+        assert!(select(" , ").is_err());
+    }
+}
