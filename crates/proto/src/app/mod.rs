@@ -15,12 +15,14 @@
 //! when its last byte is read (a reading: a `Content-Length` known to the client; an HTTP/1.0
 //! response without one ends at the server's FIN instead, RFC 1945 section 7.2.2).
 //!
-//! - HTTP/1.0 (RFC 1945 section 1.3: "the connection is closed by the server after sending the
-//!   response"): one exchange per connection, [`Closer::Server`].
+//! - HTTP/1.0 (RFC 1945 section 1.3: current practice has the client open a connection before
+//!   each request and the server close it after sending the response): one exchange per
+//!   connection, [`Closer::Server`]; the client closes when it reads end of file.
 //! - HTTP/1.1 persistent connections (RFC 2616 section 8.1): several exchanges on one connection,
-//!   each request after the previous response or, pipelined, back to back (section 8.1.2.2); the
-//!   client closes after its last response ([`Closer::Client`], section 8.1.2.1: a client that
-//!   will send no more requests signals it, here by closing).
+//!   each request after the previous response or, pipelined, back to back (section 8.1.2.2). The
+//!   client closes after its last response ([`Closer::Client`]; a reading: section 8.1.2.1 lets
+//!   either side close, and a browser keeping the connection open for the next page, until a
+//!   server's idle timeout, is not modelled).
 //!
 //! What happened when is recorded per object and per connection (`record.rs`); a page's times
 //! are its objects' ([`PageTimes`]).
@@ -47,8 +49,9 @@ pub struct Exchange {
 /// end of file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Closer {
-    /// HTTP/1.0: the server, after its last response (RFC 1945 section 1.3).
+    /// HTTP/1.0: the server, after its response (RFC 1945 section 1.3).
     Server,
-    /// HTTP/1.1 persistent: the client, after its last response (RFC 2616 section 8.1.2.1).
+    /// HTTP/1.1 persistent: the client, after its last response (a reading of RFC 2616
+    /// section 8.1.2.1, which lets either side close).
     Client,
 }

@@ -411,3 +411,29 @@ fn a_persistent_connection_saves_a_handshake_per_object() {
     let fins = serial.sent(|s| s.seg.is_fin());
     assert!(fins[0].to_server, "{fins:?}");
 }
+
+/// The server's SYN|ACK is lost: the client's SYN and the server's SYN|ACK are both sent again
+/// at their initial RTO, so the handshake costs the same wait as a lost SYN, within a round trip.
+#[test]
+fn a_lost_syn_ack_costs_the_initial_rto_too() {
+    for (preset, rto) in [
+        (HostPreset::Bsdos21, 6 * SEC),
+        (HostPreset::Freebsd22, 3 * SEC),
+    ] {
+        let net = one_exchange(
+            preset,
+            SMALL,
+            drop_first(|s| !s.to_server && s.seg.is_syn()),
+        );
+        let o = net.pairs[0].0.objects()[0];
+        let connect = o.connect_time().expect("connected");
+        assert!(
+            (rto..=rto + RTT).contains(&connect),
+            "{}: {connect}",
+            preset.name()
+        );
+        assert!(o.done.is_some());
+        let synacks = net.sent(|s| !s.to_server && s.seg.is_syn());
+        assert_eq!(synacks[1].kind, TxKind::TimeoutRetransmit, "{synacks:?}");
+    }
+}
