@@ -5,6 +5,7 @@
 //! wants to be woken. The simulator and the live base station are two loops around the same objects.
 
 pub mod agent;
+pub mod app;
 pub mod duration;
 pub mod segment;
 pub mod seq;

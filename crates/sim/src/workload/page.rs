@@ -1,7 +1,8 @@
 //! Pages drawn from a model: a workload is a function of (model, seed, number of pages) only, so
-//! every protocol, channel and clock given the same three gets the same pages, byte for byte.
+//! every protocol, channel and clock given the same three gets the same pages, byte for byte
+//! (for Mah's model, the same tables too: `mah_tables.rs`).
 
-use super::model::{Model, Param};
+use super::model::{Model, Param, Spec};
 use crate::rng::{Rng, Stream};
 use snooplab_proto::time::{Time, SEC};
 
@@ -30,7 +31,7 @@ impl Page {
     }
 }
 
-/// A workload: `pages` pages of a model from a seed.
+/// A workload: `pages` pages of a model's spec from a seed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Workload {
     pub model: Model,
@@ -44,38 +45,37 @@ pub struct Workload {
 pub const MAX_PAGES: usize = 100_000;
 
 impl Workload {
-    pub fn generate(model: Model, seed: u64, pages: usize) -> Result<Workload, String> {
+    pub fn generate(spec: &Spec, seed: u64, pages: usize) -> Result<Workload, String> {
         if pages == 0 || pages > MAX_PAGES {
             return Err(format!(
                 "a workload has 1 to {MAX_PAGES} pages, not {pages}"
             ));
         }
         Ok(Workload {
-            model,
+            model: spec.model,
             seed,
-            pages: (0..pages).map(|i| page(model, seed, i as u64)).collect(),
+            pages: (0..pages).map(|i| page(spec, seed, i as u64)).collect(),
         })
     }
 }
 
-/// The `index`-th page of a model and seed. Each page draws from its own stream
+/// The `index`-th page of a model's spec and a seed. Each page draws from its own stream
 /// (`Stream::Workload`, indexed by the page), so page `i` is the same whatever the number of
 /// pages asked for, and a consumer may draw pages one at a time instead of holding them all.
 /// Draws, in order: the number of files; each file's request then its reply; the think time.
-pub fn page(model: Model, seed: u64, index: u64) -> Page {
-    let spec = model.spec();
+pub fn page(spec: &Spec, seed: u64, index: u64) -> Page {
     let mut rng = Rng::indexed(seed, Stream::Workload, index);
     let files = clamp(&spec.files_per_page, &mut rng).floor() as usize;
     let objects = (0..files)
         .map(|i| {
-            let request = clamp(&spec.request_bytes, &mut rng);
-            let reply = if i == 0 {
-                &spec.document_bytes
+            let (request, reply) = if i == 0 {
+                (&spec.document_request_bytes, &spec.document_bytes)
             } else {
-                &spec.embedded_bytes
+                (&spec.embedded_request_bytes, &spec.embedded_bytes)
             };
+            let request_bytes = clamp(request, &mut rng) as u32;
             Object {
-                request_bytes: request as u32,
+                request_bytes,
                 reply_bytes: clamp(reply, &mut rng) as u32,
             }
         })

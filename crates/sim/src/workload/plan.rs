@@ -22,8 +22,10 @@ pub enum Http {
 }
 
 /// At most four HTTP/1.0 connections at once: Netscape Navigator's default of the late 1990s,
-/// as commonly reported (not checked against a text here). SURGE 1.2's own HTTP/1.0 client
-/// (`client10.c`) fetches an object's files one connection after another: `parallel = 1`.
+/// as commonly reported. Not checked: a 1994 www-talk thread (Mittelhauser, of Netscape,
+/// answering complaints about "NetScape opening multiple sockets at once") confirms parallel
+/// connections but gives no number. SURGE 1.2's own HTTP/1.0 client (`client10.c`) fetches an
+/// object's files one connection after another: `parallel = 1`.
 pub const MAX_PARALLEL_10: u8 = 4;
 
 /// At most two persistent connections: RFC 2616 section 8.1.4, "A single-user client SHOULD NOT

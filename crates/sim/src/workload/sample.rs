@@ -2,10 +2,12 @@
 //! IEEE basic operations, `sqrt`, [`portable_ln`] and [`portable_exp`], so a seed gives the same
 //! bits on every machine. Which distribution a model uses, with its source, is `model.rs`.
 
+use super::cdf::Cdf;
 use crate::rng::{portable_exp, portable_ln, Rng};
+use std::sync::Arc;
 
 /// A distribution of a positive quantity (bytes, seconds or a count).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Dist {
     /// Always this value.
     Constant(f64),
@@ -24,6 +26,15 @@ pub enum Dist {
         alpha: f64,
         cut: f64,
     },
+    /// An empirical CDF (`cdf.rs`: values non-decreasing, probabilities increasing, the last
+    /// 1; read at run time, `mah_tables.rs`), drawn as Bruce Mah's CDF class draws it, in GloMoSim 2.02's reading
+    /// (`application/http_distribution.c`, `DoubleDistFindIndex` and the two `Interpolate`
+    /// functions, used by `http_client.pc` and `http_server.pc`): a uniform `u` below the first
+    /// probability gives the first value; otherwise `u` is placed between the two points whose
+    /// probabilities bracket it and the value interpolated linearly between theirs. `whole`
+    /// rounds that up to a whole number (GloMoSim's `IntegralInterpolate`, used for counts and
+    /// byte lengths); otherwise it stays continuous (`ContinuousInterpolate`, the think time).
+    Empirical { cdf: Arc<Cdf>, whole: bool },
 }
 
 impl Dist {
@@ -47,7 +58,32 @@ impl Dist {
                     pareto(rng, alpha, cut)
                 }
             }
+            Dist::Empirical { ref cdf, whole } => empirical(cdf.points(), whole, rng.unit()),
         }
+    }
+}
+
+/// The value of an empirical CDF at the uniform `u` (see [`Dist::Empirical`]). An empty table
+/// gives 0 (the caller's clamp then raises it to 1); a [`Cdf`] is never empty.
+pub fn empirical(points: &[(f64, f64)], whole: bool, u: f64) -> f64 {
+    let (Some(&(first_v, first_p)), Some(&(last_v, _))) = (points.first(), points.last()) else {
+        return 0.0;
+    };
+    if u < first_p {
+        return first_v;
+    }
+    // The first point whose probability exceeds u; u sits between it and the one before.
+    let above = points.partition_point(|&(_, p)| p <= u);
+    if above >= points.len() {
+        return last_v;
+    }
+    let (v1, p1) = points[above - 1];
+    let (v2, p2) = points[above];
+    let v = v1 + (v2 - v1) / (p2 - p1) * (u - p1);
+    if whole {
+        v.ceil()
+    } else {
+        v
     }
 }
 

@@ -5,6 +5,7 @@
 //! has standard deviation `sqrt(p (1 - p) / n)`, a sample mean `sd / sqrt(n)`; each check allows
 //! five of them (about one failure in 1.7 million for a fresh seed; the seeds here are fixed).
 
+use super::mah_fixture::fixture_spec;
 use super::model::{MAX_FILES_PER_PAGE, MAX_REPLY_BYTES, MAX_THINK_S};
 use super::*;
 use crate::rng::{Rng, Stream};
@@ -136,9 +137,9 @@ fn surge_hybrid_has_a_lognormal_body_and_a_pareto_tail() {
 
 #[test]
 fn files_per_page_follow_the_floored_pareto() {
-    let (spec, alpha) = (Model::Surge.spec(), 2.43);
+    let (spec, alpha) = (Spec::surge(), 2.43);
     assert_eq!(spec.files_per_page.dist, Dist::Pareto { alpha, k: 1.0 });
-    let w = Workload::generate(Model::Surge, 9, 20_000).expect("within bounds");
+    let w = Workload::generate(&spec, 9, 20_000).expect("within bounds");
     let counts: Vec<f64> = w.pages.iter().map(|p| p.objects.len() as f64).collect();
     for m in [1.0, 2.0, 3.0, 5.0] {
         // P(floor(X) <= m) = P(X < m + 1).
@@ -148,7 +149,7 @@ fn files_per_page_follow_the_floored_pareto() {
 
 #[test]
 fn think_times_follow_the_model() {
-    let w = Workload::generate(Model::Surge, 10, 20_000).expect("within bounds");
+    let w = Workload::generate(&Spec::surge(), 10, 20_000).expect("within bounds");
     let secs: Vec<f64> = w
         .pages
         .iter()
@@ -160,27 +161,34 @@ fn think_times_follow_the_model() {
     }
 }
 
+/// Both models' specs, Mah's drawn from the synthetic fixture (`mah_fixture.rs`).
+fn specs() -> [Spec; 2] {
+    [fixture_spec(), Spec::surge()]
+}
+
 #[test]
 fn the_same_model_and_seed_give_the_same_pages_and_page_i_ignores_the_count() {
-    for model in Model::ALL {
-        let a = Workload::generate(model, 42, 300).expect("within bounds");
-        let b = Workload::generate(model, 42, 300).expect("within bounds");
+    for spec in specs() {
+        let a = Workload::generate(&spec, 42, 300).expect("within bounds");
+        let b = Workload::generate(&spec, 42, 300).expect("within bounds");
         assert_eq!(a, b);
-        let few = Workload::generate(model, 42, 7).expect("within bounds");
+        assert_eq!(a.model, spec.model);
+        let few = Workload::generate(&spec, 42, 7).expect("within bounds");
         assert_eq!(few.pages[..], a.pages[..7]);
-        assert_eq!(page(model, 42, 123), a.pages[123]);
-        let other = Workload::generate(model, 43, 300).expect("within bounds");
+        assert_eq!(page(&spec, 42, 123), a.pages[123]);
+        let other = Workload::generate(&spec, 43, 300).expect("within bounds");
         assert_ne!(a.pages, other.pages);
     }
-    let surge = Workload::generate(Model::Surge, 42, 50).expect("within bounds");
-    let mah = Workload::generate(Model::Mah, 42, 50).expect("within bounds");
+    let [mah, surge] = specs();
+    let surge = Workload::generate(&surge, 42, 50).expect("within bounds");
+    let mah = Workload::generate(&mah, 42, 50).expect("within bounds");
     assert_ne!(surge.pages, mah.pages);
 }
 
 #[test]
 fn bounds_and_names_are_refused_in_one_line() {
-    assert!(Workload::generate(Model::Surge, 1, 0).is_err());
-    assert!(Workload::generate(Model::Surge, 1, MAX_PAGES + 1).is_err());
+    assert!(Workload::generate(&Spec::surge(), 1, 0).is_err());
+    assert!(Workload::generate(&Spec::surge(), 1, MAX_PAGES + 1).is_err());
     assert!(Http::http10(0).is_err());
     assert!(Http::http10(5).is_err());
     assert!(Http::http10(4).is_ok());
@@ -189,16 +197,19 @@ fn bounds_and_names_are_refused_in_one_line() {
     assert_eq!(Model::from_name("surge"), Ok(Model::Surge));
     assert_eq!(Model::from_name("mah"), Ok(Model::Mah));
     let err = Model::from_name("spec").expect_err("unknown");
-    assert!(err.contains("surge, mah") && !err.contains('\n'), "{err}");
+    assert!(err.contains("mah, surge") && !err.contains('\n'), "{err}");
 }
 
-/// Small workloads of each model, exactly. They change only with a model, the samplers or the
-/// draw order, each of which changes every workload: say why in the commit that updates them.
+/// Small workloads of each model, exactly (Mah's from the synthetic fixture). They change only
+/// with a model, the samplers or the draw order, each of which changes every workload: say why
+/// in the commit that updates them.
 #[test]
 fn golden_small_workloads() {
     let mut text = Vec::new();
-    for (model, pages) in [(Model::Surge, 6), (Model::Mah, 3)] {
-        let w = Workload::generate(model, 1, pages).expect("within bounds");
+    let [mah, surge] = specs();
+    for (spec, pages) in [(surge, 6), (mah, 3)] {
+        let model = spec.model;
+        let w = Workload::generate(&spec, 1, pages).expect("within bounds");
         for p in &w.pages {
             let objects: Vec<String> = p
                 .objects
@@ -224,9 +235,9 @@ surge think 1048325116 ns: 80/9793
 surge think 3866084438 ns: 80/23055
 surge think 2429142607 ns: 80/81158
 surge think 4242538813 ns: 80/6571
-mah think 17576355386 ns: 250/213 250/1031 250/389 250/479 250/7704
-mah think 12595564685 ns: 250/1322
-mah think 9905624027 ns: 250/1611";
+mah think 4391799552 ns: 136/1844 214/521 165/3710 139/286 1393/4775 297/4004 247/1466
+mah think 4696373713 ns: 122/12917 183/311266
+mah think 11415283633 ns: 335/38700";
 
 fn check_plan(page: &Page, http: Http) -> Result<(), String> {
     let plan = plan(page, http);
@@ -299,12 +310,12 @@ proptest! {
         index in 0u64..1_000_000,
         mah in proptest::bool::ANY,
     ) {
-        let model = if mah { Model::Mah } else { Model::Surge };
-        let p = page(model, seed, index);
+        let spec = if mah { fixture_spec() } else { Spec::surge() };
+        let p = page(&spec, seed, index);
         prop_assert!(!p.objects.is_empty() && p.objects.len() as f64 <= MAX_FILES_PER_PAGE);
         prop_assert!(p.objects.iter().all(|o| o.reply_bytes >= 1 && f64::from(o.reply_bytes) <= MAX_REPLY_BYTES));
         prop_assert!(p.think >= SEC && p.think <= (MAX_THINK_S as u64) * SEC);
-        prop_assert_eq!(&p, &page(model, seed, index));
+        prop_assert_eq!(&p, &page(&spec, seed, index));
         for http in [
             Http::http10(1), Http::http10(4), Http::http11(1, false), Http::http11(2, false), Http::http11(2, true),
         ] {
