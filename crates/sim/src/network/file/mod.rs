@@ -2,7 +2,8 @@
 //! tables beside a scenario's top-level settings, which stay the defaults of every flow, link and
 //! channel that does not set its own.
 //!
-//! This file holds the tables as a file spells them; `channel.rs` the channel keys they share;
+//! This file holds the tables as a file spells them; `node.rs` the `[[node]]` table with its
+//! base-station keys, each declared once; `channel.rs` the channel keys they share;
 //! `resolve.rs` the two steps from tables to a network: [`Topology::resolve`] checks the tables and
 //! turns names into indices (every error names the table and the key), and
 //! [`Network::from_topology`](crate::network::Network::from_topology) fills in the scenario's
@@ -18,63 +19,13 @@ use crate::medium::CsmaParams;
 use crate::scenario::{SizeValue, TimeValue};
 
 mod channel;
+mod node;
 mod write;
 
 pub use channel::{ChannelKeys, ChannelLevel, ChannelTable};
+pub use node::{NodeTable, Stack};
 pub use resolve::{Topology, CRASH_DOWN_RANGE};
 pub use write::write_scenario;
-
-/// A `[[node]]` table.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct NodeTable {
-    pub name: String,
-    /// `host` (the default), `base-station` or `router` (a base station without a cell that runs
-    /// plain forwarding).
-    pub kind: Option<String>,
-    /// IPv4 address, dotted quad [default: 10.0.x.y by position].
-    pub address: Option<String>,
-    /// Base stations: the agent the named protocol runs at the base station (`snooplab
-    /// protocols`), or `router` [default: the scenario's protocol's].
-    pub agent: Option<String>,
-    /// Base stations and routers: packets the IP input queue holds [default: 50, BSD's
-    /// `IFQ_MAXLEN`].
-    pub input_queue: Option<usize>,
-    /// Base stations and routers: forwarding time per packet, microseconds; packets queue behind
-    /// it in the input queue [default: 0, forwarded at once].
-    pub forwarding_us: Option<TimeValue>,
-    /// bs-eln and bs-nack base stations: a gap in a mobile host's data is a possible congestion
-    /// loss, never marked, while the input queue or the mobile host's output queue is above this
-    /// fraction of its maximum [default: 0.75, paper 004].
-    pub queue_threshold: Option<f64>,
-    /// Split base stations: the most bytes all of its relays (one per connection) may hold
-    /// together; a connection beyond it is forwarded end to end [default: 64M, about 490 of
-    /// paper 000's relays: `snooplab_proto::agent::split::DEFAULT_RELAY_MEMORY`].
-    pub relay_memory: Option<SizeValue>,
-    /// Hosts: `model` (the engine's TCP) or `kernel` (a real host: in `snooplab live` a network
-    /// namespace with a TUN device; `snooplab run` models every host) [default: `model` in
-    /// `snooplab run`, `kernel` in `snooplab live`].
-    pub stack: Option<String>,
-}
-
-/// What runs a host's TCP ([`NodeTable::stack`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stack {
-    /// The engine's TCP, any host profile.
-    Model,
-    /// A real host outside the engine (the live mode's network namespace).
-    Kernel,
-}
-
-impl Stack {
-    pub fn parse(text: &str) -> Result<Stack, String> {
-        match text.trim() {
-            "model" => Ok(Stack::Model),
-            "kernel" => Ok(Stack::Kernel),
-            other => Err(format!("unknown stack '{other}' (known: model, kernel)")),
-        }
-    }
-}
 
 /// A `[[link]]` table: a full-duplex wired link.
 #[derive(Clone, Debug, Default, Deserialize)]

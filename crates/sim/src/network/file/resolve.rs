@@ -7,8 +7,9 @@ use std::net::Ipv4Addr;
 
 use snooplab_proto::duration::{Bare, Range};
 use snooplab_proto::tcp::{HostPreset, HostProfile};
-use snooplab_proto::time::{Time, MS, SEC, US};
+use snooplab_proto::time::{Time, MS, US};
 
+use super::node::read_base_station_keys;
 use super::{CellTable, ChannelLevel, CsmaTable, FlowTable, LinkTable, NodeTable, Stack, Tables};
 use crate::link::WiredParams;
 use crate::medium::AccessModel;
@@ -16,10 +17,6 @@ use crate::network::paper000::{DST_PORT, SRC_PORT};
 use crate::network::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Station};
 use crate::protocol::{AgentKind, Protocol, NODE_AGENTS};
 use crate::scenario::{size_u32, value_text, Env, Scenario, SizeValue, MAX_TIME_RANGE};
-
-/// The largest `relay-memory` a split base station takes: a bound that is allocated only as
-/// connections come, so 1 TiB refuses a slip of the keyboard rather than a machine's size.
-const RELAY_MEMORY_MAX: u64 = 1 << 40;
 
 /// A network described in a file, names resolved to indices and values checked; the scenario
 /// fills in what it leaves open ([`Network::from_topology`]).
@@ -109,9 +106,6 @@ const FILE_TIME_RANGE: Range = Range::new(0, MAX_TIME_RANGE.max);
 /// the longest run.
 pub const CRASH_DOWN_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
 
-/// A base station's forwarding time per packet: 0 to 1e9 us (1000 s), as before the grammar.
-const FORWARDING_RANGE: Range = Range::new(0, 1_000 * SEC);
-
 /// The index of node `name`; `what` names the table and key in the message.
 fn node_index(t: &Tables, name: &str, what: &str) -> Result<usize, String> {
     t.nodes
@@ -160,54 +154,7 @@ fn resolve_node(i: usize, n: &NodeTable) -> Result<TopoNode, String> {
         // 10.0.0.1, 10.0.0.2, ...
         None => u32::from(Ipv4Addr::new(10, 0, (i / 250) as u8, (i % 250 + 1) as u8)),
     };
-    if base_station.is_none()
-        && (n.input_queue.is_some() || n.forwarding_us.is_some() || n.queue_threshold.is_some())
-    {
-        return Err(format!(
-            "{what}: input-queue, forwarding-us and queue-threshold are for base stations \
-                 and routers"
-        ));
-    }
-    let mut input = InputQueue::default();
-    if let Some(q) = n.input_queue {
-        if !(1..=100_000).contains(&q) {
-            return Err(format!(
-                "{what}: input-queue {q} must be 1 to 100000 packets"
-            ));
-        }
-        input.max = q;
-    }
-    if let Some(us) = &n.forwarding_us {
-        input.service = us.time(
-            Bare::Micros,
-            FORWARDING_RANGE,
-            &format!("{what}: forwarding-us"),
-        )?;
-    }
-    if let Some(f) = n.queue_threshold {
-        if !(0.0..=1.0).contains(&f) {
-            return Err(format!(
-                "{what}: queue-threshold {f} must be a fraction from 0 to 1"
-            ));
-        }
-        input.congestion_fraction = f;
-    }
-    if let Some(m) = &n.relay_memory {
-        let split = matches!(
-            base_station,
-            Some(Some(AgentKind::Split { .. })) | Some(None)
-        );
-        if !split {
-            return Err(format!("{what}: relay-memory is for split base stations"));
-        }
-        let bytes = m.bytes(&format!("{what}: relay-memory"))?;
-        if bytes > RELAY_MEMORY_MAX {
-            return Err(format!(
-                "{what}: relay-memory {bytes} is more than 1T (the relays' bound, not an allocation)"
-            ));
-        }
-        input.relay_memory = bytes;
-    }
+    let input = read_base_station_keys(n, base_station, &what)?;
     let stack = n
         .stack
         .as_deref()

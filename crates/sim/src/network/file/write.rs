@@ -17,11 +17,11 @@ use snooplab_proto::duration::format_duration;
 use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::{Time, MS, SEC, US};
 
+use super::node::write_base_station_keys;
 use crate::channel::ChannelSpec;
 use crate::medium::AccessModel;
 use crate::network::file::Stack;
 use crate::network::NodeKind;
-use crate::protocol::AgentKind;
 use crate::scenario::Scenario;
 use crate::size::format_size;
 
@@ -74,29 +74,14 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
                     line(format!("stack = {}", quote(name)));
                 }
             }
-            NodeKind::BaseStation { agent, input } => {
-                let agent = agent
+            NodeKind::BaseStation { agent: kind, input } => {
+                let agent = kind
                     .file_name()
                     .ok_or_else(|| format!("node '{}': its agent has no name", n.name))?;
                 line("kind = \"base-station\"".into());
                 line(format!("agent = {}", quote(agent)));
-                line(format!("input-queue = {}", input.max));
-                line(format!(
-                    "forwarding-us = {}",
-                    float(input.service as f64 / US as f64)
-                ));
-                line(format!(
-                    "queue-threshold = {}",
-                    float(input.congestion_fraction)
-                ));
-                if matches!(
-                    n.kind,
-                    NodeKind::BaseStation {
-                        agent: AgentKind::Split { .. },
-                        ..
-                    }
-                ) {
-                    line(format!("relay-memory = {}", size(input.relay_memory)));
+                for key in write_base_station_keys(*kind, input) {
+                    line(key);
                 }
             }
         }
@@ -193,7 +178,7 @@ fn quote(s: &str) -> String {
 }
 
 /// A size as the files write it: `32k`, `8M` where that is exact, else the number of bytes.
-fn size(n: u64) -> String {
+pub(super) fn size(n: u64) -> String {
     let text = format_size(n);
     if text == n.to_string() {
         text
@@ -204,7 +189,7 @@ fn size(n: u64) -> String {
 
 /// A TOML float that reads back to the same `f64` (Rust's shortest round-trip form, which always
 /// has a `.` or an exponent, as TOML needs).
-fn float(x: f64) -> String {
+pub(super) fn float(x: f64) -> String {
     format!("{x:?}")
 }
 
