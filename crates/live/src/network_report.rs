@@ -79,6 +79,12 @@ pub struct LiveFlow {
     /// Times the kernel replaced the receiver's window clamp and the receiver set it back (0
     /// expected).
     pub window_clamp_restored: u32,
+    /// A kernel sender whose host's counters are this flow's (it sends no other): its `timeouts`,
+    /// `fast_retransmits` and `wired_goodput_pct` were filled from them ([`kernel_counts`]).
+    /// Not written (the JSON has those keys, 0 where not filled); the text printer writes `-`
+    /// where a kernel sender's are not.
+    #[serde(skip)]
+    pub sender_host_counts: bool,
 }
 
 /// A live run's result: a scenario's, or the paper-000 preset's (`result.rs`).
@@ -202,6 +208,7 @@ fn flow_result(
         sender_rto_ms: tx.map_or(0.0, |t| f64::from(t.tcp_info.rto_us) / 1e3),
         window_clamp_bytes: rx.map(|_| crate::endpoint::window_clamp(fl.buffer)),
         window_clamp_restored: rx.map_or(0, |r| r.clamp_restored),
+        sender_host_counts: false,
     };
     (result, live)
 }
@@ -225,13 +232,14 @@ fn sole_flow(net: &Network, host: &str, sender: bool) -> Option<usize> {
 /// a kernel mobile host's data frames and payload written to its device, retransmissions and
 /// corrupted frames included (its flow's wireless frames and goodput). The engine's own counts
 /// for such an end are zero: it runs no TCP there and counts only its own flows' frames.
-fn kernel_counts(net: &Network, run: &mut RunResult, extras: &LiveExtras) {
-    let live = &extras.flows;
+fn kernel_counts(net: &Network, run: &mut RunResult, extras: &mut LiveExtras) {
+    let live = &mut extras.flows;
     for (name, tcp) in &extras.hosts {
         let t = extras.traffic.iter().find(|t| &t.0 == name).map(|t| t.1);
         if let Some(f) = sole_flow(net, name, true) {
-            if let (Some(r), Some(l)) = (run.flows.get_mut(f), live.get(f)) {
+            if let (Some(r), Some(l)) = (run.flows.get_mut(f), live.get_mut(f)) {
                 if l.sender == "kernel" {
+                    l.sender_host_counts = true;
                     r.timeouts = tcp.timeouts;
                     r.fast_retransmits = tcp.reno_recovery + tcp.sack_recovery;
                     if let Some(t) = t {
@@ -303,7 +311,7 @@ pub fn report(
             f.flow, f.window_clamp_restored
         ));
     }
-    let live = LiveExtras {
+    let mut live = LiveExtras {
         mode: "live",
         linux_profile: cfg.profile.name().into(),
         cc: cfg.cc.name().into(),
@@ -320,7 +328,7 @@ pub fn report(
         leftovers_removed,
         warnings,
     };
-    kernel_counts(net, &mut run, &live);
+    kernel_counts(net, &mut run, &mut live);
     NetworkResult {
         run,
         live,
@@ -348,6 +356,7 @@ mod tests {
             sender_rto_ms: 1000.0,
             window_clamp_bytes: Some(sc.buffer),
             window_clamp_restored: 0,
+            sender_host_counts: false,
         };
         let fh = TcpCounters {
             timeouts: 3,
@@ -421,7 +430,8 @@ mod tests {
     fn a_kernel_ends_counts_fill_its_flows_keys_where_the_host_carries_that_flow_alone() {
         let sc = paper000();
         let (net, mut r) = result(&sc);
-        kernel_counts(&net, &mut r.run, &r.live);
+        kernel_counts(&net, &mut r.run, &mut r.live);
+        assert!(r.live.flows[0].sender_host_counts);
         let f = r.run.flow();
         assert_eq!(f.timeouts, 3);
         assert_eq!(f.fast_retransmits, 3, "reno and SACK recoveries");
@@ -436,7 +446,8 @@ mod tests {
         let engine = r.run.flow().clone();
         r.live.flows[0].sender = "model";
         r.live.flows[0].receiver = "model";
-        kernel_counts(&net, &mut r.run, &r.live);
+        kernel_counts(&net, &mut r.run, &mut r.live);
         assert_eq!(r.run.flow(), &engine);
+        assert!(!r.live.flows[0].sender_host_counts);
     }
 }
