@@ -22,9 +22,11 @@ mod channel;
 mod node;
 mod write;
 
-pub use channel::{ChannelKeys, ChannelLevel, ChannelTable};
+pub use channel::ChannelTable;
+pub(crate) use channel::{ChannelKeys, ChannelLevel};
 pub use node::{NodeTable, Stack};
-pub use resolve::{Topology, CRASH_DOWN_RANGE};
+pub use resolve::Topology;
+pub(crate) use resolve::CRASH_DOWN_RANGE;
 pub use write::write_scenario;
 
 /// A `[[link]]` table: a full-duplex wired link.

@@ -104,7 +104,7 @@ const FILE_TIME_RANGE: Range = Range::new(0, MAX_TIME_RANGE.max);
 /// `sys/conf/param.c`), so nothing they do is timed finer than 10 ms,
 /// a reboot least of all; a station up again sooner was never down for anyone timing it. At most
 /// the longest run.
-pub const CRASH_DOWN_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
+pub(crate) const CRASH_DOWN_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
 
 /// The index of node `name`; `what` names the table and key in the message.
 fn node_index(t: &Tables, name: &str, what: &str) -> Result<usize, String> {
@@ -427,7 +427,7 @@ impl Topology {
 
 impl Network {
     /// The network a file described, with `sc`'s settings wherever it leaves one open.
-    pub fn from_topology(t: &Topology, sc: &Scenario) -> Network {
+    pub(crate) fn from_topology(t: &Topology, sc: &Scenario) -> Network {
         let nodes = t
             .nodes
             .iter()
