@@ -2,8 +2,9 @@
 //! tables beside a scenario's top-level settings, which stay the defaults of every flow, link and
 //! channel that does not set its own.
 //!
-//! This file holds the tables as a file spells them; `node.rs` the `[[node]]` table with its
-//! base-station keys, each declared once; `channel.rs` the channel keys they share;
+//! This file holds the tables as a file spells them; `node.rs`, `link.rs` and `cell.rs` the
+//! `[[node]]`, `[[link]]` and `[[cell]]` tables with their keys that set one value of the model,
+//! each declared once (`params.rs`); `channel.rs` the channel keys they share;
 //! `resolve.rs` the two steps from tables to a network: [`Topology::resolve`] checks the tables and
 //! turns names into indices (every error names the table and the key), and
 //! [`Network::from_topology`](crate::network::Network::from_topology) fills in the scenario's
@@ -18,71 +19,27 @@ use snooplab_proto::time::US;
 use crate::medium::CsmaParams;
 use crate::scenario::{SizeValue, TimeValue};
 
+mod cell;
 mod channel;
+mod link;
 mod node;
+mod params;
 mod write;
 
+pub use cell::CellTable;
 pub use channel::ChannelTable;
 pub(crate) use channel::{ChannelKeys, ChannelLevel};
+pub use link::LinkTable;
 pub use node::{NodeTable, Stack};
 pub use resolve::Topology;
 pub(crate) use resolve::CRASH_DOWN_RANGE;
 pub use write::write_scenario;
-
-/// A `[[link]]` table: a full-duplex wired link.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct LinkTable {
-    /// Name of its capture file [default: `a-b`].
-    pub name: Option<String>,
-    /// The two nodes it connects.
-    pub between: Vec<String>,
-    /// The wired model to start from: `lan` or `wan` [default: the scenario's env].
-    pub env: Option<String>,
-    pub rate_bps: Option<u64>,
-    /// One-way propagation and processing delay, milliseconds.
-    pub delay_ms: Option<TimeValue>,
-    /// Packets each direction's queue holds.
-    pub queue: Option<usize>,
-    /// Link-layer bytes added to each IP packet.
-    pub framing_bytes: Option<u32>,
-}
 
 /// A station of a cell with its own channel settings (`[[cell.station]]`).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct StationTable {
     pub node: String,
-    pub error_every: Option<SizeValue>,
-    pub error_every_down: Option<SizeValue>,
-    pub error_every_up: Option<SizeValue>,
-    pub burst: Option<i64>,
-    pub down: Option<ChannelTable>,
-    pub up: Option<ChannelTable>,
-}
-
-/// A `[[cell]]` table: a base station's wireless cell.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct CellTable {
-    /// Name of its capture file [default: `<base station>-cell`].
-    pub name: Option<String>,
-    pub base_station: String,
-    /// Its mobile hosts, with the cell's channel settings.
-    #[serde(default)]
-    pub stations: Vec<String>,
-    /// Mobile hosts with channel settings of their own.
-    #[serde(default)]
-    pub station: Vec<StationTable>,
-    /// How the stations share the medium: `turns` [default] or `csma`.
-    pub access: Option<String>,
-    /// CSMA/CA's constants, each over its default (`access = "csma"` only).
-    pub csma: Option<CsmaTable>,
-    pub rate_bps: Option<u64>,
-    /// Fixed airtime of every frame besides its bits, microseconds.
-    pub frame_overhead_us: Option<u64>,
-    /// Frames each station's queue holds.
-    pub queue: Option<usize>,
     pub error_every: Option<SizeValue>,
     pub error_every_down: Option<SizeValue>,
     pub error_every_up: Option<SizeValue>,

@@ -7,11 +7,13 @@ use std::net::Ipv4Addr;
 
 use snooplab_proto::duration::{Bare, Range};
 use snooplab_proto::tcp::{HostPreset, HostProfile};
-use snooplab_proto::time::{Time, MS, US};
+use snooplab_proto::time::{Time, MS};
 
+use super::cell::CELL_KEYS;
+use super::link::LINK_KEYS;
 use super::node::read_base_station_keys;
+use super::params::{apply_keys, read_keys};
 use super::{CellTable, ChannelLevel, CsmaTable, FlowTable, LinkTable, NodeTable, Stack, Tables};
-use crate::link::WiredParams;
 use crate::medium::AccessModel;
 use crate::network::paper000::{DST_PORT, SRC_PORT};
 use crate::network::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Station};
@@ -46,10 +48,8 @@ struct TopoLink {
     name: String,
     ends: [usize; 2],
     env: Option<Env>,
-    rate_bps: Option<u64>,
-    delay: Option<Time>,
-    queue: Option<usize>,
-    framing_bytes: Option<u32>,
+    /// The [`LINK_KEYS`] the table set, by row, with their values.
+    set: Vec<(usize, u64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -60,9 +60,8 @@ struct TopoCell {
     stations: Vec<(usize, ChannelLevel)>,
     channel: ChannelLevel,
     access: AccessModel,
-    rate_bps: Option<u64>,
-    frame_overhead: Option<Time>,
-    queue: Option<usize>,
+    /// The [`CELL_KEYS`] the table set, by row, with their values.
+    set: Vec<(usize, u64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -97,7 +96,7 @@ fn check_name(name: &str, what: &str) -> Result<(), String> {
 /// When things happen in a file's network (`start-s`, a crash's `at-s`) and a link's delay: points
 /// in a run's time, or a delay that may be none, so from 0 to the longest run there is
 /// ([`MAX_TIME_RANGE`]); none of them repeats, so none can make a run that never ends.
-const FILE_TIME_RANGE: Range = Range::new(0, MAX_TIME_RANGE.max);
+pub(super) const FILE_TIME_RANGE: Range = Range::new(0, MAX_TIME_RANGE.max);
 
 /// How long a crashed base station stays down (`down-s`): at least 10 ms. The papers' base
 /// stations are BSD hosts whose clock ticks 100 times a second (4.4BSD `hz = 100`,
@@ -195,14 +194,7 @@ fn resolve_link(t: &Tables, i: usize, l: &LinkTable) -> Result<TopoLink, String>
             .map(Env::parse)
             .transpose()
             .map_err(|e| format!("{what}: {e}"))?,
-        rate_bps: l.rate_bps,
-        delay: l
-            .delay_ms
-            .as_ref()
-            .map(|d| d.time(Bare::Millis, FILE_TIME_RANGE, &format!("{what}: delay-ms")))
-            .transpose()?,
-        queue: l.queue,
-        framing_bytes: l.framing_bytes,
+        set: read_keys(&LINK_KEYS, l, &what)?,
     })
 }
 
@@ -248,9 +240,7 @@ fn resolve_cell(t: &Tables, c: &CellTable) -> Result<TopoCell, String> {
         stations,
         channel: channel_keys!(c).resolve(&format!("{what}: "))?,
         access,
-        rate_bps: c.rate_bps,
-        frame_overhead: c.frame_overhead_us.map(|u| u * US),
-        queue: c.queue,
+        set: read_keys(&CELL_KEYS, c, &what)?,
     })
 }
 
@@ -447,16 +437,12 @@ impl Network {
             .links
             .iter()
             .map(|l| {
-                let base = l.env.map_or_else(|| sc.wired.clone(), Env::wired);
+                let mut params = l.env.map_or_else(|| sc.wired.clone(), Env::wired);
+                apply_keys(&LINK_KEYS, &l.set, &mut params);
                 Link {
                     name: l.name.clone(),
                     ends: l.ends,
-                    params: WiredParams {
-                        rate_bps: l.rate_bps.unwrap_or(base.rate_bps),
-                        delay: l.delay.unwrap_or(base.delay),
-                        framing_bytes: l.framing_bytes.unwrap_or(base.framing_bytes),
-                        queue_packets: l.queue.unwrap_or(base.queue_packets),
-                    },
+                    params,
                 }
             })
             .collect();
@@ -465,9 +451,7 @@ impl Network {
             .iter()
             .map(|c| {
                 let mut params = sc.wavelan.clone();
-                params.rate_bps = c.rate_bps.unwrap_or(params.rate_bps);
-                params.frame_overhead = c.frame_overhead.unwrap_or(params.frame_overhead);
-                params.queue_packets = c.queue.unwrap_or(params.queue_packets);
+                apply_keys(&CELL_KEYS, &c.set, &mut params);
                 Cell {
                     name: c.name.clone(),
                     base_station: c.base_station,

@@ -15,9 +15,12 @@ use std::net::Ipv4Addr;
 
 use snooplab_proto::duration::format_duration;
 use snooplab_proto::tcp::{HostPreset, HostProfile};
-use snooplab_proto::time::{Time, MS, SEC, US};
+use snooplab_proto::time::{Time, SEC, US};
 
+use super::cell::CELL_KEYS;
+use super::link::LINK_KEYS;
 use super::node::write_base_station_keys;
+use super::params::write_keys;
 use crate::channel::ChannelSpec;
 use crate::medium::AccessModel;
 use crate::network::file::Stack;
@@ -87,7 +90,6 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
         }
     }
     for l in &net.links {
-        let p = &l.params;
         line(String::new());
         line("[[link]]".into());
         line(format!("name = {}", quote(&l.name)));
@@ -96,14 +98,12 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
             quote(&net.nodes[l.ends[0]].name),
             quote(&net.nodes[l.ends[1]].name)
         ));
-        line(format!("rate-bps = {}", p.rate_bps));
-        line(format!("delay-ms = {}", float(p.delay as f64 / MS as f64)));
-        line(format!("queue = {}", p.queue_packets));
-        line(format!("framing-bytes = {}", p.framing_bytes));
+        for key in write_keys(&LINK_KEYS, &l.params, &format!("link '{}'", l.name))? {
+            line(key);
+        }
     }
     for c in &net.cells {
         let what = format!("cell '{}'", c.name);
-        let p = &c.params;
         line(String::new());
         line("[[cell]]".into());
         line(format!("name = {}", quote(&c.name)));
@@ -132,12 +132,9 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
                 ));
             }
         }
-        line(format!("rate-bps = {}", p.rate_bps));
-        line(format!(
-            "frame-overhead-us = {}",
-            whole_us(p.frame_overhead, &format!("{what}: frame-overhead-us"))?
-        ));
-        line(format!("queue = {}", p.queue_packets));
+        for key in write_keys(&CELL_KEYS, &c.params, &what)? {
+            line(key);
+        }
         for s in &c.stations {
             line(String::new());
             line("[[cell.station]]".into());
@@ -198,7 +195,7 @@ fn secs(t: Time) -> f64 {
 }
 
 /// A time a table takes in whole microseconds; refused if it is not one.
-fn whole_us(t: Time, what: &str) -> Result<u64, String> {
+pub(super) fn whole_us(t: Time, what: &str) -> Result<u64, String> {
     if t.is_multiple_of(US) {
         Ok(t / US)
     } else {
