@@ -2,16 +2,15 @@
 //! tables beside a scenario's top-level settings, which stay the defaults of every flow, link and
 //! channel that does not set its own.
 //!
-//! This file holds the tables as a file spells them; `node.rs`, `link.rs` and `cell.rs` the
-//! `[[node]]`, `[[link]]` and `[[cell]]` tables with their keys that set one value of the model,
+//! This file holds the tables as a file spells them; `node.rs`, `link.rs`, `cell.rs` and
+//! `flow.rs` the `[[node]]`, `[[link]]`, `[[cell]]` and `[[flow]]` tables with their keys that set
+//! one value of the model,
 //! each declared once (`params.rs`); `channel.rs` the channel keys they share;
 //! `resolve.rs` the two steps from tables to a network: [`Topology::resolve`] checks the tables and
 //! turns names into indices (every error names the table and the key), and
 //! [`Network::from_topology`](crate::network::Network::from_topology) fills in the scenario's
 //! defaults, which cannot fail. So a scenario carries its topology and `--protocol`,
 //! `--buffer`, ... still change every flow that does not name its own.
-
-use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use snooplab_proto::time::US;
@@ -21,6 +20,7 @@ use crate::scenario::{SizeValue, TimeValue};
 
 mod cell;
 mod channel;
+mod flow;
 mod link;
 mod node;
 mod params;
@@ -29,6 +29,7 @@ mod write;
 pub use cell::CellTable;
 pub use channel::ChannelTable;
 pub(crate) use channel::{ChannelKeys, ChannelLevel};
+pub use flow::FlowTable;
 pub use link::LinkTable;
 pub use node::{NodeTable, Stack};
 pub use resolve::Topology;
@@ -95,24 +96,6 @@ macro_rules! channel_keys {
             up: $t.up.clone(),
         }
     };
-}
-
-/// A `[[flow]]` table: a one-way TCP transfer.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct FlowTable {
-    /// [default: `flow<i>`]
-    pub name: Option<String>,
-    pub from: String,
-    pub to: String,
-    pub protocol: Option<String>,
-    pub host: Option<String>,
-    pub host_details: Option<BTreeMap<String, toml::Value>>,
-    pub buffer: Option<SizeValue>,
-    pub mss: Option<SizeValue>,
-    pub transfer: Option<SizeValue>,
-    /// When the sender opens the connection, seconds [default: 0].
-    pub start_s: Option<TimeValue>,
 }
 
 /// The network tables of a scenario file.

@@ -56,11 +56,13 @@ pub(super) fn write_keys<T, P>(
 #[cfg(test)]
 mod tests {
     use super::super::cell::CELL_KEYS;
+    use super::super::flow::FLOW_KEYS;
     use super::super::link::LINK_KEYS;
     use super::*;
     use crate::link::WiredParams;
     use crate::medium::WavelanParams;
-    use crate::network::file::{CellTable, LinkTable};
+    use crate::network::file::{CellTable, FlowTable, LinkTable};
+    use crate::network::Flow;
     use crate::Env;
 
     fn table<T: serde::de::DeserializeOwned>(head: &str, lines: &[String]) -> T {
@@ -69,7 +71,7 @@ mod tests {
 
     /// Each row written from a model and read back over another model gives the first.
     #[test]
-    fn every_link_and_cell_key_written_reads_back_over_any_model() {
+    fn every_link_cell_and_flow_key_written_reads_back_over_any_model() {
         let wired = WiredParams {
             rate_bps: 1_234_567,
             delay: 2_500_001,
@@ -90,7 +92,6 @@ mod tests {
             rate_bps: 5_500_000,
             frame_overhead: 123_000,
             queue_packets: 3,
-            ..WavelanParams::default()
         };
         let lines = write_keys(&CELL_KEYS, &wavelan, "cell").unwrap_or_else(|e| panic!("{e}"));
         let cell: CellTable = table("base-station = \"bs\"", &lines);
@@ -101,6 +102,24 @@ mod tests {
             &mut back,
         );
         assert_eq!(back, wavelan);
+
+        let base = crate::scenario::default_scenario().network().flows[0].clone();
+        let flow = Flow {
+            buffer: 8 * 1024 + 7,
+            mss: 536,
+            transfer: 1_000_001,
+            start: 1_250_000_001,
+            ..base.clone()
+        };
+        let lines = write_keys(&FLOW_KEYS, &flow, "flow").unwrap_or_else(|e| panic!("{e}"));
+        let table: FlowTable = table("from = \"a\"\nto = \"b\"", &lines);
+        let mut back = base;
+        apply_keys(
+            &FLOW_KEYS,
+            &read_keys(&FLOW_KEYS, &table, "flow").unwrap_or_else(|e| panic!("{e}")),
+            &mut back,
+        );
+        assert_eq!(back, flow);
     }
 
     #[test]

@@ -7,9 +7,10 @@ use std::net::Ipv4Addr;
 
 use snooplab_proto::duration::{Bare, Range};
 use snooplab_proto::tcp::{HostPreset, HostProfile};
-use snooplab_proto::time::{Time, MS};
+use snooplab_proto::time::MS;
 
 use super::cell::CELL_KEYS;
+use super::flow::FLOW_KEYS;
 use super::link::LINK_KEYS;
 use super::node::read_base_station_keys;
 use super::params::{apply_keys, read_keys};
@@ -18,7 +19,7 @@ use crate::medium::AccessModel;
 use crate::network::paper000::{DST_PORT, SRC_PORT};
 use crate::network::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Station};
 use crate::protocol::{AgentKind, Protocol, NODE_AGENTS};
-use crate::scenario::{size_u32, value_text, Env, Scenario, SizeValue, MAX_TIME_RANGE};
+use crate::scenario::{value_text, Env, Scenario, MAX_TIME_RANGE};
 
 /// A network described in a file, names resolved to indices and values checked; the scenario
 /// fills in what it leaves open ([`Network::from_topology`]).
@@ -72,10 +73,8 @@ struct TopoFlow {
     protocol: Option<Protocol>,
     host: Option<HostPreset>,
     host_details: Vec<(String, String)>,
-    buffer: Option<u32>,
-    mss: Option<u32>,
-    transfer: Option<u64>,
-    start: Time,
+    /// The [`FLOW_KEYS`] the table set, by row, with their values.
+    set: Vec<(usize, u64)>,
 }
 
 /// Names become file names (captures) and CSV values: letters, digits, `-`, `_`, `.`.
@@ -265,11 +264,6 @@ fn resolve_flow(t: &Tables, i: usize, f: &FlowTable) -> Result<TopoFlow, String>
             .map_err(|e| format!("{what}: host-details: {e}"))?;
         host_details.push((k.clone(), text));
     }
-    let size = |v: &Option<SizeValue>, key: &str| -> Result<Option<u64>, String> {
-        v.as_ref()
-            .map(|s| s.bytes(&format!("{what}: {key}")))
-            .transpose()
-    };
     Ok(TopoFlow {
         from: node(&f.from, &format!("{what}, from"))?,
         to: node(&f.to, &format!("{what}, to"))?,
@@ -281,19 +275,7 @@ fn resolve_flow(t: &Tables, i: usize, f: &FlowTable) -> Result<TopoFlow, String>
             .map_err(|e| format!("{what}: {e}"))?,
         host: preset,
         host_details,
-        buffer: size(&f.buffer, "buffer")?
-            .map(|b| size_u32(b, &format!("{what}: buffer")))
-            .transpose()?,
-        mss: size(&f.mss, "mss")?
-            .map(|b| size_u32(b, &format!("{what}: mss")))
-            .transpose()?,
-        transfer: size(&f.transfer, "transfer")?,
-        start: f
-            .start_s
-            .as_ref()
-            .map(|s| s.time(Bare::Seconds, FILE_TIME_RANGE, &format!("{what}: start-s")))
-            .transpose()?
-            .unwrap_or(0),
+        set: read_keys(&FLOW_KEYS, f, &what)?,
         name,
     })
 }
@@ -485,20 +467,22 @@ impl Network {
                     // checked when the file was read
                     let _ = host.set(k, v);
                 }
-                Flow {
+                let mut flow = Flow {
                     name: f.name.clone(),
                     from: f.from,
                     to: f.to,
                     protocol: f.protocol.unwrap_or(sc.protocol),
                     host_preset,
                     host,
-                    buffer: f.buffer.unwrap_or(sc.buffer),
-                    mss: f.mss.unwrap_or(sc.mss),
-                    transfer: f.transfer.unwrap_or(sc.transfer),
-                    start: f.start,
+                    buffer: sc.buffer,
+                    mss: sc.mss,
+                    transfer: sc.transfer,
+                    start: 0,
                     src_port: SRC_PORT.wrapping_add(i as u16),
                     dst_port: DST_PORT.wrapping_add(i as u16),
-                }
+                };
+                apply_keys(&FLOW_KEYS, &f.set, &mut flow);
+                flow
             })
             .collect();
         Network {

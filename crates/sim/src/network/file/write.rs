@@ -18,6 +18,7 @@ use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_proto::time::{Time, SEC, US};
 
 use super::cell::CELL_KEYS;
+use super::flow::FLOW_KEYS;
 use super::link::LINK_KEYS;
 use super::node::write_base_station_keys;
 use super::params::write_keys;
@@ -154,10 +155,9 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
         if let Some(details) = host_details(f.host_preset, &f.host) {
             line(format!("host-details = {details}"));
         }
-        line(format!("buffer = {}", size(u64::from(f.buffer))));
-        line(format!("mss = {}", f.mss));
-        line(format!("transfer = {}", size(f.transfer)));
-        line(format!("start-s = {}", float(secs(f.start))));
+        for key in write_keys(&FLOW_KEYS, f, &format!("flow '{}'", f.name))? {
+            line(key);
+        }
     }
     for c in &net.crashes {
         line(String::new());
@@ -190,7 +190,7 @@ pub(super) fn float(x: f64) -> String {
     format!("{x:?}")
 }
 
-fn secs(t: Time) -> f64 {
+pub(super) fn secs(t: Time) -> f64 {
     t as f64 / SEC as f64
 }
 
