@@ -5,10 +5,31 @@
 use snooplab_live::network_report::NetworkResult;
 use snooplab_sim::Scenario;
 
-/// A live run's result as text: `run`'s tables of the same result, then the live lines.
+use crate::result_text::{result_text, Filled};
+
+/// A live run's result as text: `run`'s tables of the same result, `-` where a kernel end left a
+/// key unfilled, then the live lines.
 pub fn print_live_result(r: &NetworkResult, sc: &Scenario) {
-    crate::result_text::print_result(&r.run, sc);
+    print!("{}", result_text(&r.run, sc, &filled(r)));
     print_live(r);
+}
+
+/// Which keys each flow's ends filled: a kernel end leaves the engine's TCP counters of that end
+/// unfilled, and a kernel sender's own counts are its host's only where it sends that flow alone
+/// (`snooplab_live::network_report::LiveFlow::sender_host_counts`).
+fn filled(r: &NetworkResult) -> Vec<Filled> {
+    r.live
+        .flows
+        .iter()
+        .map(|f| {
+            let model_sender = f.sender != "kernel";
+            Filled {
+                sender_tcp: model_sender,
+                receiver_tcp: f.receiver != "kernel",
+                sender_counts: model_sender || f.sender_host_counts,
+            }
+        })
+        .collect()
 }
 
 fn print_live(r: &NetworkResult) {

@@ -2,18 +2,66 @@
 //! prints them alone; `snooplab live` prints them and then what only a live run has
 //! (`live_text.rs`).
 
+use std::fmt::Write as _;
+
 use snooplab_sim::metrics::RelayCounters;
 use snooplab_sim::{Direction, RunResult, Scenario};
 
+/// One line into the text (a `String`, which cannot fail to take it).
+macro_rules! line {
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
+/// Which of a flow's keys its run filled (docs/outputs.md, *clocks*): a simulated run fills every
+/// one; in a live run a kernel end leaves the keys the engine's TCP counts at that end unfilled
+/// (the JSON's 0), and a kernel sender's `timeouts`, `fast_retransmits` and `wired_goodput_pct`
+/// are its host's counters, filled only where that host sends no other flow. The text writes `-`
+/// for a key not filled, so that a 0 is always a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Filled {
+    /// The engine's TCP ran the sender: `timeout_causes`, `timeout_stall_s`,
+    /// `persist_timeouts`, `predicted_acks`, `predicted_acks_in_recovery`.
+    pub sender_tcp: bool,
+    /// The engine's TCP ran the receiver: `zero_window_acks`, `window_updates`,
+    /// `predicted_data`, and a `null` `wireless_goodput_pct` is `n/a` (no wireless frame), not
+    /// unfilled.
+    pub receiver_tcp: bool,
+    /// `timeouts`, `fast_retransmits`, `wired_goodput_pct`: the engine's sender's, or a kernel
+    /// sender's host's.
+    pub sender_counts: bool,
+}
+
+impl Filled {
+    /// Every key: a simulated run, or a live flow between modelled ends.
+    pub const ALL: Filled = Filled {
+        sender_tcp: true,
+        receiver_tcp: true,
+        sender_counts: true,
+    };
+}
+
 /// A run's result as text, whichever clock ran it (`snooplab run`, and `snooplab live` before its
-/// own lines, `live_text.rs`): one flow's details, or a row per flow and per cell for any other
-/// number of flows (none: a live run whose `--exec` commands carried the traffic).
+/// own lines, `live_text.rs`), every key filled.
 pub fn print_result(r: &RunResult, sc: &Scenario) {
+    print!("{}", result_text(r, sc, &[]));
+}
+
+/// A run's result as text: one flow's details, or a row per flow and per cell for any other
+/// number of flows (none: a live run whose `--exec` commands carried the traffic). `filled[i]`
+/// says which keys flow `i` has (a flow beyond it has every one); `-` stands for a key not filled.
+pub fn result_text(r: &RunResult, sc: &Scenario, filled: &[Filled]) -> String {
+    let mut out = String::new();
+    let fill = |i: usize| filled.get(i).copied().unwrap_or(Filled::ALL);
     if r.flows.len() != 1 {
-        print_network_table(r);
-        return;
+        network_table(&mut out, r, &fill);
+        return out;
     }
-    println!(
+    let k = fill(0);
+    let dash = |on: bool, text: String| if on { text } else { "-".to_string() };
+    line!(
+        out,
         "{} {} {}, mss {} B, {} B transfer, errors {}, seed {}, host {}",
         r.flow().protocol,
         r.setup.env,
@@ -24,64 +72,91 @@ pub fn print_result(r: &RunResult, sc: &Scenario) {
         r.setup.seed,
         r.flow().host
     );
-    println!("  direction           {}", direction_label(r, sc));
-    println!(
+    line!(out, "  direction           {}", direction_label(r, sc));
+    line!(
+        out,
         "  throughput          {:8.3} Mb/s",
         r.flow().throughput_mbps
     );
-    println!(
+    line!(
+        out,
         "  wireless goodput    {:>8} %",
-        pct_or_na(r.flow().wireless_goodput_pct)
+        goodput(r.flow().wireless_goodput_pct, k.receiver_tcp)
     );
-    println!("  wired goodput       {:8.2} %", r.flow().wired_goodput_pct);
-    println!("  duration            {:8.3} s", r.flow().duration_s);
-    println!(
-        "  timeouts            {:8}   ({:.2} s waiting for the retransmission timer)",
-        r.flow().timeouts,
-        r.flow().timeout_stall_s
+    line!(
+        out,
+        "  wired goodput       {:>8} %",
+        dash(
+            k.sender_counts,
+            format!("{:.2}", r.flow().wired_goodput_pct)
+        )
+    );
+    line!(out, "  duration            {:8.3} s", r.flow().duration_s);
+    line!(
+        out,
+        "  timeouts            {:>8}   ({} s waiting for the retransmission timer)",
+        dash(k.sender_counts, r.flow().timeouts.to_string()),
+        dash(k.sender_tcp, format!("{:.2}", r.flow().timeout_stall_s))
     );
     let c = &r.flow().timeout_causes;
-    println!(
+    let n = |v: u64| dash(k.sender_tcp, v.to_string());
+    line!(
+        out,
         "    causes: {} retransmission lost, {} multiple losses in a window, {} window too small \
          for 3 dupacks, {} other, {} handshake",
-        c.retransmission_lost, c.multiple_losses, c.small_window, c.other, c.handshake
+        n(c.retransmission_lost),
+        n(c.multiple_losses),
+        n(c.small_window),
+        n(c.other),
+        n(c.handshake)
     );
-    println!("  fast retransmits    {:8}", r.flow().fast_retransmits);
-    println!(
+    line!(
+        out,
+        "  fast retransmits    {:>8}",
+        dash(k.sender_counts, r.flow().fast_retransmits.to_string())
+    );
+    line!(
+        out,
         "  sender retransmits  {:8} segments",
         r.flow().sender_retransmitted_segments
     );
-    println!(
+    line!(
+        out,
         "  local retransmits   {:8}",
         r.agent_total("local_retransmissions")
     );
     if let Some(relay) = &r.flow().relay {
-        print_relay(relay);
+        relay_lines(&mut out, relay);
     }
-    println!(
-        "  persist probes      {:8}   ({} zero-window ACKs, {} window updates by reads)",
-        r.flow().persist_timeouts,
-        r.flow().zero_window_acks,
-        r.flow().window_updates
+    let rx = |v: u64| dash(k.receiver_tcp, v.to_string());
+    line!(
+        out,
+        "  persist probes      {:>8}   ({} zero-window ACKs, {} window updates by reads)",
+        n(r.flow().persist_timeouts),
+        rx(r.flow().zero_window_acks),
+        rx(r.flow().window_updates)
     );
-    println!(
-        "  header prediction   {:8} ACKs ({} at the fast-retransmit threshold), {} data",
-        r.flow().predicted_acks,
-        r.flow().predicted_acks_in_recovery,
-        r.flow().predicted_data
+    line!(
+        out,
+        "  header prediction   {:>8} ACKs ({} at the fast-retransmit threshold), {} data",
+        n(r.flow().predicted_acks),
+        n(r.flow().predicted_acks_in_recovery),
+        rx(r.flow().predicted_data)
     );
-    println!(
+    line!(
+        out,
         "  corrupted frames    {:8} down, {} up{}",
         r.flat().frames_corrupted_down,
         r.flat().frames_corrupted_up,
         carried_label(sc)
     );
-    print_handoffs(r);
-    println!("  events              {:8}", r.events);
-    println!("  invariants          {}", r.invariants.summary());
+    handoff_lines(&mut out, r);
+    line!(out, "  events              {:8}", r.events);
+    line!(out, "  invariants          {}", r.invariants.summary());
     for m in &r.invariants.messages {
-        println!("    {m}");
+        line!(out, "    {m}");
     }
+    out
 }
 
 /// Who sends to whom: paper 000's testbed by `--direction`, a network's one flow by its ends.
@@ -111,10 +186,15 @@ fn carried_label(sc: &Scenario) -> &'static str {
     }
 }
 
-/// A goodput in percent, or `n/a` when no data frame crossed a wireless link (a wired path: the
-/// ratio has no denominator, and 0 would read as every byte wasted).
-fn pct_or_na(pct: Option<f64>) -> String {
-    pct.map_or_else(|| "n/a".into(), |p| format!("{p:.2}"))
+/// A wireless goodput in percent, or `n/a` when no data frame crossed a wireless link (a wired
+/// path: the ratio has no denominator, and 0 would read as every byte wasted); `-` for a kernel
+/// receiver whose host did not count it (`counted`: the engine's TCP received the flow).
+fn goodput(pct: Option<f64>, counted: bool) -> String {
+    match pct {
+        Some(p) => format!("{p:.2}"),
+        None if counted => "n/a".into(),
+        None => "-".into(),
+    }
 }
 
 /// A number with `digits` decimals, or `n/a` for a mean over nothing.
@@ -129,14 +209,15 @@ fn num_or_na(v: f64, defined: bool, digits: usize) -> String {
 /// Each mobile host that handed off (paper 002): how often, how many confirmed, and the latency
 /// (decision to confirmation, and to the first packet from the new cell), a kernel mobile host's
 /// in a live run too.
-fn print_handoffs(r: &RunResult) {
+fn handoff_lines(out: &mut String, r: &RunResult) {
     for h in &r.handoffs {
         let first_packets = h
             .events
             .iter()
             .filter(|e| e.first_packet_ms.is_some())
             .count();
-        println!(
+        line!(
+            out,
             "  handoffs            {:8}   ({}: {} confirmed, latency mean {} ms, max {} ms; to the \
              first packet from the new cell {} ms)",
             h.handoffs,
@@ -152,13 +233,15 @@ fn print_handoffs(r: &RunResult) {
 /// A split run's second sender, the base station's TCP to the mobile host. The lines above it are
 /// the fixed host's sender, which the base station acknowledges over the wired path and which
 /// therefore rarely times out: the wireless losses are the relay's to repair.
-fn print_relay(relay: &RelayCounters) {
-    println!(
+fn relay_lines(out: &mut String, relay: &RelayCounters) {
+    line!(
+        out,
         "  relay sender (split: the base station's TCP to the mobile host; the sender lines above \
          are the fixed host's)"
     );
     let c = &relay.timeout_causes;
-    println!(
+    line!(
+        out,
         "    timeouts          {:8}   (causes: {} retransmission lost, {} multiple losses in a \
          window, {} window too small for 3 dupacks, {} other, {} handshake)",
         relay.timeouts,
@@ -168,8 +251,9 @@ fn print_relay(relay: &RelayCounters) {
         c.other,
         c.handshake
     );
-    println!("    fast retransmits  {:8}", relay.fast_retransmits);
-    println!(
+    line!(out, "    fast retransmits  {:8}", relay.fast_retransmits);
+    line!(
+        out,
         "    retransmits       {:8} segments{}",
         relay.retransmitted_segments,
         if relay.gave_up {
@@ -178,7 +262,7 @@ fn print_relay(relay: &RelayCounters) {
             ""
         }
     );
-    println!("    duplicate ACKs    {:8}", relay.dupacks);
+    line!(out, "    duplicate ACKs    {:8}", relay.dupacks);
 }
 
 /// The socket buffer the hosts used, and the one asked for when 4.4BSD's `tcp_mss()` rounded it up
@@ -205,9 +289,11 @@ fn errors_label(sc: &Scenario) -> String {
     }
 }
 
-/// A run of several flows: one row per flow, the aggregate, one row per cell.
-fn print_network_table(r: &RunResult) {
-    println!(
+/// A run of several flows: one row per flow (`fill(i)`: which of flow `i`'s keys were filled),
+/// the aggregate, one row per cell.
+fn network_table(out: &mut String, r: &RunResult, fill: &dyn Fn(usize) -> Filled) {
+    line!(
+        out,
         "{} flows, seed {}: {} of {} complete, aggregate {:.3} Mb/s, fairness {:.3}",
         r.aggregate.flows,
         r.setup.seed,
@@ -216,27 +302,41 @@ fn print_network_table(r: &RunResult) {
         r.aggregate.throughput_mbps,
         r.aggregate.fairness
     );
-    println!(
+    line!(
+        out,
         "  {:<10} {:<14} {:<18} {:>8} {:>9} {:>9} {:>8} {:>6} {:>6} {:>8}  invariants",
-        "flow", "path", "protocol", "Mb/s", "wl good%", "wd good%", "dur s", "TOs", "fast", "rexmt"
+        "flow",
+        "path",
+        "protocol",
+        "Mb/s",
+        "wl good%",
+        "wd good%",
+        "dur s",
+        "TOs",
+        "fast",
+        "rexmt"
     );
-    for f in &r.flows {
-        println!(
-            "  {:<10} {:<14} {:<18} {:>8.3} {:>9} {:>9.2} {:>8.3} {:>6} {:>6} {:>8}  {}",
+    for (i, f) in r.flows.iter().enumerate() {
+        let k = fill(i);
+        let counts = |text: String| if k.sender_counts { text } else { "-".into() };
+        line!(
+            out,
+            "  {:<10} {:<14} {:<18} {:>8.3} {:>9} {:>9} {:>8.3} {:>6} {:>6} {:>8}  {}",
             f.flow,
             format!("{}>{}", f.from, f.to),
             f.protocol,
             f.throughput_mbps,
-            pct_or_na(f.wireless_goodput_pct),
-            f.wired_goodput_pct,
+            goodput(f.wireless_goodput_pct, k.receiver_tcp),
+            counts(format!("{:.2}", f.wired_goodput_pct)),
             f.duration_s,
-            f.timeouts,
-            f.fast_retransmits,
+            counts(f.timeouts.to_string()),
+            counts(f.fast_retransmits.to_string()),
             f.sender_retransmitted_segments,
             f.invariants.summary()
         );
     }
-    println!(
+    line!(
+        out,
         "  {:<10} {:<8} {:>8} {:>10} {:>10} {:>10} {:>7} {:>6} {:>8}",
         "cell",
         "access",
@@ -249,7 +349,8 @@ fn print_network_table(r: &RunResult) {
         "gave up"
     );
     for c in &r.cells {
-        println!(
+        line!(
+            out,
             "  {:<10} {:<8} {:>8} {:>10} {:>10} {:>10} {:>7.1} {:>6} {:>8}",
             c.cell,
             c.access,
@@ -262,7 +363,8 @@ fn print_network_table(r: &RunResult) {
             c.access_drops
         );
     }
-    println!(
+    line!(
+        out,
         "  local retransmits {}, duplicate ACKs suppressed {}, events {}",
         r.agent_total("local_retransmissions"),
         r.agent_total("dupacks_suppressed"),
@@ -270,16 +372,127 @@ fn print_network_table(r: &RunResult) {
     );
     if r.agent_total("relays") + r.agent_total("unsplit") > 0 {
         // a split base station's relays, one per connection (proto/src/agent/split.rs)
-        println!(
+        line!(
+            out,
             "  split relays {} (at most {} at once), connections not split {}",
             r.agent_total("relays"),
             r.agent_total("relays_most"),
             r.agent_total("unsplit")
         );
     }
-    print_handoffs(r);
-    println!("  invariants          {}", r.invariants.summary());
+    handoff_lines(out, r);
+    line!(out, "  invariants          {}", r.invariants.summary());
     for m in &r.invariants.messages {
-        println!("    {m}");
+        line!(out, "    {m}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NOTHING: Filled = Filled {
+        sender_tcp: false,
+        receiver_tcp: false,
+        sender_counts: false,
+    };
+
+    fn line_of<'a>(text: &'a str, start: &str) -> &'a str {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(start))
+            .unwrap_or_else(|| panic!("no line '{start}' in\n{text}"))
+    }
+
+    #[test]
+    fn a_key_a_kernel_end_did_not_fill_is_a_dash_not_a_zero() {
+        let mut sc = snooplab_sim::scenario::default_scenario();
+        sc.transfer = 16 * 1024;
+        let r = snooplab_sim::run(&sc);
+        let all = result_text(&r, &sc, &[]);
+        assert_eq!(all, result_text(&r, &sc, &[Filled::ALL]));
+        assert_eq!(
+            line_of(&all, "fast retransmits"),
+            "  fast retransmits           0"
+        );
+        assert!(line_of(&all, "wireless goodput").ends_with(" %"));
+        let none = result_text(&r, &sc, &[NOTHING]);
+        assert_eq!(
+            line_of(&none, "fast retransmits"),
+            "  fast retransmits           -"
+        );
+        assert_eq!(
+            line_of(&none, "timeouts"),
+            "  timeouts                   -   (- s waiting for the retransmission timer)"
+        );
+        assert_eq!(
+            line_of(&none, "causes:"),
+            "    causes: - retransmission lost, - multiple losses in a window, - window too \
+             small for 3 dupacks, - other, - handshake"
+        );
+        assert_eq!(
+            line_of(&none, "wired goodput"),
+            "  wired goodput              - %"
+        );
+        assert_eq!(
+            line_of(&none, "persist probes"),
+            "  persist probes             -   (- zero-window ACKs, - window updates by reads)"
+        );
+        assert_eq!(
+            line_of(&none, "header prediction"),
+            "  header prediction          - ACKs (- at the fast-retransmit threshold), - data"
+        );
+        // a kernel sender whose host sends this flow alone: its host's counts are printed
+        let host_counts = Filled {
+            sender_counts: true,
+            ..NOTHING
+        };
+        let text = result_text(&r, &sc, &[host_counts]);
+        assert_eq!(
+            line_of(&text, "fast retransmits"),
+            "  fast retransmits           0"
+        );
+        assert!(line_of(&text, "timeouts").contains("(- s waiting"));
+    }
+
+    #[test]
+    fn a_wireless_goodput_not_counted_is_a_dash_and_one_without_frames_n_a() {
+        assert_eq!(goodput(Some(97.5), false), "97.50");
+        assert_eq!(goodput(None, true), "n/a");
+        assert_eq!(goodput(None, false), "-");
+    }
+
+    #[test]
+    fn a_network_rows_kernel_sender_without_its_hosts_counts_prints_dashes() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/cell-3-senders.toml"
+        ))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut sc = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"));
+        sc.transfer = 16 * 1024;
+        let mut r = snooplab_sim::run(&sc);
+        assert!(r.flows.len() > 1);
+        // as a live run reports a kernel receiver its host did not count
+        r.flows[1].wireless_goodput_pct = None;
+        let text = result_text(&r, &sc, &[Filled::ALL, NOTHING]);
+        let row = |name: &str| -> Vec<String> {
+            line_of(&text, &format!("{name} "))
+                .split_whitespace()
+                .map(str::to_string)
+                .collect()
+        };
+        // flow, path, protocol, Mb/s, wl good%, wd good%, dur s, TOs, fast, rexmt, invariants
+        let (first, second) = (row(&r.flows[0].flow), row(&r.flows[1].flow));
+        assert_ne!(first[5], "-");
+        assert_ne!(first[7], "-");
+        assert_eq!(
+            [&second[4], &second[5], &second[7], &second[8]],
+            ["-", "-", "-", "-"],
+            "{text}"
+        );
+        assert_ne!(
+            second[9], "-",
+            "a kernel sender's retransmissions are its TCP_INFO's"
+        );
     }
 }

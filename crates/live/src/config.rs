@@ -15,7 +15,7 @@ use crate::link_config::LinkConfig;
 use crate::profile::{CongestionControl, LinuxProfile, MAX_RTO_MIN_MS};
 
 /// IPv4 and TCP headers without options: the MTU is the MSS plus this.
-pub const HEADER_BYTES: u32 = 40;
+pub(crate) const HEADER_BYTES: u32 = 40;
 
 /// Everything one live run needs.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,7 +60,7 @@ pub(crate) fn interrupted_or(error: String) -> String {
 /// Checks a transfer's segment size and window against what the devices and the profile allow
 /// (the buffer by the simulator's one rule, [`check_buffer`], with the profile's limit); the
 /// message names the offending one and what is allowed.
-pub fn check_segment_and_window(
+pub(crate) fn check_segment_and_window(
     mss: u32,
     buffer: u32,
     profile: LinuxProfile,
@@ -110,4 +110,4 @@ pub struct NetworkConfig {
 
 /// The time since the start, the bytes received so far over all flows, and the bytes of all
 /// flows (for progress).
-pub type NetworkProgress = (Time, u64, u64);
+pub(crate) type NetworkProgress = (Time, u64, u64);

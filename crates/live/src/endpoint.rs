@@ -99,7 +99,7 @@ pub struct Receiver {
 /// The clamp that keeps every advertised window within `buffer`: `buffer` rounded down to a
 /// multiple of the largest window scale unit the kernel can pick for it
 /// (`tcp_select_initial_window()`: the scale is `ilog2(min(space, window_clamp)) - 15`).
-pub fn window_clamp(buffer: u32) -> u32 {
+pub(crate) fn window_clamp(buffer: u32) -> u32 {
     let scale = buffer.checked_ilog2().unwrap_or(0).saturating_sub(15);
     buffer & !((1u32 << scale) - 1)
 }
@@ -109,7 +109,7 @@ pub fn window_clamp(buffer: u32) -> u32 {
 /// and then sets `rcv_mss` to its length, the sender's full segment (`snd_mss` of the receiver:
 /// both ends have the same MTU and options). A connection that starts with `rcv_mss` already at
 /// the full size (MSS of 536 or less) never measures it: the clamp is never replaced.
-pub fn ratio_measured(info: &TcpInfo) -> bool {
+pub(crate) fn ratio_measured(info: &TcpInfo) -> bool {
     info.rcv_mss >= info.snd_mss
 }
 

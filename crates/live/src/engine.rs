@@ -62,7 +62,7 @@ pub struct EngineSetup<'a> {
 impl<'a> EngineSetup<'a> {
     /// The engine between the kernel hosts of `hostnet`, running the agents `net` names, its
     /// time 0 at `clock`.
-    pub fn for_hosts(
+    pub(crate) fn for_hosts(
         net: &'a Network,
         env: &'a str,
         hostnet: &'a crate::hosts::HostNet,
@@ -96,7 +96,7 @@ pub struct EngineRun {
 impl EngineRun {
     /// What the report needs once the run is known to have ended well: the engine's result,
     /// what the driver counted, and the flows' kernel ends; and the observer.
-    pub fn into_ends(
+    pub(crate) fn into_ends(
         self,
         clock: Instant,
         flows: Vec<FlowEnds<ReceiverReport, SenderReport>>,

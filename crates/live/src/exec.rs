@@ -21,23 +21,23 @@ use crate::hosts::HostNet;
 
 /// The most `--exec` commands one run starts: each is a process group, two pipes and three
 /// threads, and a run is a handful of programs, not a fleet.
-pub const MAX_EXEC: usize = 16;
+pub(crate) const MAX_EXEC: usize = 16;
 
 /// The pause after starting each command before the next, so that a server listens before its
 /// client connects (iperf3 and `python3 -m http.server` bind well within it).
-pub const SETTLE: Duration = Duration::from_millis(300);
+pub(crate) const SETTLE: Duration = Duration::from_millis(300);
 
 /// The most output kept of each stream (stdout, stderr) of each command; the rest is read and
 /// dropped, so that a chatty program neither blocks on a full pipe nor fills the memory.
 pub const OUTPUT_LIMIT: usize = 1 << 20;
 
 /// How long a command may take to end after SIGTERM before its group gets SIGKILL.
-pub const GRACE: Duration = Duration::from_secs(2);
+pub(crate) const GRACE: Duration = Duration::from_secs(2);
 
 /// After the last command exits, the network carries packets for at most this long more, so that
 /// the others can close their connections and exit by themselves (an `iperf3 -s -1` whose client
 /// has just finished waits for the last ACK of its close); those still running then are stopped.
-pub const LINGER: Duration = Duration::from_secs(1);
+pub(crate) const LINGER: Duration = Duration::from_secs(1);
 
 /// One `--exec HOST=COMMAND`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,7 +193,7 @@ impl Running {
     }
 
     /// The last command has exited (the run is over).
-    pub fn last_exited(&self) -> bool {
+    pub(crate) fn last_exited(&self) -> bool {
         self.procs
             .last()
             .is_none_or(|p| p.exited.load(Ordering::SeqCst))
@@ -201,7 +201,7 @@ impl Running {
 
     /// The run is over: the last command has exited, and the others have too or [`LINGER`] has
     /// passed since that was first seen.
-    pub fn run_over(&self) -> bool {
+    pub(crate) fn run_over(&self) -> bool {
         if !self.last_exited() {
             return false;
         }

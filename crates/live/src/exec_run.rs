@@ -18,7 +18,7 @@ use crate::tun_driver::{Ending, Stop};
 
 /// Runs the engine between the hosts while `cfg.exec`'s commands run in them; their reports are
 /// left in `exec_out` whether the run succeeds or not.
-pub fn carry_exec(
+pub(crate) fn carry_exec(
     cfg: &NetworkConfig,
     net: &Network,
     hostnet: &HostNet,

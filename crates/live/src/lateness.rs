@@ -10,7 +10,7 @@ use snooplab_proto::Time;
 /// not keep the emulated links' timing. 1 ms is a sixth of one 1440-byte frame's airtime on the
 /// 2 Mb/s WaveLAN and 5% of the LAN round trip; an idle machine releases every delivery within a
 /// few tens of microseconds.
-pub const LATE_THRESHOLD: Time = MS;
+pub(crate) const LATE_THRESHOLD: Time = MS;
 /// A run whose late deliveries are more than this fraction of all gets a warning.
 pub const LATE_WARN_FRACTION: f64 = 0.01;
 

@@ -34,20 +34,25 @@ impl LinkConfig {
     /// The best TCP payload rate the wireless hop allows, bit/s: back-to-back data frames of `mss`
     /// payload bytes and `header` header bytes, and one ACK frame per `segments_per_ack` of them
     /// sharing the half-duplex medium (the simulator's formula).
-    pub fn wireless_capacity_bps(&self, mss: u32, header: u32, segments_per_ack: u32) -> f64 {
+    pub(crate) fn wireless_capacity_bps(
+        &self,
+        mss: u32,
+        header: u32,
+        segments_per_ack: u32,
+    ) -> f64 {
         one_flow_capacity_bps(&self.wavelan, mss, header, segments_per_ack)
     }
 
     /// The best TCP payload rate of the wired link towards the mobile host, bit/s: back-to-back
     /// segments of `mss` payload bytes and `header` header bytes plus the link's framing.
-    pub fn wired_capacity_bps(&self, mss: u32, header: u32) -> f64 {
+    pub(crate) fn wired_capacity_bps(&self, mss: u32, header: u32) -> f64 {
         let frame = mss + header + self.wired.framing_bytes;
         self.wired.rate_bps as f64 * f64::from(mss) / f64::from(frame.max(1))
     }
 
     /// The best TCP payload rate of the whole emulated path, bit/s: the slower of the wired link
     /// (the WAN pipe, 1.35 Mb/s of payload at MSS 1400) and the wireless hop (1.5 Mb/s).
-    pub fn path_capacity_bps(&self, mss: u32, header: u32, segments_per_ack: u32) -> f64 {
+    pub(crate) fn path_capacity_bps(&self, mss: u32, header: u32, segments_per_ack: u32) -> f64 {
         self.wireless_capacity_bps(mss, header, segments_per_ack)
             .min(self.wired_capacity_bps(mss, header))
     }

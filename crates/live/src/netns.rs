@@ -24,19 +24,19 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use crate::sys::{self, NetnsGuard};
 
 /// Every namespace snooplab makes starts with this.
-pub const PREFIX: &str = "snooplab-";
+pub(crate) const PREFIX: &str = "snooplab-";
 /// Where `ip netns` keeps the namespace handles.
 pub const NETNS_DIR: &str = "/run/netns";
 /// Where the runs' lock files are.
 pub const LOCK_DIR: &str = "/run/snooplab";
 /// The roles of a run's namespaces: the name is `<id>-<role>`, a role one of these or, for the
 /// hosts of a scenario, `n<node index>` ([`host_role`]).
-pub const ROLES: [&str; 2] = ["fh", "mh"];
+pub(crate) const ROLES: [&str; 2] = ["fh", "mh"];
 
 /// The role of the namespace of host `name`, node `node` of its network: paper 000's `fh` and
 /// `mh` keep their names (the paper-000 mode's namespaces are `<id>-fh` and `<id>-mh`), any other
 /// host is `n<node>` (a scenario's names are the user's, and need not make good names here).
-pub fn host_role(node: usize, name: &str) -> String {
+pub(crate) fn host_role(node: usize, name: &str) -> String {
     if ROLES.contains(&name) {
         name.to_string()
     } else {
@@ -209,7 +209,7 @@ impl Namespace {
 
     /// Writes `value` to the sysctl `key` (dotted, as `net.ipv4.tcp_sack`) inside this namespace:
     /// `/proc/sys/net` shows the namespace of the thread that opens it.
-    pub fn set_sysctl(&self, key: &str, value: &str) -> Result<(), String> {
+    pub(crate) fn set_sysctl(&self, key: &str, value: &str) -> Result<(), String> {
         let _inside = self.enter()?;
         let path = PathBuf::from("/proc/sys").join(key.replace('.', "/"));
         let mut f = std::fs::OpenOptions::new()
@@ -218,15 +218,6 @@ impl Namespace {
             .map_err(|e| format!("cannot set {key} in {}: {e}", self.name))?;
         f.write_all(value.as_bytes())
             .map_err(|e| format!("cannot set {key}={value} in {}: {e}", self.name))
-    }
-
-    /// Reads the sysctl `key` inside this namespace.
-    pub fn sysctl(&self, key: &str) -> Result<String, String> {
-        let _inside = self.enter()?;
-        let path = PathBuf::from("/proc/sys").join(key.replace('.', "/"));
-        std::fs::read_to_string(&path)
-            .map(|s| s.trim().to_string())
-            .map_err(|e| format!("cannot read {key} in {}: {e}", self.name))
     }
 
     /// Removes the namespace now (in this process: see [`sys::remove_netns_handle`]).
@@ -349,7 +340,7 @@ pub fn sweep_leftovers() -> Result<Vec<String>, String> {
 }
 
 /// The process id in a name made by [`RunLock::claim`] (`snooplab-<pid>-<n>[-<role>]`).
-pub fn owner_pid(name: &str) -> Option<u32> {
+pub(crate) fn owner_pid(name: &str) -> Option<u32> {
     name.strip_prefix(PREFIX)?.split('-').next()?.parse().ok()
 }
 

@@ -42,12 +42,12 @@ impl LiveHosts {
         out
     }
 
-    pub fn is_kernel(&self, node: NodeId) -> bool {
+    pub(crate) fn is_kernel(&self, node: NodeId) -> bool {
         self.kernel.iter().any(|k| k.0 == node)
     }
 
     /// The kernel hosts' names, as `--exec HOST=...` names them.
-    pub fn kernel_names(&self) -> Vec<String> {
+    pub(crate) fn kernel_names(&self) -> Vec<String> {
         self.kernel.iter().map(|k| k.1.clone()).collect()
     }
 }

@@ -83,6 +83,12 @@ pub struct LiveFlow {
     /// A kernel sender's `TCP_INFO` sampled during the transfer (cwnd, ssthresh, state,
     /// retransmissions, RTT; `kernel_samples.rs`); empty for a modelled sender.
     pub sender_samples: Vec<KernelSample>,
+    /// A kernel sender whose host's counters are this flow's (it sends no other): its `timeouts`,
+    /// `fast_retransmits` and `wired_goodput_pct` were filled from them ([`kernel_counts`]).
+    /// Not written (the JSON has those keys, 0 where not filled); the text printer writes `-`
+    /// where a kernel sender's are not.
+    #[serde(skip)]
+    pub sender_host_counts: bool,
 }
 
 /// A live run's result: a scenario's, or the paper-000 preset's (`result.rs`).
@@ -207,6 +213,7 @@ fn flow_result(
         window_clamp_bytes: rx.map(|_| crate::endpoint::window_clamp(fl.buffer)),
         window_clamp_restored: rx.map_or(0, |r| r.clamp_restored),
         sender_samples: tx.map_or_else(Vec::new, |t| t.samples.clone()),
+        sender_host_counts: false,
     };
     (result, live)
 }
@@ -230,13 +237,14 @@ fn sole_flow(net: &Network, host: &str, sender: bool) -> Option<usize> {
 /// a kernel mobile host's data frames and payload written to its device, retransmissions and
 /// corrupted frames included (its flow's wireless frames and goodput). The engine's own counts
 /// for such an end are zero: it runs no TCP there and counts only its own flows' frames.
-fn kernel_counts(net: &Network, run: &mut RunResult, extras: &LiveExtras) {
-    let live = &extras.flows;
+fn kernel_counts(net: &Network, run: &mut RunResult, extras: &mut LiveExtras) {
+    let live = &mut extras.flows;
     for (name, tcp) in &extras.hosts {
         let t = extras.traffic.iter().find(|t| &t.0 == name).map(|t| t.1);
         if let Some(f) = sole_flow(net, name, true) {
-            if let (Some(r), Some(l)) = (run.flows.get_mut(f), live.get(f)) {
+            if let (Some(r), Some(l)) = (run.flows.get_mut(f), live.get_mut(f)) {
                 if l.sender == "kernel" {
+                    l.sender_host_counts = true;
                     r.timeouts = tcp.timeouts;
                     r.fast_retransmits = tcp.reno_recovery + tcp.sack_recovery;
                     if let Some(t) = t {
@@ -308,7 +316,7 @@ pub fn report(
             f.flow, f.window_clamp_restored
         ));
     }
-    let live = LiveExtras {
+    let mut live = LiveExtras {
         mode: "live",
         linux_profile: cfg.profile.name().into(),
         cc: cfg.cc.name().into(),
@@ -325,7 +333,7 @@ pub fn report(
         leftovers_removed,
         warnings,
     };
-    kernel_counts(net, &mut run, &live);
+    kernel_counts(net, &mut run, &mut live);
     NetworkResult {
         run,
         live,
@@ -354,6 +362,7 @@ mod tests {
             window_clamp_bytes: Some(sc.buffer),
             window_clamp_restored: 0,
             sender_samples: Vec::new(),
+            sender_host_counts: false,
         };
         let fh = TcpCounters {
             timeouts: 3,
@@ -427,7 +436,8 @@ mod tests {
     fn a_kernel_ends_counts_fill_its_flows_keys_where_the_host_carries_that_flow_alone() {
         let sc = paper000();
         let (net, mut r) = result(&sc);
-        kernel_counts(&net, &mut r.run, &r.live);
+        kernel_counts(&net, &mut r.run, &mut r.live);
+        assert!(r.live.flows[0].sender_host_counts);
         let f = r.run.flow();
         assert_eq!(f.timeouts, 3);
         assert_eq!(f.fast_retransmits, 3, "reno and SACK recoveries");
@@ -442,7 +452,8 @@ mod tests {
         let engine = r.run.flow().clone();
         r.live.flows[0].sender = "model";
         r.live.flows[0].receiver = "model";
-        kernel_counts(&net, &mut r.run, &r.live);
+        kernel_counts(&net, &mut r.run, &mut r.live);
         assert_eq!(r.run.flow(), &engine);
+        assert!(!r.live.flows[0].sender_host_counts);
     }
 }

@@ -16,8 +16,9 @@ use snooplab_sim::capture::Capture;
 use snooplab_sim::network::Network;
 use snooplab_sim::transfer_bytes;
 
+pub use crate::config::NetworkConfig;
+use crate::config::NetworkProgress;
 use crate::config::{interrupted_or, HEADER_BYTES};
-pub use crate::config::{NetworkConfig, NetworkProgress};
 use crate::endpoint::{self, Receiver, ReceiverReport, SenderReport};
 use crate::ends::Ends;
 pub use crate::ends::FlowEnds;

@@ -43,15 +43,6 @@ impl LivePacket {
         self.bytes.is_empty()
     }
 
-    pub fn is_corrupted(&self) -> bool {
-        self.corrupted
-    }
-
-    /// TCP payload bytes, 0 for anything else.
-    pub fn payload_len(&self) -> u32 {
-        self.seg.map_or(0, |s| s.len)
-    }
-
     /// The bytes the receiver gets: these, or for a corrupted frame a copy with the TCP checksum
     /// broken so that the receiving kernel drops it as the papers' receivers did.
     pub fn wire_bytes(&self) -> std::borrow::Cow<'_, [u8]> {
@@ -65,7 +56,8 @@ impl LivePacket {
     }
 
     /// How many holders share these bytes (the agent's cache, queues): for tests of the no-copy rule.
-    pub fn holders(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn holders(&self) -> usize {
         Rc::strong_count(&self.bytes)
     }
 }

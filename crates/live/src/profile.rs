@@ -109,7 +109,7 @@ impl LinuxProfile {
 
     /// Whether the endpoints negotiate window scaling (RFC 7323): without it no window exceeds
     /// 65,535 bytes.
-    pub fn window_scaling(self) -> bool {
+    pub(crate) fn window_scaling(self) -> bool {
         self == LinuxProfile::Modern
     }
 
@@ -174,10 +174,10 @@ impl LinuxProfile {
 /// The most a live receiver advertises under the `modern` profile: 64 MB, this mode's cap (see
 /// [`LinuxProfile::buffer_limit`]); a run's receive buffer is 4x the window (endpoint.rs), so a
 /// run holds at most 256 MB there.
-pub const MAX_LINUX_BUFFER: u32 = 64 << 20;
+pub(crate) const MAX_LINUX_BUFFER: u32 = 64 << 20;
 
 /// Largest `--rto-min`: beyond a minute a run would only measure waiting.
-pub const MAX_RTO_MIN_MS: u32 = 60_000;
+pub(crate) const MAX_RTO_MIN_MS: u32 = 60_000;
 
 /// Parses `--rto-min`: `kernel` (the kernel's own, 200 ms), or a duration (the one grammar,
 /// `snooplab_proto::duration`, its unit required) such as `1s`, `0.5s`, `200ms`; whole

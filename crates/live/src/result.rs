@@ -7,7 +7,7 @@ use crate::config::{LiveConfig, HEADER_BYTES};
 use crate::network_report::NetworkResult;
 
 /// The preset's result from the engine's: `r` with the flags' label and the path's capacity.
-pub fn preset_result(cfg: &LiveConfig, mut r: NetworkResult) -> NetworkResult {
+pub(crate) fn preset_result(cfg: &LiveConfig, mut r: NetworkResult) -> NetworkResult {
     // the segments' real size: options (timestamps) take payload room, not MTU
     let mss = r.run.flow().mss.clamp(1, cfg.mss);
     let headers = cfg.mss + HEADER_BYTES - mss;

@@ -10,7 +10,7 @@ use snooplab_sim::medium::WavelanParams;
 use snooplab_sim::protocol::Protocol;
 use snooplab_sim::{Env, Scenario};
 
-pub use crate::config::{check_segment_and_window, validate, LiveConfig, HEADER_BYTES};
+pub use crate::config::{validate, LiveConfig};
 use crate::dirlock::{DirLock, CAPTURE_LOCK};
 use crate::network_report::NetworkResult;
 use crate::network_run::{run_network, LiveNetwork, NetworkConfig};

@@ -67,7 +67,7 @@ struct IfReqFlags {
 /// Opens `/dev/net/tun` non-blocking and attaches a new TUN device `name` (IFF_TUN | IFF_NO_PI: every
 /// read is one bare IP packet), with every offload off so that no read is larger than the MTU.
 /// The device is created in the calling thread's network namespace.
-pub fn open_tun(name: &str) -> io::Result<OwnedFd> {
+pub(crate) fn open_tun(name: &str) -> io::Result<OwnedFd> {
     if name.is_empty() || name.len() >= libc::IFNAMSIZ {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -98,7 +98,7 @@ pub fn open_tun(name: &str) -> io::Result<OwnedFd> {
 }
 
 /// `read(2)` on a non-blocking descriptor: `Ok(None)` when nothing is waiting.
-pub fn read_nonblocking(fd: RawFd, buf: &mut [u8]) -> io::Result<Option<usize>> {
+pub(crate) fn read_nonblocking(fd: RawFd, buf: &mut [u8]) -> io::Result<Option<usize>> {
     // SAFETY: the buffer is valid for buf.len() bytes.
     let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
     if n < 0 {
@@ -112,7 +112,7 @@ pub fn read_nonblocking(fd: RawFd, buf: &mut [u8]) -> io::Result<Option<usize>> 
 }
 
 /// `write(2)` of one whole packet.
-pub fn write_packet(fd: RawFd, packet: &[u8]) -> io::Result<()> {
+pub(crate) fn write_packet(fd: RawFd, packet: &[u8]) -> io::Result<()> {
     // SAFETY: the buffer is valid for packet.len() bytes.
     let n = unsafe { libc::write(fd, packet.as_ptr().cast(), packet.len()) };
     if n < 0 {
@@ -129,7 +129,10 @@ pub fn write_packet(fd: RawFd, packet: &[u8]) -> io::Result<()> {
 
 /// Waits until one of `fds` is readable or `timeout` nanoseconds pass (`ppoll(2)`: nanosecond
 /// resolution, which the 1 ms of `poll(2)` lacks for a 2 Mb/s link). Returns which are readable.
-pub fn wait_readable<const N: usize>(fds: [RawFd; N], timeout: Time) -> io::Result<[bool; N]> {
+pub(crate) fn wait_readable<const N: usize>(
+    fds: [RawFd; N],
+    timeout: Time,
+) -> io::Result<[bool; N]> {
     let mut ready = [false; N];
     wait_readable_into(&fds, &mut ready, timeout)?;
     Ok(ready)
@@ -137,7 +140,11 @@ pub fn wait_readable<const N: usize>(fds: [RawFd; N], timeout: Time) -> io::Resu
 
 /// [`wait_readable`] over any number of descriptors: `ready[i]` says whether `fds[i]` is readable
 /// (both of the same length; at most [`MAX_POLL_FDS`]).
-pub fn wait_readable_into(fds: &[RawFd], ready: &mut [bool], timeout: Time) -> io::Result<()> {
+pub(crate) fn wait_readable_into(
+    fds: &[RawFd],
+    ready: &mut [bool],
+    timeout: Time,
+) -> io::Result<()> {
     const IDLE: libc::pollfd = libc::pollfd {
         fd: -1,
         events: 0,
@@ -179,10 +186,10 @@ pub fn wait_readable_into(fds: &[RawFd], ready: &mut [bool], timeout: Time) -> i
 }
 
 /// The most descriptors one wait takes: one TUN device per host of a live network.
-pub const MAX_POLL_FDS: usize = 64;
+pub(crate) const MAX_POLL_FDS: usize = 64;
 
 /// Sets an integer socket option.
-pub fn set_int_option(
+pub(crate) fn set_int_option(
     fd: RawFd,
     level: libc::c_int,
     name: libc::c_int,
@@ -202,7 +209,11 @@ pub fn set_int_option(
 }
 
 /// Reads an integer socket option.
-pub fn get_int_option(fd: RawFd, level: libc::c_int, name: libc::c_int) -> io::Result<libc::c_int> {
+pub(crate) fn get_int_option(
+    fd: RawFd,
+    level: libc::c_int,
+    name: libc::c_int,
+) -> io::Result<libc::c_int> {
     let mut value: libc::c_int = 0;
     let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
     // SAFETY: value and len are valid for writing; len says how much room value has.
@@ -220,10 +231,10 @@ pub fn get_int_option(fd: RawFd, level: libc::c_int, name: libc::c_int) -> io::R
 
 /// `SO_RCVBUFFORCE` (include/uapi/asm-generic/socket.h): `SO_RCVBUF` without the global
 /// `net.core.rmem_max` cap, for CAP_NET_ADMIN. The libc crate does not export it for glibc targets.
-pub const SO_RCVBUFFORCE: libc::c_int = 33;
+pub(crate) const SO_RCVBUFFORCE: libc::c_int = 33;
 
 /// Chooses the congestion control algorithm of a TCP socket (`TCP_CONGESTION`).
-pub fn set_congestion_control(fd: RawFd, name: &str) -> io::Result<()> {
+pub(crate) fn set_congestion_control(fd: RawFd, name: &str) -> io::Result<()> {
     // SAFETY: the option value is name's bytes, of the length passed.
     check(unsafe {
         libc::setsockopt(
@@ -238,7 +249,7 @@ pub fn set_congestion_control(fd: RawFd, name: &str) -> io::Result<()> {
 }
 
 /// The congestion control algorithm a TCP socket uses.
-pub fn congestion_control(fd: RawFd) -> io::Result<String> {
+pub(crate) fn congestion_control(fd: RawFd) -> io::Result<String> {
     let mut buf = [0u8; 16];
     let mut len = buf.len() as libc::socklen_t;
     // SAFETY: buf and len are valid for writing; len says how much room buf has.
@@ -290,7 +301,7 @@ pub struct TcpInfo {
 }
 
 /// Reads `TCP_INFO` of a socket.
-pub fn tcp_info(fd: RawFd) -> io::Result<TcpInfo> {
+pub(crate) fn tcp_info(fd: RawFd) -> io::Result<TcpInfo> {
     // SAFETY: tcp_info is plain old data; all-zero is a valid value.
     let mut info: libc::tcp_info = unsafe { std::mem::zeroed() };
     let mut len = std::mem::size_of::<libc::tcp_info>() as libc::socklen_t;
@@ -336,7 +347,7 @@ extern "C" fn on_stop_signal(sig: libc::c_int) {
 
 /// The signals that stop a live run through its normal path, which removes its namespaces: Ctrl-C,
 /// `kill`, and the hangup of a closed terminal or ssh session.
-pub const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+pub(crate) const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
 /// Turns [`STOP_SIGNALS`] into a request to stop (see [`stop_signal`]) so that the run ends
 /// through its normal path and removes its namespaces. The handler only stores the signal number:
@@ -353,7 +364,7 @@ pub fn catch_stop_signals() -> io::Result<()> {
 }
 
 /// Whether a stop signal arrived since [`catch_stop_signals`].
-pub fn stop_requested() -> bool {
+pub(crate) fn stop_requested() -> bool {
     stop_signal().is_some()
 }
 
@@ -396,7 +407,7 @@ pub fn try_lock_exclusive(file: &File) -> io::Result<bool> {
 /// (iproute2 ip/ipnetns.c, `netns_delete`): detach its bind mount, then unlink the file. In this
 /// process rather than a child `ip`, so that a signal sent to the process group (Ctrl-C in a
 /// terminal, `timeout`, a hangup) cannot kill the removal halfway. A handle already gone is fine.
-pub fn remove_netns_handle(path: &Path) -> io::Result<()> {
+pub(crate) fn remove_netns_handle(path: &Path) -> io::Result<()> {
     let c = CString::new(path.as_os_str().as_encoded_bytes()).map_err(io::Error::other)?;
     // SAFETY: umount2 with a NUL-terminated path.
     let ret = unsafe { libc::umount2(c.as_ptr(), libc::MNT_DETACH) };
@@ -414,7 +425,7 @@ pub fn remove_netns_handle(path: &Path) -> io::Result<()> {
 }
 
 /// Whether a process with this id exists.
-pub fn process_alive(pid: u32) -> bool {
+pub(crate) fn process_alive(pid: u32) -> bool {
     Path::new(&format!("/proc/{pid}")).exists()
 }
 
@@ -462,7 +473,7 @@ pub fn send_on_device(ifname: &str, frame: &[u8]) -> io::Result<()> {
 /// whether to stop waiting (a SYN that gets no answer is retried for about two minutes otherwise).
 /// `from_port` binds the local port first (a modelled receiver listens for one peer port);
 /// `None` leaves it to the kernel.
-pub fn connect_tcp(
+pub(crate) fn connect_tcp(
     to: std::net::SocketAddrV4,
     from_port: Option<u16>,
     cc: &str,
@@ -565,7 +576,7 @@ fn wait_writable(fd: RawFd, timeout: Time) -> io::Result<bool> {
 
 /// Signals process group `pgid` (every process of an `--exec` command, `exec.rs`); an error (the
 /// group is gone) is nothing to act on.
-pub fn signal_group(pgid: i32, sig: libc::c_int) {
+pub(crate) fn signal_group(pgid: i32, sig: libc::c_int) {
     if pgid > 0 {
         // SAFETY: kill(2) with a negative pid signals that process group; no memory is involved.
         unsafe {
@@ -577,7 +588,7 @@ pub fn signal_group(pgid: i32, sig: libc::c_int) {
 /// Makes this process the reaper of its descendants' orphans (PR_SET_CHILD_SUBREAPER), so that
 /// what an `--exec` command's shell leaves behind is reaped here and not left to an init that, in
 /// a container, may reap nothing.
-pub fn become_child_subreaper() {
+pub(crate) fn become_child_subreaper() {
     // SAFETY: prctl(2) with integer arguments only.
     unsafe {
         libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
@@ -586,7 +597,7 @@ pub fn become_child_subreaper() {
 
 /// Reaps one ended process of group `pgid` without blocking: `Some(true)` one was reaped,
 /// `Some(false)` some are still running, `None` none is left.
-pub fn reap_group_member(pgid: i32) -> Option<bool> {
+pub(crate) fn reap_group_member(pgid: i32) -> Option<bool> {
     let mut status = 0;
     // SAFETY: waitpid(2) on a process group with a valid pointer to a local status.
     let r = unsafe { libc::waitpid(-pgid, &mut status, libc::WNOHANG) };

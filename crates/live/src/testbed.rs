@@ -20,7 +20,7 @@ pub const FH_IP: Ipv4Addr = Ipv4Addr::new(10, 0, 0, 1);
 /// The mobile host's address (the simulator's, `10.0.1.2`).
 pub const MH_IP: Ipv4Addr = Ipv4Addr::new(10, 0, 1, 2);
 /// Where the mobile host's receiver listens.
-pub const MH_PORT: u16 = 5001;
+pub(crate) const MH_PORT: u16 = 5001;
 /// The receiver's address and port.
 pub const MH_ADDR: std::net::SocketAddrV4 = std::net::SocketAddrV4::new(MH_IP, MH_PORT);
 /// Name of the TUN device in each namespace.
@@ -83,7 +83,7 @@ impl Testbed {
 /// addressed `own/prefix`, IPv6 off, the profile's TCP sysctls, and a route through the device to
 /// each of `routes` with the profile's route options. Nothing else is attached: every packet the
 /// host sends goes to whoever reads the device.
-pub fn host_namespace(
+pub(crate) fn host_namespace(
     name: &str,
     cfg: &TestbedConfig,
     own: Ipv4Addr,

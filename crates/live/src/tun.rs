@@ -16,7 +16,7 @@ pub struct Tun {
 impl Tun {
     /// Creates the TUN device `name` in `ns`: the thread enters the namespace, opens
     /// `/dev/net/tun` there (`TUNSETIFF`, `TUNSETOFFLOAD(0)`) and comes back with the descriptor.
-    pub fn create_in(ns: &Namespace, name: &str) -> Result<Tun, String> {
+    pub(crate) fn create_in(ns: &Namespace, name: &str) -> Result<Tun, String> {
         let fd = {
             let _inside = ns.enter()?;
             sys::open_tun(name)
@@ -32,7 +32,7 @@ impl Tun {
         &self.name
     }
 
-    pub fn raw_fd(&self) -> RawFd {
+    pub(crate) fn raw_fd(&self) -> RawFd {
         self.fd.as_raw_fd()
     }
 

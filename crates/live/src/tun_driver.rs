@@ -30,7 +30,7 @@ const READ_BATCH: usize = 64;
 /// Largest packet a TUN read returns here (offloads are off: one MTU-sized packet per read).
 const MAX_PACKET: usize = 65536;
 /// The longest sleep: how often the loop looks at its stop conditions when nothing happens.
-pub const IDLE_WAKE: Time = 50 * MS;
+pub(crate) const IDLE_WAKE: Time = 50 * MS;
 
 /// Why the loop ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +88,7 @@ fn payload(p: &SimPacket) -> u64 {
 
 /// When the run ends, and what to tell meanwhile.
 /// How often a run reports its progress (the `tick` of [`Stop`]).
-pub const TICK_EVERY: Time = 500 * MS;
+pub(crate) const TICK_EVERY: Time = 500 * MS;
 
 pub struct Stop<'a> {
     /// The run is over (the hosts' transfers ended).
@@ -100,7 +100,7 @@ pub struct Stop<'a> {
     pub tick_every: Time,
 }
 
-pub struct TunDriver<'a> {
+pub(crate) struct TunDriver<'a> {
     /// The hosts' nodes and devices; `fds[i]` is `devices[i]`'s.
     devices: Vec<(NodeId, &'a Tun)>,
     fds: Vec<RawFd>,

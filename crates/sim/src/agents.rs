@@ -39,7 +39,7 @@ where
 
 /// The agent of base station `node` (the `index`-th base station): its kind, and for a split
 /// connection the TCP of the flow it relays.
-pub fn make_agent(
+pub(crate) fn make_agent(
     kind: AgentKind,
     input: &InputQueue,
     net: &Network,
@@ -70,7 +70,7 @@ pub fn make_agent(
 /// relaying flow `relayed`: paper 000's 64 KB relay, Reno or SMART towards the mobile host, the
 /// flow's segment size and host profile for both of its TCPs, and their clocks' phases and
 /// initial sequence numbers drawn from the seed. The live mode builds its split agents here too.
-pub fn split_config(
+pub(crate) fn split_config(
     smart: bool,
     net: &Network,
     relayed: Option<FlowId>,
@@ -97,4 +97,4 @@ pub fn split_config(
 
 /// What [`make_agent`] made a base station's agent from: its kind, input queue, the flow a split
 /// connection relays, and the base station's index.
-pub type AgentRecipe = (AgentKind, InputQueue, Option<FlowId>, u64);
+pub(crate) type AgentRecipe = (AgentKind, InputQueue, Option<FlowId>, u64);

@@ -14,11 +14,11 @@ use snooplab_proto::Time;
 use crate::packet::SimPacket;
 
 /// Magic number of a classic pcap file with nanosecond timestamps.
-pub const PCAP_MAGIC_NS: u32 = 0xa1b2_3c4d;
+pub(crate) const PCAP_MAGIC_NS: u32 = 0xa1b2_3c4d;
 /// `LINKTYPE_IPV4`: each record is one IPv4 datagram, no link header.
 pub const LINKTYPE_IPV4: u32 = 228;
 /// Snap length written in the file header: packets are never cut.
-pub const SNAPLEN: u32 = 65535;
+pub(crate) const SNAPLEN: u32 = 65535;
 
 /// Writes one classic pcap stream.
 pub struct PcapWriter<W: Write> {
@@ -47,7 +47,7 @@ impl<W: Write> PcapWriter<W> {
     }
 
     /// Appends a packet of `len` bytes seen at `at`: `head`, then zeros.
-    pub fn write_padded(&mut self, at: Time, head: &[u8], len: usize) -> io::Result<()> {
+    pub(crate) fn write_padded(&mut self, at: Time, head: &[u8], len: usize) -> io::Result<()> {
         const ZEROS: [u8; 4096] = [0; 4096];
         let caplen = len.min(SNAPLEN as usize);
         let mut rec = [0u8; 16];

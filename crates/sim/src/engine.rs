@@ -57,7 +57,7 @@ impl<E> Default for EventQueue<E> {
 
 impl<E> EventQueue<E> {
     /// A queue with timers numbered `0..slots` ([`EventQueue::arm`], [`EventQueue::pop_next`]).
-    pub fn with_timers(slots: usize) -> Self {
+    pub(crate) fn with_timers(slots: usize) -> Self {
         EventQueue {
             heap: Vec::with_capacity(256),
             next_order: 0,
@@ -79,7 +79,7 @@ impl<E> EventQueue<E> {
     /// keeps its place in the order; another one takes a new place, as a pushed event would, at
     /// `want` but not before `now`.
     #[inline(always)]
-    pub fn arm(&mut self, slot: usize, want: Option<Time>, now: Time) {
+    pub(crate) fn arm(&mut self, slot: usize, want: Option<Time>, now: Time) {
         // most re-arms after a packet ask for the deadline the timer has: that test is
         // inlined where the loop re-arms, the move of the entry is a call
         if want != self.armed[slot] {
@@ -175,7 +175,8 @@ impl<E> EventQueue<E> {
     }
 
     /// When the earliest event is due (timers aside: a queue without timers).
-    pub fn peek_time(&self) -> Option<Time> {
+    #[cfg(test)]
+    pub(crate) fn peek_time(&self) -> Option<Time> {
         self.heap.first().map(|e| (e.key >> 64) as Time)
     }
 

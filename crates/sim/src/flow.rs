@@ -7,7 +7,7 @@ use crate::network::NodeId;
 
 /// The running measurements of one flow.
 #[derive(Clone, Debug, Default)]
-pub struct FlowState {
+pub(crate) struct FlowState {
     pub sender: NodeId,
     pub receiver: NodeId,
     /// The flow's endpoints among their hosts' connections (the sender's once it opened: `None`
@@ -57,7 +57,7 @@ impl FlowState {
     /// within the span `duration_s` measures (first data segment to the last byte read). Handshake
     /// timeouts (a lost SYN) wait before that span and a timeout after the last byte was read (a
     /// lost FIN) after it; counting them made `timeout_stall_s` exceed `duration_s`.
-    pub fn add_timeout_stall(&mut self, now: Time) {
+    pub(crate) fn add_timeout_stall(&mut self, now: Time) {
         let Some(first) = self.first_data_at else {
             return;
         };

@@ -12,7 +12,7 @@ use crate::packet::SimPacket;
 use crate::rng::{Rng, Stream};
 
 /// The handoff state of host `node`, if it is a mobile host that hands off.
-pub fn mobile_host(net: &Network, node: NodeId) -> Option<MobileHandoff> {
+pub(crate) fn mobile_host(net: &Network, node: NodeId) -> Option<MobileHandoff> {
     let h = net.handoffs.iter().find(|h| h.mobile == node)?;
     let cfg = MobileConfig {
         addr: net.nodes[node].addr,
@@ -28,7 +28,7 @@ pub fn mobile_host(net: &Network, node: NodeId) -> Option<MobileHandoff> {
 /// `agent` for node `node`: the home agent in place of a router, a base station's agent under the
 /// handoff layer, or `agent` itself for a node with no part in a handoff. A `restarted` base
 /// station (after a crash) forwards and buffers for no one until a mobile host asks it to.
-pub fn with_handoff(
+pub(crate) fn with_handoff(
     net: &Network,
     node: NodeId,
     agent: Box<dyn Agent<SimPacket>>,

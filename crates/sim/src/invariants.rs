@@ -47,7 +47,7 @@ impl InvariantReport {
     }
 
     /// Adds another flow's findings: the run is complete when every flow is, and the counters add up.
-    pub fn merge(&mut self, other: &InvariantReport, flow: &str) {
+    pub(crate) fn merge(&mut self, other: &InvariantReport, flow: &str) {
         self.complete &= other.complete;
         self.payload_mismatches += other.payload_mismatches;
         self.ack_semantics_violations += other.ack_semantics_violations;

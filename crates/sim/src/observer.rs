@@ -12,7 +12,7 @@ use crate::trace::{
 };
 
 /// A sender's cwnd, ssthresh and `snd_wnd`.
-pub type Windows = (u32, u32, u32);
+pub(crate) type Windows = (u32, u32, u32);
 
 /// What to record during a run.
 #[derive(Default)]

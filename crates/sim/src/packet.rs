@@ -97,7 +97,7 @@ impl SimPacket {
     }
 
     /// A packet with what only handoffs, tunnels and real packets carry.
-    pub fn with_extra(
+    pub(crate) fn with_extra(
         seg: Segment,
         payload_tag: Option<NonZeroU64>,
         extra: Option<Box<Extra>>,
@@ -122,7 +122,7 @@ impl SimPacket {
     ///
     /// The fields stay as they were until the box is used again, a live run's real bytes too:
     /// at most [`SPARE_BOXES`] packets' worth (clearing them here cost bench 0.45%).
-    pub fn recycle(self) {
+    pub(crate) fn recycle(self) {
         SPARE.with_borrow_mut(|s| {
             if s.len() < SPARE_BOXES {
                 s.push(self.0);
@@ -138,7 +138,7 @@ impl SimPacket {
     /// Whether this is a mobile host's request that a base station buffer for it (paper 002's
     /// `Buffer`), the one handoff message the loop hands to roaming as it leaves the air.
     #[inline]
-    pub fn asks_to_buffer(&self) -> bool {
+    pub(crate) fn asks_to_buffer(&self) -> bool {
         matches!(self.mobility(), Some(Mobility::Buffer { .. }))
     }
 
@@ -170,7 +170,7 @@ impl SimPacket {
     }
 
     /// The address the packet is routed to: the tunnel's end, or its own destination.
-    pub fn route_dst(&self) -> u32 {
+    pub(crate) fn route_dst(&self) -> u32 {
         self.tunnel().map_or(self.seg.dst.addr, |t| t.dst)
     }
 

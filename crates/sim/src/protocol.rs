@@ -440,13 +440,13 @@ impl Protocol {
     }
 
     /// What the mobile host's TCP adds to its ACKs.
-    pub fn receiver_policy(self) -> ReceiverPolicy {
+    pub(crate) fn receiver_policy(self) -> ReceiverPolicy {
         self.def().receiver
     }
 
     /// Whether the sending host piggybacks its output queue on each packet (paper 004 section 3.3):
     /// the mobile hosts of the ELN scheme.
-    pub fn reports_output_queue(self) -> bool {
+    pub(crate) fn reports_output_queue(self) -> bool {
         self.def().reports_output_queue
     }
 
@@ -462,7 +462,7 @@ impl Protocol {
     /// The policy point this protocol adds to `base`, if that is all it changes (ER to Reno,
     /// ER+LT to LT, EFR to Reno): a run of it is a run of `base` until the point's rule would
     /// first act (`run/sharing/family.rs`).
-    pub fn addition_to(self, base: Protocol) -> Option<Addition> {
+    pub(crate) fn addition_to(self, base: Protocol) -> Option<Addition> {
         let (a, b) = (self.def(), base.def());
         let rest_alike = a.receiver == b.receiver
             && a.agent == b.agent

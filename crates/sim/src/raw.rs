@@ -58,7 +58,7 @@ impl SimPacket {
     /// [`crate::transfer_bytes`]). Options the wire codec writes (MSS, SACK blocks, SMART, the
     /// queue report) go out as the model sends them; a kernel skips the kinds it does not know.
     #[cold]
-    pub fn modelled_real(seg: &Segment, seed: u64, offset: u64) -> SimPacket {
+    pub(crate) fn modelled_real(seg: &Segment, seed: u64, offset: u64) -> SimPacket {
         let mut payload = vec![0; seg.len as usize];
         crate::transfer_bytes::fill(seed, offset, &mut payload);
         let bytes = wire::encode(seg, Some(&payload));
@@ -66,7 +66,7 @@ impl SimPacket {
     }
 
     /// The TCP payload of a real TCP packet.
-    pub fn real_payload(&self) -> Option<&[u8]> {
+    pub(crate) fn real_payload(&self) -> Option<&[u8]> {
         let r = self.raw().filter(|r| r.tcp)?;
         let h = wire::parse_headers(&r.bytes).ok()?;
         r.bytes
@@ -93,7 +93,7 @@ impl SimPacket {
     }
 
     /// The TCP payload of a real TCP packet; `None` for a modelled one.
-    pub fn raw_payload(&self) -> Option<&[u8]> {
+    pub(crate) fn raw_payload(&self) -> Option<&[u8]> {
         self.raw()
             .filter(|r| r.tcp)
             .and_then(|r| wire::payload(&r.bytes))

@@ -52,7 +52,7 @@ impl Rng {
         Rng(Pcg64::new(state, u128::from(splitmix64(id)) | 1))
     }
 
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0.next_u64()
     }
 
@@ -79,7 +79,7 @@ impl Rng {
 
 /// Natural logarithm from IEEE basic operations only, so every platform gets the same bits
 /// (the platform `ln` may differ in the last place). Accurate to about 1e-16 relative.
-pub fn portable_ln(x: f64) -> f64 {
+pub(crate) fn portable_ln(x: f64) -> f64 {
     if x.is_nan() || x < 0.0 {
         return f64::NAN;
     }
@@ -123,7 +123,7 @@ pub fn portable_ln(x: f64) -> f64 {
 /// `e^x` from IEEE basic operations only (like [`portable_ln`]), so sampled sizes and times are the
 /// same bits everywhere. Cody and Waite's reduction `x = n ln 2 + r`, `|r| <= ln 2 / 2`, then the
 /// Taylor series of `e^r` (17 terms: the next is below 1e-20) scaled by `2^n`.
-pub fn portable_exp(x: f64) -> f64 {
+pub(crate) fn portable_exp(x: f64) -> f64 {
     if x.is_nan() {
         return f64::NAN;
     }

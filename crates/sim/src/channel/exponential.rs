@@ -7,7 +7,7 @@ use crate::rng::Rng;
 
 /// The running state of one direction's exponential error process.
 #[derive(Clone, Debug)]
-pub struct ExponentialErrors {
+pub(crate) struct ExponentialErrors {
     mean_bytes: u64,
     burst: u32,
     rng: Rng,
@@ -33,7 +33,7 @@ impl ExponentialErrors {
     /// what [`ExponentialErrors::corrupts`] does for it, without a draw. False: nothing changed,
     /// and `corrupts` decides.
     #[inline]
-    pub fn spares(&mut self, bytes: u32) -> bool {
+    pub(crate) fn spares(&mut self, bytes: u32) -> bool {
         let bytes = u64::from(bytes);
         if self.until_error > bytes && self.burst_left == 0 {
             self.until_error -= bytes;

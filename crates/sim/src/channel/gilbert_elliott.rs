@@ -36,7 +36,7 @@ impl GilbertElliottParams {
     }
 
     /// The probability that a frame of `bytes` bytes is corrupted in a state with mean gap `every`.
-    pub fn frame_loss(every: u64, bytes: u32) -> f64 {
+    pub(crate) fn frame_loss(every: u64, bytes: u32) -> f64 {
         if every == 0 {
             0.0
         } else {
@@ -46,7 +46,7 @@ impl GilbertElliottParams {
 
     /// The long-run share of `bytes`-byte frames the channel corrupts (frames sent independently of
     /// the channel's state).
-    pub fn loss_rate(&self, bytes: u32) -> f64 {
+    pub(crate) fn loss_rate(&self, bytes: u32) -> f64 {
         let bad = self.bad_share();
         bad * Self::frame_loss(self.bad_every, bytes)
             + (1.0 - bad) * Self::frame_loss(self.good_every, bytes)
@@ -126,7 +126,7 @@ impl GilbertElliott {
     }
 
     /// Whether the channel is bad at `now` (times must not go backwards).
-    pub fn is_bad(&mut self, now: Time) -> bool {
+    pub(crate) fn is_bad(&mut self, now: Time) -> bool {
         while self.until <= now {
             self.bad = !self.bad;
             let d = self.sojourn();
@@ -136,7 +136,7 @@ impl GilbertElliott {
     }
 
     /// When the current state ends (the next change after the last [`GilbertElliott::is_bad`]).
-    pub fn state_ends(&self) -> Time {
+    pub(crate) fn state_ends(&self) -> Time {
         self.until
     }
 

@@ -12,7 +12,7 @@ pub mod generate;
 mod gilbert_elliott;
 mod replay;
 
-pub use exponential::ExponentialErrors;
+pub(crate) use exponential::ExponentialErrors;
 pub use gilbert_elliott::{GilbertElliott, GilbertElliottParams, STATE_TIME_RANGE};
 pub use replay::{
     ChannelTrace, Marks, Replay, MAX_TRACE_BYTES, MAX_TRACE_FRAMES, MAX_TRACE_PERIODS,

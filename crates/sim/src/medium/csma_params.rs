@@ -76,7 +76,7 @@ impl Default for CsmaParams {
 impl CsmaParams {
     /// Mean wait after a station's own frame besides the IFS: `(post_tx_window - 1) / 2` slots
     /// (45 us with the defaults).
-    pub fn mean_post_tx_backoff(&self) -> Time {
+    pub(crate) fn mean_post_tx_backoff(&self) -> Time {
         self.slot * u64::from(self.post_tx_window.saturating_sub(1)) / 2
     }
 
@@ -145,4 +145,4 @@ impl CsmaParams {
 
 /// The longest sense delay accepted: 1 ms, far beyond any radio cell's propagation and detection
 /// time (ns-2's WaveLAN has 4 us), and short enough that every frame is still heard before it ends.
-pub const MAX_SENSE_DELAY: Time = 1000 * US;
+pub(crate) const MAX_SENSE_DELAY: Time = 1000 * US;

@@ -31,7 +31,7 @@ use crate::packet::SimPacket;
 use crate::rng::Rng;
 
 /// A station of a cell: 0 is the base station, 1.. its mobile hosts in the order they joined.
-pub type StationId = usize;
+pub(crate) type StationId = usize;
 
 /// The base station of every cell.
 pub const BASE_STATION: StationId = 0;
@@ -299,7 +299,7 @@ impl<P: Frame> Medium<P> {
     }
 
     /// Stations, the base station included.
-    pub fn station_count(&self) -> usize {
+    pub(crate) fn station_count(&self) -> usize {
         self.queues.len()
     }
 
@@ -355,7 +355,7 @@ impl<P: Frame> Medium<P> {
 
     /// Whether a frame of priority `prio` from station `from` would find room in its queue
     /// ([`Medium::enqueue`] drops it otherwise).
-    pub fn has_room(&self, from: StationId, prio: Priority) -> bool {
+    pub(crate) fn has_room(&self, from: StationId, prio: Priority) -> bool {
         let Some(q) = self.queues.get(from) else {
             return false;
         };
@@ -365,7 +365,7 @@ impl<P: Frame> Medium<P> {
     }
 
     /// A frame CSMA dropped after too many attempts, and the station that had queued it.
-    pub fn poll_given_up(&mut self) -> Option<(StationId, P)> {
+    pub(crate) fn poll_given_up(&mut self) -> Option<(StationId, P)> {
         self.given_up.pop_front()
     }
 
@@ -383,7 +383,7 @@ impl<P: Frame> Medium<P> {
 
     /// Empties station `station`'s queues (a crashed base station's interface queue); returns how
     /// many frames were lost. A frame already on the air goes on.
-    pub fn clear_queue(&mut self, station: StationId) -> usize {
+    pub(crate) fn clear_queue(&mut self, station: StationId) -> usize {
         let Some(q) = self.queues.get_mut(station) else {
             return 0;
         };
@@ -397,7 +397,7 @@ impl<P: Frame> Medium<P> {
     /// Takes every frame station `from` has queued for station `to` out of its queues (both
     /// priorities; a frame already on the air goes on), counted as its drops; the others keep
     /// their order.
-    pub fn drop_queued_for(&mut self, from: StationId, to: StationId) -> Vec<P> {
+    pub(crate) fn drop_queued_for(&mut self, from: StationId, to: StationId) -> Vec<P> {
         let Some(q) = self.queues.get_mut(from) else {
             return vec![];
         };
@@ -414,7 +414,7 @@ impl<P: Frame> Medium<P> {
     }
 
     /// A frame is on the air.
-    pub fn is_busy(&self) -> bool {
+    pub(crate) fn is_busy(&self) -> bool {
         match &self.csma {
             None => self.turn_on_air().is_some(),
             Some(c) => c.is_busy(),
@@ -429,7 +429,7 @@ impl<P: Frame> Medium<P> {
     /// run from [`Medium::on_timeout`]. A new head frame queued while another is on the air must
     /// sense the medium now (to defer), so it makes the next start a step; a frame queued behind
     /// a head frame waits for that one to leave, which a later step sees.
-    pub fn can_skip_start(&self) -> bool {
+    pub(crate) fn can_skip_start(&self) -> bool {
         match &self.csma {
             None => self.turn_on_air().is_some(),
             Some(_) => !self.queued_since_step,
@@ -437,14 +437,14 @@ impl<P: Frame> Medium<P> {
     }
 
     /// The frames on the air: none, one, or (CSMA) a colliding group.
-    pub fn frames_on_air(&self) -> impl Iterator<Item = &P> {
+    pub(crate) fn frames_on_air(&self) -> impl Iterator<Item = &P> {
         let turn = self.turn_on_air().map(|(_, t)| &t.frame).into_iter();
         let csma = self.csma.iter().flat_map(|c| c.frames_on_air());
         turn.chain(csma)
     }
 
     /// The normal-priority queue of `station`: frames waiting and the most it holds.
-    pub fn queue_level(&self, station: StationId) -> (usize, usize) {
+    pub(crate) fn queue_level(&self, station: StationId) -> (usize, usize) {
         (
             self.queues.get(station).map_or(0, |q| q.normal.len()),
             self.p.queue_packets,

@@ -73,7 +73,7 @@ impl RunSize {
     /// At least the size of the network `t` describes, counted from its tables before their
     /// names are resolved (each route table and buffer at its least): a file this refuses, the
     /// full count would refuse too.
-    pub fn at_least(t: &super::file::Tables) -> RunSize {
+    pub(crate) fn at_least(t: &super::file::Tables) -> RunSize {
         let flows = t.flows.len() as u64;
         RunSize {
             nodes: t.nodes.len() as u64,

@@ -105,7 +105,7 @@ impl Movement {
     }
 
     /// A beacon's signal from the `k`-th base station at `t`, dB relative to 1 m away.
-    pub fn signal_db(&self, t: Time, k: usize) -> f64 {
+    pub(crate) fn signal_db(&self, t: Time, k: usize) -> f64 {
         let at = self.base_stations_m.get(k).copied().unwrap_or(0.0);
         let d = (self.position(t) - at).abs().max(1.0);
         -10.0 * self.path_loss_exponent * d.log10()
@@ -137,7 +137,7 @@ impl HandoffSpec {
     }
 
     /// The signal of `bs`'s beacon at the mobile host at `t` (0 without a movement model).
-    pub fn signal_dbm(&self, t: Time, bs: NodeId) -> f64 {
+    pub(crate) fn signal_dbm(&self, t: Time, bs: NodeId) -> f64 {
         let k = self.base_stations.iter().position(|&b| b == bs);
         match (&self.movement, k) {
             (Some(m), Some(k)) => m.signal_db(t, k),
@@ -148,24 +148,10 @@ impl HandoffSpec {
 
 impl Network {
     /// The handoff a node takes part in as mobile host, home agent or base station.
-    pub fn handoff_of(&self, node: NodeId) -> Option<&HandoffSpec> {
+    pub(crate) fn handoff_of(&self, node: NodeId) -> Option<&HandoffSpec> {
         self.handoffs
             .iter()
             .find(|h| h.mobile == node || h.home_agent == node || h.base_stations.contains(&node))
-    }
-
-    /// The cells `node` is a station of, with its station number in each.
-    pub fn stations_of(&self, node: NodeId) -> Vec<(usize, usize)> {
-        self.cells
-            .iter()
-            .enumerate()
-            .filter_map(|(c, cell)| {
-                cell.stations
-                    .iter()
-                    .position(|s| s.node == node)
-                    .map(|i| (c, i + 1))
-            })
-            .collect()
     }
 
     /// A split handoff moves a base station's whole split agent (I-TCP's one connection, paper
@@ -354,7 +340,7 @@ pub struct MovementTable {
 }
 
 /// Hysteresis of signal-strength handoffs when a file gives none (our choice).
-pub const DEFAULT_HYSTERESIS_DB: f64 = 6.0;
+pub(crate) const DEFAULT_HYSTERESIS_DB: f64 = 6.0;
 
 /// Time between timed handoffs (`every-s`): at least 10 ms. Paper 002 measured a handoff, from the
 /// decision to the new base station's confirmation, at 5-10 ms on an idle network and 25-70 ms
@@ -362,20 +348,20 @@ pub const DEFAULT_HYSTERESIS_DB: f64 = 6.0;
 /// a handoff every 10 ms is one straight after another, and a shorter period would begin the next
 /// before the last one's signalling could end (1 us handoffs simulated 310 of 3600 s in a minute of
 /// wall time, issue 49). At most the longest run (1e7 s), which is never.
-pub const HANDOFF_PERIOD_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
+pub(crate) const HANDOFF_PERIOD_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
 
 /// Time between a base station's beacons (`beacon-interval-s`), 0 for none: at least 1024 us, one
 /// IEEE 802.11 time unit. 802.11's Beacon Interval field is a count of TUs (IEEE Std 802.11-2016,
 /// 9.4.1.3; the TU, 1024 us, is defined in 3.2), so 1 TU is the shortest any access point can be
 /// told to beacon; paper 002's base stations beacon once a second (section 6). (A beacon every
 /// 1e-9 s reached 0.2 simulated seconds in 52 s of wall time, issue 49.) At most the longest run.
-pub const BEACON_INTERVAL_RANGE: Range = Range::new(1024 * US, MAX_TIME_RANGE.max);
+pub(crate) const BEACON_INTERVAL_RANGE: Range = Range::new(1024 * US, MAX_TIME_RANGE.max);
 
 /// Time before an unconfirmed handoff request goes again (`retry-s`): at least 10 ms, the longest a
 /// confirmation takes on an idle network in paper 002's measurements (5-10 ms, section 7, Fig. 10):
 /// a request repeated sooner duplicates one whose confirmation is still on its way. At most the
 /// longest run.
-pub const RETRY_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
+pub(crate) const RETRY_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
 
 /// A handoff's time `t` against its range: the message names the key and the limit, for networks
 /// built in code (a paper's testbed, Python) as a file's keys are checked when it is read.

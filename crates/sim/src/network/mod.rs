@@ -15,7 +15,8 @@ mod validate;
 
 pub use budget::MEMORY_BUDGET;
 pub use file::CrashTable;
-pub use handoff::{HandoffSpec, HandoffTable, Movement, MovementTable, OldPrimaryQueue};
+pub use handoff::{HandoffSpec, OldPrimaryQueue};
+pub use handoff::{HandoffTable, Movement, MovementTable};
 pub use routes::{Hop, Routes};
 
 use snooplab_proto::tcp::{HostPreset, HostProfile};
@@ -29,9 +30,9 @@ use crate::protocol::{AgentKind, Protocol};
 /// Index of a node in [`Network::nodes`].
 pub type NodeId = usize;
 /// Index of a wired link in [`Network::links`].
-pub type LinkId = usize;
+pub(crate) type LinkId = usize;
 /// Index of a cell in [`Network::cells`].
-pub type CellId = usize;
+pub(crate) type CellId = usize;
 /// Index of a flow in [`Network::flows`].
 pub type FlowId = usize;
 
@@ -116,7 +117,7 @@ pub struct Cell {
 
 impl Cell {
     /// The node at station `s` of the cell's medium (0: the base station).
-    pub fn node_of(&self, s: crate::medium::StationId) -> NodeId {
+    pub(crate) fn node_of(&self, s: crate::medium::StationId) -> NodeId {
         match s {
             crate::medium::BASE_STATION => self.base_station,
             s => self.stations[s - 1].node,
@@ -212,7 +213,7 @@ impl Network {
     }
 
     /// The cell a base station serves.
-    pub fn cell_of(&self, bs: NodeId) -> Option<CellId> {
+    pub(crate) fn cell_of(&self, bs: NodeId) -> Option<CellId> {
         self.cells.iter().position(|c| c.base_station == bs)
     }
 

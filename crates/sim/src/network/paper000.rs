@@ -8,11 +8,11 @@ use super::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Station};
 use crate::scenario::{Direction, Scenario};
 
 /// The fixed host's address (10.0.0.1) and the first flow's source port.
-pub const FH_ADDR: u32 = 0x0a00_0001;
+pub(crate) const FH_ADDR: u32 = 0x0a00_0001;
 /// The mobile host's address (10.0.1.2) and the first flow's destination port.
 pub const MH_ADDR: u32 = 0x0a00_0102;
 /// The base station's address (10.0.0.254); no TCP runs to or from it.
-pub const BS_ADDR: u32 = 0x0a00_00fe;
+pub(crate) const BS_ADDR: u32 = 0x0a00_00fe;
 /// Source port of flow `i` is `SRC_PORT + i`.
 pub const SRC_PORT: u16 = 20000;
 /// Destination port of flow `i` is `DST_PORT + i`.

@@ -163,7 +163,7 @@ impl Routes {
 
     /// How many destination tables [`Routes::new`] keeps for `net` (for the memory budget, before
     /// any is computed).
-    pub fn key_count(net: &Network) -> usize {
+    pub(crate) fn key_count(net: &Network) -> usize {
         Routes::without_tables(net).keys(net).len()
     }
 
@@ -358,7 +358,7 @@ impl Routes {
 
     /// The node with address `addr` (the first, should two have it).
     #[inline]
-    pub fn node_at(&self, addr: u32) -> Option<NodeId> {
+    pub(crate) fn node_at(&self, addr: u32) -> Option<NodeId> {
         if self.by_addr.len() <= 8 {
             // a handful of nodes (every paper's testbed): a scan is quicker than a search
             return self

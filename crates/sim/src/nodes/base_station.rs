@@ -55,7 +55,7 @@ impl BaseStationNode {
         self.down = true;
     }
 
-    pub fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         self.down = false;
     }
 
@@ -125,7 +125,7 @@ impl BaseStationNode {
     /// resends nothing that does). Not while it is down: a frame on the air when it crashed
     /// belongs to the agent it lost.
     /// Returns whether the agent read it (and may want its timer re-armed).
-    pub fn on_departure(&mut self, now: Time, packet: &SimPacket, how: Departure) -> bool {
+    pub(crate) fn on_departure(&mut self, now: Time, packet: &SimPacket, how: Departure) -> bool {
         !self.down
             && self
                 .agent

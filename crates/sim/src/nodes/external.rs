@@ -22,7 +22,7 @@ use crate::packet::SimPacket;
 
 /// Packets each queue of an external host holds; more are dropped and counted. One event
 /// delivers at most one packet per station of a cell (a beacon), and one read one packet.
-pub const QUEUE_LIMIT: usize = 1024;
+pub(crate) const QUEUE_LIMIT: usize = 1024;
 
 #[derive(Clone, Debug, Default)]
 pub struct ExternalHost {
@@ -39,7 +39,7 @@ pub struct ExternalHost {
 impl ExternalHost {
     /// An outside host with `mobile` as its mobility layer (none for a host that does not hand
     /// off).
-    pub fn with_mobility(mobile: Option<MobileLayer>) -> ExternalHost {
+    pub(crate) fn with_mobility(mobile: Option<MobileLayer>) -> ExternalHost {
         ExternalHost {
             mobile,
             ..ExternalHost::default()
@@ -63,7 +63,7 @@ impl ExternalHost {
     }
 
     /// The next packet for the host.
-    pub fn take_delivered(&mut self) -> Option<SimPacket> {
+    pub(crate) fn take_delivered(&mut self) -> Option<SimPacket> {
         self.to_host.pop_front()
     }
 

@@ -45,16 +45,11 @@ pub struct HostNode {
 
 impl HostNode {
     /// The endpoint a segment from `seg.src` to `seg.dst` belongs to.
-    pub fn conn_index(&self, packet: &SimPacket) -> Option<usize> {
+    pub(crate) fn conn_index(&self, packet: &SimPacket) -> Option<usize> {
         let s = &packet.seg;
         self.conns
             .iter()
             .position(|c| c.tcp.local() == s.dst && c.tcp.remote() == s.src)
-    }
-
-    /// The endpoint of `flow` with `role` here, if any.
-    pub fn conn_of(&self, flow: FlowId, role: Role) -> Option<&Conn> {
-        self.conns.iter().find(|c| c.flow == flow && c.role == role)
     }
 
     pub fn on_packet(&mut self, now: Time, packet: SimPacket) {
@@ -65,7 +60,7 @@ impl HostNode {
     }
 
     /// A packet for endpoint `i` (as [`HostNode::conn_index`] found it).
-    pub fn on_packet_at(&mut self, now: Time, i: usize, packet: SimPacket) {
+    pub(crate) fn on_packet_at(&mut self, now: Time, i: usize, packet: SimPacket) {
         let tcp = &mut self.conns[i].tcp;
         if packet.corrupted {
             tcp.on_corrupted(&packet.seg);

@@ -41,7 +41,7 @@ impl MobileLayer {
     /// port 4344, `SimPacket::control`). Kept apart and cold: the hot path of every other host
     /// stays small.
     #[cold]
-    pub fn poll_request(&mut self) -> Option<Outgoing> {
+    pub(crate) fn poll_request(&mut self) -> Option<Outgoing> {
         let (bs, msg) = self.0.poll_transmit()?;
         Some(Outgoing {
             packet: SimPacket::control(self.0.config_addr(), bs, msg),

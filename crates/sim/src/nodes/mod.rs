@@ -16,7 +16,7 @@ mod host;
 mod mobility;
 
 pub use base_station::BaseStationNode;
-pub use external::{ExternalHost, QUEUE_LIMIT};
+pub use external::ExternalHost;
 pub use host::{Conn, HostNode, Role};
 pub use mobility::MobileLayer;
 
@@ -103,11 +103,11 @@ impl SimNode {
     /// Whether the node is all inside the engine, so that a copy of it is a copy of all of it: a
     /// host outside the engine is a real stack whose state a copy does not hold (a run with one
     /// never forks, `run/sharing/fork.rs`).
-    pub fn is_in_engine(&self) -> bool {
+    pub(crate) fn is_in_engine(&self) -> bool {
         !matches!(self, SimNode::External(_))
     }
 
-    pub fn host_mut(&mut self) -> Option<&mut HostNode> {
+    pub(crate) fn host_mut(&mut self) -> Option<&mut HostNode> {
         match self {
             SimNode::Host(h) => Some(h),
             _ => None,
@@ -121,14 +121,14 @@ impl SimNode {
         }
     }
 
-    pub fn base_station_mut(&mut self) -> Option<&mut BaseStationNode> {
+    pub(crate) fn base_station_mut(&mut self) -> Option<&mut BaseStationNode> {
         match self {
             SimNode::BaseStation(b) => Some(b),
             _ => None,
         }
     }
 
-    pub fn external_mut(&mut self) -> Option<&mut ExternalHost> {
+    pub(crate) fn external_mut(&mut self) -> Option<&mut ExternalHost> {
         match self {
             SimNode::External(x) => Some(x),
             _ => None,
@@ -144,7 +144,7 @@ impl SimNode {
         }
     }
 
-    pub fn mobile_mut(&mut self) -> Option<&mut MobileHandoff> {
+    pub(crate) fn mobile_mut(&mut self) -> Option<&mut MobileHandoff> {
         match self {
             SimNode::Host(h) => h.mobile.as_deref_mut(),
             SimNode::External(x) => x.mobile.as_deref_mut(),

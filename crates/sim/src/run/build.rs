@@ -23,12 +23,12 @@ use crate::rng::{Rng, Stream};
 use crate::scenario::Scenario;
 
 /// Where each node sits in the cells, found in one pass over them (asking `Network::cell_of` and
-/// `Network::stations_of` of every node would scan every cell's stations for each).
+/// each cell's stations of every node would scan every cell's stations for each).
 struct Places {
     /// The cell each node serves as its base station (the first, as `Network::cell_of`).
     cell_of: Vec<Option<usize>>,
     /// The cells each node is a station of, with its station number there (its first place in
-    /// each, as `Network::stations_of`).
+    /// each).
     stations_of: Vec<Vec<(usize, usize)>>,
 }
 

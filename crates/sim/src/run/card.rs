@@ -70,7 +70,7 @@ impl Card {
     }
 
     /// The head frame, if the card has none in a medium: it is now the card's frame.
-    pub fn hand_next(&mut self) -> Option<CardFrame> {
+    pub(crate) fn hand_next(&mut self) -> Option<CardFrame> {
         if self.handed_to.is_some() {
             return None;
         }
@@ -81,7 +81,7 @@ impl Card {
 
     /// A frame of this host left cell `cell`'s medium: if it was the card's, the card is free.
     /// Returns whether it was.
-    pub fn left_medium(&mut self, cell: usize) -> bool {
+    pub(crate) fn left_medium(&mut self, cell: usize) -> bool {
         if self.handed_to == Some(cell) {
             self.handed_to = None;
             return true;

@@ -54,12 +54,11 @@ mod clone_tests;
 
 pub use driver::{Driver, SimulatedTime, Step};
 use progress::Progress;
-pub use progress::{ProgressFn, RunProgress, PROGRESS_EVERY};
+pub use progress::RunProgress;
+pub(crate) use progress::PROGRESS_EVERY;
+pub use sharing::SharedRuns;
 use sharing::Watch;
-pub use sharing::{
-    families, run_family, run_sharing_start, same_but_transfers, sends_no_more, twin_of, Change,
-    Family, Rider, SharedRuns, Twin,
-};
+pub use sharing::{families, run_family, run_sharing_start, Change, Family, Rider, Twin};
 
 /// What the queue holds besides the timers: node `n`'s timer is the queue's timer `n`, cell
 /// `c`'s medium timer its timer `nodes + c` ([`Simulation::dispatch`]).

@@ -20,7 +20,7 @@ pub struct RunProgress {
 }
 
 /// The callback of [`Simulation::with_progress`].
-pub type ProgressFn = Box<dyn FnMut(RunProgress)>;
+pub(crate) type ProgressFn = Box<dyn FnMut(RunProgress)>;
 
 /// The progress callback of a run, if it has one. A copy of a run reports to no one: the
 /// callback is the caller's window on the run it made, and a copy (a run that forks) is another
@@ -43,7 +43,7 @@ impl Progress {
 
 /// Events between two progress reports: a power of two, so the loop's check is a mask; about a
 /// hundredth of a second of a run's time at today's speed.
-pub const PROGRESS_EVERY: u64 = 1 << 16;
+pub(crate) const PROGRESS_EVERY: u64 = 1 << 16;
 
 impl<O: Observe> Simulation<O> {
     /// Calls `f` every [`PROGRESS_EVERY`] events with how far the run has come (the command

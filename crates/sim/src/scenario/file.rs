@@ -220,7 +220,7 @@ pub struct ScenarioFile {
 /// by its kind, not its text: a table or an array echoed whole could run to many lines (a
 /// multi-line string inside it; found by fuzzing, fuzz/fuzz_targets/scenario.rs), and an error is
 /// one short line.
-pub fn value_text(v: &toml::Value) -> Result<String, String> {
+pub(crate) fn value_text(v: &toml::Value) -> Result<String, String> {
     Ok(match v {
         toml::Value::String(s) => s.clone(),
         toml::Value::Integer(i) => i.to_string(),

@@ -18,7 +18,9 @@ pub use crate::protocol::Protocol;
 mod file;
 
 use crate::size::format_size;
-pub use file::{value_text, ScenarioFile, SizeValue, TimeValue};
+pub(crate) use file::value_text;
+pub use file::ScenarioFile;
+pub use file::{SizeValue, TimeValue};
 
 /// The wired part of the path (paper 000 section IV-A, Fig. 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -65,7 +67,7 @@ impl Direction {
 /// Mb/s of TCP payload with no wireless errors although a 32 KB window exceeds the 23 KB
 /// bandwidth-delay product, so the Internet path, not the WaveLAN, was the bottleneck:
 /// 1.35 Mb/s * 1440 / 1400 (IP bytes per payload byte) = 1.3886 Mb/s.
-pub const WAN_PATH_RATE_BPS: u64 = 1_388_571;
+pub(crate) const WAN_PATH_RATE_BPS: u64 = 1_388_571;
 
 impl Env {
     pub fn name(self) -> &'static str {
@@ -162,7 +164,7 @@ impl Scenario {
             channel_down: None,
             channel_up: None,
             seed,
-            max_time: 3600 * SEC,
+            max_time: DEFAULT_MAX_TIME,
             wavelan: WavelanParams::default(),
             wired: env.wired(),
             host_preset: PAPER000_HOST,
@@ -244,7 +246,7 @@ impl Scenario {
 
 /// Whether a flow's segment size, socket buffer and transfer are usable by hosts with the buffer
 /// limit `limit` ([`check_buffer`]); the message names the setting and says what is allowed.
-pub fn check_tcp_settings(
+pub(crate) fn check_tcp_settings(
     mss: u32,
     buffer: u32,
     transfer: u64,
@@ -311,7 +313,7 @@ pub fn size_u32(n: u64, what: &str) -> Result<u32, String> {
 pub const MAX_TIME_RANGE: Range = Range::new(1, 10_000_000 * SEC);
 
 /// Default cap on simulated time.
-pub const DEFAULT_MAX_TIME: Time = 3600 * SEC;
+pub(crate) const DEFAULT_MAX_TIME: Time = 3600 * SEC;
 
 /// A host's label: its preset's name, and the details that differ from the preset
 /// (`bsdos-2.1 [read-delay=5ms]`).

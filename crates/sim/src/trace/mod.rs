@@ -14,7 +14,6 @@ use snooplab_proto::tcp::TxKind;
 use snooplab_proto::Time;
 
 mod read;
-pub use read::MAX_TRACE_FILE_BYTES;
 
 /// A node of the traced run, by name, and whether it is a base station (a base station's own data
 /// segments are local retransmissions or a split connection's).

@@ -16,7 +16,7 @@ use super::{
 /// megabytes, while a file named by mistake (a link to `/dev/zero`, a disk image) is refused before
 /// it is read. Files this size of the shortest rows, read and drawn, peaked at about 700 MB (each
 /// byte of a file costs about 9 in rows and drawing); twice the limit went over 1 GB.
-pub const MAX_TRACE_FILE_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_TRACE_FILE_BYTES: u64 = 16 << 20;
 
 /// One CSV file of a trace directory: its text, whose rows are split as they are read (a row held
 /// as separate strings would cost several times the file), with errors that name the place.

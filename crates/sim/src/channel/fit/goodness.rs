@@ -9,11 +9,11 @@
 use serde::Serialize;
 
 /// The fewest samples a bin must expect before the chi-square statistic is trusted (Cochran 1954).
-pub const MIN_EXPECTED: f64 = 5.0;
+pub(crate) const MIN_EXPECTED: f64 = 5.0;
 
 /// The p-value below which a fit is said not to hold: 1%, so a true model is refused once in a
 /// hundred traces.
-pub const SIGNIFICANCE: f64 = 0.01;
+pub(crate) const SIGNIFICANCE: f64 = 0.01;
 
 /// One bin of a length distribution: `[low, high]` (`high` none: and longer).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -50,7 +50,7 @@ pub struct Goodness {
 /// expected counts from the fitted distribution's `survival` (P(X >= x)), merged left to right
 /// until each expects [`MIN_EXPECTED`], then tested. `n` is the number of samples and `ks` the
 /// Kolmogorov-Smirnov distance, computed by the caller on the samples.
-pub fn judge(
+pub(crate) fn judge(
     edges: &[f64],
     n: u64,
     count_in: impl Fn(f64, Option<f64>) -> u64,
@@ -134,7 +134,7 @@ fn merge(raw: Vec<Bin>) -> Vec<Bin> {
 
 /// The p-value of a chi-square statistic `x` with `df` degrees of freedom: the regularized upper
 /// incomplete gamma function Q(df/2, x/2).
-pub fn chi_square_p(x: f64, df: u32) -> f64 {
+pub(crate) fn chi_square_p(x: f64, df: u32) -> f64 {
     if !x.is_finite() {
         return 0.0;
     }

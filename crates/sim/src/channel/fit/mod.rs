@@ -22,8 +22,10 @@
 mod goodness;
 mod runs;
 
-pub use goodness::{chi_square_p, Bin, ChiSquare, Goodness, MIN_EXPECTED, SIGNIFICANCE};
-pub use runs::{frame_runs, time_runs, Lengths};
+pub use goodness::Bin;
+pub(crate) use goodness::MIN_EXPECTED;
+pub use goodness::{ChiSquare, Goodness};
+pub(crate) use runs::{frame_runs, time_runs, Lengths};
 
 use serde::Serialize;
 use snooplab_proto::time::US;
@@ -34,11 +36,11 @@ use super::{ChannelSpec, GilbertElliottParams, Marks};
 /// The smallest `bad-every` the model takes (bytes between bit errors,
 /// [`GilbertElliottParams::validate`]): a fitted bad state loses frames at this rate, as nearly
 /// every frame as the model can.
-pub const BAD_EVERY: u64 = 64;
+pub(crate) const BAD_EVERY: u64 = 64;
 
 /// Below this many runs of a kind, the fit says its means are rough (a mean of `n` runs has a
 /// relative standard error of about `1/sqrt(n)` or less: 18% at 30).
-pub const FEW_RUNS: u64 = 30;
+pub(crate) const FEW_RUNS: u64 = 30;
 
 /// The frames a frame trace stands for: their size (for the model's per-frame loss) and the time
 /// from one to the next (on which the model's state runs).

@@ -11,7 +11,7 @@ use snooplab_proto::Time;
 /// Lengths and how often each occurs, shortest first. Memory grows with the number of distinct
 /// lengths, at most about the square root of twice the trace's length.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Lengths(pub BTreeMap<u64, u64>);
+pub(crate) struct Lengths(pub BTreeMap<u64, u64>);
 
 impl Lengths {
     fn add(&mut self, len: u64) {
@@ -47,7 +47,7 @@ impl Lengths {
     }
 
     /// How many runs are at least `low` and below `high` (none: no bound).
-    pub fn count_in(&self, low: u64, high: Option<u64>) -> u64 {
+    pub(crate) fn count_in(&self, low: u64, high: Option<u64>) -> u64 {
         match high {
             Some(h) if h <= low => 0,
             Some(h) => self.0.range(low..h).map(|(_, &c)| c).sum(),
@@ -57,7 +57,7 @@ impl Lengths {
 }
 
 /// The complete runs of a frame trace: (loss runs, success runs), in frames.
-pub fn frame_runs(lost: &[bool]) -> (Lengths, Lengths) {
+pub(crate) fn frame_runs(lost: &[bool]) -> (Lengths, Lengths) {
     let (mut losses, mut successes) = (Lengths::default(), Lengths::default());
     let mut runs = lost.chunk_by(|a, b| a == b).peekable();
     // the first run started before the trace did
@@ -77,7 +77,7 @@ pub fn frame_runs(lost: &[bool]) -> (Lengths, Lengths) {
 
 /// The periods of a time trace: (bad periods, the good gaps between them), in ns. A bad period
 /// starting at 0 is left out (it began before the trace).
-pub fn time_runs(bad: &[(Time, Time)]) -> (Lengths, Lengths) {
+pub(crate) fn time_runs(bad: &[(Time, Time)]) -> (Lengths, Lengths) {
     let (mut bads, mut goods) = (Lengths::default(), Lengths::default());
     for (i, &(s, e)) in bad.iter().enumerate() {
         if s > 0 {

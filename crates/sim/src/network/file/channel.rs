@@ -166,7 +166,7 @@ impl ChannelTable {
     }
 
     /// Makes a relative trace file name relative to `dir` (the scenario file's directory).
-    pub fn rebase(&mut self, dir: &Path) {
+    pub(crate) fn rebase(&mut self, dir: &Path) {
         if let Some(file) = &mut self.file {
             if Path::new(file.as_str()).is_relative() {
                 *file = dir.join(file.as_str()).to_string_lossy().into_owned();
@@ -179,7 +179,7 @@ impl ChannelTable {
 /// that says something about a direction decides it. (The tables spell them out rather than
 /// flattening this struct in, so that the parser's errors keep their line numbers.)
 #[derive(Clone, Debug, Default)]
-pub struct ChannelKeys {
+pub(crate) struct ChannelKeys {
     pub error_every: Option<SizeValue>,
     pub error_every_down: Option<SizeValue>,
     pub error_every_up: Option<SizeValue>,
@@ -190,7 +190,7 @@ pub struct ChannelKeys {
 
 /// One level's channel settings, checked.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct ChannelLevel {
+pub(crate) struct ChannelLevel {
     pub every: Option<u64>,
     pub every_down: Option<u64>,
     pub every_up: Option<u64>,

@@ -2,14 +2,15 @@
 //! tables beside a scenario's top-level settings, which stay the defaults of every flow, link and
 //! channel that does not set its own.
 //!
-//! This file holds the tables as a file spells them; `channel.rs` the channel keys they share;
+//! This file holds the tables as a file spells them; `node.rs`, `link.rs`, `cell.rs` and
+//! `flow.rs` the `[[node]]`, `[[link]]`, `[[cell]]` and `[[flow]]` tables with their keys that set
+//! one value of the model,
+//! each declared once (`params.rs`); `channel.rs` the channel keys they share;
 //! `resolve.rs` the two steps from tables to a network: [`Topology::resolve`] checks the tables and
 //! turns names into indices (every error names the table and the key), and
 //! [`Network::from_topology`](crate::network::Network::from_topology) fills in the scenario's
 //! defaults, which cannot fail. So a scenario carries its topology and `--protocol`,
 //! `--buffer`, ... still change every flow that does not name its own.
-
-use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use snooplab_proto::time::US;
@@ -17,119 +18,29 @@ use snooplab_proto::time::US;
 use crate::medium::CsmaParams;
 use crate::scenario::{SizeValue, TimeValue};
 
+mod cell;
 mod channel;
+mod flow;
+mod link;
+mod node;
+mod params;
 mod write;
 
-pub use channel::{ChannelKeys, ChannelLevel, ChannelTable};
-pub use resolve::{Topology, CRASH_DOWN_RANGE};
+pub use cell::CellTable;
+pub use channel::ChannelTable;
+pub(crate) use channel::{ChannelKeys, ChannelLevel};
+pub use flow::FlowTable;
+pub use link::LinkTable;
+pub use node::{NodeTable, Stack};
+pub use resolve::Topology;
+pub(crate) use resolve::CRASH_DOWN_RANGE;
 pub use write::write_scenario;
-
-/// A `[[node]]` table.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct NodeTable {
-    pub name: String,
-    /// `host` (the default), `base-station` or `router` (a base station without a cell that runs
-    /// plain forwarding).
-    pub kind: Option<String>,
-    /// IPv4 address, dotted quad [default: 10.0.x.y by position].
-    pub address: Option<String>,
-    /// Base stations: the agent the named protocol runs at the base station (`snooplab
-    /// protocols`), or `router` [default: the scenario's protocol's].
-    pub agent: Option<String>,
-    /// Base stations and routers: packets the IP input queue holds [default: 50, BSD's
-    /// `IFQ_MAXLEN`].
-    pub input_queue: Option<usize>,
-    /// Base stations and routers: forwarding time per packet, microseconds; packets queue behind
-    /// it in the input queue [default: 0, forwarded at once].
-    pub forwarding_us: Option<TimeValue>,
-    /// bs-eln and bs-nack base stations: a gap in a mobile host's data is a possible congestion
-    /// loss, never marked, while the input queue or the mobile host's output queue is above this
-    /// fraction of its maximum [default: 0.75, paper 004].
-    pub queue_threshold: Option<f64>,
-    /// Split base stations: the most bytes all of its relays (one per connection) may hold
-    /// together; a connection beyond it is forwarded end to end [default: 64M, about 490 of
-    /// paper 000's relays: `snooplab_proto::agent::split::DEFAULT_RELAY_MEMORY`].
-    pub relay_memory: Option<SizeValue>,
-    /// Hosts: `model` (the engine's TCP) or `kernel` (a real host: in `snooplab live` a network
-    /// namespace with a TUN device; `snooplab run` models every host) [default: `model` in
-    /// `snooplab run`, `kernel` in `snooplab live`].
-    pub stack: Option<String>,
-}
-
-/// What runs a host's TCP ([`NodeTable::stack`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stack {
-    /// The engine's TCP, any host profile.
-    Model,
-    /// A real host outside the engine (the live mode's network namespace).
-    Kernel,
-}
-
-impl Stack {
-    pub fn parse(text: &str) -> Result<Stack, String> {
-        match text.trim() {
-            "model" => Ok(Stack::Model),
-            "kernel" => Ok(Stack::Kernel),
-            other => Err(format!("unknown stack '{other}' (known: model, kernel)")),
-        }
-    }
-}
-
-/// A `[[link]]` table: a full-duplex wired link.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct LinkTable {
-    /// Name of its capture file [default: `a-b`].
-    pub name: Option<String>,
-    /// The two nodes it connects.
-    pub between: Vec<String>,
-    /// The wired model to start from: `lan` or `wan` [default: the scenario's env].
-    pub env: Option<String>,
-    pub rate_bps: Option<u64>,
-    /// One-way propagation and processing delay, milliseconds.
-    pub delay_ms: Option<TimeValue>,
-    /// Packets each direction's queue holds.
-    pub queue: Option<usize>,
-    /// Link-layer bytes added to each IP packet.
-    pub framing_bytes: Option<u32>,
-}
 
 /// A station of a cell with its own channel settings (`[[cell.station]]`).
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct StationTable {
     pub node: String,
-    pub error_every: Option<SizeValue>,
-    pub error_every_down: Option<SizeValue>,
-    pub error_every_up: Option<SizeValue>,
-    pub burst: Option<i64>,
-    pub down: Option<ChannelTable>,
-    pub up: Option<ChannelTable>,
-}
-
-/// A `[[cell]]` table: a base station's wireless cell.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct CellTable {
-    /// Name of its capture file [default: `<base station>-cell`].
-    pub name: Option<String>,
-    pub base_station: String,
-    /// Its mobile hosts, with the cell's channel settings.
-    #[serde(default)]
-    pub stations: Vec<String>,
-    /// Mobile hosts with channel settings of their own.
-    #[serde(default)]
-    pub station: Vec<StationTable>,
-    /// How the stations share the medium: `turns` [default] or `csma`.
-    pub access: Option<String>,
-    /// CSMA/CA's constants, each over its default (`access = "csma"` only).
-    pub csma: Option<CsmaTable>,
-    pub rate_bps: Option<u64>,
-    /// Fixed airtime of every frame besides its bits, microseconds.
-    pub frame_overhead_us: Option<u64>,
-    /// Frames each station's queue holds.
-    pub queue: Option<usize>,
     pub error_every: Option<SizeValue>,
     pub error_every_down: Option<SizeValue>,
     pub error_every_up: Option<SizeValue>,
@@ -185,24 +96,6 @@ macro_rules! channel_keys {
             up: $t.up.clone(),
         }
     };
-}
-
-/// A `[[flow]]` table: a one-way TCP transfer.
-#[derive(Clone, Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
-pub struct FlowTable {
-    /// [default: `flow<i>`]
-    pub name: Option<String>,
-    pub from: String,
-    pub to: String,
-    pub protocol: Option<String>,
-    pub host: Option<String>,
-    pub host_details: Option<BTreeMap<String, toml::Value>>,
-    pub buffer: Option<SizeValue>,
-    pub mss: Option<SizeValue>,
-    pub transfer: Option<SizeValue>,
-    /// When the sender opens the connection, seconds [default: 0].
-    pub start_s: Option<TimeValue>,
 }
 
 /// The network tables of a scenario file.

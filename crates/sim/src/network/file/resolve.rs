@@ -7,19 +7,19 @@ use std::net::Ipv4Addr;
 
 use snooplab_proto::duration::{Bare, Range};
 use snooplab_proto::tcp::{HostPreset, HostProfile};
-use snooplab_proto::time::{Time, MS, SEC, US};
+use snooplab_proto::time::MS;
 
+use super::cell::CELL_KEYS;
+use super::flow::FLOW_KEYS;
+use super::link::LINK_KEYS;
+use super::node::read_base_station_keys;
+use super::params::{apply_keys, read_keys};
 use super::{CellTable, ChannelLevel, CsmaTable, FlowTable, LinkTable, NodeTable, Stack, Tables};
-use crate::link::WiredParams;
 use crate::medium::AccessModel;
 use crate::network::paper000::{DST_PORT, SRC_PORT};
 use crate::network::{Cell, Flow, InputQueue, Link, Network, Node, NodeKind, Station};
 use crate::protocol::{AgentKind, Protocol, NODE_AGENTS};
-use crate::scenario::{size_u32, value_text, Env, Scenario, SizeValue, MAX_TIME_RANGE};
-
-/// The largest `relay-memory` a split base station takes: a bound that is allocated only as
-/// connections come, so 1 TiB refuses a slip of the keyboard rather than a machine's size.
-const RELAY_MEMORY_MAX: u64 = 1 << 40;
+use crate::scenario::{value_text, Env, Scenario, MAX_TIME_RANGE};
 
 /// A network described in a file, names resolved to indices and values checked; the scenario
 /// fills in what it leaves open ([`Network::from_topology`]).
@@ -49,10 +49,8 @@ struct TopoLink {
     name: String,
     ends: [usize; 2],
     env: Option<Env>,
-    rate_bps: Option<u64>,
-    delay: Option<Time>,
-    queue: Option<usize>,
-    framing_bytes: Option<u32>,
+    /// The [`LINK_KEYS`] the table set, by row, with their values.
+    set: Vec<(usize, u64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -63,9 +61,8 @@ struct TopoCell {
     stations: Vec<(usize, ChannelLevel)>,
     channel: ChannelLevel,
     access: AccessModel,
-    rate_bps: Option<u64>,
-    frame_overhead: Option<Time>,
-    queue: Option<usize>,
+    /// The [`CELL_KEYS`] the table set, by row, with their values.
+    set: Vec<(usize, u64)>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -76,10 +73,8 @@ struct TopoFlow {
     protocol: Option<Protocol>,
     host: Option<HostPreset>,
     host_details: Vec<(String, String)>,
-    buffer: Option<u32>,
-    mss: Option<u32>,
-    transfer: Option<u64>,
-    start: Time,
+    /// The [`FLOW_KEYS`] the table set, by row, with their values.
+    set: Vec<(usize, u64)>,
 }
 
 /// Names become file names (captures) and CSV values: letters, digits, `-`, `_`, `.`.
@@ -100,17 +95,14 @@ fn check_name(name: &str, what: &str) -> Result<(), String> {
 /// When things happen in a file's network (`start-s`, a crash's `at-s`) and a link's delay: points
 /// in a run's time, or a delay that may be none, so from 0 to the longest run there is
 /// ([`MAX_TIME_RANGE`]); none of them repeats, so none can make a run that never ends.
-const FILE_TIME_RANGE: Range = Range::new(0, MAX_TIME_RANGE.max);
+pub(super) const FILE_TIME_RANGE: Range = Range::new(0, MAX_TIME_RANGE.max);
 
 /// How long a crashed base station stays down (`down-s`): at least 10 ms. The papers' base
 /// stations are BSD hosts whose clock ticks 100 times a second (4.4BSD `hz = 100`,
 /// `sys/conf/param.c`), so nothing they do is timed finer than 10 ms,
 /// a reboot least of all; a station up again sooner was never down for anyone timing it. At most
 /// the longest run.
-pub const CRASH_DOWN_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
-
-/// A base station's forwarding time per packet: 0 to 1e9 us (1000 s), as before the grammar.
-const FORWARDING_RANGE: Range = Range::new(0, 1_000 * SEC);
+pub(crate) const CRASH_DOWN_RANGE: Range = Range::new(10 * MS, MAX_TIME_RANGE.max);
 
 /// The index of node `name`; `what` names the table and key in the message.
 fn node_index(t: &Tables, name: &str, what: &str) -> Result<usize, String> {
@@ -160,54 +152,7 @@ fn resolve_node(i: usize, n: &NodeTable) -> Result<TopoNode, String> {
         // 10.0.0.1, 10.0.0.2, ...
         None => u32::from(Ipv4Addr::new(10, 0, (i / 250) as u8, (i % 250 + 1) as u8)),
     };
-    if base_station.is_none()
-        && (n.input_queue.is_some() || n.forwarding_us.is_some() || n.queue_threshold.is_some())
-    {
-        return Err(format!(
-            "{what}: input-queue, forwarding-us and queue-threshold are for base stations \
-                 and routers"
-        ));
-    }
-    let mut input = InputQueue::default();
-    if let Some(q) = n.input_queue {
-        if !(1..=100_000).contains(&q) {
-            return Err(format!(
-                "{what}: input-queue {q} must be 1 to 100000 packets"
-            ));
-        }
-        input.max = q;
-    }
-    if let Some(us) = &n.forwarding_us {
-        input.service = us.time(
-            Bare::Micros,
-            FORWARDING_RANGE,
-            &format!("{what}: forwarding-us"),
-        )?;
-    }
-    if let Some(f) = n.queue_threshold {
-        if !(0.0..=1.0).contains(&f) {
-            return Err(format!(
-                "{what}: queue-threshold {f} must be a fraction from 0 to 1"
-            ));
-        }
-        input.congestion_fraction = f;
-    }
-    if let Some(m) = &n.relay_memory {
-        let split = matches!(
-            base_station,
-            Some(Some(AgentKind::Split { .. })) | Some(None)
-        );
-        if !split {
-            return Err(format!("{what}: relay-memory is for split base stations"));
-        }
-        let bytes = m.bytes(&format!("{what}: relay-memory"))?;
-        if bytes > RELAY_MEMORY_MAX {
-            return Err(format!(
-                "{what}: relay-memory {bytes} is more than 1T (the relays' bound, not an allocation)"
-            ));
-        }
-        input.relay_memory = bytes;
-    }
+    let input = read_base_station_keys(n, base_station, &what)?;
     let stack = n
         .stack
         .as_deref()
@@ -248,14 +193,7 @@ fn resolve_link(t: &Tables, i: usize, l: &LinkTable) -> Result<TopoLink, String>
             .map(Env::parse)
             .transpose()
             .map_err(|e| format!("{what}: {e}"))?,
-        rate_bps: l.rate_bps,
-        delay: l
-            .delay_ms
-            .as_ref()
-            .map(|d| d.time(Bare::Millis, FILE_TIME_RANGE, &format!("{what}: delay-ms")))
-            .transpose()?,
-        queue: l.queue,
-        framing_bytes: l.framing_bytes,
+        set: read_keys(&LINK_KEYS, l, &what)?,
     })
 }
 
@@ -301,9 +239,7 @@ fn resolve_cell(t: &Tables, c: &CellTable) -> Result<TopoCell, String> {
         stations,
         channel: channel_keys!(c).resolve(&format!("{what}: "))?,
         access,
-        rate_bps: c.rate_bps,
-        frame_overhead: c.frame_overhead_us.map(|u| u * US),
-        queue: c.queue,
+        set: read_keys(&CELL_KEYS, c, &what)?,
     })
 }
 
@@ -328,11 +264,6 @@ fn resolve_flow(t: &Tables, i: usize, f: &FlowTable) -> Result<TopoFlow, String>
             .map_err(|e| format!("{what}: host-details: {e}"))?;
         host_details.push((k.clone(), text));
     }
-    let size = |v: &Option<SizeValue>, key: &str| -> Result<Option<u64>, String> {
-        v.as_ref()
-            .map(|s| s.bytes(&format!("{what}: {key}")))
-            .transpose()
-    };
     Ok(TopoFlow {
         from: node(&f.from, &format!("{what}, from"))?,
         to: node(&f.to, &format!("{what}, to"))?,
@@ -344,19 +275,7 @@ fn resolve_flow(t: &Tables, i: usize, f: &FlowTable) -> Result<TopoFlow, String>
             .map_err(|e| format!("{what}: {e}"))?,
         host: preset,
         host_details,
-        buffer: size(&f.buffer, "buffer")?
-            .map(|b| size_u32(b, &format!("{what}: buffer")))
-            .transpose()?,
-        mss: size(&f.mss, "mss")?
-            .map(|b| size_u32(b, &format!("{what}: mss")))
-            .transpose()?,
-        transfer: size(&f.transfer, "transfer")?,
-        start: f
-            .start_s
-            .as_ref()
-            .map(|s| s.time(Bare::Seconds, FILE_TIME_RANGE, &format!("{what}: start-s")))
-            .transpose()?
-            .unwrap_or(0),
+        set: read_keys(&FLOW_KEYS, f, &what)?,
         name,
     })
 }
@@ -480,7 +399,7 @@ impl Topology {
 
 impl Network {
     /// The network a file described, with `sc`'s settings wherever it leaves one open.
-    pub fn from_topology(t: &Topology, sc: &Scenario) -> Network {
+    pub(crate) fn from_topology(t: &Topology, sc: &Scenario) -> Network {
         let nodes = t
             .nodes
             .iter()
@@ -500,16 +419,12 @@ impl Network {
             .links
             .iter()
             .map(|l| {
-                let base = l.env.map_or_else(|| sc.wired.clone(), Env::wired);
+                let mut params = l.env.map_or_else(|| sc.wired.clone(), Env::wired);
+                apply_keys(&LINK_KEYS, &l.set, &mut params);
                 Link {
                     name: l.name.clone(),
                     ends: l.ends,
-                    params: WiredParams {
-                        rate_bps: l.rate_bps.unwrap_or(base.rate_bps),
-                        delay: l.delay.unwrap_or(base.delay),
-                        framing_bytes: l.framing_bytes.unwrap_or(base.framing_bytes),
-                        queue_packets: l.queue.unwrap_or(base.queue_packets),
-                    },
+                    params,
                 }
             })
             .collect();
@@ -518,9 +433,7 @@ impl Network {
             .iter()
             .map(|c| {
                 let mut params = sc.wavelan.clone();
-                params.rate_bps = c.rate_bps.unwrap_or(params.rate_bps);
-                params.frame_overhead = c.frame_overhead.unwrap_or(params.frame_overhead);
-                params.queue_packets = c.queue.unwrap_or(params.queue_packets);
+                apply_keys(&CELL_KEYS, &c.set, &mut params);
                 Cell {
                     name: c.name.clone(),
                     base_station: c.base_station,
@@ -554,20 +467,22 @@ impl Network {
                     // checked when the file was read
                     let _ = host.set(k, v);
                 }
-                Flow {
+                let mut flow = Flow {
                     name: f.name.clone(),
                     from: f.from,
                     to: f.to,
                     protocol: f.protocol.unwrap_or(sc.protocol),
                     host_preset,
                     host,
-                    buffer: f.buffer.unwrap_or(sc.buffer),
-                    mss: f.mss.unwrap_or(sc.mss),
-                    transfer: f.transfer.unwrap_or(sc.transfer),
-                    start: f.start,
+                    buffer: sc.buffer,
+                    mss: sc.mss,
+                    transfer: sc.transfer,
+                    start: 0,
                     src_port: SRC_PORT.wrapping_add(i as u16),
                     dst_port: DST_PORT.wrapping_add(i as u16),
-                }
+                };
+                apply_keys(&FLOW_KEYS, &f.set, &mut flow);
+                flow
             })
             .collect();
         Network {

@@ -15,13 +15,17 @@ use std::net::Ipv4Addr;
 
 use snooplab_proto::duration::format_duration;
 use snooplab_proto::tcp::{HostPreset, HostProfile};
-use snooplab_proto::time::{Time, MS, SEC, US};
+use snooplab_proto::time::{Time, SEC, US};
 
+use super::cell::CELL_KEYS;
+use super::flow::FLOW_KEYS;
+use super::link::LINK_KEYS;
+use super::node::write_base_station_keys;
+use super::params::write_keys;
 use crate::channel::ChannelSpec;
 use crate::medium::AccessModel;
 use crate::network::file::Stack;
 use crate::network::NodeKind;
-use crate::protocol::AgentKind;
 use crate::scenario::Scenario;
 use crate::size::format_size;
 
@@ -74,35 +78,19 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
                     line(format!("stack = {}", quote(name)));
                 }
             }
-            NodeKind::BaseStation { agent, input } => {
-                let agent = agent
+            NodeKind::BaseStation { agent: kind, input } => {
+                let agent = kind
                     .file_name()
                     .ok_or_else(|| format!("node '{}': its agent has no name", n.name))?;
                 line("kind = \"base-station\"".into());
                 line(format!("agent = {}", quote(agent)));
-                line(format!("input-queue = {}", input.max));
-                line(format!(
-                    "forwarding-us = {}",
-                    float(input.service as f64 / US as f64)
-                ));
-                line(format!(
-                    "queue-threshold = {}",
-                    float(input.congestion_fraction)
-                ));
-                if matches!(
-                    n.kind,
-                    NodeKind::BaseStation {
-                        agent: AgentKind::Split { .. },
-                        ..
-                    }
-                ) {
-                    line(format!("relay-memory = {}", size(input.relay_memory)));
+                for key in write_base_station_keys(*kind, input) {
+                    line(key);
                 }
             }
         }
     }
     for l in &net.links {
-        let p = &l.params;
         line(String::new());
         line("[[link]]".into());
         line(format!("name = {}", quote(&l.name)));
@@ -111,14 +99,12 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
             quote(&net.nodes[l.ends[0]].name),
             quote(&net.nodes[l.ends[1]].name)
         ));
-        line(format!("rate-bps = {}", p.rate_bps));
-        line(format!("delay-ms = {}", float(p.delay as f64 / MS as f64)));
-        line(format!("queue = {}", p.queue_packets));
-        line(format!("framing-bytes = {}", p.framing_bytes));
+        for key in write_keys(&LINK_KEYS, &l.params, &format!("link '{}'", l.name))? {
+            line(key);
+        }
     }
     for c in &net.cells {
         let what = format!("cell '{}'", c.name);
-        let p = &c.params;
         line(String::new());
         line("[[cell]]".into());
         line(format!("name = {}", quote(&c.name)));
@@ -147,12 +133,9 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
                 ));
             }
         }
-        line(format!("rate-bps = {}", p.rate_bps));
-        line(format!(
-            "frame-overhead-us = {}",
-            whole_us(p.frame_overhead, &format!("{what}: frame-overhead-us"))?
-        ));
-        line(format!("queue = {}", p.queue_packets));
+        for key in write_keys(&CELL_KEYS, &c.params, &what)? {
+            line(key);
+        }
         for s in &c.stations {
             line(String::new());
             line("[[cell.station]]".into());
@@ -172,10 +155,9 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
         if let Some(details) = host_details(f.host_preset, &f.host) {
             line(format!("host-details = {details}"));
         }
-        line(format!("buffer = {}", size(u64::from(f.buffer))));
-        line(format!("mss = {}", f.mss));
-        line(format!("transfer = {}", size(f.transfer)));
-        line(format!("start-s = {}", float(secs(f.start))));
+        for key in write_keys(&FLOW_KEYS, f, &format!("flow '{}'", f.name))? {
+            line(key);
+        }
     }
     for c in &net.crashes {
         line(String::new());
@@ -193,7 +175,7 @@ fn quote(s: &str) -> String {
 }
 
 /// A size as the files write it: `32k`, `8M` where that is exact, else the number of bytes.
-fn size(n: u64) -> String {
+pub(super) fn size(n: u64) -> String {
     let text = format_size(n);
     if text == n.to_string() {
         text
@@ -204,16 +186,16 @@ fn size(n: u64) -> String {
 
 /// A TOML float that reads back to the same `f64` (Rust's shortest round-trip form, which always
 /// has a `.` or an exponent, as TOML needs).
-fn float(x: f64) -> String {
+pub(super) fn float(x: f64) -> String {
     format!("{x:?}")
 }
 
-fn secs(t: Time) -> f64 {
+pub(super) fn secs(t: Time) -> f64 {
     t as f64 / SEC as f64
 }
 
 /// A time a table takes in whole microseconds; refused if it is not one.
-fn whole_us(t: Time, what: &str) -> Result<u64, String> {
+pub(super) fn whole_us(t: Time, what: &str) -> Result<u64, String> {
     if t.is_multiple_of(US) {
         Ok(t / US)
     } else {

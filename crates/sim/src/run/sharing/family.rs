@@ -63,7 +63,7 @@ pub struct Twin {
 /// differs; [`Protocol::addition_to`]).
 ///
 /// [`Protocol::addition_to`]: crate::Protocol::addition_to
-pub fn twin_of(base: &Network, twin: &Network) -> Option<(Addition, Vec<FlowId>)> {
+pub(crate) fn twin_of(base: &Network, twin: &Network) -> Option<(Addition, Vec<FlowId>)> {
     // (the protocols first: most pairs differ there, and the test is cheap)
     if base.flows.len() != twin.flows.len() {
         return None;

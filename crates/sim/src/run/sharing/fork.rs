@@ -20,7 +20,7 @@ use crate::observer::{NoObserver, Observe};
 use crate::run::Simulation;
 
 /// Whether `a` and `b` are the same network but for their flows' transfers.
-pub fn same_but_transfers(a: &Network, b: &Network) -> bool {
+pub(crate) fn same_but_transfers(a: &Network, b: &Network) -> bool {
     let flow = |f: &Flow| Flow {
         transfer: 0,
         ..f.clone()
@@ -35,7 +35,7 @@ pub fn same_but_transfers(a: &Network, b: &Network) -> bool {
 
 /// Whether `a` and `b` are the same network but for their flows (every other field compared: a
 /// field added to [`Network`] must be added here, or this does not compile).
-pub fn same_but_flows(a: &Network, b: &Network) -> bool {
+pub(crate) fn same_but_flows(a: &Network, b: &Network) -> bool {
     let Network {
         nodes,
         links,
@@ -57,7 +57,7 @@ pub fn same_but_flows(a: &Network, b: &Network) -> bool {
 
 /// Whether every flow of `small` sends at most what the same flow of `large` sends (two networks
 /// [`same_but_transfers`]): then a run of `small` starts as a run of `large`.
-pub fn sends_no_more(small: &Network, large: &Network) -> bool {
+pub(crate) fn sends_no_more(small: &Network, large: &Network) -> bool {
     small
         .flows
         .iter()

@@ -31,7 +31,7 @@ use crate::run::{SimulatedTime, Simulation};
 /// this many events; each snapshot costs about as much as a few dozen events (a copy of the
 /// run), so the copies cost a run with riders about 1% and the repeats stay small beside a
 /// twin's run (paper 001: about 100 twins part, in runs of 10^5 events).
-pub const SNAPSHOT_EVERY: u64 = 4096;
+pub(crate) const SNAPSHOT_EVERY: u64 = 4096;
 
 /// A job that is a member's run with one change ([`Change`]).
 #[derive(Clone, Copy, Debug)]

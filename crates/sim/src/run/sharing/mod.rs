@@ -11,7 +11,7 @@ mod fork;
 mod line;
 
 pub use change::Change;
-pub use family::{families, run_family, twin_of, Family, Twin};
-pub use fork::{same_but_transfers, sends_no_more};
+pub use family::{families, run_family, Family, Twin};
+pub use line::SharedRuns;
 pub(in crate::run) use line::Watch;
-pub use line::{run_sharing_start, Rider, SharedRuns};
+pub use line::{run_sharing_start, Rider};
