@@ -61,9 +61,11 @@ pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
         }
     }
     if !is_root() {
-        return Err("base-station needs root (raw packet sockets on both interfaces): run it \
+        return Err(
+            "base-station needs root (raw packet sockets on both interfaces): run it \
                     as root (sudo snooplab base-station ...)"
-            .into());
+                .into(),
+        );
     }
     let open = |name: &str| {
         PacketSocket::open(name).map_err(|e| format!("cannot open interface '{name}': {e}"))

@@ -58,7 +58,15 @@ mod tests {
 
     #[test]
     fn snoop_and_the_node_agents_run_and_split_is_refused_in_one_line() {
-        for name in ["snoop", "ll-tcp-aware", "ll", "e2e", "bs-eln", "bs-nack", "snoop-002"] {
+        for name in [
+            "snoop",
+            "ll-tcp-aware",
+            "ll",
+            "e2e",
+            "bs-eln",
+            "bs-nack",
+            "snoop-002",
+        ] {
             assert!(agent_named(name).is_ok(), "{name}");
         }
         let e = agent_named("split").err().unwrap();
