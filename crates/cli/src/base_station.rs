@@ -10,16 +10,18 @@ use snooplab_live::middlebox::bridge::Bridge;
 use snooplab_live::middlebox::signals;
 use snooplab_live::middlebox::status::status_line;
 use snooplab_live::sys;
+use snooplab_sim::capture::Sink;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  \
     sudo snooplab base-station --wired eth0 --wireless wlan0              # snoop between the uplink and the radio\n  \
     sudo snooplab base-station --wired eth0 --wireless wlan0 --agent ll   # the link-layer agent, TCP-unaware\n  \
     sudo ip netns exec mb snooplab base-station --wired veth-w --wireless veth-m\n  \
-    sudo kill -USR1 $(pidof snooplab)                                     # print the counters now\n\n\
+    sudo kill -USR1 $(pidof snooplab)                                     # print the counters now\n  \
+    sudo snooplab base-station --wired eth0 --wireless wlan0 --pcap caps/ # caps/wired.pcap, caps/wireless.pcap\n\n\
 Frames are read raw on both interfaces (AF_PACKET, promiscuous while it runs); IPv4/TCP goes to the\n\
-agent, everything else (ARP, IPv6, UDP, ICMP) passes unchanged. The interfaces must be up, carry no\n\
-address the bridge would shadow, and hand over frames as on the wire: GRO and LRO off\n\
+agent, everything else (ARP, IPv6, UDP, ICMP) passes unchanged. The interfaces must be up, best\n\
+without addresses of their own, and hand over frames as on the wire: GRO and LRO off\n\
 (ethtool -K IFACE gro off lro off). Ctrl-C stops it and prints the counters; nothing of the\n\
 interfaces is left changed. Needs root (CAP_NET_RAW).")]
 pub struct BaseStationArgs {
@@ -33,6 +35,22 @@ pub struct BaseStationArgs {
     /// only), or a scenario file's node agent (snoop-002, ...).
     #[arg(long, default_value = "snoop")]
     pub agent: String,
+    /// Write each interface's frames (read and written) to DIR/wired.pcap and DIR/wireless.pcap.
+    #[arg(long, value_name = "DIR")]
+    pub pcap: Option<std::path::PathBuf>,
+}
+
+/// The two capture files in `dir`, created (with `dir`) empty.
+fn capture_files(dir: &std::path::Path) -> Result<[Sink; 2], String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot create the capture directory {}: {e}", dir.display()))?;
+    let open = |name: &str| -> Result<Sink, String> {
+        let path = dir.join(name);
+        let f = std::fs::File::create(&path)
+            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        Ok(Box::new(std::io::BufWriter::new(f)))
+    };
+    Ok([open("wired.pcap")?, open("wireless.pcap")?])
 }
 
 /// Whether this process runs as root (the effective user id).
@@ -82,6 +100,12 @@ pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
         std::process::id()
     );
     let mut bridge = Bridge::new(wired, wireless, agent);
+    if let Some(dir) = &a.pcap {
+        let [w, m] = capture_files(dir)?;
+        bridge
+            .capture_into(w, m)
+            .map_err(|e| format!("cannot write the captures' headers: {e}"))?;
+    }
     let stop = sys::stop_requested;
     let mut between = |b: &Bridge<PacketSocket>| {
         if signals::status_asked() {
@@ -91,5 +115,14 @@ pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
     let ran = bridge.run(&stop, &mut between);
     // the final counters whether it stopped on a signal or an error; the sockets close on return
     println!("{}", status_line(&bridge, bridge.now()));
-    ran
+    let captured = bridge.finish_captures();
+    ran?;
+    if let (Some([w, m]), Some(dir)) = (captured?, &a.pcap) {
+        eprintln!(
+            "base-station: {w} frames in {}, {m} in {}",
+            dir.join("wired.pcap").display(),
+            dir.join("wireless.pcap").display()
+        );
+    }
+    Ok(())
 }

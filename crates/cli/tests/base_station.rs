@@ -231,16 +231,100 @@ fn udp_echo(b: &Bed) {
     );
 }
 
-#[test]
-#[ignore = "live: needs root and ip netns (scripts/test-all runs it where they exist)"]
-fn a_transfer_crosses_snoop_between_two_veths_intact_with_local_retransmissions() {
-    require_live("a_transfer_crosses_snoop_between_two_veths_intact_with_local_retransmissions");
-    let b = bed("snoop");
+/// An ICMP echo request from the sender answered by the receiver's kernel, its data unchanged
+/// (a raw ICMP socket: what `ping` sends).
+fn icmp_echo(b: &Bed) {
+    let fd = {
+        let _in = b.snd.enter().expect("enter");
+        // SAFETY: a raw ICMP socket, closed below.
+        unsafe { libc::socket(libc::AF_INET, libc::SOCK_RAW, libc::IPPROTO_ICMP) }
+    };
+    assert!(
+        fd >= 0,
+        "a raw ICMP socket: {}",
+        std::io::Error::last_os_error()
+    );
+    let timeout = libc::timeval {
+        tv_sec: 1,
+        tv_usec: 0,
+    };
+    // SAFETY: a valid timeval for SO_RCVTIMEO.
+    unsafe {
+        libc::setsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            libc::SO_RCVTIMEO,
+            (&timeout as *const libc::timeval).cast(),
+            std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+        )
+    };
+    let data: Vec<u8> = (0..56u8).collect();
+    let mut req = vec![8u8, 0, 0, 0, 0x51, 0x7b, 0, 1];
+    req.extend(&data);
+    let sum = req
+        .chunks(2)
+        .map(|c| u32::from(u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)])))
+        .sum::<u32>();
+    let sum = !(((sum & 0xffff) + (sum >> 16)) as u16);
+    req[2..4].copy_from_slice(&sum.to_be_bytes());
+    let to = libc::sockaddr_in {
+        sin_family: libc::AF_INET as libc::sa_family_t,
+        sin_port: 0,
+        sin_addr: libc::in_addr {
+            s_addr: u32::from(RECEIVER).to_be(),
+        },
+        sin_zero: [0; 8],
+    };
+    let mut answered = false;
+    for _ in 0..5 {
+        // SAFETY: req and to are valid for the lengths passed.
+        unsafe {
+            libc::sendto(
+                fd,
+                req.as_ptr().cast(),
+                req.len(),
+                0,
+                (&to as *const libc::sockaddr_in).cast(),
+                std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
+            )
+        };
+        let mut buf = [0u8; 1500];
+        // SAFETY: buf is valid for its length.
+        let n = unsafe { libc::recv(fd, buf.as_mut_ptr().cast(), buf.len(), 0) };
+        if n >= 28 {
+            let icmp = &buf[20..n as usize];
+            if icmp[0] == 0 && icmp[4..6] == [0x51, 0x7b] {
+                assert_eq!(&icmp[8..], &data[..], "the echo's data unchanged");
+                answered = true;
+                break;
+            }
+        }
+    }
+    // SAFETY: closing the socket opened above.
+    unsafe { libc::close(fd) };
+    assert!(answered, "the ping is answered through the middlebox");
+}
+
+/// What one transfer through the command showed.
+struct Through {
+    /// The counters the command printed at the stop, and its stderr.
+    out: String,
+    err: String,
+    seconds: f64,
+    sender_retransmissions: u32,
+}
+
+/// Starts the command between the middlebox's veths with `agent`, sends a ping and a UDP
+/// datagram, carries a 2 MB Reno transfer (checked intact), asks for the status with SIGUSR1 and
+/// stops the command with SIGINT; checks that the middlebox's qdiscs and interfaces are as they
+/// were.
+fn through(tag: &str, agent: &str, pcap: Option<&std::path::Path>) -> Through {
+    let b = bed(tag);
     radio_loss(&b.mb, "mbm");
     let qdiscs_before = in_ns(&b.mb, &["tc", "qdisc", "show"]);
     let links_before = in_ns(&b.mb, &["ip", "-d", "link", "show"]);
-    let mut child = Command::new("ip")
-        .args(["netns", "exec", b.mb.name(), env!("CARGO_BIN_EXE_snooplab")])
+    let mut cmd = Command::new("ip");
+    cmd.args(["netns", "exec", b.mb.name(), env!("CARGO_BIN_EXE_snooplab")])
         .args([
             "base-station",
             "--wired",
@@ -248,20 +332,25 @@ fn a_transfer_crosses_snoop_between_two_veths_intact_with_local_retransmissions(
             "--wireless",
             "mbm",
             "--agent",
-            "snoop",
-        ])
+            agent,
+        ]);
+    if let Some(dir) = pcap {
+        cmd.arg("--pcap").arg(dir);
+    }
+    let child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("snooplab base-station starts");
-    std::thread::sleep(Duration::from_millis(500));
     let mut child = Running(Some(child));
+    std::thread::sleep(Duration::from_millis(500));
     let promisc = in_ns(&b.mb, &["ip", "-d", "link", "show", "mbm"]);
     assert!(
         promisc.contains("promiscuity 1"),
         "promiscuous while it runs: {promisc}"
     );
 
+    icmp_echo(&b);
     udp_echo(&b);
     let stop = AtomicBool::new(false);
     let received = AtomicU64::new(0);
@@ -301,19 +390,13 @@ fn a_transfer_crosses_snoop_between_two_veths_intact_with_local_retransmissions(
     let (mut out, mut err) = (String::new(), String::new());
     child.stdout.take().map(|mut o| o.read_to_string(&mut out));
     child.stderr.take().map(|mut e| e.read_to_string(&mut err));
-    eprintln!("stdout: {out}\nstderr: {err}");
-    assert!(status.success(), "a clean stop on SIGINT: {status}");
+    eprintln!("{agent}: stdout: {out}stderr: {err}");
+    assert!(status.success(), "a clean stop on SIGINT: {status}\n{err}");
     assert!(
         err.lines()
-            .any(|l| l.starts_with("base-station: ") && l.contains("local_retransmissions=")),
+            .any(|l| l.starts_with("base-station: ") && l.contains("agent ")),
         "a status line on SIGUSR1"
     );
-    let local = out
-        .split_whitespace()
-        .find_map(|w| w.strip_prefix("local_retransmissions="))
-        .and_then(|v| v.parse::<u64>().ok())
-        .expect("the final counters name local_retransmissions");
-    assert!(local > 0, "snoop resent lost segments locally: {out}");
     assert_eq!(
         in_ns(&b.mb, &["tc", "qdisc", "show"]),
         qdiscs_before,
@@ -325,4 +408,94 @@ fn a_transfer_crosses_snoop_between_two_veths_intact_with_local_retransmissions(
         promiscuity(&links_before),
         "interfaces as they were"
     );
+    Through {
+        out,
+        err,
+        seconds: tx.finished.duration_since(tx.started).as_secs_f64(),
+        sender_retransmissions: tx.tcp_info.total_retrans,
+    }
+}
+
+fn counter(out: &str, name: &str) -> Option<u64> {
+    out.split_whitespace()
+        .find_map(|w| w.strip_prefix(name)?.strip_prefix('='))
+        .and_then(|v| v.parse().ok())
+}
+
+#[test]
+#[ignore = "live: needs root and ip netns (scripts/test-all runs it where they exist)"]
+fn a_transfer_crosses_snoop_between_two_veths_intact_with_local_retransmissions() {
+    require_live("a_transfer_crosses_snoop_between_two_veths_intact_with_local_retransmissions");
+    let dir = std::env::temp_dir().join(format!("snlbs-{}-pcap", std::process::id()));
+    let t = through("snoop", "snoop", Some(&dir));
+    let local = counter(&t.out, "local_retransmissions").expect("snoop's counters at the stop");
+    assert!(local > 0, "snoop resent lost segments locally: {}", t.out);
+    // both captures hold the transfer's frames (2 MB is about 1,500 data frames each way)
+    for name in ["wired.pcap", "wireless.pcap"] {
+        let file = std::fs::read(dir.join(name)).expect("the capture");
+        let frames = snooplab_sim::capture::read_packets(&file);
+        assert!(frames.len() > 1500, "{name}: {} frames", frames.len());
+    }
+    assert!(t.err.contains("wired.pcap"), "{}", t.err);
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "snoop: {:.2} s, sender retransmissions {}, local {local}",
+        t.seconds, t.sender_retransmissions
+    );
+}
+
+/// The same with the router (`e2e`): the sender recovers every loss itself.
+#[test]
+#[ignore = "live: needs root and ip netns (scripts/test-all runs it where they exist)"]
+fn without_the_agent_the_sender_recovers_every_loss_itself() {
+    require_live("without_the_agent_the_sender_recovers_every_loss_itself");
+    let t = through("e2e", "e2e", None);
+    assert_eq!(counter(&t.out, "local_retransmissions"), None, "{}", t.out);
+    assert!(
+        t.sender_retransmissions > 0,
+        "the sender retransmitted: {}",
+        t.out
+    );
+    eprintln!(
+        "e2e: {:.2} s, sender retransmissions {}",
+        t.seconds, t.sender_retransmissions
+    );
+}
+
+/// One `error:` line, exit code 2, before anything is opened: an interface that does not exist,
+/// the same interface twice, an agent that cannot run between two interfaces.
+#[test]
+fn bad_interfaces_and_agents_are_refused_in_one_line() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_snooplab"))
+            .arg("base-station")
+            .args(args)
+            .output()
+            .expect("the snooplab binary runs")
+    };
+    for (args, needle) in [
+        (
+            &["--wired", "snl-nope0", "--wireless", "lo"][..],
+            "no interface named 'snl-nope0'",
+        ),
+        (
+            &["--wired", "lo", "--wireless", "lo"][..],
+            "needs two interfaces",
+        ),
+        (
+            &["--wired", "lo", "--wireless", "x", "--agent", "split"][..],
+            "splits connections",
+        ),
+        (
+            &["--wired", "lo", "--wireless", "x", "--agent", "nope"][..],
+            "unknown agent 'nope'",
+        ),
+    ] {
+        let o = run(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(errors.len(), 1, "{err}");
+        assert!(errors[0].contains(needle), "{needle}: {err}");
+    }
 }

@@ -12,6 +12,7 @@ use std::time::Instant;
 use snooplab_proto::agent::{Agent, Port};
 use snooplab_proto::time::MS;
 use snooplab_proto::Time;
+use snooplab_sim::capture::{PcapWriter, Sink, LINKTYPE_ETHERNET};
 use snooplab_sim::packet::SimPacket;
 
 use super::device::FrameDevice;
@@ -76,6 +77,33 @@ pub struct Bridge<D: FrameDevice> {
     buf: Vec<u8>,
     out: Vec<u8>,
     pub counters: [SideCounters; 2],
+    /// Each interface's frames, read and written, as pcaps (`--pcap`).
+    captures: Option<[PcapWriter<Sink>; 2]>,
+    /// The first error writing a capture; capturing stops there.
+    pub capture_error: Option<String>,
+}
+
+/// The wall clock in nanoseconds, for captures (Wireshark shows when a frame crossed).
+fn wall_clock() -> Time {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as Time)
+}
+
+/// Records `frame` into side `side`'s capture, if there are captures; the first error stops them.
+fn record(
+    captures: &mut Option<[PcapWriter<Sink>; 2]>,
+    error: &mut Option<String>,
+    side: usize,
+    frame: &[u8],
+) {
+    let Some(c) = captures.as_mut() else {
+        return;
+    };
+    if let Err(e) = c[side].write(wall_clock(), frame) {
+        *error = Some(format!("cannot write a capture: {e}"));
+        *captures = None;
+    }
 }
 
 impl<D: FrameDevice> Bridge<D> {
@@ -89,7 +117,34 @@ impl<D: FrameDevice> Bridge<D> {
             buf: vec![0; MAX_FRAME],
             out: Vec::with_capacity(MAX_FRAME),
             counters: [SideCounters::default(); 2],
+            captures: None,
+            capture_error: None,
         }
+    }
+
+    /// Records every frame each interface carries from now on (read or written) into `wired`
+    /// and `wireless`, as Ethernet pcaps.
+    pub fn capture_into(&mut self, wired: Sink, wireless: Sink) -> std::io::Result<()> {
+        let w = PcapWriter::with_link_type(wired, LINKTYPE_ETHERNET)?;
+        let m = PcapWriter::with_link_type(wireless, LINKTYPE_ETHERNET)?;
+        self.captures = Some([w, m]);
+        Ok(())
+    }
+
+    /// Flushes the captures; how many frames each holds.
+    pub fn finish_captures(&mut self) -> Result<Option<[u64; 2]>, String> {
+        if let Some(e) = self.capture_error.take() {
+            return Err(e);
+        }
+        let Some([w, m]) = self.captures.take() else {
+            return Ok(None);
+        };
+        let counts = [w.packets(), m.packets()];
+        for c in [w, m] {
+            c.finish()
+                .map_err(|e| format!("cannot write a capture: {e}"))?;
+        }
+        Ok(Some(counts))
     }
 
     /// The agent's time now.
@@ -140,6 +195,7 @@ impl<D: FrameDevice> Bridge<D> {
             return;
         }
         let frame = &self.buf[..len];
+        record(&mut self.captures, &mut self.capture_error, side, frame);
         let tcp = ethernet::ipv4_of(frame).and_then(|ip| match SimPacket::from_wire(ip.to_vec()) {
             Ok(p) if p.is_tcp() => Some((ip, p)),
             _ => None,
@@ -148,6 +204,9 @@ impl<D: FrameDevice> Bridge<D> {
             c.passed_in += 1;
             let other = 1 - side;
             let r = self.devices[other].send(frame);
+            if r.is_ok() {
+                record(&mut self.captures, &mut self.capture_error, other, frame);
+            }
             count_write(&mut self.counters[other], r, |c| c.passed_out += 1);
             return;
         };
@@ -171,6 +230,9 @@ impl<D: FrameDevice> Bridge<D> {
             self.out.extend_from_slice(&header);
             self.out.extend_from_slice(&bytes);
             let r = self.devices[side].send(&self.out);
+            if r.is_ok() {
+                record(&mut self.captures, &mut self.capture_error, side, &self.out);
+            }
             count_write(&mut self.counters[side], r, |c| c.agent_out += 1);
         }
     }

@@ -178,3 +178,41 @@ fn a_frame_larger_than_the_bridge_reads_is_dropped_and_counted() {
     assert_eq!(b.counters[WIRED].oversize, 1);
     assert!(sent(&b, WIRELESS).is_empty());
 }
+
+/// A `Write` whose bytes the test can read after the bridge wrote them.
+#[derive(Clone, Default)]
+struct Shared(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Shared {
+    fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+        self.0
+            .lock()
+            .map_err(|_| io::Error::other("poisoned"))?
+            .extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn each_sides_capture_holds_every_frame_it_carried_in_both_directions() {
+    let mut b = bridge("snoop");
+    let (w, m) = (Shared::default(), Shared::default());
+    b.capture_into(Box::new(w.clone()), Box::new(m.clone()))
+        .expect("in memory");
+    let data = tcp(true, 1000, 1, 100);
+    let ack = tcp(false, 1, 1100, 0);
+    let arp = frame([0xff; 6], FH_MAC, 0x0806, &[7; 28]);
+    arrive(&mut b, WIRED, data.clone());
+    arrive(&mut b, WIRELESS, ack.clone());
+    arrive(&mut b, WIRED, arp.clone());
+    assert_eq!(b.finish_captures(), Ok(Some([3, 3])));
+    let read = |s: &Shared| snooplab_sim::capture::read_packets(&s.0.lock().unwrap());
+    let all = vec![data, ack, arp];
+    assert_eq!(read(&w), all);
+    assert_eq!(read(&m), all);
+    let header = w.0.lock().unwrap()[20..24].to_vec();
+    assert_eq!(header, 1u32.to_le_bytes(), "LINKTYPE_ETHERNET");
+}
