@@ -1,7 +1,7 @@
 //! `snooplab base-station` as deployed (docs/live.md, "The base station as a middlebox"): three
 //! network namespaces joined by two veth pairs stand in for a fixed host, the middlebox with its
-//! two NICs, and a mobile host; `tc netem loss` on the middlebox's wireless-side veth stands in
-//! for the radio. Needs root and `ip netns`: `#[ignore]`d, and failing, naming what is missing,
+//! two NICs, and a mobile host; a 10 Mb/s rate and a 1% random loss on the middlebox's
+//! wireless-side veth (`radio`) stand in for the radio. Needs root and `ip netns`: `#[ignore]`d, and failing, naming what is missing,
 //! when run without them. No traffic leaves the namespaces the test creates.
 
 use std::io::Read;
@@ -163,11 +163,21 @@ impl Drop for Running {
     }
 }
 
-/// Losses on the wireless side's frames: `tc netem loss 2%` where the kernel has netem; where it
-/// has not (this CI's kernel has only tbf and pfifo built in), the radio's rate, 10 Mb/s, with a
-/// queue of three frames, whose overflow drops frames the bridge writes (a write refused with
-/// ENOBUFS, counted as a write error): a loss the agent does not see, as a radio's.
-fn radio_loss(ns: &Namespace, dev: &str) {
+/// The wireless side's radio on the middlebox's wireless-side veth: 10 Mb/s (`tbf`, its queue
+/// longer than the receiver's window, so that it never overflows) and 1% of the frames lost at
+/// random, each independently (issue 52's setting). The loss is `tc netem loss 1%` where the
+/// kernel has netem; where it has not (this machine's kernel has tbf, htb, the fifos, clsact and
+/// the bpf classifier built in, and no netem, u32, matchall or gact), a classic BPF program on
+/// clsact's egress hook drops it: `ld rand` (`SKF_AD_RANDOM`, linux/filter.h, a fresh
+/// `get_random_u32()` per packet) and, at or above 99% of 2^32, `TC_ACT_SHOT`.
+fn radio(ns: &Namespace, dev: &str) {
+    in_ns(
+        ns,
+        &[
+            "tc", "qdisc", "add", "dev", dev, "root", "handle", "1:", "tbf", "rate", "10mbit",
+            "burst", "1540", "limit", "200000",
+        ],
+    );
     let netem = Command::new("ip")
         .args([
             "netns",
@@ -178,20 +188,26 @@ fn radio_loss(ns: &Namespace, dev: &str) {
             "add",
             "dev",
             dev,
-            "root",
+            "parent",
+            "1:1",
         ])
-        .args(["netem", "loss", "2%"])
+        .args(["handle", "10:", "netem", "loss", "1%"])
         .output()
         .expect("tc runs");
-    if !netem.status.success() {
-        in_ns(
-            ns,
-            &[
-                "tc", "qdisc", "add", "dev", dev, "root", "tbf", "rate", "10mbit", "burst", "1540",
-                "limit", "4500",
-            ],
-        );
+    if netem.status.success() {
+        return;
     }
+    // 0.99 * 2^32: a random u32 at or above it is 1% of them
+    let threshold = (0.99 * 4_294_967_296.0_f64) as u32;
+    // ld [SKF_AD_OFF + SKF_AD_RANDOM]; jge #threshold, drop, pass; drop: ret #TC_ACT_SHOT; pass: ret #TC_ACT_OK
+    let program = format!("4,32 0 0 4294963256,53 0 1 {threshold},6 0 0 2,6 0 0 0");
+    in_ns(ns, &["tc", "qdisc", "add", "dev", dev, "clsact"]);
+    in_ns(
+        ns,
+        &[
+            "tc", "filter", "add", "dev", dev, "egress", "bpf", "da", "bytecode", &program,
+        ],
+    );
 }
 
 /// A UDP datagram from the sender echoed by the receiver, both unchanged.
@@ -320,7 +336,7 @@ struct Through {
 /// were.
 fn through(tag: &str, agent: &str, pcap: Option<&std::path::Path>) -> Through {
     let b = bed(tag);
-    radio_loss(&b.mb, "mbm");
+    radio(&b.mb, "mbm");
     let qdiscs_before = in_ns(&b.mb, &["tc", "qdisc", "show"]);
     let links_before = in_ns(&b.mb, &["ip", "-d", "link", "show"]);
     let mut cmd = Command::new("ip");
