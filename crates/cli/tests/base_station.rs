@@ -335,8 +335,24 @@ struct Through {
 /// stops the command with SIGINT; checks that the middlebox's qdiscs and interfaces are as they
 /// were.
 fn through(tag: &str, agent: &str, pcap: Option<&std::path::Path>) -> Through {
+    through_with(tag, agent, pcap, Some(Radio), (2 << 20, 64 * 1024))
+}
+
+/// The wireless side's radio ([`radio`]).
+struct Radio;
+
+/// [`through`] with the radio or without, `(transfer, receiver's buffer)`.
+fn through_with(
+    tag: &str,
+    agent: &str,
+    pcap: Option<&std::path::Path>,
+    with_radio: Option<Radio>,
+    (transfer, buffer): (u64, u32),
+) -> Through {
     let b = bed(tag);
-    radio(&b.mb, "mbm");
+    if with_radio.is_some() {
+        radio(&b.mb, "mbm");
+    }
     let qdiscs_before = in_ns(&b.mb, &["tc", "qdisc", "show"]);
     let links_before = in_ns(&b.mb, &["ip", "-d", "link", "show"]);
     let mut cmd = Command::new("ip");
@@ -371,8 +387,7 @@ fn through(tag: &str, agent: &str, pcap: Option<&std::path::Path>) -> Through {
     let stop = AtomicBool::new(false);
     let received = AtomicU64::new(0);
     let to = SocketAddrV4::new(RECEIVER, 5001);
-    let rx = Receiver::listen(&b.rcv, to, 64 * 1024).expect("the receiver listens");
-    let transfer = 2 << 20;
+    let rx = Receiver::listen(&b.rcv, to, buffer).expect("the receiver listens");
     let (rx, tx) = std::thread::scope(|s| {
         let r = s.spawn(|| rx.run(&stop, &received));
         let t = endpoint::send(
@@ -475,6 +490,21 @@ fn without_the_agent_the_sender_recovers_every_loss_itself() {
     eprintln!(
         "e2e: {:.2} s, sender retransmissions {}",
         t.seconds, t.sender_retransmissions
+    );
+}
+
+/// The bridge's own speed, the loss off: 256 MB through snoop with a 4 MB window, the rate
+/// printed (no assertion on time: a measurement for docs/live.md).
+#[test]
+#[ignore = "live: needs root and ip netns (scripts/test-all runs it where they exist)"]
+fn throughput_through_snoop_with_the_loss_off() {
+    require_live("throughput_through_snoop_with_the_loss_off");
+    let transfer = 256 << 20;
+    let t = through_with("rate", "snoop", None, None, (transfer, 4 << 20));
+    eprintln!(
+        "snoop, no loss: {:.0} Mb/s ({:.2} s)",
+        transfer as f64 * 8.0 / t.seconds / 1e6,
+        t.seconds
     );
 }
 
