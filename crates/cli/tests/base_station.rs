@@ -545,3 +545,34 @@ fn bad_interfaces_and_agents_are_refused_in_one_line() {
         assert!(errors[0].contains(needle), "{needle}: {err}");
     }
 }
+
+/// One `error:` line, exit code 2, for an interface that is down and for a user who is not root
+/// (interfaces that exist, in a namespace of the test's own).
+#[test]
+#[ignore = "live: needs root and ip netns (scripts/test-all runs it where they exist)"]
+fn an_interface_down_and_a_user_not_root_are_refused_in_one_line() {
+    use std::os::unix::process::CommandExt;
+    require_live("an_interface_down_and_a_user_not_root_are_refused_in_one_line");
+    let ns = Namespace::create(format!("snlbs-{}-refuse", std::process::id())).expect("namespace");
+    ns.ip(&["link", "add", "w0", "type", "veth", "peer", "name", "m0"])
+        .expect("a veth pair");
+    let run = |uid: Option<u32>| {
+        // a child forked from this thread starts in the namespace the thread is in
+        let _in = ns.enter().expect("enter");
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_snooplab"));
+        cmd.args(["base-station", "--wired", "w0", "--wireless", "m0"]);
+        if let Some(uid) = uid {
+            cmd.uid(uid).gid(uid);
+        }
+        cmd.output().expect("the snooplab binary runs")
+    };
+    let one_error = |o: &std::process::Output, needle: &str| {
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("error:")).collect();
+        assert_eq!(errors.len(), 1, "{err}");
+        assert!(errors[0].contains(needle), "{needle}: {err}");
+    };
+    one_error(&run(None), "is down");
+    one_error(&run(Some(65534)), "needs root");
+}

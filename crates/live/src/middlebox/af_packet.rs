@@ -16,9 +16,11 @@ use super::device::FrameDevice;
 /// `PACKET_OUTGOING` of `sll_pkttype` (linux/if_packet.h): a frame this host sent, which a
 /// packet socket sees too. The bridge's own writes come back this way and are not read again.
 const PACKET_OUTGOING: u8 = 4;
-/// The receive buffer asked for: a burst at the line rate of a gigabit interface for about 30 ms
-/// while the loop handles the other side.
-const RECEIVE_BUFFER: libc::c_int = 4 << 20;
+/// The receive and send buffers asked for: a burst at the line rate of a gigabit interface for
+/// about 30 ms while the loop handles the other side, and as much waiting in the interface's
+/// queue (a frame written counts against the socket until the interface has sent it; a full
+/// buffer refuses the write, which the bridge counts and drops).
+const SOCKET_BUFFER: libc::c_int = 4 << 20;
 
 fn check(ret: libc::c_int) -> io::Result<libc::c_int> {
     if ret < 0 {
@@ -99,7 +101,8 @@ impl PacketSocket {
         mreq.mr_type = libc::PACKET_MR_PROMISC as u16;
         sock.set_option(libc::SOL_PACKET, libc::PACKET_ADD_MEMBERSHIP, &mreq)?;
         // a bigger buffer is better but not needed: without CAP_NET_ADMIN the default stays
-        let _ = sock.set_option(libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, &RECEIVE_BUFFER);
+        let _ = sock.set_option(libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, &SOCKET_BUFFER);
+        let _ = sock.set_option(libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, &SOCKET_BUFFER);
         // frames of every interface may have queued between socket() and bind()
         let mut scratch = vec![0u8; 65536];
         while sock.recv(&mut scratch)?.is_some() {}
