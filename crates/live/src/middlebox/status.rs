@@ -29,12 +29,15 @@ pub fn status_line<D: FrameDevice>(bridge: &Bridge<D>, elapsed: Time) -> String 
         .iter()
         .map(|(k, v)| format!("{k}={v}"))
         .collect();
+    let held = bridge.agent().probe();
     format!(
-        "base-station: {:.1} s; wired {}; wireless {}; agent {}",
+        "base-station: {:.1} s; wired {}; wireless {}; agent {} (holds {} segments, {} bytes)",
         as_secs_f64(elapsed),
         side(WIRED),
         side(WIRELESS),
-        agent.join(" ")
+        agent.join(" "),
+        held.held_segments,
+        held.held_bytes
     )
 }
 
