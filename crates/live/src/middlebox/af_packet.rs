@@ -16,6 +16,9 @@ use super::device::FrameDevice;
 /// `PACKET_OUTGOING` of `sll_pkttype` (linux/if_packet.h): a frame this host sent, which a
 /// packet socket sees too. The bridge's own writes come back this way and are not read again.
 const PACKET_OUTGOING: u8 = 4;
+/// `PACKET_IGNORE_OUTGOING` (linux/if_packet.h, Linux 4.20): the kernel does not queue a
+/// socket the frames sent on its interface, each of which would cost a read to discard.
+const PACKET_IGNORE_OUTGOING: libc::c_int = 23;
 /// The receive and send buffers asked for: a burst at the line rate of a gigabit interface for
 /// about 30 ms while the loop handles the other side, and as much waiting in the interface's
 /// queue (a frame written counts against the socket until the interface has sent it; a full
@@ -103,6 +106,8 @@ impl PacketSocket {
         // a bigger buffer is better but not needed: without CAP_NET_ADMIN the default stays
         let _ = sock.set_option(libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, &SOCKET_BUFFER);
         let _ = sock.set_option(libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, &SOCKET_BUFFER);
+        // an older kernel queues them, and `recv` skips them
+        let _ = sock.set_option(libc::SOL_PACKET, PACKET_IGNORE_OUTGOING, &1 as &libc::c_int);
         // frames of every interface may have queued between socket() and bind()
         let mut scratch = vec![0u8; 65536];
         while sock.recv(&mut scratch)?.is_some() {}
