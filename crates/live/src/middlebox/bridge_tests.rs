@@ -216,3 +216,16 @@ fn each_sides_capture_holds_every_frame_it_carried_in_both_directions() {
     let header = w.0.lock().unwrap()[20..24].to_vec();
     assert_eq!(header, 1u32.to_le_bytes(), "LINKTYPE_ETHERNET");
 }
+
+/// A packet the parser rejects (here an IPv4 header checksum broken) is not the bridge's to
+/// judge: it passes unchanged, past the agent, as any frame that is not IPv4/TCP.
+#[test]
+fn an_ipv4_packet_the_parser_rejects_passes_unchanged_past_the_agent() {
+    let mut b = bridge("snoop");
+    let mut bad = tcp(true, 1000, 1, 100);
+    bad[14 + 10] ^= 0xff; // the IPv4 header checksum
+    arrive(&mut b, WIRED, bad.clone());
+    assert_eq!(sent(&b, WIRELESS), [bad]);
+    assert_eq!(b.counters[WIRED].passed_in, 1);
+    assert_eq!(b.agent().counters().get("forwarded"), 0);
+}
