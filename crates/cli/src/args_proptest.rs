@@ -51,6 +51,7 @@ fn check(cmd: &Command) -> Result<(), String> {
         // live checks its settings in live_cmd (needs root to go further), channel-trace as it
         // writes, channel fit as it reads its trace; their parsing is here
         Command::Live(_)
+        | Command::BaseStation(_)
         | Command::ChannelTrace(_)
         | Command::Channel(_)
         | Command::KernelCheck(_)

@@ -86,6 +86,9 @@ pub enum Command {
     /// Run the base-station agents on real Linux TCP: two network namespaces, a TUN device in
     /// each, snooplab between them as the base station (needs root).
     Live(LiveArgs),
+    /// Run a base-station agent (snoop, ...) between two real interfaces of this machine as a
+    /// transparent middlebox (needs root; docs/live.md).
+    BaseStation(crate::base_station::BaseStationArgs),
     /// Write a channel trace for `--down trace:FILE`: from a Gilbert-Elliott process or a `ping`
     /// log (docs/channels.md).
     ChannelTrace(crate::channel_cmd::ChannelTraceArgs),

@@ -2,6 +2,7 @@
 
 #[cfg(test)]
 mod args_proptest;
+mod base_station;
 mod bench;
 mod bench_hot;
 mod channel_cmd;
@@ -99,6 +100,7 @@ fn main() {
         cli::Command::Reproduce(a) => reproduce::reproduce(a),
         cli::Command::Plot(a) => plot_cmd::plot(a),
         cli::Command::Live(a) => live_cmd::live(a),
+        cli::Command::BaseStation(a) => base_station::base_station(a),
         cli::Command::ChannelTrace(a) => channel_cmd::channel_trace(&a),
         cli::Command::Channel(c) => channel_fit::channel(&c),
         cli::Command::KernelCheck(c) => kernel_check::kernel_check(&c),

@@ -16,6 +16,7 @@ pub mod hosts;
 pub mod kernel_samples;
 pub mod lateness;
 pub mod link_config;
+pub mod middlebox;
 pub mod netns;
 pub(crate) mod network_check;
 pub mod network_report;

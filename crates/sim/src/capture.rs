@@ -17,6 +17,9 @@ use crate::packet::SimPacket;
 pub(crate) const PCAP_MAGIC_NS: u32 = 0xa1b2_3c4d;
 /// `LINKTYPE_IPV4`: each record is one IPv4 datagram, no link header.
 pub const LINKTYPE_IPV4: u32 = 228;
+/// `LINKTYPE_ETHERNET`: each record is one Ethernet frame, its link header first (the live
+/// mode's middlebox, which captures frames as its interfaces carried them).
+pub const LINKTYPE_ETHERNET: u32 = 1;
 /// Snap length written in the file header: packets are never cut.
 pub(crate) const SNAPLEN: u32 = 65535;
 
@@ -28,7 +31,12 @@ pub struct PcapWriter<W: Write> {
 
 impl<W: Write> PcapWriter<W> {
     /// Writes the file header.
-    pub fn new(mut out: W) -> io::Result<PcapWriter<W>> {
+    pub fn new(out: W) -> io::Result<PcapWriter<W>> {
+        PcapWriter::with_link_type(out, LINKTYPE_IPV4)
+    }
+
+    /// Writes the file header of a capture whose records are of `link_type`.
+    pub fn with_link_type(mut out: W, link_type: u32) -> io::Result<PcapWriter<W>> {
         let mut h = Vec::with_capacity(24);
         h.extend_from_slice(&PCAP_MAGIC_NS.to_le_bytes());
         h.extend_from_slice(&2u16.to_le_bytes()); // version 2.4
@@ -36,7 +44,7 @@ impl<W: Write> PcapWriter<W> {
         h.extend_from_slice(&0i32.to_le_bytes()); // GMT offset
         h.extend_from_slice(&0u32.to_le_bytes()); // timestamp accuracy
         h.extend_from_slice(&SNAPLEN.to_le_bytes());
-        h.extend_from_slice(&LINKTYPE_IPV4.to_le_bytes());
+        h.extend_from_slice(&link_type.to_le_bytes());
         out.write_all(&h)?;
         Ok(PcapWriter { out, packets: 0 })
     }

@@ -1,0 +1,128 @@
+//! `snooplab base-station`: a base-station agent between two real interfaces of this machine, as
+//! a transparent middlebox (docs/live.md, "The base station as a middlebox";
+//! `snooplab_live::middlebox`).
+
+use clap::Args;
+
+use snooplab_live::middlebox::af_packet::{interface_index, PacketSocket};
+use snooplab_live::middlebox::agent_choice::agent_named;
+use snooplab_live::middlebox::bridge::Bridge;
+use snooplab_live::middlebox::signals;
+use snooplab_live::middlebox::status::status_line;
+use snooplab_live::sys;
+use snooplab_sim::capture::Sink;
+
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    sudo snooplab base-station --wired eth0 --wireless wlan0              # snoop between the uplink and the radio\n  \
+    sudo snooplab base-station --wired eth0 --wireless wlan0 --agent ll   # the link-layer agent, TCP-unaware\n  \
+    sudo ip netns exec mb snooplab base-station --wired veth-w --wireless veth-m\n  \
+    sudo kill -USR1 $(pidof snooplab)                                     # print the counters now\n  \
+    sudo snooplab base-station --wired eth0 --wireless wlan0 --pcap caps/ # caps/wired.pcap, caps/wireless.pcap\n\n\
+Frames are read raw on both interfaces (AF_PACKET, promiscuous while it runs); IPv4/TCP goes to the\n\
+agent, everything else (ARP, IPv6, UDP, ICMP) passes unchanged. The interfaces must be up, best\n\
+without addresses of their own, and hand over frames as on the wire: GRO and LRO off\n\
+(ethtool -K IFACE gro off lro off). Ctrl-C stops it and prints the counters; nothing of the\n\
+interfaces is left changed. Needs root (CAP_NET_RAW).")]
+pub struct BaseStationArgs {
+    /// The interface facing the wired side (the fixed hosts).
+    #[arg(long, value_name = "IFACE")]
+    pub wired: String,
+    /// The interface facing the wireless side (the mobile hosts).
+    #[arg(long, value_name = "IFACE")]
+    pub wireless: String,
+    /// The agent: snoop (ll-tcp-aware), ll, ll-smart-tcp-aware, bs-eln, bs-nack, e2e (routes
+    /// only), or a scenario file's node agent (snoop-002, ...).
+    #[arg(long, default_value = "snoop")]
+    pub agent: String,
+    /// Write each interface's frames (read and written) to DIR/wired.pcap and DIR/wireless.pcap.
+    #[arg(long, value_name = "DIR")]
+    pub pcap: Option<std::path::PathBuf>,
+}
+
+/// The two capture files in `dir`, created (with `dir`) empty.
+fn capture_files(dir: &std::path::Path) -> Result<[Sink; 2], String> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot create the capture directory {}: {e}", dir.display()))?;
+    let open = |name: &str| -> Result<Sink, String> {
+        let path = dir.join(name);
+        let f = std::fs::File::create(&path)
+            .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+        Ok(Box::new(std::io::BufWriter::new(f)))
+    };
+    Ok([open("wired.pcap")?, open("wireless.pcap")?])
+}
+
+/// Whether this process runs as root (the effective user id).
+fn is_root() -> bool {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("Uid:"))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .is_some_and(|v| v == "0")
+}
+
+pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
+    let agent = agent_named(&a.agent)?;
+    if a.wired == a.wireless {
+        return Err(format!(
+            "--wired and --wireless are both '{}': the base station needs two interfaces",
+            a.wired
+        ));
+    }
+    for name in [&a.wired, &a.wireless] {
+        if interface_index(name).is_none() {
+            return Err(format!(
+                "no interface named '{name}' in this network namespace (ip link lists them)"
+            ));
+        }
+    }
+    if !is_root() {
+        return Err(
+            "base-station needs root (raw packet sockets on both interfaces): run it \
+                    as root (sudo snooplab base-station ...)"
+                .into(),
+        );
+    }
+    let open = |name: &str| {
+        PacketSocket::open(name).map_err(|e| format!("cannot open interface '{name}': {e}"))
+    };
+    let (wired, wireless) = (open(&a.wired)?, open(&a.wireless)?);
+    sys::catch_stop_signals().map_err(|e| format!("cannot catch the stop signals: {e}"))?;
+    signals::catch_status_signal().map_err(|e| format!("cannot catch SIGUSR1: {e}"))?;
+    eprintln!(
+        "base-station: {} between wired {} and wireless {} (pid {}); SIGUSR1 prints the counters, \
+         Ctrl-C stops",
+        a.agent,
+        a.wired,
+        a.wireless,
+        std::process::id()
+    );
+    let mut bridge = Bridge::new(wired, wireless, agent);
+    if let Some(dir) = &a.pcap {
+        let [w, m] = capture_files(dir)?;
+        bridge
+            .capture_into(w, m)
+            .map_err(|e| format!("cannot write the captures' headers: {e}"))?;
+    }
+    let stop = sys::stop_requested;
+    let mut between = |b: &Bridge<PacketSocket>| {
+        if signals::status_asked() {
+            eprintln!("{}", status_line(b, b.now()));
+        }
+    };
+    let ran = bridge.run(&stop, &mut between);
+    // the final counters whether it stopped on a signal or an error; the sockets close on return
+    println!("{}", status_line(&bridge, bridge.now()));
+    let captured = bridge.finish_captures();
+    ran?;
+    if let (Some([w, m]), Some(dir)) = (captured?, &a.pcap) {
+        eprintln!(
+            "base-station: {w} frames in {}, {m} in {}",
+            dir.join("wired.pcap").display(),
+            dir.join("wireless.pcap").display()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,201 @@
+//! One interface of the middlebox read and written raw: an `AF_PACKET` socket (packet(7)) bound to
+//! the interface, `SOCK_RAW` with `ETH_P_ALL`, so that every frame the interface receives is read
+//! with its link-layer header and every frame written leaves as it is. The interface is put in
+//! promiscuous mode through the socket's own membership (`PACKET_ADD_MEMBERSHIP`,
+//! `PACKET_MR_PROMISC`), which the kernel counts per socket and drops when the socket closes
+//! (net/packet/af_packet.c, `packet_dev_mc` / `packet_flush_mclist`): however the process ends,
+//! the interface is left as it was. Nothing else about it is changed (no address, no qdisc, no
+//! state). The middlebox's system calls are here, as `sys.rs` holds the rest of the crate's.
+
+use std::ffi::CString;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+
+use super::device::FrameDevice;
+
+/// `PACKET_OUTGOING` of `sll_pkttype` (linux/if_packet.h): a frame this host sent, which a
+/// packet socket sees too. The bridge's own writes come back this way and are not read again.
+const PACKET_OUTGOING: u8 = 4;
+/// `PACKET_IGNORE_OUTGOING` (linux/if_packet.h, Linux 4.20): the kernel does not queue a
+/// socket the frames sent on its interface, each of which would cost a read to discard.
+const PACKET_IGNORE_OUTGOING: libc::c_int = 23;
+/// The receive and send buffers asked for: a burst at the line rate of a gigabit interface for
+/// about 30 ms while the loop handles the other side, and as much waiting in the interface's
+/// queue (a frame written counts against the socket until the interface has sent it; a full
+/// buffer refuses the write, which the bridge counts and drops).
+const SOCKET_BUFFER: libc::c_int = 4 << 20;
+
+fn check(ret: libc::c_int) -> io::Result<libc::c_int> {
+    if ret < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(ret)
+    }
+}
+
+/// The index of interface `name` in the calling thread's namespace, `None` if there is none.
+pub fn interface_index(name: &str) -> Option<u32> {
+    let c = CString::new(name).ok()?;
+    // SAFETY: a NUL-terminated name.
+    let index = unsafe { libc::if_nametoindex(c.as_ptr()) };
+    (index != 0).then_some(index)
+}
+
+#[derive(Debug)]
+pub struct PacketSocket {
+    fd: OwnedFd,
+    name: String,
+}
+
+#[repr(C)]
+struct IfReqFlags {
+    name: [u8; libc::IFNAMSIZ],
+    flags: libc::c_short,
+    _pad: [u8; 22],
+}
+
+impl PacketSocket {
+    /// Opens interface `name` raw (non-blocking) and puts it in promiscuous mode for as long as
+    /// the socket lives. Fails if the interface does not exist or is down, or without
+    /// `CAP_NET_RAW`.
+    pub fn open(name: &str) -> io::Result<PacketSocket> {
+        let index = interface_index(name).ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::NotFound,
+                format!("no interface named '{name}' here"),
+            )
+        })?;
+        let proto = (libc::ETH_P_ALL as u16).to_be();
+        // SAFETY: creating a socket; the descriptor is owned below.
+        let fd = check(unsafe {
+            libc::socket(
+                libc::AF_PACKET,
+                libc::SOCK_RAW | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC,
+                libc::c_int::from(proto),
+            )
+        })?;
+        // SAFETY: fd was just returned by socket and is owned by nobody else.
+        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        let mut sock = PacketSocket {
+            fd,
+            name: name.to_string(),
+        };
+        if !sock.is_up()? {
+            return Err(io::Error::other(format!(
+                "interface '{name}' is down (ip link set {name} up)"
+            )));
+        }
+        // SAFETY: sockaddr_ll is plain old data; all-zero is valid before the fields are set.
+        let mut addr: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
+        addr.sll_family = libc::AF_PACKET as u16;
+        addr.sll_protocol = proto;
+        addr.sll_ifindex = index as i32;
+        // SAFETY: addr is a valid sockaddr_ll of the size passed.
+        check(unsafe {
+            libc::bind(
+                sock.fd.as_raw_fd(),
+                (&addr as *const libc::sockaddr_ll).cast(),
+                std::mem::size_of::<libc::sockaddr_ll>() as libc::socklen_t,
+            )
+        })?;
+        // SAFETY: packet_mreq is plain old data.
+        let mut mreq: libc::packet_mreq = unsafe { std::mem::zeroed() };
+        mreq.mr_ifindex = index as i32;
+        mreq.mr_type = libc::PACKET_MR_PROMISC as u16;
+        sock.set_option(libc::SOL_PACKET, libc::PACKET_ADD_MEMBERSHIP, &mreq)?;
+        // a bigger buffer is better but not needed: without CAP_NET_ADMIN the default stays
+        let _ = sock.set_option(libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, &SOCKET_BUFFER);
+        let _ = sock.set_option(libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, &SOCKET_BUFFER);
+        // an older kernel queues them, and `recv` skips them
+        let _ = sock.set_option(libc::SOL_PACKET, PACKET_IGNORE_OUTGOING, &1 as &libc::c_int);
+        // frames of every interface may have queued between socket() and bind()
+        let mut scratch = vec![0u8; 65536];
+        while sock.recv(&mut scratch)?.is_some() {}
+        Ok(sock)
+    }
+
+    fn set_option<T>(&self, level: libc::c_int, name: libc::c_int, value: &T) -> io::Result<()> {
+        // SAFETY: value is valid for size_of::<T>() bytes, the size passed.
+        check(unsafe {
+            libc::setsockopt(
+                self.fd.as_raw_fd(),
+                level,
+                name,
+                (value as *const T).cast(),
+                std::mem::size_of::<T>() as libc::socklen_t,
+            )
+        })
+        .map(|_| ())
+    }
+
+    /// Whether the interface is up (`SIOCGIFFLAGS`, `IFF_UP`).
+    fn is_up(&self) -> io::Result<bool> {
+        let mut req = IfReqFlags {
+            name: [0; libc::IFNAMSIZ],
+            flags: 0,
+            _pad: [0; 22],
+        };
+        let n = self.name.len().min(libc::IFNAMSIZ - 1);
+        req.name[..n].copy_from_slice(&self.name.as_bytes()[..n]);
+        // SAFETY: SIOCGIFFLAGS reads and writes a struct ifreq, which IfReqFlags lays out.
+        check(unsafe {
+            libc::ioctl(
+                self.fd.as_raw_fd(),
+                libc::SIOCGIFFLAGS as _,
+                &mut req as *mut IfReqFlags,
+            )
+        })?;
+        Ok(req.flags & libc::IFF_UP as libc::c_short != 0)
+    }
+}
+
+impl FrameDevice for PacketSocket {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn raw_fd(&self) -> Option<RawFd> {
+        Some(self.fd.as_raw_fd())
+    }
+
+    /// The next frame the interface received (not one it sent), `None` when none is waiting.
+    fn recv(&mut self, buf: &mut [u8]) -> io::Result<Option<usize>> {
+        loop {
+            // SAFETY: sockaddr_ll is plain old data.
+            let mut from: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
+            let mut len = std::mem::size_of::<libc::sockaddr_ll>() as libc::socklen_t;
+            // SAFETY: buf is valid for buf.len() bytes; from and len describe a sockaddr_ll.
+            let n = unsafe {
+                libc::recvfrom(
+                    self.fd.as_raw_fd(),
+                    buf.as_mut_ptr().cast(),
+                    buf.len(),
+                    libc::MSG_TRUNC,
+                    (&mut from as *mut libc::sockaddr_ll).cast(),
+                    &mut len,
+                )
+            };
+            if n < 0 {
+                let e = io::Error::last_os_error();
+                return match e.kind() {
+                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => Ok(None),
+                    _ => Err(e),
+                };
+            }
+            if from.sll_pkttype == PACKET_OUTGOING {
+                continue;
+            }
+            // MSG_TRUNC: the frame's real length, which may exceed the buffer (a GRO frame)
+            return Ok(Some(n as usize));
+        }
+    }
+
+    fn send(&mut self, frame: &[u8]) -> io::Result<()> {
+        // SAFETY: frame is valid for its length; the socket is bound to the interface.
+        let n = unsafe { libc::send(self.fd.as_raw_fd(), frame.as_ptr().cast(), frame.len(), 0) };
+        if n < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,285 @@
+//! The base station as a transparent bridge of two interfaces (docs/live.md, "The base station as
+//! a middlebox"): each frame read on one side is handed on to the other. An IPv4/TCP packet goes
+//! to the agent as arriving on its port (the wired interface is the agent's `Port::Wired`, the
+//! wireless one its `Port::Wireless`, the two ports every agent is written for), and what the
+//! agent sends leaves by the port it names, framed as `ethernet.rs` says. Every other frame (ARP,
+//! IPv6, UDP, ICMP, an IPv4 fragment, a VLAN-tagged frame, a packet the parser rejects) passes to
+//! the other side byte for byte. The agent's clock is the real one (nanoseconds since the bridge
+//! started), its timers served as they fall due.
+
+use std::time::Instant;
+
+use snooplab_proto::agent::{Agent, Port};
+use snooplab_proto::time::MS;
+use snooplab_proto::Time;
+use snooplab_sim::capture::{PcapWriter, Sink, LINKTYPE_ETHERNET};
+use snooplab_sim::packet::SimPacket;
+
+use super::device::FrameDevice;
+use super::ethernet::{self, Headers};
+use crate::sys;
+
+/// Frames read from one side before the other is looked at.
+const READ_BATCH: usize = 64;
+/// The largest frame read: an MTU of 9000 (jumbo frames) and its header, with room to spare.
+/// A larger read is a GRO or LRO super-frame (see [`SideCounters::oversize`]).
+const MAX_FRAME: usize = 16384;
+/// The longest sleep: how often the loop looks at its stop and status requests when no frame
+/// comes and the agent wants no timer.
+pub const IDLE_WAKE: Time = 50 * MS;
+
+/// The two sides, as indices into the bridge's devices.
+pub const WIRED: usize = 0;
+pub const WIRELESS: usize = 1;
+
+fn port_of(side: usize) -> Port {
+    if side == WIRED {
+        Port::Wired
+    } else {
+        Port::Wireless
+    }
+}
+
+fn side_of(port: Port) -> usize {
+    match port {
+        Port::Wired => WIRED,
+        Port::Wireless => WIRELESS,
+    }
+}
+
+/// What crossed one interface.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SideCounters {
+    /// Frames read on it.
+    pub frames_in: u64,
+    /// ... of them IPv4/TCP, handed to the agent.
+    pub tcp_in: u64,
+    /// ... of them anything else, passed to the other side unchanged.
+    pub passed_in: u64,
+    /// Frames larger than the bridge reads (a GRO or LRO super-frame: turn them off on the
+    /// interface, `ethtool -K IFACE gro off lro off`), dropped.
+    pub oversize: u64,
+    /// Frames written on it: passed unchanged from the other side, and the agent's.
+    pub passed_out: u64,
+    pub agent_out: u64,
+    /// Packets of the agent for it with no link-layer header known for their addresses, dropped.
+    pub no_header: u64,
+    /// Writes the interface refused (its queue full, say).
+    pub write_errors: u64,
+}
+
+pub struct Bridge<D: FrameDevice> {
+    /// `devices[WIRED]`, `devices[WIRELESS]`.
+    devices: [D; 2],
+    agent: Box<dyn Agent<SimPacket>>,
+    headers: Headers,
+    clock: Instant,
+    buf: Vec<u8>,
+    out: Vec<u8>,
+    pub counters: [SideCounters; 2],
+    /// Each interface's frames, read and written, as pcaps (`--pcap`).
+    captures: Option<[PcapWriter<Sink>; 2]>,
+    /// The first error writing a capture; capturing stops there.
+    pub capture_error: Option<String>,
+}
+
+/// The wall clock in nanoseconds, for captures (Wireshark shows when a frame crossed).
+fn wall_clock() -> Time {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as Time)
+}
+
+/// Records `frame` into side `side`'s capture, if there are captures; the first error stops them.
+fn record(
+    captures: &mut Option<[PcapWriter<Sink>; 2]>,
+    error: &mut Option<String>,
+    side: usize,
+    frame: &[u8],
+) {
+    let Some(c) = captures.as_mut() else {
+        return;
+    };
+    if let Err(e) = c[side].write(wall_clock(), frame) {
+        *error = Some(format!("cannot write a capture: {e}"));
+        *captures = None;
+    }
+}
+
+impl<D: FrameDevice> Bridge<D> {
+    /// The bridge of `wired` and `wireless` running `agent`, its clock starting now.
+    pub fn new(wired: D, wireless: D, agent: Box<dyn Agent<SimPacket>>) -> Bridge<D> {
+        Bridge {
+            devices: [wired, wireless],
+            agent,
+            headers: Headers::default(),
+            clock: Instant::now(),
+            buf: vec![0; MAX_FRAME],
+            out: Vec::with_capacity(MAX_FRAME),
+            counters: [SideCounters::default(); 2],
+            captures: None,
+            capture_error: None,
+        }
+    }
+
+    /// Records every frame each interface carries from now on (read or written) into `wired`
+    /// and `wireless`, as Ethernet pcaps.
+    pub fn capture_into(&mut self, wired: Sink, wireless: Sink) -> std::io::Result<()> {
+        let w = PcapWriter::with_link_type(wired, LINKTYPE_ETHERNET)?;
+        let m = PcapWriter::with_link_type(wireless, LINKTYPE_ETHERNET)?;
+        self.captures = Some([w, m]);
+        Ok(())
+    }
+
+    /// Flushes the captures; how many frames each holds.
+    pub fn finish_captures(&mut self) -> Result<Option<[u64; 2]>, String> {
+        if let Some(e) = self.capture_error.take() {
+            return Err(e);
+        }
+        let Some([w, m]) = self.captures.take() else {
+            return Ok(None);
+        };
+        let counts = [w.packets(), m.packets()];
+        for c in [w, m] {
+            c.finish()
+                .map_err(|e| format!("cannot write a capture: {e}"))?;
+        }
+        Ok(Some(counts))
+    }
+
+    /// The agent's time now.
+    pub fn now(&self) -> Time {
+        self.clock.elapsed().as_nanos() as Time
+    }
+
+    pub fn agent(&self) -> &dyn Agent<SimPacket> {
+        self.agent.as_ref()
+    }
+
+    pub fn device(&self, side: usize) -> &D {
+        &self.devices[side]
+    }
+
+    pub fn device_mut(&mut self, side: usize) -> &mut D {
+        &mut self.devices[side]
+    }
+
+    /// Serves the agent's timer if it is due at `now`, and sends what it sends.
+    pub fn serve_timer(&mut self, now: Time) {
+        if self.agent.poll_timeout().is_some_and(|t| t <= now) {
+            self.agent.on_timeout(now);
+            self.flush(now);
+        }
+    }
+
+    /// Reads what waits on `side` (at most a batch) and hands each frame on.
+    pub fn read_side(&mut self, side: usize) -> Result<(), String> {
+        for _ in 0..READ_BATCH {
+            let n = match self.devices[side].recv(&mut self.buf) {
+                Ok(Some(n)) => n,
+                Ok(None) => break,
+                Err(e) => return Err(format!("reading {}: {e}", self.devices[side].name())),
+            };
+            let now = self.now();
+            self.on_frame(side, n, now);
+        }
+        Ok(())
+    }
+
+    /// The frame of `len` bytes in the read buffer arrived on `side` at `now`.
+    fn on_frame(&mut self, side: usize, len: usize, now: Time) {
+        let c = &mut self.counters[side];
+        c.frames_in += 1;
+        if len > self.buf.len() {
+            c.oversize += 1;
+            return;
+        }
+        let frame = &self.buf[..len];
+        record(&mut self.captures, &mut self.capture_error, side, frame);
+        let tcp = ethernet::ipv4_of(frame).and_then(|ip| match SimPacket::from_wire(ip.to_vec()) {
+            Ok(p) if p.is_tcp() => Some((ip, p)),
+            _ => None,
+        });
+        let Some((ip, packet)) = tcp else {
+            c.passed_in += 1;
+            let other = 1 - side;
+            let r = self.devices[other].send(frame);
+            if r.is_ok() {
+                record(&mut self.captures, &mut self.capture_error, other, frame);
+            }
+            count_write(&mut self.counters[other], r, |c| c.passed_out += 1);
+            return;
+        };
+        c.tcp_in += 1;
+        self.headers.learn(frame, ip);
+        self.agent.on_packet(now, port_of(side), packet);
+        self.flush(now);
+    }
+
+    /// Sends everything the agent has to send, each packet on the side its port names.
+    fn flush(&mut self, now: Time) {
+        while let Some(tx) = self.agent.poll_transmit(now) {
+            let side = side_of(tx.port);
+            let bytes = tx.packet.wire_bytes();
+            let header = ethernet::addresses(&bytes).and_then(|(s, d)| self.headers.for_pair(s, d));
+            let Some(header) = header else {
+                self.counters[side].no_header += 1;
+                continue;
+            };
+            self.out.clear();
+            self.out.extend_from_slice(&header);
+            self.out.extend_from_slice(&bytes);
+            let r = self.devices[side].send(&self.out);
+            if r.is_ok() {
+                record(&mut self.captures, &mut self.capture_error, side, &self.out);
+            }
+            count_write(&mut self.counters[side], r, |c| c.agent_out += 1);
+        }
+    }
+
+    /// How long until the agent's next timer, at most [`IDLE_WAKE`].
+    fn sleep_for(&self, now: Time) -> Time {
+        let wake = now + IDLE_WAKE;
+        self.agent
+            .poll_timeout()
+            .map_or(wake, |t| t.min(wake))
+            .saturating_sub(now)
+    }
+
+    /// Runs until `stop()` says so, calling `between(self)` on every turn of the loop (a status
+    /// request). The devices must have descriptors.
+    pub fn run(
+        &mut self,
+        stop: &dyn Fn() -> bool,
+        between: &mut dyn FnMut(&Bridge<D>),
+    ) -> Result<(), String> {
+        let fds = [
+            self.devices[WIRED].raw_fd(),
+            self.devices[WIRELESS].raw_fd(),
+        ];
+        let [Some(wired), Some(wireless)] = fds else {
+            return Err("a device without a descriptor cannot be waited on".into());
+        };
+        let mut ready = [false; 2];
+        while !stop() {
+            between(self);
+            let now = self.now();
+            self.serve_timer(now);
+            sys::wait_readable_into(&[wired, wireless], &mut ready, self.sleep_for(now))
+                .map_err(|e| format!("waiting for frames: {e}"))?;
+            for side in [WIRED, WIRELESS] {
+                if ready[side] {
+                    self.read_side(side)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn count_write(c: &mut SideCounters, r: std::io::Result<()>, ok: impl FnOnce(&mut SideCounters)) {
+    match r {
+        Ok(()) => ok(c),
+        Err(_) => c.write_errors += 1,
+    }
+}

@@ -1,0 +1,37 @@
+//! `snooplab base-station` (docs/live.md, "The base station as a middlebox"): the engine's
+//! base-station agents between two real interfaces of the machine, one facing the wired side and
+//! one the wireless side, as a transparent middlebox.
+//!
+//! **The mechanism: an `AF_PACKET` bridge** (`af_packet.rs`, `bridge.rs`). Each interface is read
+//! and written raw by a packet socket; a frame read on one side is handed to the agent (IPv4/TCP)
+//! or passed unchanged (everything else), and what the agent sends leaves on the side it names.
+//! Why this and not routing with NFQUEUE or TPROXY:
+//!
+//! - The agents are written for two ports, `Port::Wired` and `Port::Wireless`, and a bridge has
+//!   exactly those: the interface a frame came in on is its port. A router with NFQUEUE hands a
+//!   verdict per packet (accept, drop, modified), not a place for packets the agent makes itself:
+//!   snoop's local retransmissions would have to be injected through a raw socket besides, and
+//!   their port inferred from routes.
+//! - Transparent: the hosts keep their addresses, subnet and MAC addresses; nothing on either
+//!   side is configured (a router needs the two sides in different subnets and the hosts' routes
+//!   through it). TPROXY terminates connections in the box's own TCP, which is what a split
+//!   connection wants and nothing else does (snoop must see and resend the hosts' own segments).
+//! - It leaves the machine as it was: no address, route, iptables rule, qdisc or bridge device is
+//!   made; the interfaces' promiscuous mode belongs to the sockets and ends with them.
+//!
+//! What it costs: every frame crosses user space (a copy each way), and the interfaces must hand
+//! over frames as they were on the wire (GRO and LRO off: a merged super-frame is dropped and
+//! counted). The simulator's engine is not in this path: its network routes by address, and a
+//! transparent bridge has no addresses to route by; the agents are the engine's own objects,
+//! made by its factory (`agent_choice.rs`), driven through the same four calls.
+
+pub mod af_packet;
+pub mod agent_choice;
+pub mod bridge;
+pub mod device;
+pub mod ethernet;
+pub mod signals;
+pub mod status;
+
+#[cfg(test)]
+mod bridge_tests;
