@@ -1,0 +1,254 @@
+//! Scripted packet-level tests of RFC 6675's SACK loss recovery with RFC 6937's PRR
+//! (`recovery/rfc6675.rs`, `recovery/scoreboard.rs`, `recovery/prr.rs`): one test per rule, each
+//! failing when its rule is removed. A sender with `segs` segments of 1000 bytes outstanding;
+//! the receiver's ACKs are scripted, SACK blocks given as segment indices.
+
+use super::recovery::Rfc6675;
+use super::tests::{ack_to_sender, drain, established_hosts, MSS};
+use super::*;
+use crate::seq::Seq;
+use crate::time::{MS, SEC};
+
+/// A SACK sender with RFC 6675 and PRR, `segs` segments outstanding (cwnd `segs` segments,
+/// ssthresh not yet set), a send buffer of `buffer` bytes; returns it and the first outstanding
+/// segment's sequence number.
+fn sender(segs: u32, buffer: u32) -> (Tcp, Seq) {
+    let host = HostProfile {
+        sack_recovery: SackRecovery::Rfc6675Prr,
+        ..HostProfile::default()
+    };
+    let (mut s, _r) = established_hosts(buffer, 10_000_000, RecoveryPolicy::SACK, host);
+    drain(&mut s);
+    let mut t = 10 * MS;
+    while s.snd_max().since(s.snd_una()) < segs * MSS {
+        let next = s.snd_una() + MSS;
+        s.on_segment(t, &ack_to_sender(&s, next, 64000));
+        drain(&mut s);
+        t += MS;
+    }
+    assert_eq!(s.snd_max().since(s.snd_una()), segs * MSS);
+    assert_eq!(s.cwnd(), segs * MSS);
+    let base = s.snd_una();
+    (s, base)
+}
+
+/// An ACK for segment `ack` (an index from `base`) with SACK blocks `[from, to)` of indices, the
+/// window as it was: a duplicate if `ack` is `snd_una`'s.
+fn ack(s: &Tcp, base: Seq, ack: u32, blocks: &[(u32, u32)]) -> Segment {
+    let mut a = ack_to_sender(s, base + ack * MSS, s.snd_wnd() as u16);
+    for &(from, to) in blocks {
+        a.sack.push(base + from * MSS, base + to * MSS);
+    }
+    a
+}
+
+/// The data segments sent since the last call, as indices from `base`.
+fn sent(s: &mut Tcp, base: Seq) -> Vec<u32> {
+    drain(s)
+        .iter()
+        .filter(|(seg, _)| seg.len > 0)
+        .map(|(seg, _)| seg.seq.since(base) / MSS)
+        .collect()
+}
+
+fn rfc(s: &Tcp) -> &Rfc6675 {
+    s.sel.rfc()
+}
+
+/// IsLost(HighACK + 1): one duplicate ACK that SACKs three segments above the hole starts
+/// recovery at once (RFC 6675 section 5 step 2), two do not.
+#[test]
+fn is_lost_starts_recovery_before_the_third_duplicate() {
+    let (mut s, base) = sender(10, 64 * 1024);
+    s.on_segment(SEC, &ack(&s, base, 0, &[(1, 3)]));
+    assert_eq!(
+        sent(&mut s, base),
+        Vec::<u32>::new(),
+        "two SACKed above: not lost"
+    );
+    assert_eq!(s.stats().fast_retransmits, 0);
+
+    let (mut s, base) = sender(10, 64 * 1024);
+    s.on_segment(SEC, &ack(&s, base, 0, &[(1, 4)]));
+    assert_eq!(s.dupacks(), 1);
+    assert_eq!(
+        sent(&mut s, base),
+        vec![0],
+        "three SACKed above: lost, resent"
+    );
+    assert_eq!(s.stats().fast_retransmits, 1);
+    assert_eq!(s.ssthresh(), 5 * MSS, "FlightSize / 2");
+}
+
+/// Without SACK blocks the DupThresh-th duplicate starts recovery (step 1), and the segment at
+/// HighACK + 1 is resent at once (step 4.3).
+#[test]
+fn third_duplicate_starts_recovery() {
+    let (mut s, base) = sender(10, 64 * 1024);
+    for _ in 0..2 {
+        s.on_segment(SEC, &ack(&s, base, 0, &[]));
+        assert!(sent(&mut s, base).is_empty());
+    }
+    s.on_segment(SEC, &ack(&s, base, 0, &[]));
+    assert_eq!(sent(&mut s, base), vec![0]);
+    assert_eq!(rfc(&s).recovery_point, Some(base + 10 * MSS), "HighData");
+}
+
+/// SetPipe: on entry with segment 0 lost and 1-3 SACKed, pipe is the retransmission of 0 (lost,
+/// but at or below HighRxt) plus segments 4-9 in flight: 7 segments.
+#[test]
+fn pipe_counts_in_flight_and_retransmitted_octets() {
+    let (mut s, base) = sender(10, 64 * 1024);
+    s.on_segment(SEC, &ack(&s, base, 0, &[(1, 2)]));
+    s.on_segment(SEC, &ack(&s, base, 0, &[(1, 3)]));
+    s.on_segment(SEC, &ack(&s, base, 0, &[(1, 4)]));
+    assert_eq!(sent(&mut s, base), vec![0]);
+    assert_eq!(rfc(&s).pipe, 7 * MSS);
+    // PRR's window is pipe + sndcnt, sndcnt 0 here (ceil(1000 * 5000 / 10000) - 1000 < 0)
+    assert_eq!(s.cwnd(), 7 * MSS);
+    // segment 4 arrives: pipe 6 segments, still above ssthresh
+    s.on_segment(SEC, &ack(&s, base, 0, &[(1, 5)]));
+    assert_eq!(rfc(&s).pipe, 6 * MSS);
+    assert!(sent(&mut s, base).is_empty());
+}
+
+/// PRR's proportional part: while pipe is above ssthresh, one new segment for every two
+/// delivered (ssthresh / RecoverFS = 1/2), rounded up over the recovery.
+#[test]
+fn prr_sends_in_proportion_above_ssthresh() {
+    let (mut s, base) = sender(20, 64 * 1024);
+    for k in 2..=4 {
+        s.on_segment(SEC, &ack(&s, base, 0, &[(1, k)]));
+    }
+    assert_eq!(sent(&mut s, base), vec![0]);
+    assert_eq!(s.ssthresh(), 10 * MSS);
+    let mut per_ack = Vec::new();
+    for k in 5..=12 {
+        s.on_segment(SEC, &ack(&s, base, 0, &[(1, k)]));
+        per_ack.push(sent(&mut s, base));
+        assert!(rfc(&s).pipe > s.ssthresh(), "the proportional part");
+    }
+    assert_eq!(
+        per_ack,
+        vec![
+            vec![],
+            vec![],
+            vec![20],
+            vec![],
+            vec![21],
+            vec![],
+            vec![22],
+            vec![]
+        ]
+    );
+}
+
+/// PRR-SSRB: with pipe at or below ssthresh an ACK may send what it delivered plus one segment
+/// (RFC 6937's slow-start reduction bound): five segments lost, the entering ACK sends the
+/// fast retransmit and two more lost segments (NextSeg rule 1 before new data); then the bound
+/// is ssthresh - pipe.
+#[test]
+fn prr_reduction_bound_sends_delivered_plus_one() {
+    let (mut s, base) = sender(10, 64 * 1024);
+    s.on_segment(SEC, &ack(&s, base, 0, &[(5, 6)]));
+    s.on_segment(SEC, &ack(&s, base, 0, &[(5, 7)]));
+    assert!(sent(&mut s, base).is_empty());
+    s.on_segment(SEC, &ack(&s, base, 0, &[(5, 8)]));
+    // pipe 3 (segment 0's retransmission, 8 and 9 in flight) <= ssthresh 5: sndcnt =
+    // min(5 - 3, max(1 - 1, 1) + 1) = 2 segments
+    assert_eq!(sent(&mut s, base), vec![0, 1, 2]);
+    s.on_segment(SEC, &ack(&s, base, 0, &[(5, 9)]));
+    // pipe 4 (0-2 resent, 9 in flight): min(5 - 4, max(2 - 3, 1) + 1) = 1 segment
+    assert_eq!(rfc(&s).pipe, 5 * MSS);
+    assert_eq!(sent(&mut s, base), vec![3]);
+}
+
+/// NextSeg's order: (1) a lost segment before (2) new data before (3) a segment not SACKed and
+/// not lost. Segments 0 and 5 are lost; when 6 and 7 are SACKed, 5 has only two SACKed above it
+/// (not lost): with new data to send, new data goes; without (the send buffer full), 5 goes by
+/// rule 3.
+#[test]
+fn next_seg_rules_in_order() {
+    let script: [&[(u32, u32)]; 6] = [
+        &[(1, 2)],
+        &[(1, 3)],
+        &[(1, 4)],
+        &[(1, 5)],
+        &[(1, 5), (6, 7)],
+        &[(1, 5), (6, 8)],
+    ];
+    for (buffer, expected) in [(64 * 1024, 10), (10 * MSS, 5)] {
+        let (mut s, base) = sender(10, buffer);
+        let mut out = Vec::new();
+        for blocks in script {
+            s.on_segment(SEC, &ack(&s, base, 0, blocks));
+            out.push(sent(&mut s, base));
+        }
+        assert_eq!(out[2], vec![0], "entry");
+        assert!(out[3].is_empty() && out[4].is_empty());
+        assert_eq!(out[5], vec![expected], "buffer {buffer}");
+        // a third SACKed segment above 5 makes it lost; rule 1 takes it before new data
+        let (mut s, base) = sender(10, buffer);
+        for blocks in &script[..5] {
+            s.on_segment(SEC, &ack(&s, base, 0, blocks));
+        }
+        drain(&mut s);
+        s.on_segment(SEC, &ack(&s, base, 0, &[(1, 5), (6, 9)]));
+        // pipe 2 (0 resent, 9 in flight), sndcnt 3: 5 by rule 1, then new data if any (9 is
+        // above the highest SACKed octet: no rule 3)
+        let then = if buffer > 10 * MSS {
+            vec![5, 10, 11]
+        } else {
+            vec![5]
+        };
+        assert_eq!(sent(&mut s, base), then, "buffer {buffer}: lost first");
+    }
+}
+
+/// Recovery ends on the cumulative ACK at RecoveryPoint with cwnd = ssthresh; an ACK below it
+/// (partial) leaves recovery going on.
+#[test]
+fn recovery_ends_at_recovery_point() {
+    let (mut s, base) = sender(10, 10 * MSS);
+    for k in 2..=4 {
+        s.on_segment(SEC, &ack(&s, base, 0, &[(1, k), (6, 7)]));
+    }
+    assert_eq!(sent(&mut s, base), vec![0]);
+    // segment 0's retransmission arrives: the ACK stops at the hole at 5
+    s.on_segment(SEC, &ack(&s, base, 5, &[(6, 7)]));
+    assert_eq!(rfc(&s).phase, recovery::Phase::Recovery, "partial ACK");
+    assert_eq!(s.ssthresh(), 5 * MSS);
+    drain(&mut s);
+    // everything up to HighData at entry (segment 9's end)
+    s.on_segment(SEC, &ack(&s, base, 10, &[]));
+    assert_eq!(rfc(&s).phase, recovery::Phase::Open);
+    assert!(!s.sel.recovery);
+    assert_eq!(s.cwnd(), 5 * MSS, "cwnd = ssthresh");
+}
+
+/// The timeout (RFC 6675 section 5.1, Linux's `tcp_enter_loss`): the SACK information is kept,
+/// every segment not SACKed is marked lost and resent in order by the slow-start window, SACKed
+/// ones are not; duplicates start no recovery before RecoveryPoint.
+#[test]
+fn timeout_keeps_sack_and_marks_the_rest_lost() {
+    let (mut s, base) = sender(10, 64 * 1024);
+    s.on_segment(SEC, &ack(&s, base, 0, &[(6, 7)]));
+    s.on_segment(SEC, &ack(&s, base, 0, &[(6, 8)]));
+    assert!(sent(&mut s, base).is_empty());
+    let rto = s.rexmt_deadline().expect("the timer runs");
+    s.on_timeout(rto);
+    assert_eq!(sent(&mut s, base), vec![0], "one segment: cwnd 1");
+    assert_eq!(rfc(&s).phase, recovery::Phase::Loss);
+    // 0 arrives, 1-4 were held: the ACK is at 5; cwnd 2 segments; 5 then 8 (6 and 7 SACKed)
+    s.on_segment(rto + MS, &ack(&s, base, 5, &[(6, 8)]));
+    assert_eq!(sent(&mut s, base), vec![5, 8]);
+    // duplicates in this phase start no recovery
+    for _ in 0..3 {
+        s.on_segment(rto + 2 * MS, &ack(&s, base, 5, &[(6, 8)]));
+    }
+    assert_eq!(s.stats().fast_retransmits, 0);
+    assert_eq!(rfc(&s).phase, recovery::Phase::Loss);
+    // at RecoveryPoint (HighData at the timeout) it ends
+    s.on_segment(rto + 3 * MS, &ack(&s, base, 10, &[]));
+    assert_eq!(rfc(&s).phase, recovery::Phase::Open);
+}
