@@ -13,11 +13,17 @@ use crate::time::{MS, SEC};
 /// ssthresh not yet set), a send buffer of `buffer` bytes; returns it and the first outstanding
 /// segment's sequence number.
 fn sender(segs: u32, buffer: u32) -> (Tcp, Seq) {
+    sender_of(segs, buffer, 10_000_000)
+}
+
+/// [`sender`] whose application writes `app_bytes` in all (and then closes: the FIN follows the
+/// last segment).
+fn sender_of(segs: u32, buffer: u32, app_bytes: u64) -> (Tcp, Seq) {
     let host = HostProfile {
         sack_recovery: SackRecovery::Rfc6675Prr,
         ..HostProfile::default()
     };
-    let (mut s, _r) = established_hosts(buffer, 10_000_000, RecoveryPolicy::SACK, host);
+    let (mut s, _r) = established_hosts(buffer, app_bytes, RecoveryPolicy::SACK, host);
     drain(&mut s);
     let mut t = 10 * MS;
     while s.snd_max().since(s.snd_una()) < segs * MSS {
@@ -26,7 +32,7 @@ fn sender(segs: u32, buffer: u32) -> (Tcp, Seq) {
         drain(&mut s);
         t += MS;
     }
-    assert_eq!(s.snd_max().since(s.snd_una()), segs * MSS);
+    assert_eq!(s.snd_max().since(s.snd_una()) / MSS, segs);
     assert_eq!(s.cwnd(), segs * MSS);
     let base = s.snd_una();
     (s, base)
@@ -203,6 +209,30 @@ fn next_seg_rules_in_order() {
         };
         assert_eq!(sent(&mut s, base), then, "buffer {buffer}: lost first");
     }
+}
+
+/// NextSeg rule (4), the rescue retransmission: the last segment (with the FIN after it) is lost
+/// and the application has nothing more to send; once the ACK passes RescueRxt (segment 0's
+/// resend) and rules (1)-(3) find nothing, the segment holding the highest outstanding octet not
+/// SACKed goes, once.
+#[test]
+fn rescue_retransmission_once_per_recovery() {
+    let (mut s, base) = sender_of(10, 64 * 1024, 19 * u64::from(MSS));
+    assert_eq!(s.snd_max(), base + 10 * MSS + 1, "the FIN is out");
+    for k in 2..=9 {
+        s.on_segment(SEC, &ack(&s, base, 0, &[(1, k)]));
+    }
+    assert_eq!(
+        sent(&mut s, base),
+        vec![0],
+        "9 is above the highest SACKed octet"
+    );
+    // 0 arrives: the ACK stops at 9
+    s.on_segment(SEC, &ack(&s, base, 9, &[]));
+    assert_eq!(sent(&mut s, base), vec![9], "the rescue");
+    assert_eq!(rfc(&s).rescue_rxt, rfc(&s).recovery_point);
+    s.on_segment(SEC, &ack(&s, base, 9, &[]));
+    assert!(sent(&mut s, base).is_empty(), "only once");
 }
 
 /// Recovery ends on the cumulative ACK at RecoveryPoint with cwnd = ssthresh; an ACK below it
