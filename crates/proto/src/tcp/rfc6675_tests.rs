@@ -6,6 +6,7 @@
 use super::recovery::Rfc6675;
 use super::tests::{ack_to_sender, drain, established_hosts, MSS};
 use super::*;
+use crate::segment::Flags;
 use crate::seq::Seq;
 use crate::time::{MS, SEC};
 
@@ -116,6 +117,23 @@ fn pipe_counts_in_flight_and_retransmitted_octets() {
     s.on_segment(SEC, &ack(&s, base, 0, &[(1, 5)]));
     assert_eq!(rfc(&s).pipe, 6 * MSS);
     assert!(sent(&mut s, base).is_empty());
+}
+
+/// An ACK in recovery that BSD would not count as a duplicate (another window) still counts:
+/// its SACK blocks move pipe (RFC 6675 step B).
+#[test]
+fn every_ack_in_recovery_counts() {
+    let (mut s, base) = sender(10, 64 * 1024);
+    for k in 2..=4 {
+        s.on_segment(SEC, &ack(&s, base, 0, &[(1, k)]));
+    }
+    assert_eq!(sent(&mut s, base), vec![0]);
+    assert_eq!(rfc(&s).pipe, 7 * MSS);
+    let mut other = ack(&s, base, 0, &[(1, 5)]);
+    other.window -= 1;
+    s.on_segment(SEC, &other);
+    assert_eq!(s.dupacks(), 0, "not a duplicate");
+    assert_eq!(rfc(&s).pipe, 6 * MSS);
 }
 
 /// PRR's proportional part: while pipe is above ssthresh, one new segment for every two
@@ -229,7 +247,13 @@ fn rescue_retransmission_once_per_recovery() {
     );
     // 0 arrives: the ACK stops at 9
     s.on_segment(SEC, &ack(&s, base, 9, &[]));
-    assert_eq!(sent(&mut s, base), vec![9], "the rescue");
+    let out = drain(&mut s);
+    assert_eq!(out.len(), 1);
+    assert_eq!(out[0].0.seq, base + 9 * MSS, "the rescue");
+    assert!(
+        out[0].0.flags.contains(Flags::FIN),
+        "with the FIN that followed it"
+    );
     assert_eq!(rfc(&s).rescue_rxt, rfc(&s).recovery_point);
     s.on_segment(SEC, &ack(&s, base, 9, &[]));
     assert!(sent(&mut s, base).is_empty(), "only once");

@@ -129,6 +129,17 @@ impl Tcp {
         }
     }
 
+    /// An ACK for `snd_una` that BSD does not count as a duplicate (it carries data or another
+    /// window): only RFC 6675 acts on it, as on any ACK in its recovery (section 5 step B: "an
+    /// ACK that does not cover RecoveryPoint"; Linux's `tcp_ack()` takes every ACK's SACK
+    /// blocks and delivery).
+    #[inline]
+    pub(super) fn recovery_on_other_ack(&mut self, now: Time, seg: &Segment) {
+        if self.recovery() == Recovery::Rfc6675Prr && seg.ack == self.snd_una {
+            self.rfc6675_on_other_ack(now);
+        }
+    }
+
     /// In scoreboard recovery, whenever the sender may send (`tcp_output`): the recovery's own
     /// sending rule.
     pub(in crate::tcp) fn scoreboard_send(&mut self, now: Time) {

@@ -68,6 +68,16 @@ impl Tcp {
         }
     }
 
+    /// An ACK for `snd_una` not counted as a duplicate: in recovery and after a timeout it is
+    /// taken as a duplicate is (its SACK blocks and delivery count); it starts no recovery.
+    pub(super) fn rfc6675_on_other_ack(&mut self, now: Time) {
+        match self.sel.rfc().phase {
+            Phase::Recovery => self.rfc6675_recovery_ack(now),
+            Phase::Loss => self.rfc6675_loss_ack(now),
+            Phase::Open => {}
+        }
+    }
+
     /// Whether a new ACK leaves recovery going on: below RecoveryPoint in recovery. After a
     /// timeout the window grows by every ACK (slow start, as Linux in `TCP_CA_Loss`), so none
     /// is partial there.
@@ -198,6 +208,7 @@ impl Tcp {
         while self.cc.cwnd().saturating_sub(self.sel.rfc().pipe) >= self.maxseg {
             let at = NextSegInput {
                 una: self.snd_una,
+                high_data: self.snd_max,
                 mss: self.maxseg,
                 dup_thresh: self.dup_thresh(),
                 new_data: self.new_data_room(),
@@ -213,11 +224,11 @@ impl Tcp {
                         // the head: the timer restarts with it (tcp_xmit_retransmit_queue)
                         self.rexmt_at = None;
                     }
-                    self.send_exact(now, seq, len, kind);
+                    self.rfc6675_resend(now, seq, len, kind);
                     self.sel.high_rxt = seq + len;
                 }
                 Rule::Rescue => {
-                    self.send_exact(now, seq, len, kind);
+                    self.rfc6675_resend(now, seq, len, kind);
                     self.sel.rfc6675.rescue_rxt = self.sel.rfc().recovery_point;
                 }
             }
@@ -229,15 +240,34 @@ impl Tcp {
         }
     }
 
+    /// Resends `[seq, seq + len)`, with the FIN if the segment ends where it was sent: Linux's
+    /// FIN rides on the last segment (`tcp_send_fin()` appends it to the tail of the write
+    /// queue), so a resend of that segment carries it. (A FIN sent alone, and lost, waits for
+    /// the timer's go-back-N.)
+    fn rfc6675_resend(&mut self, now: Time, seq: crate::seq::Seq, len: u32, kind: TxKind) {
+        let fin_seq = self.data_start() + (self.total_bytes() as u32);
+        if !(self.sent_fin && seq + len == fin_seq) {
+            self.send_exact(now, seq, len, kind);
+            return;
+        }
+        let saved = self.snd_nxt;
+        self.snd_nxt = seq;
+        self.rexmt_cause = kind;
+        self.send_segment(now, Flags::ACK | Flags::FIN, len, self.buffer_end());
+        if saved.gt(self.snd_nxt) {
+            self.snd_nxt = saved;
+        }
+    }
+
     /// NextSeg rule (2)'s room: new data up to one SMSS that the peer's window and the send
     /// buffer allow, 0 if none.
     fn new_data_room(&self) -> u32 {
-        let window_room = (self.snd_una + self.snd_wnd).since(self.snd_max);
-        let buffered = self.buffer_end().since(self.snd_max);
-        if (self.snd_una + self.snd_wnd).lt(self.snd_max) || self.buffer_end().lt(self.snd_max) {
+        let (window_end, buffer_end) = (self.snd_una + self.snd_wnd, self.buffer_end());
+        if window_end.lt(self.snd_max) || buffer_end.lt(self.snd_max) {
             return 0;
         }
-        self.maxseg.min(window_room).min(buffered)
+        let room = window_end.since(self.snd_max);
+        self.maxseg.min(room).min(buffer_end.since(self.snd_max))
     }
 
     /// Sends `len` bytes of new data from `snd_max`.

@@ -63,6 +63,8 @@ pub(in crate::tcp) enum Rule {
 pub(in crate::tcp) struct NextSegInput {
     /// HighACK + 1: `snd_una`.
     pub(in crate::tcp) una: Seq,
+    /// HighData + 1: `snd_max`, where new data starts.
+    pub(in crate::tcp) high_data: Seq,
     pub(in crate::tcp) mss: u32,
     pub(in crate::tcp) dup_thresh: u32,
     /// The bytes of new data rule (2) may send now: 0 if none.
@@ -158,7 +160,7 @@ impl SelectiveState {
         }
         // (2) new data, if the window and the buffer allow
         if at.new_data > 0 {
-            return Some((Seq(0), at.new_data, Rule::NewData));
+            return Some((at.high_data, at.new_data, Rule::NewData));
         }
         if !at.in_recovery {
             return None;
