@@ -19,7 +19,9 @@ mod sack;
 mod scoreboard;
 mod smart;
 
-pub(super) use scoreboard::{Phase, Rfc6675};
+#[cfg(test)]
+pub(super) use scoreboard::Phase;
+pub(super) use scoreboard::Rfc6675;
 
 use super::{ElnRule, PartialAck, RecoveryPolicy, SackRecovery, Selective, Tcp};
 use crate::segment::Segment;
