@@ -136,6 +136,7 @@ impl Tcp {
         // Karn: no RTT sample from a segment that may have been resent
         self.timing = None;
         if let Some((seq, len)) = self.sel.segment_at(self.snd_una) {
+            self.last_rexmt_start = Some(seq); // for the timeout's cause, as a fast retransmit
             self.rexmt_at = None;
             self.send_exact(now, seq, len, TxKind::FastRetransmit);
             self.sel.high_rxt = seq + len;
