@@ -9,7 +9,8 @@
 //!   outstanding: `ack.rs`), not by RFC 6675 section 2's definition (which also asks for new
 //!   SACK information). Entry is on the DupThresh-th duplicate or on IsLost(HighACK + 1) at any
 //!   duplicate (section 5 steps 1-2). Limited Transmit (step 3, a MAY) is not sent. Linux enters
-//!   recovery once a segment is marked lost (`tcp_time_to_recover()`), by RACK by default.
+//!   recovery once a segment is marked lost (`tcp_time_to_recover()`), by RACK by default. Once
+//!   in recovery (or after a timeout) every ACK for `snd_una` counts, duplicate or not (step B).
 //! - The first retransmission (step 4.3) restarts the retransmission timer, as Linux does for
 //!   the head of the retransmission queue (`tcp_xmit_retransmit_queue()`, net/ipv4/tcp_output.c).
 //! - Rules (3) and (4) of NextSeg are RFC 6675's; Linux sends neither (it resends only segments
@@ -22,6 +23,8 @@
 //!   for a receiver that reneged (`tcp_check_sack_reneging()`) is not modelled, nor its keeping
 //!   of ssthresh on a timeout within recovery: the window on a timeout is the controller's
 //!   (`Congestion::on_rto`).
+//! - A resend of the segment the FIN followed carries the FIN (Linux's FIN rides on the tail
+//!   segment); a FIN sent alone and lost waits for the timer.
 //! - Recovery's end sets cwnd to ssthresh (RFC 6937 section 3; Linux `tcp_end_cwnd_reduction()`);
 //!   the ACK that ends it does not also open the window, where Linux's `tcp_cong_control()` opens
 //!   it by that ACK's delivery after the reduction ended.
