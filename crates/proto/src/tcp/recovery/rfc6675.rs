@@ -249,8 +249,10 @@ impl Tcp {
     /// queue), so a resend of that segment carries it. (A FIN sent alone, and lost, waits for
     /// the timer's go-back-N.)
     fn rfc6675_resend(&mut self, now: Time, seq: crate::seq::Seq, len: u32, kind: TxKind) {
-        let fin_seq = self.data_start() + (self.total_bytes() as u32);
-        if !(self.sent_fin && seq + len == fin_seq) {
+        // the application's byte count is read only once its FIN is out (run sharing, witness.rs)
+        let ends_at_fin =
+            self.sent_fin && seq + len == self.data_start() + (self.total_bytes() as u32);
+        if !ends_at_fin {
             self.send_exact(now, seq, len, kind);
             return;
         }
