@@ -184,3 +184,54 @@ impl SelectiveState {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::selective::Sent;
+    use super::*;
+
+    const MSS: u32 = 1000;
+
+    /// A log of segments `(start, len)` and SACK blocks `[from, to)`, in bytes from 0.
+    fn board(segments: &[(u32, u32)], sacked: &[(u32, u32)]) -> SelectiveState {
+        let mut st = SelectiveState::default();
+        for &(seq, len) in segments {
+            st.log.push_back(Sent {
+                seq: Seq(seq),
+                len,
+                last_tx: 0,
+                rexmits: 0,
+            });
+        }
+        for &(a, b) in sacked {
+            st.scoreboard.insert(Seq(a), Seq(b));
+        }
+        st
+    }
+
+    /// IsLost's two tests, each alone: DupThresh segments SACKed above (three small ones, 1500
+    /// bytes), or more than (DupThresh - 1) * SMSS bytes (two segments and half a third).
+    #[test]
+    fn is_lost_by_segments_or_by_bytes() {
+        let small = board(
+            &[(0, 500), (500, 500), (1000, 500), (1500, 500)],
+            &[(500, 2000)],
+        );
+        assert!(small.is_lost(Seq(0), MSS, 3), "three segments above");
+        let two = board(&[(0, 500), (500, 500), (1000, 500)], &[(500, 1500)]);
+        assert!(!two.is_lost(Seq(0), MSS, 3), "two segments, 1000 bytes");
+        let bytes = board(
+            &[(0, 1000), (1000, 1000), (2000, 1000), (3000, 1000)],
+            &[(1000, 3500)],
+        );
+        assert!(bytes.is_lost(Seq(0), MSS, 3), "2500 bytes > 2000");
+        let exactly = board(&[(0, 1000), (1000, 1000), (2000, 1000)], &[(1000, 3000)]);
+        assert!(
+            !exactly.is_lost(Seq(0), MSS, 3),
+            "2000 bytes is not more than 2000"
+        );
+        let mut marked = exactly.clone();
+        marked.rfc6675.lost_below = Some(Seq(3000));
+        assert!(marked.is_lost(Seq(0), MSS, 3), "marked lost by a timeout");
+    }
+}
