@@ -65,6 +65,9 @@
 //!   ends while a frame it hears is on the air (`crates/sim/src/medium/csma/foresight.rs`), so
 //!   `events` fell (92,100 -> 68,480 and 117,445 -> 83,621); every other value is identical
 //!   (checked key by key).
+//! - issue 50's SACK recovery as a host detail (every `run-*.json`): `host_details` gains
+//!   `sack-recovery` (`fall-floyd` in every BSD profile); no other value moved (checked key by
+//!   key).
 
 #[path = "common/guarded.rs"]
 mod guarded;

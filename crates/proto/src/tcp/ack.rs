@@ -30,6 +30,8 @@ impl Tcp {
                 }
             } else {
                 self.dupacks = 0;
+                // RFC 6675 (B): in its recovery every ACK counts, duplicate or not
+                self.recovery_on_other_ack(now, seg);
             }
             return false;
         }

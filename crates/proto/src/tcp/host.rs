@@ -79,6 +79,18 @@ pub enum DelayedAck {
     AckPush,
 }
 
+/// Which loss recovery a host runs when its policy has SACK ([`crate::tcp::Selective::Sack`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SackRecovery {
+    /// Fall and Floyd's "Sack1" scoreboard recovery, the papers' E2E-IETF-SACK (paper 000
+    /// section III-A; `recovery/sack.rs`): every BSD profile.
+    FallFloyd,
+    /// RFC 6675's conservative SACK loss recovery with RFC 6937's Proportional Rate Reduction
+    /// (PRR-SSRB), as Linux runs SACK recovery (`tcp_fastretrans_alert()` and
+    /// `tcp_cwnd_reduction()`, net/ipv4/tcp_input.c; `recovery/rfc6675.rs`). In no BSD profile.
+    Rfc6675Prr,
+}
+
 /// The TCP implementation details of one host. Presets: [`HostPreset`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HostProfile {
@@ -99,6 +111,8 @@ pub struct HostProfile {
     pub rtt_estimator: RttEstimator,
     /// When in-order data is ACKed.
     pub delayed_ack: DelayedAck,
+    /// The loss recovery a SACK sender runs.
+    pub sack_recovery: SackRecovery,
     /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
     /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
     pub read_delay: Time,
@@ -117,7 +131,7 @@ pub const READ_DELAY_RANGE: Range = Range::new(0, 10 * SEC);
 
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 9] = [
+    pub const KEYS: [&'static str; 10] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -127,6 +141,7 @@ impl HostProfile {
         "delayed-ack",
         "read-delay",
         "read-size",
+        "sack-recovery",
     ];
 
     /// The value of one detail as text (the form [`HostProfile::set`] reads).
@@ -160,6 +175,10 @@ impl HostProfile {
             },
             "read-delay" => format_duration(self.read_delay),
             "read-size" => self.read_size.to_string(),
+            "sack-recovery" => match self.sack_recovery {
+                SackRecovery::FallFloyd => "fall-floyd".into(),
+                SackRecovery::Rfc6675Prr => "rfc6675-prr".into(),
+            },
             _ => return None,
         })
     }
@@ -234,6 +253,18 @@ impl HostProfile {
                     return Err(bad("a number of bytes from 1 to 1048576"));
                 }
                 self.read_size = n;
+            }
+            "sack-recovery" => {
+                self.sack_recovery = match v.as_str() {
+                    "fall-floyd" => SackRecovery::FallFloyd,
+                    "rfc6675-prr" => SackRecovery::Rfc6675Prr,
+                    _ => {
+                        return Err(bad(
+                            "fall-floyd (the papers' SACK) or rfc6675-prr (RFC 6675 with PRR, \
+                             as Linux)",
+                        ))
+                    }
+                }
             }
             _ => {
                 return Err(format!(
@@ -388,6 +419,7 @@ impl HostPreset {
             deflation: Deflation::AboveThreshold,
             rtt_estimator: RttEstimator::Lite,
             delayed_ack: DelayedAck::Bsd,
+            sack_recovery: SackRecovery::FallFloyd,
             read_delay: 0,
             read_size: 0,
         };

@@ -31,7 +31,7 @@ pub use cc::{Congestion, Controller, Cubic, NewReno, Reno, Window};
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::{
     BufferLimit, CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostPreset, HostProfile,
-    ReaderModel, DEFAULT_READ_SIZE, MIN_BUFFER, READ_DELAY_RANGE, SB_MAX,
+    ReaderModel, SackRecovery, DEFAULT_READ_SIZE, MIN_BUFFER, READ_DELAY_RANGE, SB_MAX,
 };
 pub use policy::{
     Addition, DupAckThreshold, ElnRule, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy,
@@ -549,6 +549,8 @@ impl Tcp {
 mod fork_tests;
 #[cfg(test)]
 mod host_tests;
+#[cfg(test)]
+mod rfc6675_tests;
 #[cfg(test)]
 mod small_window_tests;
 #[cfg(test)]

@@ -59,7 +59,7 @@ impl Tcp {
         if self.sel.recovery {
             // Whenever the sender may send (a window update, new data from the application), the
             // pipe rule says what: a hole, or new data if the pipe is below cwnd.
-            self.sack_send(now);
+            self.scoreboard_send(now);
         }
         let idle = self.snd_max == self.snd_una;
         if idle && self.idle_ticks(now) >= u64::from(self.rtt.rxtcur) {

@@ -1,6 +1,6 @@
 //! Selective acknowledgments (paper 000 section III-A): the receiver's SACK blocks (RFC 2018), and
 //! the sender's scoreboard and send log that the IETF SACK and SMART recoveries read
-//! (`recovery/sack.rs`, `recovery/smart.rs`).
+//! (`recovery/sack.rs`, `recovery/smart.rs`, and RFC 6675's routines in `recovery/scoreboard.rs`).
 //!
 //! Both senders keep a scoreboard of what the receiver reported holding above `snd_una` and a log
 //! of the segments sent, so a hole is resent as exactly the segment that was sent there.
@@ -40,6 +40,8 @@ pub(super) struct SelectiveState {
     pub(super) high_rxt: Seq,
     /// SMART: smoothed RTT from ACKs that name segments sent once, in nanoseconds (gain 1/8).
     pub(super) srtt: Option<Time>,
+    /// RFC 6675 with PRR: the recovery's state (`recovery/scoreboard.rs`).
+    pub(super) rfc6675: super::recovery::Rfc6675,
 }
 
 impl SelectiveState {
@@ -55,7 +57,7 @@ impl SelectiveState {
     }
 
     /// The receiver reported holding all of `[seq, end)`.
-    fn holds(&self, seq: Seq, end: Seq) -> bool {
+    pub(super) fn holds(&self, seq: Seq, end: Seq) -> bool {
         self.scoreboard
             .ranges()
             .iter()
@@ -167,6 +169,7 @@ impl Tcp {
     fn selective_on_ack_logged(&mut self, now: Time, seg: &Segment) {
         let mode = self.selective();
         let ack = seg.ack.max(self.snd_una);
+        let sacked_before = self.sel.scoreboard.bytes();
         while self.sel.log.front().is_some_and(|s| s.end().le(ack)) {
             self.sel.log.pop_front();
         }
@@ -198,6 +201,10 @@ impl Tcp {
             Selective::None => {}
         }
         let _ = self.sel.scoreboard.take_in_order(ack);
+        // RFC 6937's DeliveredData: change_in(snd.una) + change_in(SACKd)
+        let delivered = i64::from(ack.since(self.snd_una)) + i64::from(self.sel.scoreboard.bytes())
+            - i64::from(sacked_before);
+        self.sel.rfc6675.delivered = delivered.clamp(0, i64::from(u32::MAX)) as u32;
     }
 
     /// Sends exactly the segment `[seq, seq + len)` again.

@@ -142,6 +142,25 @@ impl Congestion {
         self.w.cwnd = self.w.ssthresh;
     }
 
+    /// RFC 6675 loss recovery with PRR begins (RFC 6937 section 3: `ssthresh = CongCtrlAlg()`,
+    /// the target flight size in recovery): Reno's `ssthresh = max(FlightSize / 2, 2 * SMSS)`,
+    /// RFC 5681 equation (4), which RFC 6675 section 5 step (4.2) names, in bytes and not
+    /// rounded to segments. The window is left for PRR to set on each ACK
+    /// ([`Congestion::set_prr_cwnd`]). Linux's Reno (`tcp_reno_ssthresh()`, net/ipv4/tcp_cong.c)
+    /// halves cwnd instead of the flight size; a controller of its own (CUBIC's beta) answers
+    /// here later. Returns the threshold.
+    pub fn on_prr_recovery_start(&mut self, flight_size: u32, mss: u32) -> u32 {
+        self.w.ssthresh = (flight_size / 2).max(2 * mss);
+        self.w.ssthresh
+    }
+
+    /// PRR's window for one ACK in recovery: `pipe + sndcnt` (Linux `tcp_cwnd_reduction()`,
+    /// net/ipv4/tcp_input.c: `tcp_snd_cwnd_set(tp, tcp_packets_in_flight(tp) + sndcnt)`), so
+    /// that RFC 6675's "cwnd - pipe >= 1 SMSS" sends exactly `sndcnt` (`recovery/prr.rs`).
+    pub fn set_prr_cwnd(&mut self, cwnd: u32) {
+        self.w.cwnd = cwnd;
+    }
+
     /// The retransmission timer expired (`tcp_timers(TCPT_REXMT)`, Stevens vol. 2, p. 842): the
     /// threshold is the halved window and the window one segment.
     pub fn on_rto(&mut self, snd_wnd: u32, mss: u32) {

@@ -6,15 +6,24 @@
 //! The BSD fast-retransmit family the papers' policies have: Reno's fast retransmit and fast
 //! recovery and NewReno's partial ACKs (`reno.rs`, with the policy points layered on them: ELN's
 //! retransmission, EFR's threshold, Early Retransmit, Limited Transmit), the IETF SACK sender
-//! (`sack.rs`) and SMART (`smart.rs`). Which one a sender runs follows from its policy
+//! (`sack.rs`) and SMART (`smart.rs`); and today's SACK recovery, RFC 6675 with PRR
+//! (`rfc6675.rs`, over `scoreboard.rs` and `prr.rs`), which a SACK sender runs when its host
+//! says so (`sack-recovery`). Which one a sender runs follows from its policy and host
 //! ([`Recovery::of`]), read at each event: a policy changed by run sharing (`witness.rs`'s
 //! `add`) is followed at once.
 
+mod prr;
 mod reno;
+mod rfc6675;
 mod sack;
+mod scoreboard;
 mod smart;
 
-use super::{ElnRule, PartialAck, RecoveryPolicy, Selective, Tcp};
+#[cfg(test)]
+pub(super) use scoreboard::Phase;
+pub(super) use scoreboard::Rfc6675;
+
+use super::{ElnRule, PartialAck, RecoveryPolicy, SackRecovery, Selective, Tcp};
 use crate::segment::Segment;
 use crate::time::Time;
 
@@ -27,16 +36,23 @@ pub enum Recovery {
     NewReno,
     /// RFC 2018 SACK with Fall and Floyd's scoreboard recovery.
     Sack,
+    /// RFC 2018 SACK with RFC 6675's loss recovery and RFC 6937's PRR (a host's
+    /// [`SackRecovery::Rfc6675Prr`]).
+    Rfc6675Prr,
     /// SMART.
     Smart,
 }
 
 impl Recovery {
-    /// The recovery of `policy`: a selective one if it has one, else by its partial-ACK rule.
+    /// The recovery of `policy` on a host whose SACK recovery is `sack`: a selective one if the
+    /// policy has one, else by its partial-ACK rule.
     #[inline]
-    pub fn of(policy: &RecoveryPolicy) -> Recovery {
+    pub fn of(policy: &RecoveryPolicy, sack: SackRecovery) -> Recovery {
         match (policy.selective, policy.partial_ack) {
-            (Selective::Sack, _) => Recovery::Sack,
+            (Selective::Sack, _) => match sack {
+                SackRecovery::FallFloyd => Recovery::Sack,
+                SackRecovery::Rfc6675Prr => Recovery::Rfc6675Prr,
+            },
             (Selective::Smart, _) => Recovery::Smart,
             (Selective::None, PartialAck::ExitRecovery) => Recovery::Reno,
             (Selective::None, PartialAck::RetransmitNextHole) => Recovery::NewReno,
@@ -47,7 +63,7 @@ impl Recovery {
 impl Tcp {
     #[inline]
     pub(super) fn recovery(&self) -> Recovery {
-        Recovery::of(&self.cfg.policy)
+        Recovery::of(&self.cfg.policy, self.cfg.host.sack_recovery)
     }
 
     /// A duplicate ACK for `snd_una` while data is outstanding: counted (unless ELN marked it,
@@ -68,6 +84,7 @@ impl Tcp {
         match self.recovery() {
             Recovery::Smart => self.smart_dupack(now, seg),
             Recovery::Sack => self.sack_on_dupack(now),
+            Recovery::Rfc6675Prr => self.rfc6675_on_dupack(now),
             Recovery::Reno | Recovery::NewReno => self.reno_dupack(now, seg),
         }
     }
@@ -83,6 +100,7 @@ impl Tcp {
                 self.dupacks >= self.cur_thresh && !self.eln_recovery && seg.ack.lt(self.recover)
             }
             Recovery::Sack => self.sel.recovery && seg.ack.lt(self.recover),
+            Recovery::Rfc6675Prr => self.rfc6675_is_partial(seg.ack),
         }
     }
 
@@ -97,16 +115,40 @@ impl Tcp {
                 }
             }
             Recovery::Sack => self.sack_after_new_ack(now, partial),
+            Recovery::Rfc6675Prr => self.rfc6675_after_new_ack(now, partial),
             Recovery::Smart => self.smart_react(now, seg),
         }
     }
 
     /// The retransmission timer expired: every recovery ends, and everything from `snd_una` is
-    /// resent anyway.
+    /// resent anyway: by go-back-N, or, for RFC 6675, what the scoreboard does not show SACKed.
     pub(super) fn recovery_on_rto(&mut self) {
         self.dupacks = 0;
         self.eln_recovery = false;
-        self.sel.on_timeout();
+        match self.recovery() {
+            Recovery::Rfc6675Prr => self.rfc6675_on_rto(),
+            _ => self.sel.on_timeout(),
+        }
+    }
+
+    /// An ACK for `snd_una` that BSD does not count as a duplicate (it carries data or another
+    /// window): only RFC 6675 acts on it, as on any ACK in its recovery (section 5 step B: "an
+    /// ACK that does not cover RecoveryPoint"; Linux's `tcp_ack()` takes every ACK's SACK
+    /// blocks and delivery).
+    #[inline]
+    pub(super) fn recovery_on_other_ack(&mut self, now: Time, seg: &Segment) {
+        if self.recovery() == Recovery::Rfc6675Prr && seg.ack == self.snd_una {
+            self.rfc6675_on_other_ack(now);
+        }
+    }
+
+    /// In scoreboard recovery, whenever the sender may send (`tcp_output`): the recovery's own
+    /// sending rule.
+    pub(in crate::tcp) fn scoreboard_send(&mut self, now: Time) {
+        match self.recovery() {
+            Recovery::Rfc6675Prr => self.rfc6675_send(now),
+            _ => self.sack_send(now),
+        }
     }
 }
 
@@ -132,7 +174,19 @@ mod tests {
             (RecoveryPolicy::EARLY_RETRANSMIT_LT, Recovery::Reno),
         ];
         for (policy, recovery) in cases {
-            assert_eq!(Recovery::of(&policy), recovery, "{policy:?}");
+            assert_eq!(
+                Recovery::of(&policy, SackRecovery::FallFloyd),
+                recovery,
+                "{policy:?}"
+            );
+        }
+        // a host's RFC 6675 recovery replaces Fall and Floyd's for SACK only
+        for (policy, recovery) in cases {
+            let expected = match recovery {
+                Recovery::Sack => Recovery::Rfc6675Prr,
+                r => r,
+            };
+            assert_eq!(Recovery::of(&policy, SackRecovery::Rfc6675Prr), expected);
         }
     }
 }

@@ -1,0 +1,237 @@
+//! RFC 6675 section 4's scoreboard routines, `IsLost`, `SetPipe` and `NextSeg`, over the SACK
+//! sender's scoreboard and send log (`selective.rs`; its `Update` is `selective_on_ack`), and
+//! the state of an RFC 6675 recovery (`rfc6675.rs` drives them).
+//!
+//! In bytes, as the RFC; a segment is the send log's (at most one SMSS, sent as one), so
+//! "the segment starting at S" is the logged segment holding S, from S on.
+
+use super::super::selective::SelectiveState;
+use super::prr::Prr;
+use crate::seq::Seq;
+
+/// Where an RFC 6675 sender stands, as Linux names its `icsk_ca_state`s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(in crate::tcp) enum Phase {
+    /// No recovery (Linux's `TCP_CA_Open` and `TCP_CA_Disorder`).
+    #[default]
+    Open,
+    /// RFC 6675 section 5's loss recovery with PRR (`TCP_CA_Recovery`).
+    Recovery,
+    /// After a retransmission timeout, until the ACK reaches RecoveryPoint (RFC 6675 section
+    /// 5.1; Linux's `TCP_CA_Loss`, `tcp_enter_loss()`): segments not SACKed are marked lost and
+    /// resent in order by the slow-start window, and no recovery starts.
+    Loss,
+}
+
+/// The state of an RFC 6675 sender's recovery beyond Fall and Floyd's (`high_rxt` is shared
+/// with it: RFC 6675's HighRxt, one past the highest octet retransmitted).
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::tcp) struct Rfc6675 {
+    pub(in crate::tcp) phase: Phase,
+    /// RecoveryPoint: one past HighData when the recovery (or the timeout) began; the recovery
+    /// ends on a cumulative ACK at or above it.
+    pub(in crate::tcp) recovery_point: Option<Seq>,
+    /// RescueRxt (NextSeg rule 4), one past the octet it names; `None` while undefined.
+    pub(in crate::tcp) rescue_rxt: Option<Seq>,
+    /// After a timeout, every octet below this that is not SACKed is lost (Linux's
+    /// `tcp_timeout_mark_lost()` marks each such segment `TCPCB_LOST`).
+    pub(in crate::tcp) lost_below: Option<Seq>,
+    /// RFC 6675's `pipe`, in bytes: SetPipe at each ACK, plus what was sent since (step C.4).
+    pub(in crate::tcp) pipe: u32,
+    pub(in crate::tcp) prr: Prr,
+    /// DeliveredData of the ACK being processed (RFC 6937): the change in `snd_una` plus the
+    /// change in SACKed bytes, set by `selective_on_ack`.
+    pub(in crate::tcp) delivered: u32,
+}
+
+/// Which of NextSeg's rules chose a segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::tcp) enum Rule {
+    /// (1) the lowest lost octet above HighRxt, below the highest SACKed octet.
+    Lost,
+    /// (2) new data, as much as one SMSS, the window and the send buffer allow.
+    NewData,
+    /// (3) the lowest octet not SACKed above HighRxt, below the highest SACKed octet.
+    NotSacked,
+    /// (4) the rescue retransmission: the segment holding the highest outstanding octet not
+    /// SACKed, once per recovery.
+    Rescue,
+}
+
+/// What NextSeg may use besides the scoreboard.
+#[derive(Clone, Copy, Debug)]
+pub(in crate::tcp) struct NextSegInput {
+    /// HighACK + 1: `snd_una`.
+    pub(in crate::tcp) una: Seq,
+    /// HighData + 1: `snd_max`, where new data starts.
+    pub(in crate::tcp) high_data: Seq,
+    pub(in crate::tcp) mss: u32,
+    pub(in crate::tcp) dup_thresh: u32,
+    /// The bytes of new data rule (2) may send now: 0 if none.
+    pub(in crate::tcp) new_data: u32,
+    /// Rules (3) and (4), which belong to the loss recovery of section 5 and not to the
+    /// retransmissions after a timeout (Linux's `tcp_xmit_retransmit_queue()` resends only
+    /// segments marked lost, then new data).
+    pub(in crate::tcp) in_recovery: bool,
+}
+
+impl SelectiveState {
+    /// The state of an RFC 6675 sender.
+    pub(in crate::tcp) fn rfc(&self) -> &Rfc6675 {
+        &self.rfc6675
+    }
+
+    /// IsLost(SeqNum) (RFC 6675 section 4): true when DupThresh discontiguous SACKed sequences
+    /// have arrived above `seq` (read as DupThresh logged segments SACKed above it, the reading
+    /// of ns-3's and INET's `IsLost`), or more than (DupThresh - 1) * SMSS bytes above it are
+    /// SACKed; or, after a timeout, when `seq` lies below the mark of `tcp_timeout_mark_lost()`.
+    /// `seq` is an octet not SACKed.
+    ///
+    /// Linux marks losses otherwise: by RACK (RFC 8985, `tcp_rack_mark_lost()`,
+    /// net/ipv4/tcp_recovery.c) by default, and with RACK off by `tcp_mark_head_lost()`, which
+    /// counts SACKed segments from the head against `tp->reordering` (FACK, which counted from
+    /// the highest SACKed segment, was removed in 4.15). Neither is modelled here.
+    pub(in crate::tcp) fn is_lost(&self, seq: Seq, mss: u32, dup_thresh: u32) -> bool {
+        if self.rfc6675.lost_below.is_some_and(|l| seq.lt(l)) {
+            return true;
+        }
+        let segments = self
+            .log
+            .iter()
+            .filter(|s| s.seq.gt(seq) && self.covered(s))
+            .count();
+        let bytes: u64 = self
+            .scoreboard
+            .ranges()
+            .iter()
+            .filter(|&&(_, e)| e.gt(seq))
+            .map(|&(a, e)| u64::from(e.since(a.max(seq))))
+            .sum();
+        segments >= dup_thresh as usize || bytes > u64::from(dup_thresh.saturating_sub(1) * mss)
+    }
+
+    /// The outstanding segments from `una`: each logged segment's part at or above it, with
+    /// whether the receiver reported holding all of it.
+    fn outstanding(&self, una: Seq) -> impl Iterator<Item = (Seq, Seq, bool)> + '_ {
+        self.log.iter().filter_map(move |s| {
+            let start = s.seq.max(una);
+            let end = s.end();
+            end.gt(start).then(|| (start, end, self.holds(start, end)))
+        })
+    }
+
+    /// SetPipe() (RFC 6675 section 4): over the outstanding octets not SACKed, one for each not
+    /// lost (IsLost false) and one more for each at or below HighRxt (retransmitted). By segment.
+    pub(in crate::tcp) fn set_pipe(&self, una: Seq, mss: u32, dup_thresh: u32) -> u32 {
+        self.outstanding(una)
+            .filter(|&(_, _, sacked)| !sacked)
+            .map(|(start, end, _)| {
+                let len = end.since(start);
+                let in_flight = if self.is_lost(start, mss, dup_thresh) {
+                    0
+                } else {
+                    len
+                };
+                let retransmitted = if start.lt(self.high_rxt) { len } else { 0 };
+                in_flight + retransmitted
+            })
+            .sum()
+    }
+
+    /// NextSeg() (RFC 6675 section 4): the segment to send next, as `(seq, len, rule)`, its
+    /// rules in their order. Rules (1) and (3) start above HighRxt: at `high_rxt` itself when a
+    /// logged segment holds it, else at the next segment.
+    pub(in crate::tcp) fn next_seg(&self, at: NextSegInput) -> Option<(Seq, u32, Rule)> {
+        let highest_sacked = self.scoreboard.ranges().last().map(|r| r.1);
+        let below_sacked = |s: Seq| highest_sacked.is_some_and(|h| s.lt(h));
+        let from = at.una.max(self.high_rxt);
+        let holes = || {
+            self.outstanding(from)
+                .filter(|&(_, _, sacked)| !sacked)
+                .map(|(start, end, _)| (start, end.since(start)))
+        };
+        // (1) lost: below the highest SACKed octet and IsLost; after a timeout, marked lost
+        let lost = holes().find(|&(s, _)| {
+            let marked = self.rfc6675.lost_below.is_some_and(|l| s.lt(l));
+            marked || (below_sacked(s) && self.is_lost(s, at.mss, at.dup_thresh))
+        });
+        if let Some((s, len)) = lost {
+            return Some((s, len, Rule::Lost));
+        }
+        // (2) new data, if the window and the buffer allow
+        if at.new_data > 0 {
+            return Some((at.high_data, at.new_data, Rule::NewData));
+        }
+        if !at.in_recovery {
+            return None;
+        }
+        // (3) not SACKed, below the highest SACKed octet, whether or not lost
+        if let Some((s, len)) = holes().find(|&(s, _)| below_sacked(s)) {
+            return Some((s, len, Rule::NotSacked));
+        }
+        // (4) the rescue: once HighACK passed RescueRxt (or it is undefined), the segment
+        // holding the highest outstanding octet not SACKed
+        let rescue_due = self.rfc6675.rescue_rxt.is_none_or(|r| at.una.gt(r));
+        if rescue_due {
+            let last = self
+                .outstanding(at.una)
+                .filter(|&(_, _, sacked)| !sacked)
+                .last();
+            if let Some((s, e, _)) = last {
+                return Some((s, e.since(s), Rule::Rescue));
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::selective::Sent;
+    use super::*;
+
+    const MSS: u32 = 1000;
+
+    /// A log of segments `(start, len)` and SACK blocks `[from, to)`, in bytes from 0.
+    fn board(segments: &[(u32, u32)], sacked: &[(u32, u32)]) -> SelectiveState {
+        let mut st = SelectiveState::default();
+        for &(seq, len) in segments {
+            st.log.push_back(Sent {
+                seq: Seq(seq),
+                len,
+                last_tx: 0,
+                rexmits: 0,
+            });
+        }
+        for &(a, b) in sacked {
+            st.scoreboard.insert(Seq(a), Seq(b));
+        }
+        st
+    }
+
+    /// IsLost's two tests, each alone: DupThresh segments SACKed above (three small ones, 1500
+    /// bytes), or more than (DupThresh - 1) * SMSS bytes (two segments and half a third).
+    #[test]
+    fn is_lost_by_segments_or_by_bytes() {
+        let small = board(
+            &[(0, 500), (500, 500), (1000, 500), (1500, 500)],
+            &[(500, 2000)],
+        );
+        assert!(small.is_lost(Seq(0), MSS, 3), "three segments above");
+        let two = board(&[(0, 500), (500, 500), (1000, 500)], &[(500, 1500)]);
+        assert!(!two.is_lost(Seq(0), MSS, 3), "two segments, 1000 bytes");
+        let bytes = board(
+            &[(0, 1000), (1000, 1000), (2000, 1000), (3000, 1000)],
+            &[(1000, 3500)],
+        );
+        assert!(bytes.is_lost(Seq(0), MSS, 3), "2500 bytes > 2000");
+        let exactly = board(&[(0, 1000), (1000, 1000), (2000, 1000)], &[(1000, 3000)]);
+        assert!(
+            !exactly.is_lost(Seq(0), MSS, 3),
+            "2000 bytes is not more than 2000"
+        );
+        let mut marked = exactly.clone();
+        marked.rfc6675.lost_below = Some(Seq(3000));
+        assert!(marked.is_lost(Seq(0), MSS, 3), "marked lost by a timeout");
+    }
+}
