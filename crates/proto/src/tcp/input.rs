@@ -174,7 +174,7 @@ impl Tcp {
         self.irs = seg.seq;
         self.rcv_nxt = seg.seq + 1;
         self.rcv_adv = self.rcv_nxt;
-        self.snd_wnd = u32::from(seg.window);
+        self.snd_wnd = self.peer_window(seg);
         self.max_sndwnd = self.snd_wnd;
         self.snd_wl1 = seg.seq;
         self.state = State::SynRcvd;
@@ -208,7 +208,7 @@ impl Tcp {
         } else {
             self.state = State::SynRcvd;
         }
-        self.snd_wnd = u32::from(seg.window);
+        self.snd_wnd = self.peer_window(seg);
         self.max_sndwnd = self.max_sndwnd.max(self.snd_wnd);
         self.snd_wl1 = seg.seq;
         self.snd_wl2 = seg.ack;

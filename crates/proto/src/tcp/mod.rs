@@ -39,8 +39,8 @@ pub use policy::{
     Selective,
 };
 pub use reass::Reassembly;
-pub use rfc7323::{initial_wscale, Rfc7323, MAX_WSCALE};
 pub use recovery::Recovery;
+pub use rfc7323::{initial_wscale, Rfc7323, MAX_WSCALE};
 pub use rtt::{BsdRtt, RttEstimator, BACKOFF};
 pub use stats::{TcpStats, TimeoutCauses, TxKind};
 pub use witness::SharingHook;

@@ -140,8 +140,8 @@ impl Tcp {
             if !send && self.state.have_rcvd_syn() && rwin > 0 {
                 // Window update: the application read enough to open the window by two segments or
                 // by half the buffer. This is what makes the receiver ACK every second segment.
-                let adv =
-                    i64::from(rwin.min(self.max_rcv_window())) - i64::from(self.rcv_adv.since(self.rcv_nxt));
+                let adv = i64::from(rwin.min(self.max_rcv_window()))
+                    - i64::from(self.rcv_adv.since(self.rcv_nxt));
                 if adv >= 2 * i64::from(self.maxseg) || 2 * adv >= i64::from(self.rcvbuf) {
                     send = true;
                 }

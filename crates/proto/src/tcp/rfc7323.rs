@@ -217,8 +217,7 @@ impl Tcp {
         // SEG.TSval is copied to TS.Recent" (Linux `tcp_replace_ts_recent`: `seq` not after
         // `rcv_wup`). Only a segment holding the left edge of the window, so a delayed ACK echoes
         // the earliest segment it acknowledges and a filled hole the segment that filled it.
-        if ts.val.wrapping_sub(self.ext.ts_recent) as i32 >= 0
-            && seg.seq.le(self.ext.last_ack_sent)
+        if ts.val.wrapping_sub(self.ext.ts_recent) as i32 >= 0 && seg.seq.le(self.ext.last_ack_sent)
         {
             self.ext.ts_recent = ts.val;
         }
