@@ -58,6 +58,23 @@ fn window_scale_is_used_only_when_both_ends_send_it() {
             (0, 0)
         );
     }
+    // a shift above 14 is taken as 14 (section 2.3)
+    let mut r = Tcp::listen(
+        TcpConfig {
+            host: host(true, false),
+            ..TcpConfig::sink(MSS, BIG)
+        },
+        MH,
+        FH,
+    );
+    r.on_segment(
+        0,
+        &Segment {
+            wscale: Some(15),
+            ..syn
+        },
+    );
+    assert_eq!(r.rfc7323().snd_shift(), MAX_WSCALE);
 }
 
 #[test]
@@ -172,12 +189,19 @@ fn ts_recent_takes_only_segments_at_the_left_edge() {
         .filter_map(|(a, _)| a.ts.map(|t| t.ecr))
         .collect();
     assert_eq!(echoed, vec![t0 + 10], "one ACK for both, echoing the first");
-    // after a hole, later segments do not move it (case B); the one filling the hole does
+    // after a hole, later segments do not move it (case B); the one filling the hole does, even
+    // a copy older than them (a base station's cached copy, resent with its first TSval): had
+    // TS.Recent taken the later segment's TSval, PAWS would discard the fill
     r.on_segment(12 * MS, &stamped(&r, 3 * seg, t0 + 13));
     assert_eq!(r.rfc7323().ts_recent(), t0 + 10);
     drain(&mut r);
-    r.on_segment(13 * MS, &stamped(&r, 2 * seg, t0 + 14));
-    assert_eq!(r.rfc7323().ts_recent(), t0 + 14);
+    r.on_segment(14 * MS, &stamped(&r, 2 * seg, t0 + 11));
+    assert_eq!(r.rfc7323().ts_recent(), t0 + 11);
+    assert_eq!(
+        r.rcv_nxt(),
+        data_to_sink(&r, 4 * seg, 0).seq,
+        "the hole is filled"
+    );
 }
 
 #[test]
