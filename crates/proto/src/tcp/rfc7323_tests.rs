@@ -243,3 +243,52 @@ fn tsecr_gives_an_rtt_sample_for_a_retransmitted_segment() {
     assert_ne!(s.rtt().srtt, srtt_after_syn, "a sample from TSecr");
     assert_eq!(s.rtt().rxtshift, 0);
 }
+
+/// Runs `s` and `r` to the end of the transfer over a wire without delay or loss, waking each
+/// on its timers.
+fn run_to_end(s: &mut Tcp, r: &mut Tcp) {
+    let mut now = 0;
+    for _ in 0..10_000 {
+        super::tests::exchange(now, s, r);
+        if s.is_finished() && r.is_finished() {
+            break;
+        }
+        now = [s.poll_timeout(), r.poll_timeout()]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(now + MS)
+            .max(now + MS);
+        s.on_timeout(now);
+        r.on_timeout(now);
+    }
+    assert!(s.is_finished() && r.is_finished(), "the transfer ends");
+}
+
+#[test]
+fn a_transfer_with_both_options_completes() {
+    let both = host(true, true);
+    let (mut s, mut r) = established_hosts(BIG, 4_000_000, RecoveryPolicy::RENO, both);
+    run_to_end(&mut s, &mut r);
+    assert_eq!(r.stats().bytes_delivered, 4_000_000);
+    assert_eq!(r.rfc7323().paws_drops(), 0);
+}
+
+/// The sender fills a scaled window beyond 65,535 bytes when its congestion window allows it.
+/// (Reno's window itself stops at `TCP_MAXWIN` in `cc/`, as 4.4BSD's does without scaling;
+/// 4.4BSD's cap with scaling is `TCP_MAXWIN << snd_scale`.)
+#[test]
+fn sender_fills_a_window_above_65535() {
+    let (mut s, mut r, _, _) = handshake(host(true, false), host(true, false), BIG);
+    for (seg, _) in drain(&mut s) {
+        r.on_segment(MS, &seg);
+    }
+    for (ack, _) in drain(&mut r) {
+        s.on_segment(2 * MS, &ack);
+    }
+    drain(&mut s);
+    s.output_with_cwnd(3 * MS, 1 << 20);
+    let in_flight = s.snd_max().since(s.snd_una());
+    assert!(in_flight > 65535, "{in_flight} bytes in flight");
+    assert!(in_flight <= s.snd_wnd());
+}
