@@ -178,12 +178,13 @@ impl Tcp {
     /// is `win` itself, at most 65,535 (section 2.2). Otherwise `win >> Rcv.Wind.Shift`, rounded up
     /// to whole units of the shift as Linux does so that a window is never scaled away
     /// (`__tcp_select_window`, `ALIGN(window, 1 << rcv_wscale)`, net/ipv4/tcp_output.c).
+    #[inline]
     pub(super) fn window_field(&self, win: u32, syn: bool) -> (u16, u32) {
-        if syn {
+        let shift = self.ext.rcv_shift;
+        if syn || shift == 0 {
             let w = win.min(TCP_MAXWIN);
             return (w as u16, w);
         }
-        let shift = self.ext.rcv_shift;
         let unit = 1u64 << shift;
         let field = (u64::from(win).div_ceil(unit)).min(u64::from(TCP_MAXWIN));
         (field as u16, (field << shift) as u32)
