@@ -155,6 +155,25 @@ fn options_layout_timestamps_and_window_scale_as_linux() {
     assert_eq!(parse(&b).unwrap().seg, ack);
 }
 
+/// A base station that rebuilds a kernel's packet (the live ELN marker sets its bit on an ACK)
+/// keeps the packet's timestamps: the kernel's peer would otherwise see a segment without them.
+#[test]
+fn rebuilding_a_packet_keeps_its_timestamps() {
+    let mut ack = data_segment();
+    ack.len = 0;
+    ack.ts = Some(Timestamps {
+        val: 0xdead_beef,
+        ecr: 7,
+    });
+    let bytes = encode(&ack, None);
+    let marked = Segment { eln: true, ..ack };
+    let rebuilt = rebuild(&marked, &bytes, Some(&ack));
+    let p = parse(&rebuilt).unwrap();
+    assert!(p.checksums_ok);
+    assert_eq!(p.seg.ts, ack.ts);
+    assert_eq!(rebuilt.len(), bytes.len());
+}
+
 #[test]
 fn headers_alone_carry_the_checksums_of_the_zero_payload() {
     let seg = data_segment();
