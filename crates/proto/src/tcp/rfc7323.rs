@@ -235,10 +235,11 @@ impl Tcp {
             return timed;
         }
         let ecr = seg.ts.map(|t| t.ecr).filter(|&e| e != 0)?;
-        // `tcp_rtt_tsopt_us`: whole ticks of the TS clock, at least one
+        // `tcp_rtt_tsopt_us(tp, 1)`: whole ticks of the TS clock, a zero taken as one, and none
+        // when the difference is past `INT_MAX` microseconds (an echo from the future wraps there)
         let ticks = self.ts_clock(now).wrapping_sub(ecr);
-        if (ticks as i32) < 0 {
-            return None; // an echo from the future: not a TSval of ours
+        if ticks >= i32::MAX as u32 / 1000 {
+            return None;
         }
         let rtt = Time::from(ticks.max(1)) * TS_TICK;
         self.fold_rtt_duration(now, rtt);
