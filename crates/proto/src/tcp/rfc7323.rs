@@ -14,7 +14,7 @@
 use super::{Tcp, TCP_MAXWIN};
 use crate::segment::{Segment, Timestamps, TIMESTAMPS_OPTION_BYTES};
 use crate::seq::Seq;
-use crate::time::{ticks_between, Time, MS};
+use crate::time::{ticks_between, Time, MS, US};
 
 /// `TCP_MAX_WSCALE`: the largest shift (RFC 7323 section 2.3: a larger one received is taken as 14).
 pub const MAX_WSCALE: u8 = 14;
@@ -238,7 +238,7 @@ impl Tcp {
         // `tcp_rtt_tsopt_us(tp, 1)`: whole ticks of the TS clock, a zero taken as one, and none
         // when the difference is past `INT_MAX` microseconds (an echo from the future wraps there)
         let ticks = self.ts_clock(now).wrapping_sub(ecr);
-        if ticks >= i32::MAX as u32 / 1000 {
+        if ticks >= i32::MAX as u32 / (TS_TICK / US) as u32 {
             return None;
         }
         let rtt = Time::from(ticks.max(1)) * TS_TICK;
