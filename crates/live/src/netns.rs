@@ -209,7 +209,7 @@ impl Namespace {
 
     /// Writes `value` to the sysctl `key` (dotted, as `net.ipv4.tcp_sack`) inside this namespace:
     /// `/proc/sys/net` shows the namespace of the thread that opens it.
-    pub(crate) fn set_sysctl(&self, key: &str, value: &str) -> Result<(), String> {
+    pub fn set_sysctl(&self, key: &str, value: &str) -> Result<(), String> {
         let _inside = self.enter()?;
         let path = PathBuf::from("/proc/sys").join(key.replace('.', "/"));
         let mut f = std::fs::OpenOptions::new()

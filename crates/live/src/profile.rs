@@ -119,7 +119,8 @@ impl LinuxProfile {
     /// [`PAPER000_HOST`]), so their limit is those hosts' own, 4.4BSD's `sb_max`, and a refusal
     /// reads as `snooplab run`'s. A buffer above 65,535 bytes is honoured as the modelled hosts
     /// honour it: neither scales windows, so neither advertises more than 65,535 (the kernel
-    /// with `tcp_window_scaling` 0, `tcp_select_window()`; the model, `TCP_MAXWIN`). `modern` has
+    /// with `tcp_window_scaling` 0, `tcp_select_window()`; the model's BSD profiles, which leave
+    /// the `window-scaling` host detail off, `TCP_MAXWIN`). `modern` has
     /// no such limit: the kernel's ceilings are sysctls (`net.core.rmem_max`, the third value of
     /// `net.ipv4.tcp_rmem`, which the receiver sets in its namespace, endpoint.rs) and RFC 7323's
     /// largest scaled window is 1 GB (section 2.3, shift 14), so 64 MB ([`MAX_LINUX_BUFFER`]) is

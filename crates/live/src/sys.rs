@@ -364,7 +364,7 @@ pub fn catch_stop_signals() -> io::Result<()> {
 }
 
 /// Whether a stop signal arrived since [`catch_stop_signals`].
-pub(crate) fn stop_requested() -> bool {
+pub fn stop_requested() -> bool {
     stop_signal().is_some()
 }
 

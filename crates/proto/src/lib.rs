@@ -16,6 +16,6 @@ pub mod wire;
 #[cfg(test)]
 mod test_support;
 
-pub use segment::{Endpoint, Flags, QueueReport, SackBlocks, Segment};
+pub use segment::{Endpoint, Flags, QueueReport, SackBlocks, Segment, Timestamps};
 pub use seq::Seq;
 pub use time::Time;

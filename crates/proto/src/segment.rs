@@ -90,7 +90,8 @@ pub struct Segment {
     pub seq: Seq,
     pub ack: Seq,
     pub flags: Flags,
-    /// Advertised receive window (unscaled, as in 4.4BSD without RFC 1323).
+    /// The header's 16-bit window field: the receive window, shifted right by the sender's window
+    /// scale once both ends negotiated one (RFC 7323 section 2; never on a SYN), else as it is.
     pub window: u16,
     /// Payload length in bytes.
     pub len: u32,
@@ -98,6 +99,11 @@ pub struct Segment {
     pub ip_id: u16,
     /// The MSS option, present on SYNs.
     pub mss: Option<u16>,
+    /// The RFC 7323 window scale option (SYNs only): the shift count the sender applies to the
+    /// windows it advertises.
+    pub wscale: Option<u8>,
+    /// The RFC 7323 timestamps option.
+    pub ts: Option<Timestamps>,
     /// Explicit loss notification: the segment this ACK asks for was lost on the wireless hop, not to
     /// congestion (paper 000 section III-A; carried in a reserved header bit, paper 004 section 3.3).
     pub eln: bool,
@@ -110,6 +116,25 @@ pub struct Segment {
     /// base station reads to tell a congestion loss at the mobile host from a wireless one.
     pub queue: Option<QueueReport>,
 }
+
+/// The RFC 7323 timestamps option (section 3): the sender's timestamp clock and the echo of the
+/// peer's (`TS.Recent`, zero when the segment carries no ACK).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Timestamps {
+    /// TSval.
+    pub val: u32,
+    /// TSecr.
+    pub ecr: u32,
+}
+
+/// Bytes of the MSS option (kind, length, 2 bytes).
+pub const MSS_OPTION_BYTES: u32 = 4;
+/// Bytes the timestamps option takes as Linux lays it out (`tcp_options_write`, net/ipv4/tcp_output.c):
+/// two NOPs, then kind 8, length 10 and the two 32-bit clocks (`TCPOLEN_TSTAMP_ALIGNED`, 12).
+pub const TIMESTAMPS_OPTION_BYTES: u32 = 12;
+/// Bytes the window scale option takes as Linux lays it out: a NOP, then kind 3, length 3 and the
+/// shift (`TCPOLEN_WSCALE_ALIGNED`, 4).
+pub const WSCALE_OPTION_BYTES: u32 = 4;
 
 /// An interface queue's instantaneous length and its maximum, in packets, as a mobile host
 /// piggybacks it on each packet it sends (paper 004 section 3.3: "Piggybacked on each packet from the
@@ -158,8 +183,10 @@ impl Segment {
     pub fn seq_len(&self) -> u32 {
         self.len + u32::from(self.is_syn()) + u32::from(self.is_fin())
     }
-    /// Bytes of TCP options carried: MSS 4, SMART 8 (kind, length, 4-byte sequence, padded), a queue
-    /// report 8 (kind, length, experiment id, two bytes, padded), and the SACK blocks that fit.
+    /// Bytes of TCP options carried: MSS 4, window scale 4 and timestamps 12 (each padded with NOPs
+    /// to whole words as Linux's `tcp_options_write` does), SMART 8 (kind, length, 4-byte sequence,
+    /// padded), a queue report 8 (kind, length, experiment id, two bytes, padded), and the SACK
+    /// blocks that fit.
     #[inline]
     pub fn option_bytes(&self) -> u32 {
         let fixed = self.fixed_option_bytes();
@@ -177,7 +204,9 @@ impl Segment {
 
     #[inline]
     fn fixed_option_bytes(&self) -> u32 {
-        4 * u32::from(self.mss.is_some())
+        MSS_OPTION_BYTES * u32::from(self.mss.is_some())
+            + WSCALE_OPTION_BYTES * u32::from(self.wscale.is_some())
+            + TIMESTAMPS_OPTION_BYTES * u32::from(self.ts.is_some())
             + 8 * u32::from(self.smart.is_some())
             + 8 * u32::from(self.queue.is_some())
     }

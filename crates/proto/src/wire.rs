@@ -10,10 +10,13 @@
 //! - The mobile host's queue report (paper 004 section 3.3): the same experimental kind 253 with
 //!   experiment id [`QUEUE_EXID`], length 6 (the queue's length and maximum in packets, a byte
 //!   each), after two NOPs. Wireshark shows it as an experimental option with ExID 0x514c.
+//! - RFC 7323's timestamps and window scale: in Linux's layout (`tcp_options_write`,
+//!   net/ipv4/tcp_output.c): after the MSS, two NOPs and the timestamps, then a NOP and the window
+//!   scale, then the SACK blocks.
 //! - ELN: a reserved bit of the TCP header ([`ELN_BIT`] in byte 12), as paper 004 section 3.3 did
 //!   ("we use one of the unreserved bits").
 
-use crate::segment::{Endpoint, Flags, QueueReport, SackBlocks, Segment};
+use crate::segment::{Endpoint, Flags, QueueReport, SackBlocks, Segment, Timestamps};
 use crate::seq::Seq;
 
 /// Bit of TCP header byte 12 (data offset, then reserved bits) that carries the ELN mark.
@@ -34,7 +37,9 @@ pub const DEFAULT_TTL: u8 = 64;
 const OPT_EOL: u8 = 0;
 const OPT_NOP: u8 = 1;
 const OPT_MSS: u8 = 2;
+const OPT_WSCALE: u8 = 3;
 const OPT_SACK: u8 = 5;
+const OPT_TIMESTAMPS: u8 = 8;
 
 /// Why bytes are not a TCP/IPv4 segment we can read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,6 +233,14 @@ fn write_tcp(out: &mut Vec<u8>, seg: &Segment) {
         out.extend_from_slice(&[OPT_MSS, 4]);
         out.extend_from_slice(&mss.to_be_bytes());
     }
+    if let Some(ts) = seg.ts {
+        out.extend_from_slice(&[OPT_NOP, OPT_NOP, OPT_TIMESTAMPS, 10]);
+        out.extend_from_slice(&ts.val.to_be_bytes());
+        out.extend_from_slice(&ts.ecr.to_be_bytes());
+    }
+    if let Some(shift) = seg.wscale {
+        out.extend_from_slice(&[OPT_NOP, OPT_WSCALE, 3, shift]);
+    }
     let blocks = seg.sack_blocks_carried();
     if blocks > 0 {
         let len = 2 + 8 * blocks;
@@ -412,6 +425,13 @@ fn parse_options(mut opts: &[u8], seg: &mut Segment) -> Result<(), WireError> {
         let body = &opts[2..len];
         match (kind, body.len()) {
             (OPT_MSS, 2) => seg.mss = Some(be16(body, 0)),
+            (OPT_WSCALE, 1) => seg.wscale = Some(body[0]),
+            (OPT_TIMESTAMPS, 8) => {
+                seg.ts = Some(Timestamps {
+                    val: be32(body, 0),
+                    ecr: be32(body, 4),
+                })
+            }
             (OPT_SACK, n) if n % 8 == 0 => {
                 let mut blocks = SackBlocks::default();
                 for b in body.chunks_exact(8) {
@@ -428,7 +448,7 @@ fn parse_options(mut opts: &[u8], seg: &mut Segment) -> Result<(), WireError> {
                     max: body[3],
                 });
             }
-            _ => {} // options the protocols here do not read (timestamps, window scale, ...)
+            _ => {} // options the protocols here do not read (SACK permitted, ...)
         }
         opts = &opts[len..];
     }

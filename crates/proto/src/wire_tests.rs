@@ -1,6 +1,7 @@
 //! The wire codec's tests: encodings parse back, checksums, options, malformed input.
 
 use super::*;
+use crate::segment::MAX_TCP_OPTION_BYTES;
 use proptest::prelude::*;
 
 fn data_segment() -> Segment {
@@ -115,6 +116,64 @@ fn options_layout_sack_smart_mss_and_eln() {
     assert_eq!(&b[40..44], &[2, 4, 0x05, 0x78]);
 }
 
+/// RFC 7323's options in Linux's layout (`tcp_options_write`): a SYN with MSS, timestamps and
+/// window scale is 20 bytes of options, and a data segment's timestamps 12, ahead of SACK blocks.
+#[test]
+fn options_layout_timestamps_and_window_scale_as_linux() {
+    let mut syn = data_segment();
+    syn.flags = Flags::SYN;
+    syn.len = 0;
+    syn.mss = Some(1460);
+    syn.wscale = Some(7);
+    syn.ts = Some(Timestamps {
+        val: 0x0102_0304,
+        ecr: 0,
+    });
+    assert_eq!(syn.option_bytes(), 20);
+    let b = encode(&syn, None);
+    let tcp = &b[20..];
+    assert_eq!(tcp[12] >> 4, 5 + 5, "20 bytes of options");
+    assert_eq!(&tcp[20..24], &[2, 4, 0x05, 0xb4]);
+    assert_eq!(&tcp[24..28], &[1, 1, 8, 10]);
+    assert_eq!(be32(tcp, 28), 0x0102_0304);
+    assert_eq!(be32(tcp, 32), 0);
+    assert_eq!(&tcp[36..40], &[1, 3, 3, 7]);
+    assert_eq!(parse(&b).unwrap().seg, syn);
+
+    let mut ack = data_segment();
+    ack.len = 0;
+    ack.ts = Some(Timestamps { val: 9, ecr: 8 });
+    ack.sack.push(Seq(10), Seq(20));
+    ack.sack.push(Seq(30), Seq(40));
+    ack.sack.push(Seq(50), Seq(60));
+    // 12 bytes of timestamps leave room for three blocks (4 + 24 bytes), as in Linux
+    assert_eq!(ack.sack_blocks_carried(), 3);
+    assert_eq!(ack.option_bytes(), 40);
+    let b = encode(&ack, None);
+    assert_eq!(&b[40..44], &[1, 1, 8, 10]);
+    assert_eq!(&b[52..56], &[1, 1, 5, 26]);
+    assert_eq!(parse(&b).unwrap().seg, ack);
+}
+
+/// A base station that rebuilds a kernel's packet (the live ELN marker sets its bit on an ACK)
+/// keeps the packet's timestamps: the kernel's peer would otherwise see a segment without them.
+#[test]
+fn rebuilding_a_packet_keeps_its_timestamps() {
+    let mut ack = data_segment();
+    ack.len = 0;
+    ack.ts = Some(Timestamps {
+        val: 0xdead_beef,
+        ecr: 7,
+    });
+    let bytes = encode(&ack, None);
+    let marked = Segment { eln: true, ..ack };
+    let rebuilt = rebuild(&marked, &bytes, Some(&ack));
+    let p = parse(&rebuilt).unwrap();
+    assert!(p.checksums_ok);
+    assert_eq!(p.seg.ts, ack.ts);
+    assert_eq!(rebuilt.len(), bytes.len());
+}
+
 #[test]
 fn headers_alone_carry_the_checksums_of_the_zero_payload() {
     let seg = data_segment();
@@ -170,9 +229,22 @@ fn arb_segment() -> impl Strategy<Value = Segment> {
         proptest::option::of(any::<u32>()),
         proptest::collection::vec((any::<u32>(), 1u32..100_000), 0..=3),
         proptest::option::of(any::<(u8, u8)>()),
+        proptest::option::of(0u8..=14),
+        proptest::option::of(any::<(u32, u32)>()),
     )
         .prop_map(
-            |((sa, sp, da, dp), (seq, ack, fl, win, id), len, mss, eln, smart, sacks, queue)| {
+            |(
+                (sa, sp, da, dp),
+                (seq, ack, fl, win, id),
+                len,
+                mss,
+                eln,
+                smart,
+                sacks,
+                queue,
+                wscale,
+                ts,
+            )| {
                 let mut sack = SackBlocks::default();
                 for (a, n) in sacks {
                     sack.push(Seq(a), Seq(a.wrapping_add(n)));
@@ -191,6 +263,8 @@ fn arb_segment() -> impl Strategy<Value = Segment> {
                     smart: smart.map(Seq),
                     sack,
                     queue: queue.map(|(len, max)| QueueReport { len, max }),
+                    wscale,
+                    ts: ts.map(|(val, ecr)| Timestamps { val, ecr }),
                 }
             },
         )
@@ -199,6 +273,8 @@ fn arb_segment() -> impl Strategy<Value = Segment> {
 proptest! {
     #[test]
     fn encode_then_parse_gives_the_segment_back(seg in arb_segment()) {
+        // every combination of options fits the 40 bytes a TCP header holds (RFC 9293 3.1)
+        prop_assert!(seg.option_bytes() <= MAX_TCP_OPTION_BYTES);
         let b = encode(&seg, None);
         prop_assert_eq!(b.len() as u32, seg.ip_len());
         let p = parse(&b).unwrap();

@@ -301,6 +301,8 @@ pub fn test_segment() -> Segment {
         smart: None,
         sack: snooplab_proto::SackBlocks::default(),
         queue: None,
+        wscale: None,
+        ts: None,
     }
 }
 

@@ -19,7 +19,7 @@ impl Tcp {
         self.stats.acks_rcvd += 1;
         self.selective_on_ack(now, seg);
         if seg.ack.le(self.snd_una) {
-            if len == 0 && u32::from(seg.window) == self.snd_wnd {
+            if len == 0 && self.peer_window(seg) == self.snd_wnd {
                 self.stats.dupacks_rcvd += 1;
                 // BSD counts a duplicate only while data is outstanding (the timer runs) and the ACK
                 // is for snd_una.
@@ -52,7 +52,7 @@ impl Tcp {
             return true;
         }
         let acked = seg.ack.since(self.snd_una);
-        let rtt = self.take_rtt_sample(now, seg.ack);
+        let rtt = self.rtt_sample_on_ack(now, seg);
         if seg.ack == self.snd_max {
             self.rexmt_at = None;
             *needoutput = true;

@@ -113,6 +113,12 @@ pub struct HostProfile {
     pub delayed_ack: DelayedAck,
     /// The loss recovery a SACK sender runs.
     pub sack_recovery: SackRecovery,
+    /// RFC 7323 window scaling (section 2), as Linux chooses its shift (`rfc7323.rs`). Off in
+    /// every BSD profile: their windows stop at `TCP_MAXWIN`.
+    pub window_scaling: bool,
+    /// RFC 7323 timestamps (sections 3-5): TSval/TSecr on every segment, RTT samples from TSecr,
+    /// PAWS (`rfc7323.rs`). Off in every BSD profile.
+    pub timestamps: bool,
     /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
     /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
     pub read_delay: Time,
@@ -131,7 +137,7 @@ pub const READ_DELAY_RANGE: Range = Range::new(0, 10 * SEC);
 
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 10] = [
+    pub const KEYS: [&'static str; 12] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -142,6 +148,8 @@ impl HostProfile {
         "read-delay",
         "read-size",
         "sack-recovery",
+        "window-scaling",
+        "timestamps",
     ];
 
     /// The value of one detail as text (the form [`HostProfile::set`] reads).
@@ -179,6 +187,8 @@ impl HostProfile {
                 SackRecovery::FallFloyd => "fall-floyd".into(),
                 SackRecovery::Rfc6675Prr => "rfc6675-prr".into(),
             },
+            "window-scaling" => on_off(self.window_scaling).into(),
+            "timestamps" => on_off(self.timestamps).into(),
             _ => return None,
         })
     }
@@ -211,6 +221,10 @@ impl HostProfile {
                 }
             }
             "persist" => self.persist = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
+            "window-scaling" => {
+                self.window_scaling = parse_on_off(&v).ok_or_else(|| bad("on or off"))?
+            }
+            "timestamps" => self.timestamps = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
             "deflation" => {
                 self.deflation = match v.as_str() {
                     "above-threshold" => Deflation::AboveThreshold,
@@ -420,6 +434,8 @@ impl HostPreset {
             rtt_estimator: RttEstimator::Lite,
             delayed_ack: DelayedAck::Bsd,
             sack_recovery: SackRecovery::FallFloyd,
+            window_scaling: false,
+            timestamps: false,
             read_delay: 0,
             read_size: 0,
         };

@@ -2,7 +2,7 @@
 //! connection: the handshake, trimming to the window, window update, reassembly and FIN processing;
 //! ACK processing is in `ack.rs`, fast retransmit and fast recovery in `recovery/`.
 
-use super::{DelayedAck, HeaderPrediction, State, Tcp, TCP_MAXWIN};
+use super::{DelayedAck, HeaderPrediction, State, Tcp};
 use crate::segment::Segment;
 use crate::time::{next_tick_after, ticks_between, Time};
 
@@ -24,7 +24,10 @@ impl Tcp {
             State::Listen => self.input_listen(now, seg),
             State::SynSent => self.input_syn_sent(now, seg),
             _ => {
-                if !self.header_prediction(now, seg) {
+                if !self.ts_accept(seg) {
+                    // PAWS: not acceptable, answered with an ACK (RFC 7323 section 5.3 R1)
+                    self.finish_input(now, false);
+                } else if !self.header_prediction(now, seg) {
                     self.input_synchronized(now, seg)
                 }
             }
@@ -51,7 +54,7 @@ impl Tcp {
             || seg.flags.intersects(Flags::SYN | Flags::FIN | Flags::RST)
             || seg.seq != self.rcv_nxt
             || seg.window == 0
-            || u32::from(seg.window) != self.snd_wnd
+            || self.peer_window(seg) != self.snd_wnd
             || self.snd_nxt != self.snd_max
             || !seg.sack.is_empty()
             || seg.smart.is_some()
@@ -80,7 +83,7 @@ impl Tcp {
                 self.stats.predicted_acks_in_recovery += 1;
             }
             self.selective_on_ack(now, seg); // our send log's bookkeeping only
-            self.take_rtt_sample(now, seg.ack);
+            self.rtt_sample_on_ack(now, seg);
             self.snd_una = seg.ack;
             if self.snd_una == self.snd_max {
                 self.rexmt_at = None;
@@ -151,7 +154,7 @@ impl Tcp {
             _ => {
                 let rwnd = self
                     .receive_space()
-                    .min(TCP_MAXWIN)
+                    .min(self.max_rcv_window())
                     .max(self.rcv_adv.since(self.rcv_nxt));
                 seg.seq.ge(self.rcv_nxt) && seg.seq.le(self.rcv_nxt + rwnd)
             }
@@ -166,11 +169,12 @@ impl Tcp {
         if !seg.is_syn() || seg.has_ack() {
             return;
         }
+        self.negotiate_rfc7323(seg);
         self.apply_mss(seg.mss);
         self.irs = seg.seq;
         self.rcv_nxt = seg.seq + 1;
         self.rcv_adv = self.rcv_nxt;
-        self.snd_wnd = u32::from(seg.window);
+        self.snd_wnd = self.peer_window(seg);
         self.max_sndwnd = self.snd_wnd;
         self.snd_wl1 = seg.seq;
         self.state = State::SynRcvd;
@@ -185,6 +189,7 @@ impl Tcp {
         if !seg.is_syn() {
             return;
         }
+        self.negotiate_rfc7323(seg);
         self.apply_mss(seg.mss);
         self.irs = seg.seq;
         self.rcv_nxt = seg.seq + 1;
@@ -199,11 +204,11 @@ impl Tcp {
         }
         if self.snd_una.gt(self.iss) {
             self.state = State::Established;
-            self.take_rtt_sample(now, seg.ack);
+            self.rtt_sample_on_ack(now, seg);
         } else {
             self.state = State::SynRcvd;
         }
-        self.snd_wnd = u32::from(seg.window);
+        self.snd_wnd = self.peer_window(seg);
         self.max_sndwnd = self.max_sndwnd.max(self.snd_wnd);
         self.snd_wl1 = seg.seq;
         self.snd_wl2 = seg.ack;
@@ -256,7 +261,7 @@ impl Tcp {
         // rcv_wnd never retracts what was already advertised
         let rwnd = self
             .receive_space()
-            .min(TCP_MAXWIN)
+            .min(self.max_rcv_window())
             .max(self.rcv_adv.since(self.rcv_nxt));
         let beyond = (seq + len).diff(self.rcv_nxt + rwnd);
         if beyond > 0 {
@@ -296,9 +301,9 @@ impl Tcp {
         if self.snd_wl1.lt(seq)
             || (self.snd_wl1 == seq
                 && (self.snd_wl2.lt(seg.ack)
-                    || (self.snd_wl2 == seg.ack && u32::from(seg.window) > self.snd_wnd)))
+                    || (self.snd_wl2 == seg.ack && self.peer_window(seg) > self.snd_wnd)))
         {
-            self.snd_wnd = u32::from(seg.window);
+            self.snd_wnd = self.peer_window(seg);
             self.snd_wl1 = seq;
             self.snd_wl2 = seg.ack;
             self.max_sndwnd = self.max_sndwnd.max(self.snd_wnd);

@@ -20,6 +20,7 @@ mod output;
 mod policy;
 mod reass;
 mod recovery;
+mod rfc7323;
 mod rtt;
 mod selective;
 mod small_window;
@@ -39,6 +40,7 @@ pub use policy::{
 };
 pub use reass::Reassembly;
 pub use recovery::Recovery;
+pub use rfc7323::{initial_wscale, Rfc7323, MAX_WSCALE};
 pub use rtt::{BsdRtt, RttEstimator, BACKOFF};
 pub use stats::{TcpStats, TimeoutCauses, TxKind};
 pub use witness::SharingHook;
@@ -162,6 +164,8 @@ pub struct Tcp {
     read_at: Option<Time>,
     /// The reading process has read end of file.
     eof_read: bool,
+    /// RFC 7323: the window scales and timestamps negotiated, `TS.Recent` (`rfc7323.rs`).
+    ext: rfc7323::Rfc7323,
 
     out: VecDeque<(Segment, TxKind)>,
     ip_id: u16,
@@ -227,6 +231,7 @@ impl Tcp {
             ack_now: false,
             read_at: None,
             eof_read: false,
+            ext: rfc7323::Rfc7323::default(),
             out: VecDeque::new(),
             ip_id: 0,
             stats: TcpStats::default(),
@@ -275,6 +280,8 @@ impl Tcp {
         if let Some(o) = offer {
             mss = mss.min(u32::from(o));
         }
+        // the options every segment carries come out of the payload (RFC 7323's timestamps)
+        mss = mss.saturating_sub(self.option_overhead());
         mss = mss.max(32);
         if self.cfg.round_buffers_to_mss {
             if self.sndbuf < mss {
@@ -551,6 +558,8 @@ mod fork_tests;
 mod host_tests;
 #[cfg(test)]
 mod rfc6675_tests;
+#[cfg(test)]
+mod rfc7323_tests;
 #[cfg(test)]
 mod small_window_tests;
 #[cfg(test)]

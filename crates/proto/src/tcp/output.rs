@@ -1,7 +1,7 @@
 //! `tcp_output` of 4.4BSD-Lite (Stevens vol. 2, chapter 26): decide whether a segment goes out now,
 //! build it, and advance the send sequence variables.
 
-use super::{State, Tcp, TxKind, TCP_MAXWIN};
+use super::{State, Tcp, TxKind};
 use crate::segment::{Flags, Segment};
 use crate::seq::Seq;
 use crate::time::Time;
@@ -140,8 +140,8 @@ impl Tcp {
             if !send && self.state.have_rcvd_syn() && rwin > 0 {
                 // Window update: the application read enough to open the window by two segments or
                 // by half the buffer. This is what makes the receiver ACK every second segment.
-                let adv =
-                    i64::from(rwin.min(TCP_MAXWIN)) - i64::from(self.rcv_adv.since(self.rcv_nxt));
+                let adv = i64::from(rwin.min(self.max_rcv_window()))
+                    - i64::from(self.rcv_adv.since(self.rcv_nxt));
                 if adv >= 2 * i64::from(self.maxseg) || 2 * adv >= i64::from(self.rcvbuf) {
                     send = true;
                 }
@@ -202,11 +202,14 @@ impl Tcp {
         if win < self.rcvbuf / 4 && win < self.maxseg {
             win = 0;
         }
-        win = win.min(TCP_MAXWIN);
+        let syn = flags.contains(Flags::SYN);
+        win = win.min(self.max_rcv_window());
         let promised = self.rcv_adv.since(self.rcv_nxt);
         if win < promised {
             win = promised;
         }
+        // the 16-bit field: scaled once both ends agreed, never on a SYN (RFC 7323 section 2)
+        let (window_field, win) = self.window_field(win, syn);
         let probe = self.force && self.persist_at.is_some();
         let kind = if probe && len > 0 {
             TxKind::PersistProbe
@@ -229,14 +232,20 @@ impl Tcp {
                 Seq(0)
             },
             flags,
-            window: win as u16,
+            window: window_field,
             len,
             ip_id: self.ip_id,
-            mss: if flags.contains(Flags::SYN) {
+            mss: if syn {
                 Some(self.cfg.mss.min(u32::from(u16::MAX)) as u16)
             } else {
                 None
             },
+            wscale: if syn {
+                self.syn_wscale(flags.contains(Flags::ACK))
+            } else {
+                None
+            },
+            ts: self.ts_option(now, syn, flags.contains(Flags::ACK)),
             eln: flags.contains(Flags::ACK) && self.eln_mark_due(),
             smart: if self.cfg.receiver.smart_acks && flags.contains(Flags::ACK) {
                 self.last_rcvd_seq
@@ -304,6 +313,9 @@ impl Tcp {
 
         if win > 0 && (self.rcv_nxt + win).gt(self.rcv_adv) {
             self.rcv_adv = self.rcv_nxt + win;
+        }
+        if flags.contains(Flags::ACK) {
+            self.note_ack_sent(self.rcv_nxt);
         }
         self.ack_now = false;
         self.delack_at = None;

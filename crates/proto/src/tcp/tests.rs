@@ -84,6 +84,8 @@ pub(super) fn ack_to_sender(s: &Tcp, ack: Seq, window: u16) -> Segment {
         smart: None,
         sack: crate::segment::SackBlocks::default(),
         queue: None,
+        wscale: None,
+        ts: None,
     }
 }
 
@@ -103,6 +105,8 @@ pub(super) fn data_to_sink(r: &Tcp, offset: u32, len: u32) -> Segment {
         smart: None,
         sack: crate::segment::SackBlocks::default(),
         queue: None,
+        wscale: None,
+        ts: None,
     }
 }
 
