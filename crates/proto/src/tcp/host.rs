@@ -12,6 +12,8 @@
 //! (`read_size`). They are user settings with defaults stated below.
 
 use crate::duration::{self, format_duration, Bare, Range};
+use crate::tcp::clock::TimerClock;
+use crate::tcp::linux_rtt::TCP_RTO_MIN;
 use crate::tcp::rtt::RttEstimator;
 use crate::time::{Time, SEC};
 
@@ -77,6 +79,9 @@ pub enum DelayedAck {
     /// mycroft", backed out by 8.10 the next day) and FreeBSD's `TCP_ACK_HACK` kernel option. In no
     /// profile: a user setting.
     AckPush,
+    /// Linux's quick ACKs at the start, an ACK for every second full segment and the adaptive
+    /// 40-200 ms delayed-ACK timer (`tcp/linux_delack.rs`). In no profile yet.
+    Linux,
 }
 
 /// The TCP implementation details of one host. Presets: [`HostPreset`].
@@ -99,6 +104,12 @@ pub struct HostProfile {
     pub rtt_estimator: RttEstimator,
     /// When in-order data is ACKed.
     pub delayed_ack: DelayedAck,
+    /// The clock the retransmission and delayed-ACK timers fire on (`tcp/clock.rs`).
+    pub timer_clock: TimerClock,
+    /// The congestion window once the handshake is done, in segments: 1 in every BSD (`tcp_mss()`
+    /// sets `snd_cwnd = mss`); Linux's `TCP_INIT_CWND` is 10 (`tcp_init_cwnd()`, RFC 6928), cut to
+    /// 1 when the SYN or SYN-ACK was resent more than once (`tcp_init_transfer()`, RFC 5681 3.1).
+    pub initial_window: u32,
     /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
     /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
     pub read_delay: Time,
@@ -115,9 +126,13 @@ pub const DEFAULT_READ_SIZE: u32 = 8192;
 /// (our bound, as before the duration grammar).
 pub const READ_DELAY_RANGE: Range = Range::new(0, 10 * SEC);
 
+/// The minimum RTO a Linux estimator may be given (`linux:<duration>`): 0 to `TCP_RTO_MAX`
+/// 120 s; `ip route ... rto_min` takes any value, the kernel's own bounds are these.
+pub const RTO_MIN_RANGE: Range = Range::new(0, 120 * SEC);
+
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 9] = [
+    pub const KEYS: [&'static str; 11] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -127,6 +142,8 @@ impl HostProfile {
         "delayed-ack",
         "read-delay",
         "read-size",
+        "timer-clock",
+        "initial-window",
     ];
 
     /// The value of one detail as text (the form [`HostProfile::set`] reads).
@@ -153,13 +170,18 @@ impl HostProfile {
             "rtt-estimator" => match self.rtt_estimator {
                 RttEstimator::Lite => "lite".into(),
                 RttEstimator::Fine => "fine".into(),
+                RttEstimator::Linux { rto_min } if rto_min == TCP_RTO_MIN => "linux".into(),
+                RttEstimator::Linux { rto_min } => format!("linux:{}", format_duration(rto_min)),
             },
             "delayed-ack" => match self.delayed_ack {
                 DelayedAck::Bsd => "bsd".into(),
                 DelayedAck::AckPush => "ack-push".into(),
+                DelayedAck::Linux => "linux".into(),
             },
             "read-delay" => format_duration(self.read_delay),
             "read-size" => self.read_size.to_string(),
+            "timer-clock" => self.timer_clock.name(),
+            "initial-window" => self.initial_window.to_string(),
             _ => return None,
         })
     }
@@ -208,14 +230,33 @@ impl HostProfile {
                 self.rtt_estimator = match v.as_str() {
                     "lite" => RttEstimator::Lite,
                     "fine" => RttEstimator::Fine,
-                    _ => return Err(bad("lite (4.4BSD) or fine (FreeBSD 2.2)")),
+                    "linux" => RttEstimator::Linux {
+                        rto_min: TCP_RTO_MIN,
+                    },
+                    _ => match v.strip_prefix("linux:") {
+                        Some(d) => RttEstimator::Linux {
+                            rto_min: duration::parse_in(
+                                d,
+                                Bare::Millis,
+                                RTO_MIN_RANGE,
+                                &format!("host detail {key} = linux:"),
+                            )?,
+                        },
+                        None => {
+                            return Err(bad(
+                                "lite (4.4BSD), fine (FreeBSD 2.2), linux (TCP_RTO_MIN 200 ms) \
+                                 or linux:<min RTO>",
+                            ))
+                        }
+                    },
                 }
             }
             "delayed-ack" => {
                 self.delayed_ack = match v.as_str() {
                     "bsd" => DelayedAck::Bsd,
                     "ack-push" => DelayedAck::AckPush,
-                    _ => return Err(bad("bsd or ack-push")),
+                    "linux" => DelayedAck::Linux,
+                    _ => return Err(bad("bsd, ack-push or linux")),
                 }
             }
             "read-delay" => {
@@ -234,6 +275,18 @@ impl HostProfile {
                     return Err(bad("a number of bytes from 1 to 1048576"));
                 }
                 self.read_size = n;
+            }
+            "timer-clock" => {
+                self.timer_clock = TimerClock::parse(&v).ok_or_else(|| {
+                    bad("bsd-ticks, jiffies (HZ 1000) or jiffies:HZ (100, 250, 300, 1000)")
+                })?
+            }
+            "initial-window" => {
+                let n: u32 = v.parse().map_err(|_| bad("a number of segments from 1 to 64"))?;
+                if n == 0 || n > 64 {
+                    return Err(bad("a number of segments from 1 to 64"));
+                }
+                self.initial_window = n;
             }
             _ => {
                 return Err(format!(
@@ -388,6 +441,8 @@ impl HostPreset {
             deflation: Deflation::AboveThreshold,
             rtt_estimator: RttEstimator::Lite,
             delayed_ack: DelayedAck::Bsd,
+            timer_clock: TimerClock::BsdTicks,
+            initial_window: 1,
             read_delay: 0,
             read_size: 0,
         };
