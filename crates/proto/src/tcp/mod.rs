@@ -366,6 +366,10 @@ impl Tcp {
     pub fn rtt(&self) -> &BsdRtt {
         &self.rtt
     }
+    /// The Linux estimator, if the host has it (`rtt-estimator = linux`).
+    pub fn linux_rtt(&self) -> Option<&LinuxRtt> {
+        self.linux_rtt.as_ref()
+    }
     pub fn iss(&self) -> Seq {
         self.iss
     }
@@ -570,6 +574,8 @@ impl Tcp {
 mod fork_tests;
 #[cfg(test)]
 mod host_tests;
+#[cfg(test)]
+mod linux_timer_tests;
 #[cfg(test)]
 mod small_window_tests;
 #[cfg(test)]
