@@ -8,8 +8,10 @@
 //!   while one is owed uses one up (`tcp_dec_quickack_mode()`).
 //! - `__tcp_ack_snd_check()`: ACK at once when more than one full segment arrived since the
 //!   last ACK (`rcv_nxt - rcv_wup > rcv_mss`) and the window would not shrink, in quick-ACK
-//!   mode, when an ACK is due now (`ICSK_ACK_NOW`: a hole filled) or when out-of-order data is
-//!   held; else `tcp_send_delayed_ack()`.
+//!   mode, or when an ACK is due now; else `tcp_send_delayed_ack()`. Out-of-order data, and data
+//!   that fills a hole (`ICSK_ACK_NOW`, RFC 5681 4.2), is ACKed at once as in BSD: `tcp_input`
+//!   sets `ack_now` for both (`input.rs`), the rule Linux's `__tcp_ack_snd_check()` spells as
+//!   "out-of-order queue not empty" for a receiver without SACK.
 //! - The ACK timeout `ato`: `TCP_ATO_MIN` (40 ms) at first; each in-order arrival `m` jiffies
 //!   after the last halves it and adds `TCP_ATO_MIN / 2` (m <= 20 ms) or `m` (m < ato), capped by
 //!   the RTO (`tcp_event_data_recv()`); an expired timer doubles it, capped by the RTO
@@ -118,10 +120,7 @@ impl Tcp {
         let more_than_one_segment = self.rcv_nxt.since(self.rcv_wup) > self.maxseg;
         let window_not_shrinking = self.receive_space().min(super::TCP_MAXWIN)
             >= self.rcv_adv.since(self.rcv_wup);
-        if (more_than_one_segment && window_not_shrinking)
-            || self.linux_ack.quick > 0
-            || self.ack_now
-            || !self.reass.is_empty()
+        if (more_than_one_segment && window_not_shrinking) || self.linux_ack.quick > 0 || self.ack_now
         {
             self.ack_now = true;
         } else {

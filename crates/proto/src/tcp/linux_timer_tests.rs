@@ -206,6 +206,23 @@ fn rttvar_decays_by_a_quarter_of_its_excess_once_per_round_trip() {
 }
 
 #[test]
+fn an_ack_covering_a_retransmission_gives_no_sample_and_keeps_the_backoff() {
+    // RTO 300 ms after a 100 ms handshake; ten segments out at 100 ms
+    let (mut s, _r, sent) = sender_after_handshake(linux(), 100 * MS);
+    assert_eq!(s.linux_rtt().map(|l| l.rto()), Some(300 * MS));
+    let at = s.rexmt_deadline().expect("armed");
+    s.on_timeout(at);
+    assert_eq!(segs(&mut s).len(), 1, "the first segment again");
+    // one ACK for all ten: the first was retransmitted (FLAG_RETRANS_DATA_ACKED), so no sample
+    // from the other nine either, and the RTO stays doubled
+    let end = sent.last().map(|x| x.seq + x.len).expect("data");
+    s.on_segment(at + 50 * MS, &ack_to_sender(&s, end, 65535));
+    let l = s.linux_rtt().expect("linux");
+    assert_eq!(l.srtt(), Some(100 * MS));
+    assert_eq!(l.rto(), 600 * MS);
+}
+
+#[test]
 fn each_timeout_doubles_the_rto() {
     let (mut s, _r, _) = sender_after_handshake(linux(), 0);
     let mut at = s.rexmt_deadline().expect("armed");
@@ -273,6 +290,25 @@ fn every_second_full_segment_is_acked_at_once() {
         assert_eq!(segs(&mut r).len(), 1, "the second is ACKed at once");
         assert_eq!(r.delack_deadline(), None);
     }
+    // more than one full segment, not two: a full one and 10 bytes (BSD's window update would
+    // wait for two segments' worth)
+    now += MS;
+    r.on_segment(now, &data_to_sink(&r, off, MSS));
+    assert!(segs(&mut r).is_empty());
+    now += MS;
+    r.on_segment(now, &data_to_sink(&r, off + MSS, 10));
+    assert_eq!(segs(&mut r).len(), 1, "rcv_nxt - rcv_wup > rcv_mss");
+}
+
+/// A 10-byte segment at `at` that the sink delays; runs its timer and returns when it fired.
+fn delayed_then_fired(r: &mut Tcp, off: &mut u32, at: Time) -> Time {
+    r.on_segment(at, &data_to_sink(r, *off, 10));
+    *off += 10;
+    assert!(segs(r).is_empty());
+    let due = r.delack_deadline().expect("delayed");
+    r.on_timeout(due);
+    assert_eq!(segs(r).len(), 1);
+    due
 }
 
 #[test]
@@ -281,24 +317,39 @@ fn the_ato_doubles_when_the_timer_fires_follows_the_arrival_gap_and_is_bounded()
     let mut r = sink_after_handshake(instant(linux()), 3000, 400 * MS);
     segs(&mut r);
     let mut off = MSS;
-    let mut arrive = |r: &mut Tcp, at: Time| {
-        r.on_segment(at, &data_to_sink(r, off, 10));
-        off += 10;
-        assert!(segs(r).is_empty());
-        let due = r.delack_deadline().expect("delayed");
-        r.on_timeout(due);
-        assert_eq!(segs(r).len(), 1);
-        due
-    };
     // a gap of 100 ms, above ato: ato stays 40 ms; jiffy 540 on level 0 -> 541
-    assert_eq!(arrive(&mut r, 500 * MS), 541 * MS);
+    assert_eq!(delayed_then_fired(&mut r, &mut off, 500 * MS), 541 * MS);
     // the timer fired: ato 80 ms; a 200 ms gap keeps it: 780 on level 1 -> 784
-    assert_eq!(arrive(&mut r, 700 * MS), 784 * MS);
-    // fired again: ato 160 ms; a 100 ms gap: ato = 160 / 2 + 100 = 180 ms: 980 -> 984
-    assert_eq!(arrive(&mut r, 800 * MS), 984 * MS);
-    // ato 360 ms; a 300 ms gap: ato = 180 + 300 = 480 ms, bounded by srtt (400 ms) and then by
-    // TCP_DELACK_MAX: 200 ms, 1300 -> 1304
-    assert_eq!(arrive(&mut r, 1100 * MS), 1304 * MS);
+    assert_eq!(delayed_then_fired(&mut r, &mut off, 700 * MS), 784 * MS);
+    // fired again: ato 160 ms; a 100 ms gap: ato = 160 / 2 + 100 = 180 ms, the timer at 980
+    r.on_segment(800 * MS, &data_to_sink(&r, off, 10));
+    assert_eq!(r.delack_deadline(), Some(984 * MS), "980 on level 1");
+    // 10 ms later (at most TCP_ATO_MIN / 2): ato = 180 / 2 + 20 = 110 ms, so 920 comes first
+    r.on_segment(810 * MS, &data_to_sink(&r, off + 10, 10));
+    off += 20;
+    assert!(segs(&mut r).is_empty());
+    assert_eq!(r.delack_deadline(), Some(928 * MS), "920 on level 1");
+    r.on_timeout(928 * MS);
+    assert_eq!(segs(&mut r).len(), 1);
+    // ato 220 ms; a 290 ms gap keeps it; bounded by srtt (400 ms), then by TCP_DELACK_MAX:
+    // 200 ms, 1300 -> 1304
+    assert_eq!(delayed_then_fired(&mut r, &mut off, 1100 * MS), 1304 * MS);
+}
+
+#[test]
+fn a_delayed_ack_keeps_its_earlier_timer_and_goes_out_if_due_within_a_quarter_ato() {
+    let mut r = sink_after_handshake(instant(linux()), 3000, 0);
+    segs(&mut r);
+    r.on_segment(10 * MS + MS / 2, &data_to_sink(&r, MSS, 10));
+    assert_eq!(r.delack_deadline(), Some(51 * MS), "due at jiffy 50");
+    // 20 ms later: ato = 40 / 2 + 20 = 40; jiffy 70 would be later, the timer keeps 50
+    r.on_segment(30 * MS + MS / 2, &data_to_sink(&r, MSS + 10, 10));
+    assert!(segs(&mut r).is_empty());
+    assert_eq!(r.delack_deadline(), Some(51 * MS));
+    // 10 ms later the timer is due within ato / 4 (10 jiffies): the ACK goes out now
+    r.on_segment(40 * MS + MS / 2, &data_to_sink(&r, MSS + 20, 10));
+    assert_eq!(segs(&mut r).len(), 1);
+    assert_eq!(r.delack_deadline(), None);
 }
 
 #[test]
