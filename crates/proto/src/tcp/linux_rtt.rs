@@ -38,6 +38,7 @@ pub const TCP_TIMEOUT_FALLBACK: Time = 3 * SEC;
 /// One transmission of sequence space `[start, end)` the estimator may time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Sent {
+    start: Seq,
     end: Seq,
     at: Time,
     retransmitted: bool,
@@ -101,15 +102,17 @@ impl LinuxRtt {
     /// `[start, end)` left at `now`: a new segment is queued for timing; any part sent before is
     /// marked retransmitted (`TCPCB_RETRANS`), so its ACK gives no sample.
     pub fn on_send(&mut self, now: Time, start: Seq, end: Seq) {
-        for s in self.sent.iter_mut().rev() {
-            if s.end.le(start) {
-                break;
-            }
-            s.retransmitted = true;
-        }
         let last_end = self.sent.back().map(|s| s.end);
+        if last_end.is_some_and(|e| start.lt(e)) {
+            for s in self.sent.iter_mut() {
+                if s.end.gt(start) && s.start.lt(end) {
+                    s.retransmitted = true;
+                }
+            }
+        }
         if last_end.is_none_or(|e| end.gt(e)) {
             self.sent.push_back(Sent {
+                start: last_end.map_or(start, |e| e.max(start)),
                 end,
                 at: now,
                 retransmitted: last_end.is_some_and(|e| start.lt(e)),
@@ -270,6 +273,18 @@ mod tests {
         r.on_send(SEC, Seq(1), Seq(1001));
         assert_eq!(r.on_ack(SEC + 10 * MS, Seq(1001), Seq(1001)), None);
         assert_eq!(r.srtt_us, 0);
+    }
+
+    #[test]
+    fn a_resent_segment_leaves_the_later_ones_timed() {
+        let mut r = rtt();
+        for i in 0..3 {
+            r.on_send(0, Seq(1 + i * 1000), Seq(1001 + i * 1000));
+        }
+        r.on_send(SEC, Seq(1), Seq(1001));
+        assert_eq!(r.on_ack(SEC + MS, Seq(1001), Seq(3001)), None, "Karn");
+        assert_eq!(r.on_ack(SEC + 2 * MS, Seq(2001), Seq(3001)), Some(SEC + 2 * MS));
+        assert_eq!(r.srtt(), Some(SEC + 2 * MS));
     }
 
     #[test]

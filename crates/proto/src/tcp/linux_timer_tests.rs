@@ -113,6 +113,21 @@ fn jiffies_clock_fires_the_delayed_ack_one_jiffy_after_its_40_ms() {
     assert_eq!(b.delack_deadline(), Some(200 * MS));
 }
 
+#[test]
+fn jiffies_clock_runs_the_bsd_timers_as_one_shot_timers_on_the_wheel() {
+    // BSD's estimator: a 1-tick handshake sample gives t_rxtcur 3 ticks, 1.5 s, armed at 0 for
+    // 1500 jiffies: level 2 (64-jiffy buckets), 1536 ms instead of the third slow tick, 1.5 s
+    let h = host(&[("timer-clock", "jiffies")]);
+    let (s, _r, _) = sender_after_handshake(h, 0);
+    assert_eq!(s.rtt().rxtcur, 3);
+    assert_eq!(s.rexmt_deadline(), Some(1536 * MS));
+    // BSD's delayed ACK: TF_DELACK as a 200 ms timer from the segment (the first data, at 0),
+    // not the next fast tick
+    let mut r = sink_after_handshake(h, 3000, 0);
+    assert!(segs(&mut r).is_empty());
+    assert_eq!(r.delack_deadline(), Some(208 * MS), "jiffy 200 on level 1");
+}
+
 // --- RFC 6298 as Linux computes it ---
 
 #[test]
