@@ -89,7 +89,9 @@ impl TimerClock {
             "jiffies" => Some(TimerClock::Jiffies { hz: 1000 }),
             _ => {
                 let hz: u32 = v.strip_prefix("jiffies:")?.parse().ok()?;
-                KERNEL_HZ.contains(&hz).then_some(TimerClock::Jiffies { hz })
+                KERNEL_HZ
+                    .contains(&hz)
+                    .then_some(TimerClock::Jiffies { hz })
             }
         }
     }

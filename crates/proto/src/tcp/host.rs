@@ -233,22 +233,16 @@ impl HostProfile {
                     "linux" => RttEstimator::Linux {
                         rto_min: TCP_RTO_MIN,
                     },
-                    _ => match v.strip_prefix("linux:") {
-                        Some(d) => RttEstimator::Linux {
-                            rto_min: duration::parse_in(
-                                d,
-                                Bare::Millis,
-                                RTO_MIN_RANGE,
-                                &format!("host detail {key} = linux:"),
-                            )?,
-                        },
-                        None => {
-                            return Err(bad(
-                                "lite (4.4BSD), fine (FreeBSD 2.2), linux (TCP_RTO_MIN 200 ms) \
-                                 or linux:<min RTO>",
-                            ))
+                    other => {
+                        let Some(d) = other.strip_prefix("linux:") else {
+                            return Err(bad("lite (4.4BSD), fine (FreeBSD 2.2), linux \
+                                 (TCP_RTO_MIN 200 ms) or linux:<min RTO>"));
+                        };
+                        let what = format!("host detail {key} = linux:");
+                        RttEstimator::Linux {
+                            rto_min: duration::parse_in(d, Bare::Millis, RTO_MIN_RANGE, &what)?,
                         }
-                    },
+                    }
                 }
             }
             "delayed-ack" => {
@@ -282,7 +276,9 @@ impl HostProfile {
                 })?
             }
             "initial-window" => {
-                let n: u32 = v.parse().map_err(|_| bad("a number of segments from 1 to 64"))?;
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| bad("a number of segments from 1 to 64"))?;
                 if n == 0 || n > 64 {
                     return Err(bad("a number of segments from 1 to 64"));
                 }
@@ -504,6 +500,42 @@ mod tests {
             bsdos.differences(&freebsd),
             vec!["header-prediction", "deflation", "rtt-estimator"]
         );
+    }
+
+    #[test]
+    fn linux_details_parse_and_are_off_in_every_bsd_profile() {
+        for p in HostPreset::ALL {
+            let h = p.profile();
+            assert_eq!(h.timer_clock, TimerClock::BsdTicks);
+            assert_eq!(h.initial_window, 1);
+            assert!(!matches!(h.rtt_estimator, RttEstimator::Linux { .. }));
+            assert_ne!(h.delayed_ack, DelayedAck::Linux);
+        }
+        let mut h = HostProfile::default();
+        for (key, value) in [
+            ("rtt-estimator", "linux"),
+            ("rtt-estimator", "linux:5ms"),
+            ("timer-clock", "jiffies"),
+            ("timer-clock", "jiffies:250"),
+            ("delayed-ack", "linux"),
+            ("initial-window", "10"),
+        ] {
+            h.set(key, value).expect("valid");
+            let text = h.get(key).expect("known key");
+            let before = h;
+            h.set(key, &text).expect("its own value parses");
+            assert_eq!(h, before, "{key} = {value} -> {text}");
+        }
+        assert_eq!(
+            h.rtt_estimator,
+            RttEstimator::Linux {
+                rto_min: 5 * crate::time::MS
+            }
+        );
+        assert_eq!(h.timer_clock, TimerClock::Jiffies { hz: 250 });
+        assert!(h.set("timer-clock", "jiffies:123").is_err());
+        assert!(h.set("initial-window", "0").is_err());
+        assert!(h.set("rtt-estimator", "linux:-1ms").is_err());
     }
 
     #[test]

@@ -118,9 +118,11 @@ impl Tcp {
     /// `__tcp_ack_snd_check()` after in-order data: set `ack_now`, or arm the delayed-ACK timer.
     pub(super) fn linux_ack_snd_check(&mut self, now: Time) {
         let more_than_one_segment = self.rcv_nxt.since(self.rcv_wup) > self.maxseg;
-        let window_not_shrinking = self.receive_space().min(super::TCP_MAXWIN)
-            >= self.rcv_adv.since(self.rcv_wup);
-        if (more_than_one_segment && window_not_shrinking) || self.linux_ack.quick > 0 || self.ack_now
+        let window_not_shrinking =
+            self.receive_space().min(super::TCP_MAXWIN) >= self.rcv_adv.since(self.rcv_wup);
+        if (more_than_one_segment && window_not_shrinking)
+            || self.linux_ack.quick > 0
+            || self.ack_now
         {
             self.ack_now = true;
         } else {

@@ -262,7 +262,7 @@ mod tests {
         feed(&mut r, &mut s, &mut now, 100); // srtt 100 ms, mdev 200 ms
         let before = r.mdev_us;
         feed(&mut r, &mut s, &mut now, 20); // error -80 ms
-        // |m| = 80 ms - mdev/4 = 30 ms > 0, then / 8: mdev grows by 3.75 ms only
+                                            // |m| = 80 ms - mdev/4 = 30 ms > 0, then / 8: mdev grows by 3.75 ms only
         assert_eq!(r.mdev_us, before + 3_750);
     }
 
@@ -283,7 +283,10 @@ mod tests {
         }
         r.on_send(SEC, Seq(1), Seq(1001));
         assert_eq!(r.on_ack(SEC + MS, Seq(1001), Seq(3001)), None, "Karn");
-        assert_eq!(r.on_ack(SEC + 2 * MS, Seq(2001), Seq(3001)), Some(SEC + 2 * MS));
+        assert_eq!(
+            r.on_ack(SEC + 2 * MS, Seq(2001), Seq(3001)),
+            Some(SEC + 2 * MS)
+        );
         assert_eq!(r.srtt(), Some(SEC + 2 * MS));
     }
 

@@ -136,7 +136,7 @@ fn syn_is_resent_after_one_second_and_a_handshake_without_sample_falls_back_to_3
     let mut s = sender(h, 64 * 1024);
     let mut r = sink(h, 64 * 1024);
     segs(&mut s); // the SYN is lost
-    // TCP_TIMEOUT_INIT: 1000 jiffies from 0 is on level 2 (64-jiffy buckets): 1024 ms
+                  // TCP_TIMEOUT_INIT: 1000 jiffies from 0 is on level 2 (64-jiffy buckets): 1024 ms
     assert_eq!(s.rexmt_deadline(), Some(1024 * MS));
     s.on_timeout(1024 * MS);
     let syn = segs(&mut s);
@@ -176,10 +176,7 @@ fn rto_is_srtt_plus_at_least_the_200_ms_minimum_on_a_lan() {
 #[test]
 fn a_falling_sample_grows_mdev_by_an_eighth_of_the_quarter_gain() {
     // no minimum RTO, so the estimator's own arithmetic shows
-    let h = host(&[
-        ("timer-clock", "jiffies"),
-        ("rtt-estimator", "linux:0ms"),
-    ]);
+    let h = host(&[("timer-clock", "jiffies"), ("rtt-estimator", "linux:0ms")]);
     let (mut s, _r, sent) = sender_after_handshake(h, 100 * MS);
     // srtt 100 ms, mdev 200 ms: RTO 300 ms
     assert_eq!(s.linux_rtt().map(|l| l.rto()), Some(300 * MS));
@@ -194,30 +191,36 @@ fn a_falling_sample_grows_mdev_by_an_eighth_of_the_quarter_gain() {
 
 #[test]
 fn rttvar_decays_by_a_quarter_of_its_excess_once_per_round_trip() {
-    let h = host(&[
-        ("timer-clock", "jiffies"),
-        ("rtt-estimator", "linux:0ms"),
-    ]);
+    let h = host(&[("timer-clock", "jiffies"), ("rtt-estimator", "linux:0ms")]);
     let (mut s, _r, sent) = sender_after_handshake(h, 100 * MS);
     // srtt 100 ms, mdev = mdev_max = rttvar = 200 ms, rtt_seq = the SYN's end
     let iw_end = sent.last().map(|x| x.seq + x.len).expect("data");
     s.on_segment(200 * MS, &ack_to_sender(&s, iw_end, 65535));
     // sample 100 ms: mdev 200 - 50 = 150 ms; rttvar = mdev_max: nothing to decay; a new round
     // begins at the end of the initial window, mdev_max restarts at 0 (the minimum RTO)
-    assert_eq!(s.linux_rtt().map(|l| (l.mdev_us, l.rttvar_us)), Some((150_000, 200_000)));
+    assert_eq!(
+        s.linux_rtt().map(|l| (l.mdev_us, l.rttvar_us)),
+        Some((150_000, 200_000))
+    );
     let round2 = segs(&mut s);
     assert!(round2.len() >= 2);
     let first = round2[0].seq + round2[0].len;
     s.on_segment(300 * MS, &ack_to_sender(&s, first, 65535));
     // past rtt_seq: mdev 150 - 37.5 = 112.5 ms is this round's mdev_max, and rttvar falls by a
     // quarter of its excess: 200 - (200 - 112.5) / 4 = 178.125 ms
-    assert_eq!(s.linux_rtt().map(|l| (l.mdev_us, l.rttvar_us)), Some((112_500, 178_125)));
+    assert_eq!(
+        s.linux_rtt().map(|l| (l.mdev_us, l.rttvar_us)),
+        Some((112_500, 178_125))
+    );
     segs(&mut s);
     // the next segment of the same round (below the new rtt_seq): no decay
     let second = round2[1].seq + round2[1].len;
     s.on_segment(310 * MS, &ack_to_sender(&s, second, 65535));
     // sample 110 ms: mdev 112.5 + (10 - 28.125) = 94.375 ms; rttvar stays
-    assert_eq!(s.linux_rtt().map(|l| (l.mdev_us, l.rttvar_us)), Some((94_375, 178_125)));
+    assert_eq!(
+        s.linux_rtt().map(|l| (l.mdev_us, l.rttvar_us)),
+        Some((94_375, 178_125))
+    );
 }
 
 #[test]
@@ -374,7 +377,11 @@ fn out_of_order_data_is_acked_at_once_and_a_duplicate_restarts_quick_acks() {
     segs(&mut r);
     let (mut now, mut off) = (0, MSS);
     assert_eq!(feed(&mut r, &mut now, &mut off, 3, 10, MS), 3);
-    assert_eq!(feed(&mut r, &mut now, &mut off, 1, 10, MS), 0, "delayed now");
+    assert_eq!(
+        feed(&mut r, &mut now, &mut off, 1, 10, MS),
+        0,
+        "delayed now"
+    );
     // out of order: at once
     now += MS;
     r.on_segment(now, &data_to_sink(&r, off + 10, 10));
@@ -384,13 +391,21 @@ fn out_of_order_data_is_acked_at_once_and_a_duplicate_restarts_quick_acks() {
     r.on_segment(now, &data_to_sink(&r, off, 10));
     off += 20;
     assert_eq!(segs(&mut r).len(), 1, "the hole fill is ACKed at once");
-    assert_eq!(feed(&mut r, &mut now, &mut off, 1, 10, MS), 0, "delayed again");
+    assert_eq!(
+        feed(&mut r, &mut now, &mut off, 1, 10, MS),
+        0,
+        "delayed again"
+    );
     // a duplicate: ACKed at once, and tcp_enter_quickack_mode() gives 4 quick ACKs again, one
     // used by the duplicate's own ACK
     now += 100 * MS;
     r.on_segment(now, &data_to_sink(&r, 0, MSS));
     assert_eq!(segs(&mut r).len(), 1, "a duplicate is ACKed at once");
-    assert_eq!(feed(&mut r, &mut now, &mut off, 4, 10, MS), 3, "quick again");
+    assert_eq!(
+        feed(&mut r, &mut now, &mut off, 4, 10, MS),
+        3,
+        "quick again"
+    );
 }
 
 // --- the initial window ---

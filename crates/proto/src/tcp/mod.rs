@@ -37,12 +37,12 @@ pub use host::{
     BufferLimit, CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostPreset, HostProfile,
     ReaderModel, DEFAULT_READ_SIZE, MIN_BUFFER, READ_DELAY_RANGE, SB_MAX,
 };
+pub use linux_delack::LinuxAck;
+pub use linux_rtt::{LinuxRtt, TCP_RTO_MAX, TCP_RTO_MIN, TCP_TIMEOUT_FALLBACK, TCP_TIMEOUT_INIT};
 pub use policy::{
     Addition, DupAckThreshold, ElnRule, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy,
     Selective,
 };
-pub use linux_delack::LinuxAck;
-pub use linux_rtt::{LinuxRtt, TCP_RTO_MAX, TCP_RTO_MIN, TCP_TIMEOUT_FALLBACK, TCP_TIMEOUT_INIT};
 pub use reass::Reassembly;
 pub use recovery::Recovery;
 pub use rtt::{BsdRtt, RttEstimator, BACKOFF};
