@@ -36,23 +36,33 @@ const LVL_BITS: u32 = 6;
 const LVL_DEPTH: u32 = 9;
 
 impl TimerClock {
-    /// How long one jiffy lasts; under BSD's ticks, the 1 ms jiffy of HZ = 1000 (the unit a
-    /// Linux estimator or delayed ACK on that clock counts in: a reading).
-    pub fn jiffy(self) -> Time {
+    /// `HZ`; under BSD's ticks 1000, the jiffy a Linux estimator or delayed ACK on that clock
+    /// counts in (a reading).
+    fn hz(self) -> u64 {
         match self {
-            TimerClock::BsdTicks => SEC / 1000,
-            TimerClock::Jiffies { hz } => SEC / u64::from(hz.max(1)),
+            TimerClock::BsdTicks => 1000,
+            TimerClock::Jiffies { hz } => u64::from(hz.max(1)),
         }
+    }
+
+    /// How long one jiffy lasts (rounded down to a nanosecond at HZ = 300).
+    pub fn jiffy(self) -> Time {
+        SEC / self.hz()
     }
 
     /// The current jiffy at `now` (`jiffies`).
     pub fn jiffies(self, now: Time) -> u64 {
-        now / self.jiffy()
+        ((u128::from(now) * u128::from(self.hz())) / u128::from(SEC)) as u64
     }
 
     /// `usecs_to_jiffies()`/`msecs_to_jiffies()`: a duration in whole jiffies, rounded up.
     pub fn to_jiffies(self, d: Time) -> u64 {
-        d.div_ceil(self.jiffy())
+        (u128::from(d) * u128::from(self.hz())).div_ceil(u128::from(SEC)) as u64
+    }
+
+    /// `j` jiffies as a duration; also when jiffy `j` begins.
+    pub fn from_jiffies(self, j: u64) -> Time {
+        (u128::from(j) * u128::from(SEC)).div_ceil(u128::from(self.hz())) as Time
     }
 
     /// When a wheel timer armed at `now` with `expires` (an absolute jiffy) fires.
@@ -66,7 +76,7 @@ impl TimerClock {
             .map_or(LVL_DEPTH - 1, |n| n - 1);
         let shift = lvl * LVL_CLK_SHIFT;
         let bucket = ((expires >> shift) + 1) << shift;
-        bucket * self.jiffy()
+        self.from_jiffies(bucket)
     }
 
     /// When a timer armed at `now` to run `jiffies` jiffies later fires on the wheel.
@@ -114,6 +124,11 @@ mod tests {
         let c250 = TimerClock::Jiffies { hz: 250 };
         assert_eq!(c250.jiffy(), 4 * MS);
         assert_eq!(c250.to_jiffies(201 * MS), 51);
+        // HZ = 300: 40 ms is 12 jiffies, and jiffy 300 begins at 1 s
+        let c300 = TimerClock::Jiffies { hz: 300 };
+        assert_eq!(c300.to_jiffies(40 * MS), 12);
+        assert_eq!(c300.jiffies(SEC), 300);
+        assert_eq!(c300.wheel_after(0, 12), c300.from_jiffies(13));
     }
 
     #[test]

@@ -91,7 +91,7 @@ impl LinuxRtt {
 
     /// The current RTO as a duration.
     pub fn rto(&self) -> Time {
-        self.rto_jiffies * self.clock.jiffy()
+        self.clock.from_jiffies(self.rto_jiffies)
     }
 
     /// The smoothed RTT, if measured.

@@ -128,7 +128,7 @@ impl Tcp {
             TimerClock::Jiffies { .. } => clock.wheel_expiry(now, expires),
             TimerClock::BsdTicks => {
                 let t = &self.cfg.timers;
-                let due = (expires * clock.jiffy()).max(now + 1);
+                let due = clock.from_jiffies(expires).max(now + 1);
                 next_tick_after(due - 1, t.fast_phase, t.fast_tick)
             }
         }
