@@ -57,7 +57,7 @@ impl Tcp {
             self.rexmt_at = None;
             *needoutput = true;
         } else if self.persist_at.is_none() {
-            self.arm_rexmt(now, self.rtt.rxtcur);
+            self.arm_rexmt(now);
         }
         if !partial {
             self.cc.on_ack(acked, rtt, self.maxseg);

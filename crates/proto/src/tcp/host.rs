@@ -12,6 +12,8 @@
 //! (`read_size`). They are user settings with defaults stated below.
 
 use crate::duration::{self, format_duration, Bare, Range};
+use crate::tcp::clock::TimerClock;
+use crate::tcp::linux_rtt::TCP_RTO_MIN;
 use crate::tcp::rtt::RttEstimator;
 use crate::time::{Time, SEC};
 
@@ -77,6 +79,9 @@ pub enum DelayedAck {
     /// mycroft", backed out by 8.10 the next day) and FreeBSD's `TCP_ACK_HACK` kernel option. In no
     /// profile: a user setting.
     AckPush,
+    /// Linux's quick ACKs at the start, an ACK for every second full segment and the adaptive
+    /// 40-200 ms delayed-ACK timer (`tcp/linux_delack.rs`). In no profile yet.
+    Linux,
 }
 
 /// Which loss recovery a host runs when its policy has SACK ([`crate::tcp::Selective::Sack`]).
@@ -119,6 +124,12 @@ pub struct HostProfile {
     /// RFC 7323 timestamps (sections 3-5): TSval/TSecr on every segment, RTT samples from TSecr,
     /// PAWS (`rfc7323.rs`). Off in every BSD profile.
     pub timestamps: bool,
+    /// The clock the retransmission and delayed-ACK timers fire on (`tcp/clock.rs`).
+    pub timer_clock: TimerClock,
+    /// The congestion window once the handshake is done, in segments: 1 in every BSD (`tcp_mss()`
+    /// sets `snd_cwnd = mss`); Linux's `TCP_INIT_CWND` is 10 (`tcp_init_cwnd()`, RFC 6928), cut to
+    /// 1 when the SYN or SYN-ACK was resent more than once (`tcp_init_transfer()`, RFC 5681 3.1).
+    pub initial_window: u32,
     /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
     /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
     pub read_delay: Time,
@@ -135,9 +146,13 @@ pub const DEFAULT_READ_SIZE: u32 = 8192;
 /// (our bound, as before the duration grammar).
 pub const READ_DELAY_RANGE: Range = Range::new(0, 10 * SEC);
 
+/// The minimum RTO a Linux estimator may be given (`linux:<duration>`): 0 to `TCP_RTO_MAX`
+/// 120 s; `ip route ... rto_min` takes any value, the kernel's own bounds are these.
+pub const RTO_MIN_RANGE: Range = Range::new(0, 120 * SEC);
+
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 12] = [
+    pub const KEYS: [&'static str; 14] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -150,6 +165,8 @@ impl HostProfile {
         "sack-recovery",
         "window-scaling",
         "timestamps",
+        "timer-clock",
+        "initial-window",
     ];
 
     /// The value of one detail as text (the form [`HostProfile::set`] reads).
@@ -176,10 +193,13 @@ impl HostProfile {
             "rtt-estimator" => match self.rtt_estimator {
                 RttEstimator::Lite => "lite".into(),
                 RttEstimator::Fine => "fine".into(),
+                RttEstimator::Linux { rto_min } if rto_min == TCP_RTO_MIN => "linux".into(),
+                RttEstimator::Linux { rto_min } => format!("linux:{}", format_duration(rto_min)),
             },
             "delayed-ack" => match self.delayed_ack {
                 DelayedAck::Bsd => "bsd".into(),
                 DelayedAck::AckPush => "ack-push".into(),
+                DelayedAck::Linux => "linux".into(),
             },
             "read-delay" => format_duration(self.read_delay),
             "read-size" => self.read_size.to_string(),
@@ -189,6 +209,8 @@ impl HostProfile {
             },
             "window-scaling" => on_off(self.window_scaling).into(),
             "timestamps" => on_off(self.timestamps).into(),
+            "timer-clock" => self.timer_clock.name(),
+            "initial-window" => self.initial_window.to_string(),
             _ => return None,
         })
     }
@@ -241,14 +263,27 @@ impl HostProfile {
                 self.rtt_estimator = match v.as_str() {
                     "lite" => RttEstimator::Lite,
                     "fine" => RttEstimator::Fine,
-                    _ => return Err(bad("lite (4.4BSD) or fine (FreeBSD 2.2)")),
+                    "linux" => RttEstimator::Linux {
+                        rto_min: TCP_RTO_MIN,
+                    },
+                    other => {
+                        let Some(d) = other.strip_prefix("linux:") else {
+                            return Err(bad("lite (4.4BSD), fine (FreeBSD 2.2), linux \
+                                 (TCP_RTO_MIN 200 ms) or linux:<min RTO>"));
+                        };
+                        let what = format!("host detail {key} = linux:");
+                        RttEstimator::Linux {
+                            rto_min: duration::parse_in(d, Bare::Millis, RTO_MIN_RANGE, &what)?,
+                        }
+                    }
                 }
             }
             "delayed-ack" => {
                 self.delayed_ack = match v.as_str() {
                     "bsd" => DelayedAck::Bsd,
                     "ack-push" => DelayedAck::AckPush,
-                    _ => return Err(bad("bsd or ack-push")),
+                    "linux" => DelayedAck::Linux,
+                    _ => return Err(bad("bsd, ack-push or linux")),
                 }
             }
             "read-delay" => {
@@ -279,6 +314,20 @@ impl HostProfile {
                         ))
                     }
                 }
+            }
+            "timer-clock" => {
+                self.timer_clock = TimerClock::parse(&v).ok_or_else(|| {
+                    bad("bsd-ticks, jiffies (HZ 1000) or jiffies:HZ (100, 250, 300, 1000)")
+                })?
+            }
+            "initial-window" => {
+                let n: u32 = v
+                    .parse()
+                    .map_err(|_| bad("a number of segments from 1 to 64"))?;
+                if n == 0 || n > 64 {
+                    return Err(bad("a number of segments from 1 to 64"));
+                }
+                self.initial_window = n;
             }
             _ => {
                 return Err(format!(
@@ -436,6 +485,8 @@ impl HostPreset {
             sack_recovery: SackRecovery::FallFloyd,
             window_scaling: false,
             timestamps: false,
+            timer_clock: TimerClock::BsdTicks,
+            initial_window: 1,
             read_delay: 0,
             read_size: 0,
         };
@@ -497,6 +548,42 @@ mod tests {
             bsdos.differences(&freebsd),
             vec!["header-prediction", "deflation", "rtt-estimator"]
         );
+    }
+
+    #[test]
+    fn linux_details_parse_and_are_off_in_every_bsd_profile() {
+        for p in HostPreset::ALL {
+            let h = p.profile();
+            assert_eq!(h.timer_clock, TimerClock::BsdTicks);
+            assert_eq!(h.initial_window, 1);
+            assert!(!matches!(h.rtt_estimator, RttEstimator::Linux { .. }));
+            assert_ne!(h.delayed_ack, DelayedAck::Linux);
+        }
+        let mut h = HostProfile::default();
+        for (key, value) in [
+            ("rtt-estimator", "linux"),
+            ("rtt-estimator", "linux:5ms"),
+            ("timer-clock", "jiffies"),
+            ("timer-clock", "jiffies:250"),
+            ("delayed-ack", "linux"),
+            ("initial-window", "10"),
+        ] {
+            h.set(key, value).expect("valid");
+            let text = h.get(key).expect("known key");
+            let before = h;
+            h.set(key, &text).expect("its own value parses");
+            assert_eq!(h, before, "{key} = {value} -> {text}");
+        }
+        assert_eq!(
+            h.rtt_estimator,
+            RttEstimator::Linux {
+                rto_min: 5 * crate::time::MS
+            }
+        );
+        assert_eq!(h.timer_clock, TimerClock::Jiffies { hz: 250 });
+        assert!(h.set("timer-clock", "jiffies:123").is_err());
+        assert!(h.set("initial-window", "0").is_err());
+        assert!(h.set("rtt-estimator", "linux:-1ms").is_err());
     }
 
     #[test]

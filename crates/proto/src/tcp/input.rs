@@ -88,7 +88,7 @@ impl Tcp {
             if self.snd_una == self.snd_max {
                 self.rexmt_at = None;
             } else if self.persist_at.is_none() {
-                self.arm_rexmt(now, self.rtt.rxtcur);
+                self.arm_rexmt(now);
             }
             // sowwakeup: the writer fills the buffer (and may close); tcp_output if data waits.
             self.maybe_usrclosed();
@@ -205,6 +205,7 @@ impl Tcp {
         if self.snd_una.gt(self.iss) {
             self.state = State::Established;
             self.rtt_sample_on_ack(now, seg);
+            self.rtt_on_established();
         } else {
             self.state = State::SynRcvd;
         }
@@ -217,9 +218,14 @@ impl Tcp {
     }
 
     /// Closes the RTT measurement if `ack` covers the timed segment (`t_rtt && SEQ_GT(ack, t_rtseq)`).
-    /// Returns the sample as the BSD sender measures it: whole slow ticks, as a duration.
+    /// Returns the sample as the BSD sender measures it: whole slow ticks, as a duration. A
+    /// Linux estimator instead times every ACK of new data (`linux_rtt.rs`) and returns the
+    /// time since the last segment it covers was sent.
     #[inline(always)]
     pub(super) fn take_rtt_sample(&mut self, now: Time, ack: crate::seq::Seq) -> Option<Time> {
+        if let Some(l) = &mut self.linux_rtt {
+            return l.on_ack(now, ack, self.snd_nxt);
+        }
         if let Some((sent, rtseq)) = self.timing {
             if ack.gt(rtseq) {
                 let t = &self.cfg.timers;
@@ -251,6 +257,9 @@ impl Tcp {
                 // A complete duplicate: ACK it at once, keep going for its ACK field.
                 fin = false;
                 self.ack_now = true;
+                if len > 0 {
+                    self.linux_enter_quickack();
+                }
                 todrop = len;
                 self.stats.dup_segs_rcvd += u64::from(len > 0);
             }
@@ -268,6 +277,9 @@ impl Tcp {
             let beyond = beyond as u32;
             if beyond >= len {
                 self.ack_now = true;
+                if len > 0 {
+                    self.linux_enter_quickack();
+                }
                 len = 0;
             } else {
                 len -= beyond;
@@ -282,6 +294,7 @@ impl Tcp {
         }
 
         let mut needoutput = false;
+        let mut just_established = false;
         if self.state == State::SynRcvd {
             if seg.ack.le(self.snd_una) || seg.ack.gt(self.snd_max) {
                 self.ack_now = true;
@@ -290,9 +303,15 @@ impl Tcp {
             }
             self.state = State::Established;
             self.snd_wl1 = seq - 1;
+            just_established = true;
         }
 
-        if self.process_ack(now, seg, len, &mut needoutput) {
+        let consumed = self.process_ack(now, seg, len, &mut needoutput);
+        if just_established {
+            // after the SYN-ACK's sample, as `tcp_init_transfer()` follows it
+            self.rtt_on_established();
+        }
+        if consumed {
             // the segment was consumed by the duplicate-ACK machinery
             return;
         }
@@ -355,6 +374,10 @@ impl Tcp {
                     self.deliver(now, n);
                     self.rcv_nxt = end;
                     in_order = true;
+                    if self.cfg.host.delayed_ack == DelayedAck::Linux {
+                        // in sequence for Linux's tcp_data_queue(): tcp_event_data_recv()
+                        self.linux_data_recv(now);
+                    }
                 }
                 // Out-of-order data, or data that fills a hole, is ACKed at once.
                 self.ack_now = true;
@@ -438,6 +461,11 @@ impl Tcp {
     /// that carried PSH. Returns true when the ACK is due now.
     #[inline(always)]
     fn ack_in_order(&mut self, now: Time, push: bool) -> bool {
+        if self.cfg.host.delayed_ack == DelayedAck::Linux {
+            self.linux_data_recv(now);
+            self.linux_ack_snd_check(now);
+            return self.ack_now;
+        }
         if push && self.cfg.host.delayed_ack == DelayedAck::AckPush {
             self.ack_now = true;
             true
@@ -447,11 +475,18 @@ impl Tcp {
         }
     }
 
-    /// `TF_DELACK`: the ACK goes out with the next fast-timer tick unless something sends it sooner.
+    /// `TF_DELACK`: the ACK goes out with the next fast-timer tick unless something sends it
+    /// sooner; on Linux's jiffies, `TCP_DELACK_MAX` (the fast tick, 200 ms) later on the wheel.
     fn set_delack(&mut self, now: Time) {
         if self.delack_at.is_none() {
             let t = &self.cfg.timers;
-            self.delack_at = Some(next_tick_after(now, t.fast_phase, t.fast_tick));
+            let clock = self.cfg.host.timer_clock;
+            self.delack_at = Some(match clock {
+                super::TimerClock::BsdTicks => next_tick_after(now, t.fast_phase, t.fast_tick),
+                super::TimerClock::Jiffies { .. } => {
+                    clock.wheel_after(now, clock.to_jiffies(t.fast_tick))
+                }
+            });
         }
     }
 

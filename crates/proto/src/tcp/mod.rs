@@ -13,9 +13,12 @@
 
 mod ack;
 mod cc;
+mod clock;
 mod config;
 mod host;
 mod input;
+mod linux_delack;
+mod linux_rtt;
 mod output;
 mod policy;
 mod reass;
@@ -29,11 +32,14 @@ mod timers;
 mod witness;
 
 pub use cc::{Congestion, Controller, Cubic, NewReno, Reno, Window};
+pub use clock::{TimerClock, KERNEL_HZ};
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::{
     BufferLimit, CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostPreset, HostProfile,
     ReaderModel, SackRecovery, DEFAULT_READ_SIZE, MIN_BUFFER, READ_DELAY_RANGE, SB_MAX,
 };
+pub use linux_delack::LinuxAck;
+pub use linux_rtt::{LinuxRtt, TCP_RTO_MAX, TCP_RTO_MIN, TCP_TIMEOUT_FALLBACK, TCP_TIMEOUT_INIT};
 pub use policy::{
     Addition, DupAckThreshold, ElnRule, ElnSender, PartialAck, ReceiverPolicy, RecoveryPolicy,
     Selective,
@@ -117,6 +123,9 @@ pub struct Tcp {
     witnessed: u8,
     sent_fin: bool,
     rtt: BsdRtt,
+    /// The Linux estimator (`rtt-estimator = linux`): it then times segments and runs the
+    /// retransmission timer instead of `rtt` and `timing`.
+    linux_rtt: Option<LinuxRtt>,
     /// `t_rtt`/`t_rtseq`: when the timed segment was sent, and its sequence number.
     timing: Option<(Time, Seq)>,
     /// When the retransmission timer expires (`t_timer[TCPT_REXMT]`), on a slow tick.
@@ -160,6 +169,10 @@ pub struct Tcp {
     delack_at: Option<Time>,
     /// `TF_ACKNOW`
     ack_now: bool,
+    /// `rcv_wup`: `rcv_nxt` when the last segment (so the last ACK) was sent.
+    rcv_wup: Seq,
+    /// Linux's delayed-ACK state (`delayed-ack = linux`).
+    linux_ack: LinuxAck,
     /// When the woken reading process next reads (a [`ReaderModel::Process`] sink).
     read_at: Option<Time>,
     /// The reading process has read end of file.
@@ -207,6 +220,12 @@ impl Tcp {
             witnessed: 0,
             sent_fin: false,
             rtt,
+            linux_rtt: match cfg.host.rtt_estimator {
+                RttEstimator::Linux { rto_min } => {
+                    Some(LinuxRtt::new(rto_min, cfg.host.timer_clock))
+                }
+                _ => None,
+            },
             timing: None,
             rexmt_at: None,
             persist_at: None,
@@ -229,6 +248,8 @@ impl Tcp {
             last_rcvd_seq: None,
             delack_at: None,
             ack_now: false,
+            rcv_wup: Seq(0),
+            linux_ack: LinuxAck::default(),
             read_at: None,
             eof_read: false,
             ext: rfc7323::Rfc7323::default(),
@@ -294,7 +315,7 @@ impl Tcp {
             }
         }
         self.maxseg = mss;
-        self.cc.on_mss(mss);
+        self.cc.on_mss_iw(mss, self.initial_window());
     }
 
     // --- accessors ---
@@ -351,6 +372,10 @@ impl Tcp {
     }
     pub fn rtt(&self) -> &BsdRtt {
         &self.rtt
+    }
+    /// The Linux estimator, if the host has it (`rtt-estimator = linux`).
+    pub fn linux_rtt(&self) -> Option<&LinuxRtt> {
+        self.linux_rtt.as_ref()
     }
     pub fn iss(&self) -> Seq {
         self.iss
@@ -560,6 +585,8 @@ mod host_tests;
 mod rfc6675_tests;
 #[cfg(test)]
 mod rfc7323_tests;
+#[cfg(test)]
+mod linux_timer_tests;
 #[cfg(test)]
 mod small_window_tests;
 #[cfg(test)]

@@ -62,7 +62,7 @@ impl Tcp {
             self.scoreboard_send(now);
         }
         let idle = self.snd_max == self.snd_una;
-        if idle && self.idle_ticks(now) >= u64::from(self.rtt.rxtcur) {
+        if idle && self.idle_restart_due(now) {
             // Idle for a retransmission interval: no ACKs will clock data out, so slow-start again
             // (Lite2 tcp_output.c lines 90-97).
             self.cc.on_idle_restart(self.maxseg);
@@ -294,6 +294,11 @@ impl Tcp {
                 self.sent_fin = true;
             }
             self.snd_nxt += len;
+            if let Some(l) = &mut self.linux_rtt {
+                if self.snd_nxt != start {
+                    l.on_send(now, start, self.snd_nxt);
+                }
+            }
             if self.snd_nxt.gt(self.snd_max) {
                 self.snd_max = self.snd_nxt;
                 if self.timing.is_none() {
@@ -301,7 +306,7 @@ impl Tcp {
                 }
             }
             if self.rexmt_at.is_none() && self.snd_nxt != self.snd_una {
-                self.arm_rexmt(now, self.rtt.rxtcur);
+                self.arm_rexmt(now);
                 if self.persist_at.is_some() {
                     self.persist_at = None;
                     self.rtt.rxtshift = 0;
@@ -319,6 +324,11 @@ impl Tcp {
         }
         self.ack_now = false;
         self.delack_at = None;
+        // tcp_select_window() and tcp_event_ack_sent()
+        self.rcv_wup = self.rcv_nxt;
+        if self.cfg.host.delayed_ack == super::DelayedAck::Linux && flags.contains(Flags::ACK) {
+            self.linux_ack_sent();
+        }
         self.out.push_back((seg, kind));
     }
 }

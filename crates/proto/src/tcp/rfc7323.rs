@@ -242,11 +242,15 @@ impl Tcp {
             return None;
         }
         let rtt = Time::from(ticks.max(1)) * TS_TICK;
-        self.fold_rtt_duration(now, rtt);
+        match &mut self.linux_rtt {
+            Some(l) => l.on_timestamp_sample(rtt, seg.ack, self.snd_nxt),
+            None => self.fold_rtt_duration(now, rtt),
+        }
         Some(rtt)
     }
 
-    /// Feeds a sample of `rtt` to the estimator. A reading: the BSD estimator counts slow ticks
+    /// Feeds a sample of `rtt` to the BSD estimator (a Linux one takes it as it is). A reading:
+    /// the BSD estimator counts slow ticks
     /// (`tcp_xmit_timer`); 4.4BSD's own timestamp sample is `tcp_now - ts_ecr + 1` on that clock,
     /// so the model gives it the slow-tick boundaries the sample spans, plus one.
     fn fold_rtt_duration(&mut self, now: Time, rtt: Time) {

@@ -23,13 +23,17 @@ pub enum RttEstimator {
     /// `max(t_rttmin, rtt + 2)`). Before any sample rttvar is `(TCPTV_RTOBASE << 4) / 4` and the RTO
     /// `TCPTV_RTOBASE` = 3 s (tcp_subr.c `tcp_newtcpcb`).
     Fine,
+    /// Linux (`tcp_rtt_estimator()`, `tcp_set_rto()`: `tcp/linux_rtt.rs`), with the minimum RTO
+    /// (`TCP_RTO_MIN`, 200 ms, or a route's `rto_min`). Such a host keeps a [`BsdRtt`] only for
+    /// the persist timer, on Lite's scales (Linux's `tcp_probe0_when()` is not modelled).
+    Linux { rto_min: crate::time::Time },
 }
 
 impl RttEstimator {
     /// (`TCP_RTT_SHIFT`, `TCP_RTTVAR_SHIFT`, `TCP_DELTA_SHIFT`).
     fn shifts(self) -> (u32, u32, u32) {
         match self {
-            RttEstimator::Lite => (3, 2, 0),
+            RttEstimator::Lite | RttEstimator::Linux { .. } => (3, 2, 0),
             RttEstimator::Fine => (5, 4, 2),
         }
     }
@@ -59,7 +63,9 @@ impl BsdRtt {
     pub fn new(t: &TimerConfig, kind: RttEstimator) -> Self {
         let dflt = t.srtt_default_ticks as i32;
         let (rttvar, rxtcur) = match kind {
-            RttEstimator::Lite => (dflt << 2, i64::from((dflt << 2) >> 1)),
+            RttEstimator::Lite | RttEstimator::Linux { .. } => {
+                (dflt << 2, i64::from((dflt << 2) >> 1))
+            }
             // TCPTV_RTOBASE is TCPTV_SRTTDFLT (3 s) in FreeBSD 2.2's tcp_timer.h
             RttEstimator::Fine => ((dflt << 4) / 4, i64::from(dflt)),
         };
@@ -112,7 +118,7 @@ impl BsdRtt {
         }
         self.rxtshift = 0;
         let floor = match self.kind {
-            RttEstimator::Lite => self.rttmin,
+            RttEstimator::Lite | RttEstimator::Linux { .. } => self.rttmin,
             RttEstimator::Fine => self.rttmin.max(rtt as u32 + 2),
         };
         self.rxtcur = rangeset(self.rexmtval(), floor, self.rexmtmax);

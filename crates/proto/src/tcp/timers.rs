@@ -1,6 +1,8 @@
 //! The TCP's timers, as 4.4BSD-Lite's `tcp_timer.c` (Stevens vol. 2, chapter 25): the
 //! retransmission timer with its backoff and the cause each timeout is counted under, the persist
-//! timer, and the slow-tick arithmetic both run on.
+//! timer, and the slow-tick arithmetic both run on. With Linux's details the same timers run
+//! Linux's RTO (`linux_rtt.rs`) and delayed ACK (`linux_delack.rs`) on the host's clock
+//! (`clock.rs`).
 
 use super::*;
 
@@ -13,6 +15,9 @@ impl Tcp {
         }
         if self.delack_at.is_some_and(|t| t <= now) {
             self.delack_at = None;
+            if self.cfg.host.delayed_ack == DelayedAck::Linux {
+                self.linux_delack_expired();
+            }
             self.ack_now = true;
             self.stats.delayed_acks += 1;
             self.output(now);
@@ -50,14 +55,19 @@ impl Tcp {
         self.stats.timeouts += 1;
         self.classify_timeout();
         self.last_rexmt_start = Some(self.snd_una);
-        if !self.rtt.on_timeout(self.cfg.timers.max_rxtshift) {
+        let max = self.cfg.timers.max_rxtshift;
+        let alive = match &mut self.linux_rtt {
+            Some(l) => l.on_timeout(max),
+            None => self.rtt.on_timeout(max),
+        };
+        if !alive {
             self.stats.dropped = true;
             self.state = State::Closed;
             self.out.clear();
             self.delack_at = None;
             return;
         }
-        self.arm_rexmt(now, self.rtt.rxtcur);
+        self.arm_rexmt(now);
         self.snd_nxt = self.snd_una;
         self.timing = None;
         self.cc.on_rto(self.snd_wnd, self.maxseg);
@@ -91,9 +101,64 @@ impl Tcp {
         }
     }
 
-    /// Sets the retransmission timer to `ticks` slow ticks from `now`.
-    pub(super) fn arm_rexmt(&mut self, now: Time, ticks: u32) {
-        self.rexmt_at = Some(self.slow_ticks_from(now, ticks));
+    /// Sets the retransmission timer to the current RTO from `now`: BSD's `t_rxtcur` slow ticks,
+    /// or Linux's `icsk_rto` jiffies (`inet_csk_reset_xmit_timer()`), on the host's clock.
+    pub(super) fn arm_rexmt(&mut self, now: Time) {
+        let clock = self.cfg.host.timer_clock;
+        let slow_tick = self.cfg.timers.slow_tick;
+        self.rexmt_at = Some(match (&self.linux_rtt, clock) {
+            (None, TimerClock::BsdTicks) => self.slow_ticks_from(now, self.rtt.rxtcur),
+            (None, TimerClock::Jiffies { .. }) => {
+                let rto = u64::from(self.rtt.rxtcur) * slow_tick;
+                clock.wheel_after(now, clock.to_jiffies(rto))
+            }
+            (Some(l), TimerClock::BsdTicks) => {
+                let ticks = l.rto().div_ceil(slow_tick).min(u64::from(u32::MAX)) as u32;
+                self.slow_ticks_from(now, ticks)
+            }
+            (Some(l), TimerClock::Jiffies { .. }) => clock.wheel_after(now, l.rto_jiffies),
+        });
+    }
+
+    /// When a timer due at jiffy `expires` (Linux's delayed ACK) fires on the host's clock: on
+    /// the timer wheel, or on the first fast tick at or after that time.
+    pub(super) fn clock_expiry(&self, now: Time, expires: u64) -> Time {
+        let clock = self.cfg.host.timer_clock;
+        match clock {
+            TimerClock::Jiffies { .. } => clock.wheel_expiry(now, expires),
+            TimerClock::BsdTicks => {
+                let t = &self.cfg.timers;
+                let due = clock.from_jiffies(expires).max(now + 1);
+                next_tick_after(due - 1, t.fast_phase, t.fast_tick)
+            }
+        }
+    }
+
+    /// The idle sender restarts from its initial window after an RTO without a segment arriving
+    /// (Lite2 tcp_output.c lines 90-97, `t_idle >= t_rxtcur`; with Linux's estimator, its RTO:
+    /// Linux measures the idle time from the last send, `tcp_cwnd_restart()`, not modelled).
+    pub(super) fn idle_restart_due(&self, now: Time) -> bool {
+        match &self.linux_rtt {
+            None => self.idle_ticks(now) >= u64::from(self.rtt.rxtcur),
+            Some(l) => now.saturating_sub(self.last_rcvd_at) >= l.rto(),
+        }
+    }
+
+    /// The handshake is done: Linux falls back to a 3 s RTO if it gave no sample.
+    pub(super) fn rtt_on_established(&mut self) {
+        if let Some(l) = &mut self.linux_rtt {
+            l.on_established();
+        }
+    }
+
+    /// The initial window in segments (`tcp_init_transfer()`): the host's, or one segment once
+    /// the handshake timed out more than once.
+    pub(super) fn initial_window(&self) -> u32 {
+        if self.stats.timeout_causes.handshake > 1 {
+            1
+        } else {
+            self.cfg.host.initial_window
+        }
     }
 
     /// When a timer of `ticks` slow ticks set at `now` expires: on the `ticks`-th tick after `now`.

@@ -93,6 +93,13 @@ impl Congestion {
         self.w.cwnd = mss;
     }
 
+    /// `tcp_mss()` with an initial window of `segments` segments: Linux sets `snd_cwnd` to
+    /// `tcp_init_cwnd()` (`TCP_INIT_CWND` 10, RFC 6928) when the handshake ends
+    /// (`tcp_init_transfer()`); one segment is BSD's [`Congestion::on_mss`].
+    pub fn on_mss_iw(&mut self, mss: u32, segments: u32) {
+        self.w.cwnd = mss.saturating_mul(segments.max(1));
+    }
+
     /// A new ACK that is not a partial one acknowledged `acked` bytes, with the RTT sample it
     /// closed, if any. Reno and NewReno open by ACK, not by byte, and take no RTT.
     #[inline]
