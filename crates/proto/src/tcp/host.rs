@@ -79,6 +79,17 @@ pub enum DelayedAck {
     AckPush,
 }
 
+/// Which congestion controller the host's TCP runs (`cc/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CongestionControl {
+    /// 4.4BSD's window rules (Stevens vol. 2): Reno, or NewReno's with the NewReno policy, with
+    /// this host's `ca-increment` and `deflation`.
+    Bsd,
+    /// CUBIC with HyStart as Linux 6.x runs it (RFC 9438; net/ipv4/tcp_cubic.c), `cc/cubic.rs`.
+    /// In no BSD profile.
+    Cubic,
+}
+
 /// The TCP implementation details of one host. Presets: [`HostPreset`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HostProfile {
@@ -99,6 +110,8 @@ pub struct HostProfile {
     pub rtt_estimator: RttEstimator,
     /// When in-order data is ACKed.
     pub delayed_ack: DelayedAck,
+    /// The congestion controller.
+    pub congestion_control: CongestionControl,
     /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
     /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
     pub read_delay: Time,
@@ -117,7 +130,7 @@ pub const READ_DELAY_RANGE: Range = Range::new(0, 10 * SEC);
 
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 9] = [
+    pub const KEYS: [&'static str; 10] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -127,6 +140,7 @@ impl HostProfile {
         "delayed-ack",
         "read-delay",
         "read-size",
+        "congestion-control",
     ];
 
     /// The value of one detail as text (the form [`HostProfile::set`] reads).
@@ -160,6 +174,10 @@ impl HostProfile {
             },
             "read-delay" => format_duration(self.read_delay),
             "read-size" => self.read_size.to_string(),
+            "congestion-control" => match self.congestion_control {
+                CongestionControl::Bsd => "bsd".into(),
+                CongestionControl::Cubic => "cubic".into(),
+            },
             _ => return None,
         })
     }
@@ -234,6 +252,13 @@ impl HostProfile {
                     return Err(bad("a number of bytes from 1 to 1048576"));
                 }
                 self.read_size = n;
+            }
+            "congestion-control" => {
+                self.congestion_control = match v.as_str() {
+                    "bsd" => CongestionControl::Bsd,
+                    "cubic" => CongestionControl::Cubic,
+                    _ => return Err(bad("bsd (4.4BSD Reno/NewReno) or cubic (Linux)")),
+                }
             }
             _ => {
                 return Err(format!(
@@ -388,6 +413,7 @@ impl HostPreset {
             deflation: Deflation::AboveThreshold,
             rtt_estimator: RttEstimator::Lite,
             delayed_ack: DelayedAck::Bsd,
+            congestion_control: CongestionControl::Bsd,
             read_delay: 0,
             read_size: 0,
         };

@@ -28,7 +28,9 @@ mod timers;
 mod witness;
 
 pub use cc::{Congestion, Controller, Cubic, NewReno, Reno, Window};
+pub use cc::{AckInfo, HyStartExit, SentInfo};
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
+pub use host::CongestionControl;
 pub use host::{
     BufferLimit, CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostPreset, HostProfile,
     ReaderModel, DEFAULT_READ_SIZE, MIN_BUFFER, READ_DELAY_RANGE, SB_MAX,

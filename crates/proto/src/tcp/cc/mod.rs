@@ -7,32 +7,43 @@
 //! `ExitRecovery`) kept here as events too, since in BSD they are cwnd assignments.
 //!
 //! One file per controller: [`Reno`] as 4.4BSD does it (each BSD host profile's details
-//! included) and [`NewReno`] (RFC 6582's window rules as the NewReno policy has them); [`Cubic`]
-//! (RFC 9438 as Linux runs it) is here with its own tests but no sender runs it yet. Dispatch
-//! is by enum, so the TCP stays `Clone` for run sharing (`sim/src/run/sharing/`).
+//! included), [`NewReno`] (RFC 6582's window rules as the NewReno policy has them) and [`Cubic`]
+//! (RFC 9438 as Linux runs it, with HyStart, `hystart.rs`, and the per-ACK RTT samples it
+//! needs, `sent_times.rs`), which a host takes with its `congestion-control` detail. Dispatch is
+//! by enum, so the TCP stays `Clone` for run sharing (`sim/src/run/sharing/`).
 
 mod cubic;
+mod hystart;
 mod newreno;
 mod reno;
+mod sent_times;
 
 pub use cubic::Cubic;
+pub use hystart::Exit as HyStartExit;
 pub use newreno::NewReno;
 pub use reno::Reno;
 
-use super::{HostProfile, PartialAck, RecoveryPolicy, TCP_MAXWIN};
+use super::{CongestionControl, HostProfile, PartialAck, RecoveryPolicy, TCP_MAXWIN};
+use crate::seq::Seq;
 use crate::time::Time;
 
 /// A congestion controller's rules, chosen by the sender's policy and host.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Controller {
     Reno(Reno),
     NewReno(NewReno),
+    Cubic(Box<Cubic>),
 }
 
 impl Controller {
-    /// The controller of a sender with `policy` on `host`: NewReno's window rules go with its
-    /// partial-ACK rule ([`PartialAck::RetransmitNextHole`]), Reno's with every other policy.
+    /// The controller of a sender with `policy` on `host`. A BSD host
+    /// ([`CongestionControl::Bsd`]): NewReno's window rules go with its partial-ACK rule
+    /// ([`PartialAck::RetransmitNextHole`]), Reno's with every other policy. A CUBIC host:
+    /// CUBIC whatever the policy, whose recovery part stays the policy's.
     pub fn for_sender(policy: &RecoveryPolicy, host: &HostProfile) -> Controller {
+        if host.congestion_control == CongestionControl::Cubic {
+            return Controller::Cubic(Box::new(Cubic::new()));
+        }
         let reno = Reno::for_host(host);
         match policy.partial_ack {
             PartialAck::ExitRecovery => Controller::Reno(reno),
@@ -40,12 +51,40 @@ impl Controller {
         }
     }
 
-    fn reno(&self) -> &Reno {
+    /// The most a window may be: BSD's `TCP_MAXWIN`; Linux's `snd_cwnd_clamp` is unlimited.
+    #[inline]
+    fn max_window(&self) -> u32 {
         match self {
-            Controller::Reno(r) => r,
-            Controller::NewReno(n) => &n.reno,
+            Controller::Cubic(_) => u32::MAX,
+            _ => TCP_MAXWIN,
         }
     }
+}
+
+/// A new ACK as the controller hears of it.
+#[derive(Clone, Copy, Debug)]
+pub struct AckInfo {
+    pub now: Time,
+    /// `snd_una` before the ACK.
+    pub una: Seq,
+    /// The ACK: `snd_una` after it.
+    pub ack: Seq,
+    /// `snd_max`, the highest sequence sent (Linux's `snd_nxt`).
+    pub snd_max: Seq,
+}
+
+/// Data leaving the sender, as the controller hears of it.
+#[derive(Clone, Copy, Debug)]
+pub struct SentInfo {
+    pub now: Time,
+    /// The data's first sequence number and length.
+    pub start: Seq,
+    pub len: u32,
+    /// `snd_una` and `snd_max` before it left.
+    pub una: Seq,
+    pub snd_max: Seq,
+    /// The retransmission timeout in force.
+    pub rto: Time,
 }
 
 /// The window a controller moves (`snd_cwnd`, `snd_ssthresh` of `struct tcpcb`), in bytes.
@@ -63,12 +102,17 @@ pub struct Congestion {
 }
 
 impl Congestion {
-    /// Before the handshake both are `TCP_MAXWIN`, as `tcp_newtcpcb` sets them.
+    /// Before the handshake both are `TCP_MAXWIN`, as `tcp_newtcpcb` sets them; CUBIC's
+    /// ssthresh is Linux's `TCP_INFINITE_SSTHRESH` (`tcp_init_sock`).
     pub fn new(controller: Controller) -> Congestion {
+        let ssthresh = match controller {
+            Controller::Cubic(_) => cubic::INFINITE_SSTHRESH,
+            _ => TCP_MAXWIN,
+        };
         Congestion {
             w: Window {
                 cwnd: TCP_MAXWIN,
-                ssthresh: TCP_MAXWIN,
+                ssthresh,
             },
             controller,
         }
@@ -84,35 +128,57 @@ impl Congestion {
         self.w.ssthresh
     }
 
-    pub fn controller(&self) -> Controller {
-        self.controller
+    pub fn controller(&self) -> &Controller {
+        &self.controller
     }
 
     /// `tcp_mss()`: the initial window is one segment of the negotiated size.
     pub fn on_mss(&mut self, mss: u32) {
         self.w.cwnd = mss;
+        if let Controller::Cubic(c) = &mut self.controller {
+            c.on_mss(mss, self.w.cwnd);
+        }
     }
 
-    /// A new ACK that is not a partial one acknowledged `acked` bytes, with the RTT sample it
-    /// closed, if any. Reno and NewReno open by ACK, not by byte, and take no RTT.
+    /// A new ACK that is not a partial one. Reno and NewReno open by ACK, not by byte, and take
+    /// no RTT; CUBIC counts the segments acknowledged and takes its own RTT sample.
     #[inline]
-    pub fn on_ack(&mut self, acked: u32, rtt: Option<Time>, mss: u32) {
-        let _ = (acked, rtt);
-        self.controller.reno().increase(&mut self.w, mss);
+    pub fn on_ack(&mut self, ack: &AckInfo, mss: u32) {
+        match &mut self.controller {
+            Controller::Reno(r) => r.increase(&mut self.w, mss),
+            Controller::NewReno(n) => n.reno.increase(&mut self.w, mss),
+            Controller::Cubic(c) => c.on_ack(&mut self.w, ack),
+        }
+    }
+
+    /// Data left the sender. Only CUBIC listens: for its RTT samples and an idle restart.
+    #[inline]
+    pub fn on_data_sent(&mut self, sent: &SentInfo) {
+        if let Controller::Cubic(c) = &mut self.controller {
+            c.on_data_sent(&mut self.w, sent);
+        }
     }
 
     /// A congestion event: fast retransmit (or a SACK or SMART sender's first resend of a loss
     /// event) enters recovery. `snd_wnd` is the peer's window; the window becomes the threshold
-    /// plus `inflation` (the duplicates that already left the network, in bytes).
+    /// plus `inflation` (the duplicates that already left the network, in bytes). BSD halves
+    /// `min(snd_wnd, cwnd)`; CUBIC takes `beta` of cwnd (`cubictcp_recalc_ssthresh`).
     pub fn on_recovery_start(&mut self, snd_wnd: u32, mss: u32, inflation: u32) {
-        self.w.ssthresh = reno::halved_window(snd_wnd.min(self.w.cwnd), mss);
-        self.w.cwnd = self.w.ssthresh + inflation;
+        self.w.ssthresh = match &mut self.controller {
+            Controller::Cubic(c) => c.ssthresh_after_loss(self.w.cwnd),
+            _ => reno::halved_window(snd_wnd.min(self.w.cwnd), mss),
+        };
+        self.w.cwnd = self.w.ssthresh.saturating_add(inflation);
     }
 
     /// A further duplicate ACK in fast recovery: one more segment left the network (Stevens
-    /// vol. 2, p. 972), so the window inflates by one segment, within `TCP_MAXWIN`.
+    /// vol. 2, p. 972), so the window inflates by one segment, within the controller's most.
     pub fn on_recovery_dupack(&mut self, mss: u32) {
-        self.w.cwnd = (self.w.cwnd + mss).min(TCP_MAXWIN);
+        self.w.cwnd = self
+            .w
+            .cwnd
+            .saturating_add(mss)
+            .min(self.controller.max_window());
     }
 
     /// A new ACK that is not a partial one, after `dupacks` duplicates with `thresh` in force
@@ -120,9 +186,11 @@ impl Congestion {
     /// controller decides whether fast recovery ends here with the window deflated to ssthresh.
     #[inline]
     pub fn on_recovery_end(&mut self, dupacks: u32, thresh: u32) {
-        let deflate = match self.controller {
+        let deflate = match &self.controller {
             Controller::Reno(r) => r.deflates(dupacks, thresh),
             Controller::NewReno(n) => n.deflates(dupacks, thresh),
+            // leaving Recovery, Linux sets cwnd to ssthresh (`tcp_end_cwnd_reduction`)
+            Controller::Cubic(_) => dupacks >= thresh,
         };
         if deflate && self.w.cwnd > self.w.ssthresh {
             self.w.cwnd = self.w.ssthresh;
@@ -143,16 +211,24 @@ impl Congestion {
     }
 
     /// The retransmission timer expired (`tcp_timers(TCPT_REXMT)`, Stevens vol. 2, p. 842): the
-    /// threshold is the halved window and the window one segment.
-    pub fn on_rto(&mut self, snd_wnd: u32, mss: u32) {
+    /// threshold is the halved window and the window one segment. CUBIC: `tcp_enter_loss`
+    /// (`cubic.rs`); `snd_max` is what was sent before the timeout.
+    pub fn on_rto(&mut self, snd_wnd: u32, mss: u32, snd_max: Seq) {
+        if let Controller::Cubic(c) = &mut self.controller {
+            c.on_rto(&mut self.w, snd_max);
+            return;
+        }
         self.w.ssthresh = reno::halved_window(snd_wnd.min(self.w.cwnd), mss);
         self.w.cwnd = mss;
     }
 
     /// Idle for a retransmission interval: no ACKs will clock data out, so slow-start again
-    /// (Lite2 tcp_output.c lines 90-97).
+    /// (Lite2 tcp_output.c lines 90-97). CUBIC restarts as Linux does when data is sent
+    /// ([`Congestion::on_data_sent`]).
     pub fn on_idle_restart(&mut self, mss: u32) {
-        self.w.cwnd = mss;
+        if !matches!(self.controller, Controller::Cubic(_)) {
+            self.w.cwnd = mss;
+        }
     }
 
     /// Tests: a threshold set by hand.
@@ -207,10 +283,16 @@ mod tests {
             (Controller::Reno(reno), false),
             (Controller::NewReno(NewReno { reno }), true),
         ] {
-            let mut cc = Congestion::new(controller);
+            let mut cc = Congestion::new(controller.clone());
             cc.on_mss(MSS);
-            for _ in 0..9 {
-                cc.on_ack(MSS, None, MSS);
+            for i in 0..9 {
+                let ack = AckInfo {
+                    now: 0,
+                    una: Seq(i * MSS),
+                    ack: Seq((i + 1) * MSS),
+                    snd_max: Seq((i + 1) * MSS),
+                };
+                cc.on_ack(&ack, MSS);
             }
             assert_eq!(cc.cwnd(), 10 * MSS, "slow start: one segment per ACK");
             cc.on_recovery_start(8 * MSS, MSS, 3 * MSS);
@@ -219,7 +301,7 @@ mod tests {
             cc.on_recovery_end(3, 3);
             let expected = if deflated { 4 * MSS } else { 7 * MSS };
             assert_eq!(cc.cwnd(), expected, "{controller:?}");
-            cc.on_rto(64 * MSS, MSS);
+            cc.on_rto(64 * MSS, MSS, Seq(0));
             assert_eq!(cc.cwnd(), MSS);
             assert_eq!(cc.ssthresh(), expected / 2 / MSS * MSS);
         }
