@@ -548,6 +548,8 @@ impl Tcp {
 }
 
 #[cfg(test)]
+mod cubic_tests;
+#[cfg(test)]
 mod fork_tests;
 #[cfg(test)]
 mod host_tests;

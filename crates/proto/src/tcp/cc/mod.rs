@@ -18,7 +18,7 @@ mod newreno;
 mod reno;
 mod sent_times;
 
-pub use cubic::Cubic;
+pub use cubic::{Cubic, INFINITE_SSTHRESH};
 pub use hystart::Exit as HyStartExit;
 pub use newreno::NewReno;
 pub use reno::Reno;
@@ -149,6 +149,15 @@ impl Congestion {
             Controller::NewReno(n) => n.reno.increase(&mut self.w, mss),
             Controller::Cubic(c) => c.on_ack(&mut self.w, ack),
         }
+    }
+
+    /// Whether the controller must hear of every new ACK, so header prediction's ACK branch
+    /// (which opens no window, BSD's `cwnd >= snd_wnd` fast path) may not take one: CUBIC's, as
+    /// Linux's fast path (`tcp_rcv_established`) runs `tcp_ack` and the congestion control in
+    /// full.
+    #[inline]
+    pub fn hears_every_ack(&self) -> bool {
+        matches!(self.controller, Controller::Cubic(_))
     }
 
     /// Data left the sender. Only CUBIC listens: for its RTT samples and an idle restart.
