@@ -4,11 +4,11 @@
 
 use std::collections::VecDeque;
 
-use super::tests::{ack_to_sender, drain, established_hosts, MSS};
-use crate::test_support::{FH, MH};
 use super::cc::INFINITE_SSTHRESH;
+use super::tests::{ack_to_sender, drain, established_hosts, MSS};
 use super::*;
 use crate::seq::Seq;
+use crate::test_support::{FH, MH};
 use crate::time::{MS, SEC};
 
 fn cubic_host() -> HostProfile {
@@ -168,11 +168,18 @@ fn fast_retransmit_takes_beta_of_the_window() {
     assert_eq!(out[0].1, TxKind::FastRetransmit);
     let ssthresh = (u64::from(cwnd) * 717 / 1024) as u32 * MSS;
     assert_eq!(s.ssthresh(), ssthresh);
-    assert_eq!(s.cwnd(), ssthresh + 3 * MSS, "fast recovery's inflation on top");
+    assert_eq!(
+        s.cwnd(),
+        ssthresh + 3 * MSS,
+        "fast recovery's inflation on top"
+    );
     assert_eq!(cubic(&s).w_max(), cwnd);
     let max = s.snd_max();
     s.on_segment(10 * SEC + 10 * MS, &ack_to_sender(&s, max, WND));
-    assert!(s.cwnd() <= ssthresh + MSS, "deflated to ssthresh, then the curve");
+    assert!(
+        s.cwnd() <= ssthresh + MSS,
+        "deflated to ssthresh, then the curve"
+    );
 }
 
 /// A timeout (`tcp_enter_loss`): ssthresh 717/1024 of cwnd, cwnd one segment, W_max forgotten;
@@ -207,12 +214,18 @@ fn idle_restart_halves_the_window_per_rto() {
     let ssthresh = s.ssthresh();
     assert!(cwnd >= 16, "{cwnd}");
     let rto = u64::from(s.rtt.rxtcur) * s.cfg.timers.slow_tick;
-    assert!(end < 3 * rto, "the last send was less than half an RTO before {end}");
+    assert!(
+        end < 3 * rto,
+        "the last send was less than half an RTO before {end}"
+    );
     // idle 3.5 RTOs and a little more since the last send: three halvings
     let now = end + 7 * rto / 2;
     s.write(now, 10 * u64::from(MSS));
     assert_eq!(s.cwnd(), (cwnd >> 3) * MSS);
-    assert_eq!(s.ssthresh(), ssthresh.max(((cwnd >> 1) + (cwnd >> 2)) * MSS));
+    assert_eq!(
+        s.ssthresh(),
+        ssthresh.max(((cwnd >> 1) + (cwnd >> 2)) * MSS)
+    );
 }
 
 /// The window grows only while the sender is cwnd-limited (`tcp_is_cwnd_limited`; in slow
@@ -232,7 +245,11 @@ fn no_growth_while_the_receivers_window_limits() {
         ack_one(&mut s);
     }
     let cwnd = s.cwnd();
-    assert_eq!(s.snd_max().since(s.snd_una()), 10 * MSS, "the receiver's window");
+    assert_eq!(
+        s.snd_max().since(s.snd_una()),
+        10 * MSS,
+        "the receiver's window"
+    );
     for _ in 0..20 {
         ack_one(&mut s);
     }

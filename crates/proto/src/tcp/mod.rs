@@ -27,8 +27,8 @@ mod stats;
 mod timers;
 mod witness;
 
-pub use cc::{Congestion, Controller, Cubic, NewReno, Reno, Window};
 pub use cc::{AckInfo, HyStartExit, SentInfo};
+pub use cc::{Congestion, Controller, Cubic, NewReno, Reno, Window};
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::CongestionControl;
 pub use host::{

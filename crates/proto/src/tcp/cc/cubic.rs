@@ -496,6 +496,75 @@ mod tests {
         assert!(c.window_at(k / 2) > 70 + (100 - 70) / 2, "concave before K");
     }
 
+    /// Runs `rtts` round trips of `rtt` from `start`, each ACKing the window one segment at a
+    /// time, evenly spread; returns the window (segments) at the end of each.
+    fn rounds(c: &mut Cubic, w: &mut Window, start: Time, rtt: Time, rtts: u32) -> Vec<u32> {
+        let mut now = start;
+        (0..rtts)
+            .map(|_| {
+                let n = w.cwnd / MSS;
+                for i in 0..n {
+                    ack(c, w, now + rtt * u64::from(i) / u64::from(n), 1, Some(rtt));
+                }
+                now += rtt;
+                w.cwnd / MSS
+            })
+            .collect()
+    }
+
+    /// The window follows RFC 9438's W_cubic(t) = C (t - K)^3 + W_max (section 4.2, C = 0.4,
+    /// K = cbrt(W_max (1 - beta) / C)) after a loss at W_max = 100 segments: within two
+    /// segments at every second of the epoch, concave up to W_max, convex past it.
+    #[test]
+    fn growth_follows_rfc_9438s_w_cubic() {
+        let mut c = cubic();
+        let mut w = window(100, 1000);
+        c.on_congestion_event(&mut w);
+        let rtt = 100 * MS;
+        let per_rtt = rounds(&mut c, &mut w, SEC, rtt, 80);
+        let k = (100.0 * (1.0 - 0.7) / 0.4f64).cbrt();
+        for t in 1..=8usize {
+            let rfc = 0.4 * (t as f64 - k).powi(3) + 100.0;
+            let ours = f64::from(per_rtt[t * 10 - 1]);
+            assert!(
+                (ours - rfc).abs() <= 2.0,
+                "t = {t} s: cwnd {ours}, W_cubic {rfc:.1}"
+            );
+        }
+    }
+
+    /// The Reno-friendly region (RFC 9438 section 4.3): where the curve is slower than Reno
+    /// would be (small W_max, short RTT), the window follows W_est = W_max beta + alpha t / RTT,
+    /// Linux's alpha 8/15: from 7 segments, about 60 after 100 round trips, where the curve
+    /// alone stays under W_max = 10.
+    #[test]
+    fn friendly_region_grows_as_reno_would() {
+        let mut c = cubic();
+        let mut w = window(10, 1000);
+        c.on_congestion_event(&mut w);
+        assert_eq!(w.cwnd, 7 * MSS);
+        let per_rtt = rounds(&mut c, &mut w, SEC, 10 * MS, 100);
+        let w_est = 7.0 + 8.0 / 15.0 * 100.0;
+        let ours = f64::from(per_rtt[99]);
+        assert!((ours - w_est).abs() <= 3.0, "cwnd {ours}, W_est {w_est:.1}");
+        assert!(c.window_at(SEC) <= 10, "the curve alone");
+    }
+
+    /// `cubictcp_acked` discards RTT samples within 1 s of an epoch's start ("right after fast
+    /// recovery"): a lower one then does not become `delay_min`.
+    #[test]
+    fn samples_right_after_recovery_are_discarded() {
+        let mut c = cubic();
+        let mut w = window(100, 1000);
+        ack(&mut c, &mut w, 0, 1, Some(100 * MS));
+        c.on_congestion_event(&mut w);
+        ack(&mut c, &mut w, SEC, 1, None);
+        ack(&mut c, &mut w, SEC + 500 * MS, 1, Some(50 * MS));
+        assert_eq!(c.min_rtt, Some(100 * MS));
+        ack(&mut c, &mut w, 2 * SEC + MS, 1, Some(50 * MS));
+        assert_eq!(c.min_rtt, Some(50 * MS));
+    }
+
     /// Fast convergence (RFC 9438 section 4.7): a loss below the last W_max remembers less.
     #[test]
     fn fast_convergence_lowers_w_max() {
@@ -603,7 +672,11 @@ mod tests {
         let mut idle = c.clone();
         c.on_data_sent(&mut w.clone(), &sent(SEC, MSS, true));
         idle.on_data_sent(&mut w.clone(), &sent(11 * SEC, MSS, false));
-        assert_eq!(idle.epoch, Some(11 * SEC), "moved on by the 10 s since the last send");
+        assert_eq!(
+            idle.epoch,
+            Some(11 * SEC),
+            "moved on by the 10 s since the last send"
+        );
         assert_eq!(c.epoch, Some(SEC), "data outstanding: not idle");
         let (mut a, mut b) = (w, w);
         ack(&mut c, &mut a, 2 * SEC, 1, None);

@@ -127,7 +127,14 @@ mod tests {
         );
         let mut h = HyStart::default();
         for i in 0..9 {
-            let d = h.update(10 * MS * i, Seq(i as u32 + 1), Seq(100_000), 20, 112 * MS, min);
+            let d = h.update(
+                10 * MS * i,
+                Seq(i as u32 + 1),
+                Seq(100_000),
+                20,
+                112 * MS,
+                min,
+            );
             assert_eq!(d, None, "112 ms is under the threshold");
         }
     }

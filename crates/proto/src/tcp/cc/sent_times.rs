@@ -75,7 +75,11 @@ mod tests {
         s.on_send(10 * MS, Seq(100), 100, Seq(100));
         s.on_send(20 * MS, Seq(200), 100, Seq(200));
         assert_eq!(s.on_ack(50 * MS, Seq(0), Seq(200)), Some(40 * MS));
-        assert_eq!(s.on_ack(60 * MS, Seq(200), Seq(250)), None, "half a segment");
+        assert_eq!(
+            s.on_ack(60 * MS, Seq(200), Seq(250)),
+            None,
+            "half a segment"
+        );
         assert_eq!(s.on_ack(70 * MS, Seq(250), Seq(300)), Some(50 * MS));
     }
 
