@@ -4,7 +4,6 @@
 
 use std::collections::VecDeque;
 
-use super::cc::INFINITE_SSTHRESH;
 use super::tests::{ack_to_sender, drain, established_hosts, MSS};
 use super::*;
 use crate::seq::Seq;

@@ -27,7 +27,7 @@ mod stats;
 mod timers;
 mod witness;
 
-pub use cc::{AckInfo, HyStartExit, SentInfo};
+pub use cc::{AckInfo, HyStartExit, SentInfo, INFINITE_SSTHRESH};
 pub use cc::{Congestion, Controller, Cubic, NewReno, Reno, Window};
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::CongestionControl;
