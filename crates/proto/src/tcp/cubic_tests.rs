@@ -198,6 +198,40 @@ fn timeout_takes_beta_once_and_one_segment() {
     s.on_timeout(rexmt);
     assert_eq!(s.ssthresh(), ssthresh, "repeated timeout: ssthresh kept");
     assert_eq!(s.cwnd(), MSS);
+    // an ACK that advances snd_una ends that: the next timeout takes beta of cwnd (2 segments
+    // after the ACK's slow start), at least 2
+    drain(&mut s);
+    let una = s.snd_una();
+    s.on_segment(rexmt + SEC, &ack_to_sender(&s, una + MSS, WND));
+    assert_eq!(s.cwnd(), 2 * MSS);
+    drain(&mut s);
+    let rexmt = s.rexmt_at.unwrap_or(0);
+    s.on_timeout(rexmt);
+    assert_eq!(s.ssthresh(), 2 * MSS, "a new loss episode");
+}
+
+/// A timeout in fast recovery (`TCP_CA_Recovery`, its full ACK not yet come) keeps the
+/// recovery's ssthresh (`tcp_enter_loss`: "Reduce ssthresh if it has not yet been made inside
+/// this window").
+#[test]
+fn timeout_in_fast_recovery_keeps_its_ssthresh() {
+    let mut s = cubic_with_window(40);
+    let cwnd = s.cwnd() / MSS;
+    let una = s.snd_una();
+    for _ in 0..3 {
+        s.on_segment(10 * SEC, &ack_to_sender(&s, una, WND));
+    }
+    drain(&mut s);
+    let ssthresh = (u64::from(cwnd) * 717 / 1024) as u32 * MSS;
+    assert_eq!(s.ssthresh(), ssthresh);
+    let rexmt = s.rexmt_at.unwrap_or(0);
+    s.on_timeout(rexmt);
+    assert_eq!(s.cwnd(), MSS);
+    assert_eq!(
+        s.ssthresh(),
+        ssthresh,
+        "not 717/1024 of the inflated window"
+    );
 }
 
 /// Sending again after an idle time longer than the RTO (`tcp_cwnd_restart`): ssthresh at least

@@ -46,9 +46,10 @@
 //! - cwnd-limited: Linux remembers per round whether the flight reached cwnd
 //!   (`tcp_cwnd_validate`); here the flight before the ACK is compared (slow start: cwnd below
 //!   twice the flight; above ssthresh: a flight of cwnd);
-//! - a timeout takes a new ssthresh unless the window was already reduced and no new ACK has
-//!   come since (`tcp_enter_loss`'s condition: not while still in Recovery, nor on a repeated
-//!   timeout with no ACK between);
+//! - a timeout takes a new ssthresh unless the window was already reduced in this loss episode
+//!   (`tcp_enter_loss`'s condition): not in fast recovery until its full ACK, nor on a repeated
+//!   timeout with no ACK that advanced `snd_una` between (`icsk_retransmits`, reset by such an
+//!   ACK);
 //! - the idle time is measured from the last data sent (`lsndtime`) against the TCP's RTO.
 
 use super::hystart::HyStart;
@@ -117,8 +118,18 @@ pub struct Cubic {
     sent: SentTimes,
     /// `lsndtime`: when data was last sent.
     last_send: Option<Time>,
-    /// The window was reduced (a loss or a timeout) and no new ACK has come since.
-    reduced: bool,
+    /// The window was reduced in a loss episode not yet over: `tcp_enter_loss` takes no new
+    /// ssthresh then.
+    reduced: Option<Reduction>,
+}
+
+/// Which reduction of the window is in force (Linux's `icsk_ca_state`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reduction {
+    /// Fast recovery (`TCP_CA_Recovery`), until the ACK that ends it.
+    Recovery,
+    /// After a timeout (`TCP_CA_Loss`), until any ACK that advances `snd_una`.
+    Loss,
 }
 
 /// The floor of the cube root of `a`.
@@ -199,7 +210,7 @@ impl Cubic {
     /// A new ACK (not one in recovery): the per-ACK RTT sample and HyStart (`cubictcp_acked`),
     /// then the window (`cubictcp_cong_avoid`) if the sender was cwnd-limited.
     pub(super) fn on_ack(&mut self, w: &mut Window, a: &AckInfo) {
-        self.reduced = false;
+        self.reduced = None;
         let acked = a.ack.since(a.una).div_ceil(self.mss);
         if let Some(rtt) = self.sent.on_ack(a.now, a.una, a.ack) {
             self.acked(w, a.now, a.ack, a.snd_max, rtt);
@@ -323,7 +334,7 @@ impl Cubic {
     pub(super) fn ssthresh_after_loss(&mut self, cwnd: u32) -> u32 {
         let cwnd = self.segments(cwnd);
         self.epoch = None;
-        self.reduced = true;
+        self.reduced = Some(Reduction::Recovery);
         self.cwnd_cnt = 0;
         self.w_max = if cwnd < self.w_max {
             (u64::from(cwnd) * (BETA_SCALE + BETA) / (2 * BETA_SCALE)) as u32
@@ -332,6 +343,14 @@ impl Cubic {
         };
         let ssthresh = ((u64::from(cwnd) * BETA / BETA_SCALE) as u32).max(2);
         self.bytes(ssthresh)
+    }
+
+    /// A partial ACK in NewReno's recovery: it advances `snd_una`, which after a timeout
+    /// (`TCP_CA_Loss`) resets `icsk_retransmits`, so a further timeout takes a new ssthresh.
+    pub(super) fn on_partial_ack(&mut self) {
+        if self.reduced == Some(Reduction::Loss) {
+            self.reduced = None;
+        }
     }
 
     /// A loss detected by duplicate ACKs or SACK: ssthresh, and the window at it.
@@ -346,7 +365,7 @@ impl Cubic {
     /// runs `bictcp_reset` (`W_max`, `delay_min` and HyStart's `found` forgotten): the next
     /// epoch starts with `K = 0` at the window it starts from, as RFC 9438 section 4.8 asks.
     pub(super) fn on_rto(&mut self, w: &mut Window, snd_max: Seq) {
-        if !self.reduced {
+        if self.reduced.is_none() {
             w.ssthresh = self.ssthresh_after_loss(w.cwnd);
         }
         w.cwnd = self.mss;
@@ -357,7 +376,7 @@ impl Cubic {
             init_cwnd: self.init_cwnd,
             sent,
             last_send: self.last_send,
-            reduced: true,
+            reduced: Some(Reduction::Loss),
             ..Cubic::default()
         };
     }

@@ -210,6 +210,9 @@ impl Congestion {
     /// on any new ACK).
     pub fn on_partial_ack(&mut self) {
         newreno::partial_ack(&mut self.w);
+        if let Controller::Cubic(c) = &mut self.controller {
+            c.on_partial_ack();
+        }
     }
 
     /// The SACK sender leaves scoreboard recovery on an ACK for everything outstanding when it
