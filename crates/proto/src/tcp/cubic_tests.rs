@@ -59,6 +59,8 @@ struct Path {
     gap: Time,
     acks: VecDeque<(Time, Seq)>,
     last: Time,
+    /// The window the receiver advertises.
+    wnd: u16,
 }
 
 impl Path {
@@ -68,6 +70,7 @@ impl Path {
             gap,
             acks: VecDeque::new(),
             last: 0,
+            wnd: WND,
         }
     }
 
@@ -88,7 +91,7 @@ impl Path {
             if at > limit {
                 return at;
             }
-            s.on_segment(at, &ack_to_sender(s, ack, WND));
+            s.on_segment(at, &ack_to_sender(s, ack, self.wnd));
             self.take(at, s);
             if stop(s) {
                 return at;
@@ -287,4 +290,35 @@ fn no_growth_while_the_receivers_window_limits() {
         ack_one(&mut s);
     }
     assert_eq!(s.cwnd(), cwnd, "grew while not cwnd-limited");
+}
+
+/// Linux's Reno (`congestion-control = linux-reno`) on the same TCP: a fast retransmit halves
+/// cwnd (`tcp_reno_ssthresh`), where BSD halves `min(snd_wnd, cwnd)`.
+#[test]
+fn linux_reno_halves_the_window_on_a_loss() {
+    let host = HostProfile {
+        congestion_control: CongestionControl::LinuxReno,
+        ..HostProfile::default()
+    };
+    let mut s = established_hosts(64 * 1024, 100_000_000, RecoveryPolicy::RENO, host).0;
+    assert!(matches!(
+        s.congestion().controller(),
+        Controller::LinuxReno(_)
+    ));
+    // a receiver's window of 20 segments: slow start stops at twice the flight
+    let mut path = Path::new(10 * MS, 0);
+    path.wnd = (20 * MSS) as u16;
+    path.run(&mut s, SEC, |_| false);
+    let cwnd = s.cwnd() / MSS;
+    assert_eq!(cwnd, 40, "cwnd-limited: twice the flight");
+    let una = s.snd_una();
+    for _ in 0..3 {
+        s.on_segment(10 * SEC, &ack_to_sender(&s, una, path.wnd));
+    }
+    assert_eq!(s.stats().fast_retransmits, 1);
+    assert_eq!(
+        s.ssthresh(),
+        20 * MSS,
+        "half of cwnd; BSD: half of the 20-segment snd_wnd"
+    );
 }

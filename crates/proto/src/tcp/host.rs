@@ -88,6 +88,9 @@ pub enum CongestionControl {
     /// CUBIC with HyStart as Linux 6.x runs it (RFC 9438; net/ipv4/tcp_cubic.c), `cc/cubic.rs`.
     /// In no BSD profile.
     Cubic,
+    /// Reno as Linux 6.x runs it (net/ipv4/tcp_cong.c `tcp_reno_cong_avoid`),
+    /// `cc/linux_reno.rs`. In no BSD profile.
+    LinuxReno,
 }
 
 /// The TCP implementation details of one host. Presets: [`HostPreset`].
@@ -177,6 +180,7 @@ impl HostProfile {
             "congestion-control" => match self.congestion_control {
                 CongestionControl::Bsd => "bsd".into(),
                 CongestionControl::Cubic => "cubic".into(),
+                CongestionControl::LinuxReno => "linux-reno".into(),
             },
             _ => return None,
         })
@@ -257,7 +261,12 @@ impl HostProfile {
                 self.congestion_control = match v.as_str() {
                     "bsd" => CongestionControl::Bsd,
                     "cubic" => CongestionControl::Cubic,
-                    _ => return Err(bad("bsd (4.4BSD Reno/NewReno) or cubic (Linux)")),
+                    "linux-reno" => CongestionControl::LinuxReno,
+                    _ => {
+                        return Err(bad(
+                            "bsd (4.4BSD Reno/NewReno), cubic or linux-reno (Linux's)",
+                        ))
+                    }
                 }
             }
             _ => {

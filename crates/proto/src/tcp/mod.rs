@@ -28,7 +28,7 @@ mod timers;
 mod witness;
 
 pub use cc::{AckInfo, HyStartExit, SentInfo, INFINITE_SSTHRESH};
-pub use cc::{Congestion, Controller, Cubic, NewReno, Reno, Window};
+pub use cc::{Congestion, Controller, Cubic, LinuxReno, NewReno, Reno, Window};
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::CongestionControl;
 pub use host::{

@@ -1,12 +1,11 @@
 //! CUBIC (RFC 9438) as Linux runs it (net/ipv4/tcp_cubic.c, Linux 6.x), the controller of a
 //! host whose `congestion-control` detail is `cubic` (`host.rs`), with HyStart (`hystart.rs`).
 //!
-//! Windows: Linux counts `snd_cwnd` and `snd_ssthresh` in packets. Here the window stays in bytes
-//! for the TCP, always a whole number of segments of the connection's `maxseg` (the reading of
-//! "packet"), and CUBIC works on `cwnd / maxseg`; an ACK acknowledges `ceil(bytes / maxseg)`
-//! packets, a short last segment counting as one, as Linux counts an `skb`. Time since the
-//! epoch is kept as Linux keeps it, in units of 1/1024 s (`BICTCP_HZ` = 10); `C` is 0.4
-//! segments per s^3 (`bic_scale` = 41, see [`CUBE_RTT_SCALE`]) and `beta` is 717 / 1024.
+//! The TCP's side of it as Linux has it (windows in packets, slow start by packets, growth only
+//! while cwnd-limited, the timeout's window, the restart after idle) is `linux.rs`'s, with its
+//! readings. Time since the epoch is kept as Linux keeps it, in units of 1/1024 s
+//! (`BICTCP_HZ` = 10); `C` is 0.4 segments per s^3 (`bic_scale` = 41, see [`CUBE_RTT_SCALE`])
+//! and `beta` is 717 / 1024.
 //!
 //! The events, each as the kernel has it:
 //! - an ACK: `cubictcp_acked` (the RTT sample, `delay_min`, HyStart), then
@@ -36,23 +35,16 @@
 //!   9438 section 4.3: `3 (1 - beta) / (1 + beta)` = 0.529, and 1 once `W_est` reaches
 //!   `cwnd_prior`, which Linux does not do);
 //! - the window grows only while the sender is cwnd-limited (`tcp_is_cwnd_limited`), RFC 9438
-//!   section 4.3's "application-limited" rule in Linux's form.
+//!   section 5.8's "application-limited" rule in Linux's form.
 //!
 //! Readings and known differences:
 //! - the cube root is exact here (floor); Linux's `cubic_root` is a table lookup and one
 //!   Newton-Raphson step (about 0.2% average error), a difference of at most a few 1/1024 s in `K`;
 //! - Linux recomputes `cnt` at most once per jiffy; here on every ACK (the 1/32 s rule for an
 //!   unchanged window, `HZ / 32`, is kept); the clock is the simulator's nanoseconds, not jiffies;
-//! - cwnd-limited: Linux remembers per round whether the flight reached cwnd
-//!   (`tcp_cwnd_validate`); here the flight before the ACK is compared (slow start: cwnd below
-//!   twice the flight; above ssthresh: a flight of cwnd);
-//! - a timeout takes a new ssthresh unless the window was already reduced in this loss episode
-//!   (`tcp_enter_loss`'s condition): not in fast recovery until its full ACK, nor on a repeated
-//!   timeout with no ACK that advanced `snd_una` between (`icsk_retransmits`, reset by such an
-//!   ACK);
-//! - the idle time is measured from the last data sent (`lsndtime`) against the TCP's RTO.
 
 use super::hystart::HyStart;
+use super::linux::LinuxSide;
 use super::sent_times::SentTimes;
 use super::{AckInfo, Window};
 use crate::seq::Seq;
@@ -82,16 +74,12 @@ const UPDATE_INTERVAL: Time = SEC / 32;
 /// `cubictcp_acked`: RTT samples within `HZ` (1 s) of an epoch's start are not taken ("Discard
 /// delay samples right after fast recovery").
 const AFTER_EPOCH_DISCARD: Time = SEC;
-/// `TCP_INFINITE_SSTHRESH` (include/net/tcp.h): ssthresh before the first loss or HyStart exit.
-pub const INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
 
 /// CUBIC's state beside the window (tcp_cubic.c `struct bictcp`), in segments.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cubic {
-    /// The segment size the window's bytes are counted in.
-    mss: u32,
-    /// `tcp_init_cwnd`: the initial window, in segments, the floor of an idle restart.
-    init_cwnd: u32,
+    /// The Linux TCP around the controller.
+    linux: LinuxSide,
     /// `last_max_cwnd`, RFC 9438's `W_max`; 0 before the first loss and after a timeout.
     w_max: u32,
     /// `epoch_start`: when this congestion-avoidance epoch began; `None` after a reduction.
@@ -107,8 +95,6 @@ pub struct Cubic {
     min_rtt: Option<Time>,
     /// `cnt`: the ACKed segments per one more segment of window.
     cnt: u32,
-    /// `snd_cwnd_cnt` (`tcp_cong_avoid_ai`): segments ACKed towards the next increase.
-    cwnd_cnt: u32,
     /// `tcp_cwnd`, the Reno-friendly estimate `W_est`, and `ack_cnt` towards its next segment.
     w_est: u32,
     ack_cnt: u32,
@@ -116,20 +102,6 @@ pub struct Cubic {
     hystart: HyStart,
     /// The send times the per-ACK RTT samples come from.
     sent: SentTimes,
-    /// `lsndtime`: when data was last sent.
-    last_send: Option<Time>,
-    /// The window was reduced in a loss episode not yet over: `tcp_enter_loss` takes no new
-    /// ssthresh then.
-    reduced: Option<Reduction>,
-}
-
-/// Which reduction of the window is in force (Linux's `icsk_ca_state`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Reduction {
-    /// Fast recovery (`TCP_CA_Recovery`), until the ACK that ends it.
-    Recovery,
-    /// After a timeout (`TCP_CA_Loss`), until any ACK that advances `snd_una`.
-    Loss,
 }
 
 /// The floor of the cube root of `a`.
@@ -155,24 +127,18 @@ fn cube_root(a: u64) -> u64 {
 impl Cubic {
     pub fn new() -> Cubic {
         Cubic {
-            mss: 1,
-            init_cwnd: 1,
+            linux: LinuxSide::new(),
             ..Cubic::default()
         }
     }
 
     /// The negotiated segment size and the initial window (bytes) it gives.
     pub(super) fn on_mss(&mut self, mss: u32, init_cwnd: u32) {
-        self.mss = mss.max(1);
-        self.init_cwnd = (init_cwnd / self.mss).max(1);
+        self.linux.on_mss(mss, init_cwnd);
     }
 
     fn segments(&self, bytes: u32) -> u32 {
-        bytes / self.mss
-    }
-
-    fn bytes(&self, segments: u32) -> u32 {
-        segments.saturating_mul(self.mss)
+        self.linux.segments(bytes)
     }
 
     /// RFC 9438 section 4.2, equation 1 (`W_cubic(t) = C (t - K)^3 + W_max`), with Linux's
@@ -210,20 +176,11 @@ impl Cubic {
     /// A new ACK (not one in recovery): the per-ACK RTT sample and HyStart (`cubictcp_acked`),
     /// then the window (`cubictcp_cong_avoid`) if the sender was cwnd-limited.
     pub(super) fn on_ack(&mut self, w: &mut Window, a: &AckInfo) {
-        self.reduced = None;
-        let acked = a.ack.since(a.una).div_ceil(self.mss);
         if let Some(rtt) = self.sent.on_ack(a.now, a.una, a.ack) {
             self.acked(w, a.now, a.ack, a.snd_max, rtt);
         }
-        let flight = a.snd_max.since(a.una).div_ceil(self.mss);
-        let cwnd = self.segments(w.cwnd);
-        // `tcp_is_cwnd_limited`: in slow start, "ensure cwnd grows to twice what was ACKed"
-        let limited = if w.cwnd < w.ssthresh {
-            cwnd < 2 * flight
-        } else {
-            flight >= cwnd
-        };
-        if limited && acked > 0 {
+        let (acked, grows) = self.linux.on_ack(w, a);
+        if grows {
             self.cong_avoid(w, a.now, acked);
         }
     }
@@ -255,31 +212,15 @@ impl Cubic {
     /// (`tcp_slow_start`: one segment per segment ACKed, what is left over goes to congestion
     /// avoidance), then the curve.
     fn cong_avoid(&mut self, w: &mut Window, now: Time, acked: u32) {
-        let mut cwnd = self.segments(w.cwnd);
-        let ssthresh = self.segments(w.ssthresh);
         let mut acked = acked;
-        if cwnd < ssthresh {
-            let grown = cwnd.saturating_add(acked).min(ssthresh);
-            acked -= grown - cwnd;
-            cwnd = grown;
-            w.cwnd = self.bytes(cwnd);
+        if w.cwnd < w.ssthresh {
+            acked = self.linux.slow_start(w, acked);
             if acked == 0 {
                 return;
             }
         }
-        self.update(cwnd, now, acked);
-        // `tcp_cong_avoid_ai` (net/ipv4/tcp_cong.c): one more segment per `cnt` ACKed; credit
-        // gathered under a larger `cnt` gives one segment, not many, when `cnt` falls
-        if self.cwnd_cnt >= self.cnt {
-            self.cwnd_cnt = 0;
-            cwnd += 1;
-        }
-        self.cwnd_cnt += acked;
-        if self.cwnd_cnt >= self.cnt {
-            cwnd += self.cwnd_cnt / self.cnt;
-            self.cwnd_cnt %= self.cnt;
-        }
-        w.cwnd = self.bytes(cwnd);
+        self.update(self.segments(w.cwnd), now, acked);
+        self.linux.cong_avoid_ai(w, self.cnt, acked);
     }
 
     /// `bictcp_update`: `cnt` from the curve and the Reno-friendly estimate.
@@ -334,23 +275,20 @@ impl Cubic {
     pub(super) fn ssthresh_after_loss(&mut self, cwnd: u32) -> u32 {
         let cwnd = self.segments(cwnd);
         self.epoch = None;
-        self.reduced = Some(Reduction::Recovery);
-        self.cwnd_cnt = 0;
+        self.linux.on_recovery();
         self.w_max = if cwnd < self.w_max {
             (u64::from(cwnd) * (BETA_SCALE + BETA) / (2 * BETA_SCALE)) as u32
         } else {
             cwnd
         };
         let ssthresh = ((u64::from(cwnd) * BETA / BETA_SCALE) as u32).max(2);
-        self.bytes(ssthresh)
+        self.linux.bytes(ssthresh)
     }
 
     /// A partial ACK in NewReno's recovery: it advances `snd_una`, which after a timeout
     /// (`TCP_CA_Loss`) resets `icsk_retransmits`, so a further timeout takes a new ssthresh.
     pub(super) fn on_partial_ack(&mut self) {
-        if self.reduced == Some(Reduction::Loss) {
-            self.reduced = None;
-        }
+        self.linux.on_partial_ack();
     }
 
     /// A loss detected by duplicate ACKs or SACK: ssthresh, and the window at it.
@@ -365,55 +303,29 @@ impl Cubic {
     /// runs `bictcp_reset` (`W_max`, `delay_min` and HyStart's `found` forgotten): the next
     /// epoch starts with `K = 0` at the window it starts from, as RFC 9438 section 4.8 asks.
     pub(super) fn on_rto(&mut self, w: &mut Window, snd_max: Seq) {
-        if self.reduced.is_none() {
+        if self.linux.takes_loss_ssthresh() {
             w.ssthresh = self.ssthresh_after_loss(w.cwnd);
         }
-        w.cwnd = self.mss;
+        self.linux.loss_window(w);
         let mut sent = std::mem::take(&mut self.sent);
         sent.on_rto(snd_max);
         *self = Cubic {
-            mss: self.mss,
-            init_cwnd: self.init_cwnd,
+            linux: std::mem::take(&mut self.linux),
             sent,
-            last_send: self.last_send,
-            reduced: Some(Reduction::Loss),
             ..Cubic::default()
         };
     }
 
-    /// `len` bytes of data from `start` leave at `now`, with `snd_una` and `snd_max` as they were
-    /// before, and `rto` the TCP's retransmission timeout. With nothing outstanding the sender
-    /// was idle: after more than an RTO the window restarts (`tcp_cwnd_restart`: ssthresh at
-    /// least 3/4 of the window, `tcp_current_ssthresh`; the window halved per RTO idle, down to
-    /// the initial window), and the epoch moves on by the idle time, so the curve does not
-    /// count it (`cubictcp_cwnd_event(CA_EVENT_TX_START)`).
+    /// Data leaves the sender (`linux.rs`: the restart after idle); sending again from idle,
+    /// the epoch moves on by the idle time, so the curve does not count it
+    /// (`cubictcp_cwnd_event(CA_EVENT_TX_START)`: `epoch_start += now - lsndtime`, at most now).
     pub(super) fn on_data_sent(&mut self, w: &mut Window, s: &super::SentInfo) {
-        if s.una == s.snd_max {
-            if let Some(last) = self.last_send {
-                let idle = s.now.saturating_sub(last);
-                if idle > s.rto {
-                    self.restart_after_idle(w, idle, s.rto);
-                }
-                if let Some(e) = self.epoch {
-                    self.epoch = Some((e + idle).min(s.now));
-                }
+        if let Some(idle) = self.linux.on_data_sent(w, s) {
+            if let Some(e) = self.epoch {
+                self.epoch = Some((e + idle).min(s.now));
             }
         }
-        self.last_send = Some(s.now);
         self.sent.on_send(s.now, s.start, s.len, s.snd_max);
-    }
-
-    /// `tcp_cwnd_restart` after `idle` with `rto`.
-    fn restart_after_idle(&mut self, w: &mut Window, idle: Time, rto: Time) {
-        let mut cwnd = self.segments(w.cwnd);
-        w.ssthresh = w.ssthresh.max(self.bytes((cwnd >> 1) + (cwnd >> 2)));
-        let restart = self.init_cwnd.min(cwnd);
-        let mut left = idle;
-        while left > rto && cwnd > restart {
-            left -= rto;
-            cwnd >>= 1;
-        }
-        w.cwnd = self.bytes(cwnd.max(restart));
     }
 }
 

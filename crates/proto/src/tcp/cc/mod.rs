@@ -7,19 +7,24 @@
 //! `ExitRecovery`) kept here as events too, since in BSD they are cwnd assignments.
 //!
 //! One file per controller: [`Reno`] as 4.4BSD does it (each BSD host profile's details
-//! included), [`NewReno`] (RFC 6582's window rules as the NewReno policy has them) and [`Cubic`]
-//! (RFC 9438 as Linux runs it, with HyStart, `hystart.rs`, and the per-ACK RTT samples it
-//! needs, `sent_times.rs`), which a host takes with its `congestion-control` detail. Dispatch is
-//! by enum, so the TCP stays `Clone` for run sharing (`sim/src/run/sharing/`).
+//! included), [`NewReno`] (RFC 6582's window rules as the NewReno policy has them), and the
+//! Linux controllers a host takes with its `congestion-control` detail, around the Linux TCP's
+//! side of congestion control (`linux.rs`): [`Cubic`] (RFC 9438 as Linux runs it, with HyStart,
+//! `hystart.rs`, and the per-ACK RTT samples it needs, `sent_times.rs`) and [`LinuxReno`].
+//! Dispatch is by enum, so the TCP stays `Clone` for run sharing (`sim/src/run/sharing/`).
 
 mod cubic;
 mod hystart;
+mod linux;
+mod linux_reno;
 mod newreno;
 mod reno;
 mod sent_times;
 
-pub use cubic::{Cubic, INFINITE_SSTHRESH};
+pub use cubic::Cubic;
 pub use hystart::Exit as HyStartExit;
+pub use linux::INFINITE_SSTHRESH;
+pub use linux_reno::LinuxReno;
 pub use newreno::NewReno;
 pub use reno::Reno;
 
@@ -33,16 +38,19 @@ pub enum Controller {
     Reno(Reno),
     NewReno(NewReno),
     Cubic(Box<Cubic>),
+    LinuxReno(LinuxReno),
 }
 
 impl Controller {
     /// The controller of a sender with `policy` on `host`. A BSD host
     /// ([`CongestionControl::Bsd`]): NewReno's window rules go with its partial-ACK rule
-    /// ([`PartialAck::RetransmitNextHole`]), Reno's with every other policy. A CUBIC host:
-    /// CUBIC whatever the policy, whose recovery part stays the policy's.
+    /// ([`PartialAck::RetransmitNextHole`]), Reno's with every other policy. A Linux host:
+    /// its controller whatever the policy, whose recovery part stays the policy's.
     pub fn for_sender(policy: &RecoveryPolicy, host: &HostProfile) -> Controller {
-        if host.congestion_control == CongestionControl::Cubic {
-            return Controller::Cubic(Box::new(Cubic::new()));
+        match host.congestion_control {
+            CongestionControl::Bsd => {}
+            CongestionControl::Cubic => return Controller::Cubic(Box::new(Cubic::new())),
+            CongestionControl::LinuxReno => return Controller::LinuxReno(LinuxReno::default()),
         }
         let reno = Reno::for_host(host);
         match policy.partial_ack {
@@ -51,12 +59,19 @@ impl Controller {
         }
     }
 
+    /// Whether it is one of Linux's (`linux.rs`).
+    #[inline]
+    fn is_linux(&self) -> bool {
+        matches!(self, Controller::Cubic(_) | Controller::LinuxReno(_))
+    }
+
     /// The most a window may be: BSD's `TCP_MAXWIN`; Linux's `snd_cwnd_clamp` is unlimited.
     #[inline]
     fn max_window(&self) -> u32 {
-        match self {
-            Controller::Cubic(_) => u32::MAX,
-            _ => TCP_MAXWIN,
+        if self.is_linux() {
+            u32::MAX
+        } else {
+            TCP_MAXWIN
         }
     }
 }
@@ -102,12 +117,13 @@ pub struct Congestion {
 }
 
 impl Congestion {
-    /// Before the handshake both are `TCP_MAXWIN`, as `tcp_newtcpcb` sets them; CUBIC's
-    /// ssthresh is Linux's `TCP_INFINITE_SSTHRESH` (`tcp_init_sock`).
+    /// Before the handshake both are `TCP_MAXWIN`, as `tcp_newtcpcb` sets them; a Linux
+    /// controller's ssthresh is `TCP_INFINITE_SSTHRESH` (`tcp_init_sock`).
     pub fn new(controller: Controller) -> Congestion {
-        let ssthresh = match controller {
-            Controller::Cubic(_) => cubic::INFINITE_SSTHRESH,
-            _ => TCP_MAXWIN,
+        let ssthresh = if controller.is_linux() {
+            INFINITE_SSTHRESH
+        } else {
+            TCP_MAXWIN
         };
         Congestion {
             w: Window {
@@ -135,8 +151,10 @@ impl Congestion {
     /// `tcp_mss()`: the initial window is one segment of the negotiated size.
     pub fn on_mss(&mut self, mss: u32) {
         self.w.cwnd = mss;
-        if let Controller::Cubic(c) = &mut self.controller {
-            c.on_mss(mss, self.w.cwnd);
+        match &mut self.controller {
+            Controller::Cubic(c) => c.on_mss(mss, self.w.cwnd),
+            Controller::LinuxReno(r) => r.on_mss(mss, self.w.cwnd),
+            _ => {}
         }
     }
 
@@ -148,33 +166,39 @@ impl Congestion {
             Controller::Reno(r) => r.increase(&mut self.w, mss),
             Controller::NewReno(n) => n.reno.increase(&mut self.w, mss),
             Controller::Cubic(c) => c.on_ack(&mut self.w, ack),
+            Controller::LinuxReno(r) => r.on_ack(&mut self.w, ack),
         }
     }
 
     /// Whether the controller must hear of every new ACK, so header prediction's ACK branch
-    /// (which opens no window, BSD's `cwnd >= snd_wnd` fast path) may not take one: CUBIC's, as
-    /// Linux's fast path (`tcp_rcv_established`) runs `tcp_ack` and the congestion control in
-    /// full.
+    /// (which opens no window, BSD's `cwnd >= snd_wnd` fast path) may not take one: a Linux
+    /// controller's, as Linux's fast path (`tcp_rcv_established`) runs `tcp_ack` and the
+    /// congestion control in full.
     #[inline]
     pub fn hears_every_ack(&self) -> bool {
-        matches!(self.controller, Controller::Cubic(_))
+        self.controller.is_linux()
     }
 
-    /// Data left the sender. Only CUBIC listens: for its RTT samples and an idle restart.
+    /// Data left the sender. Only Linux controllers listen: the restart after idle, and CUBIC's
+    /// RTT samples.
     #[inline]
     pub fn on_data_sent(&mut self, sent: &SentInfo) {
-        if let Controller::Cubic(c) = &mut self.controller {
-            c.on_data_sent(&mut self.w, sent);
+        match &mut self.controller {
+            Controller::Cubic(c) => c.on_data_sent(&mut self.w, sent),
+            Controller::LinuxReno(r) => r.on_data_sent(&mut self.w, sent),
+            _ => {}
         }
     }
 
     /// A congestion event: fast retransmit (or a SACK or SMART sender's first resend of a loss
     /// event) enters recovery. `snd_wnd` is the peer's window; the window becomes the threshold
     /// plus `inflation` (the duplicates that already left the network, in bytes). BSD halves
-    /// `min(snd_wnd, cwnd)`; CUBIC takes `beta` of cwnd (`cubictcp_recalc_ssthresh`).
+    /// `min(snd_wnd, cwnd)`; CUBIC takes `beta` of cwnd (`cubictcp_recalc_ssthresh`), Linux's
+    /// Reno half of it (`tcp_reno_ssthresh`).
     pub fn on_recovery_start(&mut self, snd_wnd: u32, mss: u32, inflation: u32) {
         self.w.ssthresh = match &mut self.controller {
             Controller::Cubic(c) => c.ssthresh_after_loss(self.w.cwnd),
+            Controller::LinuxReno(r) => r.ssthresh_after_loss(self.w.cwnd),
             _ => reno::halved_window(snd_wnd.min(self.w.cwnd), mss),
         };
         self.w.cwnd = self.w.ssthresh.saturating_add(inflation);
@@ -199,7 +223,7 @@ impl Congestion {
             Controller::Reno(r) => r.deflates(dupacks, thresh),
             Controller::NewReno(n) => n.deflates(dupacks, thresh),
             // leaving Recovery, Linux sets cwnd to ssthresh (`tcp_end_cwnd_reduction`)
-            Controller::Cubic(_) => dupacks >= thresh,
+            Controller::Cubic(_) | Controller::LinuxReno(_) => dupacks >= thresh,
         };
         if deflate && self.w.cwnd > self.w.ssthresh {
             self.w.cwnd = self.w.ssthresh;
@@ -210,8 +234,10 @@ impl Congestion {
     /// on any new ACK).
     pub fn on_partial_ack(&mut self) {
         newreno::partial_ack(&mut self.w);
-        if let Controller::Cubic(c) = &mut self.controller {
-            c.on_partial_ack();
+        match &mut self.controller {
+            Controller::Cubic(c) => c.on_partial_ack(),
+            Controller::LinuxReno(r) => r.on_partial_ack(),
+            _ => {}
         }
     }
 
@@ -223,22 +249,23 @@ impl Congestion {
     }
 
     /// The retransmission timer expired (`tcp_timers(TCPT_REXMT)`, Stevens vol. 2, p. 842): the
-    /// threshold is the halved window and the window one segment. CUBIC: `tcp_enter_loss`
-    /// (`cubic.rs`); `snd_max` is what was sent before the timeout.
+    /// threshold is the halved window and the window one segment. A Linux controller:
+    /// `tcp_enter_loss` (`linux.rs`); `snd_max` is what was sent before the timeout.
     pub fn on_rto(&mut self, snd_wnd: u32, mss: u32, snd_max: Seq) {
-        if let Controller::Cubic(c) = &mut self.controller {
-            c.on_rto(&mut self.w, snd_max);
-            return;
+        match &mut self.controller {
+            Controller::Cubic(c) => return c.on_rto(&mut self.w, snd_max),
+            Controller::LinuxReno(r) => return r.on_rto(&mut self.w),
+            _ => {}
         }
         self.w.ssthresh = reno::halved_window(snd_wnd.min(self.w.cwnd), mss);
         self.w.cwnd = mss;
     }
 
     /// Idle for a retransmission interval: no ACKs will clock data out, so slow-start again
-    /// (Lite2 tcp_output.c lines 90-97). CUBIC restarts as Linux does when data is sent
-    /// ([`Congestion::on_data_sent`]).
+    /// (Lite2 tcp_output.c lines 90-97). A Linux controller restarts as Linux does when data
+    /// is sent ([`Congestion::on_data_sent`]).
     pub fn on_idle_restart(&mut self, mss: u32) {
-        if !matches!(self.controller, Controller::Cubic(_)) {
+        if !self.controller.is_linux() {
             self.w.cwnd = mss;
         }
     }
