@@ -185,8 +185,9 @@ pub struct RunArgs {
     pub host: Option<String>,
     /// Change one host detail, e.g. reader=instant, persist=off, read-delay=2ms (repeatable;
     /// keys: ca-increment, reader, header-prediction, persist, deflation, rtt-estimator,
-    /// delayed-ack, read-delay, read-size, sack-recovery, window-scaling, timestamps; `snooplab
-    /// hosts` shows each profile's values).
+    /// delayed-ack, read-delay, read-size, sack-recovery, window-scaling, timestamps,
+    /// timer-clock, initial-window, congestion-control; `snooplab hosts` shows each profile's
+    /// values).
     #[arg(long, value_name = "KEY=VALUE")]
     pub host_detail: Vec<String>,
     /// Print one JSON object instead of a table.

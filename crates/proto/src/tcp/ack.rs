@@ -2,7 +2,7 @@
 //! opens the congestion window (`cc/`) and frees the send buffer; duplicate and partial ACKs go to
 //! the sender's loss recovery (`recovery/`); ELN-marked ACKs resend without a window cut (paper 004).
 
-use super::{ElnRule, State, Tcp, TxKind};
+use super::{AckInfo, ElnRule, State, Tcp, TxKind};
 use crate::segment::Segment;
 use crate::time::Time;
 
@@ -52,7 +52,7 @@ impl Tcp {
             return true;
         }
         let acked = seg.ack.since(self.snd_una);
-        let rtt = self.rtt_sample_on_ack(now, seg);
+        self.rtt_sample_on_ack(now, seg);
         if seg.ack == self.snd_max {
             self.rexmt_at = None;
             *needoutput = true;
@@ -60,7 +60,13 @@ impl Tcp {
             self.arm_rexmt(now);
         }
         if !partial {
-            self.cc.on_ack(acked, rtt, self.maxseg);
+            let ack = AckInfo {
+                now,
+                una: self.snd_una,
+                ack: seg.ack,
+                snd_max: self.snd_max,
+            };
+            self.cc.on_ack(&ack, self.maxseg);
         }
         self.snd_wnd = self.snd_wnd.saturating_sub(acked);
         let fin_seq = self.data_start() + (self.total_bytes() as u32);

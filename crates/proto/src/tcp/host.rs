@@ -96,6 +96,20 @@ pub enum SackRecovery {
     Rfc6675Prr,
 }
 
+/// Which congestion controller the host's TCP runs (`cc/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CongestionControl {
+    /// 4.4BSD's window rules (Stevens vol. 2): Reno, or NewReno's with the NewReno policy, with
+    /// this host's `ca-increment` and `deflation`.
+    Bsd,
+    /// CUBIC with HyStart as Linux 6.x runs it (RFC 9438; net/ipv4/tcp_cubic.c), `cc/cubic.rs`.
+    /// In no BSD profile.
+    Cubic,
+    /// Reno as Linux 6.x runs it (net/ipv4/tcp_cong.c `tcp_reno_cong_avoid`),
+    /// `cc/linux_reno.rs`. In no BSD profile.
+    LinuxReno,
+}
+
 /// The TCP implementation details of one host. Presets: [`HostPreset`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct HostProfile {
@@ -130,6 +144,8 @@ pub struct HostProfile {
     /// sets `snd_cwnd = mss`); Linux's `TCP_INIT_CWND` is 10 (`tcp_init_cwnd()`, RFC 6928), cut to
     /// 1 when the SYN or SYN-ACK was resent more than once (`tcp_init_transfer()`, RFC 5681 3.1).
     pub initial_window: u32,
+    /// The congestion controller.
+    pub congestion_control: CongestionControl,
     /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
     /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
     pub read_delay: Time,
@@ -152,7 +168,7 @@ pub const RTO_MIN_RANGE: Range = Range::new(0, 120 * SEC);
 
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 14] = [
+    pub const KEYS: [&'static str; 15] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -167,6 +183,7 @@ impl HostProfile {
         "timestamps",
         "timer-clock",
         "initial-window",
+        "congestion-control",
     ];
 
     /// The value of one detail as text (the form [`HostProfile::set`] reads).
@@ -211,6 +228,11 @@ impl HostProfile {
             "timestamps" => on_off(self.timestamps).into(),
             "timer-clock" => self.timer_clock.name(),
             "initial-window" => self.initial_window.to_string(),
+            "congestion-control" => match self.congestion_control {
+                CongestionControl::Bsd => "bsd".into(),
+                CongestionControl::Cubic => "cubic".into(),
+                CongestionControl::LinuxReno => "linux-reno".into(),
+            },
             _ => return None,
         })
     }
@@ -311,6 +333,18 @@ impl HostProfile {
                         return Err(bad(
                             "fall-floyd (the papers' SACK) or rfc6675-prr (RFC 6675 with PRR, \
                              as Linux)",
+                        ))
+                    }
+                }
+            }
+            "congestion-control" => {
+                self.congestion_control = match v.as_str() {
+                    "bsd" => CongestionControl::Bsd,
+                    "cubic" => CongestionControl::Cubic,
+                    "linux-reno" => CongestionControl::LinuxReno,
+                    _ => {
+                        return Err(bad(
+                            "bsd (4.4BSD Reno/NewReno), cubic or linux-reno (Linux's)",
                         ))
                     }
                 }
@@ -487,6 +521,7 @@ impl HostPreset {
             timestamps: false,
             timer_clock: TimerClock::BsdTicks,
             initial_window: 1,
+            congestion_control: CongestionControl::Bsd,
             read_delay: 0,
             read_size: 0,
         };

@@ -71,6 +71,7 @@ impl Tcp {
             if !(seg.ack.gt(self.snd_una)
                 && seg.ack.le(self.snd_max)
                 && self.cc.cwnd() >= self.snd_wnd
+                && !self.cc.hears_every_ack()
                 && (mode != HeaderPrediction::FreeBsd || self.dupacks < self.cur_thresh))
                 || newreno_partial
             {

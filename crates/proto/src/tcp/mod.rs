@@ -31,9 +31,11 @@ mod stats;
 mod timers;
 mod witness;
 
-pub use cc::{Congestion, Controller, Cubic, NewReno, Reno, Window};
+pub use cc::{AckInfo, HyStartExit, SentInfo, INFINITE_SSTHRESH};
+pub use cc::{Congestion, Controller, Cubic, LinuxReno, NewReno, Reno, Window};
 pub use clock::{TimerClock, KERNEL_HZ};
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
+pub use host::CongestionControl;
 pub use host::{
     BufferLimit, CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostPreset, HostProfile,
     ReaderModel, SackRecovery, DEFAULT_READ_SIZE, MIN_BUFFER, READ_DELAY_RANGE, SB_MAX,
@@ -578,15 +580,17 @@ impl Tcp {
 }
 
 #[cfg(test)]
+mod cubic_tests;
+#[cfg(test)]
 mod fork_tests;
 #[cfg(test)]
 mod host_tests;
 #[cfg(test)]
+mod linux_timer_tests;
+#[cfg(test)]
 mod rfc6675_tests;
 #[cfg(test)]
 mod rfc7323_tests;
-#[cfg(test)]
-mod linux_timer_tests;
 #[cfg(test)]
 mod small_window_tests;
 #[cfg(test)]

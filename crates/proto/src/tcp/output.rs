@@ -1,7 +1,7 @@
 //! `tcp_output` of 4.4BSD-Lite (Stevens vol. 2, chapter 26): decide whether a segment goes out now,
 //! build it, and advance the send sequence variables.
 
-use super::{State, Tcp, TxKind};
+use super::{SentInfo, State, Tcp, TxKind};
 use crate::segment::{Flags, Segment};
 use crate::seq::Seq;
 use crate::time::Time;
@@ -284,6 +284,17 @@ impl Tcp {
                 self.snd_max = self.snd_nxt + len;
             }
         } else {
+            if len > 0 {
+                // the controller's view of data leaving (CUBIC's RTT samples and idle restart)
+                self.cc.on_data_sent(&SentInfo {
+                    now,
+                    start: self.snd_nxt + u32::from(flags.contains(Flags::SYN)),
+                    len,
+                    una: self.snd_una,
+                    snd_max: self.snd_max,
+                    rto: u64::from(self.rtt.rxtcur) * self.cfg.timers.slow_tick,
+                });
+            }
             // Advance snd_nxt/snd_max, start RTT timing and the retransmission timer.
             let start = self.snd_nxt;
             if flags.contains(Flags::SYN) {

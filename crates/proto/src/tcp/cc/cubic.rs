@@ -1,10 +1,25 @@
-//! CUBIC (RFC 9438) as Linux runs it (net/ipv4/tcp_cubic.c), one more controller of `cc/`. Not
-//! yet reachable from any host profile: it is here with its window function held to scripted
-//! tests, for the `linux` profile to come (issue 50).
+//! CUBIC (RFC 9438) as Linux runs it (net/ipv4/tcp_cubic.c, Linux 6.x), the controller of a
+//! host whose `congestion-control` detail is `cubic` (`host.rs`), with HyStart (`hystart.rs`).
 //!
-//! Windows are in whole segments, as Linux counts `snd_cwnd` in packets; time since the epoch is
-//! kept as Linux keeps it, in units of 1/1024 s (`BICTCP_HZ` = 10); `C` is 0.4 segments per s^3
-//! (`bic_scale` = 41, see [`CUBE_RTT_SCALE`]) and `beta` is 717 / 1024.
+//! The TCP's side of it as Linux has it (windows in packets, slow start by packets, growth only
+//! while cwnd-limited, the timeout's window, the restart after idle) is `linux.rs`'s, with its
+//! readings. Time since the epoch is kept as Linux keeps it, in units of 1/1024 s
+//! (`BICTCP_HZ` = 10); `C` is 0.4 segments per s^3 (`bic_scale` = 41, see [`CUBE_RTT_SCALE`])
+//! and `beta` is 717 / 1024.
+//!
+//! The events, each as the kernel has it:
+//! - an ACK: `cubictcp_acked` (the RTT sample, `delay_min`, HyStart), then
+//!   `cubictcp_cong_avoid` when the sender is cwnd-limited: `tcp_slow_start` below ssthresh
+//!   (one segment per segment ACKed, appropriate byte counting, capped at ssthresh, the rest to
+//!   the curve), `bictcp_update` and `tcp_cong_avoid_ai` above it;
+//! - a loss detected by duplicate ACKs or SACK: `cubictcp_recalc_ssthresh` (beta, fast
+//!   convergence); the window goes to ssthresh (`tcp_end_cwnd_reduction`) with the recovery
+//!   part's inflation on top, as RFC 5681's fast recovery has it (Linux runs PRR, RFC 6937);
+//! - a timeout: `tcp_enter_loss` takes ssthresh from `cubictcp_recalc_ssthresh` and sets the
+//!   window to one segment, and `cubictcp_state(TCP_CA_Loss)` resets CUBIC and HyStart;
+//! - sending again with nothing outstanding: `tcp_slow_start_after_idle_check` and
+//!   `tcp_cwnd_restart` (include/net/tcp.h, net/ipv4/tcp_output.c), then
+//!   `cubictcp_cwnd_event(CA_EVENT_TX_START)`, which moves the epoch on by the idle time.
 //!
 //! Where Linux differs from RFC 9438, it is Linux's rule that is here, each named where it acts:
 //! - the target is the curve at `t + min_rtt` (`delay_min`, `bictcp_update`), not `t + RTT` with
@@ -19,12 +34,20 @@
 //!   `beta_scale = 8 (1024 + beta) / 3 / (1024 - beta)` = 15 in integers, so alpha = 8/15 (RFC
 //!   9438 section 4.3: `3 (1 - beta) / (1 + beta)` = 0.529, and 1 once `W_est` reaches
 //!   `cwnd_prior`, which Linux does not do);
+//! - the window grows only while the sender is cwnd-limited (`tcp_is_cwnd_limited`), RFC 9438
+//!   section 5.8's "application-limited" rule in Linux's form.
+//!
+//! Readings and known differences:
 //! - the cube root is exact here (floor); Linux's `cubic_root` is a table lookup and one
-//!   Newton-Raphson step (about 0.2% average error), a known difference of at most a few 1/1024 s
-//!   in `K`;
-//! - Linux recomputes `cnt` at most once per jiffy; here on every ACK.
+//!   Newton-Raphson step (about 0.2% average error), a difference of at most a few 1/1024 s in `K`;
+//! - Linux recomputes `cnt` at most once per jiffy; here on every ACK (the 1/32 s rule for an
+//!   unchanged window, `HZ / 32`, is kept); the clock is the simulator's nanoseconds, not jiffies;
 
-use super::Window;
+use super::hystart::HyStart;
+use super::linux::LinuxSide;
+use super::sent_times::SentTimes;
+use super::{AckInfo, Window};
+use crate::seq::Seq;
 use crate::time::{Time, SEC};
 
 /// `beta` of tcp_cubic.c, over [`BETA_SCALE`]: the window after a loss is 717/1024 = 0.7 of it
@@ -46,29 +69,39 @@ pub const CUBE_FACTOR: u64 = (1 << (10 + 3 * HZ_SHIFT)) / CUBE_RTT_SCALE;
 /// `beta_scale = 8 * (BICTCP_BETA_SCALE + beta) / 3 / (BICTCP_BETA_SCALE - beta)` = 15: the
 /// Reno-friendly estimate's pace (tcp_cubic.c `cubictcp_register`).
 const FRIENDLY_SCALE: u64 = 8 * (BETA_SCALE + BETA) / 3 / (BETA_SCALE - BETA);
+/// `bictcp_update`: with the window unchanged, `cnt` is kept for `HZ / 32` (1/32 s).
+const UPDATE_INTERVAL: Time = SEC / 32;
+/// `cubictcp_acked`: RTT samples within `HZ` (1 s) of an epoch's start are not taken ("Discard
+/// delay samples right after fast recovery").
+const AFTER_EPOCH_DISCARD: Time = SEC;
 
 /// CUBIC's state beside the window (tcp_cubic.c `struct bictcp`), in segments.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Cubic {
-    /// The segment size the window's bytes are counted in.
-    mss: u32,
+    /// The Linux TCP around the controller.
+    linux: LinuxSide,
     /// `last_max_cwnd`, RFC 9438's `W_max`; 0 before the first loss and after a timeout.
     w_max: u32,
     /// `epoch_start`: when this congestion-avoidance epoch began; `None` after a reduction.
     epoch: Option<Time>,
+    /// `last_cwnd`, `last_time`: the window `cnt` was last computed for, and when.
+    last_cwnd: u32,
+    last_time: Time,
     /// `bic_K`, in 2^-10 s.
     k: u64,
     /// `bic_origin_point`: the window the curve levels off at.
     origin: u32,
-    /// `delay_min`: the least RTT sample seen.
+    /// `delay_min`: the least RTT sample seen since the last timeout.
     min_rtt: Option<Time>,
     /// `cnt`: the ACKed segments per one more segment of window.
     cnt: u32,
-    /// `snd_cwnd_cnt` (`tcp_cong_avoid_ai`): segments ACKed towards the next increase.
-    cwnd_cnt: u32,
     /// `tcp_cwnd`, the Reno-friendly estimate `W_est`, and `ack_cnt` towards its next segment.
     w_est: u32,
     ack_cnt: u32,
+    /// Slow start's exit before a loss.
+    hystart: HyStart,
+    /// The send times the per-ACK RTT samples come from.
+    sent: SentTimes,
 }
 
 /// The floor of the cube root of `a`.
@@ -92,15 +125,20 @@ fn cube_root(a: u64) -> u64 {
 }
 
 impl Cubic {
-    pub fn new(mss: u32) -> Cubic {
+    pub fn new() -> Cubic {
         Cubic {
-            mss: mss.max(1),
+            linux: LinuxSide::new(),
             ..Cubic::default()
         }
     }
 
+    /// The negotiated segment size and the initial window (bytes) it gives.
+    pub(super) fn on_mss(&mut self, mss: u32, init_cwnd: u32) {
+        self.linux.on_mss(mss, init_cwnd);
+    }
+
     fn segments(&self, bytes: u32) -> u32 {
-        bytes / self.mss
+        self.linux.segments(bytes)
     }
 
     /// RFC 9438 section 4.2, equation 1 (`W_cubic(t) = C (t - K)^3 + W_max`), with Linux's
@@ -130,44 +168,69 @@ impl Cubic {
         self.w_max
     }
 
-    /// An ACK for `acked` segments at `now`, with the RTT sample it closed: slow start below
-    /// ssthresh (`tcp_slow_start`: one segment per segment ACKed, what is left over goes to
-    /// congestion avoidance), then the curve (`cubictcp_cong_avoid`).
-    pub fn on_ack(&mut self, w: &mut Window, now: Time, acked: u32, rtt: Option<Time>) {
-        if let Some(r) = rtt {
-            self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
+    /// Which HyStart rule ended slow start, if one did since the last timeout.
+    pub fn hystart_exit(&self) -> Option<super::hystart::Exit> {
+        self.hystart.found
+    }
+
+    /// A new ACK (not one in recovery): the per-ACK RTT sample and HyStart (`cubictcp_acked`),
+    /// then the window (`cubictcp_cong_avoid`) if the sender was cwnd-limited.
+    pub(super) fn on_ack(&mut self, w: &mut Window, a: &AckInfo) {
+        if let Some(rtt) = self.sent.on_ack(a.now, a.una, a.ack) {
+            self.acked(w, a.now, a.ack, a.snd_max, rtt);
         }
-        let mss = self.mss;
-        let mut cwnd = self.segments(w.cwnd);
-        let ssthresh = self.segments(w.ssthresh);
+        let (acked, grows) = self.linux.on_ack(w, a);
+        if grows {
+            self.cong_avoid(w, a.now, acked);
+        }
+    }
+
+    /// `cubictcp_acked`: the least RTT, and HyStart while in slow start.
+    fn acked(&mut self, w: &mut Window, now: Time, ack: Seq, snd_max: Seq, rtt: Time) {
+        if self
+            .epoch
+            .is_some_and(|e| now.saturating_sub(e) < AFTER_EPOCH_DISCARD)
+        {
+            return;
+        }
+        let delay = rtt.max(1);
+        let delay_min = self.min_rtt.map_or(delay, |m| m.min(delay));
+        self.min_rtt = Some(delay_min);
+        if self.hystart.found.is_none() && w.cwnd < w.ssthresh {
+            let cwnd = self.segments(w.cwnd);
+            if self
+                .hystart
+                .update(now, ack, snd_max, cwnd, delay, delay_min)
+                .is_some()
+            {
+                w.ssthresh = w.cwnd;
+            }
+        }
+    }
+
+    /// `cubictcp_cong_avoid` for `acked` segments at `now`: slow start below ssthresh
+    /// (`tcp_slow_start`: one segment per segment ACKed, what is left over goes to congestion
+    /// avoidance), then the curve.
+    fn cong_avoid(&mut self, w: &mut Window, now: Time, acked: u32) {
         let mut acked = acked;
-        if cwnd < ssthresh {
-            let grown = (cwnd + acked).min(ssthresh);
-            acked -= grown - cwnd;
-            cwnd = grown;
-            w.cwnd = cwnd * mss;
+        if w.cwnd < w.ssthresh {
+            acked = self.linux.slow_start(w, acked);
             if acked == 0 {
                 return;
             }
         }
-        self.update(cwnd, now, acked);
-        // `tcp_cong_avoid_ai` (net/ipv4/tcp_cong.c): one more segment per `cnt` ACKed; credit
-        // gathered under a larger `cnt` gives one segment, not many, when `cnt` falls
-        if self.cwnd_cnt >= self.cnt {
-            self.cwnd_cnt = 0;
-            cwnd += 1;
-        }
-        self.cwnd_cnt += acked;
-        if self.cwnd_cnt >= self.cnt {
-            cwnd += self.cwnd_cnt / self.cnt;
-            self.cwnd_cnt %= self.cnt;
-        }
-        w.cwnd = cwnd.saturating_mul(mss);
+        self.update(self.segments(w.cwnd), now, acked);
+        self.linux.cong_avoid_ai(w, self.cnt, acked);
     }
 
     /// `bictcp_update`: `cnt` from the curve and the Reno-friendly estimate.
     fn update(&mut self, cwnd: u32, now: Time, acked: u32) {
         self.ack_cnt += acked;
+        if self.last_cwnd == cwnd && now.saturating_sub(self.last_time) <= UPDATE_INTERVAL {
+            return;
+        }
+        self.last_cwnd = cwnd;
+        self.last_time = now;
         let epoch = match self.epoch {
             Some(e) => e,
             None => {
@@ -205,44 +268,64 @@ impl Cubic {
         self.cnt = self.cnt.max(2);
     }
 
-    /// A loss detected by duplicate ACKs or SACK (`cubictcp_recalc_ssthresh`, RFC 9438 sections
-    /// 4.6 and 4.7): the epoch ends, `W_max` is the window (less with fast convergence, when it
-    /// is below the last `W_max`: `cwnd (1 + beta) / 2`), ssthresh is `beta` of the window, at
-    /// least two segments, and the window goes to it.
-    pub fn on_congestion_event(&mut self, w: &mut Window) {
-        let cwnd = self.segments(w.cwnd);
+    /// `cubictcp_recalc_ssthresh` for a window of `cwnd` bytes (RFC 9438 sections 4.6 and 4.7):
+    /// the epoch ends, `W_max` is the window (less with fast convergence, when it is below the
+    /// last `W_max`: `cwnd (1 + beta) / 2`), and the threshold, in bytes, is `beta` of the
+    /// window, at least two segments.
+    pub(super) fn ssthresh_after_loss(&mut self, cwnd: u32) -> u32 {
+        let cwnd = self.segments(cwnd);
         self.epoch = None;
+        self.linux.on_recovery();
         self.w_max = if cwnd < self.w_max {
             (u64::from(cwnd) * (BETA_SCALE + BETA) / (2 * BETA_SCALE)) as u32
         } else {
             cwnd
         };
         let ssthresh = ((u64::from(cwnd) * BETA / BETA_SCALE) as u32).max(2);
-        w.ssthresh = ssthresh * self.mss;
+        self.linux.bytes(ssthresh)
+    }
+
+    /// A partial ACK in NewReno's recovery: it advances `snd_una`, which after a timeout
+    /// (`TCP_CA_Loss`) resets `icsk_retransmits`, so a further timeout takes a new ssthresh.
+    pub(super) fn on_partial_ack(&mut self) {
+        self.linux.on_partial_ack();
+    }
+
+    /// A loss detected by duplicate ACKs or SACK: ssthresh, and the window at it.
+    pub fn on_congestion_event(&mut self, w: &mut Window) {
+        w.ssthresh = self.ssthresh_after_loss(w.cwnd);
         w.cwnd = w.ssthresh;
     }
 
-    /// The retransmission timer expired: ssthresh as for any loss, the window one segment, and
-    /// the state reset (`tcp_enter_loss` asks `ssthresh` first, then `cubictcp_state` on
-    /// `TCP_CA_Loss` runs `bictcp_reset`): the next epoch starts with `K = 0` at the window it
-    /// starts from, as RFC 9438 section 4.8 asks.
-    pub fn on_rto(&mut self, w: &mut Window) {
-        self.on_congestion_event(w);
-        w.cwnd = self.mss;
+    /// The retransmission timer expired at `snd_max`: `tcp_enter_loss` takes ssthresh from the
+    /// controller (unless the window was reduced with no ACK since, see the module's readings),
+    /// sets the window to one segment and `snd_cwnd_cnt` to 0; `cubictcp_state(TCP_CA_Loss)`
+    /// runs `bictcp_reset` (`W_max`, `delay_min` and HyStart's `found` forgotten): the next
+    /// epoch starts with `K = 0` at the window it starts from, as RFC 9438 section 4.8 asks.
+    pub(super) fn on_rto(&mut self, w: &mut Window, snd_max: Seq) {
+        if self.linux.takes_loss_ssthresh() {
+            w.ssthresh = self.ssthresh_after_loss(w.cwnd);
+        }
+        self.linux.loss_window(w);
+        let mut sent = std::mem::take(&mut self.sent);
+        sent.on_rto(snd_max);
         *self = Cubic {
-            mss: self.mss,
-            min_rtt: self.min_rtt,
+            linux: std::mem::take(&mut self.linux),
+            sent,
             ..Cubic::default()
         };
     }
 
-    /// The sender was idle (application-limited) for `idle` and starts sending again: the epoch
-    /// moves on by as much, so the curve does not count the idle time
-    /// (`cubictcp_cwnd_event(CA_EVENT_TX_START)`).
-    pub fn on_idle(&mut self, now: Time, idle: Time) {
-        if let Some(e) = self.epoch {
-            self.epoch = Some((e + idle).min(now));
+    /// Data leaves the sender (`linux.rs`: the restart after idle); sending again from idle,
+    /// the epoch moves on by the idle time, so the curve does not count it
+    /// (`cubictcp_cwnd_event(CA_EVENT_TX_START)`: `epoch_start += now - lsndtime`, at most now).
+    pub(super) fn on_data_sent(&mut self, w: &mut Window, s: &super::SentInfo) {
+        if let Some(idle) = self.linux.on_data_sent(w, s) {
+            if let Some(e) = self.epoch {
+                self.epoch = Some((e + idle).min(s.now));
+            }
         }
+        self.sent.on_send(s.now, s.start, s.len, s.snd_max);
     }
 }
 
@@ -253,6 +336,21 @@ mod tests {
     use crate::time::MS;
 
     const MSS: u32 = 1000;
+
+    fn cubic() -> Cubic {
+        let mut c = Cubic::new();
+        c.on_mss(MSS, MSS);
+        c
+    }
+
+    /// An ACK for `segs` segments at `now` with an RTT sample: `cubictcp_acked`, then
+    /// `cubictcp_cong_avoid`.
+    fn ack(c: &mut Cubic, w: &mut Window, now: Time, segs: u32, rtt: Option<Time>) {
+        if let Some(r) = rtt {
+            c.acked(w, now, Seq(0), Seq(0), r);
+        }
+        c.cong_avoid(w, now, segs);
+    }
 
     fn window(cwnd_segs: u32, ssthresh_segs: u32) -> Window {
         Window {
@@ -293,13 +391,13 @@ mod tests {
     /// fast past K as it fell before it.
     #[test]
     fn window_function_is_the_cubic_through_w_max() {
-        let mut c = Cubic::new(MSS);
+        let mut c = cubic();
         let mut w = window(100, 1000);
         c.on_congestion_event(&mut w);
         assert_eq!(w.cwnd, 70 * MSS, "717/1024 of 100, rounded down");
         assert_eq!(c.w_max(), 100);
         // the first ACK in congestion avoidance starts the epoch
-        c.on_ack(&mut w, 10 * SEC, 1, Some(100 * MS));
+        ack(&mut c, &mut w, 10 * SEC, 1, Some(100 * MS));
         let k_s = c.k() as f64 / 1024.0;
         // Linux's C is 410/1024 = 0.40039, not 0.4: K is 2 ms short of the RFC's
         let linux_k = ((100.0 - 70.0) / (410.0 / 1024.0f64)).cbrt();
@@ -329,10 +427,79 @@ mod tests {
         assert!(c.window_at(k / 2) > 70 + (100 - 70) / 2, "concave before K");
     }
 
+    /// Runs `rtts` round trips of `rtt` from `start`, each ACKing the window one segment at a
+    /// time, evenly spread; returns the window (segments) at the end of each.
+    fn rounds(c: &mut Cubic, w: &mut Window, start: Time, rtt: Time, rtts: u32) -> Vec<u32> {
+        let mut now = start;
+        (0..rtts)
+            .map(|_| {
+                let n = w.cwnd / MSS;
+                for i in 0..n {
+                    ack(c, w, now + rtt * u64::from(i) / u64::from(n), 1, Some(rtt));
+                }
+                now += rtt;
+                w.cwnd / MSS
+            })
+            .collect()
+    }
+
+    /// The window follows RFC 9438's W_cubic(t) = C (t - K)^3 + W_max (section 4.2, C = 0.4,
+    /// K = cbrt(W_max (1 - beta) / C)) after a loss at W_max = 100 segments: within two
+    /// segments at every second of the epoch, concave up to W_max, convex past it.
+    #[test]
+    fn growth_follows_rfc_9438s_w_cubic() {
+        let mut c = cubic();
+        let mut w = window(100, 1000);
+        c.on_congestion_event(&mut w);
+        let rtt = 100 * MS;
+        let per_rtt = rounds(&mut c, &mut w, SEC, rtt, 80);
+        let k = (100.0 * (1.0 - 0.7) / 0.4f64).cbrt();
+        for t in 1..=8usize {
+            let rfc = 0.4 * (t as f64 - k).powi(3) + 100.0;
+            let ours = f64::from(per_rtt[t * 10 - 1]);
+            assert!(
+                (ours - rfc).abs() <= 2.0,
+                "t = {t} s: cwnd {ours}, W_cubic {rfc:.1}"
+            );
+        }
+    }
+
+    /// The Reno-friendly region (RFC 9438 section 4.3): where the curve is slower than Reno
+    /// would be (small W_max, short RTT), the window follows W_est = W_max beta + alpha t / RTT,
+    /// Linux's alpha 8/15: from 7 segments, about 60 after 100 round trips, where the curve
+    /// alone stays under W_max = 10.
+    #[test]
+    fn friendly_region_grows_as_reno_would() {
+        let mut c = cubic();
+        let mut w = window(10, 1000);
+        c.on_congestion_event(&mut w);
+        assert_eq!(w.cwnd, 7 * MSS);
+        let per_rtt = rounds(&mut c, &mut w, SEC, 10 * MS, 100);
+        let w_est = 7.0 + 8.0 / 15.0 * 100.0;
+        let ours = f64::from(per_rtt[99]);
+        assert!((ours - w_est).abs() <= 3.0, "cwnd {ours}, W_est {w_est:.1}");
+        assert!(c.window_at(SEC) <= 10, "the curve alone");
+    }
+
+    /// `cubictcp_acked` discards RTT samples within 1 s of an epoch's start ("right after fast
+    /// recovery"): a lower one then does not become `delay_min`.
+    #[test]
+    fn samples_right_after_recovery_are_discarded() {
+        let mut c = cubic();
+        let mut w = window(100, 1000);
+        ack(&mut c, &mut w, 0, 1, Some(100 * MS));
+        c.on_congestion_event(&mut w);
+        ack(&mut c, &mut w, SEC, 1, None);
+        ack(&mut c, &mut w, SEC + 500 * MS, 1, Some(50 * MS));
+        assert_eq!(c.min_rtt, Some(100 * MS));
+        ack(&mut c, &mut w, 2 * SEC + MS, 1, Some(50 * MS));
+        assert_eq!(c.min_rtt, Some(50 * MS));
+    }
+
     /// Fast convergence (RFC 9438 section 4.7): a loss below the last W_max remembers less.
     #[test]
     fn fast_convergence_lowers_w_max() {
-        let mut c = Cubic::new(MSS);
+        let mut c = cubic();
         let mut w = window(100, 1000);
         c.on_congestion_event(&mut w);
         assert_eq!(c.w_max(), 100);
@@ -349,7 +516,7 @@ mod tests {
     /// below W_max the growth follows the curve: fast far below it, slow near it.
     #[test]
     fn growth_follows_the_curve_and_at_most_half_a_segment_per_ack() {
-        let mut c = Cubic::new(MSS);
+        let mut c = cubic();
         let mut w = window(100, 1000);
         c.on_congestion_event(&mut w);
         let mut now = SEC;
@@ -359,7 +526,7 @@ mod tests {
             let start = w.cwnd / MSS;
             for _ in 0..start {
                 let before = w.cwnd;
-                c.on_ack(&mut w, now, 1, Some(rtt));
+                ack(&mut c, &mut w, now, 1, Some(rtt));
                 assert!(w.cwnd - before <= MSS);
             }
             let end = w.cwnd / MSS;
@@ -379,11 +546,11 @@ mod tests {
     /// Slow start below ssthresh: one segment per segment ACKed; leftovers go to the curve.
     #[test]
     fn slow_start_then_curve() {
-        let mut c = Cubic::new(MSS);
+        let mut c = cubic();
         let mut w = window(10, 12);
-        c.on_ack(&mut w, SEC, 1, None);
+        ack(&mut c, &mut w, SEC, 1, None);
         assert_eq!(w.cwnd, 11 * MSS);
-        c.on_ack(&mut w, SEC, 3, None);
+        ack(&mut c, &mut w, SEC, 3, None);
         assert_eq!(
             w.cwnd,
             12 * MSS,
@@ -394,40 +561,57 @@ mod tests {
     /// A timeout forgets W_max: the next epoch starts with K = 0 (RFC 9438 section 4.8).
     #[test]
     fn timeout_resets_to_one_segment_and_forgets_w_max() {
-        let mut c = Cubic::new(MSS);
+        let mut c = cubic();
         let mut w = window(100, 1000);
-        c.on_rto(&mut w);
+        c.on_rto(&mut w, Seq(0));
         assert_eq!(w.cwnd, MSS);
         assert_eq!(w.ssthresh, 70 * MSS);
         assert_eq!(c.w_max(), 0);
         let mut w = window(70, 70);
-        c.on_ack(&mut w, SEC, 1, None);
+        ack(&mut c, &mut w, SEC, 1, None);
         assert_eq!(c.k(), 0);
     }
 
     /// Far from the epoch the curve saturates instead of overflowing.
     #[test]
     fn window_function_saturates() {
-        let mut c = Cubic::new(MSS);
+        let mut c = cubic();
         let mut w = window(100, 1000);
         c.on_congestion_event(&mut w);
-        c.on_ack(&mut w, 0, 1, None);
+        ack(&mut c, &mut w, 0, 1, None);
         assert_eq!(c.window_at(Time::MAX), u32::MAX);
         assert!(c.window_at(1000 * SEC) > 1_000_000);
     }
 
-    /// Idle time is not counted in the curve's clock.
+    /// Idle time is not counted in the curve's clock (`CA_EVENT_TX_START`): data sent with
+    /// nothing outstanding moves the epoch on by the time since data was last sent.
     #[test]
     fn idle_moves_the_epoch() {
-        let mut c = Cubic::new(MSS);
+        let mut c = cubic();
         let mut w = window(100, 1000);
         c.on_congestion_event(&mut w);
-        c.on_ack(&mut w, SEC, 1, None);
-        let mut idle = c;
-        idle.on_idle(11 * SEC, 10 * SEC);
+        let sent = |now: Time, at: u32, outstanding: bool| super::super::SentInfo {
+            now,
+            start: Seq(at),
+            len: MSS,
+            una: Seq(if outstanding { 0 } else { at }),
+            snd_max: Seq(at),
+            rto: 100 * SEC,
+        };
+        c.on_data_sent(&mut w, &sent(0, 0, false));
+        ack(&mut c, &mut w, SEC, 1, None);
+        let mut idle = c.clone();
+        c.on_data_sent(&mut w.clone(), &sent(SEC, MSS, true));
+        idle.on_data_sent(&mut w.clone(), &sent(11 * SEC, MSS, false));
+        assert_eq!(
+            idle.epoch,
+            Some(11 * SEC),
+            "moved on by the 10 s since the last send"
+        );
+        assert_eq!(c.epoch, Some(SEC), "data outstanding: not idle");
         let (mut a, mut b) = (w, w);
-        c.on_ack(&mut a, 2 * SEC, 1, None);
-        idle.on_ack(&mut b, 12 * SEC, 1, None);
+        ack(&mut c, &mut a, 2 * SEC, 1, None);
+        ack(&mut idle, &mut b, 12 * SEC, 1, None);
         assert_eq!(c.cnt, idle.cnt, "the same point of the curve");
     }
 }

@@ -7,32 +7,51 @@
 //! `ExitRecovery`) kept here as events too, since in BSD they are cwnd assignments.
 //!
 //! One file per controller: [`Reno`] as 4.4BSD does it (each BSD host profile's details
-//! included) and [`NewReno`] (RFC 6582's window rules as the NewReno policy has them); [`Cubic`]
-//! (RFC 9438 as Linux runs it) is here with its own tests but no sender runs it yet. Dispatch
-//! is by enum, so the TCP stays `Clone` for run sharing (`sim/src/run/sharing/`).
+//! included), [`NewReno`] (RFC 6582's window rules as the NewReno policy has them), and the
+//! Linux controllers a host takes with its `congestion-control` detail, around the Linux TCP's
+//! side of congestion control (`linux.rs`): [`Cubic`] (RFC 9438 as Linux runs it, with HyStart,
+//! `hystart.rs`, and the per-ACK RTT samples it needs, `sent_times.rs`) and [`LinuxReno`].
+//! Dispatch is by enum, so the TCP stays `Clone` for run sharing (`sim/src/run/sharing/`).
 
 mod cubic;
+mod hystart;
+mod linux;
+mod linux_reno;
 mod newreno;
 mod reno;
+mod sent_times;
 
 pub use cubic::Cubic;
+pub use hystart::Exit as HyStartExit;
+pub use linux::INFINITE_SSTHRESH;
+pub use linux_reno::LinuxReno;
 pub use newreno::NewReno;
 pub use reno::Reno;
 
-use super::{HostProfile, PartialAck, RecoveryPolicy, TCP_MAXWIN};
+use super::{CongestionControl, HostProfile, PartialAck, RecoveryPolicy, TCP_MAXWIN};
+use crate::seq::Seq;
 use crate::time::Time;
 
 /// A congestion controller's rules, chosen by the sender's policy and host.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Controller {
     Reno(Reno),
     NewReno(NewReno),
+    Cubic(Box<Cubic>),
+    LinuxReno(LinuxReno),
 }
 
 impl Controller {
-    /// The controller of a sender with `policy` on `host`: NewReno's window rules go with its
-    /// partial-ACK rule ([`PartialAck::RetransmitNextHole`]), Reno's with every other policy.
+    /// The controller of a sender with `policy` on `host`. A BSD host
+    /// ([`CongestionControl::Bsd`]): NewReno's window rules go with its partial-ACK rule
+    /// ([`PartialAck::RetransmitNextHole`]), Reno's with every other policy. A Linux host:
+    /// its controller whatever the policy, whose recovery part stays the policy's.
     pub fn for_sender(policy: &RecoveryPolicy, host: &HostProfile) -> Controller {
+        match host.congestion_control {
+            CongestionControl::Bsd => {}
+            CongestionControl::Cubic => return Controller::Cubic(Box::new(Cubic::new())),
+            CongestionControl::LinuxReno => return Controller::LinuxReno(LinuxReno::default()),
+        }
         let reno = Reno::for_host(host);
         match policy.partial_ack {
             PartialAck::ExitRecovery => Controller::Reno(reno),
@@ -40,12 +59,47 @@ impl Controller {
         }
     }
 
-    fn reno(&self) -> &Reno {
-        match self {
-            Controller::Reno(r) => r,
-            Controller::NewReno(n) => &n.reno,
+    /// Whether it is one of Linux's (`linux.rs`).
+    #[inline]
+    fn is_linux(&self) -> bool {
+        matches!(self, Controller::Cubic(_) | Controller::LinuxReno(_))
+    }
+
+    /// The most a window may be: BSD's `TCP_MAXWIN`; Linux's `snd_cwnd_clamp` is unlimited.
+    #[inline]
+    fn max_window(&self) -> u32 {
+        if self.is_linux() {
+            u32::MAX
+        } else {
+            TCP_MAXWIN
         }
     }
+}
+
+/// A new ACK as the controller hears of it.
+#[derive(Clone, Copy, Debug)]
+pub struct AckInfo {
+    pub now: Time,
+    /// `snd_una` before the ACK.
+    pub una: Seq,
+    /// The ACK: `snd_una` after it.
+    pub ack: Seq,
+    /// `snd_max`, the highest sequence sent (Linux's `snd_nxt`).
+    pub snd_max: Seq,
+}
+
+/// Data leaving the sender, as the controller hears of it.
+#[derive(Clone, Copy, Debug)]
+pub struct SentInfo {
+    pub now: Time,
+    /// The data's first sequence number and length.
+    pub start: Seq,
+    pub len: u32,
+    /// `snd_una` and `snd_max` before it left.
+    pub una: Seq,
+    pub snd_max: Seq,
+    /// The retransmission timeout in force.
+    pub rto: Time,
 }
 
 /// The window a controller moves (`snd_cwnd`, `snd_ssthresh` of `struct tcpcb`), in bytes.
@@ -63,12 +117,18 @@ pub struct Congestion {
 }
 
 impl Congestion {
-    /// Before the handshake both are `TCP_MAXWIN`, as `tcp_newtcpcb` sets them.
+    /// Before the handshake both are `TCP_MAXWIN`, as `tcp_newtcpcb` sets them; a Linux
+    /// controller's ssthresh is `TCP_INFINITE_SSTHRESH` (`tcp_init_sock`).
     pub fn new(controller: Controller) -> Congestion {
+        let ssthresh = if controller.is_linux() {
+            INFINITE_SSTHRESH
+        } else {
+            TCP_MAXWIN
+        };
         Congestion {
             w: Window {
                 cwnd: TCP_MAXWIN,
-                ssthresh: TCP_MAXWIN,
+                ssthresh,
             },
             controller,
         }
@@ -84,42 +144,82 @@ impl Congestion {
         self.w.ssthresh
     }
 
-    pub fn controller(&self) -> Controller {
-        self.controller
+    pub fn controller(&self) -> &Controller {
+        &self.controller
     }
 
     /// `tcp_mss()`: the initial window is one segment of the negotiated size.
     pub fn on_mss(&mut self, mss: u32) {
-        self.w.cwnd = mss;
+        self.on_mss_iw(mss, 1);
     }
 
     /// `tcp_mss()` with an initial window of `segments` segments: Linux sets `snd_cwnd` to
     /// `tcp_init_cwnd()` (`TCP_INIT_CWND` 10, RFC 6928) when the handshake ends
-    /// (`tcp_init_transfer()`); one segment is BSD's [`Congestion::on_mss`].
+    /// (`tcp_init_transfer()`); one segment is BSD's [`Congestion::on_mss`]. A Linux controller
+    /// learns the segment size and the window here.
     pub fn on_mss_iw(&mut self, mss: u32, segments: u32) {
         self.w.cwnd = mss.saturating_mul(segments.max(1));
+        match &mut self.controller {
+            Controller::Cubic(c) => c.on_mss(mss, self.w.cwnd),
+            Controller::LinuxReno(r) => r.on_mss(mss, self.w.cwnd),
+            _ => {}
+        }
     }
 
-    /// A new ACK that is not a partial one acknowledged `acked` bytes, with the RTT sample it
-    /// closed, if any. Reno and NewReno open by ACK, not by byte, and take no RTT.
+    /// A new ACK that is not a partial one. Reno and NewReno open by ACK, not by byte, and take
+    /// no RTT; CUBIC counts the segments acknowledged and takes its own RTT sample.
     #[inline]
-    pub fn on_ack(&mut self, acked: u32, rtt: Option<Time>, mss: u32) {
-        let _ = (acked, rtt);
-        self.controller.reno().increase(&mut self.w, mss);
+    pub fn on_ack(&mut self, ack: &AckInfo, mss: u32) {
+        match &mut self.controller {
+            Controller::Reno(r) => r.increase(&mut self.w, mss),
+            Controller::NewReno(n) => n.reno.increase(&mut self.w, mss),
+            Controller::Cubic(c) => c.on_ack(&mut self.w, ack),
+            Controller::LinuxReno(r) => r.on_ack(&mut self.w, ack),
+        }
+    }
+
+    /// Whether the controller must hear of every new ACK, so header prediction's ACK branch
+    /// (which opens no window, BSD's `cwnd >= snd_wnd` fast path) may not take one: a Linux
+    /// controller's, as Linux's fast path (`tcp_rcv_established`) runs `tcp_ack` and the
+    /// congestion control in full.
+    #[inline]
+    pub fn hears_every_ack(&self) -> bool {
+        self.controller.is_linux()
+    }
+
+    /// Data left the sender. Only Linux controllers listen: the restart after idle, and CUBIC's
+    /// RTT samples.
+    #[inline]
+    pub fn on_data_sent(&mut self, sent: &SentInfo) {
+        match &mut self.controller {
+            Controller::Cubic(c) => c.on_data_sent(&mut self.w, sent),
+            Controller::LinuxReno(r) => r.on_data_sent(&mut self.w, sent),
+            _ => {}
+        }
     }
 
     /// A congestion event: fast retransmit (or a SACK or SMART sender's first resend of a loss
     /// event) enters recovery. `snd_wnd` is the peer's window; the window becomes the threshold
-    /// plus `inflation` (the duplicates that already left the network, in bytes).
+    /// plus `inflation` (the duplicates that already left the network, in bytes). BSD halves
+    /// `min(snd_wnd, cwnd)`; CUBIC takes `beta` of cwnd (`cubictcp_recalc_ssthresh`), Linux's
+    /// Reno half of it (`tcp_reno_ssthresh`).
     pub fn on_recovery_start(&mut self, snd_wnd: u32, mss: u32, inflation: u32) {
-        self.w.ssthresh = reno::halved_window(snd_wnd.min(self.w.cwnd), mss);
-        self.w.cwnd = self.w.ssthresh + inflation;
+        self.w.ssthresh = match &mut self.controller {
+            Controller::Cubic(c) => c.ssthresh_after_loss(self.w.cwnd),
+            Controller::LinuxReno(r) => r.ssthresh_after_loss(self.w.cwnd),
+            _ => reno::halved_window(snd_wnd.min(self.w.cwnd), mss),
+        };
+        self.w.cwnd = self.w.ssthresh.saturating_add(inflation);
     }
 
     /// A further duplicate ACK in fast recovery: one more segment left the network (Stevens
-    /// vol. 2, p. 972), so the window inflates by one segment, within `TCP_MAXWIN`.
+    /// vol. 2, p. 972), so the window inflates by one segment, within the controller's most.
     pub fn on_recovery_dupack(&mut self, mss: u32) {
-        self.w.cwnd = (self.w.cwnd + mss).min(TCP_MAXWIN);
+        self.w.cwnd = self
+            .w
+            .cwnd
+            .saturating_add(mss)
+            .min(self.controller.max_window());
     }
 
     /// A new ACK that is not a partial one, after `dupacks` duplicates with `thresh` in force
@@ -127,9 +227,11 @@ impl Congestion {
     /// controller decides whether fast recovery ends here with the window deflated to ssthresh.
     #[inline]
     pub fn on_recovery_end(&mut self, dupacks: u32, thresh: u32) {
-        let deflate = match self.controller {
+        let deflate = match &self.controller {
             Controller::Reno(r) => r.deflates(dupacks, thresh),
             Controller::NewReno(n) => n.deflates(dupacks, thresh),
+            // leaving Recovery, Linux sets cwnd to ssthresh (`tcp_end_cwnd_reduction`)
+            Controller::Cubic(_) | Controller::LinuxReno(_) => dupacks >= thresh,
         };
         if deflate && self.w.cwnd > self.w.ssthresh {
             self.w.cwnd = self.w.ssthresh;
@@ -140,6 +242,11 @@ impl Congestion {
     /// on any new ACK).
     pub fn on_partial_ack(&mut self) {
         newreno::partial_ack(&mut self.w);
+        match &mut self.controller {
+            Controller::Cubic(c) => c.on_partial_ack(),
+            Controller::LinuxReno(r) => r.on_partial_ack(),
+            _ => {}
+        }
     }
 
     /// The SACK sender leaves scoreboard recovery on an ACK for everything outstanding when it
@@ -154,10 +261,16 @@ impl Congestion {
     /// RFC 5681 equation (4), which RFC 6675 section 5 step (4.2) names, in bytes and not
     /// rounded to segments. The window is left for PRR to set on each ACK
     /// ([`Congestion::set_prr_cwnd`]). Linux's Reno (`tcp_reno_ssthresh()`, net/ipv4/tcp_cong.c)
-    /// halves cwnd instead of the flight size; a controller of its own (CUBIC's beta) answers
-    /// here later. Returns the threshold.
+    /// halves cwnd instead of the flight size, and a Linux controller answers with its own
+    /// (`tcp_init_cwnd_reduction()`). Returns the threshold.
     pub fn on_prr_recovery_start(&mut self, flight_size: u32, mss: u32) -> u32 {
-        self.w.ssthresh = (flight_size / 2).max(2 * mss);
+        self.w.ssthresh = match &mut self.controller {
+            // Linux's `tcp_init_cwnd_reduction()`: `ssthresh = icsk_ca_ops->ssthresh(sk)`, the
+            // controller's own (CUBIC's beta, Linux Reno's halved cwnd)
+            Controller::Cubic(c) => c.ssthresh_after_loss(self.w.cwnd),
+            Controller::LinuxReno(r) => r.ssthresh_after_loss(self.w.cwnd),
+            _ => (flight_size / 2).max(2 * mss),
+        };
         self.w.ssthresh
     }
 
@@ -169,16 +282,25 @@ impl Congestion {
     }
 
     /// The retransmission timer expired (`tcp_timers(TCPT_REXMT)`, Stevens vol. 2, p. 842): the
-    /// threshold is the halved window and the window one segment.
-    pub fn on_rto(&mut self, snd_wnd: u32, mss: u32) {
+    /// threshold is the halved window and the window one segment. A Linux controller:
+    /// `tcp_enter_loss` (`linux.rs`); `snd_max` is what was sent before the timeout.
+    pub fn on_rto(&mut self, snd_wnd: u32, mss: u32, snd_max: Seq) {
+        match &mut self.controller {
+            Controller::Cubic(c) => return c.on_rto(&mut self.w, snd_max),
+            Controller::LinuxReno(r) => return r.on_rto(&mut self.w),
+            _ => {}
+        }
         self.w.ssthresh = reno::halved_window(snd_wnd.min(self.w.cwnd), mss);
         self.w.cwnd = mss;
     }
 
     /// Idle for a retransmission interval: no ACKs will clock data out, so slow-start again
-    /// (Lite2 tcp_output.c lines 90-97).
+    /// (Lite2 tcp_output.c lines 90-97). A Linux controller restarts as Linux does when data
+    /// is sent ([`Congestion::on_data_sent`]).
     pub fn on_idle_restart(&mut self, mss: u32) {
-        self.w.cwnd = mss;
+        if !self.controller.is_linux() {
+            self.w.cwnd = mss;
+        }
     }
 
     /// Tests: a threshold set by hand.
@@ -233,10 +355,16 @@ mod tests {
             (Controller::Reno(reno), false),
             (Controller::NewReno(NewReno { reno }), true),
         ] {
-            let mut cc = Congestion::new(controller);
+            let mut cc = Congestion::new(controller.clone());
             cc.on_mss(MSS);
-            for _ in 0..9 {
-                cc.on_ack(MSS, None, MSS);
+            for i in 0..9 {
+                let ack = AckInfo {
+                    now: 0,
+                    una: Seq(i * MSS),
+                    ack: Seq((i + 1) * MSS),
+                    snd_max: Seq((i + 1) * MSS),
+                };
+                cc.on_ack(&ack, MSS);
             }
             assert_eq!(cc.cwnd(), 10 * MSS, "slow start: one segment per ACK");
             cc.on_recovery_start(8 * MSS, MSS, 3 * MSS);
@@ -245,7 +373,7 @@ mod tests {
             cc.on_recovery_end(3, 3);
             let expected = if deflated { 4 * MSS } else { 7 * MSS };
             assert_eq!(cc.cwnd(), expected, "{controller:?}");
-            cc.on_rto(64 * MSS, MSS);
+            cc.on_rto(64 * MSS, MSS, Seq(0));
             assert_eq!(cc.cwnd(), MSS);
             assert_eq!(cc.ssthresh(), expected / 2 / MSS * MSS);
         }
