@@ -1,7 +1,7 @@
 //! Configuration of one 4.4BSD TCP endpoint: buffers, coarse timers and the loss-recovery policy.
 
-use crate::tcp::host::HostProfile;
-use crate::tcp::policy::{ReceiverPolicy, RecoveryPolicy};
+use crate::tcp::host::{HostProfile, SackUse};
+use crate::tcp::policy::{ReceiverPolicy, RecoveryPolicy, Selective};
 use crate::time::{Time, MS};
 
 /// The coarse timers of 4.4BSD (`tcp_slowtimo` at 2 Hz, `tcp_fasttimo` at 5 Hz) and the RTO bounds of
@@ -104,6 +104,19 @@ impl TcpConfig {
         }
     }
 
+    /// The settings as the host runs them: a host that uses SACK whatever the protocol says
+    /// ([`SackUse::On`], Linux's `tcp_sack`) sends SACK blocks as a receiver and, as a sender
+    /// whose protocol has no selective scheme, recovers with SACK.
+    pub fn as_host_runs_it(mut self) -> TcpConfig {
+        if self.host.sack == SackUse::On {
+            self.receiver.sack_blocks = true;
+            if self.policy.selective == Selective::None {
+                self.policy.selective = Selective::Sack;
+            }
+        }
+        self
+    }
+
     /// A relay endpoint with the given buffers (see [`CloseWhen::Relay`]).
     pub fn relay(mss: u32, sndbuf: u32, rcvbuf: u32) -> Self {
         TcpConfig {
@@ -121,5 +134,33 @@ impl TcpConfig {
             close_when: CloseWhen::AfterEof,
             ..TcpConfig::bulk_sender(mss, buffer, 0)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tcp::HostPreset;
+
+    /// Linux's `tcp_sack = 1`: a plain Reno protocol on a `linux` host sends SACK blocks and
+    /// recovers with SACK; SMART stays SMART; a BSD host runs what the protocol says.
+    #[test]
+    fn a_host_with_sack_on_uses_it_whatever_the_protocol() {
+        let with = |host: HostPreset, policy: RecoveryPolicy| {
+            let mut c = TcpConfig::bulk_sender(1400, 65536, 1);
+            c.host = host.profile();
+            c.policy = policy;
+            c.as_host_runs_it()
+        };
+        let linux = with(HostPreset::Linux, RecoveryPolicy::RENO);
+        assert_eq!(linux.policy.selective, Selective::Sack);
+        assert!(linux.receiver.sack_blocks);
+        let smart = with(HostPreset::Linux, RecoveryPolicy::SMART);
+        assert_eq!(smart.policy.selective, Selective::Smart);
+        let bsd = with(HostPreset::Bsdos21, RecoveryPolicy::RENO);
+        assert_eq!(bsd.policy.selective, Selective::None);
+        assert!(!bsd.receiver.sack_blocks);
+        let paper = with(HostPreset::LinuxPaper, RecoveryPolicy::RENO);
+        assert_eq!(paper.policy.selective, Selective::None);
     }
 }

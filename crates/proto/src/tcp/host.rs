@@ -96,6 +96,18 @@ pub enum SackRecovery {
     Rfc6675Prr,
 }
 
+/// Whether a host's connections use SACK whatever the protocol says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SackUse {
+    /// The protocol decides: the papers' E2E-IETF-SACK sends and reads SACK blocks, every other
+    /// protocol does not (every BSD profile: SACK was the protocol under study).
+    ByProtocol,
+    /// Every connection negotiates SACK (Linux's `net.ipv4.tcp_sack = 1`, the default): its
+    /// receiver sends SACK blocks (RFC 2018) and its sender recovers with its `sack-recovery`; a
+    /// protocol's own selective scheme (SMART) and its other points are kept.
+    On,
+}
+
 /// Which congestion controller the host's TCP runs (`cc/`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CongestionControl {
@@ -146,6 +158,8 @@ pub struct HostProfile {
     pub initial_window: u32,
     /// The congestion controller.
     pub congestion_control: CongestionControl,
+    /// Whether SACK is used whatever the protocol says.
+    pub sack: SackUse,
     /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
     /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
     pub read_delay: Time,
@@ -168,7 +182,7 @@ pub const RTO_MIN_RANGE: Range = Range::new(0, 120 * SEC);
 
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 15] = [
+    pub const KEYS: [&'static str; 16] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -184,6 +198,7 @@ impl HostProfile {
         "timer-clock",
         "initial-window",
         "congestion-control",
+        "sack",
     ];
 
     /// The value of one detail as text (the form [`HostProfile::set`] reads).
@@ -232,6 +247,10 @@ impl HostProfile {
                 CongestionControl::Bsd => "bsd".into(),
                 CongestionControl::Cubic => "cubic".into(),
                 CongestionControl::LinuxReno => "linux-reno".into(),
+            },
+            "sack" => match self.sack {
+                SackUse::ByProtocol => "by-protocol".into(),
+                SackUse::On => "on".into(),
             },
             _ => return None,
         })
@@ -349,6 +368,17 @@ impl HostProfile {
                     }
                 }
             }
+            "sack" => {
+                self.sack = match v.as_str() {
+                    "by-protocol" => SackUse::ByProtocol,
+                    "on" => SackUse::On,
+                    _ => {
+                        return Err(bad(
+                            "by-protocol (the papers' hosts) or on (Linux's tcp_sack)",
+                        ))
+                    }
+                }
+            }
             "timer-clock" => {
                 self.timer_clock = TimerClock::parse(&v).ok_or_else(|| {
                     bad("bsd-ticks, jiffies (HZ 1000) or jiffies:HZ (100, 250, 300, 1000)")
@@ -441,20 +471,57 @@ pub enum HostPreset {
     /// FreeBSD's own header-prediction guard, deflation at the third duplicate and its finer
     /// round-trip estimator (initial RTO 3 s).
     Freebsd22,
+    /// Today's Linux as the live mode's `modern` profile runs it (the kernel's defaults; held to
+    /// Linux 6.18, the kernel the kernel check measures, docs/kernel-check.md): CUBIC with
+    /// HyStart, SACK on every connection with RFC 6675 recovery and PRR, timestamps and window
+    /// scaling, Linux's RTO (200 ms minimum) and delayed ACK, an initial window of 10, timers in
+    /// jiffies at `CONFIG_HZ` 250 (this machine's kernel). Not modelled yet: RACK-TLP, F-RTO,
+    /// DSACK undo, TCP small queues (docs/host-profiles.md).
+    Linux,
+    /// [`HostPreset::Linux`] with Linux's Reno (`modern` with `--cc reno`).
+    LinuxReno,
+    /// The live mode's `paper` profile: Linux made as close to the papers' 4.4BSD sender as its
+    /// knobs go (Reno, no SACK, no timestamps, no window scaling, the `rto_min` of 4.4BSD's 1 s,
+    /// an initial window of 1), with what stays Linux: its RTO arithmetic, delayed ACK and
+    /// jiffies. Linux's NewReno handling of partial ACKs is the protocol's here (`e2e-newreno`).
+    LinuxPaper,
+    /// The live mode's `paper-sack` profile: [`HostPreset::LinuxPaper`] with SACK on and Linux's
+    /// SACK recovery (RFC 6675 with PRR).
+    LinuxPaperSack,
 }
 
 impl HostPreset {
-    pub const ALL: [HostPreset; 3] = [
+    pub const ALL: [HostPreset; 7] = [
+        HostPreset::Bsd44Lite,
+        HostPreset::Bsdos21,
+        HostPreset::Freebsd22,
+        HostPreset::Linux,
+        HostPreset::LinuxReno,
+        HostPreset::LinuxPaper,
+        HostPreset::LinuxPaperSack,
+    ];
+
+    /// The papers' hosts: the profiles of the 1990s BSDs.
+    pub const BSD: [HostPreset; 3] = [
         HostPreset::Bsd44Lite,
         HostPreset::Bsdos21,
         HostPreset::Freebsd22,
     ];
+
+    /// Whether this is one of the papers' BSD hosts (not today's Linux).
+    pub fn is_bsd(self) -> bool {
+        HostPreset::BSD.contains(&self)
+    }
 
     pub fn name(self) -> &'static str {
         match self {
             HostPreset::Bsd44Lite => "bsd44-lite",
             HostPreset::Bsdos21 => "bsdos-2.1",
             HostPreset::Freebsd22 => "freebsd-2.2",
+            HostPreset::Linux => "linux",
+            HostPreset::LinuxReno => "linux-reno",
+            HostPreset::LinuxPaper => "linux-paper",
+            HostPreset::LinuxPaperSack => "linux-paper-sack",
         }
     }
 
@@ -472,6 +539,17 @@ impl HostPreset {
                 "FreeBSD 2.2.1 (paper 001): as bsdos-2.1, plus header prediction only outside \
                  fast recovery, deflation at the 3rd duplicate, the finer RTT estimator (srtt x32)"
             }
+            HostPreset::Linux => {
+                "today's Linux (live: modern; held to 6.18): CUBIC + HyStart, SACK with RFC 6675 \
+                 + PRR, timestamps, window scaling, RTO min 200 ms, Linux delayed ACK, IW 10, \
+                 HZ 250; no RACK-TLP, F-RTO or DSACK undo yet"
+            }
+            HostPreset::LinuxReno => "linux with Linux's Reno (live: modern --cc reno)",
+            HostPreset::LinuxPaper => {
+                "Linux as near the papers' BSD as its knobs go (live: paper): Reno, no SACK, no \
+                 timestamps or window scaling, RTO min 1 s, IW 1; Linux's RTO, delayed ACK, HZ 250"
+            }
+            HostPreset::LinuxPaperSack => "linux-paper with SACK and RFC 6675 + PRR (live: paper-sack)",
         }
     }
 
@@ -481,6 +559,10 @@ impl HostPreset {
             "lite" | "4.4bsd-lite" | "bsd44" => Some(HostPreset::Bsd44Lite),
             "bsdos" | "bsd/os-2.1" | "bsdos21" | "lite2" => Some(HostPreset::Bsdos21),
             "freebsd" | "freebsd-2.2.1" | "freebsd22" => Some(HostPreset::Freebsd22),
+            // the live mode's profile names: one name, the same host on both clocks
+            "modern" => Some(HostPreset::Linux),
+            "paper" => Some(HostPreset::LinuxPaper),
+            "paper-sack" => Some(HostPreset::LinuxPaperSack),
             _ => None,
         };
         alias
@@ -494,11 +576,20 @@ impl HostPreset {
     /// The socket buffers these hosts take: [`MIN_BUFFER`] to 4.4BSD's `sb_max` ([`SB_MAX`]), the
     /// same for every BSD profile (Lite2 and FreeBSD's socketvar.h kept Lite's `SB_MAX`; BSD/OS,
     /// not public, is taken as Lite2, as everywhere in its profile).
+    /// Today's Linux profiles with window scaling take up to [`MAX_LINUX_BUFFER`], the live mode's
+    /// cap for `modern`; the `paper` ones keep the BSD hosts' limit, as the live mode's do.
     pub fn buffer_limit(self) -> BufferLimit {
-        BufferLimit {
-            hosts: self.name(),
-            max: SB_MAX,
-            source: "4.4BSD sb_max",
+        match self {
+            HostPreset::Linux | HostPreset::LinuxReno => BufferLimit {
+                hosts: self.name(),
+                max: MAX_LINUX_BUFFER,
+                source: "snooplab's cap; Linux's own are sysctls",
+            },
+            _ => BufferLimit {
+                hosts: self.name(),
+                max: SB_MAX,
+                source: "4.4BSD sb_max",
+            },
         }
     }
 
@@ -522,6 +613,7 @@ impl HostPreset {
             timer_clock: TimerClock::BsdTicks,
             initial_window: 1,
             congestion_control: CongestionControl::Bsd,
+            sack: SackUse::ByProtocol,
             read_delay: 0,
             read_size: 0,
         };
@@ -540,7 +632,64 @@ impl HostPreset {
                 rtt_estimator: RttEstimator::Fine,
                 ..lite2
             }),
+            HostPreset::Linux => user(linux()),
+            HostPreset::LinuxReno => user(HostProfile {
+                congestion_control: CongestionControl::LinuxReno,
+                ..linux()
+            }),
+            HostPreset::LinuxPaper => user(HostProfile {
+                congestion_control: CongestionControl::LinuxReno,
+                sack: SackUse::ByProtocol,
+                window_scaling: false,
+                timestamps: false,
+                initial_window: 1,
+                rtt_estimator: RttEstimator::Linux {
+                    rto_min: LINUX_PAPER_RTO_MIN,
+                },
+                ..linux()
+            }),
+            HostPreset::LinuxPaperSack => user(HostProfile {
+                sack: SackUse::On,
+                ..HostPreset::LinuxPaper.profile()
+            }),
         }
+    }
+}
+
+/// The most a `linux` host's buffer may be: 64 MB, the live mode's cap for its `modern` profile
+/// (RFC 7323's largest scaled window is 1 GB; Linux's own ceilings are sysctls).
+pub const MAX_LINUX_BUFFER: u32 = 64 << 20;
+
+/// `CONFIG_HZ` of the kernel the Linux profiles are held to (this machine's 6.18 reports 250).
+pub const LINUX_HZ: u32 = 250;
+
+/// The live `paper` profiles' `rto_min` route option: 4.4BSD's `TCPTV_MIN`, two 500 ms ticks.
+pub const LINUX_PAPER_RTO_MIN: Time = SEC;
+
+/// Today's Linux with the kernel's defaults (the live mode's `modern`), the user settings left
+/// to [`HostPreset::profile`]. Reader: the live receiver reads as data arrives, 64 KB at a time,
+/// so its window is the whole buffer; Linux's receive-window growth (`tcp_grow_window`) is not
+/// modelled (a reading). Header prediction is off: Linux's fast path changes no rule here.
+fn linux() -> HostProfile {
+    HostProfile {
+        ca_increment: CaIncrement::Plain,
+        reader: ReaderModel::Instant,
+        header_prediction: HeaderPrediction::Off,
+        persist: true,
+        deflation: Deflation::AtThreshold,
+        rtt_estimator: RttEstimator::Linux {
+            rto_min: crate::tcp::TCP_RTO_MIN,
+        },
+        delayed_ack: DelayedAck::Linux,
+        sack_recovery: SackRecovery::Rfc6675Prr,
+        window_scaling: true,
+        timestamps: true,
+        timer_clock: TimerClock::Jiffies { hz: LINUX_HZ },
+        initial_window: 10,
+        congestion_control: CongestionControl::Cubic,
+        sack: SackUse::On,
+        read_delay: 0,
+        read_size: 0,
     }
 }
 
@@ -585,9 +734,60 @@ mod tests {
         );
     }
 
+    /// The Linux presets: `linux` is the live `modern` profile's host (its name an alias), every
+    /// Linux detail on; `linux-paper` keeps SACK, timestamps and window scaling off and 4.4BSD's
+    /// 1 s minimum RTO, as the live `paper` profile's sysctls and route options do.
+    #[test]
+    fn the_linux_presets_are_the_live_profiles_hosts() {
+        assert_eq!(HostPreset::parse("modern"), Ok(HostPreset::Linux));
+        assert_eq!(HostPreset::parse("paper"), Ok(HostPreset::LinuxPaper));
+        assert_eq!(
+            HostPreset::parse("paper-sack"),
+            Ok(HostPreset::LinuxPaperSack)
+        );
+        for p in HostPreset::ALL {
+            assert_eq!(HostPreset::parse(p.name()), Ok(p));
+            assert_eq!(p.is_bsd(), HostPreset::BSD.contains(&p));
+        }
+        let linux = HostPreset::Linux.profile();
+        assert_eq!(linux.congestion_control, CongestionControl::Cubic);
+        assert_eq!(linux.sack, SackUse::On);
+        assert_eq!(linux.sack_recovery, SackRecovery::Rfc6675Prr);
+        assert!(linux.window_scaling && linux.timestamps);
+        assert_eq!(linux.initial_window, 10);
+        assert_eq!(linux.timer_clock, TimerClock::Jiffies { hz: LINUX_HZ });
+        assert_eq!(linux.delayed_ack, DelayedAck::Linux);
+        assert_eq!(
+            linux.rtt_estimator,
+            RttEstimator::Linux {
+                rto_min: crate::tcp::TCP_RTO_MIN
+            }
+        );
+        let reno = HostPreset::LinuxReno.profile();
+        assert_eq!(linux.differences(&reno), vec!["congestion-control"]);
+        let paper = HostPreset::LinuxPaper.profile();
+        assert_eq!(
+            linux.differences(&paper),
+            vec![
+                "rtt-estimator",
+                "window-scaling",
+                "timestamps",
+                "initial-window",
+                "congestion-control",
+                "sack"
+            ]
+        );
+        assert_eq!(
+            HostPreset::LinuxPaperSack.profile().differences(&paper),
+            vec!["sack"]
+        );
+        assert_eq!(HostPreset::Linux.buffer_limit().max, MAX_LINUX_BUFFER);
+        assert_eq!(HostPreset::LinuxPaper.buffer_limit().max, SB_MAX);
+    }
+
     #[test]
     fn linux_details_parse_and_are_off_in_every_bsd_profile() {
-        for p in HostPreset::ALL {
+        for p in HostPreset::BSD {
             let h = p.profile();
             assert_eq!(h.timer_clock, TimerClock::BsdTicks);
             assert_eq!(h.initial_window, 1);

@@ -38,7 +38,7 @@ pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::CongestionControl;
 pub use host::{
     BufferLimit, CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostPreset, HostProfile,
-    ReaderModel, SackRecovery, DEFAULT_READ_SIZE, MIN_BUFFER, READ_DELAY_RANGE, SB_MAX,
+    ReaderModel, SackRecovery, SackUse, DEFAULT_READ_SIZE, MIN_BUFFER, READ_DELAY_RANGE, SB_MAX,
 };
 pub use linux_delack::LinuxAck;
 pub use linux_rtt::{LinuxRtt, TCP_RTO_MAX, TCP_RTO_MIN, TCP_TIMEOUT_FALLBACK, TCP_TIMEOUT_INIT};
@@ -199,6 +199,7 @@ pub struct Tcp {
 
 impl Tcp {
     fn new(cfg: TcpConfig, local: Endpoint, remote: Endpoint, state: State) -> Tcp {
+        let cfg = cfg.as_host_runs_it();
         let iss = Seq(cfg.iss);
         let rtt = BsdRtt::new(&cfg.timers, cfg.host.rtt_estimator);
         Tcp {

@@ -429,7 +429,7 @@ fn receive_window_bounds_what_is_outstanding() {
 
 #[test]
 fn slow_start_then_congestion_avoidance_increment_of_each_host() {
-    for host in HostPreset::ALL {
+    for host in HostPreset::BSD {
         let (mut s, _) = sender_with_window(2);
         set_host(&mut s, host.profile());
         assert_eq!(s.cwnd(), 2 * MSS, "one segment per ACK in slow start");
@@ -442,6 +442,8 @@ fn slow_start_then_congestion_avoidance_increment_of_each_host() {
             HostPreset::Bsd44Lite => cw + MSS * MSS / cw + MSS / 8,
             // CSRG 8.7 (BSD/OS 2.1 as Lite2) and FreeBSD 2.2: maxseg^2/cwnd
             HostPreset::Bsdos21 | HostPreset::Freebsd22 => cw + MSS * MSS / cw,
+            // today's Linux has controllers of its own (cc/cubic_tests.rs, cubic_tests.rs)
+            _ => unreachable!("BSD hosts only"),
         };
         assert_eq!(s.cwnd(), expected, "{}", host.name());
     }
