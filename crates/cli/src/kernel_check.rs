@@ -95,7 +95,7 @@ fn measure(a: &MeasureArgs) -> Result<(), String> {
     data.date = utc_now();
     data.command = std::env::args().collect::<Vec<_>>().join(" ");
     data.profile = "modern (the kernel's defaults: SACK, DSACK, timestamps, window scaling, \
-                    RACK-TLP, F-RTO, ECN off-by-request; rto_min and initcwnd the kernel's)"
+                    RACK-TLP, F-RTO, ECN only when the peer asks (tcp_ecn 2); rto_min and initcwnd the kernel's)"
         .into();
     data.buffer_bytes = SETTINGS.buffer;
     data.transfer_bytes = SETTINGS.transfer;

@@ -70,8 +70,9 @@
 //!   key).
 //! - issue 50's other Linux details (every `run-*.json`): `host_details` gains
 //!   `congestion-control` (`bsd`), `initial-window` (1), `timer-clock` (`bsd-ticks`),
-//!   `timestamps` and `window-scaling` (`off`), each its BSD value; no other value moved (checked
-//!   key by key on run-e2e.json, and the files grew by these keys only).
+//!   `timestamps` and `window-scaling` (`off`), and `sack` (`by-protocol`), each its BSD value;
+//!   no other value moved (checked key by key on run-e2e.json, and the files grew by these keys
+//!   only).
 
 #[path = "common/guarded.rs"]
 mod guarded;

@@ -29,6 +29,7 @@ pub static PAPERS: &[Paper] = &[
     &paper001::Reproduction,
     &paper002::Reproduction,
     &paper004::Reproduction,
+    &kernel_check::KernelCheck,
 ];
 
 /// The paper named `s`: its exact name (`paper000`, or a study's own name), or for a paper its

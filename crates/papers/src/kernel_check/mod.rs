@@ -6,6 +6,8 @@
 
 pub mod data;
 pub mod grid;
+pub mod study;
 
 pub use data::{KernelData, KernelRun, PointRuns};
 pub use grid::{Point, Settings};
+pub use study::KernelCheck;

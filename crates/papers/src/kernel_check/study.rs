@@ -1,0 +1,414 @@
+//! The kernel check as a study `reproduce` runs: every point the kernel data file holds, run in
+//! the simulator with the `linux` host (CUBIC) or `linux-reno` (Reno) and the point's seeds, side
+//! by side with the kernel's runs, and the issue's three claims checked: throughput within 15% of
+//! the kernel's at every point, retransmissions within 25%, and snoop's gain for CUBIC on the
+//! LAN within 0.05 of the kernel's (docs/kernel-check.md).
+
+use serde::Serialize;
+use snooplab_proto::tcp::HostPreset;
+use snooplab_sim::scenario::Scenario;
+use snooplab_sim::stats::{summarize, Summary};
+use snooplab_sim::{Job, RunResult};
+
+use super::data::{KernelData, PointRuns};
+use super::grid::{self, Point};
+use crate::claim::Claim;
+use crate::document::{Document, Row, Table};
+use crate::study::{report_and_runs, About, Common, Outcome, Plan, Planned, Study};
+
+/// The kernel's side, as committed (`snooplab kernel-check measure` writes it).
+const KERNEL_DATA: &str = include_str!("../../../../data/kernel-check/linux.json");
+
+/// Throughput within this fraction of the kernel's at every point (the issue's bound; goal 10%).
+pub const THROUGHPUT_WITHIN: f64 = 0.15;
+/// Retransmitted segments within this fraction of the kernel's.
+pub const RETRANSMISSIONS_WITHIN: f64 = 0.25;
+/// Snoop's gain for CUBIC within this much of the kernel's measured gain.
+pub const GAIN_WITHIN: f64 = 0.05;
+
+pub static ABOUT: About = About {
+    name: "kernel-check",
+    citation: "snooplab's kernel check: the linux host profile held to the Linux kernel measured \
+               on paper 000's testbed (data/kernel-check/linux.json)",
+    default_seeds: 10,
+    default_host: HostPreset::Linux,
+    parts: "the points measured (every point in the data file)",
+};
+
+/// The kernel check for `reproduce`.
+pub struct KernelCheck;
+
+impl Study for KernelCheck {
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+    fn check_parts(&self, words: &[String]) -> Result<(), String> {
+        match words {
+            [] => Ok(()),
+            [w, ..] => Err(format!(
+                "unknown part '{w}' of kernel-check: it runs every point the kernel data holds"
+            )),
+        }
+    }
+    fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
+        self.check_parts(words)?;
+        let data = KernelData::parse(KERNEL_DATA)?;
+        let points = data
+            .points
+            .iter()
+            .map(|p| grid::select(&p.id).map(|g| g[0]))
+            .collect::<Result<Vec<Point>, String>>()?;
+        Ok(Box::new(CheckPlan {
+            data,
+            points,
+            seeds: common.seeds(&ABOUT),
+            cubic_host: common.host(&ABOUT),
+        }))
+    }
+}
+
+/// The kernel check planned: every measured point with every seed.
+pub struct CheckPlan {
+    data: KernelData,
+    points: Vec<Point>,
+    seeds: u64,
+    /// The host of the CUBIC points (`--host`, default `linux`); Reno's is `linux-reno`.
+    cubic_host: HostPreset,
+}
+
+/// The simulator's run of point `p` with `seed`: paper 000's testbed with the grid's settings.
+pub fn scenario(p: &Point, seed: u64, cubic_host: HostPreset) -> Scenario {
+    let s = grid::SETTINGS;
+    let mut sc = Scenario::paper000(p.protocol, p.env, s.buffer, seed);
+    sc.transfer = s.transfer;
+    sc.mss = s.mss;
+    sc.error_every = p.error_every;
+    sc.set_host(if p.cc == "reno" {
+        HostPreset::LinuxReno
+    } else {
+        cubic_host
+    });
+    sc
+}
+
+impl Plan for CheckPlan {
+    type Run = CheckRun;
+
+    fn jobs(&self) -> Vec<Job> {
+        let mut out = vec![];
+        for p in &self.points {
+            for seed in 1..=self.seeds {
+                out.push(Job::from(&scenario(p, seed, self.cubic_host)));
+            }
+        }
+        out
+    }
+
+    fn finish(self, results: Vec<RunResult>) -> CheckRun {
+        let per = self.seeds as usize;
+        let mut rows = vec![];
+        for (i, (p, k)) in self.points.iter().zip(&self.data.points).enumerate() {
+            let runs = results.get(i * per..(i + 1) * per).unwrap_or_default();
+            rows.push(PointRow::of(p, k, runs));
+        }
+        let claims = claims(&rows);
+        CheckRun {
+            runs: results,
+            report: Report {
+                kernel: self.data.kernel.clone(),
+                machine: self.data.machine.clone(),
+                date: self.data.date.clone(),
+                seeds: self.seeds,
+                points: rows,
+                claims,
+            },
+        }
+    }
+}
+
+/// One point, both sides.
+#[derive(Clone, Debug, Serialize)]
+pub struct PointRow {
+    pub id: String,
+    pub kernel_throughput_mbps: Summary,
+    pub sim_throughput_mbps: Summary,
+    pub kernel_retransmitted: Summary,
+    pub sim_retransmitted: Summary,
+    pub kernel_timeouts: Summary,
+    pub sim_timeouts: Summary,
+    /// Runs that did not complete or failed an invariant.
+    pub sim_failures: usize,
+}
+
+impl PointRow {
+    fn of(p: &Point, k: &PointRuns, runs: &[RunResult]) -> PointRow {
+        let sim =
+            |f: &dyn Fn(&RunResult) -> f64| summarize(&runs.iter().map(f).collect::<Vec<_>>());
+        let kernel = |f: &dyn Fn(&super::KernelRun) -> f64| {
+            summarize(&k.runs.iter().map(f).collect::<Vec<_>>())
+        };
+        PointRow {
+            id: p.id(),
+            kernel_throughput_mbps: kernel(&|r| r.throughput_mbps),
+            sim_throughput_mbps: sim(&|r| r.flow().throughput_mbps),
+            kernel_retransmitted: kernel(&|r| r.retransmitted as f64),
+            sim_retransmitted: sim(&|r| r.flow().sender_retransmitted_segments as f64),
+            kernel_timeouts: kernel(&|r| r.timeouts as f64),
+            sim_timeouts: sim(&|r| r.flow().timeouts as f64),
+            sim_failures: runs
+                .iter()
+                .filter(|r| !(r.invariants.ok() && r.invariants.complete))
+                .count(),
+        }
+    }
+
+    /// The simulator's mean over the kernel's, minus one.
+    fn throughput_error(&self) -> f64 {
+        relative(
+            self.sim_throughput_mbps.mean,
+            self.kernel_throughput_mbps.mean,
+        )
+    }
+
+    fn retransmission_error(&self) -> f64 {
+        relative(self.sim_retransmitted.mean, self.kernel_retransmitted.mean)
+    }
+}
+
+fn relative(sim: f64, kernel: f64) -> f64 {
+    if kernel == 0.0 {
+        if sim == 0.0 {
+            0.0
+        } else {
+            f64::INFINITY
+        }
+    } else {
+        sim / kernel - 1.0
+    }
+}
+
+/// The issue's three claims over every point measured.
+fn claims(rows: &[PointRow]) -> Vec<Claim> {
+    let worst = |f: &dyn Fn(&PointRow) -> f64| {
+        rows.iter()
+            .map(|r| (r.id.clone(), f(r)))
+            .max_by(|a, b| a.1.abs().total_cmp(&b.1.abs()))
+    };
+    let within =
+        |id: &'static str, paper: &'static str, bound: f64, f: &dyn Fn(&PointRow) -> f64| {
+            let outside: Vec<String> = rows
+                .iter()
+                .filter(|r| f(r).abs() > bound)
+                .map(|r| format!("{} {:+.0}%", r.id, 100.0 * f(r)))
+                .collect();
+            let measured = match worst(f) {
+                Some((w, e)) if outside.is_empty() => {
+                    format!("every point within; the farthest {w} at {:+.0}%", 100.0 * e)
+                }
+                Some(_) => format!("outside: {}", outside.join(", ")),
+                None => "no point measured".into(),
+            };
+            Claim {
+                id,
+                paper,
+                measured,
+                holds: (!rows.is_empty()).then_some(outside.is_empty()),
+            }
+        };
+    let mut out = vec![
+        within(
+            "throughput-within-15pct",
+            "the linux profile's mean throughput within 15% of the kernel's at every point",
+            THROUGHPUT_WITHIN,
+            &PointRow::throughput_error,
+        ),
+        within(
+            "retransmissions-within-25pct",
+            "the linux profile's retransmitted segments within 25% of the kernel's at every point",
+            RETRANSMISSIONS_WITHIN,
+            &PointRow::retransmission_error,
+        ),
+    ];
+    out.push(gain_claim(rows));
+    out
+}
+
+/// Snoop's gain for CUBIC on the LAN at one error per 16 KB and per 64 KB, the simulator's
+/// against the kernel's.
+fn gain_claim(rows: &[PointRow]) -> Claim {
+    let find = |id: &str| rows.iter().find(|r| r.id == id);
+    let mut parts = vec![];
+    let mut holds = Some(true);
+    for errors in ["16k", "64k"] {
+        let (e2e, snoop) = (
+            find(&format!("lan-{errors}-e2e-cubic")),
+            find(&format!("lan-{errors}-snoop-cubic")),
+        );
+        match (e2e, snoop) {
+            (Some(e), Some(s)) => {
+                let gain = |f: fn(&PointRow) -> f64| f(s) / f(e);
+                let kernel = gain(|r| r.kernel_throughput_mbps.mean);
+                let sim = gain(|r| r.sim_throughput_mbps.mean);
+                let ok = (sim - kernel).abs() <= GAIN_WITHIN;
+                holds = holds.map(|h| h && ok);
+                parts.push(format!(
+                    "one error per {}: kernel {kernel:.2}x, simulator {sim:.2}x",
+                    errors.to_uppercase().replace('K', " KB")
+                ));
+            }
+            _ => holds = None,
+        }
+    }
+    Claim {
+        id: "snoop-gain-within-0.05",
+        paper: "snoop's gain for CUBIC on the LAN (one error per 16 KB and per 64 KB) within \
+                0.05 of the kernel's measured gain",
+        measured: if parts.is_empty() {
+            "the headline points are not in the kernel data".into()
+        } else {
+            parts.join("; ")
+        },
+        holds,
+    }
+}
+
+/// The kernel check run.
+pub struct CheckRun {
+    pub runs: Vec<RunResult>,
+    pub report: Report,
+}
+
+/// The kernel check's report (`reproduce --json`'s value under `kernel-check`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub kernel: String,
+    pub machine: String,
+    pub date: String,
+    pub seeds: u64,
+    pub points: Vec<PointRow>,
+    pub claims: Vec<Claim>,
+}
+
+impl Outcome for CheckRun {
+    fn claims(&self) -> &[Claim] {
+        &self.report.claims
+    }
+    fn json(&self) -> Result<serde_json::Value, String> {
+        serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
+    }
+    fn files(&self) -> Result<Vec<(String, String)>, String> {
+        report_and_runs(&self.report, &self.runs)
+    }
+    fn document(&self) -> Document {
+        document(&self.report)
+    }
+}
+
+fn document(r: &Report) -> Document {
+    let mut d = Document::default();
+    d.text(format!(
+        "The kernel: Linux {} on {} (measured {}), 5 live runs per point with kernel hosts under \
+         the live mode's `modern` profile. The simulator: the `linux` host (CUBIC) or \
+         `linux-reno`, {} seeds per point. Paper 000's testbed, 64 KB windows, 2 MB transfers, \
+         1400-byte segments. Each cell: mean ± the 95% interval; sim/kernel is the ratio of the \
+         means. docs/kernel-check.md names what the model lacks where they differ.",
+        r.kernel, r.machine, r.date, r.seeds
+    ));
+    let columns = [
+        "point",
+        "kernel Mb/s",
+        "sim Mb/s",
+        "sim/kernel",
+        "kernel retx",
+        "sim retx",
+        "kernel RTOs",
+        "sim RTOs",
+    ]
+    .map(String::from)
+    .to_vec();
+    let rows = r
+        .points
+        .iter()
+        .map(|p| {
+            let failed = if p.sim_failures > 0 {
+                format!(" !{}", p.sim_failures)
+            } else {
+                String::new()
+            };
+            Row::cells([
+                p.id.clone(),
+                p.kernel_throughput_mbps.mean_ci(3),
+                format!("{}{failed}", p.sim_throughput_mbps.mean_ci(3)),
+                format!("{:.2}", 1.0 + p.throughput_error()),
+                p.kernel_retransmitted.mean_ci(0),
+                p.sim_retransmitted.mean_ci(0),
+                p.kernel_timeouts.mean_ci(1),
+                p.sim_timeouts.mean_ci(1),
+            ])
+        })
+        .collect();
+    d.table(Table {
+        title: None,
+        columns,
+        rows,
+    });
+    d.claims(&r.claims);
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_kernel_data_names_grid_points() {
+        let data = KernelData::parse(KERNEL_DATA).unwrap_or_default();
+        assert!(!data.points.is_empty());
+        assert!(data.kernel.starts_with("6."), "{}", data.kernel);
+        for p in &data.points {
+            assert!(grid::select(&p.id).is_ok(), "{}", p.id);
+            assert!(p.runs.len() >= 5, "{}: {} runs", p.id, p.runs.len());
+        }
+    }
+
+    #[test]
+    fn a_point_runs_the_linux_host_of_its_congestion_control() {
+        let p = grid::select("wan-64k-snoop-reno").unwrap_or_default()[0];
+        let sc = scenario(&p, 3, HostPreset::Linux);
+        assert_eq!(sc.host_preset, HostPreset::LinuxReno);
+        assert_eq!(sc.error_every, 64 << 10);
+        assert_eq!(sc.transfer, 2 << 20);
+        let q = grid::select("lan-16k-e2e-cubic").unwrap_or_default()[0];
+        assert_eq!(
+            scenario(&q, 1, HostPreset::Linux).host_preset,
+            HostPreset::Linux
+        );
+    }
+
+    #[test]
+    fn a_point_outside_the_bound_fails_its_claim() {
+        let s = |m: f64| summarize(&[m, m]);
+        let row = |id: &str, k: f64, sim: f64| PointRow {
+            id: id.into(),
+            kernel_throughput_mbps: s(k),
+            sim_throughput_mbps: s(sim),
+            kernel_retransmitted: s(100.0),
+            sim_retransmitted: s(110.0),
+            kernel_timeouts: s(1.0),
+            sim_timeouts: s(1.0),
+            sim_failures: 0,
+        };
+        let rows = vec![
+            row("lan-16k-e2e-cubic", 1.0, 0.9),
+            row("lan-16k-snoop-cubic", 1.1, 1.2),
+        ];
+        let c = claims(&rows);
+        assert_eq!(c[0].holds, Some(true), "{}", c[0].measured);
+        assert_eq!(c[1].holds, Some(true));
+        // gain: kernel 1.10, simulator 1.33: outside 0.05; the 64k points missing
+        assert_eq!(c[2].holds, None);
+        let far = vec![row("lan-16k-e2e-cubic", 1.0, 0.8)];
+        assert_eq!(claims(&far)[0].holds, Some(false));
+        assert!(claims(&far)[0].measured.contains("lan-16k-e2e-cubic -20%"));
+    }
+}
