@@ -1,6 +1,7 @@
 //! One switch for the tests: `mah_tables` is set when `SNOOPLAB_MAH_CDF_DIR` names a directory
 //! of Bruce Mah's CDF tables at build time, so the test that checks the real tables' medians
-//! and means runs then and is an honest `#[ignore]` otherwise (src/workload/mah_tests.rs).
+//! and means is built then, and not otherwise (src/workload/mah_tests.rs says why; a warning on
+//! every build would be noise for everyone who builds snooplab).
 //! snooplab does not ship the tables (docs/web-workload.md).
 
 fn main() {
