@@ -258,6 +258,7 @@ impl Tcp {
                         self.rexmt_at = None;
                     }
                     self.rfc6675_resend(now, seq, len, kind);
+                    self.sel.rack_resent(seq);
                     // a RACK-marked resend may lie below HighRxt
                     if (seq + len).gt(self.sel.high_rxt) {
                         self.sel.high_rxt = seq + len;

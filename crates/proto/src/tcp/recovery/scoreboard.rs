@@ -131,6 +131,16 @@ impl SelectiveState {
             .find(|&(start, len)| !self.holds(start, start + len))
     }
 
+    /// The segment holding `seq` was resent: no longer lost-and-waiting (the log's own entry
+    /// is cleared by `log_sent` only when the resend starts where it does).
+    pub(in crate::tcp) fn rack_resent(&mut self, seq: Seq) {
+        for s in self.log.iter_mut() {
+            if s.lost && s.seq.le(seq) && seq.lt(s.end()) {
+                s.lost = false;
+            }
+        }
+    }
+
     /// A segment holding `start` is marked lost by RACK and not resent since: not in flight.
     fn rack_marked(&self, start: Seq) -> bool {
         self.log
