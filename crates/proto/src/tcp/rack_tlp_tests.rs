@@ -36,13 +36,13 @@ fn sender(segs: u32) -> (Tcp, Seq) {
     (s, base)
 }
 
-/// [`sender`] whose peer's window ends at `snd_max` (an ACK for `snd_una` that only shrinks
-/// it): nothing new may be sent.
+/// [`sender`] whose first segment is ACKed with a window that ends at `snd_max`: nothing new
+/// may be sent.
 fn window_limited(segs: u32) -> (Tcp, Seq) {
     let (mut s, base) = sender(segs);
-    let out = s.snd_max().since(base);
-    let t = sent_at(&s, base, out / MSS - 1) + MS / 2;
-    s.on_segment(t, &ack_to_sender(&s, base, out as u16));
+    let out = s.snd_max().since(base + MSS);
+    let t = sent_at(&s, base, out / MSS) + MS / 2;
+    s.on_segment(t, &ack_to_sender(&s, base + MSS, out as u16));
     assert!(drain(&mut s).iter().all(|(seg, _)| seg.len == 0));
     (s, base)
 }
@@ -179,8 +179,8 @@ fn the_probe_resends_the_last_segment_when_no_new_data() {
     let Some((at, EarlyTimer::Probe)) = s.sel.early_timer else {
         panic!("no probe scheduled: {:?}", s.sel.early_timer);
     };
-    s.on_timeout(at);
     let last = s.snd_max().since(base) / MSS - 1;
+    s.on_timeout(at);
     assert_eq!(sent(&mut s, base), vec![last], "the last segment again");
     assert_eq!(s.stats().timeouts, 0);
 }
@@ -223,10 +223,10 @@ fn one_probe_per_episode() {
     s.on_timeout(at);
     assert_eq!(sent(&mut s, base).len(), 1, "the probe");
     assert!(s.sel.tlp.high_seq.is_some());
-    // segment 0 is ACKed: the probe timer is set again, the episode goes on
+    // segment 1 is ACKed: the probe timer is set again, the episode goes on
     let t = at + MS;
-    let out = s.snd_max().since(base + MSS);
-    s.on_segment(t, &ack_to_sender(&s, base + MSS, out as u16));
+    let out = s.snd_max().since(base + 2 * MSS);
+    s.on_segment(t, &ack_to_sender(&s, base + 2 * MSS, out as u16));
     assert!(sent(&mut s, base).is_empty());
     let Some((again, EarlyTimer::Probe)) = s.sel.early_timer else {
         panic!("no probe timer: {:?}", s.sel.early_timer);
