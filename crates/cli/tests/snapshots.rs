@@ -72,6 +72,9 @@
 //!   `congestion-control` (`bsd`), `initial-window` (1), `timer-clock` (`bsd-ticks`),
 //!   `timestamps` and `window-scaling` (`off`), each its BSD value; no other value moved (checked
 //!   key by key on run-e2e.json, and the files grew by these keys only).
+//! - issue 50's RACK-TLP and SACK-use details (every `run-*.json`): `host_details` gains
+//!   `rack-tlp` (`off`) and `sack` (`by-protocol`), each its BSD value; no other value moved
+//!   (checked key by key on run-e2e.json, and every file with the two keys removed compared).
 
 #[path = "common/guarded.rs"]
 mod guarded;
