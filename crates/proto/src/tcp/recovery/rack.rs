@@ -18,6 +18,10 @@
 //! - The reordering timer runs beside the retransmission timer; Linux holds one of them in
 //!   `icsk_retransmit_timer`. It fires first (RACK.rtt + reo_wnd < RTO), and re-arms the RTO
 //!   from its expiry, as `tcp_rearm_rto()` does.
+//! - A mark starts recovery as RFC 6675's entry does, resending the segment at `snd_una` first
+//!   (section 5 step 4.3); marks found by the reordering timer after a timeout are resent within
+//!   the timeout's phase (Linux's `tcp_rack_reo_timeout()` calls `tcp_enter_recovery()` in
+//!   `TCP_CA_Loss` too).
 
 use super::super::selective::Sent;
 use super::super::Tcp;
