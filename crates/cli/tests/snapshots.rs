@@ -73,6 +73,8 @@
 //!   `timestamps` and `window-scaling` (`off`), and `sack` (`by-protocol`), each its BSD value;
 //!   no other value moved (checked key by key on run-e2e.json, and the files grew by these keys
 //!   only).
+//! - issue 50's RACK-TLP detail (every `run-*.json`): `host_details` gains `rack-tlp` (`off`), its
+//!   BSD value; no other value moved (checked key by key on run-e2e.json).
 
 #[path = "common/guarded.rs"]
 mod guarded;

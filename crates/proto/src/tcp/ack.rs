@@ -18,6 +18,12 @@ impl Tcp {
     ) -> bool {
         self.stats.acks_rcvd += 1;
         self.selective_on_ack(now, seg);
+        // RACK-TLP (recovery/rack.rs, tlp.rs): loss marked by time, TLP's episode
+        let reo_armed = self.rack_tlp_on() && {
+            let duplicate = seg.ack == self.snd_una && len == 0;
+            self.tlp_on_ack(seg.ack, duplicate);
+            self.rack_mark_lost(now)
+        };
         if seg.ack.le(self.snd_una) {
             if len == 0 && self.peer_window(seg) == self.snd_wnd {
                 self.stats.dupacks_rcvd += 1;
@@ -76,6 +82,14 @@ impl Tcp {
             self.snd_nxt = self.snd_una;
         }
         self.recovery_after_new_ack(now, seg, partial);
+        if self.rack_tlp_on() {
+            // `tcp_set_xmit_timer()`: data was ACKed, so unless RACK armed its timer the
+            // probe (or else the RTO) is set again
+            if !reo_armed {
+                self.sel.early_timer = None;
+            }
+            self.tlp_schedule(now);
+        }
         if seg.eln && self.eln_rule() == Some(ElnRule::MarkedAcks) {
             // paper 004: "ELN marking ... can (and does) also happen for new ones"
             self.eln_marked_ack(now, seg.ack);

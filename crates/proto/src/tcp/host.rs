@@ -160,6 +160,11 @@ pub struct HostProfile {
     pub congestion_control: CongestionControl,
     /// Whether SACK is used whatever the protocol says.
     pub sack: SackUse,
+    /// RACK-TLP (RFC 8985) as Linux 6.x runs it with its defaults (`net.ipv4.tcp_recovery = 1`,
+    /// `tcp_early_retrans = 3`): time-based loss marking and the tail loss probe of an RFC 6675
+    /// sender (`recovery/rack.rs`, `recovery/tlp.rs`). Off in every BSD profile and in the
+    /// `linux-paper` presets (live: `tcp_recovery=0`, `tcp_early_retrans=0`).
+    pub rack_tlp: bool,
     /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
     /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
     pub read_delay: Time,
@@ -182,7 +187,7 @@ pub const RTO_MIN_RANGE: Range = Range::new(0, 120 * SEC);
 
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 16] = [
+    pub const KEYS: [&'static str; 17] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -199,6 +204,7 @@ impl HostProfile {
         "initial-window",
         "congestion-control",
         "sack",
+        "rack-tlp",
     ];
 
     /// The value of one detail as text (the form [`HostProfile::set`] reads).
@@ -252,6 +258,7 @@ impl HostProfile {
                 SackUse::ByProtocol => "by-protocol".into(),
                 SackUse::On => "on".into(),
             },
+            "rack-tlp" => on_off(self.rack_tlp).into(),
             _ => return None,
         })
     }
@@ -288,6 +295,7 @@ impl HostProfile {
                 self.window_scaling = parse_on_off(&v).ok_or_else(|| bad("on or off"))?
             }
             "timestamps" => self.timestamps = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
+            "rack-tlp" => self.rack_tlp = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
             "deflation" => {
                 self.deflation = match v.as_str() {
                     "above-threshold" => Deflation::AboveThreshold,
@@ -475,8 +483,8 @@ pub enum HostPreset {
     /// Linux 6.18, the kernel the kernel check measures, docs/kernel-check.md): CUBIC with
     /// HyStart, SACK on every connection with RFC 6675 recovery and PRR, timestamps and window
     /// scaling, Linux's RTO (200 ms minimum) and delayed ACK, an initial window of 10, timers in
-    /// jiffies at `CONFIG_HZ` 250 (this machine's kernel). Not modelled yet: RACK-TLP, F-RTO,
-    /// DSACK undo, TCP small queues (docs/host-profiles.md).
+    /// jiffies at `CONFIG_HZ` 250 (this machine's kernel), RACK-TLP (RFC 8985). Not modelled
+    /// yet: F-RTO, DSACK undo, TCP small queues (docs/host-profiles.md).
     Linux,
     /// [`HostPreset::Linux`] with Linux's Reno (`modern` with `--cc reno`).
     LinuxReno,
@@ -542,7 +550,7 @@ impl HostPreset {
             HostPreset::Linux => {
                 "today's Linux (live: modern; held to 6.18): CUBIC + HyStart, SACK with RFC 6675 \
                  + PRR, timestamps, window scaling, RTO min 200 ms, Linux delayed ACK, IW 10, \
-                 HZ 250; no RACK-TLP, F-RTO or DSACK undo yet"
+                 HZ 250, RACK-TLP; no F-RTO or DSACK undo yet"
             }
             HostPreset::LinuxReno => "linux with Linux's Reno (live: modern --cc reno)",
             HostPreset::LinuxPaper => {
@@ -614,6 +622,7 @@ impl HostPreset {
             initial_window: 1,
             congestion_control: CongestionControl::Bsd,
             sack: SackUse::ByProtocol,
+            rack_tlp: false,
             read_delay: 0,
             read_size: 0,
         };
@@ -640,6 +649,7 @@ impl HostPreset {
             HostPreset::LinuxPaper => user(HostProfile {
                 congestion_control: CongestionControl::LinuxReno,
                 sack: SackUse::ByProtocol,
+                rack_tlp: false,
                 window_scaling: false,
                 timestamps: false,
                 initial_window: 1,
@@ -688,6 +698,7 @@ fn linux() -> HostProfile {
         initial_window: 10,
         congestion_control: CongestionControl::Cubic,
         sack: SackUse::On,
+        rack_tlp: true,
         read_delay: 0,
         read_size: 0,
     }
@@ -774,7 +785,8 @@ mod tests {
                 "timestamps",
                 "initial-window",
                 "congestion-control",
-                "sack"
+                "sack",
+                "rack-tlp"
             ]
         );
         assert_eq!(
@@ -793,6 +805,7 @@ mod tests {
             assert_eq!(h.initial_window, 1);
             assert!(!matches!(h.rtt_estimator, RttEstimator::Linux { .. }));
             assert_ne!(h.delayed_ack, DelayedAck::Linux);
+            assert!(!h.rack_tlp);
         }
         let mut h = HostProfile::default();
         for (key, value) in [

@@ -94,6 +94,11 @@ impl LinuxRtt {
         self.clock.from_jiffies(self.rto_jiffies)
     }
 
+    /// The minimum RTO (`tcp_rto_min()`): `TCP_RTO_MIN` or the route's `rto_min`.
+    pub fn rto_min(&self) -> Time {
+        self.rto_min_us * US
+    }
+
     /// The smoothed RTT, if measured.
     pub fn srtt(&self) -> Option<Time> {
         (self.srtt_us != 0).then_some((self.srtt_us >> 3) * US)

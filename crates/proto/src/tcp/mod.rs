@@ -293,8 +293,11 @@ impl Tcp {
         // pairwise rather than `[..].into_iter().flatten().min()`: the loop re-arms every
         // endpoint's timer after each packet, and the iterator chain cost several times this
         earliest(
-            earliest(self.rexmt_at, self.delack_at),
-            earliest(self.persist_at, self.read_at),
+            earliest(
+                earliest(self.rexmt_at, self.delack_at),
+                earliest(self.persist_at, self.read_at),
+            ),
+            self.sel.early_timer.map(|(t, _)| t),
         )
     }
 
@@ -560,6 +563,7 @@ impl Tcp {
         self.persist_at = None;
         self.delack_at = None;
         self.read_at = None;
+        self.sel.early_timer = None;
     }
 
     /// The peer's FIN has arrived and everything before it was read.
@@ -588,6 +592,8 @@ mod fork_tests;
 mod host_tests;
 #[cfg(test)]
 mod linux_timer_tests;
+#[cfg(test)]
+mod rack_tlp_tests;
 #[cfg(test)]
 mod rfc6675_tests;
 #[cfg(test)]

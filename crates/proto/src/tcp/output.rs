@@ -310,7 +310,8 @@ impl Tcp {
                     l.on_send(now, start, self.snd_nxt);
                 }
             }
-            if self.snd_nxt.gt(self.snd_max) {
+            let new_data = self.snd_nxt.gt(self.snd_max);
+            if new_data {
                 self.snd_max = self.snd_nxt;
                 if self.timing.is_none() {
                     self.timing = Some((now, start));
@@ -322,6 +323,10 @@ impl Tcp {
                     self.persist_at = None;
                     self.rtt.rxtshift = 0;
                 }
+            }
+            if new_data && len > 0 && self.cfg.host.rack_tlp {
+                // `tcp_write_xmit()` schedules a loss probe after sending new data
+                self.tlp_schedule(now);
             }
         }
         let outstanding = self.snd_max.since(self.snd_una);

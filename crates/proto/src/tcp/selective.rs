@@ -19,6 +19,10 @@ pub(super) struct Sent {
     pub(super) len: u32,
     pub(super) last_tx: Time,
     pub(super) rexmits: u32,
+    /// RACK (`rack-tlp = on`): the receiver reported holding all of it (`TCPCB_SACKED_ACKED`).
+    pub(super) sacked: bool,
+    /// RACK: marked lost and not resent since (`TCPCB_LOST` without `TCPCB_SACKED_RETRANS`).
+    pub(super) lost: bool,
 }
 
 impl Sent {
@@ -42,6 +46,11 @@ pub(super) struct SelectiveState {
     pub(super) srtt: Option<Time>,
     /// RFC 6675 with PRR: the recovery's state (`recovery/scoreboard.rs`).
     pub(super) rfc6675: super::recovery::Rfc6675,
+    /// RACK-TLP (`rack-tlp = on`): RACK's state (`recovery/rack.rs`), TLP's
+    /// (`recovery/tlp.rs`), and their timer, which Linux runs in place of the RTO.
+    pub(super) rack: super::recovery::Rack,
+    pub(super) tlp: super::recovery::Tlp,
+    pub(super) early_timer: Option<(Time, super::recovery::EarlyTimer)>,
 }
 
 impl SelectiveState {
@@ -105,6 +114,28 @@ impl SelectiveState {
     }
 }
 
+impl SelectiveState {
+    /// RACK: each logged segment the scoreboard now holds from `ack` on and did not before is
+    /// delivered (`tcp_sacktag_one()` calls `tcp_rack_advance()`); a SACKed segment is no
+    /// longer lost.
+    fn rack_note_sacked(&mut self, now: Time, ack: Seq, prior_fack: Option<Seq>) {
+        let SelectiveState {
+            scoreboard,
+            log,
+            rack,
+            ..
+        } = self;
+        for s in log.iter_mut().filter(|s| !s.sacked) {
+            let (a, e) = (s.seq.max(ack), s.end());
+            if scoreboard.ranges().iter().any(|&(x, y)| x.le(a) && e.le(y)) {
+                s.sacked = true;
+                s.lost = false;
+                rack.delivered(now, s, prior_fack);
+            }
+        }
+    }
+}
+
 impl Tcp {
     fn selective(&self) -> Selective {
         self.cfg.policy.selective
@@ -145,12 +176,15 @@ impl Tcp {
             len,
             last_tx: now,
             rexmits: 0,
+            sacked: false,
+            lost: false,
         };
         if kind == TxKind::New {
             self.sel.log.push_back(sent);
         } else if let Some(s) = self.sel.log.iter_mut().find(|s| s.seq == seq) {
             s.last_tx = now;
             s.rexmits += 1;
+            s.lost = false;
         } else if kind != TxKind::PersistProbe {
             let at = self.sel.log.partition_point(|s| s.seq.lt(seq));
             self.sel.log.insert(at, sent);
@@ -170,8 +204,14 @@ impl Tcp {
         let mode = self.selective();
         let ack = seg.ack.max(self.snd_una);
         let sacked_before = self.sel.scoreboard.bytes();
+        let rack = self.cfg.host.rack_tlp && mode == Selective::Sack;
+        let prior_fack = self.sel.scoreboard.ranges().last().map(|r| r.1);
         while self.sel.log.front().is_some_and(|s| s.end().le(ack)) {
-            self.sel.log.pop_front();
+            if let Some(s) = self.sel.log.pop_front() {
+                if rack && !s.sacked {
+                    self.sel.rack.delivered(now, &s, prior_fack);
+                }
+            }
         }
         match mode {
             Selective::Sack => {
@@ -201,6 +241,9 @@ impl Tcp {
             Selective::None => {}
         }
         let _ = self.sel.scoreboard.take_in_order(ack);
+        if rack {
+            self.sel.rack_note_sacked(now, ack, prior_fack);
+        }
         // RFC 6937's DeliveredData: change_in(snd.una) + change_in(SACKd)
         let delivered = i64::from(ack.since(self.snd_una)) + i64::from(self.sel.scoreboard.bytes())
             - i64::from(sacked_before);
@@ -229,6 +272,8 @@ mod tests {
             len,
             last_tx: 0,
             rexmits: 0,
+            sacked: false,
+            lost: false,
         }
     }
 

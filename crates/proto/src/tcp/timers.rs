@@ -4,6 +4,7 @@
 //! Linux's RTO (`linux_rtt.rs`) and delayed ACK (`linux_delack.rs`) on the host's clock
 //! (`clock.rs`).
 
+use super::recovery::EarlyTimer;
 use super::*;
 
 impl Tcp {
@@ -21,6 +22,16 @@ impl Tcp {
             self.ack_now = true;
             self.stats.delayed_acks += 1;
             self.output(now);
+        }
+        if let Some((at, timer)) = self.sel.early_timer {
+            if at <= now {
+                // RACK-TLP's timers (recovery/rack.rs, recovery/tlp.rs), due before the RTO
+                self.sel.early_timer = None;
+                match timer {
+                    EarlyTimer::Reo => self.rack_reo_timeout(now),
+                    EarlyTimer::Probe => self.tlp_send_probe(now),
+                }
+            }
         }
         if self.rexmt_at.is_some_and(|t| t <= now) {
             self.rexmt_at = None;

@@ -13,15 +13,19 @@
 //! `add`) is followed at once.
 
 mod prr;
+mod rack;
 mod reno;
 mod rfc6675;
 mod sack;
 mod scoreboard;
 mod smart;
+mod tlp;
 
+pub(super) use rack::{EarlyTimer, Rack};
 #[cfg(test)]
 pub(super) use scoreboard::Phase;
 pub(super) use scoreboard::Rfc6675;
+pub(super) use tlp::Tlp;
 
 use super::{ElnRule, PartialAck, RecoveryPolicy, SackRecovery, Selective, Tcp};
 use crate::segment::Segment;

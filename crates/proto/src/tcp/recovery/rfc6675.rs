@@ -31,6 +31,7 @@
 
 use super::super::{Tcp, TxKind};
 use super::prr::Prr;
+use super::rack::EarlyTimer;
 use super::scoreboard::{NextSegInput, Phase, Rule};
 use crate::segment::Flags;
 use crate::time::Time;
@@ -60,7 +61,8 @@ impl Tcp {
             Phase::Open => {
                 let lost = self
                     .sel
-                    .is_lost(self.snd_una, self.maxseg, self.dup_thresh());
+                    .is_lost(self.snd_una, self.maxseg, self.dup_thresh())
+                    || self.rack_has_lost();
                 if self.dupacks >= self.dup_thresh() || lost {
                     self.rfc6675_enter(now);
                     true
@@ -93,7 +95,12 @@ impl Tcp {
     /// the timeout's phase, else (B) and (C) go on.
     pub(super) fn rfc6675_after_new_ack(&mut self, now: Time, partial: bool) {
         match self.sel.rfc().phase {
-            Phase::Open => {}
+            Phase::Open => {
+                // RACK marked a loss (Linux's `tcp_time_to_recover()`: `lost_out`)
+                if self.rack_has_lost() {
+                    self.rfc6675_enter(now);
+                }
+            }
             Phase::Recovery if partial => self.rfc6675_recovery_ack(now),
             Phase::Recovery => {
                 self.rfc6675_leave();
@@ -124,8 +131,18 @@ impl Tcp {
     /// Section 5 step (4): RecoveryPoint = HighData (4.1); ssthresh from the controller and
     /// PRR's state (4.2, RFC 6937 section 3); the segment at HighACK + 1 resent at once (4.3),
     /// HighRxt and RescueRxt set to its end; then SetPipe (4.4) and step (C) by PRR (4.5).
-    fn rfc6675_enter(&mut self, now: Time) {
+    pub(super) fn rfc6675_enter(&mut self, now: Time) {
         self.stats.fast_retransmits += 1;
+        // the head's resend takes the timer from a pending probe, and the window reduction
+        // ends TLP's episode (`tcp_init_cwnd_reduction()` clears `tlp_high_seq`)
+        if self
+            .sel
+            .early_timer
+            .is_some_and(|(_, t)| t == EarlyTimer::Probe)
+        {
+            self.sel.early_timer = None;
+        }
+        self.sel.tlp.high_seq = None;
         self.recover = self.snd_max;
         let flight = self.snd_max.since(self.snd_una);
         self.cc.on_prr_recovery_start(flight, self.maxseg);
@@ -164,6 +181,15 @@ impl Tcp {
         self.rfc6675_send(now);
     }
 
+    /// RACK's reordering timer marked segments lost in recovery or after a timeout: SetPipe,
+    /// then send what NextSeg gives by the window (`tcp_xmit_retransmit_queue()`).
+    pub(super) fn rfc6675_resend_lost(&mut self, now: Time) {
+        self.sel.rfc6675.pipe = self
+            .sel
+            .set_pipe(self.snd_una, self.maxseg, self.dup_thresh());
+        self.rfc6675_send(now);
+    }
+
     /// An ACK after a timeout, below RecoveryPoint: SetPipe, then send by the window.
     fn rfc6675_loss_ack(&mut self, now: Time) {
         self.sel.rfc6675.pipe = self
@@ -179,6 +205,9 @@ impl Tcp {
     /// resent is NextSeg's, not a go-back-N. With nothing logged to resend (only a FIN is
     /// outstanding) the BSD timeout's go-back-N resends it.
     pub(super) fn rfc6675_on_rto(&mut self) {
+        // the RTO ends TLP's episode and takes the timer (`tcp_retransmit_timer()`)
+        self.sel.tlp.high_seq = None;
+        self.sel.early_timer = None;
         if self.sel.log.is_empty() {
             self.rfc6675_leave();
             return;
@@ -229,7 +258,11 @@ impl Tcp {
                         self.rexmt_at = None;
                     }
                     self.rfc6675_resend(now, seq, len, kind);
-                    self.sel.high_rxt = seq + len;
+                    self.sel.rack_resent(seq);
+                    // a RACK-marked resend may lie below HighRxt
+                    if (seq + len).gt(self.sel.high_rxt) {
+                        self.sel.high_rxt = seq + len;
+                    }
                 }
                 Rule::Rescue => {
                     self.rfc6675_resend(now, seq, len, kind);
@@ -248,7 +281,13 @@ impl Tcp {
     /// FIN rides on the last segment (`tcp_send_fin()` appends it to the tail of the write
     /// queue), so a resend of that segment carries it. (A FIN sent alone, and lost, waits for
     /// the timer's go-back-N.)
-    fn rfc6675_resend(&mut self, now: Time, seq: crate::seq::Seq, len: u32, kind: TxKind) {
+    pub(super) fn rfc6675_resend(
+        &mut self,
+        now: Time,
+        seq: crate::seq::Seq,
+        len: u32,
+        kind: TxKind,
+    ) {
         // the application's byte count is read only once its FIN is out (run sharing, witness.rs)
         let ends_at_fin =
             self.sent_fin && seq + len == self.data_start() + (self.total_bytes() as u32);
@@ -267,7 +306,7 @@ impl Tcp {
 
     /// NextSeg rule (2)'s room: new data up to one SMSS that the peer's window and the send
     /// buffer allow, 0 if none.
-    fn new_data_room(&self) -> u32 {
+    pub(super) fn new_data_room(&self) -> u32 {
         let (window_end, buffer_end) = (self.snd_una + self.snd_wnd, self.buffer_end());
         if window_end.lt(self.snd_max) || buffer_end.lt(self.snd_max) {
             return 0;
@@ -277,7 +316,7 @@ impl Tcp {
     }
 
     /// Sends `len` bytes of new data from `snd_max`.
-    fn send_new_data(&mut self, now: Time, len: u32) {
+    pub(super) fn send_new_data(&mut self, now: Time, len: u32) {
         let saved = self.snd_nxt;
         self.snd_nxt = self.snd_max;
         let buffer_end = self.buffer_end();

@@ -120,6 +120,34 @@ impl SelectiveState {
         })
     }
 
+    /// The first segment from `una` RACK marked lost and not resent since (`rack.rs`), as
+    /// `(seq, len)`: NextSeg's rule (1) resends it first, below HighRxt too, as Linux's
+    /// `tcp_xmit_retransmit_queue()` resends every segment marked lost from the head.
+    fn rack_lost(&self, una: Seq) -> Option<(Seq, u32)> {
+        self.log
+            .iter()
+            .filter(|s| s.lost && s.end().gt(una))
+            .map(|s| (s.seq.max(una), s.end().since(s.seq.max(una))))
+            .find(|&(start, len)| !self.holds(start, start + len))
+    }
+
+    /// The segment holding `seq` was resent: no longer lost-and-waiting (the log's own entry
+    /// is cleared by `log_sent` only when the resend starts where it does).
+    pub(in crate::tcp) fn rack_resent(&mut self, seq: Seq) {
+        for s in self.log.iter_mut() {
+            if s.lost && s.seq.le(seq) && seq.lt(s.end()) {
+                s.lost = false;
+            }
+        }
+    }
+
+    /// A segment holding `start` is marked lost by RACK and not resent since: not in flight.
+    fn rack_marked(&self, start: Seq) -> bool {
+        self.log
+            .iter()
+            .any(|s| s.lost && s.seq.le(start) && start.lt(s.end()))
+    }
+
     /// SetPipe() (RFC 6675 section 4): over the outstanding octets not SACKed, one for each not
     /// lost (IsLost false) and one more for each at or below HighRxt (retransmitted). By segment.
     pub(in crate::tcp) fn set_pipe(&self, una: Seq, mss: u32, dup_thresh: u32) -> u32 {
@@ -127,6 +155,9 @@ impl SelectiveState {
             .filter(|&(_, _, sacked)| !sacked)
             .map(|(start, end, _)| {
                 let len = end.since(start);
+                if self.rack_marked(start) {
+                    return 0;
+                }
                 let in_flight = if self.is_lost(start, mss, dup_thresh) {
                     0
                 } else {
@@ -150,7 +181,11 @@ impl SelectiveState {
                 .filter(|&(_, _, sacked)| !sacked)
                 .map(|(start, end, _)| (start, end.since(start)))
         };
-        // (1) lost: below the highest SACKed octet and IsLost; after a timeout, marked lost
+        // (1) lost: marked by RACK; below the highest SACKed octet and IsLost; after a
+        // timeout, marked lost
+        if let Some((s, len)) = self.rack_lost(at.una) {
+            return Some((s, len, Rule::Lost));
+        }
         let lost = holes().find(|&(s, _)| {
             let marked = self.rfc6675.lost_below.is_some_and(|l| s.lt(l));
             marked || (below_sacked(s) && self.is_lost(s, at.mss, at.dup_thresh))
@@ -201,6 +236,8 @@ mod tests {
                 len,
                 last_tx: 0,
                 rexmits: 0,
+                sacked: false,
+                lost: false,
             });
         }
         for &(a, b) in sacked {

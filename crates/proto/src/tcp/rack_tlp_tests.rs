@@ -1,0 +1,241 @@
+//! Scripted packet-level tests of RACK-TLP (RFC 8985; `recovery/rack.rs`, `recovery/tlp.rs`)
+//! on an RFC 6675 sender with Linux's estimator: one test per rule, each failing when its rule
+//! is removed. Segments of 1000 bytes; the receiver's ACKs are scripted, SACK blocks given as
+//! segment indices from the first outstanding one.
+
+use super::recovery::EarlyTimer;
+use super::tests::{ack_to_sender, drain, established_hosts, MSS};
+use super::*;
+use crate::seq::Seq;
+use crate::time::{MS, SEC};
+
+/// A SACK sender with RFC 6675, RACK-TLP and Linux's RTO on a 1000 Hz clock, `segs` segments
+/// outstanding, all sent at 20 ms (the setup's ACKs came 1 ms after each send), an application
+/// of `app_bytes` bytes. Returns it and the first outstanding segment's sequence number.
+fn sender(segs: u32) -> (Tcp, Seq) {
+    let host = HostProfile {
+        sack_recovery: SackRecovery::Rfc6675Prr,
+        rack_tlp: true,
+        rtt_estimator: RttEstimator::Linux {
+            rto_min: TCP_RTO_MIN,
+        },
+        timer_clock: TimerClock::Jiffies { hz: 1000 },
+        ..HostProfile::default()
+    };
+    let (mut s, _r) = established_hosts(64 * 1024, 10_000_000, RecoveryPolicy::SACK, host);
+    drain(&mut s);
+    // one segment at a time, each ACKed 1 ms after it left: min_rtt and srtt 1 ms
+    let mut t = 10 * MS;
+    while s.snd_max().since(s.snd_una()) < segs * MSS {
+        let next = s.snd_una() + MSS;
+        s.on_segment(t, &ack_to_sender(&s, next, 64000));
+        drain(&mut s);
+        t += MS;
+    }
+    let base = s.snd_una();
+    (s, base)
+}
+
+/// [`sender`] whose first segment is ACKed with a window that ends at `snd_max`: nothing new
+/// may be sent.
+fn window_limited(segs: u32) -> (Tcp, Seq) {
+    let (mut s, base) = sender(segs);
+    let out = s.snd_max().since(base + MSS);
+    let t = sent_at(&s, base, out / MSS) + MS / 2;
+    s.on_segment(t, &ack_to_sender(&s, base + MSS, out as u16));
+    assert!(drain(&mut s).iter().all(|(seg, _)| seg.len == 0));
+    (s, base)
+}
+
+/// An ACK for segment index `ack` with SACK blocks `[from, to)` of indices.
+fn ack(s: &Tcp, base: Seq, ack: u32, blocks: &[(u32, u32)]) -> Segment {
+    let mut a = ack_to_sender(s, base + ack * MSS, s.snd_wnd() as u16);
+    for &(from, to) in blocks {
+        a.sack.push(base + from * MSS, base + to * MSS);
+    }
+    a
+}
+
+/// The data segments sent since the last call, as indices from `base`.
+fn sent(s: &mut Tcp, base: Seq) -> Vec<u32> {
+    drain(s)
+        .iter()
+        .filter(|(seg, _)| seg.len > 0)
+        .map(|(seg, _)| seg.seq.since(base) / MSS)
+        .collect()
+}
+
+/// When the segment at index `i` was last sent.
+fn sent_at(s: &Tcp, base: Seq, i: u32) -> Time {
+    let seq = base + i * MSS;
+    s.sel
+        .log
+        .iter()
+        .find(|x| x.seq == seq)
+        .map(|x| x.last_tx)
+        .unwrap_or_default()
+}
+
+/// A retransmission that is lost again: once a segment sent after it is SACKed and RACK.rtt
+/// has passed (reo_wnd 0 in recovery), RACK marks it lost and NextSeg's rule (1) resends it,
+/// long before the RTO (RFC 8985 section 6.2 step 5; `tcp_rack_detect_loss()`).
+#[test]
+fn a_lost_retransmission_is_resent_without_a_timeout() {
+    let (mut s, base) = sender(10);
+    let mut t = SEC;
+    for k in 2..=4 {
+        s.on_segment(t, &ack(&s, base, 0, &[(1, k)]));
+    }
+    assert_eq!(sent(&mut s, base), vec![0], "fast retransmit of 0");
+    let rexmt_deadline = s.rexmt_deadline().unwrap_or_default();
+    // the rest arrives; PRR sends new data after the resend of 0
+    let mut after = Vec::new();
+    for k in 5..=10 {
+        t += MS;
+        s.on_segment(t, &ack(&s, base, 0, &[(1, k)]));
+        after.extend(sent(&mut s, base));
+    }
+    let new = *after
+        .iter()
+        .find(|&&i| i >= 10)
+        .expect("new data in recovery");
+    assert!(sent_at(&s, base, new) > sent_at(&s, base, 0));
+    // the resend of 0 is lost; the new segment is SACKed 5 ms after it left
+    t = sent_at(&s, base, new) + 5 * MS;
+    let mut resent = Vec::new();
+    for _ in 0..3 {
+        s.on_segment(t, &ack(&s, base, 0, &[(1, new + 1)]));
+        resent.extend(sent(&mut s, base));
+        t += MS;
+    }
+    assert!(resent.contains(&0), "0 resent again: {resent:?}");
+    assert!(t < rexmt_deadline);
+    assert_eq!(s.stats().timeouts, 0);
+}
+
+/// reo_wnd (RFC 8985 section 6.2 step 4, `tcp_rack_reo_wnd()`): min_rtt / 4 in the open state
+/// with fewer than DupThresh segments SACKed, so a hole just below a SACK is not yet lost and
+/// the reordering timer waits; 0 once DupThresh segments are SACKed.
+#[test]
+fn reo_wnd_is_a_quarter_min_rtt_in_open_state_and_zero_at_dupthresh() {
+    let (mut s, base) = sender(10);
+    let min_rtt = s.sel.rack.min_rtt.unwrap_or_default();
+    assert!(min_rtt > 0);
+    // segments 0 and 1 left together; 1 is SACKed
+    assert_eq!(sent_at(&s, base, 0), sent_at(&s, base, 1));
+    let t = sent_at(&s, base, 1) + 2 * MS;
+    s.on_segment(t, &ack(&s, base, 0, &[(1, 2)]));
+    assert_eq!(s.rack_reo_wnd(), min_rtt / 4);
+    assert!(sent(&mut s, base).is_empty(), "0 not lost within reo_wnd");
+    assert!(!s.rack_has_lost());
+    assert!(matches!(s.sel.early_timer, Some((_, EarlyTimer::Reo))));
+    // three SACKed: the window closes, 0 is lost at once (and recovery starts)
+    s.on_segment(t, &ack(&s, base, 0, &[(1, 4)]));
+    assert_eq!(s.rack_reo_wnd(), 0);
+    assert_eq!(sent(&mut s, base), vec![0]);
+}
+
+/// The reordering timer (`tcp_rack_reo_timeout()`): the hole RACK waited on is marked lost
+/// when it fires, TCP_TIMEOUT_MIN later than RACK.rtt + reo_wnd, recovery starts and the
+/// segment is resent.
+#[test]
+fn the_reordering_timer_marks_the_hole_lost_and_resends_it() {
+    let (mut s, base) = sender(10);
+    let t = sent_at(&s, base, 1) + 2 * MS;
+    s.on_segment(t, &ack(&s, base, 0, &[(1, 2)]));
+    assert!(sent(&mut s, base).is_empty());
+    let Some((at, EarlyTimer::Reo)) = s.sel.early_timer else {
+        panic!("no reordering timer: {:?}", s.sel.early_timer);
+    };
+    let due = sent_at(&s, base, 0) + s.sel.rack.rtt + s.rack_reo_wnd();
+    assert!(at >= due + 2 * MS, "TCP_TIMEOUT_MIN after the deadline");
+    assert!(at < s.rexmt_deadline().unwrap_or(Time::MAX));
+    assert_eq!(s.poll_timeout(), Some(at));
+    s.on_timeout(at);
+    assert_eq!(sent(&mut s, base), vec![0]);
+    assert_eq!(s.stats().fast_retransmits, 1);
+    assert_eq!(s.stats().timeouts, 0);
+}
+
+/// TLP with new data to send (RFC 8985 section 7.3): the probe is one new segment, beyond
+/// cwnd, sent PTO after the last send, before the RTO.
+#[test]
+fn the_probe_sends_new_data_when_the_window_allows() {
+    let (mut s, base) = sender(10);
+    let Some((at, EarlyTimer::Probe)) = s.sel.early_timer else {
+        panic!("no probe scheduled: {:?}", s.sel.early_timer);
+    };
+    assert!(at < s.rexmt_deadline().unwrap_or(Time::MAX));
+    assert_eq!(s.poll_timeout(), Some(at));
+    s.on_timeout(at);
+    assert_eq!(sent(&mut s, base), vec![10], "one new segment");
+    assert_eq!(s.stats().timeouts, 0);
+}
+
+/// TLP with nothing new to send: the probe is the last segment sent, again.
+#[test]
+fn the_probe_resends_the_last_segment_when_no_new_data() {
+    let (mut s, base) = window_limited(10);
+    let Some((at, EarlyTimer::Probe)) = s.sel.early_timer else {
+        panic!("no probe scheduled: {:?}", s.sel.early_timer);
+    };
+    let last = s.snd_max().since(base) / MSS - 1;
+    s.on_timeout(at);
+    assert_eq!(sent(&mut s, base), vec![last], "the last segment again");
+    assert_eq!(s.stats().timeouts, 0);
+}
+
+/// PTO (RFC 8985 section 7.2, `tcp_schedule_loss_probe()`): 2 x SRTT plus `TCP_RTO_MIN` with
+/// one segment in flight (the peer's delayed ACK), plus 2 ms with more.
+#[test]
+fn pto_waits_for_a_delayed_ack_with_one_segment_in_flight() {
+    let (mut s, _) = sender(1);
+    let srtt = s.linux_rtt().and_then(|l| l.srtt()).unwrap_or_default();
+    assert_eq!(s.sel.log.len(), 1);
+    let sent1 = s.sel.log.back().map(|x| x.last_tx).unwrap_or_default();
+    let Some((one, EarlyTimer::Probe)) = s.sel.early_timer else {
+        panic!("no probe: {:?}", s.sel.early_timer);
+    };
+    assert!(
+        one >= sent1 + 2 * srtt + TCP_RTO_MIN,
+        "{one} {sent1} {srtt}"
+    );
+    // more in flight: 2 x SRTT + 2 ms
+    let (s2, _) = sender(4);
+    let sent4 = s2.sel.log.back().map(|x| x.last_tx).unwrap_or_default();
+    let Some((more, EarlyTimer::Probe)) = s2.sel.early_timer else {
+        panic!("no probe: {:?}", s2.sel.early_timer);
+    };
+    let srtt2 = s2.linux_rtt().and_then(|l| l.srtt()).unwrap_or_default();
+    assert!(more >= sent4 + 2 * srtt2 + 2 * MS);
+    assert!(more < sent4 + 2 * srtt2 + 100 * MS);
+    drain(&mut s);
+}
+
+/// One probe per episode (`tlp_high_seq`): while a probe is unanswered, a probe timer set
+/// again by a partial ACK sends nothing, and the RTO follows.
+#[test]
+fn one_probe_per_episode() {
+    let (mut s, base) = window_limited(10);
+    let Some((at, EarlyTimer::Probe)) = s.sel.early_timer else {
+        panic!("no probe scheduled: {:?}", s.sel.early_timer);
+    };
+    s.on_timeout(at);
+    assert_eq!(sent(&mut s, base).len(), 1, "the probe");
+    assert!(s.sel.tlp.high_seq.is_some());
+    // segment 1 is ACKed: the probe timer is set again, the episode goes on
+    let t = at + MS;
+    let out = s.snd_max().since(base + 2 * MSS);
+    s.on_segment(t, &ack_to_sender(&s, base + 2 * MSS, out as u16));
+    assert!(sent(&mut s, base).is_empty());
+    let Some((again, EarlyTimer::Probe)) = s.sel.early_timer else {
+        panic!("no probe timer: {:?}", s.sel.early_timer);
+    };
+    s.on_timeout(again);
+    assert!(sent(&mut s, base).is_empty(), "no second probe");
+    assert!(s.sel.early_timer.is_none());
+    let rto = s.rexmt_deadline().unwrap_or_default();
+    assert_eq!(s.poll_timeout(), Some(rto));
+    s.on_timeout(rto);
+    assert_eq!(s.stats().timeouts, 1);
+}

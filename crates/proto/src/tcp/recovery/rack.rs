@@ -1,0 +1,193 @@
+//! RACK, the time-based loss detection of RFC 8985 (sections 6.1-6.3), as Linux 6.x runs it
+//! (net/ipv4/tcp_recovery.c) for an RFC 6675 sender with the host detail `rack-tlp = on`: a
+//! segment is lost once a segment sent after it was delivered and more than RACK.rtt + reo_wnd
+//! has passed since it was sent. Its marks feed NextSeg's rule (1) (`scoreboard.rs`), so a lost
+//! retransmission is resent without waiting for the retransmission timer; a mark in the open
+//! state starts RFC 6675 recovery (Linux's `tcp_time_to_recover()` on `lost_out`).
+//!
+//! Readings, where the RFC leaves a detail open or the model departs from Linux:
+//! - The transmit time of a segment is its send-log entry's `last_tx` (the skb timestamp, set
+//!   again on every resend).
+//! - `min_rtt` is the smallest RTT RACK itself measured from segments sent once, over the whole
+//!   connection (Linux: `tcp_min_rtt()`, a windowed minimum over 300 s of every RTT sample).
+//! - Reordering (`rack.reord`) is seen when a segment sent once is delivered below the highest
+//!   octet SACKed before the ACK (`tcp_check_sack_reordering()`); the model's receivers send no
+//!   DSACK, so `tcp_rack_update_reo_wnd()` never widens the window: `reo_wnd_steps` stays 1.
+//!   Linux's `tp->reordering` (RFC 6675's DupThresh) is not raised by it.
+//! - Loss is marked on every ACK RACK advanced on (Linux: on ACKs `tcp_ack_is_dubious()`).
+//! - The reordering timer runs beside the retransmission timer; Linux holds one of them in
+//!   `icsk_retransmit_timer`. It fires first (RACK.rtt + reo_wnd < RTO), and re-arms the RTO
+//!   from its expiry, as `tcp_rearm_rto()` does.
+//! - A mark starts recovery as RFC 6675's entry does, resending the segment at `snd_una` first
+//!   (section 5 step 4.3); marks found by the reordering timer after a timeout are resent within
+//!   the timeout's phase (Linux's `tcp_rack_reo_timeout()` calls `tcp_enter_recovery()` in
+//!   `TCP_CA_Loss` too).
+
+use super::super::selective::Sent;
+use super::super::Tcp;
+use super::scoreboard::Phase;
+use crate::seq::Seq;
+use crate::time::Time;
+
+/// `TCP_TIMEOUT_MIN`: 2 jiffies (include/net/tcp.h), added to the reordering timer
+/// (`tcp_rack_mark_lost()`); 2 ms at `CONFIG_HZ` 1000.
+pub(in crate::tcp) const TCP_TIMEOUT_MIN_JIFFIES: u64 = 2;
+
+/// `tp->reordering`'s default, `sysctl_tcp_reordering` = `TCP_FASTRETRANS_THRESH` 3.
+const TCP_FASTRETRANS_THRESH: usize = 3;
+
+/// `tp->rack.reo_wnd_steps` without DSACK: 1.
+const REO_WND_STEPS: u64 = 1;
+
+/// A timer Linux runs in `icsk_retransmit_timer` in place of the RTO (`icsk_pending`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::tcp) enum EarlyTimer {
+    /// `ICSK_TIME_REO_TIMEOUT`: RACK's reordering timer.
+    Reo,
+    /// `ICSK_TIME_LOSS_PROBE`: TLP's probe timeout (`tlp.rs`).
+    Probe,
+}
+
+/// RACK's state (`struct tcp_sock`'s `rack`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::tcp) struct Rack {
+    /// RACK.xmit_ts and RACK.end_seq: the most recently sent segment delivered so far.
+    pub(in crate::tcp) xmit_ts: Option<Time>,
+    end_seq: Seq,
+    /// RACK.rtt: the RTT of that segment's delivery.
+    pub(in crate::tcp) rtt: Time,
+    /// `rack.advanced`: RACK moved since loss was last looked for.
+    advanced: bool,
+    pub(in crate::tcp) min_rtt: Option<Time>,
+    /// `rack.reord`: reordering was seen.
+    pub(in crate::tcp) reord: bool,
+}
+
+/// `tcp_skb_sent_after()`: `(t1, seq1)` was sent after `(t2, seq2)` (the later sequence breaks
+/// a tie, RFC 8985 section 6.2 step 2).
+fn sent_after(t1: Time, seq1: Seq, t2: Time, seq2: Seq) -> bool {
+    t1 > t2 || (t1 == t2 && seq1.gt(seq2))
+}
+
+impl Rack {
+    /// A segment newly delivered (cumulatively ACKed or SACKed, not SACKed before):
+    /// reordering if it was sent once and lies below `prior_fack`, the highest octet SACKed
+    /// before this ACK; then `tcp_rack_advance()` (RFC 8985 section 6.2 step 2).
+    pub(in crate::tcp) fn delivered(&mut self, now: Time, s: &Sent, prior_fack: Option<Seq>) {
+        if s.rexmits == 0 && prior_fack.is_some_and(|f| s.seq.lt(f)) {
+            self.reord = true;
+        }
+        let rtt = now.saturating_sub(s.last_tx);
+        if s.rexmits > 0 {
+            // the ACK may be the original's: a sample below min_rtt is not this resend's
+            if self.min_rtt.is_none_or(|m| rtt < m) {
+                return;
+            }
+        } else {
+            self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
+        }
+        self.advanced = true;
+        self.rtt = rtt;
+        let newer = self
+            .xmit_ts
+            .is_none_or(|t| sent_after(s.last_tx, s.end(), t, self.end_seq));
+        if newer {
+            self.xmit_ts = Some(s.last_tx);
+            self.end_seq = s.end();
+        }
+    }
+}
+
+impl Tcp {
+    /// RACK-TLP runs: the host says so and the sender runs RFC 6675 recovery on SACK.
+    #[inline]
+    pub(in crate::tcp) fn rack_tlp_on(&self) -> bool {
+        self.cfg.host.rack_tlp && self.recovery() == super::Recovery::Rfc6675Prr
+    }
+
+    /// `tcp_rack_reo_wnd()` (RFC 8985 section 6.2 step 4): 0 while no reordering was seen and
+    /// the sender is in recovery (or after a timeout) or DupThresh segments are SACKed; else
+    /// min_rtt / 4 per step, at most srtt.
+    pub(in crate::tcp) fn rack_reo_wnd(&self) -> Time {
+        let rack = &self.sel.rack;
+        if !rack.reord {
+            if self.sel.rfc().phase != Phase::Open {
+                return 0;
+            }
+            let sacked = self.sel.log.iter().filter(|s| s.sacked).count();
+            if sacked >= TCP_FASTRETRANS_THRESH {
+                return 0;
+            }
+        }
+        let srtt = self.linux_rtt.as_ref().and_then(|l| l.srtt()).unwrap_or(0);
+        rack.min_rtt
+            .map_or(srtt, |m| (m / 4 * REO_WND_STEPS).min(srtt))
+    }
+
+    /// `tcp_rack_detect_loss()` (RFC 8985 section 6.2 step 5): every segment not SACKed, not
+    /// already marked, sent before RACK.xmit_ts, is lost once RACK.rtt + reo_wnd has passed
+    /// since it was sent; for the others, how long until the last of them would be. Returns
+    /// (segments marked, that wait).
+    fn rack_detect_loss(&mut self, now: Time) -> (u32, Option<Time>) {
+        let Some(xmit_ts) = self.sel.rack.xmit_ts else {
+            return (0, None);
+        };
+        let reo_wnd = self.rack_reo_wnd();
+        let (rack, una) = (self.sel.rack, self.snd_una);
+        let (mut marked, mut wait) = (0, None::<Time>);
+        for s in self.sel.log.iter_mut() {
+            if s.sacked || s.lost || s.end().le(una) {
+                continue;
+            }
+            if !sent_after(xmit_ts, rack.end_seq, s.last_tx, s.end()) {
+                continue;
+            }
+            let deadline = s.last_tx + rack.rtt + reo_wnd;
+            if deadline <= now {
+                s.lost = true; // tcp_mark_skb_lost(): resent by NextSeg rule (1)
+                marked += 1;
+            } else {
+                wait = Some(wait.map_or(deadline - now, |w| w.max(deadline - now)));
+            }
+        }
+        (marked, wait)
+    }
+
+    /// `tcp_rack_mark_lost()`, on an ACK: if RACK advanced, mark what is lost and arm the
+    /// reordering timer for the rest, `TCP_TIMEOUT_MIN` jiffies later than their wait.
+    /// Returns whether the timer was armed (Linux then leaves the RTO/TLP timer alone).
+    pub(in crate::tcp) fn rack_mark_lost(&mut self, now: Time) -> bool {
+        if !std::mem::take(&mut self.sel.rack.advanced) {
+            return false;
+        }
+        let (_, wait) = self.rack_detect_loss(now);
+        let Some(wait) = wait else {
+            return false;
+        };
+        let clock = self.cfg.host.timer_clock;
+        let at = clock.wheel_after(now, clock.to_jiffies(wait) + TCP_TIMEOUT_MIN_JIFFIES);
+        self.sel.early_timer = Some((at, EarlyTimer::Reo));
+        true
+    }
+
+    /// Some segment is marked lost by RACK and not yet resent.
+    pub(in crate::tcp) fn rack_has_lost(&self) -> bool {
+        self.sel.log.iter().any(|s| s.lost)
+    }
+
+    /// `tcp_rack_reo_timeout()`: the reordering timer expired. Loss is looked for again; if
+    /// some is found, recovery starts unless under way and the lost segments are resent
+    /// (`tcp_xmit_retransmit_queue()`); the RTO is re-armed from now (`tcp_rearm_rto()`).
+    pub(in crate::tcp) fn rack_reo_timeout(&mut self, now: Time) {
+        let (marked, _) = self.rack_detect_loss(now);
+        if marked > 0 {
+            match self.sel.rfc().phase {
+                Phase::Open => self.rfc6675_enter(now),
+                Phase::Recovery | Phase::Loss => self.rfc6675_resend_lost(now),
+            }
+        }
+        if self.snd_max != self.snd_una && self.persist_at.is_none() {
+            self.arm_rexmt(now);
+        }
+    }
+}

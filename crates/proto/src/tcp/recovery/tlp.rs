@@ -1,0 +1,121 @@
+//! TLP, the tail loss probe of RFC 8985 (sections 7.2-7.4), as Linux 6.x runs it
+//! (net/ipv4/tcp_output.c `tcp_schedule_loss_probe()`, `tcp_send_loss_probe()`; tcp_input.c
+//! `tcp_process_tlp_ack()`) for an RFC 6675 sender with `rack-tlp = on`: when the ACKs stop
+//! before the RTO, one segment is sent to draw an ACK whose SACK lets RACK repair the tail.
+//!
+//! Readings, where the model departs from Linux:
+//! - The probe timer runs beside the retransmission timer (Linux holds one of them in
+//!   `icsk_retransmit_timer`); it is capped by the RTO's deadline, and when it fires the RTO
+//!   is re-armed from then, as `tcp_rearm_rto()` does with no timer pending.
+//! - Linux's CWR state is the open one here (no ECN); the model's receivers send no DSACK, so
+//!   a probe that repeated a delivered segment is told apart only by a pure duplicate ACK.
+//! - New data goes out as a probe when the peer's window holds any of it (Linux's
+//!   `tcp_snd_wnd_test()` asks room for the whole next skb).
+
+use super::super::{Tcp, TxKind};
+use super::rack::EarlyTimer;
+use super::scoreboard::Phase;
+use crate::seq::Seq;
+use crate::time::{Time, MS};
+
+/// `TCP_TIMEOUT_MIN_US`: 2 ms, added to the PTO when more than one segment is in flight.
+const TCP_TIMEOUT_MIN_US: Time = 2 * MS;
+
+/// TLP's state (`tp->tlp_high_seq`, `tp->tlp_retrans`).
+#[derive(Clone, Copy, Debug, Default)]
+pub(in crate::tcp) struct Tlp {
+    /// TLPRxtOut's episode: `snd_nxt` when the probe went out; one probe per episode.
+    pub(in crate::tcp) high_seq: Option<Seq>,
+    /// The probe resent the last segment (not new data).
+    retrans: bool,
+}
+
+impl Tcp {
+    /// `tcp_schedule_loss_probe()` (RFC 8985 section 7.2): with data outstanding and no
+    /// recovery, PTO = 2 x SRTT, plus `TCP_RTO_MIN` (the peer's delayed ACK) with one segment
+    /// in flight or else 2 ms, 1 s without an RTT sample; no later than the RTO's deadline.
+    pub(in crate::tcp) fn tlp_schedule(&mut self, now: Time) {
+        if !self.rack_tlp_on()
+            || self.snd_max == self.snd_una
+            || self.sel.rfc().phase != Phase::Open
+        {
+            return;
+        }
+        let Some(l) = self.linux_rtt.as_ref() else {
+            return;
+        };
+        let pto = match l.srtt() {
+            Some(srtt) if self.sel.log.len() == 1 => 2 * srtt + l.rto_min(),
+            Some(srtt) => 2 * srtt + TCP_TIMEOUT_MIN_US,
+            None => super::super::TCP_TIMEOUT_INIT,
+        };
+        let clock = self.cfg.host.timer_clock;
+        let mut at = clock.wheel_after(now, clock.to_jiffies(pto));
+        if let Some(rto) = self.rexmt_at {
+            at = at.min(rto);
+        }
+        self.sel.early_timer = Some((at, EarlyTimer::Probe));
+    }
+
+    /// `tcp_send_loss_probe()` (RFC 8985 section 7.3): unless a probe is out, one segment of
+    /// new data if the peer's window allows (beyond cwnd), else the last segment sent again;
+    /// then the RTO restarts.
+    pub(in crate::tcp) fn tlp_send_probe(&mut self, now: Time) {
+        if self.sel.tlp.high_seq.is_none() {
+            let room = self.new_data_room();
+            let sent = if room > 0 {
+                self.send_new_data(now, room);
+                self.sel.tlp.retrans = false;
+                true
+            } else if let Some(last) = self.sel.log.back().copied() {
+                let start = last.seq.max(self.snd_una);
+                if last.end().gt(start) {
+                    self.rfc6675_resend(
+                        now,
+                        start,
+                        last.end().since(start),
+                        TxKind::FastRetransmit,
+                    );
+                    self.sel.tlp.retrans = true;
+                    true
+                } else {
+                    false
+                }
+            } else {
+                false
+            };
+            if sent {
+                self.sel.tlp.high_seq = Some(self.snd_max);
+            }
+        }
+        // the probe's own send scheduled none: one per episode
+        self.sel.early_timer = None;
+        if self.snd_max != self.snd_una && self.persist_at.is_none() {
+            self.arm_rexmt(now);
+        }
+    }
+
+    /// `tcp_process_tlp_ack()` (RFC 8985 section 7.4), on every ACK while a probe is out: an
+    /// ACK at or past the probe ends the episode; one beyond it after a resent probe means the
+    /// tail was lost and repaired by the probe, so the window is reduced as on a loss
+    /// (`tcp_init_cwnd_reduction()` then `tcp_end_cwnd_reduction()`: cwnd = ssthresh); a pure
+    /// duplicate ACK at it means original and probe both arrived.
+    pub(in crate::tcp) fn tlp_on_ack(&mut self, ack: Seq, duplicate: bool) {
+        let Some(high) = self.sel.tlp.high_seq else {
+            return;
+        };
+        if ack.lt(high) {
+            return;
+        }
+        if !self.sel.tlp.retrans {
+            self.sel.tlp.high_seq = None;
+        } else if ack.gt(high) {
+            let flight = self.snd_max.since(self.snd_una);
+            self.cc.on_prr_recovery_start(flight, self.maxseg);
+            self.cc.on_scoreboard_recovery_end();
+            self.sel.tlp.high_seq = None;
+        } else if duplicate && self.sel.rfc().delivered == 0 {
+            self.sel.tlp.high_seq = None;
+        }
+    }
+}
