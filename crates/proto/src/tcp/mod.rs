@@ -606,3 +606,5 @@ mod rfc7323_tests;
 mod small_window_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod undo_tests;
