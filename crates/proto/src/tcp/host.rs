@@ -797,7 +797,8 @@ mod tests {
                 "initial-window",
                 "congestion-control",
                 "sack",
-                "rack-tlp"
+                "rack-tlp",
+                "undo"
             ]
         );
         assert_eq!(
