@@ -147,3 +147,23 @@ fn after_a_timeout_an_ack_echoing_the_resend_keeps_the_collapse() {
     s.on_segment(at + 10 * MS, &stamped(&s, base + s.maxseg(), &[], resend));
     assert!(s.cwnd() < cwnd);
 }
+
+#[test]
+fn a_partial_ack_waits_while_a_resent_segment_is_out() {
+    let (mut s, base, original) = sender(true);
+    let ssthresh = s.ssthresh();
+    // segments 0 and 5 missing: three duplicates, the third SACKing 6-8 above 5
+    for blocks in [&[(1, 5)][..], &[(1, 5), (6, 7)], &[(1, 5), (6, 9)]] {
+        s.on_segment(100 * MS, &stamped(&s, base, blocks, original));
+    }
+    let resent: Vec<u32> = drain(&mut s)
+        .iter()
+        .filter(|(seg, _)| seg.len > 0 && seg.seq.lt(base + 10 * s.maxseg()))
+        .map(|(seg, _)| seg.seq.since(base) / s.maxseg())
+        .collect();
+    assert_eq!(resent, vec![0, 5], "both holes resent");
+    // the ACK covers segment 0 only: segment 5's resend is still out (`retrans_out`)
+    let partial = stamped(&s, base + 5 * s.maxseg(), &[(1, 4)], original);
+    s.on_segment(150 * MS, &partial);
+    assert!(s.ssthresh() < ssthresh, "tcp_try_undo_partial waits");
+}
