@@ -75,6 +75,8 @@
 //!   only).
 //! - issue 50's RACK-TLP detail (every `run-*.json`): `host_details` gains `rack-tlp` (`off`), its
 //!   BSD value; no other value moved (checked key by key on run-e2e.json).
+//! - Linux's undo by timestamps (every `run-*.json`): `host_details` gains `undo` (`off`), its
+//!   BSD value; no other value moved (checked key by key on all 33 files).
 
 #[path = "common/guarded.rs"]
 mod guarded;

@@ -81,7 +81,11 @@ impl Tcp {
         if self.snd_nxt.lt(self.snd_una) {
             self.snd_nxt = self.snd_una;
         }
+        let undo_phase = self.undo_phase();
         self.recovery_after_new_ack(now, seg, partial);
+        if let Some(phase) = undo_phase {
+            self.try_undo(seg, phase, partial); // undo.rs: Linux's Eifel undo
+        }
         if self.rack_tlp_on() {
             // `tcp_set_xmit_timer()`: data was ACKed, so unless RACK armed its timer the
             // probe (or else the RTO) is set again

@@ -165,6 +165,11 @@ pub struct HostProfile {
     /// sender (`recovery/rack.rs`, `recovery/tlp.rs`). Off in every BSD profile and in the
     /// `linux-paper` presets (live: `tcp_recovery=0`, `tcp_early_retrans=0`).
     pub rack_tlp: bool,
+    /// Linux's undo of a spurious congestion response detected by timestamps (Eifel, RFC 3522;
+    /// `tcp_packet_delayed()`, `tcp_try_undo_recovery()`, `tcp_try_undo_partial()`,
+    /// `tcp_try_undo_loss()` of net/ipv4/tcp_input.c; `undo.rs`). Off in every BSD profile and
+    /// in `linux-paper` (no timestamps there).
+    pub undo: bool,
     /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
     /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
     pub read_delay: Time,
@@ -187,7 +192,7 @@ pub const RTO_MIN_RANGE: Range = Range::new(0, 120 * SEC);
 
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 17] = [
+    pub const KEYS: [&'static str; 18] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -205,6 +210,7 @@ impl HostProfile {
         "congestion-control",
         "sack",
         "rack-tlp",
+        "undo",
     ];
 
     /// The value of one detail as text (the form [`HostProfile::set`] reads).
@@ -259,6 +265,7 @@ impl HostProfile {
                 SackUse::On => "on".into(),
             },
             "rack-tlp" => on_off(self.rack_tlp).into(),
+            "undo" => on_off(self.undo).into(),
             _ => return None,
         })
     }
@@ -296,6 +303,7 @@ impl HostProfile {
             }
             "timestamps" => self.timestamps = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
             "rack-tlp" => self.rack_tlp = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
+            "undo" => self.undo = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
             "deflation" => {
                 self.deflation = match v.as_str() {
                     "above-threshold" => Deflation::AboveThreshold,
@@ -623,6 +631,7 @@ impl HostPreset {
             congestion_control: CongestionControl::Bsd,
             sack: SackUse::ByProtocol,
             rack_tlp: false,
+            undo: false,
             read_delay: 0,
             read_size: 0,
         };
@@ -650,6 +659,7 @@ impl HostPreset {
                 congestion_control: CongestionControl::LinuxReno,
                 sack: SackUse::ByProtocol,
                 rack_tlp: false,
+                undo: false,
                 window_scaling: false,
                 timestamps: false,
                 initial_window: 1,
@@ -699,6 +709,7 @@ fn linux() -> HostProfile {
         congestion_control: CongestionControl::Cubic,
         sack: SackUse::On,
         rack_tlp: true,
+        undo: true,
         read_delay: 0,
         read_size: 0,
     }
@@ -786,7 +797,8 @@ mod tests {
                 "initial-window",
                 "congestion-control",
                 "sack",
-                "rack-tlp"
+                "rack-tlp",
+                "undo"
             ]
         );
         assert_eq!(
@@ -806,6 +818,7 @@ mod tests {
             assert!(!matches!(h.rtt_estimator, RttEstimator::Linux { .. }));
             assert_ne!(h.delayed_ack, DelayedAck::Linux);
             assert!(!h.rack_tlp);
+            assert!(!h.undo);
         }
         let mut h = HostProfile::default();
         for (key, value) in [

@@ -29,6 +29,7 @@ mod selective;
 mod small_window;
 mod stats;
 mod timers;
+mod undo;
 mod witness;
 
 pub use cc::{AckInfo, HyStartExit, SentInfo, INFINITE_SSTHRESH};
@@ -181,6 +182,8 @@ pub struct Tcp {
     eof_read: bool,
     /// RFC 7323: the window scales and timestamps negotiated, `TS.Recent` (`rfc7323.rs`).
     ext: rfc7323::Rfc7323,
+    /// Linux's undo of a spurious window reduction (`undo.rs`).
+    undo: undo::Undo,
 
     out: VecDeque<(Segment, TxKind)>,
     ip_id: u16,
@@ -256,6 +259,7 @@ impl Tcp {
             read_at: None,
             eof_read: false,
             ext: rfc7323::Rfc7323::default(),
+            undo: undo::Undo::default(),
             out: VecDeque::new(),
             ip_id: 0,
             stats: TcpStats::default(),
@@ -602,3 +606,5 @@ mod rfc7323_tests;
 mod small_window_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod undo_tests;

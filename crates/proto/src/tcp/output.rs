@@ -273,6 +273,7 @@ impl Tcp {
             if self.snd_nxt.lt(self.snd_max) {
                 self.stats.rexmt_segs += 1;
                 self.stats.rexmt_bytes += u64::from(len);
+                self.undo_note_retransmit(now);
             }
         } else if kind == TxKind::Ack {
             self.stats.acks_sent += 1;

@@ -303,6 +303,24 @@ impl Congestion {
         }
     }
 
+    /// Linux's `tcp_current_ssthresh()` (include/net/tcp.h) outside a window reduction, what
+    /// `tcp_init_undo()`'s callers keep as `prior_ssthresh`: the larger of ssthresh and 3/4 of
+    /// cwnd.
+    pub fn current_ssthresh(&self) -> u32 {
+        let cwnd = self.w.cwnd;
+        self.w.ssthresh.max((cwnd >> 1) + (cwnd >> 2))
+    }
+
+    /// Linux's `tcp_undo_cwnd_reduction()` (net/ipv4/tcp_input.c): cwnd from the controller's
+    /// `undo_cwnd`, which is `tcp_reno_undo_cwnd()` (max of cwnd and `prior_cwnd`, net/ipv4/
+    /// tcp_cong.c) for both CUBIC (tcp_cubic.c names it as its own) and Reno, and ssthresh back
+    /// to `prior_ssthresh` if that is larger. CUBIC's own state (epoch, `last_max_cwnd`) is not
+    /// restored: it has no undo hook of its own in Linux 6.x.
+    pub fn undo(&mut self, prior_cwnd: u32, prior_ssthresh: u32) {
+        self.w.cwnd = self.w.cwnd.max(prior_cwnd);
+        self.w.ssthresh = self.w.ssthresh.max(prior_ssthresh);
+    }
+
     /// Tests: a threshold set by hand.
     #[cfg(test)]
     pub(super) fn set_ssthresh(&mut self, ssthresh: u32) {

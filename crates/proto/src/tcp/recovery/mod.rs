@@ -22,7 +22,6 @@ mod smart;
 mod tlp;
 
 pub(super) use rack::{EarlyTimer, Rack};
-#[cfg(test)]
 pub(super) use scoreboard::Phase;
 pub(super) use scoreboard::Rfc6675;
 pub(super) use tlp::Tlp;

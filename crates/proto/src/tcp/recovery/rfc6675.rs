@@ -121,7 +121,7 @@ impl Tcp {
         }
     }
 
-    fn rfc6675_leave(&mut self) {
+    pub(in crate::tcp) fn rfc6675_leave(&mut self) {
         let rfc = &mut self.sel.rfc6675;
         rfc.phase = Phase::Open;
         rfc.lost_below = None;
@@ -144,6 +144,7 @@ impl Tcp {
         }
         self.sel.tlp.high_seq = None;
         self.recover = self.snd_max;
+        self.undo_init(); // Linux: tcp_enter_recovery() -> tcp_init_undo()
         let flight = self.snd_max.since(self.snd_una);
         self.cc.on_prr_recovery_start(flight, self.maxseg);
         let rfc = &mut self.sel.rfc6675;
