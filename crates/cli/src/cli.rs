@@ -179,8 +179,9 @@ pub struct RunArgs {
     /// duration (1e7s, 2h, 1.5d), between 1 ns and 10000000 s [default: 3600].
     #[arg(long, value_name = "TIME", allow_hyphen_values = true)]
     pub max_time: Option<String>,
-    /// TCP implementation of every host: bsd44-lite, bsdos-2.1 or freebsd-2.2 (see `snooplab
-    /// hosts`) [default: bsdos-2.1, paper 000's hosts].
+    /// TCP implementation of every host: bsd44-lite, bsdos-2.1, freebsd-2.2, or today's linux,
+    /// linux-reno, linux-paper, linux-paper-sack (see `snooplab hosts`) [default: bsdos-2.1,
+    /// paper 000's hosts].
     #[arg(long, value_name = "NAME")]
     pub host: Option<String>,
     /// Change one host detail, e.g. reader=instant, persist=off, read-delay=2ms (repeatable;
@@ -278,8 +279,8 @@ pub struct SweepArgs {
     /// Frames per error event, comma-separated [default: 1, or the scenario file's].
     #[arg(long, allow_hyphen_values = true)]
     pub burst: Option<String>,
-    /// Host profiles, comma-separated: bsd44-lite, bsdos-2.1, freebsd-2.2 [default: bsdos-2.1,
-    /// or the scenario file's].
+    /// Host profiles, comma-separated: bsd44-lite, bsdos-2.1, freebsd-2.2, linux, linux-reno,
+    /// linux-paper, linux-paper-sack [default: bsdos-2.1, or the scenario file's].
     #[arg(long, value_name = "NAMES")]
     pub host: Option<String>,
     /// Change one host detail in every run, e.g. reader=instant (repeatable).
@@ -343,8 +344,9 @@ pub struct ReproduceArgs {
     /// on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// TCP implementation of every host (bsd44-lite, bsdos-2.1, freebsd-2.2) [default: each
-    /// paper's hosts: bsdos-2.1 for papers 000, 002 and 004, freebsd-2.2 for paper 001].
+    /// TCP implementation of every host (bsd44-lite, bsdos-2.1, freebsd-2.2, or today's linux,
+    /// linux-reno, linux-paper, linux-paper-sack) [default: each paper's hosts: bsdos-2.1 for
+    /// papers 000, 002 and 004, freebsd-2.2 for paper 001, linux for the kernel check].
     #[arg(long, value_name = "NAME")]
     pub host: Option<String>,
     /// Instead of the tables: run Tables III and IV with each host detail switched, one at a
@@ -376,8 +378,8 @@ pub struct BenchArgs {
     /// once).
     #[arg(long, default_value = "none", value_name = "WHAT")]
     pub with: String,
-    /// Host profile of the benchmarked runs (bsd44-lite, bsdos-2.1, freebsd-2.2) [default:
-    /// bsdos-2.1, or the scenario file's].
+    /// Host profile of the benchmarked runs (`snooplab hosts`: bsd44-lite, bsdos-2.1,
+    /// freebsd-2.2, linux, ...) [default: bsdos-2.1, or the scenario file's].
     #[arg(long, value_name = "NAME")]
     pub host: Option<String>,
     /// Protocol of the benchmarked runs (`snooplab protocols`) [default: e2e, or the scenario
