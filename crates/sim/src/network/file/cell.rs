@@ -7,7 +7,7 @@ use serde::Deserialize;
 use snooplab_proto::time::US;
 
 use super::params::ParamKey;
-use super::write::whole_us;
+use super::values::whole_us;
 use super::{ChannelTable, CsmaTable, StationTable};
 use crate::medium::WavelanParams;
 use crate::scenario::SizeValue;

@@ -10,8 +10,8 @@ use serde::Deserialize;
 use snooplab_proto::duration::Bare;
 
 use super::params::ParamKey;
-use super::resolve::FILE_TIME_RANGE;
-use super::write::{float, secs, size};
+use super::values::FILE_TIME_RANGE;
+use super::values::{float, secs, size};
 use crate::network::Flow;
 use crate::scenario::{size_u32, SizeValue, TimeValue};
 

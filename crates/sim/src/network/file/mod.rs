@@ -24,6 +24,7 @@ mod flow;
 mod link;
 mod node;
 mod params;
+mod values;
 mod write;
 
 pub use cell::CellTable;

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use snooplab_proto::duration::{Bare, Range};
 use snooplab_proto::time::{SEC, US};
 
-use super::write::{float, size};
+use super::values::{float, size};
 use crate::network::InputQueue;
 use crate::protocol::AgentKind;
 use crate::scenario::{SizeValue, TimeValue};

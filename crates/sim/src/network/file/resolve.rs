@@ -14,6 +14,7 @@ use super::flow::FLOW_KEYS;
 use super::link::LINK_KEYS;
 use super::node::read_base_station_keys;
 use super::params::{apply_keys, read_keys};
+use super::values::FILE_TIME_RANGE;
 use super::{CellTable, ChannelLevel, CsmaTable, FlowTable, LinkTable, NodeTable, Stack, Tables};
 use crate::medium::AccessModel;
 use crate::network::paper000::{DST_PORT, SRC_PORT};
@@ -92,10 +93,6 @@ fn check_name(name: &str, what: &str) -> Result<(), String> {
     }
 }
 
-/// When things happen in a file's network (`start-s`, a crash's `at-s`) and a link's delay: points
-/// in a run's time, or a delay that may be none, so from 0 to the longest run there is
-/// ([`MAX_TIME_RANGE`]); none of them repeats, so none can make a run that never ends.
-pub(super) const FILE_TIME_RANGE: Range = Range::new(0, MAX_TIME_RANGE.max);
 
 /// How long a crashed base station stays down (`down-s`): at least 10 ms. The papers' base
 /// stations are BSD hosts whose clock ticks 100 times a second (4.4BSD `hz = 100`,

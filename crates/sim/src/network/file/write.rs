@@ -15,19 +15,19 @@ use std::net::Ipv4Addr;
 
 use snooplab_proto::duration::format_duration;
 use snooplab_proto::tcp::{HostPreset, HostProfile};
-use snooplab_proto::time::{Time, SEC, US};
+use snooplab_proto::time::Time;
 
 use super::cell::CELL_KEYS;
 use super::flow::FLOW_KEYS;
 use super::link::LINK_KEYS;
 use super::node::write_base_station_keys;
 use super::params::write_keys;
+use super::values::{float, quote, secs, size, whole_us};
 use crate::channel::ChannelSpec;
 use crate::medium::AccessModel;
 use crate::network::file::Stack;
 use crate::network::NodeKind;
 use crate::scenario::Scenario;
-use crate::size::format_size;
 
 /// The scenario file of `sc`'s network: its top-level settings (the defaults a file's tables
 /// fall back on, written so that the scenario reads back the same) and the network's tables,
@@ -167,43 +167,6 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
         line(format!("down-s = {}", float(secs(c.down_for))));
     }
     Ok(out)
-}
-
-/// A TOML string, quoted and escaped.
-fn quote(s: &str) -> String {
-    toml::Value::String(s.to_string()).to_string()
-}
-
-/// A size as the files write it: `32k`, `8M` where that is exact, else the number of bytes.
-pub(super) fn size(n: u64) -> String {
-    let text = format_size(n);
-    if text == n.to_string() {
-        text
-    } else {
-        quote(&text)
-    }
-}
-
-/// A TOML float that reads back to the same `f64` (Rust's shortest round-trip form, which always
-/// has a `.` or an exponent, as TOML needs).
-pub(super) fn float(x: f64) -> String {
-    format!("{x:?}")
-}
-
-pub(super) fn secs(t: Time) -> f64 {
-    t as f64 / SEC as f64
-}
-
-/// A time a table takes in whole microseconds; refused if it is not one.
-pub(super) fn whole_us(t: Time, what: &str) -> Result<u64, String> {
-    if t.is_multiple_of(US) {
-        Ok(t / US)
-    } else {
-        Err(format!(
-            "{what}: {} is not a whole number of microseconds, which the file's key needs",
-            format_duration(t)
-        ))
-    }
 }
 
 /// A channel model as the inline table that names it (docs/channels.md).
