@@ -16,6 +16,7 @@ mod cc;
 mod clock;
 mod config;
 mod host;
+mod host_presets;
 mod input;
 mod linux_delack;
 mod linux_rtt;
@@ -37,9 +38,13 @@ pub use cc::{Congestion, Controller, Cubic, LinuxReno, NewReno, Reno, Window};
 pub use clock::{TimerClock, KERNEL_HZ};
 pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::CongestionControl;
+pub use host::RttEstimator;
 pub use host::{
-    BufferLimit, CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostPreset, HostProfile,
-    ReaderModel, SackRecovery, SackUse, DEFAULT_READ_SIZE, MIN_BUFFER, READ_DELAY_RANGE, SB_MAX,
+    CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostProfile, ReaderModel, SackRecovery,
+    SackUse, DEFAULT_READ_SIZE, READ_DELAY_RANGE,
+};
+pub use host_presets::{
+    BufferLimit, HostPreset, LINUX_HZ, LINUX_PAPER_RTO_MIN, MAX_LINUX_BUFFER, MIN_BUFFER, SB_MAX,
 };
 pub use linux_delack::LinuxAck;
 pub use linux_rtt::{LinuxRtt, TCP_RTO_MAX, TCP_RTO_MIN, TCP_TIMEOUT_FALLBACK, TCP_TIMEOUT_INIT};
@@ -50,7 +55,7 @@ pub use policy::{
 pub use reass::Reassembly;
 pub use recovery::Recovery;
 pub use rfc7323::{initial_wscale, Rfc7323, MAX_WSCALE};
-pub use rtt::{BsdRtt, RttEstimator, BACKOFF};
+pub use rtt::{BsdRtt, BACKOFF};
 pub use stats::{TcpStats, TimeoutCauses, TxKind};
 pub use witness::SharingHook;
 

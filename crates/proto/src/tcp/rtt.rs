@@ -7,37 +7,10 @@
 //! with a delta shift of 0, so one estimator serves both ([`RttEstimator`]).
 
 use crate::tcp::config::TimerConfig;
+use crate::tcp::host::RttEstimator;
 
 /// `tcp_backoff[]`: the RTO multiplier after the n-th consecutive timeout.
 pub const BACKOFF: [u32; 13] = [1, 2, 4, 8, 16, 32, 64, 64, 64, 64, 64, 64, 64];
-
-/// Which BSD's round-trip estimator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RttEstimator {
-    /// 4.4BSD-Lite and Lite2 (tcp_var.h: `TCP_RTT_SHIFT` 3, `TCP_RTTVAR_SHIFT` 2;
-    /// `TCP_REXMTVAL = (srtt >> 3) + rttvar`, at least `t_rttmin`). Before any sample rttvar is
-    /// `TCPTV_SRTTDFLT << 2` and the RTO `((0 >> 2) + (TCPTV_SRTTDFLT << 2)) >> 1` = 6 s.
-    Lite,
-    /// FreeBSD 2.2 (tcp_var.h 1.36: `TCP_RTT_SHIFT` 5, `TCP_RTTVAR_SHIFT` 4, `TCP_DELTA_SHIFT` 2;
-    /// `TCP_REXMTVAL = ((srtt >> 3) + rttvar) >> 2`; `tcp_xmit_timer` bounds the RTO below by
-    /// `max(t_rttmin, rtt + 2)`). Before any sample rttvar is `(TCPTV_RTOBASE << 4) / 4` and the RTO
-    /// `TCPTV_RTOBASE` = 3 s (tcp_subr.c `tcp_newtcpcb`).
-    Fine,
-    /// Linux (`tcp_rtt_estimator()`, `tcp_set_rto()`: `tcp/linux_rtt.rs`), with the minimum RTO
-    /// (`TCP_RTO_MIN`, 200 ms, or a route's `rto_min`). Such a host keeps a [`BsdRtt`] only for
-    /// the persist timer, on Lite's scales (Linux's `tcp_probe0_when()` is not modelled).
-    Linux { rto_min: crate::time::Time },
-}
-
-impl RttEstimator {
-    /// (`TCP_RTT_SHIFT`, `TCP_RTTVAR_SHIFT`, `TCP_DELTA_SHIFT`).
-    fn shifts(self) -> (u32, u32, u32) {
-        match self {
-            RttEstimator::Lite | RttEstimator::Linux { .. } => (3, 2, 0),
-            RttEstimator::Fine => (5, 4, 2),
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BsdRtt {

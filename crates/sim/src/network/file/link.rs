@@ -7,8 +7,8 @@ use snooplab_proto::duration::Bare;
 use snooplab_proto::time::MS;
 
 use super::params::ParamKey;
-use super::values::FILE_TIME_RANGE;
 use super::values::float;
+use super::values::FILE_TIME_RANGE;
 use crate::link::WiredParams;
 use crate::scenario::TimeValue;
 

@@ -93,7 +93,6 @@ fn check_name(name: &str, what: &str) -> Result<(), String> {
     }
 }
 
-
 /// How long a crashed base station stays down (`down-s`): at least 10 ms. The papers' base
 /// stations are BSD hosts whose clock ticks 100 times a second (4.4BSD `hz = 100`,
 /// `sys/conf/param.c`), so nothing they do is timed finer than 10 ms,

@@ -49,4 +49,3 @@ pub(super) fn whole_us(t: Time, what: &str) -> Result<u64, String> {
         ))
     }
 }
-
