@@ -11,7 +11,7 @@ use snooplab_live::link_config::LinkConfig;
 use snooplab_live::profile::{CongestionControl, LinuxProfile};
 use snooplab_live::run::LiveConfig;
 use snooplab_papers::kernel_check::data::{thin, TraceSample, DATA_FILE, MAX_TRACE_SAMPLES};
-use snooplab_papers::kernel_check::grid::{self, SETTINGS};
+use snooplab_papers::kernel_check::grid::{self, Errors, SETTINGS};
 use snooplab_papers::kernel_check::{KernelData, KernelRun, Point, PointRuns};
 use snooplab_sim::medium::WavelanParams;
 
@@ -28,7 +28,8 @@ pub enum KernelCheckCommand {
         sudo snooplab kernel-check measure                     # the headline points, 5 runs each\n  \
         sudo snooplab kernel-check measure --points all --runs 5\n  \
         sudo snooplab kernel-check measure --points lan-16k-snoop-cubic,lan-16k-e2e-cubic --runs 10\n\n\
-        Points are ENV-ERRORS-AGENT-CC: lan|wan, 16k|64k|256k|1m, e2e|snoop, cubic|reno.\n\
+        Points are ENV-ERRORS-AGENT-CC: lan|wan, 16k|64k|256k|1m|ge, e2e|snoop, cubic|reno\n\
+        (ge: a Gilbert-Elliott channel of bursts, docs/kernel-check.md).\n\
         Each finished point replaces that point in --out; the others are kept.")]
     Measure(MeasureArgs),
 }
@@ -36,7 +37,7 @@ pub enum KernelCheckCommand {
 #[derive(Args, Debug)]
 pub struct MeasureArgs {
     /// Which points: `headline` (the LAN, CUBIC, one error per 16 KB and 64 KB, no agent and
-    /// snoop), `all` (32 points) or a comma-separated list of ids.
+    /// snoop), `all` (40 points) or a comma-separated list of ids.
     #[arg(long, default_value = "headline")]
     pub points: String,
     /// Live runs per point, seeds from --seed on.
@@ -175,16 +176,21 @@ fn measure(a: &MeasureArgs) -> Result<(), String> {
 /// point's congestion control.
 fn config(p: &Point, seed: u64, max_time: u64) -> Result<LiveConfig, String> {
     let profile = LinuxProfile::Modern;
+    // the exponential errors as `--error-every` gives them, the bursty channel as `--down`/`--up`
+    let (error_every, bursts) = match p.errors {
+        Errors::Every(b) => (b, None),
+        e => (0, Some(e.channel())),
+    };
     Ok(LiveConfig {
         protocol: p.protocol,
         env_name: p.env.name().to_string(),
         link: Some(LinkConfig {
             wired: p.env.wired(),
             wavelan: WavelanParams::default(),
-            error_every: p.error_every,
+            error_every,
             burst: 1,
-            down: None,
-            up: None,
+            down: bursts.clone(),
+            up: bursts,
             seed,
         }),
         profile,
@@ -276,5 +282,10 @@ mod tests {
             Some(64 << 10)
         );
         assert_eq!(cfg.map(|c| c.protocol.name()), Some("ll-tcp-aware"));
+        let ge = grid::select("lan-ge-e2e-cubic").unwrap_or_default();
+        let link = config(&ge[0], 1, 1).ok().and_then(|c| c.link);
+        let channels = link.map(|l| l.channels());
+        let want = Errors::GilbertElliott.channel();
+        assert_eq!(channels, Some((want.clone(), want)));
     }
 }

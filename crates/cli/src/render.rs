@@ -127,6 +127,7 @@ pub fn html_section(page: &Path, paper: Paper, d: &Document) -> Result<String, S
                 let fig = match chart {
                     Chart::Bars(c) => save(&dir, file, (1000, 600), c)?,
                     Chart::Sweep(c) => save(&dir, file, (1000, 600), c)?,
+                    Chart::Series(c) => save(&dir, file, (1000, 450), c)?,
                 };
                 h.push_str(&img(page, &fig, caption)?);
             }

@@ -170,6 +170,7 @@ impl Document {
 pub enum Chart {
     Bars(Bars),
     Sweep(Sweep),
+    Series(Series),
 }
 
 /// One bar of a [`Bars`] chart: ours, with an interval or range drawn as a whisker, and the
@@ -243,4 +244,22 @@ pub struct Line {
 pub struct Sweep {
     pub title: String,
     pub lines: Vec<Line>,
+}
+
+/// One line of a [`Series`] chart: (x, y) points in order, drawn as steps (a value holds until
+/// the next sample, as a window does).
+#[derive(Clone, Debug)]
+pub struct SeriesLine {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Values over time, one line per source (the kernel check's congestion windows: the kernel's
+/// `TCP_INFO` samples beside the model's trace).
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub title: String,
+    pub x_desc: String,
+    pub y_desc: String,
+    pub lines: Vec<SeriesLine>,
 }

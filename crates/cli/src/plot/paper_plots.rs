@@ -1,10 +1,11 @@
 //! The figures of `reproduce`: grouped bars with the paper's value beside ours where it gives one
 //! (paper 000 Figs. 3, 6, 9 and Table V; paper 001 Figs. 15-19), and the error-rate sweep on a log
-//! axis (paper 000 Fig. 12, paper 002 Figs. 7 and 11, paper 004 Fig. 2).
+//! axis (paper 000 Fig. 12, paper 002 Figs. 7 and 11, paper 004 Fig. 2), and values over time
+//! as steps (the kernel check's congestion windows).
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-pub use snooplab_papers::document::{Bar, Bars, Sweep as ErrorRateSweep};
+pub use snooplab_papers::document::{Bar, Bars, Series, Sweep as ErrorRateSweep};
 
 use super::{draw_legend, plot_err, Chart, FONT, PALETTE};
 
@@ -177,5 +178,65 @@ impl Chart for ErrorRateSweep {
         }
         draw_legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(())
+    }
+}
+
+/// `points` as steps: each value held until the next point's time.
+fn held(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(points.len() * 2);
+    for (i, &(x, y)) in points.iter().enumerate() {
+        if i > 0 {
+            out.push((x, points[i - 1].1));
+        }
+        out.push((x, y));
+    }
+    out
+}
+
+impl Chart for Series {
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        area.fill(&WHITE).map_err(plot_err)?;
+        let all = || self.lines.iter().flat_map(|l| l.points.iter());
+        let right = all().map(|p| p.0).fold(0.0, f64::max).max(1e-3);
+        let top = all().map(|p| p.1).fold(0.0, f64::max).max(1.0) * 1.1;
+        let mut chart = ChartBuilder::on(area)
+            .caption(&self.title, (FONT, 18))
+            .margin(12)
+            .x_label_area_size(45)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..right, 0.0..top)
+            .map_err(plot_err)?;
+        chart
+            .configure_mesh()
+            .x_desc(self.x_desc.as_str())
+            .y_desc(self.y_desc.as_str())
+            .label_style((FONT, 13))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(plot_err)?;
+        for (li, line) in self.lines.iter().enumerate() {
+            let style = ShapeStyle::from(&PALETTE[li % PALETTE.len()]).stroke_width(2);
+            chart
+                .draw_series(LineSeries::new(held(&line.points), style))
+                .map_err(plot_err)?
+                .label(line.name.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
+        }
+        draw_legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::held;
+
+    #[test]
+    fn steps_hold_each_value_until_the_next_time() {
+        assert_eq!(
+            held(&[(0.0, 1.0), (2.0, 3.0), (5.0, 2.0)]),
+            vec![(0.0, 1.0), (2.0, 1.0), (2.0, 3.0), (5.0, 3.0), (5.0, 2.0)]
+        );
+        assert!(held(&[]).is_empty());
     }
 }

@@ -8,12 +8,12 @@ use serde::Serialize;
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::scenario::Scenario;
 use snooplab_sim::stats::{summarize, Summary};
-use snooplab_sim::{Job, RunResult};
+use snooplab_sim::{Job, Observer, RunResult, Simulation};
 
-use super::data::{KernelData, PointRuns};
-use super::grid::{self, Point};
+use super::data::{thin, KernelData, PointRuns, MAX_TRACE_SAMPLES};
+use super::grid::{self, Errors, Point};
 use crate::claim::Claim;
-use crate::document::{Document, Row, Table};
+use crate::document::{Chart, Document, Row, Series, SeriesLine, Table};
 use crate::study::{report_and_runs, About, Common, Outcome, Plan, Planned, Study};
 
 /// The kernel's side, as committed (`snooplab kernel-check measure` writes it).
@@ -82,7 +82,13 @@ pub fn scenario(p: &Point, seed: u64, cubic_host: HostPreset) -> Scenario {
     let mut sc = Scenario::paper000(p.protocol, p.env, s.buffer, seed);
     sc.transfer = s.transfer;
     sc.mss = s.mss;
-    sc.error_every = p.error_every;
+    match p.errors {
+        Errors::Every(b) => sc.error_every = b,
+        e => {
+            sc.channel_down = Some(e.channel());
+            sc.channel_up = Some(e.channel());
+        }
+    }
     sc.set_host(if p.cc == "reno" {
         HostPreset::LinuxReno
     } else {
@@ -109,7 +115,14 @@ impl Plan for CheckPlan {
         let mut rows = vec![];
         for (i, (p, k)) in self.points.iter().zip(&self.data.points).enumerate() {
             let runs = results.get(i * per..(i + 1) * per).unwrap_or_default();
-            rows.push(PointRow::of(p, k, runs));
+            let mut row = PointRow::of(p, k, runs);
+            row.kernel_cwnd = k
+                .trace
+                .iter()
+                .map(|s| (s.t_s, s.cwnd_bytes as f64 / 1024.0))
+                .collect();
+            row.sim_cwnd = sim_cwnd(&scenario(p, 1, self.cubic_host));
+            rows.push(row);
         }
         let claims = claims(&rows);
         CheckRun {
@@ -138,6 +151,36 @@ pub struct PointRow {
     pub sim_timeouts: Summary,
     /// Runs that did not complete or failed an invariant.
     pub sim_failures: usize,
+    /// The kernel's congestion window over its first run, (s, KB), from `TCP_INFO` (the report's
+    /// plots; not in the JSON, where the data file has it).
+    #[serde(skip)]
+    pub kernel_cwnd: Vec<(f64, f64)>,
+    /// The model's over its first seed's run, (s, KB), from its trace (`run --trace` gives it
+    /// whole).
+    #[serde(skip)]
+    pub sim_cwnd: Vec<(f64, f64)>,
+}
+
+/// The sender's congestion window over the run of `sc`, (s, KB), thinned as the kernel's trace
+/// is: the run again with a trace (the same seed gives the same run).
+fn sim_cwnd(sc: &Scenario) -> Vec<(f64, f64)> {
+    let job = Job::from(sc);
+    let (_, obs) =
+        Simulation::observed_network(&job.network, &job.env, Observer::default().with_trace())
+            .run_observed();
+    let rows: Vec<(f64, f64)> = obs
+        .trace
+        .map(|t| {
+            t.windows
+                .iter()
+                // a row at time 0 is the window before the handshake (BSD's TCP_MAXWIN, which
+                // the model's TCP starts from for every profile), not one the sender used
+                .filter(|w| w.flow == 0 && w.at > 0 && !t.is_base_station(w.sender))
+                .map(|w| (w.at as f64 / 1e9, f64::from(w.cwnd) / 1024.0))
+                .collect()
+        })
+        .unwrap_or_default();
+    thin(&rows, MAX_TRACE_SAMPLES)
 }
 
 impl PointRow {
@@ -159,6 +202,8 @@ impl PointRow {
                 .iter()
                 .filter(|r| !(r.invariants.ok() && r.invariants.complete))
                 .count(),
+            kernel_cwnd: Vec::new(),
+            sim_cwnd: Vec::new(),
         }
     }
 
@@ -353,6 +398,37 @@ fn document(r: &Report) -> Document {
         rows,
     });
     d.claims(&r.claims);
+    d.text(
+        "The sender's congestion window over one run of each point: the kernel's first run \
+         (TCP_INFO every 10 ms) and the model's first seed (its trace). Seeds do not give the \
+         two clocks the same error pattern (the kernel's runs are real time), so the curves \
+         agree in shape, not loss by loss.",
+    );
+    for p in &r.points {
+        if p.kernel_cwnd.is_empty() && p.sim_cwnd.is_empty() {
+            continue;
+        }
+        let line = |name: &str, points: &[(f64, f64)]| SeriesLine {
+            name: name.into(),
+            points: points.to_vec(),
+        };
+        d.chart(
+            Chart::Series(Series {
+                title: format!("{}: congestion window", p.id),
+                x_desc: "time (s)".into(),
+                y_desc: "cwnd (KB)".into(),
+                lines: vec![
+                    line("kernel (first run)", &p.kernel_cwnd),
+                    line("model (seed 1)", &p.sim_cwnd),
+                ],
+            }),
+            format!("cwnd-{}", p.id),
+            format!(
+                "{}: the sender's congestion window, the kernel's and the model's",
+                p.id
+            ),
+        );
+    }
     d
 }
 
@@ -377,11 +453,31 @@ mod tests {
         let sc = scenario(&p, 3, HostPreset::Linux);
         assert_eq!(sc.host_preset, HostPreset::LinuxReno);
         assert_eq!(sc.error_every, 64 << 10);
+        let ge = grid::select("lan-ge-e2e-cubic").unwrap_or_default()[0];
+        let sc = scenario(&ge, 1, HostPreset::Linux);
+        assert_eq!(sc.channel(true), Errors::GilbertElliott.channel());
+        assert_eq!(sc.channel(false), Errors::GilbertElliott.channel());
         assert_eq!(sc.transfer, 2 << 20);
         let q = grid::select("lan-16k-e2e-cubic").unwrap_or_default()[0];
         assert_eq!(
             scenario(&q, 1, HostPreset::Linux).host_preset,
             HostPreset::Linux
+        );
+    }
+
+    #[test]
+    fn the_model_traces_its_senders_window() {
+        let p = grid::select("lan-64k-e2e-cubic").unwrap_or_default()[0];
+        let w = sim_cwnd(&scenario(&p, 1, HostPreset::Linux));
+        assert!(w.len() > 10, "{} samples", w.len());
+        assert!(w.len() <= MAX_TRACE_SAMPLES);
+        assert!(w.windows(2).all(|p| p[0].0 <= p[1].0), "in time order");
+        // Linux's initial window (RFC 6928): ten segments of 1388 bytes (1400 less the 12 bytes
+        // of the timestamp option)
+        assert!(
+            (w[0].1 - 10.0 * 1388.0 / 1024.0).abs() < 0.01,
+            "{:?}",
+            &w[..5]
         );
     }
 
@@ -397,6 +493,8 @@ mod tests {
             kernel_timeouts: s(1.0),
             sim_timeouts: s(1.0),
             sim_failures: 0,
+            kernel_cwnd: vec![],
+            sim_cwnd: vec![],
         };
         let rows = vec![
             row("lan-16k-e2e-cubic", 1.0, 0.9),
