@@ -14,6 +14,7 @@ pub mod paper004;
 mod paper_results;
 pub mod readings;
 pub mod select;
+pub mod snoop_today;
 pub mod study;
 pub mod units;
 
@@ -30,6 +31,7 @@ pub static PAPERS: &[Paper] = &[
     &paper002::Reproduction,
     &paper004::Reproduction,
     &kernel_check::KernelCheck,
+    &snoop_today::SnoopToday,
 ];
 
 /// The paper named `s`: its exact name (`paper000`, or a study's own name), or for a paper its

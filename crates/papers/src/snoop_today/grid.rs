@@ -1,0 +1,267 @@
+//! The study's configurations: paper 000's testbed with one of three senders (the 1996 BSD/OS
+//! Reno, the same host with SACK, today's Linux), one base-station agent, one path and one
+//! channel; each part of the study varies some of these (docs/snoop-today.md).
+
+use snooplab_proto::tcp::HostPreset;
+use snooplab_proto::time::{Time, MS};
+use snooplab_sim::channel::ChannelSpec;
+use snooplab_sim::link::WiredParams;
+use snooplab_sim::protocol::Protocol;
+use snooplab_sim::scenario::Scenario;
+use snooplab_sim::Env;
+
+use crate::kernel_check::grid::GILBERT_ELLIOTT;
+
+/// One sending host (and its receiver: every TCP of a run is the same host).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sender {
+    /// The name in tables and JSON.
+    pub name: &'static str,
+    pub preset: HostPreset,
+    /// Negotiate SACK whatever the agent (the host detail `sack = on`): the BSD host then
+    /// recovers as Fall and Floyd's SACK sender (`sack-recovery = fall-floyd`), the SACK TCP of
+    /// the papers' time.
+    pub sack: bool,
+}
+
+/// Paper 000's hosts: BSD/OS 2.1's Reno.
+pub const RENO_1996: Sender = Sender {
+    name: "reno-1996",
+    preset: HostPreset::Bsdos21,
+    sack: false,
+};
+
+/// The same host with SACK (Fall and Floyd's recovery: the E2E-SACK of paper 000, and the SACK
+/// sender of ns-2 that Vangala and Labrador measured snoop against).
+pub const SACK_1996: Sender = Sender {
+    name: "sack-1996",
+    preset: HostPreset::Bsdos21,
+    sack: true,
+};
+
+/// Today's Linux (`--host`: the `linux` profile, CUBIC, by default).
+pub fn today(preset: HostPreset) -> Sender {
+    Sender {
+        name: if preset == HostPreset::Linux {
+            "linux-cubic"
+        } else {
+            preset.name()
+        },
+        preset,
+        sack: false,
+    }
+}
+
+/// What the base station runs: no agent, snoop (LL-TCP-AWARE), snoop with SMART's selective
+/// information (LL-SMART-TCP-AWARE), and the split connection (SPLIT-SMART), paper 000's best of
+/// each family.
+pub const AGENTS: [Protocol; 4] = [
+    Protocol::E2e,
+    Protocol::LlTcpAware,
+    Protocol::LlSmartTcpAware,
+    Protocol::SplitSmart,
+];
+
+/// The wired path between the fixed host and the base station.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// Paper 000's LAN: 10 Mb/s Ethernet, RTT about 10 ms with the wireless hop.
+    Lan,
+    /// Paper 000's WAN: 16 more Internet hops, a 1.35 Mb/s pipe, RTT about 135 ms.
+    Wan,
+    /// A long fat path: the LAN's Ethernet with 100 ms one way (RTT about 210 ms), the issue's
+    /// "100-200 ms path" without the WAN's narrow pipe, so that the window, not the wire, bounds
+    /// the sender.
+    Long,
+}
+
+/// The long path's one-way delay.
+pub const LONG_DELAY: Time = 100 * MS;
+
+impl Path {
+    pub const ALL: [Path; 3] = [Path::Lan, Path::Wan, Path::Long];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Path::Lan => "lan",
+            Path::Wan => "wan",
+            Path::Long => "long",
+        }
+    }
+
+    fn env(self) -> Env {
+        match self {
+            Path::Wan => Env::Wan,
+            Path::Lan | Path::Long => Env::Lan,
+        }
+    }
+
+    fn wired(self) -> WiredParams {
+        match self {
+            Path::Long => WiredParams {
+                delay: LONG_DELAY,
+                ..Env::Lan.wired()
+            },
+            p => p.env().wired(),
+        }
+    }
+}
+
+/// What corrupts the wireless hop's frames, each direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Channel {
+    /// Bit errors with exponential gaps of this mean, in bytes (paper 000's model).
+    Every(u64),
+    /// The same, each error destroying `frames` frames in a row (paper 000's Table V).
+    Burst { every: u64, frames: u32 },
+    /// The kernel check's Gilbert-Elliott channel ([`GILBERT_ELLIOTT`]).
+    GilbertElliott,
+}
+
+impl Channel {
+    pub fn name(self) -> String {
+        match self {
+            Channel::Every(b) => format!("1/{}", kb(b)),
+            Channel::Burst { every, frames } => format!("1/{} x{frames}", kb(every)),
+            Channel::GilbertElliott => "gilbert-elliott".into(),
+        }
+    }
+
+    fn apply(self, sc: &mut Scenario) {
+        match self {
+            Channel::Every(b) => sc.error_every = b,
+            Channel::Burst { every, frames } => {
+                sc.error_every = every;
+                sc.burst = frames;
+            }
+            Channel::GilbertElliott => {
+                let ge = ChannelSpec::GilbertElliott(GILBERT_ELLIOTT);
+                sc.channel_down = Some(ge.clone());
+                sc.channel_up = Some(ge);
+            }
+        }
+    }
+}
+
+/// `16 KB`, `1 MB`.
+pub fn kb(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{} MB", bytes >> 20)
+    } else {
+        format!("{} KB", bytes >> 10)
+    }
+}
+
+/// The mean bytes between errors of the `errors` part: one per 4 KB to one per 1 MB.
+pub const ERROR_EVERY: [u64; 5] = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 20];
+
+/// The transfers of the `transfers` part: a small Web object to paper 000's 8 MB.
+pub const TRANSFERS: [u64; 4] = [10 << 10, 100 << 10, 1 << 20, 8 << 20];
+
+/// The channels of the `bursts` part, at one error event per 64 KB where it has a rate.
+pub const BURSTS: [Channel; 3] = [
+    Channel::Burst {
+        every: 64 << 10,
+        frames: 2,
+    },
+    Channel::Burst {
+        every: 64 << 10,
+        frames: 4,
+    },
+    Channel::GilbertElliott,
+];
+
+/// Every run's window: 64 KB, the most a BSD host of 1996 could use without window scaling, so
+/// that the senders differ in their TCP, not in their buffers.
+pub const BUFFER: u32 = 64 * 1024;
+/// The transfer of the `errors` and `bursts` parts (the kernel check's).
+pub const TRANSFER: u64 = 2 << 20;
+
+/// One configuration: everything but the seed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub sender: Sender,
+    pub agent: Protocol,
+    pub path: Path,
+    pub channel: Channel,
+    pub transfer: u64,
+}
+
+impl Config {
+    /// The run of this configuration with `seed`: paper 000's testbed, 1400-byte segments.
+    pub fn scenario(&self, seed: u64) -> Scenario {
+        let mut sc = Scenario::paper000(self.agent, self.path.env(), BUFFER, seed);
+        sc.wired = self.path.wired();
+        sc.transfer = self.transfer;
+        sc.set_host(self.sender.preset);
+        if self.sender.sack {
+            // a fixed key and value of the host profile: cannot be refused
+            let _ = sc.host.set("sack", "on");
+        }
+        self.channel.apply(&mut sc);
+        sc
+    }
+
+    /// The same configuration without an agent: what a gain is measured against.
+    pub fn without_agent(&self) -> Config {
+        Config {
+            agent: Protocol::E2e,
+            ..*self
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sack_sender_negotiates_sack_under_every_agent() {
+        let c = Config {
+            sender: SACK_1996,
+            agent: Protocol::LlTcpAware,
+            path: Path::Long,
+            channel: Channel::Every(16 << 10),
+            transfer: TRANSFER,
+        };
+        let sc = c.scenario(3);
+        assert_eq!(sc.host.get("sack").as_deref(), Some("on"));
+        assert_eq!(sc.host_preset, HostPreset::Bsdos21);
+        assert_eq!(sc.wired.delay, LONG_DELAY);
+        assert_eq!(sc.error_every, 16 << 10);
+        assert_eq!(sc.buffer, BUFFER);
+        let reno = Config {
+            sender: RENO_1996,
+            ..c
+        };
+        assert_eq!(
+            reno.scenario(3).host.get("sack").as_deref(),
+            Some("by-protocol")
+        );
+    }
+
+    #[test]
+    fn channels_set_the_scenario_they_name() {
+        let base = Config {
+            sender: today(HostPreset::Linux),
+            agent: Protocol::E2e,
+            path: Path::Wan,
+            channel: BURSTS[1],
+            transfer: TRANSFER,
+        };
+        let sc = base.scenario(1);
+        assert_eq!((sc.error_every, sc.burst), (64 << 10, 4));
+        assert_eq!(sc.env, Env::Wan);
+        let ge = Config {
+            channel: Channel::GilbertElliott,
+            ..base
+        }
+        .scenario(1);
+        assert_eq!(
+            ge.channel(true),
+            ChannelSpec::GilbertElliott(GILBERT_ELLIOTT)
+        );
+        assert_eq!(base.sender.name, "linux-cubic");
+        assert_eq!(Channel::Every(1 << 20).name(), "1/1 MB");
+    }
+}

@@ -1,0 +1,198 @@
+//! "Does snoop still help today's TCP?" (docs/snoop-today.md): paper 000's question, which agent
+//! at the base station best hides wireless losses from the sender, asked of three senders: the
+//! 1996 BSD/OS Reno of the paper, the same host with SACK (Fall and Floyd's recovery), and
+//! today's Linux (the `linux` profile, CUBIC with RFC 6675/PRR, RACK-TLP, IW10, held to the kernel
+//! by the kernel check). Each with no agent, snoop (LL-TCP-AWARE), snoop with SMART's selective
+//! information (LL-SMART-TCP-AWARE) and the split connection (SPLIT-SMART), over paper 000's LAN
+//! and WAN and a long path, across error rates, transfer sizes and bursty channels.
+//!
+//! A study of our own, not a paper: it has no claims of a source to check; its findings are its
+//! tables (every configuration's mean with its 95% interval, min and max over the seeds) and each
+//! agent's gain over no agent for the same sender, path and channel.
+
+pub mod grid;
+mod outcome;
+mod tables;
+
+use snooplab_proto::tcp::HostPreset;
+use snooplab_sim::{Job, RunResult};
+
+use crate::study::{parts, About, Common, Plan, Planned, Study};
+use grid::{Channel, Config, Path, Sender, AGENTS, BURSTS, ERROR_EVERY, TRANSFER, TRANSFERS};
+pub use outcome::{Cell, Gain, PartReport, Report, TodayRun};
+
+pub static ABOUT: About = About {
+    name: "snoop-today",
+    citation: "snooplab's study: does snoop still help today's TCP? Paper 000's question asked \
+               of the 1996 BSD/OS Reno, the same host with SACK and today's Linux \
+               (docs/snoop-today.md)",
+    default_seeds: 10,
+    default_host: HostPreset::Linux,
+    parts: "errors (throughput against the error rate), transfers (completion time against the \
+            transfer's size), bursts (bursty channels); none: all three",
+};
+
+/// A part of the study: which of the configuration's settings it varies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Throughput against exponential errors from one per 4 KB to one per 1 MB, every path.
+    Errors,
+    /// Completion time of 10 KB to 8 MB at one error per 64 KB, the LAN and the long path.
+    Transfers,
+    /// Throughput under bursts of 2 and 4 frames and the Gilbert-Elliott channel, every path.
+    Bursts,
+}
+
+impl Part {
+    pub const ALL: [Part; 3] = [Part::Errors, Part::Transfers, Part::Bursts];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Errors => "errors",
+            Part::Transfers => "transfers",
+            Part::Bursts => "bursts",
+        }
+    }
+
+    fn parse(w: &str) -> Result<Vec<Part>, String> {
+        Part::ALL
+            .into_iter()
+            .find(|p| p.name() == w.trim().to_ascii_lowercase())
+            .map(|p| vec![p])
+            .ok_or_else(|| {
+                format!("unknown part '{w}' of snoop-today: use errors, transfers or bursts")
+            })
+    }
+
+    /// Whether the part compares completion times (short transfers) rather than throughput.
+    pub fn by_completion(self) -> bool {
+        self == Part::Transfers
+    }
+
+    /// Every configuration of the part, for `senders`.
+    pub fn configs(self, senders: &[Sender]) -> Vec<Config> {
+        let (paths, channels, transfers): (&[Path], Vec<Channel>, &[u64]) = match self {
+            Part::Errors => (
+                &Path::ALL,
+                ERROR_EVERY.into_iter().map(Channel::Every).collect(),
+                &[TRANSFER],
+            ),
+            Part::Transfers => (
+                &[Path::Lan, Path::Long],
+                vec![Channel::Every(64 << 10)],
+                &TRANSFERS,
+            ),
+            Part::Bursts => (&Path::ALL, BURSTS.to_vec(), &[TRANSFER]),
+        };
+        let mut out = vec![];
+        for &path in paths {
+            for &sender in senders {
+                for &channel in &channels {
+                    for &transfer in transfers {
+                        for agent in AGENTS {
+                            out.push(Config {
+                                sender,
+                                agent,
+                                path,
+                                channel,
+                                transfer,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The study for `reproduce`.
+pub struct SnoopToday;
+
+impl Study for SnoopToday {
+    fn about(&self) -> &'static About {
+        &ABOUT
+    }
+    fn check_parts(&self, words: &[String]) -> Result<(), String> {
+        parts(words, &Part::ALL, Part::parse).map(|_| ())
+    }
+    fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
+        let parts = parts(words, &Part::ALL, Part::parse)?;
+        let senders = vec![
+            grid::RENO_1996,
+            grid::SACK_1996,
+            grid::today(common.host(&ABOUT)),
+        ];
+        Ok(Box::new(TodayPlan {
+            parts: parts.iter().map(|&p| (p, p.configs(&senders))).collect(),
+            senders,
+            seeds: common.seeds(&ABOUT),
+        }))
+    }
+}
+
+/// The study planned: every part's configurations, each with every seed.
+pub struct TodayPlan {
+    parts: Vec<(Part, Vec<Config>)>,
+    senders: Vec<Sender>,
+    seeds: u64,
+}
+
+impl Plan for TodayPlan {
+    type Run = TodayRun;
+
+    fn jobs(&self) -> Vec<Job> {
+        let mut out = vec![];
+        for (_, configs) in &self.parts {
+            for c in configs {
+                for seed in 1..=self.seeds {
+                    out.push(Job::from(&c.scenario(seed)));
+                }
+            }
+        }
+        out
+    }
+
+    fn finish(self, results: Vec<RunResult>) -> TodayRun {
+        outcome::finish(&self.parts, &self.senders, self.seeds, results)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_are_named_and_unknown_words_refused() {
+        assert!(SnoopToday.check_parts(&[]).is_ok());
+        assert!(SnoopToday.check_parts(&["Bursts".into()]).is_ok());
+        let e = SnoopToday.check_parts(&["fig3".into()]).unwrap_err();
+        assert!(e.contains("unknown part 'fig3' of snoop-today"), "{e}");
+    }
+
+    #[test]
+    fn every_part_runs_every_agent_for_every_sender() {
+        let senders = [
+            grid::RENO_1996,
+            grid::SACK_1996,
+            grid::today(HostPreset::Linux),
+        ];
+        let errors = Part::Errors.configs(&senders);
+        assert_eq!(errors.len(), 3 * 3 * ERROR_EVERY.len() * AGENTS.len());
+        let transfers = Part::Transfers.configs(&senders);
+        assert_eq!(transfers.len(), 2 * 3 * TRANSFERS.len() * AGENTS.len());
+        for c in &errors {
+            assert!(errors.contains(&c.without_agent()));
+        }
+        let plan = SnoopToday
+            .plan(
+                &["bursts".into()],
+                &Common {
+                    seeds: Some(2),
+                    ..Common::default()
+                },
+            )
+            .map(|p| p.jobs().len());
+        assert_eq!(plan, Ok(2 * 3 * 3 * BURSTS.len() * AGENTS.len()));
+    }
+}

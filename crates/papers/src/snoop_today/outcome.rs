@@ -1,0 +1,235 @@
+//! The study's results: every configuration summarised over its seeds, and each agent's gain over
+//! no agent for the same sender, path, channel and transfer.
+
+use serde::Serialize;
+use snooplab_sim::protocol::Protocol;
+use snooplab_sim::stats::{summarize, Summary};
+use snooplab_sim::RunResult;
+
+use super::grid::{Config, Sender};
+use super::Part;
+use crate::claim::Claim;
+use crate::document::Document;
+use crate::study::{report_and_runs, Outcome};
+
+/// One configuration over its seeds.
+#[derive(Clone, Debug, Serialize)]
+pub struct Cell {
+    pub sender: &'static str,
+    pub agent: &'static str,
+    pub path: &'static str,
+    pub channel: String,
+    pub transfer_bytes: u64,
+    pub throughput_mbps: Summary,
+    /// From the first data segment to the last byte read, seconds.
+    pub completion_s: Summary,
+    pub timeouts: Summary,
+    /// Segments the fixed host sent again (not the base station's local retransmissions).
+    pub sender_retransmitted: Summary,
+    /// The base station's own retransmissions (snoop's; 0 without an agent).
+    pub local_retransmissions: Summary,
+    /// Seeds whose transfer did not complete or broke an invariant (their numbers are in the
+    /// summaries as measured: bytes delivered over the time taken).
+    pub incomplete: usize,
+    #[serde(skip)]
+    pub config: Config,
+}
+
+/// An agent's gain over no agent for one sender, path, channel and transfer: the ratio of the
+/// mean throughputs (or, for completion times, of no agent's mean time to the agent's), with the
+/// half-width of its 95% interval by the delta method from the two means' intervals
+/// (`r * sqrt((ca/a)^2 + (cb/b)^2)`, the seeds of the two taken as independent samples).
+#[derive(Clone, Debug, Serialize)]
+pub struct Gain {
+    pub sender: &'static str,
+    pub agent: &'static str,
+    pub path: &'static str,
+    pub channel: String,
+    pub transfer_bytes: u64,
+    pub gain: f64,
+    pub ci95: Option<f64>,
+}
+
+impl Gain {
+    /// `1.23 ± 0.04` (or `1.23` without an interval).
+    pub fn text(&self) -> String {
+        match self.ci95 {
+            Some(c) => format!("{:.2} ± {c:.2}", self.gain),
+            None => format!("{:.2}", self.gain),
+        }
+    }
+}
+
+/// One part's cells and gains.
+#[derive(Clone, Debug, Serialize)]
+pub struct PartReport {
+    pub part: &'static str,
+    /// What the gains compare: `throughput` or `completion time`.
+    pub measure: &'static str,
+    pub cells: Vec<Cell>,
+    pub gains: Vec<Gain>,
+}
+
+/// The study's report (`reproduce --json`'s value under `snoop-today`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub seeds: u64,
+    pub senders: Vec<&'static str>,
+    pub parts: Vec<PartReport>,
+    /// Snoop's (LL-TCP-AWARE's) gain for each sender at one error per 16 KB on each path, from
+    /// the `errors` part (empty when it was not run).
+    pub headline: Vec<Gain>,
+}
+
+/// The study run.
+pub struct TodayRun {
+    pub runs: Vec<RunResult>,
+    pub report: Report,
+}
+
+/// The report from the results, read in the plan's order.
+pub(super) fn finish(
+    parts: &[(Part, Vec<Config>)],
+    senders: &[Sender],
+    seeds: u64,
+    results: Vec<RunResult>,
+) -> TodayRun {
+    let per = seeds as usize;
+    let mut next = 0;
+    let mut reports = vec![];
+    for (part, configs) in parts {
+        let mut cells = vec![];
+        for c in configs {
+            let runs = results.get(next..next + per).unwrap_or_default();
+            next += per;
+            cells.push(cell(c, runs));
+        }
+        let gains = gains(&cells, part.by_completion());
+        reports.push(PartReport {
+            part: part.name(),
+            measure: if part.by_completion() {
+                "completion time"
+            } else {
+                "throughput"
+            },
+            cells,
+            gains,
+        });
+    }
+    let headline = reports
+        .iter()
+        .filter(|r| r.part == Part::Errors.name())
+        .flat_map(|r| &r.gains)
+        .filter(|g| g.agent == Protocol::LlTcpAware.name() && g.channel == "1/16 KB")
+        .cloned()
+        .collect();
+    TodayRun {
+        runs: results,
+        report: Report {
+            seeds,
+            senders: senders.iter().map(|s| s.name).collect(),
+            parts: reports,
+            headline,
+        },
+    }
+}
+
+fn cell(c: &Config, runs: &[RunResult]) -> Cell {
+    let s = |f: &dyn Fn(&RunResult) -> f64| summarize(&runs.iter().map(f).collect::<Vec<_>>());
+    Cell {
+        sender: c.sender.name,
+        agent: c.agent.name(),
+        path: c.path.name(),
+        channel: c.channel.name(),
+        transfer_bytes: c.transfer,
+        throughput_mbps: s(&|r| r.flow().throughput_mbps),
+        completion_s: s(&|r| r.flow().duration_s),
+        timeouts: s(&|r| r.flow().timeouts as f64),
+        sender_retransmitted: s(&|r| r.flow().sender_retransmitted_segments as f64),
+        local_retransmissions: s(&|r| r.agent_total("local_retransmissions") as f64),
+        incomplete: runs
+            .iter()
+            .filter(|r| !(r.invariants.ok() && r.invariants.complete))
+            .count(),
+        config: *c,
+    }
+}
+
+/// Every agent's gain over no agent in the same setting.
+fn gains(cells: &[Cell], by_completion: bool) -> Vec<Gain> {
+    let mut out = vec![];
+    for c in cells.iter().filter(|c| c.config.agent != Protocol::E2e) {
+        let Some(base) = cells.iter().find(|b| b.config == c.config.without_agent()) else {
+            continue;
+        };
+        let (num, den) = if by_completion {
+            (&base.completion_s, &c.completion_s)
+        } else {
+            (&c.throughput_mbps, &base.throughput_mbps)
+        };
+        let Some((gain, ci95)) = ratio(num, den) else {
+            continue;
+        };
+        out.push(Gain {
+            sender: c.sender,
+            agent: c.agent,
+            path: c.path,
+            channel: c.channel.clone(),
+            transfer_bytes: c.transfer_bytes,
+            gain,
+            ci95,
+        });
+    }
+    out
+}
+
+/// `a / b` and its interval's half-width by the delta method; `None` when `b`'s mean is 0.
+pub(super) fn ratio(a: &Summary, b: &Summary) -> Option<(f64, Option<f64>)> {
+    if b.mean == 0.0 {
+        return None;
+    }
+    let r = a.mean / b.mean;
+    let rel = |s: &Summary| s.ci95.map(|c| if s.mean == 0.0 { 0.0 } else { c / s.mean });
+    let ci = match (rel(a), rel(b)) {
+        (Some(x), Some(y)) => Some(r * x.hypot(y)),
+        _ => None,
+    };
+    Some((r, ci))
+}
+
+impl Outcome for TodayRun {
+    fn claims(&self) -> &[Claim] {
+        &[]
+    }
+    fn json(&self) -> Result<serde_json::Value, String> {
+        serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
+    }
+    fn files(&self) -> Result<Vec<(String, String)>, String> {
+        report_and_runs(&self.report, &self.runs)
+    }
+    fn document(&self) -> Document {
+        super::tables::document(&self.report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_ratio_carries_both_intervals() {
+        let s = |mean: f64, ci: Option<f64>| Summary {
+            n: 10,
+            mean,
+            ci95: ci,
+            min: mean,
+            max: mean,
+        };
+        let (r, ci) = ratio(&s(2.0, Some(0.2)), &s(1.0, Some(0.1))).unwrap_or_default();
+        assert!((r - 2.0).abs() < 1e-12);
+        // 10% and 10% relative: 2 * sqrt(0.02)
+        assert!((ci.unwrap_or_default() - 2.0 * 0.02f64.sqrt()).abs() < 1e-12);
+        assert_eq!(ratio(&s(1.0, None), &s(1.0, Some(0.1))), Some((1.0, None)));
+        assert_eq!(ratio(&s(1.0, None), &s(0.0, None)), None);
+    }
+}

@@ -1,0 +1,195 @@
+//! The study's report to read: the headline gains, then per part and path one table (a row per
+//! sender and setting, a column per agent) and, for the error rates, one sweep chart per sender
+//! and path.
+
+use snooplab_sim::protocol::Protocol;
+
+use super::grid::{kb, Path, AGENTS};
+use super::outcome::{Cell, PartReport, Report};
+use crate::document::{Chart, Document, Line, Row, Sweep, Table};
+
+pub(super) fn document(r: &Report) -> Document {
+    let mut d = Document::default();
+    d.text(format!(
+        "Paper 000's question asked of three senders ({}): which agent at the base station \
+         hides the wireless losses best? Paper 000's testbed, 64 KB windows, 1400-byte \
+         segments, {} seeds per configuration. Each cell: the mean ± its 95% interval over the \
+         seeds, with [min, max] under it; a gain is the agent's over no agent for the same \
+         sender and setting, with its interval (docs/snoop-today.md).",
+        r.senders.join(", "),
+        r.seeds
+    ));
+    if !r.headline.is_empty() {
+        d.heading("Snoop's gain at one error per 16 KB");
+        let mut rows = vec![];
+        for sender in &r.senders {
+            let mut row = vec![sender.to_string()];
+            for path in Path::ALL {
+                row.push(
+                    r.headline
+                        .iter()
+                        .find(|g| g.sender == *sender && g.path == path.name())
+                        .map_or_else(|| "-".into(), |g| g.text()),
+                );
+            }
+            rows.push(Row::cells(row));
+        }
+        let mut columns = vec!["sender".to_string()];
+        columns.extend(Path::ALL.map(|p| format!("{} (snoop / no agent)", p.name())));
+        d.table(Table {
+            title: None,
+            columns,
+            rows,
+        });
+    }
+    for part in &r.parts {
+        part_tables(&mut d, part, &r.senders);
+    }
+    d
+}
+
+fn part_tables(d: &mut Document, part: &PartReport, senders: &[&'static str]) {
+    let completion = part.measure == "completion time";
+    d.heading(format!("Part {}: {}", part.part, part.measure));
+    for path in Path::ALL {
+        let cells: Vec<&Cell> = part
+            .cells
+            .iter()
+            .filter(|c| c.path == path.name())
+            .collect();
+        if cells.is_empty() {
+            continue;
+        }
+        let mut columns = vec!["sender".to_string(), "setting".to_string()];
+        columns.extend(
+            AGENTS.map(|a| format!("{} {}", a.name(), if completion { "s" } else { "Mb/s" })),
+        );
+        columns.extend(AGENTS[1..].iter().map(|a| format!("{} gain", short(*a))));
+        let mut rows = vec![];
+        for sender in senders {
+            let mine: Vec<&&Cell> = cells.iter().filter(|c| c.sender == *sender).collect();
+            let mut settings: Vec<String> = vec![];
+            for c in &mine {
+                let s = setting(c, completion);
+                if !settings.contains(&s) {
+                    settings.push(s);
+                }
+            }
+            for s in settings {
+                let row_cells: Vec<Option<&&&Cell>> = AGENTS
+                    .iter()
+                    .map(|a| {
+                        mine.iter()
+                            .find(|c| c.agent == a.name() && setting(c, completion) == s)
+                    })
+                    .collect();
+                let measure = |c: &Cell| {
+                    if completion {
+                        c.completion_s
+                    } else {
+                        c.throughput_mbps
+                    }
+                };
+                let digits = if completion { 2 } else { 3 };
+                let mut row = vec![sender.to_string(), s.clone()];
+                let mut under = vec![String::new(), String::new()];
+                for c in &row_cells {
+                    match c {
+                        Some(c) => {
+                            let m = measure(c);
+                            let failed = if c.incomplete > 0 {
+                                format!(" !{}", c.incomplete)
+                            } else {
+                                String::new()
+                            };
+                            row.push(format!("{}{failed}", m.mean_ci(digits)));
+                            under.push(format!("[{:.digits$}, {:.digits$}]", m.min, m.max));
+                        }
+                        None => {
+                            row.push("-".into());
+                            under.push(String::new());
+                        }
+                    }
+                }
+                for a in &AGENTS[1..] {
+                    let g = part.gains.iter().find(|g| {
+                        g.sender == *sender
+                            && g.agent == a.name()
+                            && g.path == path.name()
+                            && setting_of(&g.channel, g.transfer_bytes, completion) == s
+                    });
+                    row.push(g.map_or_else(|| "-".into(), |g| g.text()));
+                    under.push(String::new());
+                }
+                rows.push(Row::cells(row));
+                rows.push(Row::under(under));
+            }
+        }
+        d.table(Table {
+            title: Some(format!("{}, {}", part.part, path.name())),
+            columns,
+            rows,
+        });
+        if part.part == "errors" {
+            for sender in senders {
+                d.chart(
+                    Chart::Sweep(sweep(&cells, sender, path)),
+                    format!("errors-{}-{sender}", path.name()),
+                    format!(
+                        "{sender} on the {} path: throughput against the error rate, a line \
+                         per agent (95% intervals)",
+                        path.name()
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// An agent's short name for a gain column.
+fn short(p: Protocol) -> &'static str {
+    match p {
+        Protocol::LlTcpAware => "snoop",
+        Protocol::LlSmartTcpAware => "snoop-smart",
+        Protocol::SplitSmart => "split",
+        p => p.name(),
+    }
+}
+
+/// The row's setting: the channel, or for completion times (the transfers part) the transfer.
+fn setting(c: &Cell, by_transfer: bool) -> String {
+    setting_of(&c.channel, c.transfer_bytes, by_transfer)
+}
+
+fn setting_of(channel: &str, transfer: u64, by_transfer: bool) -> String {
+    if by_transfer {
+        kb(transfer)
+    } else {
+        channel.to_string()
+    }
+}
+
+fn sweep(cells: &[&Cell], sender: &str, path: Path) -> Sweep {
+    let lines = AGENTS
+        .iter()
+        .map(|a| Line {
+            name: a.name().into(),
+            points: cells
+                .iter()
+                .filter(|c| c.sender == sender && c.agent == a.name())
+                .filter_map(|c| match c.config.channel {
+                    super::grid::Channel::Every(b) => Some((
+                        b,
+                        c.throughput_mbps.mean,
+                        c.throughput_mbps.ci95.unwrap_or(0.0),
+                    )),
+                    _ => None,
+                })
+                .collect(),
+        })
+        .collect();
+    Sweep {
+        title: format!("{sender}, {} path", path.name()),
+        lines,
+    }
+}
