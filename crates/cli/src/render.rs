@@ -128,6 +128,7 @@ pub fn html_section(page: &Path, paper: Paper, d: &Document) -> Result<String, S
                     Chart::Bars(c) => save(&dir, file, (1000, 600), c)?,
                     Chart::Sweep(c) => save(&dir, file, (1000, 600), c)?,
                     Chart::Series(c) => save(&dir, file, (1000, 450), c)?,
+                    Chart::Heat(c) => save(&dir, file, (800, 400), c)?,
                 };
                 h.push_str(&img(page, &fig, caption)?);
             }

@@ -171,6 +171,7 @@ pub enum Chart {
     Bars(Bars),
     Sweep(Sweep),
     Series(Series),
+    Heat(Heat),
 }
 
 /// One bar of a [`Bars`] chart: ours, with an interval or range drawn as a whisker, and the
@@ -262,4 +263,18 @@ pub struct Series {
     pub x_desc: String,
     pub y_desc: String,
     pub lines: Vec<SeriesLine>,
+}
+
+/// A grid of values, a colour per cell with its text in it: `values[row][column]`, `None` where
+/// nothing was measured (an agent's gain per sender over the error rate and the path's RTT).
+#[derive(Clone, Debug)]
+pub struct Heat {
+    pub title: String,
+    pub x_desc: String,
+    pub y_desc: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<String>,
+    pub values: Vec<Vec<Option<f64>>>,
+    /// The value the colour scale is centred on (a gain of 1: no change), drawn white.
+    pub neutral: f64,
 }

@@ -1,6 +1,7 @@
 //! Plots as PNG and SVG with plotters. The font (DejaVu Sans) is compiled in and registered with
 //! plotters' own glyph renderer, so plotting needs no system font library.
 
+pub mod heat_map;
 pub mod paper_plots;
 pub mod trace_plots;
 

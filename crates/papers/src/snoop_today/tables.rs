@@ -4,9 +4,9 @@
 
 use snooplab_sim::protocol::Protocol;
 
-use super::grid::{kb, Path, AGENTS};
+use super::grid::{kb, Path, AGENTS, ERROR_EVERY};
 use super::outcome::{Cell, PartReport, Report};
-use crate::document::{Chart, Document, Line, Row, Sweep, Table};
+use crate::document::{Chart, Document, Heat, Line, Row, Sweep, Table};
 
 pub(super) fn document(r: &Report) -> Document {
     let mut d = Document::default();
@@ -44,8 +44,58 @@ pub(super) fn document(r: &Report) -> Document {
     }
     for part in &r.parts {
         part_tables(&mut d, part, &r.senders);
+        if part.part == "errors" {
+            for sender in &r.senders {
+                for agent in &AGENTS[1..] {
+                    d.chart(
+                        Chart::Heat(heat(part, sender, agent.name())),
+                        format!("gain-{sender}-{}", short(*agent)),
+                        format!(
+                            "{}'s gain over no agent for {sender}, by error rate and path",
+                            agent.name()
+                        ),
+                    );
+                }
+            }
+        }
     }
     d
+}
+
+/// An agent's gain for one sender over the error rates (columns) and the paths by RTT (rows).
+fn heat(part: &PartReport, sender: &str, agent: &str) -> Heat {
+    let columns: Vec<String> = ERROR_EVERY
+        .iter()
+        .map(|&b| format!("1/{}", kb(b)))
+        .collect();
+    let values = Path::ALL
+        .iter()
+        .map(|p| {
+            columns
+                .iter()
+                .map(|ch| {
+                    part.gains
+                        .iter()
+                        .find(|g| {
+                            g.sender == sender
+                                && g.agent == agent
+                                && g.path == p.name()
+                                && &g.channel == ch
+                        })
+                        .map(|g| g.gain)
+                })
+                .collect()
+        })
+        .collect();
+    Heat {
+        title: format!("{agent} over no agent, {sender}"),
+        x_desc: "bit errors (one per)".into(),
+        y_desc: "path (by RTT)".into(),
+        columns: ERROR_EVERY.iter().map(|&b| kb(b)).collect(),
+        rows: Path::ALL.iter().map(|p| p.name().to_string()).collect(),
+        values,
+        neutral: 1.0,
+    }
 }
 
 fn part_tables(d: &mut Document, part: &PartReport, senders: &[&'static str]) {
