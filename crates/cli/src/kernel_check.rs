@@ -28,8 +28,9 @@ pub enum KernelCheckCommand {
         sudo snooplab kernel-check measure                     # the headline points, 5 runs each\n  \
         sudo snooplab kernel-check measure --points all --runs 5\n  \
         sudo snooplab kernel-check measure --points lan-16k-snoop-cubic,lan-16k-e2e-cubic --runs 10\n\n\
-        Points are ENV-ERRORS-AGENT-CC: lan|wan, 16k|64k|256k|1m|ge, e2e|snoop, cubic|reno\n\
-        (ge: a Gilbert-Elliott channel of bursts, docs/kernel-check.md).\n\
+        Points are ENV-ERRORS-AGENT-CC: lan|wan|long, 16k|64k|256k|1m|ge, e2e|snoop, cubic|reno\n\
+        (ge: a Gilbert-Elliott channel of bursts; long: 100 ms one way, CUBIC at 16k and 64k only;\n\
+        docs/kernel-check.md).\n\
         Each finished point replaces that point in --out; the others are kept.")]
     Measure(MeasureArgs),
 }
@@ -37,7 +38,7 @@ pub enum KernelCheckCommand {
 #[derive(Args, Debug)]
 pub struct MeasureArgs {
     /// Which points: `headline` (the LAN, CUBIC, one error per 16 KB and 64 KB, no agent and
-    /// snoop), `all` (40 points) or a comma-separated list of ids.
+    /// snoop), `all` (44 points) or a comma-separated list of ids.
     #[arg(long, default_value = "headline")]
     pub points: String,
     /// Live runs per point, seeds from --seed on.
@@ -183,9 +184,9 @@ fn config(p: &Point, seed: u64, max_time: u64) -> Result<LiveConfig, String> {
     };
     Ok(LiveConfig {
         protocol: p.protocol,
-        env_name: p.env.name().to_string(),
+        env_name: p.path.name().to_string(),
         link: Some(LinkConfig {
-            wired: p.env.wired(),
+            wired: p.path.wired(),
             wavelan: WavelanParams::default(),
             error_every,
             burst: 1,

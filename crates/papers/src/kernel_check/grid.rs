@@ -6,8 +6,9 @@
 //! Every point shares [`Settings`]: the receiver's window and the transfer the live finding of
 //! `docs/live.md` ("The modern profile") was measured with.
 
-use snooplab_proto::time::MS;
+use snooplab_proto::time::{Time, MS};
 use snooplab_sim::channel::{ChannelSpec, GilbertElliottParams};
+use snooplab_sim::link::WiredParams;
 use snooplab_sim::protocol::Protocol;
 use snooplab_sim::Env;
 
@@ -32,6 +33,54 @@ pub const SETTINGS: Settings = Settings {
 
 /// The mean bytes between errors the grid takes: one per 16 KB to one per 1 MB.
 pub const ERROR_EVERY: [u64; 4] = [16 << 10, 64 << 10, 256 << 10, 1 << 20];
+
+/// The wired path between the fixed host and the base station.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Path {
+    /// Paper 000's LAN: 10 Mb/s Ethernet, RTT about 10 ms with the wireless hop.
+    Lan,
+    /// Paper 000's WAN: 16 more Internet hops, a 1.35 Mb/s pipe, RTT about 135 ms.
+    Wan,
+    /// A long fat path: the LAN's Ethernet with 100 ms one way (RTT about 210 ms), the issue's
+    /// "100-200 ms path" without the WAN's narrow pipe, so that the window, not the wire, bounds
+    /// the sender.
+    Long,
+}
+
+/// The long path's one-way delay.
+pub const LONG_DELAY: Time = 100 * MS;
+
+impl Path {
+    pub const ALL: [Path; 3] = [Path::Lan, Path::Wan, Path::Long];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Path::Lan => "lan",
+            Path::Wan => "wan",
+            Path::Long => "long",
+        }
+    }
+
+    /// The simulator's paper-000 environment the path starts from (its wired link replaced by
+    /// [`Path::wired`]).
+    pub fn env(self) -> Env {
+        match self {
+            Path::Wan => Env::Wan,
+            Path::Lan | Path::Long => Env::Lan,
+        }
+    }
+
+    /// The wired link.
+    pub fn wired(self) -> WiredParams {
+        match self {
+            Path::Long => WiredParams {
+                delay: LONG_DELAY,
+                ..Env::Lan.wired()
+            },
+            p => p.env().wired(),
+        }
+    }
+}
 
 /// The bursty channel of the grid, each direction: good periods of 1 s mean without errors, bad
 /// periods of 50 ms mean with a bit error every 1 KB (a 1440-byte frame lost with probability
@@ -86,7 +135,7 @@ pub const CONGESTION: [&str; 2] = ["cubic", "reno"];
 /// One point of the grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Point {
-    pub env: Env,
+    pub path: Path,
     /// The wireless hop's errors.
     pub errors: Errors,
     /// What the base station runs: `e2e` (it only routes) or snoop.
@@ -104,7 +153,7 @@ impl Point {
         };
         format!(
             "{}-{}-{agent}-{}",
-            self.env.name(),
+            self.path.name(),
             self.errors.name(),
             self.cc
         )
@@ -122,16 +171,26 @@ fn size_name(bytes: u64) -> String {
     }
 }
 
+/// The long path's points: CUBIC at one error per 16 KB and per 64 KB (each long run takes
+/// minutes of real time; these are the points where the snoop-today study finds snoop's gain for
+/// today's sender largest, docs/snoop-today.md).
+fn long_point(errors: Errors, cc: &str) -> bool {
+    cc == "cubic" && matches!(errors, Errors::Every(b) if b <= 64 << 10)
+}
+
 /// Every point: LAN and WAN x the four error rates and the bursty channel x no agent and snoop x
-/// CUBIC and Reno (40 points).
+/// CUBIC and Reno (40 points), and the long path's four.
 pub fn grid() -> Vec<Point> {
     let mut out = Vec::new();
-    for env in [Env::Lan, Env::Wan] {
+    for path in Path::ALL {
         for errors in Errors::all() {
             for protocol in [Protocol::E2e, Protocol::LlTcpAware] {
                 for cc in CONGESTION {
+                    if path == Path::Long && !long_point(errors, cc) {
+                        continue;
+                    }
                     out.push(Point {
-                        env,
+                        path,
                         errors,
                         protocol,
                         cc,
@@ -149,7 +208,7 @@ pub fn headline() -> Vec<Point> {
     grid()
         .into_iter()
         .filter(|p| {
-            p.env == Env::Lan
+            p.path == Path::Lan
                 && p.cc == "cubic"
                 && matches!(p.errors, Errors::Every(b) if b <= 64 << 10)
         })
@@ -170,7 +229,7 @@ pub fn select(spec: &str) -> Result<Vec<Point>, String> {
         let p = all.iter().find(|p| p.id() == id).ok_or_else(|| {
             format!(
                 "unknown kernel-check point '{id}': use all, headline or ids such as \
-                 lan-16k-snoop-cubic (ENV-ERRORS-AGENT-CC: lan|wan, 16k|64k|256k|1m|ge, \
+                 lan-16k-snoop-cubic (ENV-ERRORS-AGENT-CC: lan|wan|long, 16k|64k|256k|1m|ge, \
                  e2e|snoop, cubic|reno)"
             )
         })?;
@@ -191,7 +250,7 @@ mod tests {
     #[test]
     fn the_grid_has_every_combination_once() {
         let g = grid();
-        assert_eq!(g.len(), 2 * 5 * 2 * 2);
+        assert_eq!(g.len(), 2 * 5 * 2 * 2 + 4);
         let mut ids: Vec<String> = g.iter().map(Point::id).collect();
         ids.sort();
         ids.dedup();
@@ -203,10 +262,12 @@ mod tests {
 
     #[test]
     fn points_are_selected_by_id_or_group() {
-        assert_eq!(select("all").map(|p| p.len()), Ok(40));
+        assert_eq!(select("all").map(|p| p.len()), Ok(44));
+        assert!(select("long-16k-snoop-cubic").is_ok());
+        assert!(select("long-16k-snoop-reno").is_err());
         let h = select("headline").unwrap_or_default();
         assert_eq!(h.len(), 4);
-        assert!(h.iter().all(|p| p.env == Env::Lan && p.cc == "cubic"));
+        assert!(h.iter().all(|p| p.path == Path::Lan && p.cc == "cubic"));
         let two = select("lan-16k-e2e-cubic, lan-16k-e2e-cubic,wan-64k-snoop-reno");
         assert_eq!(two.map(|p| p.len()), Ok(2));
         assert!(select("lan-8k-e2e-cubic")

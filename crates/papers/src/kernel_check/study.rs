@@ -17,7 +17,7 @@ use crate::document::{Chart, Document, Row, Series, SeriesLine, Table};
 use crate::study::{report_and_runs, About, Common, Outcome, Plan, Planned, Study};
 
 /// The kernel's side, as committed (`snooplab kernel-check measure` writes it).
-const KERNEL_DATA: &str = include_str!("../../../../data/kernel-check/linux.json");
+pub(crate) const KERNEL_DATA: &str = include_str!("../../../../data/kernel-check/linux.json");
 
 /// Throughput within this fraction of the kernel's at every point (the bound; goal 10%).
 pub const THROUGHPUT_WITHIN: f64 = 0.15;
@@ -79,7 +79,8 @@ pub struct CheckPlan {
 /// The simulator's run of point `p` with `seed`: paper 000's testbed with the grid's settings.
 pub fn scenario(p: &Point, seed: u64, cubic_host: HostPreset) -> Scenario {
     let s = grid::SETTINGS;
-    let mut sc = Scenario::paper000(p.protocol, p.env, s.buffer, seed);
+    let mut sc = Scenario::paper000(p.protocol, p.path.env(), s.buffer, seed);
+    sc.wired = p.path.wired();
     sc.transfer = s.transfer;
     sc.mss = s.mss;
     match p.errors {

@@ -3,13 +3,11 @@
 //! channel; each part of the study varies some of these (docs/snoop-today.md).
 
 use snooplab_proto::tcp::HostPreset;
-use snooplab_proto::time::{Time, MS};
 use snooplab_sim::channel::ChannelSpec;
-use snooplab_sim::link::WiredParams;
 use snooplab_sim::protocol::Protocol;
 use snooplab_sim::scenario::Scenario;
-use snooplab_sim::Env;
 
+pub use crate::kernel_check::grid::Path;
 use crate::kernel_check::grid::GILBERT_ELLIOTT;
 
 /// One sending host (and its receiver: every TCP of a run is the same host).
@@ -61,51 +59,6 @@ pub const AGENTS: [Protocol; 4] = [
     Protocol::LlSmartTcpAware,
     Protocol::SplitSmart,
 ];
-
-/// The wired path between the fixed host and the base station.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Path {
-    /// Paper 000's LAN: 10 Mb/s Ethernet, RTT about 10 ms with the wireless hop.
-    Lan,
-    /// Paper 000's WAN: 16 more Internet hops, a 1.35 Mb/s pipe, RTT about 135 ms.
-    Wan,
-    /// A long fat path: the LAN's Ethernet with 100 ms one way (RTT about 210 ms), the issue's
-    /// "100-200 ms path" without the WAN's narrow pipe, so that the window, not the wire, bounds
-    /// the sender.
-    Long,
-}
-
-/// The long path's one-way delay.
-pub const LONG_DELAY: Time = 100 * MS;
-
-impl Path {
-    pub const ALL: [Path; 3] = [Path::Lan, Path::Wan, Path::Long];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Path::Lan => "lan",
-            Path::Wan => "wan",
-            Path::Long => "long",
-        }
-    }
-
-    fn env(self) -> Env {
-        match self {
-            Path::Wan => Env::Wan,
-            Path::Lan | Path::Long => Env::Lan,
-        }
-    }
-
-    fn wired(self) -> WiredParams {
-        match self {
-            Path::Long => WiredParams {
-                delay: LONG_DELAY,
-                ..Env::Lan.wired()
-            },
-            p => p.env().wired(),
-        }
-    }
-}
 
 /// What corrupts the wireless hop's frames, each direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -214,6 +167,7 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use snooplab_sim::Env;
 
     #[test]
     fn a_sack_sender_negotiates_sack_under_every_agent() {
@@ -227,7 +181,7 @@ mod tests {
         let sc = c.scenario(3);
         assert_eq!(sc.host.get("sack").as_deref(), Some("on"));
         assert_eq!(sc.host_preset, HostPreset::Bsdos21);
-        assert_eq!(sc.wired.delay, LONG_DELAY);
+        assert_eq!(sc.wired.delay, crate::kernel_check::grid::LONG_DELAY);
         assert_eq!(sc.error_every, 16 << 10);
         assert_eq!(sc.buffer, BUFFER);
         let reno = Config {

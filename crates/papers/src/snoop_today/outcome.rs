@@ -6,10 +6,12 @@ use snooplab_sim::protocol::Protocol;
 use snooplab_sim::stats::{summarize, Summary};
 use snooplab_sim::RunResult;
 
-use super::grid::{Config, Sender};
+use super::grid::{Config, Path, Sender};
 use super::Part;
 use crate::claim::Claim;
 use crate::document::Document;
+use crate::kernel_check::study::KERNEL_DATA;
+use crate::kernel_check::KernelData;
 use crate::study::{report_and_runs, Outcome};
 
 /// One configuration over its seeds.
@@ -79,6 +81,39 @@ pub struct Report {
     /// Snoop's (LL-TCP-AWARE's) gain for each sender at one error per 16 KB on each path, from
     /// the `errors` part (empty when it was not run).
     pub headline: Vec<Gain>,
+    /// The same gain for the Linux kernel's CUBIC, measured live (the kernel check's data), on
+    /// each path it has both points of.
+    pub kernel_headline: Vec<KernelGain>,
+}
+
+/// Snoop's gain for the kernel's CUBIC on one path at one error per 16 KB, from the kernel
+/// check's committed data (`data/kernel-check/linux.json`).
+#[derive(Clone, Debug, Serialize)]
+pub struct KernelGain {
+    pub path: &'static str,
+    pub gain: f64,
+    /// Live runs per side.
+    pub runs: usize,
+}
+
+/// Snoop's gain for the kernel's CUBIC on every path the kernel data holds both points of.
+fn kernel_headline() -> Vec<KernelGain> {
+    let Ok(data) = KernelData::parse(KERNEL_DATA) else {
+        return vec![];
+    };
+    Path::ALL
+        .iter()
+        .filter_map(|p| {
+            let e2e = data.point(&format!("{}-16k-e2e-cubic", p.name()))?;
+            let snoop = data.point(&format!("{}-16k-snoop-cubic", p.name()))?;
+            let base = e2e.mean_throughput();
+            (base > 0.0).then(|| KernelGain {
+                path: p.name(),
+                gain: snoop.mean_throughput() / base,
+                runs: e2e.runs.len().min(snoop.runs.len()),
+            })
+        })
+        .collect()
 }
 
 /// The study run.
@@ -130,6 +165,7 @@ pub(super) fn finish(
             senders: senders.iter().map(|s| s.name).collect(),
             parts: reports,
             headline,
+            kernel_headline: kernel_headline(),
         },
     }
 }
@@ -215,6 +251,16 @@ impl Outcome for TodayRun {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_kernels_gains_come_from_the_committed_data() {
+        let k = kernel_headline();
+        let lan = k.iter().find(|g| g.path == "lan");
+        assert!(
+            lan.is_some_and(|g| g.runs >= 5 && g.gain > 0.5 && g.gain < 2.0),
+            "{k:?}"
+        );
+    }
 
     #[test]
     fn a_ratio_carries_both_intervals() {

@@ -34,6 +34,21 @@ pub(super) fn document(r: &Report) -> Document {
             }
             rows.push(Row::cells(row));
         }
+        if !r.kernel_headline.is_empty() {
+            let mut row = vec!["the Linux kernel, live".to_string()];
+            for path in Path::ALL {
+                row.push(
+                    r.kernel_headline
+                        .iter()
+                        .find(|g| g.path == path.name())
+                        .map_or_else(
+                            || "not measured".into(),
+                            |g| format!("{:.2} ({} runs)", g.gain, g.runs),
+                        ),
+                );
+            }
+            rows.push(Row::cells(row));
+        }
         let mut columns = vec!["sender".to_string()];
         columns.extend(Path::ALL.map(|p| format!("{} (snoop / no agent)", p.name())));
         d.table(Table {
