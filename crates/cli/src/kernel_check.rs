@@ -109,8 +109,7 @@ fn measure(a: &MeasureArgs) -> Result<(), String> {
         };
         for (r, cfg) in (0u32..).zip(point_configs) {
             let s = cfg.seed;
-            let result = snooplab_live::run::run(cfg, &mut |_| {})
-                .map_err(|e| format!("{} seed {s}: {e}", p.id()))?;
+            let result = run_on_time(cfg, &p.id())?;
             let flow = result.run.flow();
             if !flow.invariants.complete {
                 return Err(format!(
@@ -170,6 +169,39 @@ fn measure(a: &MeasureArgs) -> Result<(), String> {
     }
     eprintln!("kernel-check: wrote {}", a.out.display());
     Ok(())
+}
+
+/// The most an emulated link may run late before the run is taken to have measured the machine
+/// (a 1440-byte frame takes 6 ms on the wireless hop; the runs of a quiet machine stay under about
+/// 35 ms, and one measured while other work held the CPU ran 16 s late, at half the throughput).
+const MAX_LATENESS_MS: f64 = 100.0;
+/// Tries of one run before the measurement gives up on a machine too busy to emulate the path.
+const TRIES: u32 = 3;
+
+/// One live run whose emulator kept time: a run that fell more than [`MAX_LATENESS_MS`] behind is
+/// reported and run again with the same seed, up to [`TRIES`] times.
+fn run_on_time(
+    cfg: &LiveConfig,
+    id: &str,
+) -> Result<snooplab_live::network_report::NetworkResult, String> {
+    let s = cfg.seed;
+    for attempt in 1..=TRIES {
+        let result =
+            snooplab_live::run::run(cfg, &mut |_| {}).map_err(|e| format!("{id} seed {s}: {e}"))?;
+        let late = result.live.lateness.max_ms;
+        if late <= MAX_LATENESS_MS {
+            return Ok(result);
+        }
+        eprintln!(
+            "kernel-check: {id} seed {s}: the emulator ran {late:.0} ms late (over \
+             {MAX_LATENESS_MS:.0} ms: the machine, not the path, was measured); try {attempt} \
+             of {TRIES}"
+        );
+    }
+    Err(format!(
+        "{id} seed {s}: the emulator ran over {MAX_LATENESS_MS:.0} ms late in {TRIES} tries: \
+         stop what else runs on this machine and measure again"
+    ))
 }
 
 /// The live run of point `p` with seed `seed`: paper 000's testbed as `snooplab live` builds it
