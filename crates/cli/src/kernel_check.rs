@@ -10,7 +10,9 @@ use clap::{Args, Subcommand};
 use snooplab_live::link_config::LinkConfig;
 use snooplab_live::profile::{CongestionControl, LinuxProfile};
 use snooplab_live::run::LiveConfig;
-use snooplab_papers::kernel_check::data::{thin, TraceSample, DATA_FILE, MAX_TRACE_SAMPLES};
+use snooplab_papers::kernel_check::data::{
+    thin, TraceSample, DATA_FILE, MAX_LATENESS_MS, MAX_TRACE_SAMPLES,
+};
 use snooplab_papers::kernel_check::grid::{self, Errors, SETTINGS};
 use snooplab_papers::kernel_check::{KernelData, KernelRun, Point, PointRuns};
 use snooplab_sim::medium::WavelanParams;
@@ -171,10 +173,6 @@ fn measure(a: &MeasureArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The most an emulated link may run late before the run is taken to have measured the machine
-/// (a 1440-byte frame takes 6 ms on the wireless hop; the runs of a quiet machine stay under about
-/// 35 ms, and one measured while other work held the CPU ran 16 s late, at half the throughput).
-const MAX_LATENESS_MS: f64 = 100.0;
 /// Tries of one run before the measurement gives up on a machine too busy to emulate the path.
 const TRIES: u32 = 3;
 

@@ -445,6 +445,15 @@ mod tests {
         for p in &data.points {
             assert!(grid::select(&p.id).is_ok(), "{}", p.id);
             assert!(p.runs.len() >= 5, "{}: {} runs", p.id, p.runs.len());
+            for r in &p.runs {
+                assert!(
+                    r.max_lateness_ms <= super::super::data::MAX_LATENESS_MS,
+                    "{} seed {}: the emulator ran {} ms late: measure the point again",
+                    p.id,
+                    r.seed,
+                    r.max_lateness_ms
+                );
+            }
         }
     }
 
