@@ -121,6 +121,8 @@ struct Net<A, B> {
     got: [Vec<bool>; 2],
     /// The ports the relay sent a reset on.
     resets: Vec<Port>,
+    /// The opener is gone: nothing reaches it any more.
+    opener_gone: bool,
 }
 
 impl<A: End, B: End> Net<A, B> {
@@ -135,6 +137,7 @@ impl<A: End, B: End> Net<A, B> {
             wireless_data: 0,
             got: [Vec::new(), Vec::new()],
             resets: Vec::new(),
+            opener_gone: false,
         }
     }
 
@@ -180,6 +183,9 @@ impl<A: End, B: End> Net<A, B> {
                 continue;
             }
             let to = usize::from(t.port != self.side);
+            if to == 0 && self.opener_gone {
+                continue;
+            }
             let host: &mut dyn End = if to == 0 {
                 &mut self.opener
             } else {
@@ -478,4 +484,24 @@ fn the_memory_bound_counts_both_directions() {
         },
     );
     assert_eq!((net.bs.stats().relays, net.bs.stats().unsplit), (1, 1));
+}
+
+/// The opener vanishes while the answer flows: the near half retransmits to it until it gives up
+/// (12 retransmissions, `TCP_MAXRXTSHIFT`), and the relay then drops the other host's connection
+/// too (a reset), as a relay process whose write failed closes its other socket; the relay goes.
+#[test]
+fn a_near_half_that_gives_up_on_the_opener_resets_the_other_host() {
+    let (a, b) = hosts(Port::Wired);
+    let cfg = SplitConfig::paper000(MSS, RecoveryPolicy::RENO);
+    let opener = Tcp::connect(manual(32768), a, b, 0);
+    let mut net = Net::new(cfg, Port::Wired, opener, Tcp::listen(manual(32768), b, a));
+    assert!(net.run_until(SEC, |n| n.other.state() == State::Established));
+    net.other.write(net.now, 30_000);
+    net.run_until(net.now + 100 * MS, |_| false);
+    net.opener_gone = true;
+    let gone = net.run_until(30 * 60 * SEC, |n| n.bs.relay_count() == 0);
+    assert!(gone, "the relay went");
+    assert!(net.other.stats().reset_received);
+    assert_eq!(net.other.state(), State::Closed);
+    assert!(net.resets.contains(&Port::Wireless));
 }
