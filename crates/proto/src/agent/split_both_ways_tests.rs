@@ -197,7 +197,11 @@ impl<A: End, B: End> Net<A, B> {
                 let want: Vec<u8> = (at..at + u64::from(seg.len))
                     .map(|k| byte_at(1 - to, k))
                     .collect();
-                assert_eq!(t.packet.data.as_ref(), Some(&want), "offset {at} to host {to}");
+                assert_eq!(
+                    t.packet.data.as_ref(),
+                    Some(&want),
+                    "offset {at} to host {to}"
+                );
                 let got = &mut self.got[to];
                 let end = (at + u64::from(seg.len)) as usize;
                 if got.len() < end {
@@ -213,7 +217,7 @@ impl<A: End, B: End> Net<A, B> {
     /// Counts a data packet on the wireless hop, either way; whether it is lost.
     fn lost_on_air(&mut self) -> bool {
         self.wireless_data += 1;
-        self.lose > 0 && self.wireless_data % self.lose == 0
+        self.lose > 0 && self.wireless_data.is_multiple_of(self.lose)
     }
 
     /// Steps until `done` holds or `limit` passes; returns whether it held.
@@ -278,7 +282,11 @@ fn a_request_and_its_answer_cross_the_relay_intact_both_ways() {
         let s = net.bs.stats();
         assert_eq!((s.relays, s.relayed_bytes, s.answered_bytes), (1, n, m));
         assert_eq!(net.bs.segments_without_bytes(), 0);
-        assert_eq!(net.bs.relay_bytes_back().base(), m, "all released once acknowledged");
+        assert_eq!(
+            net.bs.relay_bytes_back().base(),
+            m,
+            "all released once acknowledged"
+        );
         // TIME_WAIT over: the relay goes, its report kept
         net.run_until(net.now + 61 * SEC, |_| false);
         net.bs.on_packet(
@@ -311,7 +319,12 @@ fn a_fin_closes_the_other_half_only_after_its_direction_and_the_other_direction_
         let cfg = SplitConfig::paper000(MSS, RecoveryPolicy::RENO);
         // the opener writes and closes at once: its FIN follows its bytes
         let mut opener = Tcp::connect(manual(32768), a, b, 0);
-        let mut net = Net::new(cfg.clone(), side, opener.clone(), Tcp::listen(manual(32768), b, a));
+        let mut net = Net::new(
+            cfg.clone(),
+            side,
+            opener.clone(),
+            Tcp::listen(manual(32768), b, a),
+        );
         assert!(net.run_until(SEC, |n| n.opener.state() == State::Established));
         net.opener.write(net.now, 20_000);
         net.opener.close(net.now);
@@ -324,7 +337,10 @@ fn a_fin_closes_the_other_half_only_after_its_direction_and_the_other_direction_
             read_all(&mut net);
             net.step();
         }
-        assert!(net.other.at_eof(), "{side:?}: the FIN came after the request");
+        assert!(
+            net.other.at_eof(),
+            "{side:?}: the FIN came after the request"
+        );
         assert!(net.received_all(1, 20_000));
         // the answer flows back to the half-closed opener, then the other host's FIN
         net.other.write(net.now, 30_000);
@@ -338,7 +354,10 @@ fn a_fin_closes_the_other_half_only_after_its_direction_and_the_other_direction_
             opener_reads(&mut net);
             net.step();
         }
-        assert!(net.received_all(0, 30_000), "{side:?}: the answer after the opener's FIN");
+        assert!(
+            net.received_all(0, 30_000),
+            "{side:?}: the answer after the opener's FIN"
+        );
         assert!(net.opener.at_eof() && net.opener.is_finished());
 
         // the other host answers and closes first: the opener gets the answer and the FIN,
@@ -352,7 +371,10 @@ fn a_fin_closes_the_other_half_only_after_its_direction_and_the_other_direction_
             opener_reads(&mut net);
             net.step();
         }
-        assert!(net.opener.at_eof(), "{side:?}: the other host's FIN reached the opener");
+        assert!(
+            net.opener.at_eof(),
+            "{side:?}: the other host's FIN reached the opener"
+        );
         assert_eq!(net.opener.state(), State::CloseWait);
         assert!(net.received_all(0, 25_000));
         net.opener.write(net.now, 30_000);
@@ -361,7 +383,10 @@ fn a_fin_closes_the_other_half_only_after_its_direction_and_the_other_direction_
             read_all(&mut net);
             net.step();
         }
-        assert!(net.received_all(1, 30_000), "{side:?}: sent after the other's FIN");
+        assert!(
+            net.received_all(1, 30_000),
+            "{side:?}: sent after the other's FIN"
+        );
         assert!(net.other.at_eof() && net.opener.is_finished());
         assert_eq!(net.bs.segments_without_bytes(), 0);
     }
@@ -395,7 +420,10 @@ fn a_full_reverse_buffer_closes_the_far_halfs_window() {
         };
         most = most.max(far.unread() + near.send_buffered());
     }
-    assert!(most <= 8000 + u64::from(MSS), "the relay held {most} of the answer");
+    assert!(
+        most <= 8000 + u64::from(MSS),
+        "the relay held {most} of the answer"
+    );
     assert!(most >= 8000, "the buffer filled: {most}");
     let stuck = net.other.send_buffered();
     assert!(stuck > 0, "the other host is held back");
@@ -453,7 +481,12 @@ fn the_memory_bound_counts_both_directions() {
     assert_eq!(cfg.max_relays(), 1);
     let (a, b) = hosts(Port::Wired);
     let opener = Tcp::connect(manual(8000), a, b, 0);
-    let mut net = Net::new(cfg.clone(), Port::Wired, opener, Tcp::listen(manual(8000), b, a));
+    let mut net = Net::new(
+        cfg.clone(),
+        Port::Wired,
+        opener,
+        Tcp::listen(manual(8000), b, a),
+    );
     assert!(net.run_until(SEC, |n| n.other.state() == State::Established));
     let (mut up, mut down, mut most) = (0, 0, 0);
     while net.now < 10 * SEC {
@@ -463,10 +496,19 @@ fn the_memory_bound_counts_both_directions() {
         net.step();
         let (on, back) = (net.bs.relay_bytes(), net.bs.relay_bytes_back());
         assert!(on.held() <= direction_bound(&cfg) && back.held() <= direction_bound(&cfg));
-        most = most.max(on.held() + back.held()).max(net.bs.probe().held_bytes);
+        most = most
+            .max(on.held() + back.held())
+            .max(net.bs.probe().held_bytes);
     }
-    assert!(most <= cfg.max_memory, "{most} held, bound {}", cfg.max_memory);
-    assert!(most > u64::from(cfg.relay_bytes + MSS), "both directions held bytes: {most}");
+    assert!(
+        most <= cfg.max_memory,
+        "{most} held, bound {}",
+        cfg.max_memory
+    );
+    assert!(
+        most > u64::from(cfg.relay_bytes + MSS),
+        "both directions held bytes: {most}"
+    );
     let allocated = net.bs.relay_bytes().allocated() + net.bs.relay_bytes_back().allocated();
     assert!(
         allocated > direction_bound(&cfg) as usize && allocated <= cfg.max_memory as usize,

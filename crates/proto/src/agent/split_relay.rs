@@ -314,7 +314,10 @@ impl<P> SplitRelay<P> {
 
     /// Bytes held both ways: received from one host and not yet acknowledged by the other.
     pub(super) fn held(&self) -> u64 {
-        self.near.unread() + self.far.send_buffered() + self.far.unread() + self.near.send_buffered()
+        self.near.unread()
+            + self.far.send_buffered()
+            + self.far.unread()
+            + self.near.send_buffered()
     }
 
     /// What the relay reports: its far half, the sender the base station runs itself.
