@@ -104,6 +104,9 @@ agent_counters! {
         pub relayed_bytes,
         /// Bytes the relays wrote back towards the connection's opener (its answers).
         pub answered_bytes,
+        /// Segments the relays' halves facing the openers retransmitted (the answers' local
+        /// retransmissions, and their handshakes' and FINs').
+        pub back_retransmissions,
     }
 }
 
@@ -140,6 +143,8 @@ pub struct SplitAgent<P> {
     done_retransmissions: u64,
     /// Bytes relays removed wrote each way: (towards the other host, back to the opener).
     done_bytes: (u64, u64),
+    /// Retransmissions of relays removed towards their openers.
+    done_back_retransmissions: u64,
     /// The most any relay buffer ever held.
     max_relay: u64,
     /// What [`SplitAgent::relay_bytes`] shows before the first relay.
@@ -161,6 +166,7 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             idle_removed: 0,
             done_retransmissions: 0,
             done_bytes: (0, 0),
+            done_back_retransmissions: 0,
             max_relay: 0,
             empty: RelayBytes::new(direction_bound(&cfg)),
             cfg,
@@ -215,6 +221,7 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
         self.done_retransmissions += r.far.stats().rexmt_segs;
         self.done_bytes.0 += r.written;
         self.done_bytes.1 += r.written_back;
+        self.done_back_retransmissions += r.near.stats().rexmt_segs;
         self.max_relay = self.max_relay.max(r.max_relay);
         if self.done.len() >= REMEMBERED {
             self.done.pop_front();
@@ -407,6 +414,12 @@ impl<P> SplitAgent<P> {
             relayed_bytes: self.done_bytes.0 + self.relays.values().map(|r| r.written).sum::<u64>(),
             answered_bytes: self.done_bytes.1
                 + self.relays.values().map(|r| r.written_back).sum::<u64>(),
+            back_retransmissions: self.done_back_retransmissions
+                + self
+                    .relays
+                    .values()
+                    .map(|r| r.near.stats().rexmt_segs)
+                    .sum::<u64>(),
         }
     }
 }

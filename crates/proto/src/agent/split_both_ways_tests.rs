@@ -281,6 +281,13 @@ fn a_request_and_its_answer_cross_the_relay_intact_both_ways() {
         assert!(net.wireless_data > 11, "losses on the air were repaired");
         let s = net.bs.stats();
         assert_eq!((s.relays, s.relayed_bytes, s.answered_bytes), (1, n, m));
+        if side == Port::Wireless {
+            // the answer crossed the lossy hop from the relay's near half: it repaired the losses
+            assert!(
+                s.back_retransmissions > 0,
+                "the relay resent the lost answer"
+            );
+        }
         assert_eq!(net.bs.segments_without_bytes(), 0);
         assert_eq!(
             net.bs.relay_bytes_back().base(),
