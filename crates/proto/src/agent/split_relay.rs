@@ -78,7 +78,8 @@ pub(super) struct SplitRelay<P> {
     pub(super) written: u64,
     /// Bytes the relay has written into the near half (the other host's answer).
     pub(super) written_back: u64,
-    /// What the far half's window was last told the near half holds of the reverse direction.
+    /// What the far half's window was last told, at the end of a pump, that the near half holds of
+    /// the reverse direction.
     back_reserved: u64,
     /// Segments sent without their bytes, the store not holding them (never, unless the relay is
     /// wrong: the receiver's digest would then fail).
@@ -193,25 +194,9 @@ impl<P: SegmentView + BuildPacket + Clone> SplitRelay<P> {
         if w.stats().dropped && m.state() != State::Closed {
             m.abort();
         }
-        let n = w.unread().min(m.send_space());
-        if n > 0 {
-            // reserve the bytes on the far side before the near side reads them: a read may
-            // advertise a window at once, and that window must already count the bytes as
-            // held, or the opener may send them once more (docs/fuzzing.md, finding 4)
-            let taken = m.write(now, n);
-            self.written += taken;
-            w.set_reserved(m.send_buffered());
-            w.read(now, taken);
-        }
+        self.written += relay_unread(now, w, m);
         // the reverse direction, the same way: the other host's answer into the near half
-        let n = m.unread().min(w.send_space());
-        if n > 0 {
-            let taken = w.write(now, n);
-            self.written_back += taken;
-            m.set_reserved(w.send_buffered());
-            self.back_reserved = w.send_buffered();
-            m.read(now, taken);
-        }
+        self.written_back += relay_unread(now, m, w);
         // end of file read on one side: shutdown(SHUT_WR) on the other, whose FIN follows what
         // was written into it (RFC 793 section 3.5); the other direction goes on
         if w.at_eof() {
@@ -244,6 +229,22 @@ impl<P: SegmentView + BuildPacket + Clone> SplitRelay<P> {
         self.missing += send(&mut self.near, &self.back, like, near_port, out);
         self.missing += send(&mut self.far, &self.bytes, like, far_port, out);
     }
+}
+
+/// Writes into `to` what `from` has received and not read, as far as `to`'s send buffer takes
+/// it (a relay process's `read()` from one socket and `write()` into the other); returns the
+/// bytes moved. The bytes are reserved in `from`'s window before `from` reads them: a read may
+/// advertise a window at once, and that window must already count them as held, or the sending
+/// host may send them once more (docs/fuzzing.md, finding 4).
+fn relay_unread(now: Time, from: &mut Tcp, to: &mut Tcp) -> u64 {
+    let n = from.unread().min(to.send_space());
+    if n == 0 {
+        return 0;
+    }
+    let taken = to.write(now, n);
+    from.set_reserved(to.send_buffered());
+    from.read(now, taken);
+    taken
 }
 
 /// Stores the bytes `packet` carries for `tcp`, the half that received its segment `seg`, in
