@@ -374,10 +374,13 @@ fn network_table(out: &mut String, r: &RunResult, fill: &dyn Fn(usize) -> Filled
         // a split base station's relays, one per connection (proto/src/agent/split.rs)
         line!(
             out,
-            "  split relays {} (at most {} at once), connections not split {}",
+            "  split relays {} (at most {} at once), connections not split {}, bytes relayed {} \
+             on and {} back",
             r.agent_total("relays"),
             r.agent_total("relays_most"),
-            r.agent_total("unsplit")
+            r.agent_total("unsplit"),
+            r.agent_total("relayed_bytes"),
+            r.agent_total("answered_bytes")
         );
     }
     handoff_lines(out, r);

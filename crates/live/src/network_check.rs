@@ -9,7 +9,6 @@ use snooplab_proto::agent::handoff::Scheme;
 use snooplab_proto::time::SEC;
 use snooplab_sim::network::file::Stack;
 use snooplab_sim::network::{Network, NodeId, NodeKind};
-use snooplab_sim::protocol::AgentKind;
 use snooplab_sim::Scenario;
 
 use crate::config::{check_segment_and_window, NetworkConfig};
@@ -108,29 +107,9 @@ fn validate(cfg: &NetworkConfig, net: &Network, hosts: &LiveHosts) -> Result<(),
             net.nodes[h.mobile].name
         ));
     }
-    // a split base station makes a relay per connection, from either side (`proto/src/agent/
-    // split.rs`), but each relay carries bytes one way, from the connection's opener (paper 000
-    // section III-C's bulk transfer): the user's programs talk both ways (a request and its
-    // answer; issue 52 leaves that for later)
-    let split = |k: &NodeKind| {
-        matches!(
-            k,
-            NodeKind::BaseStation {
-                agent: AgentKind::Split { .. },
-                ..
-            }
-        )
-    };
-    if let Some(n) = net.nodes.iter().find(|n| split(&n.kind)) {
-        if !cfg.exec.is_empty() {
-            return Err(format!(
-                "node '{}': a split base station relays each connection's bytes one way, from \
-                 the host that opened it, and --exec programs talk both ways (a request and \
-                 its answer): run split with snooplab's own transfer (no --exec)",
-                n.name
-            ));
-        }
-    }
+    // a split base station makes a relay per connection, from either side, and each relay
+    // carries both directions (`proto/src/agent/split_relay.rs`): the user's programs (a request
+    // and its answer) run through it like snooplab's own transfer
     if !cfg.exec.is_empty() {
         if let Some(&(n, _)) = hosts.modelled.first() {
             return Err(format!(
@@ -195,5 +174,22 @@ mod tests {
         let sc = Scenario::paper000(Protocol::E2e, Env::Lan, 1024, 1);
         let e = LiveNetwork::check(config(sc)).unwrap_err();
         assert!(e.starts_with("flow 'flow0': buffer 1k is less than"), "{e}");
+    }
+
+    /// A split base station's relays carry both directions: the user's programs (a request and
+    /// its answer) run through it.
+    #[test]
+    fn a_split_base_station_runs_the_users_programs() {
+        for p in [Protocol::Split, Protocol::SplitSmart] {
+            let mut cfg = config(Scenario::paper000(p, Env::Lan, 32 * 1024, 1));
+            cfg.exec = vec![
+                ExecSpec::parse("fh=python3 -m http.server 8080").unwrap_or_else(|e| panic!("{e}")),
+                ExecSpec::parse("mh=wget -q -O /dev/null http://10.0.0.1:8080/")
+                    .unwrap_or_else(|e| panic!("{e}")),
+            ];
+            if let Err(e) = LiveNetwork::check(cfg) {
+                panic!("{p:?}: {e}");
+            }
+        }
     }
 }

@@ -13,6 +13,8 @@ mod router;
 pub mod snoop;
 pub mod split;
 #[cfg(test)]
+mod split_both_ways_tests;
+#[cfg(test)]
 mod split_bytes_tests;
 mod split_relay;
 #[cfg(test)]

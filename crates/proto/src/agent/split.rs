@@ -1,6 +1,7 @@
 //! SPLIT and SPLIT-SMART (paper 000 section III-C): the base station terminates each TCP
-//! connection that crosses it and relays its bytes over a second connection, through one bounded
-//! buffer per connection (64 KB in the paper's experiments).
+//! connection that crosses it and relays its bytes over a second connection, through a bounded
+//! buffer per connection and direction (64 KB in the paper's experiments, whose transfers go one
+//! way; a request and its answer go both, as through I-TCP's or a split PEP's relay process).
 //!
 //! The paper's base station split its one connection; I-TCP and the split proxies in use (PEPsal
 //! on satellite gateways, cellular operators' PEPs) split every connection that crosses them, each
@@ -8,7 +9,8 @@
 //! ([`SplitRelay`], `split_relay.rs`), keyed by the connection's two ends, made when a SYN arrives
 //! from either side and removed once both of its halves are closed: at once after a reset, and
 //! after a close once TIME_WAIT is over, or once it has been idle for [`IDLE_LIMIT`] (both seen
-//! when a new connection comes, so no timer of the base station's changes for them). Each relay holds at most [`store_bound`] bytes; all of
+//! when a new connection comes, so no timer of the base station's changes for them). Each relay
+//! holds at most [`store_bound`] bytes, both directions counted; all of
 //! them together at most [`SplitConfig::max_memory`]: a connection that would need more is not
 //! split but forwarded end to end, and counted (`unsplit`).
 //!
@@ -20,7 +22,7 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::relay_bytes::RelayBytes;
 use super::snoop::BuildPacket;
-pub use super::split_relay::store_bound;
+pub use super::split_relay::{direction_bound, store_bound};
 use super::split_relay::{reset, SplitRelay, TIME_WAIT};
 use super::{
     agent_counters, Agent, AgentProbe, Counters, Port, Relay, RelayReport, SegmentView, Transmit,
@@ -35,10 +37,10 @@ use crate::time::{Time, SEC};
 /// its probes). A relay whose halves are both closed goes at once.
 pub const IDLE_LIMIT: Time = (2 * 3600 + 4 * 60) * SEC;
 
-/// The most bytes all of a base station's relays may hold together by default: 64 MiB, about 490
-/// of paper 000's relays (64 KB buffer + 64 KB wired window + a segment each), over twice the
-/// 200 connections of a busy cell (issue 52's measure), while a flood of SYNs can take no more
-/// than that of the machine's memory.
+/// The most bytes all of a base station's relays may hold together by default: 64 MiB, about 245
+/// of paper 000's relays (each way a 64 KB buffer + a 64 KB window + a segment), over the 200
+/// connections of a busy cell (issue 52's measure), while a flood of SYNs can take no more than
+/// that of the machine's memory.
 pub const DEFAULT_RELAY_MEMORY: u64 = 64 << 20;
 
 /// The most closed, forwarded and finished connections the agent remembers (each a few dozen
@@ -53,7 +55,7 @@ pub struct SplitConfig {
     /// The base station's connection to the other host (a relay sender: Reno, or the SMART
     /// sender towards a mobile host).
     pub wireless: TcpConfig,
-    /// The relay buffer shared by both connections of one relay, in bytes.
+    /// The relay buffer shared by both connections of one relay, in bytes, each way.
     pub relay_bytes: u32,
     /// The most bytes all relays may hold together ([`store_bound`] each): a connection beyond
     /// it is forwarded end to end.
@@ -98,6 +100,13 @@ agent_counters! {
         pub unsplit,
         /// Relays removed after their idle limit.
         pub relays_idle,
+        /// Bytes the relays wrote on towards the host that did not open the connection.
+        pub relayed_bytes,
+        /// Bytes the relays wrote back towards the connection's opener (its answers).
+        pub answered_bytes,
+        /// Segments the relays' halves facing the openers retransmitted (the answers' local
+        /// retransmissions, and their handshakes' and FINs').
+        pub back_retransmissions,
     }
 }
 
@@ -132,6 +141,10 @@ pub struct SplitAgent<P> {
     idle_removed: u64,
     /// Local retransmissions of relays removed.
     done_retransmissions: u64,
+    /// Bytes relays removed wrote each way: (towards the other host, back to the opener).
+    done_bytes: (u64, u64),
+    /// Retransmissions of relays removed towards their openers.
+    done_back_retransmissions: u64,
     /// The most any relay buffer ever held.
     max_relay: u64,
     /// What [`SplitAgent::relay_bytes`] shows before the first relay.
@@ -152,8 +165,10 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             unsplit_count: 0,
             idle_removed: 0,
             done_retransmissions: 0,
+            done_bytes: (0, 0),
+            done_back_retransmissions: 0,
             max_relay: 0,
-            empty: RelayBytes::new(store_bound(&cfg)),
+            empty: RelayBytes::new(direction_bound(&cfg)),
             cfg,
         }
     }
@@ -163,12 +178,17 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
         self.relays.values().min_by_key(|r| r.index)
     }
 
-    /// The first relay's bytes held now (empty in a modelled run).
+    /// The first relay's bytes held now on their way from the opener (empty in a modelled run).
     pub fn relay_bytes(&self) -> &RelayBytes {
         self.first().map_or(&self.empty, |r| &r.bytes)
     }
 
-    /// Far-half segments that had to go without their bytes: 0 unless a relay is wrong.
+    /// The first relay's bytes held now on their way back to the opener (empty in a modelled run).
+    pub fn relay_bytes_back(&self) -> &RelayBytes {
+        self.first().map_or(&self.empty, |r| &r.back)
+    }
+
+    /// Segments that had to go without their bytes: 0 unless a relay is wrong.
     pub fn segments_without_bytes(&self) -> u64 {
         self.relays.values().map(|r| r.missing).sum()
     }
@@ -199,6 +219,9 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
     fn remove(&mut self, key: &Key) -> Option<SplitRelay<P>> {
         let r = self.relays.remove(key)?;
         self.done_retransmissions += r.far.stats().rexmt_segs;
+        self.done_bytes.0 += r.written;
+        self.done_bytes.1 += r.written_back;
+        self.done_back_retransmissions += r.near.stats().rexmt_segs;
         self.max_relay = self.max_relay.max(r.max_relay);
         if self.done.len() >= REMEMBERED {
             self.done.pop_front();
@@ -388,6 +411,15 @@ impl<P> SplitAgent<P> {
             relays_most: self.most,
             unsplit: self.unsplit_count,
             relays_idle: self.idle_removed,
+            relayed_bytes: self.done_bytes.0 + self.relays.values().map(|r| r.written).sum::<u64>(),
+            answered_bytes: self.done_bytes.1
+                + self.relays.values().map(|r| r.written_back).sum::<u64>(),
+            back_retransmissions: self.done_back_retransmissions
+                + self
+                    .relays
+                    .values()
+                    .map(|r| r.near.stats().rexmt_segs)
+                    .sum::<u64>(),
         }
     }
 }

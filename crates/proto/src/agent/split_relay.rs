@@ -3,12 +3,22 @@
 //! keeps one of these per connection, made at the connection's SYN.
 //!
 //! The half facing the host that opened the connection (its SYN's sender) is a passive open that
-//! answers for the other host: it receives the opener's bytes. The other half is an active open
-//! towards the other host, answering for the opener: it sends them on. Paper 000 opens from the
-//! fixed host (the near half is wired, the far half wireless); a mobile host's SYN makes the
-//! mirror image. The relay's ACKs to the opener are not end to end: they cover data the other
-//! host may never have received. The near half is back-pressured when the buffer is full: its
-//! advertised window is what remains of the buffer.
+//! answers for the other host; the other half is an active open towards the other host, answering
+//! for the opener. Paper 000 opens from the fixed host (the near half is wired, the far half
+//! wireless); a mobile host's SYN makes the mirror image. The relay's ACKs are not end to end:
+//! they cover data the other host may never have received.
+//!
+//! The relay carries both directions, as an I-TCP relay or a split PEP's relay process does (it
+//! reads each socket and writes into the other): what the near half receives is written into the
+//! far half (paper 000's bulk transfer), and what the far half receives (the other host's answer:
+//! an HTTP response) into the near half. Each direction has its own buffer of
+//! [`SplitConfig::relay_bytes`] and, when the packets carry real bytes, its own [`RelayBytes`];
+//! the receiving half is back-pressured when its direction's buffer is full: its advertised
+//! window is what remains of that buffer. A FIN closes the other half once its direction has
+//! drained (RFC 793 section 3.5's half-close: a relay process that reads end of file calls
+//! `shutdown(SHUT_WR)` on the other socket, whose FIN follows the bytes already written), and the
+//! other direction goes on until its own FIN. Paper 000's transfers are one way: the reverse
+//! direction then carries nothing and changes nothing.
 //!
 //! When the far half gives up (12 retransmissions of one segment), the relay can never deliver
 //! what it holds: it aborts the opener's connection with a reset, as a relay process whose socket
@@ -16,9 +26,10 @@
 //! for good and the opener sent persist probes until the run's time cap.
 //!
 //! Between kernel hosts (the live mode) the packets carry real bytes and the relay carries them
-//! too: what the near half receives is stored by its offset in the transfer ([`RelayBytes`]) and
-//! what the far half sends takes its bytes from there, first or again; the other host's ACKs
-//! release them. A modelled run's packets carry none, and nothing is stored or allocated.
+//! too: what a half receives is stored by its offset in its direction's stream ([`RelayBytes`])
+//! and what the other half sends takes its bytes from there, first or again; the receiving
+//! host's ACKs release them. A modelled run's packets carry none, and nothing is stored or
+//! allocated.
 
 use std::collections::VecDeque;
 
@@ -49,22 +60,29 @@ pub(super) struct SplitRelay<P> {
     pub(super) index: u64,
     /// The port the connection was opened from (the fixed host's in paper 000).
     pub(super) near_port: Port,
-    /// The passive open, facing the opener: receives its bytes.
+    /// The passive open, facing the opener: receives its bytes and sends the other host's on.
     pub(super) near: Tcp,
-    /// The active open, facing the other host: sends the bytes on.
+    /// The active open, facing the other host: sends the opener's bytes on and receives its answer.
     pub(super) far: Tcp,
     /// A packet of the connection, to build outgoing packets from.
     template: P,
-    /// The most the relay buffer ever held.
+    /// The most either direction's relay buffer ever held.
     pub(super) max_relay: u64,
     /// When the far half gave up, and the bytes held then.
     pub(super) gave_up: Option<(Time, u64)>,
-    /// The relayed bytes, when the packets carry real ones.
+    /// The opener's bytes on their way to the other host, when the packets carry real ones.
     pub(super) bytes: RelayBytes,
-    /// Bytes the relay has written into the far half.
-    written: u64,
-    /// Far-half segments sent without their bytes, the store not holding them (never, unless the
-    /// relay is wrong: the receiver's digest would then fail).
+    /// The other host's bytes on their way to the opener, when the packets carry real ones.
+    pub(super) back: RelayBytes,
+    /// Bytes the relay has written into the far half (the opener's).
+    pub(super) written: u64,
+    /// Bytes the relay has written into the near half (the other host's answer).
+    pub(super) written_back: u64,
+    /// What the far half's window was last told, at the end of a pump, that the near half holds of
+    /// the reverse direction.
+    back_reserved: u64,
+    /// Segments sent without their bytes, the store not holding them (never, unless the relay is
+    /// wrong: the receiver's digest would then fail).
     pub(super) missing: u64,
     /// When a packet of the connection last arrived (for the idle limit).
     pub(super) last_seen: Time,
@@ -87,6 +105,10 @@ impl<P: SegmentView + BuildPacket + Clone> SplitRelay<P> {
         near_cfg.iss = near_cfg.iss.wrapping_add(shift);
         let mut far_cfg = cfg.wireless.clone();
         far_cfg.sndbuf = cfg.relay_bytes;
+        // the reverse direction's buffer: the far half receives into it, the near half sends
+        // from it (`TcpConfig::relay` gives both halves the relay buffer each way already)
+        far_cfg.rcvbuf = cfg.relay_bytes;
+        near_cfg.sndbuf = cfg.relay_bytes;
         far_cfg.iss = far_cfg.iss.wrapping_add(shift);
         if from == Port::Wireless {
             // the sender faces the wired side: the wired relay's recovery (Reno); SMART needs
@@ -101,8 +123,11 @@ impl<P: SegmentView + BuildPacket + Clone> SplitRelay<P> {
             template: packet.clone(),
             max_relay: 0,
             gave_up: None,
-            bytes: RelayBytes::new(store_bound(cfg)),
+            bytes: RelayBytes::new(direction_bound(cfg)),
+            back: RelayBytes::new(direction_bound(cfg)),
             written: 0,
+            written_back: 0,
+            back_reserved: 0,
             missing: 0,
             last_seen: now,
         }
@@ -121,6 +146,7 @@ impl<P: SegmentView + BuildPacket + Clone> SplitRelay<P> {
         self.last_seen = now;
         if from != self.near_port {
             self.far.on_segment(now, seg);
+            keep(&mut self.back, &self.far, seg, packet);
             return true;
         }
         if self.gave_up.is_some() && !seg.flags.contains(Flags::RST) {
@@ -130,17 +156,7 @@ impl<P: SegmentView + BuildPacket + Clone> SplitRelay<P> {
             return false;
         }
         self.near.on_segment(now, seg);
-        // the bytes, kept until the other host acknowledges them: stored after the segment,
-        // whose SYN gives the stream's start, and before the pump, which may send them on at
-        // once (once the opener's SYN has given the stream's start: before, the offsets mean
-        // nothing)
-        let synced = !matches!(self.near.state(), State::Closed | State::Listen);
-        if let Some(data) = packet.payload().filter(|_| seg.len > 0 && synced) {
-            let start = self.near.irs() + 1;
-            let n = data.len().min(seg.len as usize);
-            self.bytes
-                .store(self.bytes.position(start, seg.seq), &data[..n]);
-        }
+        keep(&mut self.bytes, &self.near, seg, packet);
         true
     }
 
@@ -173,59 +189,105 @@ impl<P: SegmentView + BuildPacket + Clone> SplitRelay<P> {
         if m.stats().reset_received && w.state() != State::Closed {
             w.abort();
         }
-        let n = w.unread().min(m.send_space());
-        if n > 0 {
-            // reserve the bytes on the far side before the near side reads them: a read may
-            // advertise a window at once, and that window must already count the bytes as
-            // held, or the opener may send them once more (docs/fuzzing.md, finding 4)
-            let taken = m.write(now, n);
-            self.written += taken;
-            w.set_reserved(m.send_buffered());
-            w.read(now, taken);
+        // the near half gave up on the opener (it can now have data of its own to send): nothing
+        // more can reach the opener, and the relay drops the other side too
+        if w.stats().dropped && m.state() != State::Closed {
+            m.abort();
         }
+        self.written += relay_unread(now, w, m);
+        // the reverse direction, the same way: the other host's answer into the near half
+        self.written_back += relay_unread(now, m, w);
+        // end of file read on one side: shutdown(SHUT_WR) on the other, whose FIN follows what
+        // was written into it (RFC 793 section 3.5); the other direction goes on
         if w.at_eof() {
             m.close(now);
         }
-        if m.at_eof() && w.at_eof() {
-            // the other host closed too: the relay closes its socket to the opener, which
-            // otherwise would wait in FIN_WAIT_2 for good
+        if m.at_eof() {
             w.close(now);
         }
-        // the shared buffer: what the far side still holds limits the near window
+        // each direction's buffer: what the sending half still holds limits the receiving
+        // half's window
         w.set_reserved(m.send_buffered());
         w.poke(now);
-        self.max_relay = self.max_relay.max(w.unread() + m.send_buffered());
-        // what the other host acknowledged is never sent again
+        if self.back_reserved != w.send_buffered() {
+            // only when the reverse direction holds or held something: a one-way transfer's far
+            // half is never poked, as before the relay carried both ways
+            self.back_reserved = w.send_buffered();
+            m.set_reserved(self.back_reserved);
+            m.poke(now);
+        }
+        let forward = w.unread() + m.send_buffered();
+        let reverse = m.unread() + w.send_buffered();
+        self.max_relay = self.max_relay.max(forward).max(reverse);
+        // what the receiving host acknowledged is never sent again
         self.bytes
             .release(self.written.saturating_sub(m.send_buffered()));
+        self.back
+            .release(self.written_back.saturating_sub(w.send_buffered()));
+        let (near_port, far_port) = (self.near_port, self.near_port.opposite());
         let like = &self.template;
-        let far_port = self.near_port.opposite();
-        while let Some((seg, kind)) = self.near.poll_transmit() {
-            out.push_back(Transmit {
-                port: self.near_port,
-                packet: P::build(&seg, like),
-                priority: Priority::Normal,
-                origin: Origin::Endpoint(kind),
-            });
-        }
-        let start = self.far.iss() + 1;
-        while let Some((seg, kind)) = self.far.poll_transmit() {
-            let packet = match carried(&self.bytes, start, &seg) {
-                Carried::Bytes(b) => P::build_with_payload(&seg, like, &b),
-                Carried::Modelled => P::build(&seg, like),
-                Carried::Missing => {
-                    self.missing += 1;
-                    P::build(&seg, like)
-                }
-            };
-            out.push_back(Transmit {
-                port: far_port,
-                packet,
-                priority: Priority::Normal,
-                origin: Origin::Endpoint(kind),
-            });
-        }
+        self.missing += send(&mut self.near, &self.back, like, near_port, out);
+        self.missing += send(&mut self.far, &self.bytes, like, far_port, out);
     }
+}
+
+/// Writes into `to` what `from` has received and not read, as far as `to`'s send buffer takes
+/// it (a relay process's `read()` from one socket and `write()` into the other); returns the
+/// bytes moved. The bytes are reserved in `from`'s window before `from` reads them: a read may
+/// advertise a window at once, and that window must already count them as held, or the sending
+/// host may send them once more (docs/fuzzing.md, finding 4).
+fn relay_unread(now: Time, from: &mut Tcp, to: &mut Tcp) -> u64 {
+    let n = from.unread().min(to.send_space());
+    if n == 0 {
+        return 0;
+    }
+    let taken = to.write(now, n);
+    from.set_reserved(to.send_buffered());
+    from.read(now, taken);
+    taken
+}
+
+/// Stores the bytes `packet` carries for `tcp`, the half that received its segment `seg`, in
+/// `store`, kept until the host the other half sends to acknowledges them: after the segment,
+/// whose SYN gives the stream's start (before, the offsets mean nothing), and before the pump,
+/// which may send them on at once.
+fn keep<P: SegmentView>(store: &mut RelayBytes, tcp: &Tcp, seg: &Segment, packet: &P) {
+    let synced = !matches!(tcp.state(), State::Closed | State::Listen | State::SynSent);
+    if let Some(data) = packet.payload().filter(|_| seg.len > 0 && synced) {
+        let start = tcp.irs() + 1;
+        let n = data.len().min(seg.len as usize);
+        store.store(store.position(start, seg.seq), &data[..n]);
+    }
+}
+
+/// Queues on `port` what `tcp` wants to send, each data segment with its bytes from `store`
+/// when the relay carries real ones. Returns how many went without their bytes.
+fn send<P: BuildPacket>(
+    tcp: &mut Tcp,
+    store: &RelayBytes,
+    like: &P,
+    port: Port,
+    out: &mut VecDeque<Transmit<P>>,
+) -> u64 {
+    let start = tcp.iss() + 1;
+    let mut missing = 0;
+    while let Some((seg, kind)) = tcp.poll_transmit() {
+        let packet = match carried(store, start, &seg) {
+            Carried::Bytes(b) => P::build_with_payload(&seg, like, &b),
+            Carried::Modelled => P::build(&seg, like),
+            Carried::Missing => {
+                missing += 1;
+                P::build(&seg, like)
+            }
+        };
+        out.push_back(Transmit {
+            port,
+            packet,
+            priority: Priority::Normal,
+            origin: Origin::Endpoint(kind),
+        });
+    }
+    missing
 }
 
 impl<P> SplitRelay<P> {
@@ -251,9 +313,12 @@ impl<P> SplitRelay<P> {
         self.near.is_finished() && self.far.is_finished() && self.poll_timeout().is_none()
     }
 
-    /// Bytes held: read from the opener and not yet acknowledged by the other host.
+    /// Bytes held both ways: received from one host and not yet acknowledged by the other.
     pub(super) fn held(&self) -> u64 {
-        self.near.unread() + self.far.send_buffered()
+        self.near.unread()
+            + self.far.send_buffered()
+            + self.far.unread()
+            + self.near.send_buffered()
     }
 
     /// What the relay reports: its far half, the sender the base station runs itself.
@@ -267,13 +332,18 @@ impl<P> SplitRelay<P> {
     }
 }
 
-/// The most bytes one relay stores: the relay buffer (read from the opener, not yet acknowledged
-/// by the other host) plus the near receive window ([`SplitRelay::open`] makes it the relay
-/// buffer, which 4.4BSD's `tcp_mss()` rounds up to whole segments): every byte the opener may send
-/// beyond what the other host acknowledged.
+/// The most bytes one relay stores: both directions' [`direction_bound`].
 pub fn store_bound(cfg: &SplitConfig) -> u64 {
+    2 * direction_bound(cfg)
+}
+
+/// The most bytes one direction of a relay stores: the relay buffer (received from one host, not
+/// yet acknowledged by the other) plus the receiving half's window ([`SplitRelay::open`] makes it
+/// the relay buffer, which 4.4BSD's `tcp_mss()` rounds up to whole segments): every byte the
+/// sending host may send beyond what the other host acknowledged.
+pub fn direction_bound(cfg: &SplitConfig) -> u64 {
     let relay = u64::from(cfg.relay_bytes);
-    relay + relay + u64::from(cfg.wired.mss)
+    relay + relay + u64::from(cfg.wired.mss.max(cfg.wireless.mss))
 }
 
 /// What a far-half segment carries.

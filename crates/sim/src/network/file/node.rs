@@ -38,7 +38,7 @@ pub struct NodeTable {
     /// fraction of its maximum [default: 0.75, paper 004].
     pub queue_threshold: Option<f64>,
     /// Split base stations: the most bytes all of its relays (one per connection) may hold
-    /// together; a connection beyond it is forwarded end to end [default: 64M, about 490 of
+    /// together; a connection beyond it is forwarded end to end [default: 64M, about 245 of
     /// paper 000's relays: `snooplab_proto::agent::split::DEFAULT_RELAY_MEMORY`].
     pub relay_memory: Option<SizeValue>,
     /// Hosts: `model` (the engine's TCP) or `kernel` (a real host: in `snooplab live` a network
