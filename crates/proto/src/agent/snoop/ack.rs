@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 use super::{sack, BuildPacket, Conn, ConnKey, SnoopAgent, SnoopConfig};
 use crate::agent::{Origin, Port, Priority, SegmentView, Transmit};
 use crate::segment::{Flags, Segment};
+use crate::seq::Seq;
 use crate::time::Time;
 
 /// Whether an ACK repeating the last acknowledgment is the receiver's window update: its window is
@@ -120,6 +121,11 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
                     &seg,
                     &packet,
                 );
+                if sack::new_ack_opens_recovery(&self.cfg, conn.recovery_until, &seg) {
+                    // the duplicate-ACK rule's loss detection and retransmissions; the ACK itself
+                    // is new and goes on whatever that rule would do with a duplicate
+                    on_dupack(&self.cfg, &mut self.out, &mut self.stats, conn, now, &seg);
+                }
                 let packet = if self.cfg.hide_repaired_sack {
                     sack::hide_repaired_holes(conn, &seg, packet)
                 } else {
@@ -205,6 +211,10 @@ fn on_new_ack<P: Clone>(
             }
         }
         conn.rexmt_deadline = Some(now + rto);
+        if let Some(bound) = sack::partial_ack_bound(cfg, seg) {
+            let index = conn.forwarded;
+            conn.forwarded += resend_missing_below(cfg, out, stats, conn, now, bound, index);
+        }
     }
     freed
 }
@@ -277,27 +287,7 @@ fn on_dupack<P: Clone>(
         verdict = Verdict::Propagate;
     }
     if let Some(s) = bound {
-        let srtt = conn.srtt.unwrap_or(cfg.min_timeout);
-        for e in conn.cache.iter_mut() {
-            if !e.seq.lt(s) {
-                break;
-            }
-            let due = e.local_rexmits == 0 || now.saturating_sub(e.last_tx) >= srtt;
-            if !e.received && !e.sender_rexmit && due && !e.queued(known) {
-                retransmit(
-                    out,
-                    stats,
-                    e,
-                    forwarded + resent,
-                    now,
-                    cfg.priority_retransmit,
-                );
-                resent += 1;
-                conn.timed_tainted = true;
-                conn.recovery_until = conn.recovery_until.or(last_seen);
-                conn.rexmt_deadline = Some(now + rto);
-            }
-        }
+        resent += resend_missing_below(cfg, out, stats, conn, now, s, forwarded + resent);
     }
     conn.forwarded += resent;
     if cfg.suppress_dupacks {
@@ -305,6 +295,41 @@ fn on_dupack<P: Clone>(
     } else {
         Verdict::Propagate
     }
+}
+
+/// Snoop's selective rule: every cached segment below `bound` that has not reached the mobile
+/// host (SMART or SACK information says which have), that the sender has not resent and no copy
+/// of which waits in the base station's queue, is resent, at most once per wireless RTT. The
+/// first goes out as packet number `index`. Returns how many were resent; the caller counts them
+/// as forwarded.
+fn resend_missing_below<P: Clone>(
+    cfg: &SnoopConfig,
+    out: &mut VecDeque<Transmit<P>>,
+    stats: &mut super::SnoopStats,
+    conn: &mut Conn<P>,
+    now: Time,
+    bound: Seq,
+    index: u64,
+) -> u64 {
+    let rto = round_trip_timeout(cfg, conn);
+    let srtt = conn.srtt.unwrap_or(cfg.min_timeout);
+    let known = conn.departures_known;
+    let last_seen = conn.last_seen;
+    let mut resent = 0u64;
+    for e in conn.cache.iter_mut() {
+        if !e.seq.lt(bound) {
+            break;
+        }
+        let due = e.local_rexmits == 0 || now.saturating_sub(e.last_tx) >= srtt;
+        if !e.received && !e.sender_rexmit && due && !e.queued(known) {
+            retransmit(out, stats, e, index + resent, now, cfg.priority_retransmit);
+            resent += 1;
+            conn.timed_tainted = true;
+            conn.recovery_until = conn.recovery_until.or(last_seen);
+            conn.rexmt_deadline = Some(now + rto);
+        }
+    }
+    resent
 }
 
 /// Resends a cached segment: ahead of queued traffic when `priority`, else behind it.

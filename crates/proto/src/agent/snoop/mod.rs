@@ -494,4 +494,6 @@ impl<P: SegmentView + BuildPacket + Clone> Mirror<P> for SnoopAgent<P> {
 }
 
 #[cfg(test)]
+mod sack_tests;
+#[cfg(test)]
 mod tests;

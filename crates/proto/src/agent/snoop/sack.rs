@@ -7,9 +7,10 @@
 //!   above plain snoop and 8% above no agent for an ns-2 SACK sender, plain snoop being worse than
 //!   no agent. What it does is our reading, each point named as one: (a) it starts from the ns-2
 //!   snoop, paper 000's settings; (b) the SACK blocks of an ACK mark the cached segments they
-//!   cover as received ([`mark_sacked`]); (c) a duplicate ACK with a block above its
+//!   cover as received ([`mark_sacked`]); (c) an ACK, duplicate or new, with a block above its
 //!   acknowledgment shows the segment at the ACK missing at once, as SMART does in paper 000's
-//!   LL-SMART-TCP-AWARE, instead of counting duplicates to the threshold ([`loss_bound`]); (d)
+//!   LL-SMART-TCP-AWARE, instead of counting duplicates to the threshold ([`loss_bound`],
+//!   [`new_ack_opens_recovery`]); (d)
 //!   every cached segment the blocks show missing below the highest one is resent, at most once per
 //!   wireless RTT (snoop's selective rule, `ack.rs`); (e) the duplicate ACKs snoop answers are
 //!   suppressed as plain snoop suppresses them; the ACKs it forwards go unchanged.
@@ -91,9 +92,40 @@ pub(super) fn loss_bound(cfg: &SnoopConfig, seg: &Segment) -> Option<Seq> {
     if !cfg.read_sack {
         return None;
     }
+    highest_sacked(seg)
+}
+
+/// The highest byte the SACK blocks of `seg` report above its acknowledgment.
+pub(super) fn highest_sacked(seg: &Segment) -> Option<Seq> {
     blocks_above(seg)
         .map(|(_, end)| end)
         .reduce(|a, b| a.max(b))
+}
+
+/// Reading (d) on a partial ACK during local recovery: the bound below which snoop's selective
+/// rule resends every hole the blocks show, not only the one at the ACK. `None` without
+/// [`SnoopConfig::read_sack`] (paper 000's selective rule reads SMART on duplicates only).
+pub(super) fn partial_ack_bound(cfg: &SnoopConfig, seg: &Segment) -> Option<Seq> {
+    if !cfg.read_sack {
+        return None;
+    }
+    highest_sacked(seg)
+}
+
+/// Reading (c) on a new ACK outside local recovery: one with a block above its acknowledgment
+/// shows the segment at it missing just as a duplicate does, and opens local recovery through the
+/// duplicate-ACK rule. A Linux receiver sends such ACKs often: an out-of-order segment is
+/// acknowledged at once (`tcp_data_queue`, net/ipv4/tcp_input.c), and that ACK also covers the
+/// in-order data its delayed ACK was holding, so the first ACK after a loss is new, not a
+/// duplicate; plain snoop forwards it and the sender's RACK marks the hole lost.
+pub(super) fn new_ack_opens_recovery(
+    cfg: &SnoopConfig,
+    recovery_until: Option<Seq>,
+    seg: &Segment,
+) -> bool {
+    cfg.read_sack
+        && recovery_until.is_none()
+        && loss_bound(cfg, seg).is_some_and(|b| b.gt(seg.ack))
 }
 
 /// Reading (d) on a partial ACK during local recovery: the segment at the new acknowledgment is
