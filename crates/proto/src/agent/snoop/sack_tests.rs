@@ -163,6 +163,10 @@ fn a_partial_ack_whose_block_shows_the_next_hole_resends_it_and_hides_the_block(
     let out = drain(&mut a);
     assert_eq!(resent(&out), vec![4], "resent at once on the partial ACK");
     assert_eq!(forwarded_blocks(&out), vec![vec![]], "its block hidden");
+    // the duplicates of the packets sent after 4 (5, and the resent 2) are expected
+    a.on_packet(26 * MS, Port::Wireless, sack(4, &[(5, 6)]));
+    let out = drain(&mut a);
+    assert!(out.is_empty(), "{out:?}");
 }
 
 #[test]
@@ -264,4 +268,45 @@ fn a_partial_ack_resends_every_hole_its_blocks_show_so_all_are_hidden() {
     let out = drain(&mut a);
     assert_eq!(resent(&out), vec![3, 4]);
     assert_eq!(forwarded_blocks(&out), vec![vec![]], "3 and 4 are snoop's");
+}
+
+#[test]
+fn a_block_above_a_hole_between_cached_segments_that_snoop_never_saw_stays_visible() {
+    // 2 lost before the base station; 1 and 3 lost on the air; 4 and 5 arrived
+    let mut a = primed(OURS, &[0, 1, 3, 4, 5], 0);
+    a.on_packet(21 * MS, Port::Wireless, sack(1, &[(4, 6)]));
+    let out = drain(&mut a);
+    assert_eq!(resent(&out), vec![1, 3]);
+    assert_eq!(forwarded_blocks(&out), vec![vec![(4, 6)]], "2 is the sender's");
+}
+
+#[test]
+fn a_block_above_a_hole_the_sender_resent_stays_visible() {
+    // 1 and 3 lost; snoop resends 1; the sender's own retransmission of 3 arrives
+    let mut a = primed(OURS, ALL6, 1);
+    a.on_packet(21 * MS, Port::Wireless, sack(1, &[(2, 3)]));
+    assert_eq!(resent(&drain(&mut a)), vec![1]);
+    a.on_packet(22 * MS, Port::Wired, data(3));
+    drain(&mut a);
+    // the resent 1 arrives: the partial ACK for 3 shows 4 and 5 above it
+    a.on_packet(23 * MS, Port::Wireless, sack(3, &[(4, 6)]));
+    let out = drain(&mut a);
+    assert!(resent(&out).is_empty(), "the sender's retransmission");
+    assert_eq!(forwarded_blocks(&out), vec![vec![(4, 6)]]);
+}
+
+#[test]
+fn a_duplicate_forwarded_for_its_new_window_loses_the_blocks_snoop_answers() {
+    let mut a = primed(OURS, ALL6, 2);
+    a.on_packet(21 * MS, Port::Wireless, sack(2, &[(3, 4)]));
+    assert_eq!(resent(&drain(&mut a)), vec![2]);
+    // the receiver's window changed: snoop forwards the duplicate for its window alone
+    let mut p = sack(2, &[(3, 5)]);
+    if let Some(s) = p.0.as_mut() {
+        s.window = 20000;
+    }
+    a.on_packet(22 * MS, Port::Wireless, p);
+    let out = drain(&mut a);
+    assert_eq!(forwarded_blocks(&out), vec![vec![]]);
+    assert_eq!(out[0].packet.0.map(|s| s.window), Some(20000));
 }
