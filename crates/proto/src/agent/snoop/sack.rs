@@ -123,9 +123,7 @@ pub(super) fn new_ack_opens_recovery(
     recovery_until: Option<Seq>,
     seg: &Segment,
 ) -> bool {
-    cfg.read_sack
-        && recovery_until.is_none()
-        && loss_bound(cfg, seg).is_some_and(|b| b.gt(seg.ack))
+    cfg.read_sack && recovery_until.is_none() && loss_bound(cfg, seg).is_some_and(|b| b.gt(seg.ack))
 }
 
 /// Reading (d) on a partial ACK during local recovery: the segment at the new acknowledgment is

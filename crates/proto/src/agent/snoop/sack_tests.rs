@@ -99,7 +99,11 @@ fn a_duplicate_ack_with_only_a_dsack_block_counts_as_plain_snoop_counts() {
     a.on_packet(21 * MS, Port::Wireless, sack(2, &[(1, 2)]));
     let out = drain(&mut a);
     assert!(resent(&out).is_empty(), "below the threshold of 2");
-    assert_eq!(forwarded_blocks(&out), vec![vec![(1, 2)]], "passed on whole");
+    assert_eq!(
+        forwarded_blocks(&out),
+        vec![vec![(1, 2)]],
+        "passed on whole"
+    );
 }
 
 #[test]
@@ -277,7 +281,11 @@ fn a_block_above_a_hole_between_cached_segments_that_snoop_never_saw_stays_visib
     a.on_packet(21 * MS, Port::Wireless, sack(1, &[(4, 6)]));
     let out = drain(&mut a);
     assert_eq!(resent(&out), vec![1, 3]);
-    assert_eq!(forwarded_blocks(&out), vec![vec![(4, 6)]], "2 is the sender's");
+    assert_eq!(
+        forwarded_blocks(&out),
+        vec![vec![(4, 6)]],
+        "2 is the sender's"
+    );
 }
 
 #[test]
