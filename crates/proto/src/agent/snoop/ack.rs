@@ -213,7 +213,8 @@ fn on_new_ack<P: Clone>(
         conn.rexmt_deadline = Some(now + rto);
         if let Some(bound) = sack::partial_ack_bound(cfg, seg) {
             let index = conn.forwarded;
-            conn.forwarded += resend_missing_below(cfg, out, stats, conn, now, bound, index);
+            let after = sack::latest_delivery(cfg, conn, seg);
+            conn.forwarded += resend_missing_below(cfg, out, stats, conn, now, bound, index, after);
         }
     }
     freed
@@ -287,7 +288,8 @@ fn on_dupack<P: Clone>(
         verdict = Verdict::Propagate;
     }
     if let Some(s) = bound {
-        resent += resend_missing_below(cfg, out, stats, conn, now, s, forwarded + resent);
+        let after = sack::latest_delivery(cfg, conn, seg);
+        resent += resend_missing_below(cfg, out, stats, conn, now, s, forwarded + resent, after);
     }
     conn.forwarded += resent;
     if cfg.suppress_dupacks {
@@ -299,9 +301,11 @@ fn on_dupack<P: Clone>(
 
 /// Snoop's selective rule: every cached segment below `bound` that has not reached the mobile
 /// host (SMART or SACK information says which have), that the sender has not resent and no copy
-/// of which waits in the base station's queue, is resent, at most once per wireless RTT. The
-/// first goes out as packet number `index`. Returns how many were resent; the caller counts them
-/// as forwarded.
+/// of which waits in the base station's queue, is resent, at most once per wireless RTT, or
+/// sooner when a segment snoop sent after its last copy has been delivered (`delivered_after`,
+/// [`sack::latest_delivery`]). The first goes out as packet number `index`. Returns how many were
+/// resent; the caller counts them as forwarded.
+#[allow(clippy::too_many_arguments)]
 fn resend_missing_below<P: Clone>(
     cfg: &SnoopConfig,
     out: &mut VecDeque<Transmit<P>>,
@@ -310,6 +314,7 @@ fn resend_missing_below<P: Clone>(
     now: Time,
     bound: Seq,
     index: u64,
+    delivered_after: Option<Time>,
 ) -> u64 {
     let rto = round_trip_timeout(cfg, conn);
     let srtt = conn.srtt.unwrap_or(cfg.min_timeout);
@@ -320,7 +325,8 @@ fn resend_missing_below<P: Clone>(
         if !e.seq.lt(bound) {
             break;
         }
-        let due = e.local_rexmits == 0 || now.saturating_sub(e.last_tx) >= srtt;
+        let overtaken = delivered_after.is_some_and(|t| t > e.last_tx);
+        let due = e.local_rexmits == 0 || now.saturating_sub(e.last_tx) >= srtt || overtaken;
         if !e.received && !e.sender_rexmit && due && !e.queued(known) {
             retransmit(out, stats, e, index + resent, now, cfg.priority_retransmit);
             resent += 1;

@@ -139,6 +139,11 @@ pub struct SnoopConfig {
     /// itself, so that the sender's SACK scoreboard and RACK do not mark those holes lost and
     /// race the local retransmission (`sack.rs`; our own `snoop-sack`, docs/snoop-sack.md).
     pub hide_repaired_sack: bool,
+    /// With [`SnoopConfig::read_sack`]: a hole whose local retransmission a later-sent segment
+    /// has overtaken (the blocks report that segment delivered) is resent at once, not a wireless
+    /// RTT after its last copy (`sack.rs`, `latest_delivery`; ours, RACK's rule applied to
+    /// snoop's own retransmissions).
+    pub resend_overtaken: bool,
 }
 
 impl SnoopConfig {
@@ -163,6 +168,7 @@ impl SnoopConfig {
             queue_aware: true,
             read_sack: false,
             hide_repaired_sack: false,
+            resend_overtaken: false,
         }
     }
 
@@ -178,10 +184,12 @@ impl SnoopConfig {
     }
 
     /// Our snoop for a SACK and RACK sender (`snoop-sack`, docs/snoop-sack.md): the SACK-aware
-    /// snoop that also hides from the sender the SACK blocks above the holes it is repairing.
+    /// snoop that also hides from the sender the SACK blocks above the holes it is repairing, and
+    /// resends at once a hole whose local retransmission a later segment has overtaken.
     pub const fn sack_hiding() -> SnoopConfig {
         SnoopConfig {
             hide_repaired_sack: true,
+            resend_overtaken: true,
             ..SnoopConfig::sack_vangala_labrador()
         }
     }

@@ -14,8 +14,10 @@
 //!   every cached segment the blocks show missing below the highest one is resent, at most once per
 //!   wireless RTT (snoop's selective rule, `ack.rs`); (e) the duplicate ACKs snoop answers are
 //!   suppressed as plain snoop suppresses them; the ACKs it forwards go unchanged.
-//! - **`snoop-sack`** ([`SnoopConfig::hide_repaired_sack`]), our own: the same, and the ACKs it
-//!   forwards lose the blocks that lie above a hole snoop is repairing ([`hide_repaired_holes`]).
+//! - **`snoop-sack`** ([`SnoopConfig::hide_repaired_sack`], [`SnoopConfig::resend_overtaken`]),
+//!   our own: the same, the ACKs it forwards lose the blocks that lie above a hole snoop is
+//!   repairing ([`hide_repaired_holes`]), and a hole whose local retransmission a later segment
+//!   has overtaken is resent at once ([`latest_delivery`]).
 //!
 //! Why hiding. A SACK sender declares a segment lost from the blocks above it: RFC 6675 section 4
 //! (`IsLost`: DupThresh segments, or more than (DupThresh - 1) * SMSS bytes, SACKed above it) and
@@ -32,11 +34,12 @@
 //!   expected ones after it; when snoop sees more duplicates than it expects (its retransmission
 //!   did not arrive) it passes them on as plain snoop does, with their blocks: the outcome is known,
 //!   and the sender takes over ([`hide_repaired_holes`] is not applied to them);
-//! - pacing local retransmissions against RACK's reordering window: not built. With the blocks
-//!   hidden the sender's RACK sees no later segment delivered above a hole snoop repairs, so its
-//!   reordering window never starts; what snoop can still race is the sender's tail loss probe
-//!   (RFC 8985 section 7, two smoothed RTTs of silence) and its RTO, both far longer than a
-//!   local retransmission at high priority takes on the wireless hop.
+//! - pacing local retransmissions against RACK's reordering window: not built as such. With the
+//!   blocks hidden the sender's RACK sees no later segment delivered above a hole snoop repairs,
+//!   so its reordering window never starts; what snoop can still race is the sender's tail loss
+//!   probe (RFC 8985 section 7, two smoothed RTTs of silence) and its RTO. A lost local
+//!   retransmission is what makes that silence long, so snoop detects it as RACK would
+//!   ([`latest_delivery`]) instead of waiting for its round-trip timer.
 //!
 //! A hole the sender must repair (a segment snoop never cached: lost before the base station, or
 //! past its cache) keeps every block above it visible: hiding it would delay the sender's
@@ -110,6 +113,26 @@ pub(super) fn partial_ack_bound(cfg: &SnoopConfig, seg: &Segment) -> Option<Seq>
         return None;
     }
     highest_sacked(seg)
+}
+
+/// Ours ([`SnoopConfig::resend_overtaken`], `snoop-sack`): when snoop last sent the latest of the cached segments this ACK's
+/// blocks report delivered. A hole snoop resent before that has lost its retransmission: the
+/// base station's queue sends local retransmissions ahead of everything queued and otherwise in
+/// the order queued, and the wireless hop does not reorder, so a segment queued later cannot
+/// arrive first. This is RACK's rule (RFC 8985 section 6.2: a segment is lost when one sent after
+/// it is delivered) without its reordering window, and snoop's selective rule resends such a hole
+/// at once rather than a wireless RTT after its last copy. Without it a lost local
+/// retransmission waits for snoop's round-trip timer (200 ms at least in paper 000) while the
+/// sender, shown no blocks, hears nothing and may time out. `None` where the rule is off.
+pub(super) fn latest_delivery<P>(cfg: &SnoopConfig, conn: &Conn<P>, seg: &Segment) -> Option<Time> {
+    if !(cfg.read_sack && cfg.resend_overtaken) {
+        return None;
+    }
+    conn.cache
+        .iter()
+        .filter(|e| sacked(seg, e.seq, e.end()))
+        .map(|e| e.last_tx)
+        .max()
 }
 
 /// Reading (c) on a new ACK outside local recovery: one with a block above its acknowledgment

@@ -199,7 +199,9 @@ fn duplicates_after_a_partial_ack_for_a_hole_already_resent_are_expected() {
     drain(&mut a);
     a.on_packet(24 * MS, Port::Wireless, sack(3, &[(4, 7)]));
     let out = drain(&mut a);
-    assert!(out.is_empty(), "expected for 6: {out:?}");
+    assert!(forwarded_blocks(&out).is_empty(), "expected for 6: {out:?}");
+    // (6 was sent after the retransmission of 3 and arrived: that retransmission was lost)
+    assert_eq!(resent(&out), vec![3]);
 }
 
 #[test]
@@ -317,4 +319,26 @@ fn a_duplicate_forwarded_for_its_new_window_loses_the_blocks_snoop_answers() {
     let out = drain(&mut a);
     assert_eq!(forwarded_blocks(&out), vec![vec![]]);
     assert_eq!(out[0].packet.0.map(|s| s.window), Some(20000));
+}
+
+#[test]
+fn a_local_retransmission_overtaken_by_a_later_segment_is_resent_at_once() {
+    for (cfg, again) in [(OURS, vec![1]), (VL, vec![])] {
+        // 1 lost; snoop resends it at 21 ms
+        let mut a = primed(cfg, ALL6, 1);
+        a.on_packet(21 * MS, Port::Wireless, sack(1, &[(2, 3)]));
+        assert_eq!(resent(&drain(&mut a)), vec![1]);
+        // 6, sent after that retransmission, is delivered and 1 is still missing: the
+        // retransmission was lost (snoop-sack resends it well within the wireless RTT)
+        a.on_packet(22 * MS, Port::Wired, data(6));
+        drain(&mut a);
+        a.on_packet(23 * MS, Port::Wireless, sack(1, &[(6, 7), (2, 6)]));
+        assert_eq!(resent(&drain(&mut a)), again);
+    }
+    // a segment sent before the retransmission tells nothing of it
+    let mut a = primed(OURS, ALL6, 1);
+    a.on_packet(21 * MS, Port::Wireless, sack(1, &[(2, 3)]));
+    drain(&mut a);
+    a.on_packet(23 * MS, Port::Wireless, sack(1, &[(2, 4)]));
+    assert!(resent(&drain(&mut a)).is_empty());
 }
