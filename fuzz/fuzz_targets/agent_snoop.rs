@@ -25,6 +25,7 @@ fuzz_target!(|data: &[u8]| {
     if sel & 0x40 != 0 {
         cfg.read_sack = true;
         cfg.hide_repaired_sack = sel & 0x20 != 0;
+        cfg.resend_overtaken = sel & 0x10 != 0;
     }
     // small limits, so that eviction and the caps are reached within one input
     if sel & 0x80 != 0 {
