@@ -255,7 +255,7 @@ fn without_sack_blocks_both_agents_are_paper000s_snoop() {
         out.extend(drain(&mut a));
         a.on_timeout(400 * MS);
         out.extend(drain(&mut a));
-        (out, a.stats().clone())
+        (out, *a.stats())
     };
     let plain = script(SnoopConfig::paper000(true, false));
     assert_eq!(script(VL), plain);
