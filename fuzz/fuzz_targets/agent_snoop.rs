@@ -1,5 +1,5 @@
 //! The link-layer family of base-station agents (LL, LL-TCP-AWARE/snoop, LL-SMART, their paper 002
-//! and transit settings) on the live mode's packets: arbitrary packets from both ports with
+//! and transit settings, the SACK-reading and SACK-hiding snoops) on the live mode's packets: arbitrary packets from both ports with
 //! arbitrary timing. Asserts no panic, every packet sent valid IPv4/TCP (or one it was given), the
 //! cache and the connection table within their configured bounds, and timers that move on.
 #![no_main]
@@ -20,6 +20,13 @@ fuzz_target!(|data: &[u8]| {
         4 => SnoopConfig::paper002(),
         _ => SnoopConfig::transit(),
     };
+    // snoop for a SACK sender (agent/snoop/sack.rs): snoop-sack-vl's reading of the blocks, and
+    // snoop-sack's rewriting of the ACKs it forwards, over any of the above
+    if sel & 0x40 != 0 {
+        cfg.read_sack = true;
+        cfg.hide_repaired_sack = sel & 0x20 != 0;
+        cfg.resend_overtaken = sel & 0x10 != 0;
+    }
     // small limits, so that eviction and the caps are reached within one input
     if sel & 0x80 != 0 {
         cfg.high_water = 2;

@@ -440,6 +440,7 @@ pub struct LiveArgs {
     pub scenario: Option<std::path::PathBuf>,
     /// Protocols, comma-separated, by the names `snooplab run` takes (`snooplab protocols`
     /// marks them [live]): e2e, ll, ll-tcp-aware (snoop), ll-smart-tcp-aware, split, split-smart,
+    /// snoop-sack-vl, snoop-sack,
     /// those whose every change is the base station's agent, the kernels being both hosts.
     /// plain is an alias of e2e (the base station only routes), this mode's old name for it;
     /// results name it e2e.

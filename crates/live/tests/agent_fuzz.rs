@@ -9,7 +9,7 @@ use snooplab_live::packet::LivePacket;
 use snooplab_proto::agent::{
     Agent, Port, SegmentView, SnoopAgent, SnoopConfig, SplitAgent, SplitConfig,
 };
-use snooplab_proto::segment::{Endpoint, Flags, Segment};
+use snooplab_proto::segment::{Endpoint, Flags, SackBlocks, Segment};
 use snooplab_proto::tcp::RecoveryPolicy;
 use snooplab_proto::time::MS;
 use snooplab_proto::{wire, Seq};
@@ -35,6 +35,8 @@ struct Input {
     damage: Vec<(usize, u8)>,
     cut: Option<usize>,
     advance_ms: u64,
+    /// SACK blocks on a packet from the mobile host: (first segment, segments), in steps.
+    sack: Vec<(u32, u32)>,
 }
 
 fn input() -> impl Strategy<Value = Input> {
@@ -55,20 +57,33 @@ fn input() -> impl Strategy<Value = Input> {
         proptest::collection::vec((0usize..1600, any::<u8>()), 0..3),
         proptest::option::weighted(0.1, 0usize..1600),
         0u64..300,
+        proptest::collection::vec((0u32..12, 1u32..4), 0..4),
     )
         .prop_map(
-            |(from_mh, conn, flags, seq_step, ack_step, len, damage, cut, advance_ms)| Input {
-                from_mh,
-                conn,
-                flags,
-                seq_step,
-                ack_step,
-                len,
-                damage,
-                cut,
-                advance_ms,
+            |(from_mh, conn, flags, seq_step, ack_step, len, damage, cut, advance_ms, sack)| {
+                Input {
+                    from_mh,
+                    conn,
+                    flags,
+                    seq_step,
+                    ack_step,
+                    len,
+                    damage,
+                    cut,
+                    advance_ms,
+                    sack,
+                }
             },
         )
+}
+
+/// SACK blocks from (first segment, segments) steps: what the SACK-reading snoops rewrite.
+fn sack_blocks(steps: &[(u32, u32)]) -> SackBlocks {
+    let mut b = SackBlocks::default();
+    for &(from, n) in steps {
+        b.push(Seq(1000 + from * 1400), Seq(1000 + (from + n) * 1400));
+    }
+    b
 }
 
 fn bytes_of(i: &Input) -> Vec<u8> {
@@ -85,6 +100,11 @@ fn bytes_of(i: &Input) -> Vec<u8> {
         flags: Flags(i.flags),
         window: 32768,
         len: if i.from_mh { 0 } else { i.len },
+        sack: if i.from_mh {
+            sack_blocks(&i.sack)
+        } else {
+            SackBlocks::default()
+        },
         ..Segment::default()
     };
     let mut b = wire::encode(&seg, None);
@@ -226,6 +246,7 @@ fn the_tiny_limits_bind_in_a_plain_sequence() {
             damage: vec![],
             cut: None,
             advance_ms: 0,
+            sack: vec![],
         };
         if let Ok(p) = LivePacket::classify(bytes_of(&syn)) {
             a.on_packet(0, Port::Wired, p);
@@ -245,4 +266,69 @@ fn the_tiny_limits_bind_in_a_plain_sequence() {
     let probe = a.probe();
     assert_eq!(probe.connections, 2);
     assert!(probe.held_segments <= 4);
+}
+
+/// snoop-sack rewrites the ACKs it forwards (agent/snoop/sack.rs): on the live path the rewritten
+/// ACK is whole new bytes, its SACK option gone, the TCP header and the IPv4 total length shorter
+/// by it, both checksums correct, and everything else as the mobile host sent it.
+#[test]
+fn snoop_sacks_rewritten_ack_is_a_valid_shorter_packet() {
+    let mut a = SnoopAgent::<LivePacket>::new(SnoopConfig::sack_hiding());
+    let packet = |from_mh: bool, seq_step: u32, ack_step: u32, flags: u8, sack: Vec<(u32, u32)>| {
+        let i = Input {
+            from_mh,
+            conn: 0,
+            flags,
+            seq_step,
+            ack_step,
+            len: if from_mh { 0 } else { 1400 },
+            damage: vec![],
+            cut: None,
+            advance_ms: 0,
+            sack,
+        };
+        LivePacket::classify(bytes_of(&i)).unwrap_or_else(|e| panic!("{e:?}"))
+    };
+    let syn = Input {
+        from_mh: false,
+        conn: 0,
+        flags: 0x02,
+        seq_step: 0,
+        ack_step: 0,
+        len: 0,
+        damage: vec![],
+        cut: None,
+        advance_ms: 0,
+        sack: vec![],
+    };
+    let syn = LivePacket::classify(bytes_of(&syn)).unwrap_or_else(|e| panic!("{e:?}"));
+    a.on_packet(0, Port::Wired, syn);
+    // segments 1 to 6 (in steps of 1400 bytes) sent; the mobile host acknowledges 1
+    for k in 1..=6 {
+        a.on_packet(MS, Port::Wired, packet(false, k, 0, 0x10, vec![]));
+    }
+    a.on_packet(10 * MS, Port::Wireless, packet(true, 0, 2, 0x10, vec![]));
+    while a.poll_transmit(10 * MS).is_some() {}
+    // 3 lost, 4 arrived: the new ACK for 2 with the block [4, 5)
+    let given = packet(true, 0, 3, 0x10, vec![(4, 1)]);
+    let given_len = given.bytes().len();
+    a.on_packet(12 * MS, Port::Wireless, given);
+    let sent: Vec<_> = std::iter::from_fn(|| a.poll_transmit(12 * MS)).collect();
+    let ack = sent
+        .iter()
+        .find(|t| t.port == Port::Wired)
+        .unwrap_or_else(|| panic!("no ACK forwarded: {sent:?}"));
+    let p = wire::parse(ack.packet.bytes()).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(p.checksums_ok);
+    assert!(p.seg.sack.is_empty(), "the block is hidden");
+    assert_eq!(
+        ack.packet.bytes().len(),
+        given_len - 12,
+        "2 NOPs, kind, length, one block"
+    );
+    assert_eq!(p.seg.ack, Seq(1000 + 3 * 1400));
+    assert!(
+        sent.iter().any(|t| t.port == Port::Wireless),
+        "snoop resends the hole itself"
+    );
 }

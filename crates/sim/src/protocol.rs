@@ -47,6 +47,11 @@ pub enum Protocol {
     BsEln,
     #[serde(rename = "bs-nack")]
     BsNack,
+    // --- snoop for a SACK sender (issue 51; docs/snoop-sack.md) ---
+    #[serde(rename = "snoop-sack-vl")]
+    SnoopSackVl,
+    #[serde(rename = "snoop-sack")]
+    SnoopSack,
 }
 
 /// What runs at the base station.
@@ -146,7 +151,7 @@ mod receiver {
 
 /// The protocols, one row each, in [`Protocol::ALL`]'s order (a test checks it).
 #[rustfmt::skip]
-const DEFS: [ProtocolDef; 18] = [
+const DEFS: [ProtocolDef; 20] = [
     ProtocolDef {
         protocol: Protocol::E2e,
         name: "e2e",
@@ -375,10 +380,36 @@ const DEFS: [ProtocolDef; 18] = [
                  above a hole or 200 ms idle; the mobile host runs the IETF-SACK sender (paper 002 \
                  section 3.2, paper 004 section 3.1)",
     },
+    ProtocolDef {
+        protocol: Protocol::SnoopSackVl,
+        name: "snoop-sack-vl",
+        aliases: &[],
+        sender: RecoveryPolicy::RENO,
+        receiver: receiver::NONE,
+        agent: AgentKind::Snoop(SnoopConfig::sack_vangala_labrador()),
+        reports_output_queue: false,
+        runs_between_kernels: true,
+        description: "snoop that reads the SACK blocks of the duplicate ACKs: it resends each hole they show \
+                 at once and suppresses their duplicates (Vangala and Labrador's TCP SACK-aware snoop, \
+                 VTC 2003, as we read it; with a host that sends no SACK, snoop itself)",
+    },
+    ProtocolDef {
+        protocol: Protocol::SnoopSack,
+        name: "snoop-sack",
+        aliases: &[],
+        sender: RecoveryPolicy::RENO,
+        receiver: receiver::NONE,
+        agent: AgentKind::Snoop(SnoopConfig::sack_hiding()),
+        reports_output_queue: false,
+        runs_between_kernels: true,
+        description: "snoop-sack-vl that also removes from the ACKs it forwards the SACK blocks above holes it \
+                 is repairing, so a SACK/RACK sender does not race its local retransmissions (ours, \
+                 docs/snoop-sack.md)",
+    },
 ];
 
 impl Protocol {
-    pub const ALL: [Protocol; 18] = [
+    pub const ALL: [Protocol; 20] = [
         Protocol::E2e,
         Protocol::E2eNewReno,
         Protocol::E2eSmart,
@@ -397,6 +428,8 @@ impl Protocol {
         Protocol::SplitSmart,
         Protocol::BsEln,
         Protocol::BsNack,
+        Protocol::SnoopSackVl,
+        Protocol::SnoopSack,
     ];
 
     /// The protocol's row of the table.
@@ -520,7 +553,9 @@ mod tests {
                 "ll-tcp-aware",
                 "ll-smart-tcp-aware",
                 "split",
-                "split-smart"
+                "split-smart",
+                "snoop-sack-vl",
+                "snoop-sack"
             ]
         );
         // each sends as Reno, as a kernel's reno does

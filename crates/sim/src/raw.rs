@@ -189,6 +189,33 @@ mod tests {
         assert_eq!(made.raw().map(|r| r.bytes.len()), Some(40));
     }
 
+    /// `snoop-sack` forwards an ACK without some of its SACK blocks (proto agent/snoop/sack.rs):
+    /// on the live engine's path the packet is rebuilt, shorter by the option, with correct
+    /// checksums and the timestamps the mobile host wrote.
+    #[test]
+    fn an_ack_rebuilt_without_its_sack_blocks_is_a_valid_shorter_packet() {
+        use snooplab_proto::segment::{SackBlocks, Timestamps};
+        use snooplab_proto::Seq;
+        let mut blocks = SackBlocks::default();
+        blocks.push(Seq(3000), Seq(4000));
+        blocks.push(Seq(6000), Seq(7000));
+        let ack = Segment {
+            ts: Some(Timestamps { val: 7, ecr: 9 }),
+            sack: blocks,
+            ..data(0)
+        };
+        let p = SimPacket::from_wire(wire::encode(&ack, None)).unwrap();
+        let fewer = Segment {
+            sack: SackBlocks::default(),
+            ..ack
+        };
+        let made = SimPacket::build(&fewer, &p);
+        let back = wire::parse(&made.wire_bytes()).unwrap();
+        assert!(back.checksums_ok);
+        assert_eq!(back.seg, fewer);
+        assert_eq!(made.wire_bytes().len(), p.wire_bytes().len() - 20);
+    }
+
     #[test]
     fn a_real_packets_payload_is_read_and_a_packet_is_built_with_given_bytes() {
         let payload: Vec<u8> = (0..100u32).map(|i| (i * 13) as u8).collect();

@@ -3,9 +3,10 @@
 
 use std::collections::VecDeque;
 
-use super::{BuildPacket, Conn, ConnKey, SnoopAgent, SnoopConfig};
+use super::{sack, BuildPacket, Conn, ConnKey, SnoopAgent, SnoopConfig};
 use crate::agent::{Origin, Port, Priority, SegmentView, Transmit};
 use crate::segment::{Flags, Segment};
+use crate::seq::Seq;
 use crate::time::Time;
 
 /// Whether an ACK repeating the last acknowledgment is the receiver's window update: its window is
@@ -60,6 +61,9 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
                 e.received = true;
             }
         }
+        if self.cfg.read_sack {
+            sack::mark_sacked(conn, &seg);
+        }
         match conn.last_ack {
             // Case 2: a spurious ACK, below one already seen: discarded.
             Some(la) if ack.lt(la) => {
@@ -98,6 +102,11 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
                 }
                 match verdict {
                     Verdict::Suppress if !new_window => self.stats.dupacks_suppressed += 1,
+                    // forwarded for its window alone: snoop still answers the loss
+                    Verdict::Suppress if self.cfg.hide_repaired_sack => {
+                        let packet = sack::hide_repaired_holes(conn, &seg, packet);
+                        self.forward(Port::Wired, packet);
+                    }
                     _ => self.forward(Port::Wired, packet),
                 }
             }
@@ -112,6 +121,16 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
                     &seg,
                     &packet,
                 );
+                if sack::new_ack_opens_recovery(&self.cfg, conn.recovery_until, &seg) {
+                    // the duplicate-ACK rule's loss detection and retransmissions; the ACK itself
+                    // is new and goes on whatever that rule would do with a duplicate
+                    on_dupack(&self.cfg, &mut self.out, &mut self.stats, conn, now, &seg);
+                }
+                let packet = if self.cfg.hide_repaired_sack {
+                    sack::hide_repaired_holes(conn, &seg, packet)
+                } else {
+                    packet
+                };
                 self.forward(Port::Wired, packet);
             }
         }
@@ -170,22 +189,33 @@ fn on_new_ack<P: Clone>(
         let forwarded = conn.forwarded;
         let rto = round_trip_timeout(cfg, conn);
         let known = conn.departures_known;
-        if let (Some(first), Some(e)) = (prev_hole_index, conn.cache.head_at(ack)) {
-            let lost = cfg.partial_ack_retransmit
-                && !e.sender_rexmit
-                && !e.queued(known)
-                && (seg.eln || !cfg.eln_dupacks_only)
-                && e.sent_index > first
-                && e.sent_index - first <= u64::from(dupacks_before);
+        let srtt = conn.srtt.unwrap_or(cfg.min_timeout);
+        if let Some(e) = conn.cache.head_at(ack) {
+            let counted = prev_hole_index.is_some_and(|first| {
+                cfg.partial_ack_retransmit
+                    && !e.sender_rexmit
+                    && !e.queued(known)
+                    && (seg.eln || !cfg.eln_dupacks_only)
+                    && e.sent_index > first
+                    && e.sent_index - first <= u64::from(dupacks_before)
+            });
+            let lost = counted || sack::partial_ack_shows_loss(cfg, e, seg, known, now, srtt);
             if lost {
                 let after = forwarded.saturating_sub(e.sent_index + 1);
                 retransmit(out, stats, e, forwarded, now, cfg.priority_retransmit);
                 conn.forwarded += 1;
                 conn.exp_dupacks = u32::try_from(after).unwrap_or(u32::MAX);
                 conn.timed_tainted = true;
+            } else if let Some(after) = sack::already_resent(cfg, e, forwarded) {
+                conn.exp_dupacks = after;
             }
         }
         conn.rexmt_deadline = Some(now + rto);
+        if let Some(bound) = sack::partial_ack_bound(cfg, seg) {
+            let index = conn.forwarded;
+            let after = sack::latest_delivery(cfg, conn, seg);
+            conn.forwarded += resend_missing_below(cfg, out, stats, conn, now, bound, index, after);
+        }
     }
     freed
 }
@@ -228,9 +258,10 @@ fn on_dupack<P: Clone>(
     }
     // Is the segment at the ACK missing? SMART says so exactly: a later segment caused this ACK (a
     // duplicate segment below the ACK is no evidence). Otherwise count duplicates to the threshold.
-    let missing = match (cfg.selective, seg.smart) {
-        (true, Some(s)) => s.gt(ack),
-        _ => conn.dupacks_for_hole >= cfg.dupack_threshold.max(1),
+    let bound = sack::loss_bound(cfg, seg);
+    let missing = match bound {
+        Some(s) => s.gt(ack),
+        None => conn.dupacks_for_hole >= cfg.dupack_threshold.max(1),
     };
     let mut verdict = Verdict::Suppress;
     let mut resent = 0u64;
@@ -256,30 +287,9 @@ fn on_dupack<P: Clone>(
     } else {
         verdict = Verdict::Propagate;
     }
-    if cfg.selective {
-        if let Some(s) = seg.smart {
-            let srtt = conn.srtt.unwrap_or(cfg.min_timeout);
-            for e in conn.cache.iter_mut() {
-                if !e.seq.lt(s) {
-                    break;
-                }
-                let due = e.local_rexmits == 0 || now.saturating_sub(e.last_tx) >= srtt;
-                if !e.received && !e.sender_rexmit && due && !e.queued(known) {
-                    retransmit(
-                        out,
-                        stats,
-                        e,
-                        forwarded + resent,
-                        now,
-                        cfg.priority_retransmit,
-                    );
-                    resent += 1;
-                    conn.timed_tainted = true;
-                    conn.recovery_until = conn.recovery_until.or(last_seen);
-                    conn.rexmt_deadline = Some(now + rto);
-                }
-            }
-        }
+    if let Some(s) = bound {
+        let after = sack::latest_delivery(cfg, conn, seg);
+        resent += resend_missing_below(cfg, out, stats, conn, now, s, forwarded + resent, after);
     }
     conn.forwarded += resent;
     if cfg.suppress_dupacks {
@@ -287,6 +297,45 @@ fn on_dupack<P: Clone>(
     } else {
         Verdict::Propagate
     }
+}
+
+/// Snoop's selective rule: every cached segment below `bound` that has not reached the mobile
+/// host (SMART or SACK information says which have), that the sender has not resent and no copy
+/// of which waits in the base station's queue, is resent, at most once per wireless RTT, or
+/// sooner when a segment snoop sent after its last copy has been delivered (`delivered_after`,
+/// [`sack::latest_delivery`]). The first goes out as packet number `index`. Returns how many were
+/// resent; the caller counts them as forwarded.
+#[allow(clippy::too_many_arguments)]
+fn resend_missing_below<P: Clone>(
+    cfg: &SnoopConfig,
+    out: &mut VecDeque<Transmit<P>>,
+    stats: &mut super::SnoopStats,
+    conn: &mut Conn<P>,
+    now: Time,
+    bound: Seq,
+    index: u64,
+    delivered_after: Option<Time>,
+) -> u64 {
+    let rto = round_trip_timeout(cfg, conn);
+    let srtt = conn.srtt.unwrap_or(cfg.min_timeout);
+    let known = conn.departures_known;
+    let last_seen = conn.last_seen;
+    let mut resent = 0u64;
+    for e in conn.cache.iter_mut() {
+        if !e.seq.lt(bound) {
+            break;
+        }
+        let overtaken = delivered_after.is_some_and(|t| t > e.last_tx);
+        let due = e.local_rexmits == 0 || now.saturating_sub(e.last_tx) >= srtt || overtaken;
+        if !e.received && !e.sender_rexmit && due && !e.queued(known) {
+            retransmit(out, stats, e, index + resent, now, cfg.priority_retransmit);
+            resent += 1;
+            conn.timed_tainted = true;
+            conn.recovery_until = conn.recovery_until.or(last_seen);
+            conn.rexmt_deadline = Some(now + rto);
+        }
+    }
+    resent
 }
 
 /// Resends a cached segment: ahead of queued traffic when `priority`, else behind it.

@@ -23,6 +23,7 @@ mod ack;
 mod cache;
 mod data;
 mod deadlines;
+mod sack;
 mod timers;
 
 pub use cache::{Cache, Entry};
@@ -129,6 +130,20 @@ pub struct SnoopConfig {
     /// wireless RTT sample and the round-trip timer run from when snoop sends (section 3.1.1 places
     /// the timestamp as the packet is cached).
     pub queue_aware: bool,
+    /// Read the mobile host's RFC 2018 SACK blocks as the selective switch reads SMART: a
+    /// duplicate ACK whose blocks show data above its acknowledgment delivered names the segment
+    /// at the ACK missing, and every cached segment the blocks show missing below the highest one
+    /// is resent, at most once per wireless RTT (`sack.rs`). Off in every paper's snoop.
+    pub read_sack: bool,
+    /// Remove from the ACKs snoop forwards the SACK blocks that lie above holes it is repairing
+    /// itself, so that the sender's SACK scoreboard and RACK do not mark those holes lost and
+    /// race the local retransmission (`sack.rs`; our own `snoop-sack`, docs/snoop-sack.md).
+    pub hide_repaired_sack: bool,
+    /// With [`SnoopConfig::read_sack`]: a hole whose local retransmission a later-sent segment
+    /// has overtaken (the blocks report that segment delivered) is resent at once, not a wireless
+    /// RTT after its last copy (`sack.rs`, `latest_delivery`; ours, RACK's rule applied to
+    /// snoop's own retransmissions).
+    pub resend_overtaken: bool,
 }
 
 impl SnoopConfig {
@@ -151,6 +166,31 @@ impl SnoopConfig {
             idle_timeout: 120_000 * MS,
             eln_dupacks_only: false,
             queue_aware: true,
+            read_sack: false,
+            hide_repaired_sack: false,
+            resend_overtaken: false,
+        }
+    }
+
+    /// Vangala and Labrador's TCP SACK-aware snoop (IEEE VTC 2003-Fall) as we read it (`sack.rs`
+    /// says what is the paper's and what is our reading): paper 000's snoop, the ns-2 snoop
+    /// they started from, that reads the SACK blocks of the duplicate ACKs for its local
+    /// recovery.
+    pub const fn sack_vangala_labrador() -> SnoopConfig {
+        SnoopConfig {
+            read_sack: true,
+            ..SnoopConfig::paper000(true, false)
+        }
+    }
+
+    /// Our snoop for a SACK and RACK sender (`snoop-sack`, docs/snoop-sack.md): the SACK-aware
+    /// snoop that also hides from the sender the SACK blocks above the holes it is repairing, and
+    /// resends at once a hole whose local retransmission a later segment has overtaken.
+    pub const fn sack_hiding() -> SnoopConfig {
+        SnoopConfig {
+            hide_repaired_sack: true,
+            resend_overtaken: true,
+            ..SnoopConfig::sack_vangala_labrador()
         }
     }
 
@@ -461,5 +501,7 @@ impl<P: SegmentView + BuildPacket + Clone> Mirror<P> for SnoopAgent<P> {
     }
 }
 
+#[cfg(test)]
+mod sack_tests;
 #[cfg(test)]
 mod tests;
