@@ -30,9 +30,9 @@ pub enum KernelCheckCommand {
         sudo snooplab kernel-check measure                     # the headline points, 5 runs each\n  \
         sudo snooplab kernel-check measure --points all --runs 5\n  \
         sudo snooplab kernel-check measure --points lan-16k-snoop-cubic,lan-16k-e2e-cubic --runs 10\n\n\
-        Points are ENV-ERRORS-AGENT-CC: lan|wan|long, 16k|64k|256k|1m|ge, e2e|snoop, cubic|reno\n\
-        (ge: a Gilbert-Elliott channel of bursts; long: 100 ms one way, CUBIC at 16k and 64k only;\n\
-        docs/kernel-check.md).\n\
+        Points are ENV-ERRORS-AGENT-CC: lan|wan|long, 16k|64k|256k|1m|ge, e2e|snoop|snoop-sack,\n\
+        cubic|reno (ge: a Gilbert-Elliott channel of bursts; long: 100 ms one way; the long path\n\
+        and snoop-sack with CUBIC at 16k and 64k only; docs/kernel-check.md).\n\
         Each finished point replaces that point in --out; the others are kept.")]
     Measure(MeasureArgs),
 }
@@ -40,7 +40,7 @@ pub enum KernelCheckCommand {
 #[derive(Args, Debug)]
 pub struct MeasureArgs {
     /// Which points: `headline` (the LAN, CUBIC, one error per 16 KB and 64 KB, no agent and
-    /// snoop), `all` (44 points) or a comma-separated list of ids.
+    /// snoop), `all` (50 points) or a comma-separated list of ids.
     #[arg(long, default_value = "headline")]
     pub points: String,
     /// Live runs per point, seeds from --seed on.

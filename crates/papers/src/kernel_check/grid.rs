@@ -179,14 +179,18 @@ fn long_point(errors: Errors, cc: &str) -> bool {
 }
 
 /// Every point: LAN and WAN x the four error rates and the bursty channel x no agent and snoop x
-/// CUBIC and Reno (40 points), and the long path's four.
+/// CUBIC and Reno (40 points), the long path's four, and snoop-sack (docs/snoop-sack.md) on each
+/// path with CUBIC at one error per 16 KB and per 64 KB (6 points).
 pub fn grid() -> Vec<Point> {
     let mut out = Vec::new();
     for path in Path::ALL {
         for errors in Errors::all() {
-            for protocol in [Protocol::E2e, Protocol::LlTcpAware] {
+            for protocol in [Protocol::E2e, Protocol::LlTcpAware, Protocol::SnoopSack] {
                 for cc in CONGESTION {
                     if path == Path::Long && !long_point(errors, cc) {
+                        continue;
+                    }
+                    if protocol == Protocol::SnoopSack && !long_point(errors, cc) {
                         continue;
                     }
                     out.push(Point {
@@ -230,7 +234,7 @@ pub fn select(spec: &str) -> Result<Vec<Point>, String> {
             format!(
                 "unknown kernel-check point '{id}': use all, headline or ids such as \
                  lan-16k-snoop-cubic (ENV-ERRORS-AGENT-CC: lan|wan|long, 16k|64k|256k|1m|ge, \
-                 e2e|snoop, cubic|reno)"
+                 e2e|snoop|snoop-sack, cubic|reno)"
             )
         })?;
         if !out.contains(p) {
@@ -250,7 +254,7 @@ mod tests {
     #[test]
     fn the_grid_has_every_combination_once() {
         let g = grid();
-        assert_eq!(g.len(), 2 * 5 * 2 * 2 + 4);
+        assert_eq!(g.len(), 2 * 5 * 2 * 2 + 4 + 6);
         let mut ids: Vec<String> = g.iter().map(Point::id).collect();
         ids.sort();
         ids.dedup();
@@ -262,7 +266,8 @@ mod tests {
 
     #[test]
     fn points_are_selected_by_id_or_group() {
-        assert_eq!(select("all").map(|p| p.len()), Ok(44));
+        assert_eq!(select("all").map(|p| p.len()), Ok(50));
+        assert!(select("wan-16k-snoop-sack-cubic").is_ok());
         assert!(select("long-16k-snoop-cubic").is_ok());
         assert!(select("long-16k-snoop-reno").is_err());
         let h = select("headline").unwrap_or_default();

@@ -52,12 +52,16 @@ pub fn today(preset: HostPreset) -> Sender {
 
 /// What the base station runs: no agent, snoop (LL-TCP-AWARE), snoop with SMART's selective
 /// information (LL-SMART-TCP-AWARE), and the split connection (SPLIT-SMART), paper 000's best of
-/// each family.
-pub const AGENTS: [Protocol; 4] = [
+/// each family; then the two snoops for a SACK sender (docs/snoop-sack.md): Vangala and
+/// Labrador's SACK-aware snoop as we read it, and ours, which hides the SACK blocks of the holes
+/// it repairs.
+pub const AGENTS: [Protocol; 6] = [
     Protocol::E2e,
     Protocol::LlTcpAware,
     Protocol::LlSmartTcpAware,
     Protocol::SplitSmart,
+    Protocol::SnoopSackVl,
+    Protocol::SnoopSack,
 ];
 
 /// What corrupts the wireless hop's frames, each direction.

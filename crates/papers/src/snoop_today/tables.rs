@@ -5,7 +5,7 @@
 use snooplab_sim::protocol::Protocol;
 
 use super::grid::{kb, Path, AGENTS, ERROR_EVERY};
-use super::outcome::{Cell, PartReport, Report};
+use super::outcome::{Cell, PartReport, Report, HEADLINE_AGENTS};
 use crate::document::{Chart, Document, Heat, Line, Row, Sweep, Table};
 
 pub(super) fn document(r: &Report) -> Document {
@@ -19,43 +19,8 @@ pub(super) fn document(r: &Report) -> Document {
         r.senders.join(", "),
         r.seeds
     ));
-    if !r.headline.is_empty() {
-        d.heading("Snoop's gain at one error per 16 KB");
-        let mut rows = vec![];
-        for sender in &r.senders {
-            let mut row = vec![sender.to_string()];
-            for path in Path::ALL {
-                row.push(
-                    r.headline
-                        .iter()
-                        .find(|g| g.sender == *sender && g.path == path.name())
-                        .map_or_else(|| "-".into(), |g| g.text()),
-                );
-            }
-            rows.push(Row::cells(row));
-        }
-        if !r.kernel_headline.is_empty() {
-            let mut row = vec!["the Linux kernel, live".to_string()];
-            for path in Path::ALL {
-                row.push(
-                    r.kernel_headline
-                        .iter()
-                        .find(|g| g.path == path.name())
-                        .map_or_else(
-                            || "not measured".into(),
-                            |g| format!("{:.2} ({} runs)", g.gain, g.runs),
-                        ),
-                );
-            }
-            rows.push(Row::cells(row));
-        }
-        let mut columns = vec!["sender".to_string()];
-        columns.extend(Path::ALL.map(|p| format!("{} (snoop / no agent)", p.name())));
-        d.table(Table {
-            title: None,
-            columns,
-            rows,
-        });
+    for agent in HEADLINE_AGENTS {
+        headline(&mut d, r, agent);
     }
     for part in &r.parts {
         part_tables(&mut d, part, &r.senders);
@@ -217,6 +182,8 @@ fn short(p: Protocol) -> &'static str {
         Protocol::LlTcpAware => "snoop",
         Protocol::LlSmartTcpAware => "snoop-smart",
         Protocol::SplitSmart => "split",
+        Protocol::SnoopSackVl => "sack-vl",
+        Protocol::SnoopSack => "snoop-sack",
         p => p.name(),
     }
 }
@@ -257,4 +224,53 @@ fn sweep(cells: &[&Cell], sender: &str, path: Path) -> Sweep {
         title: format!("{sender}, {} path", path.name()),
         lines,
     }
+}
+
+/// One agent's gain at one error per 16 KB per sender and path; for snoop, the kernel's measured
+/// gain under them.
+fn headline(d: &mut Document, r: &Report, agent: Protocol) {
+    let gains: Vec<_> = r
+        .headline
+        .iter()
+        .filter(|g| g.agent == agent.name())
+        .collect();
+    if gains.is_empty() {
+        return;
+    }
+    d.heading(format!("{}'s gain at one error per 16 KB", agent.name()));
+    let mut rows = vec![];
+    for sender in &r.senders {
+        let mut row = vec![sender.to_string()];
+        for path in Path::ALL {
+            row.push(
+                gains
+                    .iter()
+                    .find(|g| g.sender == *sender && g.path == path.name())
+                    .map_or_else(|| "-".into(), |g| g.text()),
+            );
+        }
+        rows.push(Row::cells(row));
+    }
+    let kernel: Vec<_> = r
+        .kernel_headline
+        .iter()
+        .filter(|g| g.agent == agent.name())
+        .collect();
+    if !kernel.is_empty() {
+        let mut row = vec!["the Linux kernel, live".to_string()];
+        for path in Path::ALL {
+            row.push(kernel.iter().find(|g| g.path == path.name()).map_or_else(
+                || "not measured".into(),
+                |g| format!("{:.2} ({} runs)", g.gain, g.runs),
+            ));
+        }
+        rows.push(Row::cells(row));
+    }
+    let mut columns = vec!["sender".to_string()];
+    columns.extend(Path::ALL.map(|p| format!("{} ({} / no agent)", p.name(), short(agent))));
+    d.table(Table {
+        title: None,
+        columns,
+        rows,
+    });
 }
