@@ -17,6 +17,7 @@ impl Tcp {
         needoutput: &mut bool,
     ) -> bool {
         self.stats.acks_rcvd += 1;
+        self.undo_before_ack(seg); // undo.rs: DSACK (dsack.rs) and F-RTO (frto.rs)
         self.selective_on_ack(now, seg);
         // RACK-TLP (recovery/rack.rs, tlp.rs): loss marked by time, TLP's episode
         let reo_armed = self.rack_tlp_on() && {
