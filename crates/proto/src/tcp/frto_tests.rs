@@ -10,6 +10,11 @@ use crate::time::{Time, MS};
 /// The sender after its timeout, the first outstanding byte, the window before the timeout
 /// (cwnd, ssthresh) and when it expired.
 fn timed_out(frto: bool) -> (Tcp, Seq, (u32, u32), Time) {
+    timed_out_in(frto, 64000)
+}
+
+/// [`timed_out`] with the receiver offering `window` bytes all along.
+fn timed_out_in(frto: bool, window: u16) -> (Tcp, Seq, (u32, u32), Time) {
     let host = HostProfile {
         sack_recovery: SackRecovery::Rfc6675Prr,
         frto,
@@ -20,7 +25,9 @@ fn timed_out(frto: bool) -> (Tcp, Seq, (u32, u32), Time) {
     let mut t = 10 * MS;
     while s.snd_max().since(s.snd_una()) < 10 * s.maxseg() {
         let next = s.snd_una() + s.maxseg();
-        s.on_segment(t, &ack(&s, next, &[]));
+        let mut a = ack(&s, next, &[]);
+        a.window = window;
+        s.on_segment(t, &a);
         drain(&mut s);
         t += MS;
     }
@@ -105,4 +112,24 @@ fn without_the_detail_an_original_acknowledged_undoes_nothing() {
     s.on_segment(at + 10 * MS, &ack(&s, base + mss, &[]));
     s.on_segment(at + 20 * MS, &ack(&s, base + 3 * mss, &[]));
     assert!(s.ssthresh() < ssthresh);
+}
+
+#[test]
+fn the_step_2b_ack_resends_nothing_when_the_window_stops_new_data() {
+    // the receiver's window ends half a segment past the ten sent
+    let window = 10 * 1000 + 500;
+    let (mut s, base, _, at) = timed_out_in(true, window);
+    let mss = s.maxseg();
+    assert_eq!(mss, 1000);
+    let mut first = ack(&s, base + mss, &[]);
+    first.window = window;
+    s.on_segment(at + 10 * MS, &first);
+    // cwnd 2 leaves room for a resend beside the half segment of new data: none goes now
+    let out = drain(&mut s);
+    let data: Vec<(u32, u32)> = out
+        .iter()
+        .filter(|(seg, _)| seg.len > 0)
+        .map(|(seg, _)| (seg.seq.since(base) / mss, seg.len))
+        .collect();
+    assert_eq!(data, vec![(10, 500)], "REXMIT_NEW: no tcp_xmit_retransmit_queue()");
 }
