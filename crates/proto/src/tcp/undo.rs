@@ -216,9 +216,15 @@ impl Tcp {
             return;
         }
         if partial {
-            // tcp_try_undo_partial(): by timestamps only; with a resend still out, clock out
-            // new data and undo later
-            if !self.packet_delayed(seg) || self.retransmissions_out() {
+            // tcp_try_undo_partial(): by timestamps only; the hole was filled by the original,
+            // which is reordering (`tcp_check_sack_reordering()`: `reord_seen`, which RACK's
+            // reordering window reads, recovery/rack.rs); with a resend still out, clock out new
+            // data and undo later
+            if !self.packet_delayed(seg) {
+                return;
+            }
+            self.sel.rack.reord = true;
+            if self.retransmissions_out() {
                 return;
             }
             self.undo_cwnd_reduction(true);
