@@ -37,7 +37,11 @@ fn a_duplicate_below_rcv_nxt_is_reported_first_and_once() {
     drain(&mut r);
     // the sender's resend of segment 0, which had arrived already (snoop's local repair)
     r.on_segment(3 * MS, &data_to_sink(&r, 0, MSS));
-    assert_eq!(last_blocks(&mut r), vec![(base, base + MSS)], "tcp_dsack_set");
+    assert_eq!(
+        last_blocks(&mut r),
+        vec![(base, base + MSS)],
+        "tcp_dsack_set"
+    );
     // the next ACK carries it no more
     r.on_segment(4 * MS, &data_to_sink(&r, 2 * MSS, MSS));
     r.on_segment(5 * MS, &data_to_sink(&r, 3 * MSS, MSS));
@@ -169,7 +173,10 @@ fn a_dsack_inside_the_window_counts_and_undoes_in_recovery() {
     enter_recovery(&mut s, base, &HEAD_LOST);
     // a partial ACK for segments 0-1 carries the DSACK of segment 0 below it
     let (head, sacked) = (segs(&s, base, 0, 1), segs(&s, base, 2, 4));
-    s.on_segment(150 * MS, &ack(&s, base + 2 * s.maxseg(), &[sacked], Some(head)));
+    s.on_segment(
+        150 * MS,
+        &ack(&s, base + 2 * s.maxseg(), &[sacked], Some(head)),
+    );
     assert_eq!(s.ssthresh(), ssthresh, "undo_retrans reached 0 in recovery");
 }
 

@@ -80,9 +80,8 @@ impl Tcp {
         if seg.ack.gt(self.snd_una) && seg.ack.le(self.snd_max) {
             self.frto.timeouts = 0;
         }
-        self.frto.original_acked = self.frto.armed
-            && self.sel.rfc().phase == Phase::Loss
-            && self.acks_original(seg);
+        self.frto.original_acked =
+            self.frto.armed && self.sel.rfc().phase == Phase::Loss && self.acks_original(seg);
     }
 
     fn acks_original(&self, seg: &Segment) -> bool {

@@ -99,7 +99,10 @@ fn a_sack_of_the_new_data_shows_the_loss_real() {
     // a duplicate SACKing new segment 10: segment 1 is missing (step 3.a)
     let new = (base + 10 * mss, base + 11 * mss);
     s.on_segment(at + 20 * MS, &ack(&s, base + mss, &[new]));
-    assert!(sent(&mut s, base).contains(&1), "conventional recovery resends");
+    assert!(
+        sent(&mut s, base).contains(&1),
+        "conventional recovery resends"
+    );
     // an ACK for the resent segment 1 and the original 2 undoes nothing now
     s.on_segment(at + 30 * MS, &ack(&s, base + 3 * mss, &[new]));
     assert!(s.ssthresh() < ssthresh, "the timeout's reduction stays");
@@ -131,5 +134,9 @@ fn the_step_2b_ack_resends_nothing_when_the_window_stops_new_data() {
         .filter(|(seg, _)| seg.len > 0)
         .map(|(seg, _)| (seg.seq.since(base) / mss, seg.len))
         .collect();
-    assert_eq!(data, vec![(10, 500)], "REXMIT_NEW: no tcp_xmit_retransmit_queue()");
+    assert_eq!(
+        data,
+        vec![(10, 500)],
+        "REXMIT_NEW: no tcp_xmit_retransmit_queue()"
+    );
 }

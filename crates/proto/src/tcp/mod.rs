@@ -606,9 +606,9 @@ mod cubic_tests;
 #[cfg(test)]
 mod dsack_tests;
 #[cfg(test)]
-mod frto_tests;
-#[cfg(test)]
 mod fork_tests;
+#[cfg(test)]
+mod frto_tests;
 #[cfg(test)]
 mod host_tests;
 #[cfg(test)]

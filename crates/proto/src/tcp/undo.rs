@@ -18,8 +18,9 @@
 //!   at 0 every retransmission was unnecessary. `tcp_may_undo()`: `undo_marker` set and
 //!   (`undo_retrans == 0` or the packet delayed).
 //! - Undo points: `tcp_try_undo_recovery()` on the ACK that ends recovery (`tcp_may_undo()`),
-//!   `tcp_try_undo_partial()` on a partial ACK when the packet was delayed and no
-//!   retransmission is outstanding (`retrans_out == 0`), `tcp_try_undo_dsack()` on a DSACK
+//!   `tcp_try_undo_partial()` on a partial ACK when the packet was delayed (reordering, for
+//!   RACK: `tcp_check_sack_reordering()`) and no retransmission is outstanding
+//!   (`retrans_out == 0`), `tcp_try_undo_dsack()` on a DSACK
 //!   bringing `undo_retrans` to 0 in recovery or in Open (the marker outlives a recovery that
 //!   ended without undo: late DSACKs still undo it), and after a timeout `tcp_try_undo_loss()`
 //!   (`frto.rs`'s `tcp_process_loss()`). Each is `tcp_undo_cwnd_reduction()` and ends the
@@ -110,8 +111,7 @@ impl Tcp {
     /// After a timeout the undo is `tcp_process_loss()`'s (`frto.rs`).
     pub(super) fn undo_phase(&self) -> Option<Phase> {
         let phase = self.sel.rfc().phase;
-        (self.undo_on() && self.undo.marker.is_some() && phase == Phase::Recovery)
-            .then_some(phase)
+        (self.undo_on() && self.undo.marker.is_some() && phase == Phase::Recovery).then_some(phase)
     }
 
     /// What an ACK tells the undo before its SACK blocks are taken (`ack.rs`): a DSACK lowers

@@ -11,8 +11,9 @@
 //! - `min_rtt` is the smallest RTT RACK itself measured from segments sent once, over the whole
 //!   connection (Linux: `tcp_min_rtt()`, a windowed minimum over 300 s of every RTT sample).
 //! - Reordering (`rack.reord`) is seen when a segment sent once is delivered below the highest
-//!   octet SACKed before the ACK (`tcp_check_sack_reordering()`); the model's receivers send no
-//!   DSACK, so `tcp_rack_update_reo_wnd()` never widens the window: `reo_wnd_steps` stays 1.
+//!   octet SACKed before the ACK (`tcp_check_sack_reordering()`), or when a partial ACK's undo
+//!   shows the original filled the hole (`undo.rs`); `tcp_rack_update_reo_wnd()`'s widening
+//!   on DSACKs is not modelled: `reo_wnd_steps` stays 1.
 //!   Linux's `tp->reordering` (RFC 6675's DupThresh) is not raised by it.
 //! - Loss is marked on every ACK RACK advanced on (Linux: on ACKs `tcp_ack_is_dubious()`).
 //! - The reordering timer runs beside the retransmission timer; Linux holds one of them in
