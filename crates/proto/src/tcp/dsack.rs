@@ -24,13 +24,27 @@
 //! total_retrans`); a range longer than one MSS counts as that many segments. Each counted
 //! DSACK lowers `undo_retrans` (`undo.rs`). The block is otherwise taken as Linux's
 //! `tcp_sacktag_write_queue()` takes it: below the ACK it is ignored, above it it tags what it
-//! covers, which the second block it lies in covers anyway. Not modelled: RACK's reordering
-//! window growing on DSACKs (`tcp_rack_update_reo_wnd()`, tcp_recovery.c; `recovery/rack.rs`
-//! keeps `reo_wnd_steps` at 1).
+//! covers, which the second block it lies in covers anyway.
+//!
+//! RACK's reordering window (`rack-tlp = on`, `recovery/rack.rs`) grows on DSACKs as
+//! `tcp_rack_update_reo_wnd()` (net/ipv4/tcp_recovery.c) grows it: a counted DSACK, once
+//! reordering was seen and unless it reports a tail loss probe (a block of at most one MSS ending
+//! at `tlp_high_seq`), sets `rack.dsack_seen` (`tcp_dsack_seen()`); the next ACK that delivers
+//! data adds a step to `reo_wnd_steps` (at most 255) and keeps the steps for
+//! `TCP_RACK_RECOVERY_THRESH` (16) recoveries, each ending without an undo taking one off
+//! (`tcp_try_undo_recovery()`), each DSACK undo adding one back (`tcp_try_undo_dsack()`); after
+//! those the steps fall back to 1. A DSACK for data sent before the last step is disregarded.
+//! Reading: Linux tells "sent before the last step" by its delivered count
+//! (`rs->prior_delivered < rack.last_delivered`); here by RACK's `xmit_ts` of the newest segment
+//! delivered against the time of the last step.
 
 use super::Tcp;
 use crate::segment::Segment;
 use crate::seq::Seq;
+use crate::time::Time;
+
+/// `TCP_RACK_RECOVERY_THRESH` (include/net/tcp.h): the recoveries a widened window outlives.
+const TCP_RACK_RECOVERY_THRESH: u32 = 16;
 
 /// Both ends' DSACK state.
 #[derive(Clone, Copy, Debug, Default)]
@@ -40,6 +54,14 @@ pub(super) struct Dsack {
     pending: Option<(Seq, Seq)>,
     /// Sender: `dsack_dups`, the segments the peer reported duplicate so far.
     dups: u64,
+    /// RACK's `reo_wnd_steps` less one (so the default is Linux's 1).
+    extra_steps: u32,
+    /// `rack.dsack_seen`: a DSACK waits to widen the window.
+    reo_dsack_seen: bool,
+    /// When the window last widened (Linux's `rack.last_delivered`, as a time).
+    reo_widened_at: Option<Time>,
+    /// `rack.reo_wnd_persist`: recoveries the widened window still outlives.
+    reo_persist: u32,
 }
 
 impl Tcp {
@@ -84,6 +106,54 @@ impl Tcp {
     /// The DSACK block for the ACK being built, taken: it is reported once.
     pub(super) fn take_dsack(&mut self) -> Option<(Seq, Seq)> {
         self.dsack.pending.take()
+    }
+
+    /// `rack.reo_wnd_steps`: RACK's reordering window in quarters of min_rtt.
+    pub(in crate::tcp) fn reo_wnd_steps(&self) -> u64 {
+        1 + u64::from(self.dsack.extra_steps)
+    }
+
+    /// `tcp_dsack_seen()`'s part for RACK: a DSACK after reordering was seen, not a tail loss
+    /// probe's, will widen the window.
+    pub(super) fn rack_note_dsack(&mut self, start: Seq, end: Seq) {
+        let tlp = end.since(start) <= self.maxseg && self.sel.tlp.high_seq == Some(end);
+        if self.sel.rack.reord && !tlp {
+            self.dsack.reo_dsack_seen = true;
+        }
+    }
+
+    /// `tcp_rack_update_reo_wnd()`, on every ACK of an RACK sender before loss is marked: once
+    /// the ACK delivered data, a pending DSACK (for data sent since the last step) adds a step;
+    /// with none and no recoveries left to outlive, the steps fall back to 1.
+    pub(in crate::tcp) fn rack_update_reo_wnd(&mut self, now: Time) {
+        if self.sel.rfc().delivered == 0 {
+            return; // no rate sample: `!rs->prior_delivered`
+        }
+        let d = &mut self.dsack;
+        if let (Some(at), Some(sent)) = (d.reo_widened_at, self.sel.rack.xmit_ts) {
+            if sent < at {
+                d.reo_dsack_seen = false;
+            }
+        }
+        if d.reo_dsack_seen {
+            d.extra_steps = (d.extra_steps + 1).min(0xFF - 1);
+            d.reo_dsack_seen = false;
+            d.reo_widened_at = Some(now);
+            d.reo_persist = TCP_RACK_RECOVERY_THRESH;
+        } else if d.reo_persist == 0 {
+            d.extra_steps = 0;
+        }
+    }
+
+    /// A recovery ended without an undo (`tcp_try_undo_recovery()`): one recovery fewer for the
+    /// widened window to outlive.
+    pub(super) fn reo_recovery_ended(&mut self) {
+        self.dsack.reo_persist = self.dsack.reo_persist.saturating_sub(1);
+    }
+
+    /// A DSACK undo (`tcp_try_undo_dsack()`): one recovery more.
+    pub(super) fn reo_dsack_undone(&mut self) {
+        self.dsack.reo_persist = (self.dsack.reo_persist + 1).min(TCP_RACK_RECOVERY_THRESH);
     }
 
     /// `tcp_check_dsack()` and `tcp_dsack_seen()` on an ACK, before `snd_una` moves: the DSACK

@@ -209,3 +209,59 @@ fn a_dsack_for_data_never_resent_undoes_nothing() {
     s.on_segment(160 * MS, &ack(&s, end, &[], Some(segs(&s, base, 0, 2))));
     assert!(s.ssthresh() < ssthresh);
 }
+
+/// [`sender`] with RACK-TLP and Linux's RTO estimator (RACK's window reads its srtt), no undo.
+fn rack_sender() -> (Tcp, Seq) {
+    let host = HostProfile {
+        sack_recovery: SackRecovery::Rfc6675Prr,
+        rack_tlp: true,
+        rtt_estimator: RttEstimator::Linux {
+            rto_min: TCP_RTO_MIN,
+        },
+        ..HostProfile::default()
+    };
+    let (mut s, _r) = established_hosts(64 * 1024, 10_000_000, RecoveryPolicy::SACK, host);
+    drain(&mut s);
+    let mut t = 10 * MS;
+    while s.snd_max().since(s.snd_una()) < 10 * s.maxseg() {
+        let next = s.snd_una() + s.maxseg();
+        s.on_segment(t, &ack(&s, next, &[], None));
+        drain(&mut s);
+        t += 10 * MS;
+    }
+    let base = s.snd_una();
+    (s, base)
+}
+
+/// RACK's window after a recovery whose resend is then reported a duplicate, and an ACK of new
+/// data after that; `reordering` as RACK saw it before. Returns (before, after).
+fn reo_wnd_around_a_dsack(reordering: bool) -> (Time, Time) {
+    let (mut s, base) = rack_sender();
+    s.sel.rack.reord = reordering;
+    let t = 200 * MS;
+    for k in 1..=3 {
+        s.on_segment(t, &ack(&s, base, &[segs(&s, base, 1, 1 + k)], None));
+    }
+    drain(&mut s);
+    let end = base + 10 * s.maxseg();
+    s.on_segment(t + 10 * MS, &ack(&s, end, &[], None));
+    drain(&mut s);
+    let before = s.rack_reo_wnd();
+    s.on_segment(t + 20 * MS, &ack(&s, end, &[], Some(segs(&s, base, 0, 1))));
+    s.on_segment(t + 30 * MS, &ack(&s, end + s.maxseg(), &[], None));
+    (before, s.rack_reo_wnd())
+}
+
+#[test]
+fn a_dsack_after_reordering_widens_racks_window() {
+    let (before, after) = reo_wnd_around_a_dsack(true);
+    assert!(before > 0);
+    assert_eq!(
+        after,
+        2 * before,
+        "tcp_rack_update_reo_wnd(): reo_wnd_steps 2"
+    );
+    // without reordering seen the DSACK is not RACK's
+    let (before, after) = reo_wnd_around_a_dsack(false);
+    assert_eq!(after, before);
+}

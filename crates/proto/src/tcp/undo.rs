@@ -122,18 +122,25 @@ impl Tcp {
         if self.cfg.host.frto {
             self.frto_note_ack(seg);
         }
-        if self.cfg.host.undo && !seg.sack.is_empty() {
+        if (self.cfg.host.undo || self.cfg.host.rack_tlp) && !seg.sack.is_empty() {
             self.undo_on_dsack(seg);
         }
     }
 
     fn undo_on_dsack(&mut self, seg: &Segment) {
-        if !self.undo_on() {
+        let (undo, rack) = (self.undo_on(), self.rack_tlp_on());
+        if !(undo || rack) {
             return;
         }
         let Some((start, end, segments)) = self.dsack_of(seg) else {
             return;
         };
+        if rack {
+            self.rack_note_dsack(start, end); // dsack.rs: RACK's reordering window
+        }
+        if !undo {
+            return;
+        }
         let Some(marker) = self.undo.marker else {
             return;
         };
@@ -164,6 +171,7 @@ impl Tcp {
             if self.sel.rfc().phase == Phase::Recovery {
                 self.dupacks = 0;
             }
+            self.reo_dsack_undone();
             self.undo_cwnd_reduction(false);
         }
     }
@@ -230,6 +238,8 @@ impl Tcp {
             self.undo_cwnd_reduction(true);
         } else if self.may_undo(seg) {
             self.undo_cwnd_reduction(false);
+        } else {
+            self.reo_recovery_ended(); // tcp_try_undo_recovery()'s `reo_wnd_persist--`
         }
     }
 }
