@@ -116,7 +116,8 @@ impl Tcp {
 
     /// What an ACK tells the undo before its SACK blocks are taken (`ack.rs`): a DSACK lowers
     /// `undo_retrans` (`tcp_check_dsack()`, `tcp_sacktag_one()`), then `tcp_try_undo_dsack()`
-    /// in recovery or Open; and F-RTO's look at it (`frto.rs`).
+    /// in recovery or Open, and may widen RACK's reordering window (`dsack.rs`); and F-RTO's
+    /// look at it (`frto.rs`).
     #[inline]
     pub(super) fn undo_before_ack(&mut self, seg: &Segment) {
         if self.cfg.host.frto {
