@@ -77,6 +77,9 @@
 //!   BSD value; no other value moved (checked key by key on run-e2e.json).
 //! - Linux's undo by timestamps (every `run-*.json`): `host_details` gains `undo` (`off`), its
 //!   BSD value; no other value moved (checked key by key on all 33 files).
+//! - DSACK and F-RTO (every `run-*.json`): `host_details` gains `dsack` and `frto` (`off`), their
+//!   BSD values; no other value moved (each file's new output compared byte for byte with the old
+//!   one plus the two keys, all 33 files).
 
 #[path = "common/guarded.rs"]
 mod guarded;

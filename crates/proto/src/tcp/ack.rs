@@ -17,9 +17,11 @@ impl Tcp {
         needoutput: &mut bool,
     ) -> bool {
         self.stats.acks_rcvd += 1;
+        self.undo_before_ack(seg); // undo.rs: DSACK (dsack.rs) and F-RTO (frto.rs)
         self.selective_on_ack(now, seg);
         // RACK-TLP (recovery/rack.rs, tlp.rs): loss marked by time, TLP's episode
         let reo_armed = self.rack_tlp_on() && {
+            self.rack_update_reo_wnd(now); // dsack.rs
             let duplicate = seg.ack == self.snd_una && len == 0;
             self.tlp_on_ack(seg.ack, duplicate);
             self.rack_mark_lost(now)

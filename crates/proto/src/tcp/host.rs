@@ -192,11 +192,23 @@ pub struct HostProfile {
     /// sender (`recovery/rack.rs`, `recovery/tlp.rs`). Off in every BSD profile and in the
     /// `linux-paper` presets (live: `tcp_recovery=0`, `tcp_early_retrans=0`).
     pub rack_tlp: bool,
-    /// Linux's undo of a spurious congestion response detected by timestamps (Eifel, RFC 3522;
-    /// `tcp_packet_delayed()`, `tcp_try_undo_recovery()`, `tcp_try_undo_partial()`,
-    /// `tcp_try_undo_loss()` of net/ipv4/tcp_input.c; `undo.rs`). Off in every BSD profile and
-    /// in `linux-paper` (no timestamps there).
+    /// Linux's undo of a spurious congestion response (`undo.rs`), detected by timestamps (Eifel,
+    /// RFC 3522; `tcp_packet_delayed()`) or by DSACKs for every retransmission of the episode
+    /// (`tcp_may_undo()`'s `undo_retrans == 0`, `tcp_try_undo_dsack()`; `dsack.rs`), at
+    /// `tcp_try_undo_recovery()`, `tcp_try_undo_partial()`, `tcp_try_undo_loss()` of
+    /// net/ipv4/tcp_input.c. Off in every BSD profile and in `linux-paper` (neither timestamps
+    /// nor SACK there); on in `linux-paper-sack`, where only DSACKs can trigger it.
     pub undo: bool,
+    /// RFC 2883 DSACK as Linux's receiver sends it (`net.ipv4.tcp_dsack = 1`, `tcp_dsack_set()`
+    /// in net/ipv4/tcp_input.c): a duplicate segment is reported in the first SACK block of the
+    /// ACK it causes, once (`dsack.rs`). Off in every BSD profile and in `linux-paper`.
+    pub dsack: bool,
+    /// F-RTO (RFC 5682 section 3 with its SACK variant, as Linux 6.x runs it with
+    /// `net.ipv4.tcp_frto = 2`: `tcp_enter_loss()`, `tcp_process_loss()`): after a timeout the
+    /// first ACK advancing `snd_una` sends new data instead of retransmissions, and an ACK for
+    /// data never retransmitted then undoes the timeout's window collapse (`frto.rs`). Off in
+    /// every BSD profile and in the `linux-paper` presets (live: `tcp_frto=0`).
+    pub frto: bool,
     /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
     /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
     pub read_delay: Time,
@@ -219,7 +231,7 @@ pub const RTO_MIN_RANGE: Range = Range::new(0, 120 * SEC);
 
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 18] = [
+    pub const KEYS: [&'static str; 20] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -238,6 +250,8 @@ impl HostProfile {
         "sack",
         "rack-tlp",
         "undo",
+        "dsack",
+        "frto",
     ];
 
     /// The value of one detail as text (the form [`HostProfile::set`] reads).
@@ -293,6 +307,8 @@ impl HostProfile {
             },
             "rack-tlp" => on_off(self.rack_tlp).into(),
             "undo" => on_off(self.undo).into(),
+            "dsack" => on_off(self.dsack).into(),
+            "frto" => on_off(self.frto).into(),
             _ => return None,
         })
     }
@@ -331,6 +347,8 @@ impl HostProfile {
             "timestamps" => self.timestamps = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
             "rack-tlp" => self.rack_tlp = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
             "undo" => self.undo = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
+            "dsack" => self.dsack = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
+            "frto" => self.frto = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
             "deflation" => {
                 self.deflation = match v.as_str() {
                     "above-threshold" => Deflation::AboveThreshold,
@@ -540,12 +558,14 @@ mod tests {
                 "congestion-control",
                 "sack",
                 "rack-tlp",
-                "undo"
+                "undo",
+                "dsack",
+                "frto"
             ]
         );
         assert_eq!(
             HostPreset::LinuxPaperSack.profile().differences(&paper),
-            vec!["sack"]
+            vec!["sack", "undo", "dsack"]
         );
         assert_eq!(HostPreset::Linux.buffer_limit().max, MAX_LINUX_BUFFER);
         assert_eq!(HostPreset::LinuxPaper.buffer_limit().max, SB_MAX);
@@ -561,6 +581,8 @@ mod tests {
             assert_ne!(h.delayed_ack, DelayedAck::Linux);
             assert!(!h.rack_tlp);
             assert!(!h.undo);
+            assert!(!h.dsack);
+            assert!(!h.frto);
         }
         let mut h = HostProfile::default();
         for (key, value) in [

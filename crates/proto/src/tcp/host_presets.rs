@@ -71,8 +71,8 @@ pub enum HostPreset {
     /// Linux 6.18, the kernel the kernel check measures, docs/kernel-check.md): CUBIC with
     /// HyStart, SACK on every connection with RFC 6675 recovery and PRR, timestamps and window
     /// scaling, Linux's RTO (200 ms minimum) and delayed ACK, an initial window of 10, timers in
-    /// jiffies at `CONFIG_HZ` 250 (this machine's kernel), RACK-TLP (RFC 8985). Not modelled
-    /// yet: F-RTO, DSACK undo, TCP small queues (docs/host-profiles.md).
+    /// jiffies at `CONFIG_HZ` 250 (this machine's kernel), RACK-TLP (RFC 8985), DSACK (RFC 2883)
+    /// and its undo, F-RTO (RFC 5682). Not modelled yet: TCP small queues (docs/host-profiles.md).
     Linux,
     /// [`HostPreset::Linux`] with Linux's Reno (`modern` with `--cc reno`).
     LinuxReno,
@@ -82,7 +82,8 @@ pub enum HostPreset {
     /// jiffies. Linux's NewReno handling of partial ACKs is the protocol's here (`e2e-newreno`).
     LinuxPaper,
     /// The live mode's `paper-sack` profile: [`HostPreset::LinuxPaper`] with SACK on and Linux's
-    /// SACK recovery (RFC 6675 with PRR).
+    /// SACK recovery (RFC 6675 with PRR), and DSACK (`tcp_dsack=1`) with Linux's undo, which
+    /// without timestamps acts only on DSACKs.
     LinuxPaperSack,
 }
 
@@ -138,14 +139,16 @@ impl HostPreset {
             HostPreset::Linux => {
                 "today's Linux (live: modern; held to 6.18): CUBIC + HyStart, SACK with RFC 6675 \
                  + PRR, timestamps, window scaling, RTO min 200 ms, Linux delayed ACK, IW 10, \
-                 HZ 250, RACK-TLP; no F-RTO or DSACK undo yet"
+                 HZ 250, RACK-TLP, DSACK and its undo, F-RTO"
             }
             HostPreset::LinuxReno => "linux with Linux's Reno (live: modern --cc reno)",
             HostPreset::LinuxPaper => {
                 "Linux as near the papers' BSD as its knobs go (live: paper): Reno, no SACK, no \
                  timestamps or window scaling, RTO min 1 s, IW 1; Linux's RTO, delayed ACK, HZ 250"
             }
-            HostPreset::LinuxPaperSack => "linux-paper with SACK and RFC 6675 + PRR (live: paper-sack)",
+            HostPreset::LinuxPaperSack => {
+                "linux-paper with SACK and RFC 6675 + PRR, DSACK and its undo (live: paper-sack)"
+            }
         }
     }
 
@@ -212,6 +215,8 @@ impl HostPreset {
             sack: SackUse::ByProtocol,
             rack_tlp: false,
             undo: false,
+            dsack: false,
+            frto: false,
             read_delay: 0,
             read_size: 0,
         };
@@ -240,6 +245,8 @@ impl HostPreset {
                 sack: SackUse::ByProtocol,
                 rack_tlp: false,
                 undo: false,
+                dsack: false,
+                frto: false,
                 window_scaling: false,
                 timestamps: false,
                 initial_window: 1,
@@ -250,6 +257,8 @@ impl HostPreset {
             }),
             HostPreset::LinuxPaperSack => user(HostProfile {
                 sack: SackUse::On,
+                dsack: true,
+                undo: true,
                 ..HostPreset::LinuxPaper.profile()
             }),
         }
@@ -290,6 +299,8 @@ fn linux() -> HostProfile {
         sack: SackUse::On,
         rack_tlp: true,
         undo: true,
+        dsack: true,
+        frto: true,
         read_delay: 0,
         read_size: 0,
     }

@@ -25,7 +25,9 @@ impl Tcp {
             State::SynSent => self.input_syn_sent(now, seg),
             _ => {
                 if !self.ts_accept(seg) {
-                    // PAWS: not acceptable, answered with an ACK (RFC 7323 section 5.3 R1)
+                    // PAWS: not acceptable, answered with an ACK (RFC 7323 section 5.3 R1),
+                    // a DSACK for what lay below rcv_nxt (Linux's tcp_send_dupack())
+                    self.dsack_below_rcv_nxt(seg.seq, seg.len);
                     self.finish_input(now, false);
                 } else if !self.header_prediction(now, seg) {
                     self.input_synchronized(now, seg)
@@ -254,6 +256,8 @@ impl Tcp {
                 seq += 1;
                 todrop -= 1;
             }
+            // dsack.rs: what lies below rcv_nxt is a duplicate (tcp_data_queue())
+            self.dsack_below_rcv_nxt(seq, len);
             if todrop > len || (todrop == len && !fin) {
                 // A complete duplicate: ACK it at once, keep going for its ACK field.
                 fin = false;
@@ -367,6 +371,7 @@ impl Tcp {
                 if seq != self.rcv_nxt {
                     self.stats.ooo_segs_rcvd += 1;
                 }
+                self.dsack_held(seq, seq + len); // dsack.rs: tcp_data_queue_ofo()
                 self.reass.insert(seq, seq + len);
                 self.stats.max_reass_bytes = self.stats.max_reass_bytes.max(self.reass.bytes());
                 if let Some(end) = self.reass.take_in_order(self.rcv_nxt) {

@@ -15,6 +15,8 @@ mod ack;
 mod cc;
 mod clock;
 mod config;
+mod dsack;
+mod frto;
 mod host;
 mod host_presets;
 mod input;
@@ -189,6 +191,10 @@ pub struct Tcp {
     ext: rfc7323::Rfc7323,
     /// Linux's undo of a spurious window reduction (`undo.rs`).
     undo: undo::Undo,
+    /// DSACK (RFC 2883): the duplicate the next ACK reports, the duplicates reported (`dsack.rs`).
+    dsack: dsack::Dsack,
+    /// F-RTO (RFC 5682) after a retransmission timeout (`frto.rs`).
+    frto: frto::Frto,
 
     out: VecDeque<(Segment, TxKind)>,
     ip_id: u16,
@@ -265,6 +271,8 @@ impl Tcp {
             eof_read: false,
             ext: rfc7323::Rfc7323::default(),
             undo: undo::Undo::default(),
+            dsack: dsack::Dsack::default(),
+            frto: frto::Frto::default(),
             out: VecDeque::new(),
             ip_id: 0,
             stats: TcpStats::default(),
@@ -596,7 +604,11 @@ impl Tcp {
 #[cfg(test)]
 mod cubic_tests;
 #[cfg(test)]
+mod dsack_tests;
+#[cfg(test)]
 mod fork_tests;
+#[cfg(test)]
+mod frto_tests;
 #[cfg(test)]
 mod host_tests;
 #[cfg(test)]

@@ -141,12 +141,16 @@ impl Tcp {
         self.cfg.policy.selective
     }
 
-    /// The receiver's SACK blocks: first the block holding the segment that arrived last, then the
-    /// others, highest first (RFC 2018 section 4).
-    pub(super) fn sack_blocks(&self) -> SackBlocks {
+    /// The receiver's SACK blocks: a DSACK first if one is due (RFC 2883 section 4, `dsack.rs`;
+    /// reported once), then the block holding the segment that arrived last, then the others,
+    /// highest first (RFC 2018 section 4).
+    pub(super) fn sack_blocks(&mut self) -> SackBlocks {
         let mut b = SackBlocks::default();
         if !self.cfg.receiver.sack_blocks {
             return b;
+        }
+        if let Some((start, end)) = self.take_dsack() {
+            b.push(start, end);
         }
         let ranges = self.reass.ranges();
         let recent = self

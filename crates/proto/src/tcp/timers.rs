@@ -81,7 +81,8 @@ impl Tcp {
         self.arm_rexmt(now);
         self.snd_nxt = self.snd_una;
         self.timing = None;
-        self.undo_init(); // Linux: tcp_enter_loss() -> tcp_init_undo()
+        self.undo_init_on_timeout(); // Linux: tcp_enter_loss() -> tcp_init_undo()
+        self.frto_on_rto(); // tcp_enter_loss(): tp->frto
         self.cc.on_rto(self.snd_wnd, self.maxseg, self.snd_max);
         // paper 001 section 6.1: N_dup(i), the duplicates counted when the timer expired
         self.stats.timeouts_after_dupacks[self.dupacks.min(3) as usize] += 1;

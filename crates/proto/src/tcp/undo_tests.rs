@@ -167,3 +167,20 @@ fn a_partial_ack_waits_while_a_resent_segment_is_out() {
     s.on_segment(150 * MS, &partial);
     assert!(s.ssthresh() < ssthresh, "tcp_try_undo_partial waits");
 }
+
+#[test]
+fn a_partial_ack_echoing_the_original_is_reordering_for_rack() {
+    let (mut s, base, original) = sender(true);
+    for blocks in [&[(1, 5)][..], &[(1, 5), (6, 7)], &[(1, 5), (6, 9)]] {
+        s.on_segment(100 * MS, &stamped(&s, base, blocks, original));
+    }
+    drain(&mut s);
+    assert!(!s.sel.rack.reord);
+    // segment 0's original filled the hole (segment 5's resend still out: no undo yet)
+    let partial = stamped(&s, base + 5 * s.maxseg(), &[(1, 4)], original);
+    s.on_segment(150 * MS, &partial);
+    assert!(
+        s.sel.rack.reord,
+        "tcp_try_undo_partial() -> tcp_check_sack_reordering()"
+    );
+}

@@ -26,6 +26,7 @@ pub(super) use scoreboard::Phase;
 pub(super) use scoreboard::Rfc6675;
 pub(super) use tlp::Tlp;
 
+use super::frto::LossAck;
 use super::{ElnRule, PartialAck, RecoveryPolicy, SackRecovery, Selective, Tcp};
 use crate::segment::Segment;
 use crate::time::Time;
@@ -87,7 +88,10 @@ impl Tcp {
         match self.recovery() {
             Recovery::Smart => self.smart_dupack(now, seg),
             Recovery::Sack => self.sack_on_dupack(now),
-            Recovery::Rfc6675Prr => self.rfc6675_on_dupack(now),
+            Recovery::Rfc6675Prr => {
+                // after a timeout: Linux's tcp_process_loss() (frto.rs)
+                self.process_loss(now, seg, LossAck::Duplicate) || self.rfc6675_on_dupack(now)
+            }
             Recovery::Reno | Recovery::NewReno => self.reno_dupack(now, seg),
         }
     }
@@ -118,7 +122,11 @@ impl Tcp {
                 }
             }
             Recovery::Sack => self.sack_after_new_ack(now, partial),
-            Recovery::Rfc6675Prr => self.rfc6675_after_new_ack(now, partial),
+            Recovery::Rfc6675Prr => {
+                if !self.process_loss(now, seg, LossAck::New) {
+                    self.rfc6675_after_new_ack(now, partial);
+                }
+            }
             Recovery::Smart => self.smart_react(now, seg),
         }
     }
@@ -140,7 +148,10 @@ impl Tcp {
     /// blocks and delivery).
     #[inline]
     pub(super) fn recovery_on_other_ack(&mut self, now: Time, seg: &Segment) {
-        if self.recovery() == Recovery::Rfc6675Prr && seg.ack == self.snd_una {
+        if self.recovery() == Recovery::Rfc6675Prr
+            && seg.ack == self.snd_una
+            && !self.process_loss(now, seg, LossAck::Other)
+        {
             self.rfc6675_on_other_ack(now);
         }
     }

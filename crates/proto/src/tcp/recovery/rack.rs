@@ -11,8 +11,9 @@
 //! - `min_rtt` is the smallest RTT RACK itself measured from segments sent once, over the whole
 //!   connection (Linux: `tcp_min_rtt()`, a windowed minimum over 300 s of every RTT sample).
 //! - Reordering (`rack.reord`) is seen when a segment sent once is delivered below the highest
-//!   octet SACKed before the ACK (`tcp_check_sack_reordering()`); the model's receivers send no
-//!   DSACK, so `tcp_rack_update_reo_wnd()` never widens the window: `reo_wnd_steps` stays 1.
+//!   octet SACKed before the ACK (`tcp_check_sack_reordering()`), or when a partial ACK's undo
+//!   shows the original filled the hole (`undo.rs`); DSACKs widen the window by
+//!   `reo_wnd_steps` (`tcp_rack_update_reo_wnd()`, `dsack.rs`).
 //!   Linux's `tp->reordering` (RFC 6675's DupThresh) is not raised by it.
 //! - Loss is marked on every ACK RACK advanced on (Linux: on ACKs `tcp_ack_is_dubious()`).
 //! - The reordering timer runs beside the retransmission timer; Linux holds one of them in
@@ -35,9 +36,6 @@ pub(in crate::tcp) const TCP_TIMEOUT_MIN_JIFFIES: u64 = 2;
 
 /// `tp->reordering`'s default, `sysctl_tcp_reordering` = `TCP_FASTRETRANS_THRESH` 3.
 const TCP_FASTRETRANS_THRESH: usize = 3;
-
-/// `tp->rack.reo_wnd_steps` without DSACK: 1.
-const REO_WND_STEPS: u64 = 1;
 
 /// A timer Linux runs in `icsk_retransmit_timer` in place of the RTO (`icsk_pending`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,7 +119,7 @@ impl Tcp {
         }
         let srtt = self.linux_rtt.as_ref().and_then(|l| l.srtt()).unwrap_or(0);
         rack.min_rtt
-            .map_or(srtt, |m| (m / 4 * REO_WND_STEPS).min(srtt))
+            .map_or(srtt, |m| (m / 4 * self.reo_wnd_steps()).min(srtt))
     }
 
     /// `tcp_rack_detect_loss()` (RFC 8985 section 6.2 step 5): every segment not SACKed, not

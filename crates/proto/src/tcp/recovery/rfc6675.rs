@@ -230,7 +230,7 @@ impl Tcp {
     /// and pipe (C.4); in recovery PRR counts it (`prr_out`). Not into a closed window, nor
     /// while persisting (as `sack_send`).
     pub(in crate::tcp) fn rfc6675_send(&mut self, now: Time) {
-        if self.snd_wnd == 0 || self.persist_at.is_some() {
+        if self.snd_wnd == 0 || self.persist_at.is_some() || self.frto_holds_resends(now) {
             return;
         }
         let in_recovery = self.sel.rfc().phase == Phase::Recovery;
@@ -307,7 +307,7 @@ impl Tcp {
 
     /// NextSeg rule (2)'s room: new data up to one SMSS that the peer's window and the send
     /// buffer allow, 0 if none.
-    pub(super) fn new_data_room(&self) -> u32 {
+    pub(in crate::tcp) fn new_data_room(&self) -> u32 {
         let (window_end, buffer_end) = (self.snd_una + self.snd_wnd, self.buffer_end());
         if window_end.lt(self.snd_max) || buffer_end.lt(self.snd_max) {
             return 0;
@@ -317,7 +317,7 @@ impl Tcp {
     }
 
     /// Sends `len` bytes of new data from `snd_max`.
-    pub(super) fn send_new_data(&mut self, now: Time, len: u32) {
+    pub(in crate::tcp) fn send_new_data(&mut self, now: Time, len: u32) {
         let saved = self.snd_nxt;
         self.snd_nxt = self.snd_max;
         let buffer_end = self.buffer_end();
