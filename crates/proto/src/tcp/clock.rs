@@ -52,17 +52,28 @@ impl TimerClock {
 
     /// The current jiffy at `now` (`jiffies`).
     pub fn jiffies(self, now: Time) -> u64 {
-        ((u128::from(now) * u128::from(self.hz())) / u128::from(SEC)) as u64
+        // in 64 bits while the product fits (213 days at HZ = 1000): the same number, without
+        // the 128-bit division's call, on every ACK of a Linux sender (docs/speed.md, issue 50)
+        match now.checked_mul(self.hz()) {
+            Some(p) => p / SEC,
+            None => ((u128::from(now) * u128::from(self.hz())) / u128::from(SEC)) as u64,
+        }
     }
 
     /// `usecs_to_jiffies()`/`msecs_to_jiffies()`: a duration in whole jiffies, rounded up.
     pub fn to_jiffies(self, d: Time) -> u64 {
-        (u128::from(d) * u128::from(self.hz())).div_ceil(u128::from(SEC)) as u64
+        match d.checked_mul(self.hz()) {
+            Some(p) => p.div_ceil(SEC),
+            None => (u128::from(d) * u128::from(self.hz())).div_ceil(u128::from(SEC)) as u64,
+        }
     }
 
     /// `j` jiffies as a duration; also when jiffy `j` begins.
     pub fn from_jiffies(self, j: u64) -> Time {
-        (u128::from(j) * u128::from(SEC)).div_ceil(u128::from(self.hz())) as Time
+        match j.checked_mul(SEC) {
+            Some(p) => p.div_ceil(self.hz()),
+            None => (u128::from(j) * u128::from(SEC)).div_ceil(u128::from(self.hz())) as Time,
+        }
     }
 
     /// When a wheel timer armed at `now` with `expires` (an absolute jiffy) fires.

@@ -92,22 +92,38 @@ impl SelectiveState {
     /// counts SACKed segments from the head against `tp->reordering` (FACK, which counted from
     /// the highest SACKed segment, was removed in 4.15). Neither is modelled here.
     pub(in crate::tcp) fn is_lost(&self, seq: Seq, mss: u32, dup_thresh: u32) -> bool {
-        if self.rfc6675.lost_below.is_some_and(|l| seq.lt(l)) {
-            return true;
+        self.loss_test(mss, dup_thresh).is_lost(seq)
+    }
+
+    /// IsLost's counts taken once, for the many octets SetPipe and NextSeg ask about on one
+    /// ACK (each asking recounted the whole log: a walk per hole, so the square of the window
+    /// per ACK; docs/speed.md, issue 50).
+    fn loss_test(&self, mss: u32, dup_thresh: u32) -> LossTest<'_> {
+        let k = dup_thresh as usize;
+        let mut covered: Vec<Seq> = Vec::new();
+        if k > 0 {
+            covered.extend(self.log.iter().filter(|s| self.covered(s)).map(|s| s.seq));
         }
-        let segments = self
-            .log
-            .iter()
-            .filter(|s| s.seq.gt(seq) && self.covered(s))
-            .count();
-        let bytes: u64 = self
-            .scoreboard
-            .ranges()
-            .iter()
-            .filter(|&&(_, e)| e.gt(seq))
-            .map(|&(a, e)| u64::from(e.since(a.max(seq))))
-            .sum();
-        segments >= dup_thresh as usize || bytes > u64::from(dup_thresh.saturating_sub(1) * mss)
+        // the DupThresh-th highest start: DupThresh of them lie above `seq` iff it does (the
+        // log's segments lie within one window, where sequence order is a total order)
+        let kth_covered = covered.len().checked_sub(k).filter(|_| k > 0).map(|i| {
+            let (_, kth, _) = covered.select_nth_unstable_by(i, |a, b| {
+                if a.lt(*b) {
+                    std::cmp::Ordering::Less
+                } else if a == b {
+                    std::cmp::Ordering::Equal
+                } else {
+                    std::cmp::Ordering::Greater
+                }
+            });
+            *kth
+        });
+        LossTest {
+            st: self,
+            kth_covered,
+            mss,
+            dup_thresh,
+        }
     }
 
     /// The outstanding segments from `una`: each logged segment's part at or above it, with
@@ -151,18 +167,17 @@ impl SelectiveState {
     /// SetPipe() (RFC 6675 section 4): over the outstanding octets not SACKed, one for each not
     /// lost (IsLost false) and one more for each at or below HighRxt (retransmitted). By segment.
     pub(in crate::tcp) fn set_pipe(&self, una: Seq, mss: u32, dup_thresh: u32) -> u32 {
+        let loss = self.loss_test(mss, dup_thresh);
+        // a segment marked by RACK is looked for only when some is (most ACKs have none)
+        let any_marked = self.log.iter().any(|s| s.lost);
         self.outstanding(una)
             .filter(|&(_, _, sacked)| !sacked)
             .map(|(start, end, _)| {
                 let len = end.since(start);
-                if self.rack_marked(start) {
+                if any_marked && self.rack_marked(start) {
                     return 0;
                 }
-                let in_flight = if self.is_lost(start, mss, dup_thresh) {
-                    0
-                } else {
-                    len
-                };
+                let in_flight = if loss.is_lost(start) { 0 } else { len };
                 let retransmitted = if start.lt(self.high_rxt) { len } else { 0 };
                 in_flight + retransmitted
             })
@@ -186,9 +201,11 @@ impl SelectiveState {
         if let Some((s, len)) = self.rack_lost(at.una) {
             return Some((s, len, Rule::Lost));
         }
+        // IsLost is asked only below the highest SACKed octet, so only when something is SACKed
+        let loss = highest_sacked.map(|_| self.loss_test(at.mss, at.dup_thresh));
         let lost = holes().find(|&(s, _)| {
             let marked = self.rfc6675.lost_below.is_some_and(|l| s.lt(l));
-            marked || (below_sacked(s) && self.is_lost(s, at.mss, at.dup_thresh))
+            marked || (below_sacked(s) && loss.as_ref().is_some_and(|t| t.is_lost(s)))
         });
         if let Some((s, len)) = lost {
             return Some((s, len, Rule::Lost));
@@ -217,6 +234,38 @@ impl SelectiveState {
             }
         }
         None
+    }
+}
+
+/// IsLost over one scoreboard ([`SelectiveState::is_lost`]), its segment count taken once.
+struct LossTest<'a> {
+    st: &'a SelectiveState,
+    /// The DupThresh-th highest start of a logged segment the receiver holds whole; `None`
+    /// when fewer are held (or DupThresh is 0).
+    kth_covered: Option<Seq>,
+    mss: u32,
+    dup_thresh: u32,
+}
+
+impl LossTest<'_> {
+    /// IsLost(`seq`), as [`SelectiveState::is_lost`] defines it.
+    fn is_lost(&self, seq: Seq) -> bool {
+        let st = self.st;
+        if st.rfc6675.lost_below.is_some_and(|l| seq.lt(l)) {
+            return true;
+        }
+        // "DupThresh discontiguous SACKed sequences" above `seq`
+        if self.dup_thresh == 0 || self.kth_covered.is_some_and(|k| k.gt(seq)) {
+            return true;
+        }
+        let bytes: u64 = st
+            .scoreboard
+            .ranges()
+            .iter()
+            .filter(|&&(_, e)| e.gt(seq))
+            .map(|&(a, e)| u64::from(e.since(a.max(seq))))
+            .sum();
+        bytes > u64::from(self.dup_thresh.saturating_sub(1) * self.mss)
     }
 }
 
