@@ -99,16 +99,29 @@ impl SelectiveState {
     /// ACK (each asking recounted the whole log: a walk per hole, so the square of the window
     /// per ACK; docs/speed.md, issue 50).
     fn loss_test(&self, mss: u32, dup_thresh: u32) -> LossTest<'_> {
-        let k = dup_thresh as usize;
-        let mut covered: Vec<Seq> = Vec::new();
-        if k > 0 {
-            covered.extend(self.log.iter().filter(|s| self.covered(s)).map(|s| s.seq));
+        LossTest {
+            st: self,
+            kth_covered: self.kth_highest_covered(dup_thresh as usize),
+            mss,
+            dup_thresh,
         }
-        // the DupThresh-th highest start: DupThresh of them lie above `seq` iff it does (the
-        // log's segments lie within one window, where sequence order is a total order)
-        let kth_covered = covered.len().checked_sub(k).filter(|_| k > 0).map(|i| {
-            let (_, kth, _) = covered.select_nth_unstable_by(i, |a, b| {
-                if a.lt(*b) {
+    }
+
+    /// The `k`-th highest start of a logged segment the receiver holds whole (`None` when
+    /// fewer are held, or `k` is 0): IsLost's count of such segments above an octet reaches `k`
+    /// exactly when this lies above it (the log's segments lie within one window, where
+    /// sequence order is a total order). Kept in a small array, highest first, as the log is
+    /// walked once; a `k` beyond it (no host's DupThresh) sorts a vector.
+    fn kth_highest_covered(&self, k: usize) -> Option<Seq> {
+        const SMALL: usize = 8;
+        let covered = self.log.iter().filter(|s| self.covered(s)).map(|s| s.seq);
+        if k == 0 {
+            return None;
+        }
+        if k > SMALL {
+            let mut all: Vec<Seq> = covered.collect();
+            all.sort_unstable_by(|a, b| {
+                if a.gt(*b) {
                     std::cmp::Ordering::Less
                 } else if a == b {
                     std::cmp::Ordering::Equal
@@ -116,14 +129,25 @@ impl SelectiveState {
                     std::cmp::Ordering::Greater
                 }
             });
-            *kth
-        });
-        LossTest {
-            st: self,
-            kth_covered,
-            mss,
-            dup_thresh,
+            return all.get(k - 1).copied();
         }
+        let mut top = [Seq(0); SMALL];
+        let mut n = 0;
+        for x in covered {
+            if n < k {
+                n += 1;
+            } else if !x.gt(top[k - 1]) {
+                continue;
+            }
+            // insert into top[..n], highest first; when full the lowest was dropped
+            let mut i = n - 1;
+            while i > 0 && x.gt(top[i - 1]) {
+                top[i] = top[i - 1];
+                i -= 1;
+            }
+            top[i] = x;
+        }
+        (n == k).then(|| top[k - 1])
     }
 
     /// The outstanding segments from `una`: each logged segment's part at or above it, with
@@ -293,6 +317,78 @@ mod tests {
             st.scoreboard.insert(Seq(a), Seq(b));
         }
         st
+    }
+
+    /// IsLost as the RFC words it, counting the log for the one octet asked about.
+    fn is_lost_by_recount(st: &SelectiveState, seq: Seq, mss: u32, dup_thresh: u32) -> bool {
+        if st.rfc6675.lost_below.is_some_and(|l| seq.lt(l)) {
+            return true;
+        }
+        let segments = st
+            .log
+            .iter()
+            .filter(|s| s.seq.gt(seq) && st.covered(s))
+            .count();
+        let bytes: u64 = st
+            .scoreboard
+            .ranges()
+            .iter()
+            .filter(|&&(_, e)| e.gt(seq))
+            .map(|&(a, e)| u64::from(e.since(a.max(seq))))
+            .sum();
+        segments >= dup_thresh as usize || bytes > u64::from(dup_thresh.saturating_sub(1) * mss)
+    }
+
+    /// The counts taken once ([`LossTest`]) give IsLost's answer at every octet, whatever the
+    /// threshold (the small array's and the vector's ways), segment sizes and SACK blocks, and
+    /// across the sequence space's wrap.
+    #[test]
+    fn is_lost_taken_once_agrees_with_the_recount() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u32| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % u64::from(n)) as u32
+        };
+        for round in 0..300 {
+            let base = if round % 2 == 0 { 0 } else { u32::MAX - 20_000 };
+            let mut segments = Vec::new();
+            let mut at = 0;
+            for _ in 0..1 + next(30) {
+                let len = 1 + next(1500);
+                segments.push((base.wrapping_add(at), len));
+                at += len;
+            }
+            let mut st = board(&[], &[]);
+            for &(seq, len) in &segments {
+                st.log.push_back(Sent {
+                    seq: Seq(seq),
+                    len,
+                    last_tx: 0,
+                    rexmits: 0,
+                    sacked: false,
+                    lost: false,
+                });
+            }
+            for _ in 0..next(6) {
+                let a = next(at.max(1));
+                let b = a + 1 + next(6000);
+                st.scoreboard
+                    .insert(Seq(base.wrapping_add(a)), Seq(base.wrapping_add(b)));
+            }
+            for dup_thresh in 0..12 {
+                let test = st.loss_test(MSS, dup_thresh);
+                for off in (0..at).step_by(97) {
+                    let seq = Seq(base.wrapping_add(off));
+                    assert_eq!(
+                        test.is_lost(seq),
+                        is_lost_by_recount(&st, seq, MSS, dup_thresh),
+                        "round {round}, DupThresh {dup_thresh}, octet {off}"
+                    );
+                }
+            }
+        }
     }
 
     /// IsLost's two tests, each alone: DupThresh segments SACKed above (three small ones, 1500
