@@ -142,6 +142,25 @@ mod tests {
         assert_eq!(c300.wheel_after(0, 12), c300.from_jiffies(13));
     }
 
+    /// The 64-bit arithmetic gives the 128-bit numbers, on both sides of where the product
+    /// stops fitting.
+    #[test]
+    fn jiffies_in_64_bits_as_in_128() {
+        for hz in KERNEL_HZ {
+            let c = TimerClock::Jiffies { hz };
+            let h = u128::from(hz);
+            let edge = u64::MAX / u64::from(hz);
+            for t in [0, 1, MS - 1, SEC + 7, edge - 1, edge, edge + 1, u64::MAX] {
+                let jiffies = (u128::from(t) * h / u128::from(SEC)) as u64;
+                assert_eq!(c.jiffies(t), jiffies, "HZ {hz}, {t} ns");
+                let to = (u128::from(t) * h).div_ceil(u128::from(SEC)) as u64;
+                assert_eq!(c.to_jiffies(t), to, "HZ {hz}, {t} ns");
+                let from = (u128::from(t) * u128::from(SEC)).div_ceil(h) as u64;
+                assert_eq!(c.from_jiffies(t), from, "HZ {hz}, jiffy {t}");
+            }
+        }
+    }
+
     #[test]
     fn names_round_trip() {
         for c in [
