@@ -52,17 +52,28 @@ impl TimerClock {
 
     /// The current jiffy at `now` (`jiffies`).
     pub fn jiffies(self, now: Time) -> u64 {
-        ((u128::from(now) * u128::from(self.hz())) / u128::from(SEC)) as u64
+        // in 64 bits while the product fits (213 days at HZ = 1000): the same number, without
+        // the 128-bit division's call, on every ACK of a Linux sender (docs/speed.md, issue 50)
+        match now.checked_mul(self.hz()) {
+            Some(p) => p / SEC,
+            None => ((u128::from(now) * u128::from(self.hz())) / u128::from(SEC)) as u64,
+        }
     }
 
     /// `usecs_to_jiffies()`/`msecs_to_jiffies()`: a duration in whole jiffies, rounded up.
     pub fn to_jiffies(self, d: Time) -> u64 {
-        (u128::from(d) * u128::from(self.hz())).div_ceil(u128::from(SEC)) as u64
+        match d.checked_mul(self.hz()) {
+            Some(p) => p.div_ceil(SEC),
+            None => (u128::from(d) * u128::from(self.hz())).div_ceil(u128::from(SEC)) as u64,
+        }
     }
 
     /// `j` jiffies as a duration; also when jiffy `j` begins.
     pub fn from_jiffies(self, j: u64) -> Time {
-        (u128::from(j) * u128::from(SEC)).div_ceil(u128::from(self.hz())) as Time
+        match j.checked_mul(SEC) {
+            Some(p) => p.div_ceil(self.hz()),
+            None => (u128::from(j) * u128::from(SEC)).div_ceil(u128::from(self.hz())) as Time,
+        }
     }
 
     /// When a wheel timer armed at `now` with `expires` (an absolute jiffy) fires.
@@ -129,6 +140,25 @@ mod tests {
         assert_eq!(c300.to_jiffies(40 * MS), 12);
         assert_eq!(c300.jiffies(SEC), 300);
         assert_eq!(c300.wheel_after(0, 12), c300.from_jiffies(13));
+    }
+
+    /// The 64-bit arithmetic gives the 128-bit numbers, on both sides of where the product
+    /// stops fitting.
+    #[test]
+    fn jiffies_in_64_bits_as_in_128() {
+        for hz in KERNEL_HZ {
+            let c = TimerClock::Jiffies { hz };
+            let h = u128::from(hz);
+            let edge = u64::MAX / u64::from(hz);
+            for t in [0, 1, MS - 1, SEC + 7, edge - 1, edge, edge + 1, u64::MAX] {
+                let jiffies = (u128::from(t) * h / u128::from(SEC)) as u64;
+                assert_eq!(c.jiffies(t), jiffies, "HZ {hz}, {t} ns");
+                let to = (u128::from(t) * h).div_ceil(u128::from(SEC)) as u64;
+                assert_eq!(c.to_jiffies(t), to, "HZ {hz}, {t} ns");
+                let from = (u128::from(t) * u128::from(SEC)).div_ceil(h) as u64;
+                assert_eq!(c.from_jiffies(t), from, "HZ {hz}, jiffy {t}");
+            }
+        }
     }
 
     #[test]

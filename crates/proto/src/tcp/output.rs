@@ -285,8 +285,9 @@ impl Tcp {
                 self.snd_max = self.snd_nxt + len;
             }
         } else {
-            if len > 0 {
-                // the controller's view of data leaving (CUBIC's RTT samples and idle restart)
+            if len > 0 && self.cc.hears_data_sent() {
+                // the controller's view of data leaving (CUBIC's RTT samples and idle restart);
+                // asked first, so a BSD sender does not build what no one reads (issue 50)
                 self.cc.on_data_sent(&SentInfo {
                     now,
                     start: self.snd_nxt + u32::from(flags.contains(Flags::SYN)),

@@ -119,6 +119,11 @@ impl SelectiveState {
     /// delivered (`tcp_sacktag_one()` calls `tcp_rack_advance()`); a SACKed segment is no
     /// longer lost.
     fn rack_note_sacked(&mut self, now: Time, ack: Seq, prior_fack: Option<Seq>) {
+        if self.scoreboard.is_empty() {
+            // nothing is held above `ack`, so nothing is newly SACKed (most ACKs): the walk
+            // over the log is skipped (docs/speed.md, issue 50)
+            return;
+        }
         let SelectiveState {
             scoreboard,
             log,

@@ -116,7 +116,18 @@ impl Tcp {
 
     /// Sets the retransmission timer to the current RTO from `now`: BSD's `t_rxtcur` slow ticks,
     /// or Linux's `icsk_rto` jiffies (`inet_csk_reset_xmit_timer()`), on the host's clock.
+    /// Inlined down to the BSD host's case: it runs on nearly every ACK (issue 50).
+    #[inline]
     pub(super) fn arm_rexmt(&mut self, now: Time) {
+        if self.linux_rtt.is_none() && self.cfg.host.timer_clock == TimerClock::BsdTicks {
+            self.rexmt_at = Some(self.slow_ticks_from(now, self.rtt.rxtcur));
+        } else {
+            self.arm_rexmt_on_clock(now);
+        }
+    }
+
+    /// [`Tcp::arm_rexmt`] with a Linux estimator or on Linux's clock.
+    fn arm_rexmt_on_clock(&mut self, now: Time) {
         let clock = self.cfg.host.timer_clock;
         let slow_tick = self.cfg.timers.slow_tick;
         self.rexmt_at = Some(match (&self.linux_rtt, clock) {

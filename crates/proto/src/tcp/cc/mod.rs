@@ -187,6 +187,12 @@ impl Congestion {
         self.controller.is_linux()
     }
 
+    /// Whether [`Congestion::on_data_sent`] does anything: only a Linux controller listens.
+    #[inline]
+    pub fn hears_data_sent(&self) -> bool {
+        self.controller.is_linux()
+    }
+
     /// Data left the sender. Only Linux controllers listen: the restart after idle, and CUBIC's
     /// RTT samples.
     #[inline]

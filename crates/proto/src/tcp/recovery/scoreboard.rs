@@ -92,22 +92,62 @@ impl SelectiveState {
     /// counts SACKed segments from the head against `tp->reordering` (FACK, which counted from
     /// the highest SACKed segment, was removed in 4.15). Neither is modelled here.
     pub(in crate::tcp) fn is_lost(&self, seq: Seq, mss: u32, dup_thresh: u32) -> bool {
-        if self.rfc6675.lost_below.is_some_and(|l| seq.lt(l)) {
-            return true;
+        self.loss_test(mss, dup_thresh).is_lost(seq)
+    }
+
+    /// IsLost's counts taken once, for the many octets SetPipe and NextSeg ask about on one
+    /// ACK (each asking recounted the whole log: a walk per hole, so the square of the window
+    /// per ACK; docs/speed.md, issue 50).
+    fn loss_test(&self, mss: u32, dup_thresh: u32) -> LossTest<'_> {
+        LossTest {
+            st: self,
+            kth_covered: self.kth_highest_covered(dup_thresh as usize),
+            mss,
+            dup_thresh,
         }
-        let segments = self
-            .log
-            .iter()
-            .filter(|s| s.seq.gt(seq) && self.covered(s))
-            .count();
-        let bytes: u64 = self
-            .scoreboard
-            .ranges()
-            .iter()
-            .filter(|&&(_, e)| e.gt(seq))
-            .map(|&(a, e)| u64::from(e.since(a.max(seq))))
-            .sum();
-        segments >= dup_thresh as usize || bytes > u64::from(dup_thresh.saturating_sub(1) * mss)
+    }
+
+    /// The `k`-th highest start of a logged segment the receiver holds whole (`None` when
+    /// fewer are held, or `k` is 0): IsLost's count of such segments above an octet reaches `k`
+    /// exactly when this lies above it (the log's segments lie within one window, where
+    /// sequence order is a total order). Kept in a small array, highest first, as the log is
+    /// walked once; a `k` beyond it (no host's DupThresh) sorts a vector.
+    fn kth_highest_covered(&self, k: usize) -> Option<Seq> {
+        const SMALL: usize = 8;
+        let covered = self.log.iter().filter(|s| self.covered(s)).map(|s| s.seq);
+        if k == 0 {
+            return None;
+        }
+        if k > SMALL {
+            let mut all: Vec<Seq> = covered.collect();
+            all.sort_unstable_by(|a, b| {
+                if a.gt(*b) {
+                    std::cmp::Ordering::Less
+                } else if a == b {
+                    std::cmp::Ordering::Equal
+                } else {
+                    std::cmp::Ordering::Greater
+                }
+            });
+            return all.get(k - 1).copied();
+        }
+        let mut top = [Seq(0); SMALL];
+        let mut n = 0;
+        for x in covered {
+            if n < k {
+                n += 1;
+            } else if !x.gt(top[k - 1]) {
+                continue;
+            }
+            // insert into top[..n], highest first; when full the lowest was dropped
+            let mut i = n - 1;
+            while i > 0 && x.gt(top[i - 1]) {
+                top[i] = top[i - 1];
+                i -= 1;
+            }
+            top[i] = x;
+        }
+        (n == k).then(|| top[k - 1])
     }
 
     /// The outstanding segments from `una`: each logged segment's part at or above it, with
@@ -151,18 +191,17 @@ impl SelectiveState {
     /// SetPipe() (RFC 6675 section 4): over the outstanding octets not SACKed, one for each not
     /// lost (IsLost false) and one more for each at or below HighRxt (retransmitted). By segment.
     pub(in crate::tcp) fn set_pipe(&self, una: Seq, mss: u32, dup_thresh: u32) -> u32 {
+        let loss = self.loss_test(mss, dup_thresh);
+        // a segment marked by RACK is looked for only when some is (most ACKs have none)
+        let any_marked = self.log.iter().any(|s| s.lost);
         self.outstanding(una)
             .filter(|&(_, _, sacked)| !sacked)
             .map(|(start, end, _)| {
                 let len = end.since(start);
-                if self.rack_marked(start) {
+                if any_marked && self.rack_marked(start) {
                     return 0;
                 }
-                let in_flight = if self.is_lost(start, mss, dup_thresh) {
-                    0
-                } else {
-                    len
-                };
+                let in_flight = if loss.is_lost(start) { 0 } else { len };
                 let retransmitted = if start.lt(self.high_rxt) { len } else { 0 };
                 in_flight + retransmitted
             })
@@ -186,9 +225,11 @@ impl SelectiveState {
         if let Some((s, len)) = self.rack_lost(at.una) {
             return Some((s, len, Rule::Lost));
         }
+        // IsLost is asked only below the highest SACKed octet, so only when something is SACKed
+        let loss = highest_sacked.map(|_| self.loss_test(at.mss, at.dup_thresh));
         let lost = holes().find(|&(s, _)| {
             let marked = self.rfc6675.lost_below.is_some_and(|l| s.lt(l));
-            marked || (below_sacked(s) && self.is_lost(s, at.mss, at.dup_thresh))
+            marked || (below_sacked(s) && loss.as_ref().is_some_and(|t| t.is_lost(s)))
         });
         if let Some((s, len)) = lost {
             return Some((s, len, Rule::Lost));
@@ -220,6 +261,38 @@ impl SelectiveState {
     }
 }
 
+/// IsLost over one scoreboard ([`SelectiveState::is_lost`]), its segment count taken once.
+struct LossTest<'a> {
+    st: &'a SelectiveState,
+    /// The DupThresh-th highest start of a logged segment the receiver holds whole; `None`
+    /// when fewer are held (or DupThresh is 0).
+    kth_covered: Option<Seq>,
+    mss: u32,
+    dup_thresh: u32,
+}
+
+impl LossTest<'_> {
+    /// IsLost(`seq`), as [`SelectiveState::is_lost`] defines it.
+    fn is_lost(&self, seq: Seq) -> bool {
+        let st = self.st;
+        if st.rfc6675.lost_below.is_some_and(|l| seq.lt(l)) {
+            return true;
+        }
+        // "DupThresh discontiguous SACKed sequences" above `seq`
+        if self.dup_thresh == 0 || self.kth_covered.is_some_and(|k| k.gt(seq)) {
+            return true;
+        }
+        let bytes: u64 = st
+            .scoreboard
+            .ranges()
+            .iter()
+            .filter(|&&(_, e)| e.gt(seq))
+            .map(|&(a, e)| u64::from(e.since(a.max(seq))))
+            .sum();
+        bytes > u64::from(self.dup_thresh.saturating_sub(1) * self.mss)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::super::selective::Sent;
@@ -244,6 +317,78 @@ mod tests {
             st.scoreboard.insert(Seq(a), Seq(b));
         }
         st
+    }
+
+    /// IsLost as the RFC words it, counting the log for the one octet asked about.
+    fn is_lost_by_recount(st: &SelectiveState, seq: Seq, mss: u32, dup_thresh: u32) -> bool {
+        if st.rfc6675.lost_below.is_some_and(|l| seq.lt(l)) {
+            return true;
+        }
+        let segments = st
+            .log
+            .iter()
+            .filter(|s| s.seq.gt(seq) && st.covered(s))
+            .count();
+        let bytes: u64 = st
+            .scoreboard
+            .ranges()
+            .iter()
+            .filter(|&&(_, e)| e.gt(seq))
+            .map(|&(a, e)| u64::from(e.since(a.max(seq))))
+            .sum();
+        segments >= dup_thresh as usize || bytes > u64::from(dup_thresh.saturating_sub(1) * mss)
+    }
+
+    /// The counts taken once ([`LossTest`]) give IsLost's answer at every octet, whatever the
+    /// threshold (the small array's and the vector's ways), segment sizes and SACK blocks, and
+    /// across the sequence space's wrap.
+    #[test]
+    fn is_lost_taken_once_agrees_with_the_recount() {
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u32| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng % u64::from(n)) as u32
+        };
+        for round in 0..300 {
+            let base = if round % 2 == 0 { 0 } else { u32::MAX - 20_000 };
+            let mut segments = Vec::new();
+            let mut at = 0;
+            for _ in 0..1 + next(30) {
+                let len = 1 + next(1500);
+                segments.push((base.wrapping_add(at), len));
+                at += len;
+            }
+            let mut st = board(&[], &[]);
+            for &(seq, len) in &segments {
+                st.log.push_back(Sent {
+                    seq: Seq(seq),
+                    len,
+                    last_tx: 0,
+                    rexmits: 0,
+                    sacked: false,
+                    lost: false,
+                });
+            }
+            for _ in 0..next(6) {
+                let a = next(at.max(1));
+                let b = a + 1 + next(6000);
+                st.scoreboard
+                    .insert(Seq(base.wrapping_add(a)), Seq(base.wrapping_add(b)));
+            }
+            for dup_thresh in 0..12 {
+                let test = st.loss_test(MSS, dup_thresh);
+                for off in (0..at).step_by(97) {
+                    let seq = Seq(base.wrapping_add(off));
+                    assert_eq!(
+                        test.is_lost(seq),
+                        is_lost_by_recount(&st, seq, MSS, dup_thresh),
+                        "round {round}, DupThresh {dup_thresh}, octet {off}"
+                    );
+                }
+            }
+        }
     }
 
     /// IsLost's two tests, each alone: DupThresh segments SACKed above (three small ones, 1500
