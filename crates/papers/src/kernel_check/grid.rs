@@ -213,6 +213,7 @@ pub fn headline() -> Vec<Point> {
         .into_iter()
         .filter(|p| {
             p.path == Path::Lan
+                && p.protocol != Protocol::SnoopSack
                 && p.cc == "cubic"
                 && matches!(p.errors, Errors::Every(b) if b <= 64 << 10)
         })
