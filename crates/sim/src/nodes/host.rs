@@ -1,12 +1,16 @@
 //! A host: the TCP endpoints of the flows that start or end on it, demultiplexed by address and port.
 //! The sending application's bytes are a function of their offset in the transfer, so every data
-//! packet carries a digest the receiver checks (`packet.rs`).
+//! packet carries a digest the receiver checks (`packet.rs`). A workload flow's connections are
+//! the host's request/response ends (`apps.rs`), opened by its browsers (`browser.rs`); their
+//! bytes are modelled, so they carry none.
 
 use snooplab_proto::agent::{Origin, Priority};
 use snooplab_proto::tcp::Tcp;
 use snooplab_proto::time::earliest;
 use snooplab_proto::Time;
 
+use super::apps::AppConns;
+use super::browser::{Browser, Opened};
 use super::{MobileLayer, Outgoing};
 use crate::network::FlowId;
 use crate::packet::{payload_tag, SimPacket};
@@ -41,6 +45,12 @@ pub struct HostNode {
     /// A mobile host that hands off between base stations (paper 002): its mobility layer, below
     /// its TCP (`mobility.rs`, the same layer a host outside the engine has).
     pub mobile: Option<MobileLayer>,
+    /// The request/response connections of workload flows, clients and servers (`apps.rs`).
+    pub apps: AppConns,
+    /// The clients of the workload flows whose `to` this host is.
+    pub browsers: Vec<Browser>,
+    /// Connections the browsers opened whose server ends the run has yet to hand to their hosts.
+    pub opened: Opened,
 }
 
 impl HostNode {
@@ -55,8 +65,31 @@ impl HostNode {
     pub fn on_packet(&mut self, now: Time, packet: SimPacket) {
         match self.conn_index(&packet) {
             Some(i) => self.on_packet_at(now, i, packet),
-            None => self.unmatched += 1,
+            None => match self.apps.index(&packet.seg) {
+                Some(i) => self.on_app_packet(now, i, packet),
+                None => self.unmatched += 1,
+            },
         }
+    }
+
+    /// A packet for request/response connection `i` (as [`AppConns::index`] found it).
+    pub(crate) fn on_app_packet(&mut self, now: Time, i: usize, packet: SimPacket) {
+        if packet.corrupted {
+            self.apps.on_corrupted(i, &packet.seg);
+        } else {
+            self.apps.on_segment(now, i, &packet.seg);
+        }
+        packet.recycle();
+        self.after_apps(now);
+    }
+
+    /// After the request/response connections ran: the browsers move on, and closed
+    /// connections go.
+    fn after_apps(&mut self, now: Time) {
+        for b in &mut self.browsers {
+            b.step(now, &mut self.apps, &mut self.opened);
+        }
+        self.apps.drop_closed();
     }
 
     /// A packet for endpoint `i` (as [`HostNode::conn_index`] found it).
@@ -78,6 +111,10 @@ impl HostNode {
             if c.tcp.poll_timeout().is_some_and(|t| t <= now) {
                 c.tcp.on_timeout(now);
             }
+        }
+        if !self.apps.conns.is_empty() || !self.browsers.is_empty() {
+            self.apps.on_timeout(now);
+            self.after_apps(now);
         }
     }
 
@@ -106,6 +143,19 @@ impl HostNode {
             }
             self.next += 1;
         }
+        let bulk = self.conns.len();
+        while self.next - bulk < self.apps.conns.len() {
+            let c = &mut self.apps.conns[self.next - bulk];
+            if let Some((seg, kind)) = c.poll_transmit() {
+                return Some(Outgoing {
+                    packet: SimPacket::new(seg, None),
+                    priority: Priority::Normal,
+                    origin: Origin::Endpoint(kind),
+                    flow: Some(c.flow),
+                });
+            }
+            self.next += 1;
+        }
         self.next = 0;
         None
     }
@@ -115,6 +165,15 @@ impl HostNode {
             .conns
             .iter()
             .fold(None, |t, c| earliest(t, c.tcp.poll_timeout()));
+        let tcp = if self.apps.conns.is_empty() && self.browsers.is_empty() {
+            tcp
+        } else {
+            let browsers = self
+                .browsers
+                .iter()
+                .fold(None, |t, b| earliest(t, b.poll_timeout()));
+            earliest(tcp, earliest(self.apps.poll_timeout(), browsers))
+        };
         match &self.mobile {
             None => tcp,
             Some(m) => earliest(tcp, m.poll_timeout()),
