@@ -94,3 +94,27 @@ pub struct PagesResult {
     pub per_page: Vec<PageResult>,
     pub per_object: Vec<ObjectResult>,
 }
+
+impl PagesResult {
+    /// The one line of the text output: pages in, page latency median and tail, objects and
+    /// connections, and the timeouts of the handshake and of the server.
+    pub fn summary(&self) -> String {
+        let s = |v: Option<f64>| v.map_or("n/a".to_string(), |v| format!("{v:.3} s"));
+        format!(
+            "{} of {} pages in, latency median {}, p90 {}, p99 {}; {} of {} objects over {} \
+             connections; timeouts: {} SYN, {} SYN|ACK, {} client, {} server",
+            self.pages_completed,
+            self.pages,
+            s(self.page_latency.median_s),
+            s(self.page_latency.p90_s),
+            s(self.page_latency.p99_s),
+            self.objects_completed,
+            self.objects,
+            self.connections,
+            self.syn_timeouts,
+            self.syn_ack_timeouts,
+            self.client_timeouts,
+            self.server_timeouts
+        )
+    }
+}

@@ -65,6 +65,12 @@ pub enum PageSource {
     Model(Box<Spec>),
 }
 
+impl FlowWorkload {
+    pub fn is_bulk(&self) -> bool {
+        matches!(self, FlowWorkload::Bulk)
+    }
+}
+
 impl PagesSpec {
     /// The flow's pages for the run's seed: the same seed gives the same pages, whatever the
     /// protocol, channel or clock.
@@ -149,4 +155,30 @@ pub fn check_objects(flows: &[(&str, &PagesSpec)], seed: u64) -> Result<(), Stri
         }
     }
     Ok(())
+}
+
+/// A network's workload flows, checked before it runs, each fault refused in one line: each
+/// flow's spec, the connections a host holds open at once ([`MAX_OPEN_PER_HOST`], over the flows
+/// it is the client or the server of) and the objects of the run ([`MAX_OBJECTS_PER_RUN`]).
+pub fn check_network(net: &crate::network::Network) -> Result<(), String> {
+    let mut open = vec![0u64; net.nodes.len()];
+    let mut flows = Vec::new();
+    for fl in &net.flows {
+        let FlowWorkload::Pages(spec) = &fl.workload else {
+            continue;
+        };
+        let what = format!("flow '{}'", fl.name);
+        spec.check(&what)?;
+        for n in [fl.from, fl.to] {
+            open[n] += spec.open_at_once();
+            if open[n] > MAX_OPEN_PER_HOST {
+                return Err(format!(
+                    "{what}: host '{}' would hold more than {MAX_OPEN_PER_HOST} workload connections open at once",
+                    net.nodes[n].name
+                ));
+            }
+        }
+        flows.push((fl.name.as_str(), spec));
+    }
+    check_objects(&flows, net.seed)
 }
