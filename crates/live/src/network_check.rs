@@ -93,6 +93,15 @@ fn validate(cfg: &NetworkConfig, net: &Network, hosts: &LiveHosts) -> Result<(),
     if cfg.exec.is_empty() && net.flows.is_empty() {
         return Err("the scenario has no flow to carry".into());
     }
+    // the engine's browser and servers (`sim/src/nodes/browser.rs`) model their bytes; a kernel
+    // host at either end would need a real HTTP client or server (issue 53, item 5)
+    if let Some(f) = net.flows.iter().find(|f| !f.workload.is_bulk()) {
+        return Err(format!(
+            "flow '{}': workload = \"web\" runs in the simulator only (snooplab run); the live \
+             mode carries pages with --exec and a real HTTP server and client",
+            f.name
+        ));
+    }
     // A kernel mobile host hands off with the engine's mobility layer below its TCP (docs/live.md,
     // "Handoffs"), but the engine cannot make a kernel's TCP send anything: Caceres and Iftode's
     // three duplicate ACKs after a handoff (paper 002 section 8) are its TCP's.

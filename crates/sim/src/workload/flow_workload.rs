@@ -161,14 +161,36 @@ pub fn check_objects(flows: &[(&str, &PagesSpec)], seed: u64) -> Result<(), Stri
 /// flow's spec, the connections a host holds open at once ([`MAX_OPEN_PER_HOST`], over the flows
 /// it is the client or the server of) and the objects of the run ([`MAX_OBJECTS_PER_RUN`]).
 pub fn check_network(net: &crate::network::Network) -> Result<(), String> {
+    if net.flows.iter().all(|f| f.workload.is_bulk()) {
+        return Ok(());
+    }
     let mut open = vec![0u64; net.nodes.len()];
     let mut flows = Vec::new();
+    let routes = crate::network::Routes::new(net);
     for fl in &net.flows {
         let FlowWorkload::Pages(spec) = &fl.workload else {
             continue;
         };
         let what = format!("flow '{}'", fl.name);
         spec.check(&what)?;
+        // a split relay carries a connection's bytes one way, from the host that opened it
+        // (`proto/src/agent/split.rs`): the client opens, and the pages come the other way
+        if let Some(&n) = routes.path(net, fl.from, fl.to).iter().find(|&&n| {
+            matches!(
+                net.nodes[n].kind,
+                crate::network::NodeKind::BaseStation {
+                    agent: crate::protocol::AgentKind::Split { .. },
+                    ..
+                }
+            )
+        }) {
+            return Err(format!(
+                "{what}: workload = \"web\" through the split base station '{}': its relays \
+                 carry a connection's bytes only from the host that opened it, and the pages \
+                 come from the other end",
+                net.nodes[n].name
+            ));
+        }
         for n in [fl.from, fl.to] {
             open[n] += spec.open_at_once();
             if open[n] > MAX_OPEN_PER_HOST {
