@@ -248,3 +248,46 @@ impl AppConns {
             .all(AppConn::is_settled)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snooplab_proto::app::Closer;
+    use snooplab_proto::tcp::TcpConfig;
+
+    const ADDR: u32 = 0x0a00_0002;
+
+    fn client_on(apps: &mut AppConns, port: u16) {
+        let cfg = TcpConfig::relay(1000, 8192, 8192);
+        let local = Endpoint { addr: ADDR, port };
+        let remote = Endpoint {
+            addr: 0x0a00_0001,
+            port: 80,
+        };
+        apps.push_client(0, Client::open(cfg, local, remote, 0, Closer::Server, false));
+    }
+
+    /// `in_pcbbind`: 1024 first, then one more each time, back to 1024 after 5000.
+    #[test]
+    fn ephemeral_ports_count_up_from_1024_and_wrap_after_5000() {
+        let mut apps = AppConns::default();
+        assert_eq!(apps.ephemeral_port(ADDR), 1024);
+        assert_eq!(apps.ephemeral_port(ADDR), 1025);
+        apps.last_port = 4999;
+        assert_eq!(apps.ephemeral_port(ADDR), 5000);
+        assert_eq!(apps.ephemeral_port(ADDR), 1024);
+    }
+
+    /// A port a connection of the host holds is skipped.
+    #[test]
+    fn an_ephemeral_port_in_use_is_skipped() {
+        let mut apps = AppConns::default();
+        client_on(&mut apps, 1024);
+        client_on(&mut apps, 1025);
+        assert_eq!(apps.ephemeral_port(ADDR), 1026);
+        // at another address the ports are free (the look-up is by local endpoint)
+        let mut other = AppConns::default();
+        client_on(&mut other, 1024);
+        assert_eq!(other.ephemeral_port(ADDR + 1), 1024);
+    }
+}
