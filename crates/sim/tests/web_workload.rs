@@ -109,6 +109,24 @@ fn http_11_keeps_its_connections_for_the_page() {
     assert_eq!(pages(&piped).objects_completed, 80);
 }
 
+/// 4,400 connections in about a minute on a clean LAN: the client's ports (1024 to 5000) come
+/// round while the server still holds their old connections in TIME_WAIT (2 MSL, 60 s), and
+/// each new SYN takes the old connection's place, as 4.4BSD's `tcp_input` lets it.
+#[test]
+fn ports_that_come_round_within_time_wait_connect_again() {
+    let text = with("pages = 20", "pages = 1100")
+        .replace("response-bytes = \"8k\"", "response-bytes = 100")
+        .replace("think-s = 1.0", "think-s = 0.0")
+        .replace("error-every = \"64k\"", "error-every = 0");
+    let r = run_text(&text);
+    let p = pages(&r);
+    assert_eq!(p.connections, 4400);
+    assert_eq!((p.pages_completed, p.objects_completed), (1100, 4400));
+    assert_eq!(p.syn_timeouts, 0);
+    let last = p.per_page.last().map_or(0.0, |pg| pg.started_s);
+    assert!(last < 60.0, "the ports came round within 2 MSL: {last} s");
+}
+
 #[test]
 fn a_written_workload_reads_back_as_the_same_network() {
     for text in [

@@ -150,7 +150,19 @@ impl AppConns {
         });
     }
 
+    /// A server end waiting for its client's SYN. An old connection of the same two endpoints
+    /// still in TIME_WAIT (the client's ports came round again within 2 MSL) gives way to it,
+    /// as 4.4BSD's `tcp_input` drops a TIME_WAIT connection for a new SYN and starts over (a
+    /// reading: BSD asks the SYN's sequence number to be above the old connection's, which the
+    /// independent initial sequence numbers here do not keep).
     pub fn push_server(&mut self, flow: FlowId, server: Server) {
+        let (local, remote) = (server.tcp().local(), server.tcp().remote());
+        if let Some(i) = self.conns.iter().position(|c| {
+            c.tcp().local() == local && c.tcp().remote() == remote && c.tcp().is_finished()
+        }) {
+            let old = self.conns.remove(i);
+            self.keep_counters(&old);
+        }
         self.conns.push(AppConn {
             flow,
             end: AppEnd::Server(Box::new(server)),
@@ -212,16 +224,20 @@ impl AppConns {
         while i < self.conns.len() {
             if self.conns[i].tcp().state() == State::Closed {
                 let c = self.conns.remove(i);
-                match self.closed.iter_mut().find(|(f, _)| *f == c.flow) {
-                    Some((_, k)) => k.add(&c),
-                    None => {
-                        let mut k = AppCounters::default();
-                        k.add(&c);
-                        self.closed.push((c.flow, k));
-                    }
-                }
+                self.keep_counters(&c);
             } else {
                 i += 1;
+            }
+        }
+    }
+
+    fn keep_counters(&mut self, c: &AppConn) {
+        match self.closed.iter_mut().find(|(f, _)| *f == c.flow) {
+            Some((_, k)) => k.add(c),
+            None => {
+                let mut k = AppCounters::default();
+                k.add(c);
+                self.closed.push((c.flow, k));
             }
         }
     }
