@@ -181,7 +181,16 @@ impl<O: Observe> Simulation<O> {
             per_page,
             per_object,
         };
-        let end = self.state.now;
+        // from the flow's start to its last object's last byte (or the run's end, if one failed)
+        let end = if inv.complete {
+            pages
+                .iter()
+                .flat_map(|p| p.objects.iter().filter_map(|o| o.times.done))
+                .max()
+                .unwrap_or(self.state.now)
+        } else {
+            self.state.now
+        };
         Some(FlowResult {
             flow: spec.name.clone(),
             from: net.nodes[spec.from].name.clone(),
