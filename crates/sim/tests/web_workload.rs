@@ -27,7 +27,10 @@ fn run_text(text: &str) -> RunResult {
 }
 
 fn pages(r: &RunResult) -> &PagesResult {
-    r.flows[0].pages.as_ref().expect("a workload flow has pages")
+    r.flows[0]
+        .pages
+        .as_ref()
+        .expect("a workload flow has pages")
 }
 
 /// The example with one line replaced.
@@ -40,7 +43,11 @@ fn with(from: &str, to: &str) -> String {
 #[test]
 fn the_example_fetches_every_object_with_ordered_times() {
     let r = run_text(&example_text());
-    assert!(r.invariants.ok() && r.invariants.complete, "{:?}", r.invariants);
+    assert!(
+        r.invariants.ok() && r.invariants.complete,
+        "{:?}",
+        r.invariants
+    );
     let p = pages(&r);
     assert_eq!((p.pages, p.pages_completed), (20, 20));
     assert_eq!((p.objects, p.objects_completed), (80, 80));
@@ -88,11 +95,21 @@ fn a_lossy_channel_has_a_longer_tail_than_a_clean_one() {
     let clean = run_text(&with("error-every = \"64k\"", "error-every = 0"));
     let p90 = |r: &RunResult| pages(r).page_latency.p90_s.unwrap_or(0.0);
     assert_eq!(pages(&clean).pages_completed, 20);
-    assert!(p90(&lossy) > p90(&clean), "{} <= {}", p90(&lossy), p90(&clean));
+    assert!(
+        p90(&lossy) > p90(&clean),
+        "{} <= {}",
+        p90(&lossy),
+        p90(&clean)
+    );
     // on a clean channel nothing times out
     let c = pages(&clean);
     assert_eq!(
-        (c.syn_timeouts, c.syn_ack_timeouts, c.client_timeouts, c.server_timeouts),
+        (
+            c.syn_timeouts,
+            c.syn_ack_timeouts,
+            c.client_timeouts,
+            c.server_timeouts
+        ),
         (0, 0, 0, 0)
     );
 }
@@ -131,7 +148,8 @@ fn ports_that_come_round_within_time_wait_connect_again() {
 fn a_written_workload_reads_back_as_the_same_network() {
     for text in [
         example_text(),
-        with("http = \"1.0\"", "http = \"1.1\"").replace("parallel = 4", "parallel = 1\npipelined = true"),
+        with("http = \"1.0\"", "http = \"1.1\"")
+            .replace("parallel = 4", "parallel = 1\npipelined = true"),
     ] {
         let sc = scenario(&text).unwrap_or_else(|e| panic!("{e}"));
         let written = write_scenario(&sc).unwrap_or_else(|e| panic!("{e}"));
@@ -146,14 +164,38 @@ fn a_written_workload_reads_back_as_the_same_network() {
 fn a_bad_workload_is_refused_in_one_line() {
     let cases = [
         (with("pages = 20", "pages = 0"), "pages must be 1 to"),
-        (with("parallel = 4", "parallel = 5"), "parallel: HTTP/1.0 opens 1 to 4"),
-        (with("parallel = 4", "parallel = 4\npipelined = true"), "pipelined is a key of http = \"1.1\""),
-        (with("http = \"1.0\"", "http = \"2\""), "http '2' is not known"),
-        (with("workload = \"web\"", "workload = \"bulk\""), "is a key of workload = \"web\""),
-        (with("workload = \"web\"", "workload = \"ftp\""), "workload 'ftp' is not known"),
-        (with("model = \"fixed\"", "model = \"surge\""), "objects is a key of model = \"fixed\""),
-        (with("objects = 4", "objects = 151"), "objects must be 1 to 150"),
-        (with("response-bytes = \"8k\"", "response-bytes = 0"), "response-bytes must be at least 1"),
+        (
+            with("parallel = 4", "parallel = 5"),
+            "parallel: HTTP/1.0 opens 1 to 4",
+        ),
+        (
+            with("parallel = 4", "parallel = 4\npipelined = true"),
+            "pipelined is a key of http = \"1.1\"",
+        ),
+        (
+            with("http = \"1.0\"", "http = \"2\""),
+            "http '2' is not known",
+        ),
+        (
+            with("workload = \"web\"", "workload = \"bulk\""),
+            "is a key of workload = \"web\"",
+        ),
+        (
+            with("workload = \"web\"", "workload = \"ftp\""),
+            "workload 'ftp' is not known",
+        ),
+        (
+            with("model = \"fixed\"", "model = \"surge\""),
+            "objects is a key of model = \"fixed\"",
+        ),
+        (
+            with("objects = 4", "objects = 151"),
+            "objects must be 1 to 150",
+        ),
+        (
+            with("response-bytes = \"8k\"", "response-bytes = 0"),
+            "response-bytes must be at least 1",
+        ),
         // the run's objects: 100,000 pages of 11
         (
             with("pages = 20", "pages = 100000").replace("objects = 4", "objects = 11"),

@@ -482,19 +482,21 @@ fn a_lost_last_segment_is_probed_by_tlp_on_linux() {
         drop_first(move |s| !s.to_server && s.seg.len > 0 && s.seg.seq + s.seg.len == end),
     );
     let server = lossy.pairs[0].1.tcp().stats();
-    assert_eq!(server.timeouts, 0, "no timeout: the probe repaired the tail");
+    assert_eq!(
+        server.timeouts, 0,
+        "no timeout: the probe repaired the tail"
+    );
     let lost = lossy.sent(|s| s.dropped);
     assert_eq!(lost.len(), 1);
-    let again = lossy.sent(move |s| {
-        !s.to_server && !s.dropped && s.seg.len > 0 && s.seg.seq + s.seg.len == end
-    });
+    let again = lossy
+        .sent(move |s| !s.to_server && !s.dropped && s.seg.len > 0 && s.seg.seq + s.seg.len == end);
     assert_eq!(again.len(), 1, "{again:?}");
     let probe = again[0];
     assert_eq!(probe.kind, TxKind::FastRetransmit, "sent as the probe");
     // the PTO runs from the last ACK (of the segment before the lost one), which left the
     // server with the lost one: 2 SRTT + 200 ms, below BSD's 1 s minimum RTO
     let wait = probe.at - lost[0].at;
-    assert!(wait >= 2 * RTT + 200 * MS && wait < SEC, "{} ms", wait / MS);
+    assert!((2 * RTT + 200 * MS..SEC).contains(&wait), "{} ms", wait / MS);
     let done = |n: &Net| n.pairs[0].0.objects()[0].done.expect("done");
     assert_eq!(done(&lossy), probe.at + DELAY);
     assert!(done(&lossy) < done(&clean) + SEC / 2);

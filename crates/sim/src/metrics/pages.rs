@@ -63,8 +63,7 @@ impl Latencies {
             median_s: rank(50),
             p90_s: rank(90),
             p99_s: rank(99),
-            mean_s: (n > 0)
-                .then(|| values.iter().map(|&v| as_secs_f64(v)).sum::<f64>() / n as f64),
+            mean_s: (n > 0).then(|| values.iter().map(|&v| as_secs_f64(v)).sum::<f64>() / n as f64),
             max_s: values.last().map(|&v| as_secs_f64(v)),
         }
     }

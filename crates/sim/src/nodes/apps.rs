@@ -280,7 +280,10 @@ mod tests {
             addr: 0x0a00_0001,
             port: 80,
         };
-        apps.push_client(0, Client::open(cfg, local, remote, 0, Closer::Server, false));
+        apps.push_client(
+            0,
+            Client::open(cfg, local, remote, 0, Closer::Server, false),
+        );
     }
 
     /// `in_pcbbind`: 1024 first, then one more each time, back to 1024 after 5000.

@@ -42,7 +42,10 @@ pub struct PageRecord {
 enum Step {
     Waiting,
     /// Asked on the connection with this local port, as its `k`-th object.
-    Asked { port: u16, k: usize },
+    Asked {
+        port: u16,
+        k: usize,
+    },
     Done,
 }
 
@@ -51,7 +54,9 @@ enum Step {
 enum Phase {
     Loading,
     /// The user reads the page until then (before the first page: the flow's start time).
-    Thinking { until: Time },
+    Thinking {
+        until: Time,
+    },
     /// Every page fetched.
     Finished,
 }
@@ -221,7 +226,12 @@ impl Browser {
     }
 
     /// Asks every transfer whose dependency is met; true if one was asked.
-    fn ask_ready(&mut self, now: Time, apps: &mut super::apps::AppConns, opened: &mut Opened) -> bool {
+    fn ask_ready(
+        &mut self,
+        now: Time,
+        apps: &mut super::apps::AppConns,
+        opened: &mut Opened,
+    ) -> bool {
         let mut any = false;
         for i in 0..self.steps.len() {
             if self.steps[i] != Step::Waiting || !self.may_go(i, apps) {

@@ -93,7 +93,11 @@ impl<O: Observe> Simulation<O> {
     }
 
     /// Workload flow `f`'s result (`None` for a bulk flow); its invariants are merged into `all`.
-    pub(super) fn web_flow_result(&self, f: FlowId, all: &mut InvariantReport) -> Option<FlowResult> {
+    pub(super) fn web_flow_result(
+        &self,
+        f: FlowId,
+        all: &mut InvariantReport,
+    ) -> Option<FlowResult> {
         let net = &self.topo.net;
         let spec = &net.flows[f];
         if spec.workload == FlowWorkload::Bulk {

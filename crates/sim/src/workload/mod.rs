@@ -26,7 +26,9 @@ mod mah_tests;
 mod tests;
 
 pub use cdf::Cdf;
-pub use flow_workload::{FlowWorkload, PageSource, PagesSpec, MAX_OBJECTS_PER_RUN, MAX_OPEN_PER_HOST};
+pub use flow_workload::{
+    FlowWorkload, PageSource, PagesSpec, MAX_OBJECTS_PER_RUN, MAX_OPEN_PER_HOST,
+};
 pub use mah_tables::{MahTables, MAH_CDF_DIR_VAR};
 pub use model::{Model, Param, Spec, MODEL_NAMES};
 pub use page::{page, Object, Page, Workload, MAX_PAGES};

@@ -62,12 +62,7 @@ pub(super) fn read(f: &FlowTable, what: &str) -> Result<FlowWorkload, String> {
         }
         Ok(n)
     };
-    let pages = count(
-        f.pages,
-        "pages",
-        1,
-        crate::workload::MAX_PAGES as i64,
-    )? as u32;
+    let pages = count(f.pages, "pages", 1, crate::workload::MAX_PAGES as i64)? as u32;
     let parallel = |default: i64| count(f.parallel, "parallel", default, i64::from(u8::MAX));
     let http = match f.http.as_deref().unwrap_or("1.0") {
         "1.0" if f.pipelined.is_some() => {
@@ -78,7 +73,11 @@ pub(super) fn read(f: &FlowTable, what: &str) -> Result<FlowWorkload, String> {
             parallel(DEFAULT_PARALLEL_11)? as u8,
             f.pipelined.unwrap_or(false),
         ),
-        other => return Err(format!("{what}: http '{other}' is not known (known: 1.0, 1.1)")),
+        other => {
+            return Err(format!(
+                "{what}: http '{other}' is not known (known: 1.0, 1.1)"
+            ))
+        }
     }
     .map_err(|e| format!("{what}: parallel: {e}"))?;
     let source = match f.model.as_deref().unwrap_or("fixed") {
@@ -174,8 +173,14 @@ pub(super) fn write(w: &FlowWorkload) -> Vec<String> {
             out.push("model = \"fixed\"".into());
             out.push(format!("pages = {}", spec.pages));
             out.push(format!("objects = {objects}"));
-            out.push(format!("request-bytes = {}", size(u64::from(*request_bytes))));
-            out.push(format!("response-bytes = {}", size(u64::from(*response_bytes))));
+            out.push(format!(
+                "request-bytes = {}",
+                size(u64::from(*request_bytes))
+            ));
+            out.push(format!(
+                "response-bytes = {}",
+                size(u64::from(*response_bytes))
+            ));
             out.push(format!("think-s = {}", float(secs(*think))));
         }
         PageSource::Model(m) => {
