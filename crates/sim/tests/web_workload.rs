@@ -242,3 +242,26 @@ fn too_many_connections_at_one_host_are_refused() {
     );
     assert!(!e.contains('\n'), "{e}");
 }
+
+/// `model = "mah"` needs the user's copy of Mah's tables (they are not shipped): without the
+/// directory its variable names, refused in one line that says where to get them.
+#[test]
+fn mah_without_its_tables_is_refused_saying_where_to_get_them() {
+    if std::env::var_os(snooplab_sim::workload::MAH_CDF_DIR_VAR).is_some() {
+        return; // a developer's machine with the tables: `mah_tests.rs` checks them
+    }
+    let text = example_text()
+        .lines()
+        .filter(|l| {
+            !["objects", "request-bytes", "response-bytes", "think-s"]
+                .iter()
+                .any(|k| l.starts_with(k))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replace("model = \"fixed\"", "model = \"mah\"");
+    let e = scenario(&text).expect_err("no tables");
+    assert!(e.starts_with("flow 'web': model: "), "{e}");
+    assert!(e.contains(snooplab_sim::workload::MAH_CDF_DIR_VAR), "{e}");
+    assert!(!e.contains('\n'), "{e}");
+}

@@ -496,7 +496,11 @@ fn a_lost_last_segment_is_probed_by_tlp_on_linux() {
     // the PTO runs from the last ACK (of the segment before the lost one), which left the
     // server with the lost one: 2 SRTT + 200 ms, below BSD's 1 s minimum RTO
     let wait = probe.at - lost[0].at;
-    assert!((2 * RTT + 200 * MS..SEC).contains(&wait), "{} ms", wait / MS);
+    assert!(
+        (2 * RTT + 200 * MS..SEC).contains(&wait),
+        "{} ms",
+        wait / MS
+    );
     let done = |n: &Net| n.pairs[0].0.objects()[0].done.expect("done");
     assert_eq!(done(&lossy), probe.at + DELAY);
     assert!(done(&lossy) < done(&clean) + SEC / 2);

@@ -204,3 +204,69 @@ pub fn check_network(net: &crate::network::Network) -> Result<(), String> {
     }
     check_objects(&flows, net.seed)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::mah_fixture::fixture_spec;
+    use super::*;
+    use crate::scenario::{default_scenario, ScenarioFile};
+
+    const EXAMPLE: &str = include_str!("../../../../examples/web-pages-snoop.toml");
+
+    /// The example's network with its flow's pages drawn from Mah's model on the fixture's
+    /// tables (none of Mah's numbers), `pages` of them.
+    fn mah_network(pages: u32, seed: u64) -> crate::network::Network {
+        let mut sc = default_scenario();
+        let file = ScenarioFile::parse(EXAMPLE).unwrap_or_else(|e| panic!("{e}"));
+        file.apply(&mut sc).unwrap_or_else(|e| panic!("{e}"));
+        let mut net = sc.network();
+        net.seed = seed;
+        let FlowWorkload::Pages(spec) = &mut net.flows[0].workload else {
+            panic!("the example carries pages");
+        };
+        spec.source = PageSource::Model(Box::new(fixture_spec()));
+        spec.pages = pages;
+        // Mah's think times run to 600 s: give the run room for them
+        net.max_time = 100_000 * snooplab_proto::time::SEC;
+        net.validate().unwrap_or_else(|e| panic!("{e}"));
+        net
+    }
+
+    /// A model's pages are the workload's own (`page.rs`), page for page, whatever their number.
+    #[test]
+    fn a_models_pages_are_the_workloads() {
+        let spec = PagesSpec {
+            source: PageSource::Model(Box::new(fixture_spec())),
+            pages: 30,
+            http: Http::Http10 { parallel: 4 },
+        };
+        let pages = spec.pages(7);
+        for (i, p) in pages.iter().enumerate() {
+            assert_eq!(*p, page(&fixture_spec(), 7, i as u64));
+        }
+        assert_eq!(pages[..10], spec.pages(7)[..10]);
+        assert_ne!(pages, spec.pages(8));
+    }
+
+    /// Mah's pages (the fixture's tables) run end to end: every page and object in, each
+    /// object's response the size its page drew, and the same seed gives the same result.
+    #[test]
+    fn mah_pages_run_through_snoop() {
+        let net = mah_network(12, 3);
+        let FlowWorkload::Pages(spec) = &net.flows[0].workload else {
+            panic!("pages");
+        };
+        let drawn = spec.pages(3);
+        let r = crate::run_network(&net, "mah");
+        let p = r.flows[0].pages.as_ref().expect("a workload's result");
+        assert_eq!(p.pages_completed, 12, "{:?}", r.invariants);
+        let objects: usize = drawn.iter().map(|pg| pg.objects.len()).sum();
+        assert_eq!(p.objects_completed, objects as u64);
+        for o in &p.per_object {
+            let want = drawn[o.page as usize].objects[o.object as usize];
+            assert_eq!(o.response_bytes, want.reply_bytes);
+            assert_eq!(o.request_bytes, want.request_bytes);
+        }
+        assert_eq!(r, crate::run_network(&net, "mah"));
+    }
+}
