@@ -55,6 +55,7 @@ pub(super) fn browser_for(
 impl<O: Observe> Simulation<O> {
     /// The server ends of the connections host `n`'s browsers opened go to their servers' hosts
     /// before the SYN leaves (a passive open that was waiting: `app/server.rs`).
+    #[inline]
     pub(super) fn install_servers(&mut self, n: usize) {
         let Some(h) = self.state.nodes[n].host_mut() else {
             return;
@@ -75,7 +76,7 @@ impl<O: Observe> Simulation<O> {
     /// of it settled at both ends; `None` for a bulk flow.
     pub(super) fn web_flow_ended(&self, f: FlowId) -> Option<bool> {
         let fl = &self.topo.net.flows[f];
-        if fl.workload == FlowWorkload::Bulk {
+        if fl.workload.is_bulk() {
             return None;
         }
         let client = self.state.nodes[fl.to].host()?;
@@ -100,7 +101,7 @@ impl<O: Observe> Simulation<O> {
     ) -> Option<FlowResult> {
         let net = &self.topo.net;
         let spec = &net.flows[f];
-        if spec.workload == FlowWorkload::Bulk {
+        if spec.workload.is_bulk() {
             return None;
         }
         let counters = |n: usize| {

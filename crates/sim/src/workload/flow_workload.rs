@@ -66,6 +66,7 @@ pub enum PageSource {
 }
 
 impl FlowWorkload {
+    #[inline]
     pub fn is_bulk(&self) -> bool {
         matches!(self, FlowWorkload::Bulk)
     }
