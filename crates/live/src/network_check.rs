@@ -205,4 +205,20 @@ mod tests {
         let e = LiveNetwork::check(config(sc)).unwrap_err();
         assert!(e.starts_with("flow 'flow0': buffer 1k is less than"), "{e}");
     }
+
+    /// A Web workload (issue 53) runs in the simulator only for now: refused in one line.
+    #[test]
+    fn a_web_workload_is_refused() {
+        let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32 * 1024, 1);
+        let text = include_str!("../../../examples/web-pages-snoop.toml");
+        let file =
+            snooplab_sim::scenario::ScenarioFile::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        file.apply(&mut sc).unwrap_or_else(|e| panic!("{e}"));
+        let e = LiveNetwork::check(config(sc)).unwrap_err();
+        assert!(
+            e.starts_with("flow 'web': workload = \"web\" runs in the simulator only"),
+            "{e}"
+        );
+        assert!(!e.contains('\n'), "{e}");
+    }
 }
