@@ -265,3 +265,29 @@ fn mah_without_its_tables_is_refused_saying_where_to_get_them() {
     assert!(e.contains(snooplab_sim::workload::MAH_CDF_DIR_VAR), "{e}");
     assert!(!e.contains('\n'), "{e}");
 }
+
+/// The handshake's timer is the host profile's: the example's one lost SYN|ACK is sent again
+/// after BSD/OS 2.1's initial RTO of 6 s, or FreeBSD 2.2's 3 s (`proto/src/tcp/rtt.rs`), and
+/// that page is exactly 3 s longer under BSD/OS; everything else is the same.
+#[test]
+fn a_lost_syn_ack_costs_the_host_profiles_initial_rto() {
+    let host = |h: &str| {
+        let text = with("to = \"mh\"", &format!("to = \"mh\"\nhost = \"{h}\""));
+        run_text(&text)
+    };
+    let (bsdos, freebsd) = (host("bsdos-2.1"), host("freebsd-2.2"));
+    let (b, f) = (pages(&bsdos), pages(&freebsd));
+    assert_eq!((b.syn_ack_timeouts, f.syn_ack_timeouts), (1, 1));
+    let slowest = |p: &PagesResult| {
+        p.per_page
+            .iter()
+            .max_by(|x, y| x.latency_s.partial_cmp(&y.latency_s).expect("numbers"))
+            .cloned()
+            .expect("pages")
+    };
+    let (sb, sf) = (slowest(b), slowest(f));
+    assert_eq!(sb.page, sf.page);
+    let gap = sb.latency_s.unwrap_or(0.0) - sf.latency_s.unwrap_or(0.0);
+    assert!((gap - 3.0).abs() < 1e-6, "{gap}");
+    assert_eq!(b.page_latency.median_s, f.page_latency.median_s);
+}
