@@ -9,8 +9,7 @@ use snooplab_proto::tcp::Tcp;
 use snooplab_proto::time::earliest;
 use snooplab_proto::Time;
 
-use super::apps::AppConns;
-use super::browser::{Browser, Opened};
+use super::apps::HostApps;
 use super::{MobileLayer, Outgoing};
 use crate::network::FlowId;
 use crate::packet::{payload_tag, SimPacket};
@@ -45,12 +44,9 @@ pub struct HostNode {
     /// A mobile host that hands off between base stations (paper 002): its mobility layer, below
     /// its TCP (`mobility.rs`, the same layer a host outside the engine has).
     pub mobile: Option<MobileLayer>,
-    /// The request/response connections of workload flows, clients and servers (`apps.rs`).
-    pub apps: AppConns,
-    /// The clients of the workload flows whose `to` this host is.
-    pub browsers: Vec<Browser>,
-    /// Connections the browsers opened whose server ends the run has yet to hand to their hosts.
-    pub opened: Opened,
+    /// Its part in workload flows, if any: their connections, clients and servers, and the
+    /// browsers of those whose `to` it is (`apps.rs`).
+    pub web: Option<Box<HostApps>>,
 }
 
 impl HostNode {
@@ -65,31 +61,44 @@ impl HostNode {
     pub fn on_packet(&mut self, now: Time, packet: SimPacket) {
         match self.conn_index(&packet) {
             Some(i) => self.on_packet_at(now, i, packet),
-            None => match self.apps.index(&packet.seg) {
-                Some(i) => self.on_app_packet(now, i, packet),
-                None => self.unmatched += 1,
-            },
+            None => self.on_other_packet(now, packet),
         }
     }
 
-    /// A packet for request/response connection `i` (as [`AppConns::index`] found it).
+    /// A packet for none of the bulk flows' endpoints: a workload connection's, or unmatched.
+    #[cold]
+    #[inline(never)]
+    fn on_other_packet(&mut self, now: Time, packet: SimPacket) {
+        match self.app_index(&packet) {
+            Some(i) => self.on_app_packet(now, i, packet),
+            None => self.unmatched += 1,
+        }
+    }
+
+    /// Who a packet for none of the bulk flows' endpoints is for: a workload connection, or
+    /// no one.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn inbound_other(&self, packet: &SimPacket) -> super::Inbound {
+        match self.app_index(packet) {
+            Some(conn) => super::Inbound::App { conn },
+            None => super::Inbound::Unmatched,
+        }
+    }
+
+    /// The workload connection a segment belongs to (`apps.rs`).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn app_index(&self, packet: &SimPacket) -> Option<usize> {
+        self.web.as_ref()?.conns.index(&packet.seg)
+    }
+
+    /// A packet for workload connection `i` (as [`HostNode::app_index`] found it).
     pub(crate) fn on_app_packet(&mut self, now: Time, i: usize, packet: SimPacket) {
-        if packet.corrupted {
-            self.apps.on_corrupted(i, &packet.seg);
-        } else {
-            self.apps.on_segment(now, i, &packet.seg);
+        if let Some(w) = &mut self.web {
+            w.on_segment(now, i, &packet.seg, packet.corrupted);
         }
         packet.recycle();
-        self.after_apps(now);
-    }
-
-    /// After the request/response connections ran: the browsers move on, and closed
-    /// connections go.
-    fn after_apps(&mut self, now: Time) {
-        for b in &mut self.browsers {
-            b.step(now, &mut self.apps, &mut self.opened);
-        }
-        self.apps.drop_closed();
     }
 
     /// A packet for endpoint `i` (as [`HostNode::conn_index`] found it).
@@ -112,9 +121,8 @@ impl HostNode {
                 c.tcp.on_timeout(now);
             }
         }
-        if !self.apps.conns.is_empty() || !self.browsers.is_empty() {
-            self.apps.on_timeout(now);
-            self.after_apps(now);
+        if let Some(w) = &mut self.web {
+            w.on_timeout(now);
         }
     }
 
@@ -143,9 +151,23 @@ impl HostNode {
             }
             self.next += 1;
         }
+        if self.web.is_some() {
+            if let Some(out) = self.poll_transmit_apps() {
+                return Some(out);
+            }
+        }
+        self.next = 0;
+        None
+    }
+
+    /// [`HostNode::poll_transmit`] past the bulk endpoints: the workload connections, in order
+    /// (their bytes are modelled, so they carry no digest).
+    #[inline(never)]
+    fn poll_transmit_apps(&mut self) -> Option<Outgoing> {
         let bulk = self.conns.len();
-        while self.next - bulk < self.apps.conns.len() {
-            let c = &mut self.apps.conns[self.next - bulk];
+        let w = self.web.as_mut()?;
+        while self.next - bulk < w.conns.conns.len() {
+            let c = &mut w.conns.conns[self.next - bulk];
             if let Some((seg, kind)) = c.poll_transmit() {
                 return Some(Outgoing {
                     packet: SimPacket::new(seg, None),
@@ -156,27 +178,30 @@ impl HostNode {
             }
             self.next += 1;
         }
-        self.next = 0;
         None
     }
 
+    /// (Inlined where the loop re-arms a node's timer, as it was before the workload
+    /// connections' branch made it larger.)
+    #[inline(always)]
     pub fn poll_timeout(&self) -> Option<Time> {
         let tcp = self
             .conns
             .iter()
             .fold(None, |t, c| earliest(t, c.tcp.poll_timeout()));
-        let tcp = if self.apps.conns.is_empty() && self.browsers.is_empty() {
-            tcp
-        } else {
-            let browsers = self
-                .browsers
-                .iter()
-                .fold(None, |t, b| earliest(t, b.poll_timeout()));
-            earliest(tcp, earliest(self.apps.poll_timeout(), browsers))
+        let tcp = match &self.web {
+            None => tcp,
+            Some(w) => earliest(tcp, apps_timeout(w)),
         };
         match &self.mobile {
             None => tcp,
             Some(m) => earliest(tcp, m.poll_timeout()),
         }
     }
+}
+
+/// The workload connections' and browsers' next time (out of the host's inlined timer look-up).
+#[inline(never)]
+fn apps_timeout(w: &HostApps) -> Option<Time> {
+    w.poll_timeout()
 }

@@ -18,7 +18,7 @@ mod external;
 mod host;
 mod mobility;
 
-pub use apps::{AppConn, AppConns, AppCounters, AppEnd};
+pub use apps::{AppConn, AppConns, AppCounters, AppEnd, HostApps};
 pub use base_station::BaseStationNode;
 pub use browser::{Browser, ObjectRecord, Opened, PageRecord};
 pub use external::ExternalHost;
@@ -81,7 +81,9 @@ pub enum SimNode {
 }
 
 impl SimNode {
-    /// Who inside the node `packet` is for.
+    /// Who inside the node `packet` is for. (Inlined where the loop delivers, as it was before
+    /// a host's workload connections made it larger.)
+    #[inline(always)]
     pub fn inbound(&self, packet: &SimPacket) -> Inbound {
         match self {
             SimNode::Host(_) if !packet.is_tcp() => Inbound::Control,
@@ -91,10 +93,7 @@ impl SimNode {
                     flow: h.conns[conn].flow,
                     role: h.conns[conn].role,
                 },
-                None => match h.apps.index(&packet.seg) {
-                    Some(conn) => Inbound::App { conn },
-                    None => Inbound::Unmatched,
-                },
+                None => h.inbound_other(packet),
             },
             SimNode::BaseStation(_) => Inbound::Agent,
             // the kernel's own UDP and ICMP go to it; only handoff messages stop short

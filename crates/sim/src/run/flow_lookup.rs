@@ -23,8 +23,8 @@ impl<O: Observe> Simulation<O> {
     /// The flow has ended: its sender is done and so is its receiver, or the sender gave up. An
     /// end on a host outside the engine is the driver's to watch: here it counts as done.
     pub(super) fn flow_ended(&self, f: FlowId) -> bool {
-        if let Some(ended) = self.web_flow_ended(f) {
-            return ended;
+        if self.topo.has_web && !self.topo.net.flows[f].workload.is_bulk() {
+            return self.web_flow_ended(f).unwrap_or(true);
         }
         let receiver_done = || {
             self.tcp(f, Role::Receiver)

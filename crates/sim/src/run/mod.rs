@@ -123,6 +123,8 @@ struct Topology {
     endpoints: Vec<(Endpoint, Endpoint)>,
     /// The report's scenario labels: environment, and the first station's error model.
     env: String,
+    /// Some flow carries a Web workload (`web.rs`): the loop's steps for them run only then.
+    has_web: bool,
 }
 
 /// Where the run stands: what the events change.
@@ -375,7 +377,9 @@ impl<O: Observe> Simulation<O> {
             ));
         }
         self.state.nodes[n].on_timeout(self.state.now);
-        self.install_servers(n);
+        if self.topo.has_web {
+            self.install_servers(n);
+        }
         self.book.hosts_ran = true; // (a base station's too: rarer than a host's, and one store)
         self.after_decisions(n);
         for &(f, b) in &before {

@@ -57,23 +57,27 @@ impl<O: Observe> Simulation<O> {
     /// before the SYN leaves (a passive open that was waiting: `app/server.rs`).
     #[inline]
     pub(super) fn install_servers(&mut self, n: usize) {
-        let Some(h) = self.state.nodes[n].host_mut() else {
+        let Some(w) = self.state.nodes[n].host_mut().and_then(|h| h.web.as_mut()) else {
             return;
         };
-        if h.opened.is_empty() {
+        if w.opened.is_empty() {
             return;
         }
-        let opened = std::mem::take(&mut h.opened);
+        let opened = std::mem::take(&mut w.opened);
         for (f, server) in opened {
             let at = self.topo.net.flows[f].from;
             if let Some(s) = self.state.nodes[at].host_mut() {
-                s.apps.push_server(f, server);
+                s.web
+                    .get_or_insert_with(Default::default)
+                    .conns
+                    .push_server(f, server);
             }
         }
     }
 
     /// Whether workload flow `f` has ended: every page fetched (or failed) and every connection
     /// of it settled at both ends; `None` for a bulk flow.
+    #[inline(never)]
     pub(super) fn web_flow_ended(&self, f: FlowId) -> Option<bool> {
         let fl = &self.topo.net.flows[f];
         if fl.workload.is_bulk() {
@@ -81,14 +85,16 @@ impl<O: Observe> Simulation<O> {
         }
         let client = self.state.nodes[fl.to].host()?;
         let done = client
-            .browsers
+            .web
             .iter()
+            .flat_map(|w| &w.browsers)
             .find(|b| b.flow == f)
             .is_none_or(Browser::is_finished);
         let settled = |n: usize| {
             self.state.nodes[n]
                 .host()
-                .is_none_or(|h| h.apps.flow_settled(f))
+                .and_then(|h| h.web.as_ref())
+                .is_none_or(|w| w.conns.flow_settled(f))
         };
         Some(done && settled(fl.to) && settled(fl.from))
     }
@@ -107,12 +113,14 @@ impl<O: Observe> Simulation<O> {
         let counters = |n: usize| {
             self.state.nodes[n]
                 .host()
-                .map_or_else(AppCounters::default, |h| h.apps.counters(f))
+                .and_then(|h| h.web.as_ref())
+                .map_or_else(AppCounters::default, |w| w.conns.counters(f))
         };
         let (client, server) = (counters(spec.to), counters(spec.from));
         let browser = self.state.nodes[spec.to]
             .host()
-            .and_then(|h| h.browsers.iter().find(|b| b.flow == f));
+            .and_then(|h| h.web.as_ref())
+            .and_then(|w| w.browsers.iter().find(|b| b.flow == f));
         let pages = browser.map_or(&[][..], |b| &b.records[..]);
         let FlowWorkload::Pages(ps) = &spec.workload else {
             return None;
