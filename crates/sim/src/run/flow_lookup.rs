@@ -23,9 +23,6 @@ impl<O: Observe> Simulation<O> {
     /// The flow has ended: its sender is done and so is its receiver, or the sender gave up. An
     /// end on a host outside the engine is the driver's to watch: here it counts as done.
     pub(super) fn flow_ended(&self, f: FlowId) -> bool {
-        if self.topo.has_web && !self.topo.net.flows[f].workload.is_bulk() {
-            return self.web_flow_ended(f).unwrap_or(true);
-        }
         let receiver_done = || {
             self.tcp(f, Role::Receiver)
                 .map_or(self.outside(self.state.flows[f].receiver), Tcp::is_finished)
@@ -33,6 +30,10 @@ impl<O: Observe> Simulation<O> {
         // a dropped connection is closed, so the common case (a sender still at work) is one test
         match self.tcp(f, Role::Sender) {
             Some(t) => t.is_finished() && (t.stats().dropped || receiver_done()),
+            // a workload flow has no bulk sender (`web.rs`)
+            None if self.topo.has_web && !self.topo.net.flows[f].workload.is_bulk() => {
+                self.web_flow_ended(f).unwrap_or(true)
+            }
             None => self.outside(self.state.flows[f].sender) && receiver_done(),
         }
     }
