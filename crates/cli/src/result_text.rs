@@ -150,6 +150,7 @@ pub fn result_text(r: &RunResult, sc: &Scenario, filled: &[Filled]) -> String {
         r.flat().frames_corrupted_up,
         carried_label(sc)
     );
+    pages_lines(&mut out, r);
     handoff_lines(&mut out, r);
     line!(out, "  events              {:8}", r.events);
     line!(out, "  invariants          {}", r.invariants.summary());
@@ -209,6 +210,15 @@ fn num_or_na(v: f64, defined: bool, digits: usize) -> String {
 /// Each mobile host that handed off (paper 002): how often, how many confirmed, and the latency
 /// (decision to confirmation, and to the first packet from the new cell), a kernel mobile host's
 /// in a live run too.
+/// One line per workload flow (issue 53): its pages and their latency.
+fn pages_lines(out: &mut String, r: &RunResult) {
+    for f in &r.flows {
+        if let Some(p) = &f.pages {
+            line!(out, "  pages {:<13} {}", f.flow, p.summary());
+        }
+    }
+}
+
 fn handoff_lines(out: &mut String, r: &RunResult) {
     for h in &r.handoffs {
         let first_packets = h
@@ -383,6 +393,7 @@ fn network_table(out: &mut String, r: &RunResult, fill: &dyn Fn(usize) -> Filled
             r.agent_total("answered_bytes")
         );
     }
+    pages_lines(out, r);
     handoff_lines(out, r);
     line!(out, "  invariants          {}", r.invariants.summary());
     for m in &r.invariants.messages {

@@ -540,7 +540,8 @@ fn a_scenario_runs_live_with_the_keys_of_run_json() {
         }
         ran.push(name.clone());
     }
-    // every example but those whose hosts a kernel cannot be (none today) ran live
+    // every example but those the live mode refuses (web-pages-snoop.toml: its Web workload
+    // runs in the simulator only) ran live
     assert!(
         ran.len() >= 13 && ran.contains(&"cell-3-senders.toml".to_string()),
         "{ran:?}"

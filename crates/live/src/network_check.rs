@@ -92,6 +92,15 @@ fn validate(cfg: &NetworkConfig, net: &Network, hosts: &LiveHosts) -> Result<(),
     if cfg.exec.is_empty() && net.flows.is_empty() {
         return Err("the scenario has no flow to carry".into());
     }
+    // the engine's browser and servers (`sim/src/nodes/browser.rs`) model their bytes; a kernel
+    // host at either end would need a real HTTP client or server (issue 53, item 5)
+    if let Some(f) = net.flows.iter().find(|f| !f.workload.is_bulk()) {
+        return Err(format!(
+            "flow '{}': workload = \"web\" runs in the simulator only (snooplab run); the live \
+             mode carries pages with --exec and a real HTTP server and client",
+            f.name
+        ));
+    }
     // A kernel mobile host hands off with the engine's mobility layer below its TCP (docs/live.md,
     // "Handoffs"), but the engine cannot make a kernel's TCP send anything: Caceres and Iftode's
     // three duplicate ACKs after a handoff (paper 002 section 8) are its TCP's.
@@ -191,5 +200,21 @@ mod tests {
                 panic!("{p:?}: {e}");
             }
         }
+    }
+
+    /// A Web workload (issue 53) runs in the simulator only for now: refused in one line.
+    #[test]
+    fn a_web_workload_is_refused() {
+        let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32 * 1024, 1);
+        let text = include_str!("../../../examples/web-pages-snoop.toml");
+        let file =
+            snooplab_sim::scenario::ScenarioFile::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        file.apply(&mut sc).unwrap_or_else(|e| panic!("{e}"));
+        let e = LiveNetwork::check(config(sc)).unwrap_err();
+        assert!(
+            e.starts_with("flow 'web': workload = \"web\" runs in the simulator only"),
+            "{e}"
+        );
+        assert!(!e.contains('\n'), "{e}");
     }
 }

@@ -23,6 +23,9 @@ pub enum Stream {
     BeaconPhase = 18,
     /// A Web workload's pages (`workload/`), one stream per page (`Rng::indexed` by the page's number).
     Workload = 19,
+    /// The initial sequence numbers of a workload flow's connections (`nodes/browser.rs`), one
+    /// stream per flow: each connection draws its client's, then its server's.
+    AppSequence = 20,
 }
 
 /// SplitMix64 finaliser: spreads a seed over 64 bits.

@@ -187,6 +187,7 @@ impl Paper001 {
                 start: start.below(START_SPREAD),
                 src_port: snooplab_sim::network::paper000::SRC_PORT + i as u16,
                 dst_port: snooplab_sim::network::paper000::DST_PORT + i as u16,
+                workload: snooplab_sim::workload::FlowWorkload::Bulk,
             });
         }
         Network {

@@ -164,6 +164,7 @@ impl Paper002 {
                 start: p.start,
                 src_port: snooplab_sim::network::paper000::SRC_PORT,
                 dst_port: snooplab_sim::network::paper000::DST_PORT,
+                workload: snooplab_sim::workload::FlowWorkload::Bulk,
             }],
             handoffs: vec![handoff],
             crashes: p

@@ -51,6 +51,12 @@ impl Server {
         self.drive(now);
     }
 
+    /// A segment that arrived corrupted: the TCP notes it where its receiver marks ELN
+    /// (`Tcp::on_corrupted`); the application has nothing new to read.
+    pub fn on_corrupted(&mut self, seg: &Segment) {
+        self.tcp.on_corrupted(seg);
+    }
+
     pub fn poll_transmit(&mut self) -> Option<(Segment, TxKind)> {
         self.tcp.poll_transmit()
     }

@@ -17,6 +17,12 @@ fn cfg(preset: HostPreset, iss: u32) -> TcpConfig {
     let mut c = TcpConfig::relay(MSS, 16 * 1024, 16 * 1024);
     c.host = preset.profile();
     c.iss = iss;
+    if matches!(preset, HostPreset::Linux) {
+        // today's Linux negotiates SACK on every connection (tcp_sack = 1): its RFC 6675
+        // recovery and RACK-TLP run only with SACK (`recovery/rack.rs`)
+        c.policy = crate::tcp::RecoveryPolicy::SACK;
+        c.receiver.sack_blocks = true;
+    }
     c
 }
 
@@ -436,4 +442,66 @@ fn a_lost_syn_ack_costs_the_initial_rto_too() {
         let synacks = net.sent(|s| !s.to_server && s.seg.is_syn());
         assert_eq!(synacks[1].kind, TxKind::TimeoutRetransmit, "{synacks:?}");
     }
+}
+
+/// Today's Linux: a lost SYN is sent again after RFC 6298's initial RTO of 1 s (section 2.1;
+/// Linux's `TCP_TIMEOUT_INIT`), where 4.4BSD waited 6 s. Linux's timer wheel rounds the 250
+/// jiffies up to its level's granularity (`kernel/time/timer.c`, `calc_wheel_index()`): 256
+/// jiffies at HZ 250, 1.024 s.
+#[test]
+fn a_lost_syn_waits_one_second_on_linux() {
+    let net = one_exchange(
+        HostPreset::Linux,
+        SMALL,
+        drop_first(|s| s.to_server && s.seg.is_syn()),
+    );
+    let syns = net.sent(|s| s.to_server && s.seg.is_syn());
+    assert_eq!(syns.len(), 2);
+    assert_eq!(syns[1].kind, TxKind::TimeoutRetransmit);
+    let wait = syns[1].at - syns[0].at;
+    assert_eq!(wait, 1_024 * MS);
+    let o = net.pairs[0].0.objects()[0];
+    assert_eq!(o.connect_time(), Some(wait + RTT));
+}
+
+/// Today's Linux: the response's lost last segment is sent again by the tail loss probe (RFC
+/// 8985 section 7.2: PTO = 2 SRTT, plus the peer's worst delayed ACK, `TCP_RTO_MIN` 200 ms, with
+/// one segment in flight), not by the retransmission timer; 4.4BSD waits at least a second for
+/// its timer (`a_lost_last_segment_of_a_response_waits_for_the_timeout`).
+#[test]
+fn a_lost_last_segment_is_probed_by_tlp_on_linux() {
+    let exchange = Exchange {
+        request_bytes: 300,
+        response_bytes: 5_000,
+    };
+    let clean = one_exchange(HostPreset::Linux, exchange, keep_all());
+    let end = clean.pairs[0].1.tcp().iss() + 1 + 5_000;
+    let lossy = one_exchange(
+        HostPreset::Linux,
+        exchange,
+        drop_first(move |s| !s.to_server && s.seg.len > 0 && s.seg.seq + s.seg.len == end),
+    );
+    let server = lossy.pairs[0].1.tcp().stats();
+    assert_eq!(
+        server.timeouts, 0,
+        "no timeout: the probe repaired the tail"
+    );
+    let lost = lossy.sent(|s| s.dropped);
+    assert_eq!(lost.len(), 1);
+    let again = lossy
+        .sent(move |s| !s.to_server && !s.dropped && s.seg.len > 0 && s.seg.seq + s.seg.len == end);
+    assert_eq!(again.len(), 1, "{again:?}");
+    let probe = again[0];
+    assert_eq!(probe.kind, TxKind::FastRetransmit, "sent as the probe");
+    // the PTO runs from the last ACK (of the segment before the lost one), which left the
+    // server with the lost one: 2 SRTT + 200 ms, below BSD's 1 s minimum RTO
+    let wait = probe.at - lost[0].at;
+    assert!(
+        (2 * RTT + 200 * MS..SEC).contains(&wait),
+        "{} ms",
+        wait / MS
+    );
+    let done = |n: &Net| n.pairs[0].0.objects()[0].done.expect("done");
+    assert_eq!(done(&lossy), probe.at + DELAY);
+    assert!(done(&lossy) < done(&clean) + SEC / 2);
 }

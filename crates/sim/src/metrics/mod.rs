@@ -3,6 +3,7 @@
 //! docs/outputs.md lists.
 
 mod flat;
+mod pages;
 
 use std::collections::BTreeMap;
 
@@ -15,6 +16,7 @@ use snooplab_proto::Time;
 use crate::invariants::InvariantReport;
 
 pub use flat::Flat;
+pub use pages::{Latencies, ObjectResult, PageResult, PagesResult};
 
 /// A run's result.
 #[derive(Clone, Debug, PartialEq)]
@@ -206,6 +208,9 @@ pub struct FlowResult {
     pub eln_retransmits: u64,
     pub relay: Option<RelayCounters>,
     pub invariants: InvariantReport,
+    /// A workload flow's pages and objects (`pages.rs`); absent for a bulk flow.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pages: Option<PagesResult>,
 }
 
 /// The counters of the TCP sender a split base station runs towards the mobile host.

@@ -125,7 +125,8 @@ impl Cell {
     }
 }
 
-/// A one-way TCP transfer: `from` sends `transfer` bytes to `to`.
+/// A one-way TCP transfer: `from` sends `transfer` bytes to `to`; or, with a workload of pages,
+/// `to` fetches pages from `from` over request/response connections (`workload`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Flow {
     pub name: String,
@@ -145,6 +146,10 @@ pub struct Flow {
     pub start: Time,
     pub src_port: u16,
     pub dst_port: u16,
+    /// What the flow carries: one bulk transfer (the default) or pages
+    /// (`workload/flow_workload.rs`); with pages, `src_port` is the server's port at `from`,
+    /// `transfer` is not used, and each connection's client takes a fresh port at `to`.
+    pub workload: crate::workload::FlowWorkload,
 }
 
 /// A base station that crashes at `at`, losing every packet and all the state it holds (its agent

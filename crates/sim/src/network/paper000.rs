@@ -72,6 +72,7 @@ impl Network {
                 start: 0,
                 src_port: SRC_PORT,
                 dst_port: DST_PORT,
+                workload: crate::workload::FlowWorkload::Bulk,
             }],
             handoffs: vec![],
             crashes: vec![],

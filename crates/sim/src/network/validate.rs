@@ -23,6 +23,7 @@ impl Network {
             return Err("the network has no flows".into());
         }
         self.validate_flows()?;
+        crate::workload::flow_workload::check_network(self)?;
         self.validate_split_handoffs()?;
         if self.max_time == 0 {
             return Err("max-time must be positive".into());

@@ -1,12 +1,15 @@
 //! A host: the TCP endpoints of the flows that start or end on it, demultiplexed by address and port.
 //! The sending application's bytes are a function of their offset in the transfer, so every data
-//! packet carries a digest the receiver checks (`packet.rs`).
+//! packet carries a digest the receiver checks (`packet.rs`). A workload flow's connections are
+//! the host's request/response ends (`apps.rs`), opened by its browsers (`browser.rs`); their
+//! bytes are modelled, so they carry none.
 
 use snooplab_proto::agent::{Origin, Priority};
 use snooplab_proto::tcp::Tcp;
 use snooplab_proto::time::earliest;
 use snooplab_proto::Time;
 
+use super::apps::HostApps;
 use super::{MobileLayer, Outgoing};
 use crate::network::FlowId;
 use crate::packet::{payload_tag, SimPacket};
@@ -41,6 +44,9 @@ pub struct HostNode {
     /// A mobile host that hands off between base stations (paper 002): its mobility layer, below
     /// its TCP (`mobility.rs`, the same layer a host outside the engine has).
     pub mobile: Option<MobileLayer>,
+    /// Its part in workload flows, if any: their connections, clients and servers, and the
+    /// browsers of those whose `to` it is (`apps.rs`).
+    pub web: Option<Box<HostApps>>,
 }
 
 impl HostNode {
@@ -55,8 +61,44 @@ impl HostNode {
     pub fn on_packet(&mut self, now: Time, packet: SimPacket) {
         match self.conn_index(&packet) {
             Some(i) => self.on_packet_at(now, i, packet),
+            None => self.on_other_packet(now, packet),
+        }
+    }
+
+    /// A packet for none of the bulk flows' endpoints: a workload connection's, or unmatched.
+    #[cold]
+    #[inline(never)]
+    fn on_other_packet(&mut self, now: Time, packet: SimPacket) {
+        match self.app_index(&packet) {
+            Some(i) => self.on_app_packet(now, i, packet),
             None => self.unmatched += 1,
         }
+    }
+
+    /// Who a packet for none of the bulk flows' endpoints is for: a workload connection, or
+    /// no one.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn inbound_other(&self, packet: &SimPacket) -> super::Inbound {
+        match self.app_index(packet) {
+            Some(conn) => super::Inbound::App { conn },
+            None => super::Inbound::Unmatched,
+        }
+    }
+
+    /// The workload connection a segment belongs to (`apps.rs`).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn app_index(&self, packet: &SimPacket) -> Option<usize> {
+        self.web.as_ref()?.conns.index(&packet.seg)
+    }
+
+    /// A packet for workload connection `i` (as [`HostNode::app_index`] found it).
+    pub(crate) fn on_app_packet(&mut self, now: Time, i: usize, packet: SimPacket) {
+        if let Some(w) = &mut self.web {
+            w.on_segment(now, i, &packet.seg, packet.corrupted);
+        }
+        packet.recycle();
     }
 
     /// A packet for endpoint `i` (as [`HostNode::conn_index`] found it).
@@ -78,6 +120,9 @@ impl HostNode {
             if c.tcp.poll_timeout().is_some_and(|t| t <= now) {
                 c.tcp.on_timeout(now);
             }
+        }
+        if let Some(w) = &mut self.web {
+            w.on_timeout(now);
         }
     }
 
@@ -106,18 +151,57 @@ impl HostNode {
             }
             self.next += 1;
         }
+        if self.web.is_some() {
+            if let Some(out) = self.poll_transmit_apps() {
+                return Some(out);
+            }
+        }
         self.next = 0;
         None
     }
 
+    /// [`HostNode::poll_transmit`] past the bulk endpoints: the workload connections, in order
+    /// (their bytes are modelled, so they carry no digest).
+    #[inline(never)]
+    fn poll_transmit_apps(&mut self) -> Option<Outgoing> {
+        let bulk = self.conns.len();
+        let w = self.web.as_mut()?;
+        while self.next - bulk < w.conns.conns.len() {
+            let c = &mut w.conns.conns[self.next - bulk];
+            if let Some((seg, kind)) = c.poll_transmit() {
+                return Some(Outgoing {
+                    packet: SimPacket::new(seg, None),
+                    priority: Priority::Normal,
+                    origin: Origin::Endpoint(kind),
+                    flow: Some(c.flow),
+                });
+            }
+            self.next += 1;
+        }
+        None
+    }
+
+    /// (Inlined where the loop re-arms a node's timer, as it was before the workload
+    /// connections' branch made it larger.)
+    #[inline(always)]
     pub fn poll_timeout(&self) -> Option<Time> {
         let tcp = self
             .conns
             .iter()
             .fold(None, |t, c| earliest(t, c.tcp.poll_timeout()));
+        let tcp = match &self.web {
+            None => tcp,
+            Some(w) => earliest(tcp, apps_timeout(w)),
+        };
         match &self.mobile {
             None => tcp,
             Some(m) => earliest(tcp, m.poll_timeout()),
         }
     }
+}
+
+/// The workload connections' and browsers' next time (out of the host's inlined timer look-up).
+#[inline(never)]
+fn apps_timeout(w: &HostApps) -> Option<Time> {
+    w.poll_timeout()
 }

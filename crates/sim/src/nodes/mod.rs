@@ -8,14 +8,19 @@
 //! `base_station.rs` (a base-station agent between the wired side and the cell) and `external.rs`
 //! (a host outside the engine, a real one in the live mode, whose packets come and go through the
 //! loop's driver). `mobility.rs` is a mobile host's mobility layer (paper 002), which both kinds
-//! of host carry.
+//! of host carry. `apps.rs` holds a host's request/response connections of workload flows and
+//! `browser.rs` the client that opens them page by page (issue 53).
 
+mod apps;
 mod base_station;
+mod browser;
 mod external;
 mod host;
 mod mobility;
 
+pub use apps::{AppConn, AppConns, AppCounters, AppEnd, HostApps};
 pub use base_station::BaseStationNode;
+pub use browser::{Browser, ObjectRecord, Opened, PageRecord};
 pub use external::ExternalHost;
 pub use host::{Conn, HostNode, Role};
 pub use mobility::MobileLayer;
@@ -55,6 +60,8 @@ pub enum Inbound {
         flow: FlowId,
         role: Role,
     },
+    /// One of a host's request/response connections (a workload flow's): its index there.
+    App { conn: usize },
     /// A mobile host's handoff control message or beacon (its mobility layer has had it).
     Control,
     /// A base station's agent.
@@ -74,7 +81,9 @@ pub enum SimNode {
 }
 
 impl SimNode {
-    /// Who inside the node `packet` is for.
+    /// Who inside the node `packet` is for. (Inlined where the loop delivers, as it was before
+    /// a host's workload connections made it larger.)
+    #[inline(always)]
     pub fn inbound(&self, packet: &SimPacket) -> Inbound {
         match self {
             SimNode::Host(_) if !packet.is_tcp() => Inbound::Control,
@@ -84,7 +93,7 @@ impl SimNode {
                     flow: h.conns[conn].flow,
                     role: h.conns[conn].role,
                 },
-                None => Inbound::Unmatched,
+                None => h.inbound_other(packet),
             },
             SimNode::BaseStation(_) => Inbound::Agent,
             // the kernel's own UDP and ICMP go to it; only handoff messages stop short

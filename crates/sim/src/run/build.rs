@@ -163,6 +163,18 @@ fn make_flow_ends(
             rcfg.timers.fast_phase = fast;
         }
         rcfg.iss = iss.next_u64() as u32;
+        if let Some(browser) = super::web::browser_for(net, f, clocks) {
+            // a workload flow: no bulk ends, the browser opens its connections (`web.rs`)
+            if let Some(h) = nodes[fl.to].host_mut() {
+                h.web
+                    .get_or_insert_with(Default::default)
+                    .browsers
+                    .push(browser);
+            }
+            ends.receiver_conns.push(usize::MAX);
+            ends.pending.push(None);
+            continue;
+        }
         if let Some(h) = nodes[fl.to].host_mut() {
             ends.receiver_conns.push(h.conns.len());
             h.conns.push(Conn {
@@ -316,6 +328,7 @@ impl<O: Observe> Simulation<O> {
             receivers_on: flows_at(net, false),
             endpoints: ends.endpoints,
             env: env.to_string(),
+            has_web: net.flows.iter().any(|f| !f.workload.is_bulk()),
             net: net.clone(),
         };
         let state = State {

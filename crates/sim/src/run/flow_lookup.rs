@@ -30,6 +30,10 @@ impl<O: Observe> Simulation<O> {
         // a dropped connection is closed, so the common case (a sender still at work) is one test
         match self.tcp(f, Role::Sender) {
             Some(t) => t.is_finished() && (t.stats().dropped || receiver_done()),
+            // a workload flow has no bulk sender (`web.rs`)
+            None if self.topo.has_web && !self.topo.net.flows[f].workload.is_bulk() => {
+                self.web_flow_ended(f).unwrap_or(true)
+            }
             None => self.outside(self.state.flows[f].sender) && receiver_done(),
         }
     }

@@ -13,7 +13,8 @@
 //! flow a packet belongs to, and when every flow has ended), `forward.rs` (where a node's packet
 //! goes next), `roaming.rs` (a mobile host that hands off), `crash.rs` (base-station crashes),
 //! `checks.rs` (the invariants checked as the run goes), `tell_observer.rs` (what the observer of traces and captures is told),
-//! `progress.rs` (a long run's progress reports) and `results.rs` (the results).
+//! `progress.rs` (a long run's progress reports), `results.rs` (the results) and `web.rs` (the
+//! workload flows: their browsers, servers, end and result).
 
 use std::collections::VecDeque;
 
@@ -48,6 +49,7 @@ mod results;
 mod roaming;
 mod sharing;
 mod tell_observer;
+mod web;
 
 #[cfg(test)]
 mod clone_tests;
@@ -121,6 +123,8 @@ struct Topology {
     endpoints: Vec<(Endpoint, Endpoint)>,
     /// The report's scenario labels: environment, and the first station's error model.
     env: String,
+    /// Some flow carries a Web workload (`web.rs`): the loop's steps for them run only then.
+    has_web: bool,
 }
 
 /// Where the run stands: what the events change.
@@ -373,6 +377,9 @@ impl<O: Observe> Simulation<O> {
             ));
         }
         self.state.nodes[n].on_timeout(self.state.now);
+        if self.topo.has_web {
+            self.install_servers(n);
+        }
         self.book.hosts_ran = true; // (a base station's too: rarer than a host's, and one store)
         self.after_decisions(n);
         for &(f, b) in &before {
@@ -467,6 +474,12 @@ impl<O: Observe> Simulation<O> {
                 if role == Role::Receiver {
                     self.after_receive_flow(flow);
                 }
+            }
+            Inbound::App { conn } => {
+                if let Some(h) = self.state.nodes[node].host_mut() {
+                    h.on_app_packet(self.state.now, conn, pkt);
+                }
+                self.install_servers(node);
             }
             Inbound::Agent if O::ACTIVE && side == Side::Cell => self.observe_ack_at_bs(node, pkt),
             Inbound::Agent => self.state.nodes[node].on_packet(self.state.now, side, pkt),

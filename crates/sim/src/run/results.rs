@@ -164,6 +164,9 @@ impl<O: Observe> Simulation<O> {
 
     /// Flow `f`'s result; its invariants are merged into `all`.
     fn flow_result(&self, f: FlowId, all: &mut InvariantReport) -> FlowResult {
+        if let Some(r) = self.web_flow_result(f, all) {
+            return r;
+        }
         let net = &self.topo.net;
         let spec = &net.flows[f];
         let st = &self.state.flows[f];
@@ -240,6 +243,7 @@ impl<O: Observe> Simulation<O> {
             eln_retransmits: fs.eln_retransmits,
             relay: self.relay_of(f).map(|r| (&r.sender).into()),
             invariants: inv,
+            pages: None,
         }
     }
 

@@ -7,9 +7,11 @@
 //!
 //! In `sim` because both clocks read it: `live` depends on `sim`, not on `papers`, and `proto`
 //! draws no random numbers. The request/response application that carries a plan over the TCP
-//! is `proto/src/app/`; nothing wires the two together yet.
+//! is `proto/src/app/`; a scenario's flow carries pages with it (`flow_workload.rs`), fetched by
+//! a host's browser (`nodes/browser.rs`).
 
 pub mod cdf;
+pub mod flow_workload;
 pub mod mah_tables;
 pub mod model;
 pub mod page;
@@ -24,6 +26,9 @@ mod mah_tests;
 mod tests;
 
 pub use cdf::Cdf;
+pub use flow_workload::{
+    FlowWorkload, PageSource, PagesSpec, MAX_OBJECTS_PER_RUN, MAX_OPEN_PER_HOST,
+};
 pub use mah_tables::{MahTables, MAH_CDF_DIR_VAR};
 pub use model::{Model, Param, Spec, MODEL_NAMES};
 pub use page::{page, Object, Page, Workload, MAX_PAGES};

@@ -89,7 +89,7 @@ impl Model {
 }
 
 /// One quantity of a model: its distribution, the bound a draw is clamped to, and its source.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Param {
     pub dist: Dist,
     /// Draws above are clamped to this (never resampled, so the stream's draws stay aligned);
@@ -102,7 +102,7 @@ pub struct Param {
 }
 
 /// A model: what a page is made of.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Spec {
     /// The model it is.
     pub model: Model,

@@ -2,7 +2,7 @@
 //! transfer and start), each declared once ([`FLOW_KEYS`], `params.rs`): a new such key is
 //! `Flow`'s field (`network/mod.rs`), its serde field and row here, and the code that uses it.
 //! Its ends, protocol and host (a preset and its details, `proto/src/tcp/host.rs`) are read in
-//! `resolve.rs`.
+//! `resolve.rs`; its workload keys in `workload.rs`.
 
 use std::collections::BTreeMap;
 
@@ -31,6 +31,17 @@ pub struct FlowTable {
     pub transfer: Option<SizeValue>,
     /// When the sender opens the connection, seconds [default: 0].
     pub start_s: Option<TimeValue>,
+    /// `bulk` [default] or `web`, and the web workload's keys (`workload.rs`).
+    pub workload: Option<String>,
+    pub model: Option<String>,
+    pub pages: Option<i64>,
+    pub objects: Option<i64>,
+    pub request_bytes: Option<SizeValue>,
+    pub response_bytes: Option<SizeValue>,
+    pub think_s: Option<TimeValue>,
+    pub http: Option<String>,
+    pub parallel: Option<i64>,
+    pub pipelined: Option<bool>,
 }
 
 /// A flow's size key: its bytes, checked to fit 32 bits where the flow keeps it so.

@@ -25,6 +25,7 @@ mod link;
 mod node;
 mod params;
 mod values;
+mod workload;
 mod write;
 
 pub use cell::CellTable;

@@ -76,6 +76,7 @@ struct TopoFlow {
     host_details: Vec<(String, String)>,
     /// The [`FLOW_KEYS`] the table set, by row, with their values.
     set: Vec<(usize, u64)>,
+    workload: crate::workload::FlowWorkload,
 }
 
 /// Names become file names (captures) and CSV values: letters, digits, `-`, `_`, `.`.
@@ -272,6 +273,7 @@ fn resolve_flow(t: &Tables, i: usize, f: &FlowTable) -> Result<TopoFlow, String>
         host: preset,
         host_details,
         set: read_keys(&FLOW_KEYS, f, &what)?,
+        workload: super::workload::read(f, &what)?,
         name,
     })
 }
@@ -476,6 +478,7 @@ impl Network {
                     start: 0,
                     src_port: SRC_PORT.wrapping_add(i as u16),
                     dst_port: DST_PORT.wrapping_add(i as u16),
+                    workload: f.workload.clone(),
                 };
                 apply_keys(&FLOW_KEYS, &f.set, &mut flow);
                 flow

@@ -158,6 +158,9 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
         for key in write_keys(&FLOW_KEYS, f, &format!("flow '{}'", f.name))? {
             line(key);
         }
+        for key in super::workload::write(&f.workload) {
+            line(key);
+        }
     }
     for c in &net.crashes {
         line(String::new());

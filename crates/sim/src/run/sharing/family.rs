@@ -65,7 +65,9 @@ pub struct Twin {
 /// [`Protocol::addition_to`]: crate::Protocol::addition_to
 pub(crate) fn twin_of(base: &Network, twin: &Network) -> Option<(Addition, Vec<FlowId>)> {
     // (the protocols first: most pairs differ there, and the test is cheap)
-    if base.flows.len() != twin.flows.len() {
+    // a workload flow's connections carry no witnesses (`Tcp::witnesses`): its runs share nothing
+    let bulk = |n: &Network| n.flows.iter().all(|f| f.workload.is_bulk());
+    if base.flows.len() != twin.flows.len() || !bulk(base) || !bulk(twin) {
         return None;
     }
     let mut adds = None;

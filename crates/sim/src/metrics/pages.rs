@@ -1,0 +1,119 @@
+//! A workload flow's result (issue 53): every page's and object's times, and their summary
+//! (median, 90th and 99th percentile page latency), with what the connections counted.
+
+use serde::Serialize;
+use snooplab_proto::time::as_secs_f64;
+use snooplab_proto::Time;
+
+/// One object's fetch, seconds from its ask: connect <= first byte <= complete.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ObjectResult {
+    pub page: u32,
+    /// Its place in the page (0: the document).
+    pub object: u32,
+    pub request_bytes: u32,
+    pub response_bytes: u32,
+    /// When it was asked, seconds into the run.
+    pub asked_s: f64,
+    /// The wait for its connection's handshake (0 on one already open).
+    pub connect_s: Option<f64>,
+    pub first_byte_s: Option<f64>,
+    pub complete_s: Option<f64>,
+    /// Its connection failed before its response was in.
+    pub failed: bool,
+}
+
+/// One page's fetch.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PageResult {
+    pub page: u32,
+    /// When its document was asked, seconds into the run.
+    pub started_s: f64,
+    pub objects: u32,
+    /// From its start to its last object's last byte; `None` if an object failed.
+    pub latency_s: Option<f64>,
+}
+
+/// Median and tail of a set of latencies, seconds; `None` where the set is empty.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Latencies {
+    pub count: u64,
+    pub median_s: Option<f64>,
+    pub p90_s: Option<f64>,
+    pub p99_s: Option<f64>,
+    pub mean_s: Option<f64>,
+    pub max_s: Option<f64>,
+}
+
+impl Latencies {
+    /// The nearest-rank percentiles (the smallest value with at least p% of the set at or
+    /// below it), so each is a latency that was measured.
+    pub fn of(mut values: Vec<Time>) -> Latencies {
+        values.sort_unstable();
+        let n = values.len();
+        let rank = |p: u64| -> Option<f64> {
+            if n == 0 {
+                return None;
+            }
+            let k = (p as usize * n).div_ceil(100).clamp(1, n);
+            Some(as_secs_f64(values[k - 1]))
+        };
+        Latencies {
+            count: n as u64,
+            median_s: rank(50),
+            p90_s: rank(90),
+            p99_s: rank(99),
+            mean_s: (n > 0).then(|| values.iter().map(|&v| as_secs_f64(v)).sum::<f64>() / n as f64),
+            max_s: values.last().map(|&v| as_secs_f64(v)),
+        }
+    }
+}
+
+/// A workload flow's pages and objects, and what its connections counted.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PagesResult {
+    pub pages: u64,
+    pub pages_completed: u64,
+    pub objects: u64,
+    pub objects_completed: u64,
+    pub page_latency: Latencies,
+    pub object_latency: Latencies,
+    /// Connections the client opened.
+    pub connections: u64,
+    /// The client's retransmission timeouts before a connection was established (its SYN sent
+    /// again), and all of them.
+    pub syn_timeouts: u64,
+    pub client_timeouts: u64,
+    /// The server's timeouts before a connection was established (its SYN|ACK sent again), and
+    /// all of them (a lost response's tail among them).
+    pub syn_ack_timeouts: u64,
+    pub server_timeouts: u64,
+    pub server_fast_retransmits: u64,
+    pub server_retransmitted_segments: u64,
+    pub per_page: Vec<PageResult>,
+    pub per_object: Vec<ObjectResult>,
+}
+
+impl PagesResult {
+    /// The one line of the text output: pages in, page latency median and tail, objects and
+    /// connections, and the timeouts of the handshake and of the server.
+    pub fn summary(&self) -> String {
+        let s = |v: Option<f64>| v.map_or("n/a".to_string(), |v| format!("{v:.3} s"));
+        format!(
+            "{} of {} pages in, latency median {}, p90 {}, p99 {}; {} of {} objects over {} \
+             connections; timeouts: {} SYN, {} SYN|ACK, {} client, {} server",
+            self.pages_completed,
+            self.pages,
+            s(self.page_latency.median_s),
+            s(self.page_latency.p90_s),
+            s(self.page_latency.p99_s),
+            self.objects_completed,
+            self.objects,
+            self.connections,
+            self.syn_timeouts,
+            self.syn_ack_timeouts,
+            self.client_timeouts,
+            self.server_timeouts
+        )
+    }
+}

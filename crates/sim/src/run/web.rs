@@ -1,0 +1,241 @@
+//! Workload flows in a run (issue 53, item 1): each one's browser on its `to` host
+//! (`nodes/browser.rs`), the server end of every connection it opens handed to the `from` host,
+//! when such a flow has ended, and its result (pages and objects, `metrics/pages.rs`).
+
+use snooplab_proto::tcp::TcpConfig;
+use snooplab_proto::time::as_secs_f64;
+use snooplab_proto::Time;
+
+use super::Simulation;
+use crate::invariants::InvariantReport;
+use crate::metrics::{FlowResult, Latencies, ObjectResult, PageResult, PagesResult};
+use crate::network::{FlowId, Network};
+use crate::nodes::{AppCounters, Browser};
+use crate::observer::Observe;
+use crate::rng::{Rng, Stream};
+use crate::workload::FlowWorkload;
+
+/// Flow `f`'s browser, if it carries pages: both ends' TCP as a bulk flow's would be (its
+/// protocol's sender and receiver policies, its host, each host's clock phases), each
+/// connection's initial sequence numbers from the flow's own stream.
+pub(super) fn browser_for(
+    net: &Network,
+    f: FlowId,
+    clocks: &[Option<(Time, Time)>],
+) -> Option<Browser> {
+    let fl = &net.flows[f];
+    let FlowWorkload::Pages(spec) = &fl.workload else {
+        return None;
+    };
+    let cfg = |node: usize| {
+        let mut c = TcpConfig::relay(fl.mss, fl.buffer, fl.buffer);
+        c.policy = fl.protocol.sender_policy();
+        c.receiver = fl.protocol.receiver_policy();
+        c.host = fl.host;
+        if let Some((slow, fast)) = clocks[node] {
+            c.timers.slow_phase = slow;
+            c.timers.fast_phase = fast;
+        }
+        c
+    };
+    let (server, client) = net.endpoints(f);
+    Some(Browser::new(
+        f,
+        spec.pages(net.seed),
+        spec.http,
+        cfg(fl.to),
+        cfg(fl.from),
+        Rng::indexed(net.seed, Stream::AppSequence, f as u64),
+        client.addr,
+        server,
+        fl.start,
+    ))
+}
+
+impl<O: Observe> Simulation<O> {
+    /// The server ends of the connections host `n`'s browsers opened go to their servers' hosts
+    /// before the SYN leaves (a passive open that was waiting: `app/server.rs`).
+    #[inline]
+    pub(super) fn install_servers(&mut self, n: usize) {
+        let Some(w) = self.state.nodes[n].host_mut().and_then(|h| h.web.as_mut()) else {
+            return;
+        };
+        if w.opened.is_empty() {
+            return;
+        }
+        let opened = std::mem::take(&mut w.opened);
+        for (f, server) in opened {
+            let at = self.topo.net.flows[f].from;
+            if let Some(s) = self.state.nodes[at].host_mut() {
+                s.web
+                    .get_or_insert_with(Default::default)
+                    .conns
+                    .push_server(f, server);
+            }
+        }
+    }
+
+    /// Whether workload flow `f` has ended: every page fetched (or failed) and every connection
+    /// of it settled at both ends; `None` for a bulk flow.
+    #[inline(never)]
+    pub(super) fn web_flow_ended(&self, f: FlowId) -> Option<bool> {
+        let fl = &self.topo.net.flows[f];
+        if fl.workload.is_bulk() {
+            return None;
+        }
+        let client = self.state.nodes[fl.to].host()?;
+        let done = client
+            .web
+            .iter()
+            .flat_map(|w| &w.browsers)
+            .find(|b| b.flow == f)
+            .is_none_or(Browser::is_finished);
+        let settled = |n: usize| {
+            self.state.nodes[n]
+                .host()
+                .and_then(|h| h.web.as_ref())
+                .is_none_or(|w| w.conns.flow_settled(f))
+        };
+        Some(done && settled(fl.to) && settled(fl.from))
+    }
+
+    /// Workload flow `f`'s result (`None` for a bulk flow); its invariants are merged into `all`.
+    pub(super) fn web_flow_result(
+        &self,
+        f: FlowId,
+        all: &mut InvariantReport,
+    ) -> Option<FlowResult> {
+        let net = &self.topo.net;
+        let spec = &net.flows[f];
+        if spec.workload.is_bulk() {
+            return None;
+        }
+        let counters = |n: usize| {
+            self.state.nodes[n]
+                .host()
+                .and_then(|h| h.web.as_ref())
+                .map_or_else(AppCounters::default, |w| w.conns.counters(f))
+        };
+        let (client, server) = (counters(spec.to), counters(spec.from));
+        let browser = self.state.nodes[spec.to]
+            .host()
+            .and_then(|h| h.web.as_ref())
+            .and_then(|w| w.browsers.iter().find(|b| b.flow == f));
+        let pages = browser.map_or(&[][..], |b| &b.records[..]);
+        let FlowWorkload::Pages(ps) = &spec.workload else {
+            return None;
+        };
+        let mut per_page = Vec::new();
+        let mut per_object = Vec::new();
+        let (mut page_lat, mut object_lat) = (Vec::new(), Vec::new());
+        for (i, p) in pages.iter().enumerate() {
+            let page = ps.page(net.seed, i as u64);
+            let mut last: Option<Time> = Some(p.started);
+            for (k, o) in p.objects.iter().enumerate() {
+                let t = o.times;
+                let secs = |d: Option<Time>| d.map(as_secs_f64);
+                let done = if o.failed { None } else { t.done };
+                last = last.zip(done).map(|(a, b)| a.max(b));
+                if let Some(d) = t.completion_time().filter(|_| !o.failed) {
+                    object_lat.push(d);
+                }
+                let size = page.objects.get(k).copied();
+                per_object.push(ObjectResult {
+                    page: i as u32,
+                    object: k as u32,
+                    request_bytes: size.map_or(0, |s| s.request_bytes),
+                    response_bytes: size.map_or(0, |s| s.reply_bytes),
+                    asked_s: as_secs_f64(t.asked),
+                    connect_s: secs(t.connect_time()),
+                    first_byte_s: secs(t.first_byte_time()),
+                    complete_s: secs(t.completion_time()).filter(|_| !o.failed),
+                    failed: o.failed,
+                });
+            }
+            let latency = last.map(|l| l - p.started);
+            if let Some(l) = latency {
+                page_lat.push(l);
+            }
+            per_page.push(PageResult {
+                page: i as u32,
+                started_s: as_secs_f64(p.started),
+                objects: p.objects.len() as u32,
+                latency_s: latency.map(as_secs_f64),
+            });
+        }
+        let mut inv = InvariantReport {
+            complete: pages.len() == ps.pages as usize
+                && per_page.iter().all(|p| p.latency_s.is_some()),
+            ..InvariantReport::default()
+        };
+        if !inv.complete {
+            inv.note(format!(
+                "{} of {} pages fetched whole",
+                page_lat.len(),
+                ps.pages
+            ));
+        }
+        all.merge(&inv, &spec.name);
+        let objects = per_object.len() as u64;
+        let result = PagesResult {
+            pages: u64::from(ps.pages),
+            pages_completed: page_lat.len() as u64,
+            objects,
+            objects_completed: object_lat.len() as u64,
+            page_latency: Latencies::of(page_lat),
+            object_latency: Latencies::of(object_lat),
+            connections: client.connections,
+            syn_timeouts: client.handshake_timeouts,
+            client_timeouts: client.timeouts,
+            syn_ack_timeouts: server.handshake_timeouts,
+            server_timeouts: server.timeouts,
+            server_fast_retransmits: server.fast_retransmits,
+            server_retransmitted_segments: server.retransmitted_segments,
+            per_page,
+            per_object,
+        };
+        // from the flow's start to its last object's last byte (or the run's end, if one failed)
+        let end = if inv.complete {
+            pages
+                .iter()
+                .flat_map(|p| p.objects.iter().filter_map(|o| o.times.done))
+                .max()
+                .unwrap_or(self.state.now)
+        } else {
+            self.state.now
+        };
+        Some(FlowResult {
+            flow: spec.name.clone(),
+            from: net.nodes[spec.from].name.clone(),
+            to: net.nodes[spec.to].name.clone(),
+            protocol: spec.protocol.name().to_string(),
+            buffer_bytes: spec.buffer,
+            mss: spec.mss,
+            transfer_bytes: pages
+                .iter()
+                .enumerate()
+                .map(|(i, _)| {
+                    ps.page(net.seed, i as u64)
+                        .objects
+                        .iter()
+                        .map(|o| u64::from(o.reply_bytes))
+                        .sum::<u64>()
+                })
+                .sum(),
+            start_s: as_secs_f64(spec.start),
+            duration_s: as_secs_f64(end.saturating_sub(spec.start)),
+            timeouts: server.timeouts,
+            fast_retransmits: server.fast_retransmits,
+            sender_retransmitted_segments: server.retransmitted_segments,
+            effective_buffer_bytes: spec.buffer,
+            host: crate::scenario::host_label(spec.host_preset, &spec.host),
+            host_details: snooplab_proto::tcp::HostProfile::KEYS
+                .iter()
+                .filter_map(|k| spec.host.get(k).map(|v| (k.to_string(), v)))
+                .collect(),
+            invariants: inv,
+            pages: Some(result),
+            ..FlowResult::default()
+        })
+    }
+}
