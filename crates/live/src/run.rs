@@ -189,7 +189,7 @@ mod tests {
             e.starts_with("unknown protocol 'moon' (live runs: e2e"),
             "{e}"
         );
-        assert_eq!(live_protocols().len(), 6);
+        assert_eq!(live_protocols().len(), 8);
     }
 
     #[test]

@@ -6,10 +6,12 @@
 //! information (LL-SMART-TCP-AWARE) and the split connection (SPLIT-SMART), over paper 000's LAN
 //! and WAN and a long path, across error rates, transfer sizes and bursty channels.
 //!
-//! A study of our own, not a paper: it has no claims of a source to check; its findings are its
-//! tables (every configuration's mean with its 95% interval, min and max over the seeds) and each
-//! agent's gain over no agent for the same sender, path and channel.
+//! A study of our own, not a paper: its findings are its tables (every configuration's mean with
+//! its 95% interval, min and max over the seeds) and each agent's gain over no agent for the same
+//! sender, path and channel; its claims (`claims.rs`) are what the new agent must show and
+//! Vangala and Labrador's headline for theirs.
 
+mod claims;
 pub mod grid;
 mod outcome;
 mod tables;

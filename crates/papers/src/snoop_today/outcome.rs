@@ -11,7 +11,7 @@ use super::Part;
 use crate::claim::Claim;
 use crate::document::Document;
 use crate::kernel_check::study::KERNEL_DATA;
-use crate::kernel_check::KernelData;
+use crate::kernel_check::{KernelData, PointRuns};
 use crate::study::{report_and_runs, Outcome};
 
 /// The agents whose gains at one error per 16 KB head the report: paper 000's snoop, and ours for
@@ -88,6 +88,8 @@ pub struct Report {
     /// The same gains for the Linux kernel's CUBIC, measured live (the kernel check's data), on
     /// each path it has both points of.
     pub kernel_headline: Vec<KernelGain>,
+    /// The study's claims (`claims.rs`).
+    pub claims: Vec<Claim>,
 }
 
 /// Snoop's gain for the kernel's CUBIC on one path at one error per 16 KB, from the kernel
@@ -97,6 +99,8 @@ pub struct KernelGain {
     pub agent: &'static str,
     pub path: &'static str,
     pub gain: f64,
+    /// Half-width of the gain's 95% interval, from the two points' runs (the delta method).
+    pub ci95: Option<f64>,
     /// Live runs per side.
     pub runs: usize,
 }
@@ -120,12 +124,15 @@ fn kernel_headline() -> Vec<KernelGain> {
             ) else {
                 continue;
             };
-            let base = e2e.mean_throughput();
-            if base > 0.0 {
+            let mbps = |p: &PointRuns| {
+                summarize(&p.runs.iter().map(|r| r.throughput_mbps).collect::<Vec<_>>())
+            };
+            if let Some((gain, ci95)) = ratio(&mbps(with), &mbps(e2e)) {
                 out.push(KernelGain {
                     agent: agent.name(),
                     path: p.name(),
-                    gain: with.mean_throughput() / base,
+                    gain,
+                    ci95,
                     runs: e2e.runs.len().min(with.runs.len()),
                 });
             }
@@ -176,6 +183,9 @@ pub(super) fn finish(
         .filter(|g| HEADLINE_AGENTS.iter().any(|a| a.name() == g.agent) && g.channel == "1/16 KB")
         .cloned()
         .collect();
+    let kernel = kernel_headline();
+    let today = senders.last().map_or("", |s| s.name);
+    let claims = super::claims::claims(&reports, &kernel, today);
     TodayRun {
         runs: results,
         report: Report {
@@ -183,7 +193,8 @@ pub(super) fn finish(
             senders: senders.iter().map(|s| s.name).collect(),
             parts: reports,
             headline,
-            kernel_headline: kernel_headline(),
+            kernel_headline: kernel,
+            claims,
         },
     }
 }
@@ -253,7 +264,7 @@ pub(super) fn ratio(a: &Summary, b: &Summary) -> Option<(f64, Option<f64>)> {
 
 impl Outcome for TodayRun {
     fn claims(&self) -> &[Claim] {
-        &[]
+        &self.report.claims
     }
     fn json(&self) -> Result<serde_json::Value, String> {
         serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))

@@ -22,6 +22,7 @@ pub(super) fn document(r: &Report) -> Document {
     for agent in HEADLINE_AGENTS {
         headline(&mut d, r, agent);
     }
+    d.claims(&r.claims);
     for part in &r.parts {
         part_tables(&mut d, part, &r.senders);
         if part.part == "errors" {
