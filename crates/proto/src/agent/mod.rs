@@ -16,6 +16,7 @@ pub mod split;
 mod split_both_ways_tests;
 #[cfg(test)]
 mod split_bytes_tests;
+mod split_config;
 mod split_relay;
 #[cfg(test)]
 mod split_table_tests;

@@ -22,68 +22,21 @@ use std::collections::{BTreeMap, VecDeque};
 
 use super::relay_bytes::RelayBytes;
 use super::snoop::BuildPacket;
-pub use super::split_relay::{direction_bound, store_bound};
+pub use super::split_config::{
+    direction_bound, store_bound, SplitConfig, DEFAULT_RELAY_MEMORY, IDLE_LIMIT,
+};
 use super::split_relay::{reset, SplitRelay, TIME_WAIT};
 use super::{
     agent_counters, Agent, AgentProbe, Counters, Port, Relay, RelayReport, SegmentView, Transmit,
 };
 use crate::segment::{Endpoint, Flags, Segment};
-use crate::tcp::{Tcp, TcpConfig};
-use crate::time::{Time, SEC};
-
-/// How long a relay may see no packet of its connection before it is removed: 2 hours and 4
-/// minutes, the least idle time a middlebox may give an established TCP connection (RFC 5382,
-/// REQ-5: TCP's keepalive interval of two hours, RFC 1122 section 4.2.3.6, plus four minutes for
-/// its probes). A relay whose halves are both closed goes at once.
-pub const IDLE_LIMIT: Time = (2 * 3600 + 4 * 60) * SEC;
-
-/// The most bytes all of a base station's relays may hold together by default: 64 MiB, about 245
-/// of paper 000's relays (each way a 64 KB buffer + a 64 KB window + a segment), over the 200
-/// connections of a busy cell (issue 52's measure), while a flood of SYNs can take no more than
-/// that of the machine's memory.
-pub const DEFAULT_RELAY_MEMORY: u64 = 64 << 20;
+use crate::tcp::Tcp;
+use crate::time::Time;
 
 /// The most closed, forwarded and finished connections the agent remembers (each a few dozen
 /// bytes, a finished one's report a few hundred): the oldest is forgotten first. As many as the
 /// ports of one address pair, so a forgotten connection is one long gone.
 const REMEMBERED: usize = 65_536;
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct SplitConfig {
-    /// The base station's end of the opener's connection (a relay receiver).
-    pub wired: TcpConfig,
-    /// The base station's connection to the other host (a relay sender: Reno, or the SMART
-    /// sender towards a mobile host).
-    pub wireless: TcpConfig,
-    /// The relay buffer shared by both connections of one relay, in bytes, each way.
-    pub relay_bytes: u32,
-    /// The most bytes all relays may hold together ([`store_bound`] each): a connection beyond
-    /// it is forwarded end to end.
-    pub max_memory: u64,
-    /// A relay that sees no packet for this long is removed.
-    pub idle: Time,
-}
-
-impl SplitConfig {
-    /// Paper 000: a 64 KB relay buffer; `wireless_policy` is Reno (SPLIT) or SMART (SPLIT-SMART).
-    pub fn paper000(mss: u32, wireless_policy: crate::tcp::RecoveryPolicy) -> SplitConfig {
-        let relay = 65536;
-        let mut wireless = TcpConfig::relay(mss, relay, relay);
-        wireless.policy = wireless_policy;
-        SplitConfig {
-            wired: TcpConfig::relay(mss, relay, relay),
-            wireless,
-            relay_bytes: relay,
-            max_memory: DEFAULT_RELAY_MEMORY,
-            idle: IDLE_LIMIT,
-        }
-    }
-
-    /// The most relays at once: [`SplitConfig::max_memory`] in [`store_bound`]s.
-    pub fn max_relays(&self) -> u64 {
-        self.max_memory / store_bound(self).max(1)
-    }
-}
 
 agent_counters! {
     /// What a split base station counted.

@@ -35,7 +35,7 @@ use std::collections::VecDeque;
 
 use super::relay_bytes::RelayBytes;
 use super::snoop::BuildPacket;
-use super::split::SplitConfig;
+use super::split_config::{direction_bound, SplitConfig};
 use super::{Origin, Port, Priority, RelayReport, SegmentView, Transmit};
 use crate::segment::{Flags, Segment};
 use crate::seq::Seq;
@@ -330,20 +330,6 @@ impl<P> SplitRelay<P> {
             gave_up: self.gave_up,
         }
     }
-}
-
-/// The most bytes one relay stores: both directions' [`direction_bound`].
-pub fn store_bound(cfg: &SplitConfig) -> u64 {
-    2 * direction_bound(cfg)
-}
-
-/// The most bytes one direction of a relay stores: the relay buffer (received from one host, not
-/// yet acknowledged by the other) plus the receiving half's window ([`SplitRelay::open`] makes it
-/// the relay buffer, which 4.4BSD's `tcp_mss()` rounds up to whole segments): every byte the
-/// sending host may send beyond what the other host acknowledged.
-pub fn direction_bound(cfg: &SplitConfig) -> u64 {
-    let relay = u64::from(cfg.relay_bytes);
-    relay + relay + u64::from(cfg.wired.mss.max(cfg.wireless.mss))
 }
 
 /// What a far-half segment carries.

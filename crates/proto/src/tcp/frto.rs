@@ -48,7 +48,7 @@ pub(super) struct Frto {
 
 /// How an ACK after a timeout relates to `snd_una`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum LossAck {
+enum LossAck {
     /// It advances `snd_una` (`FLAG_SND_UNA_ADVANCED`).
     New,
     /// A duplicate ACK, as the sender counts them (`num_dupack`).
@@ -99,11 +99,28 @@ impl Tcp {
             })
     }
 
+    /// [`Tcp::process_loss`] for a duplicate ACK after a timeout (loss recovery's dispatch,
+    /// `recovery/mod.rs`).
+    pub(super) fn process_loss_on_dupack(&mut self, now: Time, seg: &Segment) -> bool {
+        self.process_loss(now, seg, LossAck::Duplicate)
+    }
+
+    /// [`Tcp::process_loss`] for an ACK that advances `snd_una` after a timeout.
+    pub(super) fn process_loss_on_new_ack(&mut self, now: Time, seg: &Segment) -> bool {
+        self.process_loss(now, seg, LossAck::New)
+    }
+
+    /// [`Tcp::process_loss`] for any other ACK for `snd_una` after a timeout (new data or another
+    /// window).
+    pub(super) fn process_loss_on_other_ack(&mut self, now: Time, seg: &Segment) -> bool {
+        self.process_loss(now, seg, LossAck::Other)
+    }
+
     /// `tcp_process_loss()`'s undo and F-RTO for an ACK after a timeout (the scoreboard and,
     /// for a new ACK, `snd_una` already updated). Returns true when it dealt with the ACK: the
     /// collapse undone (back to Open), or step 2.b's new data sent; else the timeout's own
     /// processing goes on.
-    pub(super) fn process_loss(&mut self, now: Time, seg: &Segment, kind: LossAck) -> bool {
+    fn process_loss(&mut self, now: Time, seg: &Segment, kind: LossAck) -> bool {
         if self.sel.rfc().phase != Phase::Loss {
             return false;
         }

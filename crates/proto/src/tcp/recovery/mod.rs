@@ -26,7 +26,6 @@ pub(super) use scoreboard::Phase;
 pub(super) use scoreboard::Rfc6675;
 pub(super) use tlp::Tlp;
 
-use super::frto::LossAck;
 use super::{ElnRule, PartialAck, RecoveryPolicy, SackRecovery, Selective, Tcp};
 use crate::segment::Segment;
 use crate::time::Time;
@@ -90,7 +89,7 @@ impl Tcp {
             Recovery::Sack => self.sack_on_dupack(now),
             Recovery::Rfc6675Prr => {
                 // after a timeout: Linux's tcp_process_loss() (frto.rs)
-                self.process_loss(now, seg, LossAck::Duplicate) || self.rfc6675_on_dupack(now)
+                self.process_loss_on_dupack(now, seg) || self.rfc6675_on_dupack(now)
             }
             Recovery::Reno | Recovery::NewReno => self.reno_dupack(now, seg),
         }
@@ -123,7 +122,7 @@ impl Tcp {
             }
             Recovery::Sack => self.sack_after_new_ack(now, partial),
             Recovery::Rfc6675Prr => {
-                if !self.process_loss(now, seg, LossAck::New) {
+                if !self.process_loss_on_new_ack(now, seg) {
                     self.rfc6675_after_new_ack(now, partial);
                 }
             }
@@ -150,7 +149,7 @@ impl Tcp {
     pub(super) fn recovery_on_other_ack(&mut self, now: Time, seg: &Segment) {
         if self.recovery() == Recovery::Rfc6675Prr
             && seg.ack == self.snd_una
-            && !self.process_loss(now, seg, LossAck::Other)
+            && !self.process_loss_on_other_ack(now, seg)
         {
             self.rfc6675_on_other_ack(now);
         }
