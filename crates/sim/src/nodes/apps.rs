@@ -9,8 +9,15 @@ use snooplab_proto::tcp::{State, Tcp, TxKind};
 use snooplab_proto::time::earliest;
 use snooplab_proto::{Endpoint, Segment, Time};
 
-use super::browser::{Browser, Opened, IPPORT_RESERVED, IPPORT_USERRESERVED};
 use crate::network::FlowId;
+
+/// `IPPORT_RESERVED` and `IPPORT_USERRESERVED` (4.4BSD `netinet/in.h`): the range `in_pcbbind`
+/// gives ephemeral ports from.
+pub const IPPORT_RESERVED: u16 = 1024;
+pub const IPPORT_USERRESERVED: u16 = 5000;
+
+/// The connections a browser has asked a server host to accept: each one's server end.
+pub type Opened = Vec<(FlowId, Server)>;
 
 /// One end of a request/response connection.
 #[derive(Clone, Debug)]
@@ -262,50 +269,6 @@ impl AppConns {
             .iter()
             .filter(|c| c.flow == flow)
             .all(AppConn::is_settled)
-    }
-}
-
-/// A host's part in the workload flows: its request/response connections, the browsers of the
-/// flows it fetches, and the connections they opened whose server ends the run has yet to hand
-/// over. Boxed in the host (`host.rs`), so a host without one carries a pointer.
-#[derive(Clone, Debug, Default)]
-pub struct HostApps {
-    pub conns: AppConns,
-    pub browsers: Vec<Browser>,
-    pub opened: Opened,
-}
-
-impl HostApps {
-    /// A segment for connection `i` (as [`AppConns::index`] found it), intact or corrupted.
-    pub fn on_segment(&mut self, now: Time, i: usize, seg: &Segment, corrupted: bool) {
-        if corrupted {
-            self.conns.on_corrupted(i, seg);
-        } else {
-            self.conns.on_segment(now, i, seg);
-        }
-        self.after(now);
-    }
-
-    pub fn on_timeout(&mut self, now: Time) {
-        self.conns.on_timeout(now);
-        self.after(now);
-    }
-
-    /// After the connections ran: the browsers move on, and closed connections go.
-    fn after(&mut self, now: Time) {
-        for b in &mut self.browsers {
-            b.step(now, &mut self.conns, &mut self.opened);
-        }
-        self.conns.drop_closed();
-    }
-
-    /// The connections' timers and the browsers' think times.
-    pub fn poll_timeout(&self) -> Option<Time> {
-        let browsers = self
-            .browsers
-            .iter()
-            .fold(None, |t, b| earliest(t, b.poll_timeout()));
-        earliest(self.conns.poll_timeout(), browsers)
     }
 }
 

@@ -13,14 +13,10 @@ use snooplab_proto::app::{Client, Closer, Exchange, ObjectTimes, Server};
 use snooplab_proto::tcp::{State, TcpConfig};
 use snooplab_proto::{Endpoint, Time};
 
+use super::apps::{AppConns, Opened};
 use crate::network::FlowId;
 use crate::rng::Rng;
 use crate::workload::{plan, After, Http, Page, PagePlan};
-
-/// `IPPORT_RESERVED` and `IPPORT_USERRESERVED` (4.4BSD `netinet/in.h`): the range `in_pcbbind`
-/// gives ephemeral ports from.
-pub const IPPORT_RESERVED: u16 = 1024;
-pub const IPPORT_USERRESERVED: u16 = 5000;
 
 /// One object's fetch as the results report it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,9 +56,6 @@ enum Phase {
     /// Every page fetched.
     Finished,
 }
-
-/// The connections a browser has asked a server host to accept: each one's server end.
-pub type Opened = Vec<(FlowId, Server)>;
 
 /// A workload flow's client.
 #[derive(Clone, Debug)]
@@ -140,7 +133,7 @@ impl Browser {
     /// Moves the browser on at `now`: starts the first page, or the next after the think time;
     /// notes the objects whose responses are in; asks those whose turn has come, opening their
     /// connections.
-    pub fn step(&mut self, now: Time, apps: &mut super::apps::AppConns, opened: &mut Opened) {
+    pub fn step(&mut self, now: Time, apps: &mut AppConns, opened: &mut Opened) {
         loop {
             match self.phase {
                 Phase::Finished => return,
@@ -202,7 +195,7 @@ impl Browser {
     }
 
     /// Notes the objects asked whose responses are in, or whose connection failed.
-    fn note_done(&mut self, apps: &super::apps::AppConns) {
+    fn note_done(&mut self, apps: &AppConns) {
         for (i, step) in self.steps.iter_mut().enumerate() {
             let Step::Asked { port, k } = *step else {
                 continue;
@@ -226,12 +219,7 @@ impl Browser {
     }
 
     /// Asks every transfer whose dependency is met; true if one was asked.
-    fn ask_ready(
-        &mut self,
-        now: Time,
-        apps: &mut super::apps::AppConns,
-        opened: &mut Opened,
-    ) -> bool {
+    fn ask_ready(&mut self, now: Time, apps: &mut AppConns, opened: &mut Opened) -> bool {
         let mut any = false;
         for i in 0..self.steps.len() {
             if self.steps[i] != Step::Waiting || !self.may_go(i, apps) {
@@ -267,7 +255,7 @@ impl Browser {
     }
 
     /// The transfer's dependency is met (a failed object counts as in, so the page goes on).
-    fn may_go(&self, i: usize, apps: &super::apps::AppConns) -> bool {
+    fn may_go(&self, i: usize, apps: &AppConns) -> bool {
         match self.plan.transfers[i].after {
             After::PageStart => true,
             After::Document => self.steps[0] == Step::Done,
@@ -296,7 +284,7 @@ impl Browser {
         &mut self,
         now: Time,
         connection: usize,
-        apps: &mut super::apps::AppConns,
+        apps: &mut AppConns,
         opened: &mut Opened,
     ) -> u16 {
         let port = apps.ephemeral_port(self.local_addr);

@@ -9,7 +9,7 @@ use snooplab_proto::tcp::Tcp;
 use snooplab_proto::time::earliest;
 use snooplab_proto::Time;
 
-use super::apps::HostApps;
+use super::host_apps::HostApps;
 use super::{MobileLayer, Outgoing};
 use crate::network::FlowId;
 use crate::packet::{payload_tag, SimPacket};

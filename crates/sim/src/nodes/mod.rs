@@ -9,20 +9,23 @@
 //! (a host outside the engine, a real one in the live mode, whose packets come and go through the
 //! loop's driver). `mobility.rs` is a mobile host's mobility layer (paper 002), which both kinds
 //! of host carry. `apps.rs` holds a host's request/response connections of workload flows and
-//! `browser.rs` the client that opens them page by page (issue 53).
+//! `browser.rs` the client that opens them page by page, `host_apps.rs` the two together
+//! (issue 53).
 
 mod apps;
 mod base_station;
 mod browser;
 mod external;
 mod host;
+mod host_apps;
 mod mobility;
 
-pub use apps::{AppConn, AppConns, AppCounters, AppEnd, HostApps};
+pub use apps::{AppConn, AppConns, AppCounters, AppEnd, Opened};
 pub use base_station::BaseStationNode;
-pub use browser::{Browser, ObjectRecord, Opened, PageRecord};
+pub use browser::{Browser, ObjectRecord, PageRecord};
 pub use external::ExternalHost;
 pub use host::{Conn, HostNode, Role};
+pub use host_apps::HostApps;
 pub use mobility::MobileLayer;
 
 use snooplab_proto::agent::handoff::MobileHandoff;
