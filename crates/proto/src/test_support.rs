@@ -51,3 +51,34 @@ pub fn segment(
         ..Segment::default()
     }
 }
+
+/// A packet with its header view and, like a real one, maybe its payload's bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BytePkt {
+    pub seg: Segment,
+    pub data: Option<Vec<u8>>,
+}
+
+impl SegmentView for BytePkt {
+    fn segment(&self) -> Option<&Segment> {
+        Some(&self.seg)
+    }
+    fn payload(&self) -> Option<&[u8]> {
+        self.data.as_deref()
+    }
+}
+
+impl BuildPacket for BytePkt {
+    fn build(seg: &Segment, _like: &Self) -> Self {
+        BytePkt {
+            seg: *seg,
+            data: None,
+        }
+    }
+    fn build_with_payload(seg: &Segment, _like: &Self, payload: &[u8]) -> Self {
+        BytePkt {
+            seg: *seg,
+            data: Some(payload.to_vec()),
+        }
+    }
+}

@@ -5,45 +5,14 @@
 //! other mid-answer, and the memory bound counts both directions.
 
 use super::split::{direction_bound, store_bound, SplitAgent, SplitConfig};
-use super::{Agent, BuildPacket, Port, SegmentView, Transmit};
+use super::{Agent, Port, Transmit};
 use crate::app::{Client, Closer, Exchange, Server};
 use crate::segment::{Endpoint, Flags, Segment};
 use crate::tcp::{RecoveryPolicy, State, Tcp, TcpConfig, TxKind};
-use crate::test_support::{FH, MH};
+use crate::test_support::{BytePkt, FH, MH};
 use crate::time::{Time, MS, SEC};
 
 const MSS: u32 = 1000;
-
-/// A packet with its header view and, like a real one, its payload's bytes.
-#[derive(Clone, Debug, PartialEq)]
-struct BytePkt {
-    seg: Segment,
-    data: Option<Vec<u8>>,
-}
-
-impl SegmentView for BytePkt {
-    fn segment(&self) -> Option<&Segment> {
-        Some(&self.seg)
-    }
-    fn payload(&self) -> Option<&[u8]> {
-        self.data.as_deref()
-    }
-}
-
-impl BuildPacket for BytePkt {
-    fn build(seg: &Segment, _like: &Self) -> Self {
-        BytePkt {
-            seg: *seg,
-            data: None,
-        }
-    }
-    fn build_with_payload(seg: &Segment, _like: &Self, payload: &[u8]) -> Self {
-        BytePkt {
-            seg: *seg,
-            data: Some(payload.to_vec()),
-        }
-    }
-}
 
 /// Byte `k` of the stream host `dir` sends (0: the opener, 1: the other host): not periodic over
 /// a segment, and different each way.

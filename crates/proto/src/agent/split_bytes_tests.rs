@@ -4,42 +4,11 @@
 //! within its bound; modelled packets store nothing.
 
 use super::split::{SplitAgent, SplitConfig};
-use super::{Agent, BuildPacket, Port, SegmentView, Transmit};
-use crate::segment::{Flags, Segment};
+use super::{Agent, Port, Transmit};
+use crate::segment::Flags;
 use crate::tcp::{RecoveryPolicy, State, Tcp, TcpConfig};
-use crate::test_support::{segment, Pkt, FH, MH};
+use crate::test_support::{segment, BytePkt, Pkt, FH, MH};
 use crate::time::{Time, MS, SEC};
-
-/// A packet with its header view and, like a real one, maybe its payload's bytes.
-#[derive(Clone, Debug, PartialEq)]
-struct BytePkt {
-    seg: Segment,
-    data: Option<Vec<u8>>,
-}
-
-impl SegmentView for BytePkt {
-    fn segment(&self) -> Option<&Segment> {
-        Some(&self.seg)
-    }
-    fn payload(&self) -> Option<&[u8]> {
-        self.data.as_deref()
-    }
-}
-
-impl BuildPacket for BytePkt {
-    fn build(seg: &Segment, _like: &Self) -> Self {
-        BytePkt {
-            seg: *seg,
-            data: None,
-        }
-    }
-    fn build_with_payload(seg: &Segment, _like: &Self, payload: &[u8]) -> Self {
-        BytePkt {
-            seg: *seg,
-            data: Some(payload.to_vec()),
-        }
-    }
-}
 
 /// Byte `k` of the transfer (any function of the offset that is not periodic over a segment).
 fn byte_at(k: u64) -> u8 {
