@@ -73,6 +73,7 @@ impl Tcp {
                 una: self.snd_una,
                 ack: seg.ack,
                 snd_max: self.snd_max,
+                delivered: self.newly_delivered(acked),
             };
             self.cc.on_ack(&ack, self.maxseg);
         }

@@ -322,3 +322,56 @@ fn linux_reno_halves_the_window_on_a_loss() {
         "half of cwnd; BSD: half of the 20-segment snd_wnd"
     );
 }
+
+/// What an ACK delivers (`linux.rs`): the ACK that ends a SACK recovery counts towards a Linux
+/// window's growth only the packets it newly delivers (`tcp_ack`'s `tcp_newly_delivered`, handed
+/// to `cong_avoid`), not every segment between `snd_una` and the ACK: those SACKed during the
+/// recovery were counted as delivered when SACKed (`tcp_sacktag_one`), while
+/// `tcp_cwnd_reduction` ran instead of `cong_avoid`, and `tcp_clean_rtx_queue` does not count
+/// them again. Twenty segments out, the first lost, all others and all sent during the recovery
+/// SACKed: the full ACK delivers one packet, so Linux Reno's halved window of 10 segments grows
+/// after 10 delivered (`tcp_cong_avoid_ai`'s `snd_cwnd_cnt`), not at the next ACK, as crediting
+/// the ACK with the 29 segments it covers would.
+#[test]
+fn full_ack_after_sack_recovery_counts_what_it_delivers() {
+    let host = HostProfile {
+        congestion_control: CongestionControl::LinuxReno,
+        sack_recovery: SackRecovery::Rfc6675Prr,
+        ..HostProfile::default()
+    };
+    let (mut s, _r) = established_hosts(64 * 1024, 10_000_000, RecoveryPolicy::SACK, host);
+    drain(&mut s);
+    let mut t = 10 * MS;
+    let mut ack = |s: &mut Tcp, ack: Seq, sacked: Option<(Seq, Seq)>| {
+        let mut a = ack_to_sender(s, ack, WND);
+        if let Some((from, to)) = sacked {
+            a.sack.push(from, to);
+        }
+        s.on_segment(t, &a);
+        drain(s);
+        t += MS;
+    };
+    while s.snd_max().since(s.snd_una()) < 20 * MSS {
+        let next = s.snd_una() + MSS;
+        ack(&mut s, next, None);
+    }
+    assert_eq!(s.cwnd(), 20 * MSS, "slow start to 20 segments out");
+    let base = s.snd_una();
+    // segment 0 lost; 1..19 arrive, each ACK a duplicate SACKing [1, k); then one SACKing all
+    // else sent so far, new data sent in the recovery included
+    for k in 2..=20 {
+        ack(&mut s, base, Some((base + MSS, base + k * MSS)));
+    }
+    assert_eq!(s.ssthresh(), 10 * MSS, "tcp_reno_ssthresh: half of cwnd");
+    let top = s.snd_max();
+    ack(&mut s, base, Some((base + MSS, top)));
+    // the retransmission of 0 arrives: the ACK covers all up to `top`, delivering one packet
+    ack(&mut s, top, None);
+    assert_eq!(s.cwnd(), 10 * MSS, "tcp_end_cwnd_reduction: ssthresh");
+    for n in 2..=10 {
+        let next = s.snd_una() + MSS;
+        ack(&mut s, next, None);
+        let grown = if n == 10 { MSS } else { 0 };
+        assert_eq!(s.cwnd(), 10 * MSS + grown, "{n} packets delivered since");
+    }
+}

@@ -259,6 +259,17 @@ impl Tcp {
         self.sel.rfc6675.delivered = delivered.clamp(0, i64::from(u32::MAX)) as u32;
     }
 
+    /// The bytes the ACK being processed newly delivered, of which `acked` moved `snd_una`:
+    /// with SACK, RFC 6937's DeliveredData as [`Tcp::selective_on_ack`] took it (what was SACKed
+    /// below the ACK before it is not delivered again: Linux's `tcp_newly_delivered`); without,
+    /// `acked`.
+    pub(super) fn newly_delivered(&self, acked: u32) -> u32 {
+        match self.selective() {
+            Selective::None => acked,
+            Selective::Sack | Selective::Smart => self.sel.rfc6675.delivered,
+        }
+    }
+
     /// Sends exactly the segment `[seq, seq + len)` again.
     pub(super) fn send_exact(&mut self, now: Time, seq: Seq, len: u32, cause: TxKind) {
         let saved = self.snd_nxt;

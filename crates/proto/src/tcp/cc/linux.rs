@@ -7,8 +7,20 @@
 //!
 //! Windows: Linux counts `snd_cwnd` and `snd_ssthresh` in packets. Here the window stays in bytes
 //! for the TCP, always a whole number of segments of the connection's `maxseg` (the reading of
-//! "packet"), and the controllers work on `cwnd / maxseg`; an ACK acknowledges
+//! "packet"), and the controllers work on `cwnd / maxseg`; an ACK delivers
 //! `ceil(bytes / maxseg)` packets, a short last segment counting as one, as Linux counts an `skb`.
+//!
+//! What an ACK delivers: the controller grows by the packets the ACK newly delivered, each
+//! counted once (`tcp_ack`: `delivered = tcp_newly_delivered()`, handed to `tcp_cong_control`
+//! and on to `cong_avoid`; `tcp_clean_rtx_queue` counts a cumulatively ACKed skb as delivered
+//! only if it was not SACKed before, `tcp_sacktag_one` counts it when SACKed). So the ACK that
+//! ends a SACK recovery counts the retransmission it covers, not every segment SACKed during the
+//! recovery (those were delivered while the window was being reduced, when `tcp_cwnd_reduction`
+//! runs instead of `cong_avoid`), towards `snd_cwnd_cnt` and CUBIC's `ack_cnt`. Without SACK it
+//! is every byte the ACK covers (Linux's NewReno counts duplicates as delivered too,
+//! `tcp_remove_reno_sacks`: not modelled). Reading: Linux grows the window on that ACK after
+//! `tcp_end_cwnd_reduction` set it to ssthresh; here the growth comes first and the recovery's
+//! end then sets the window to ssthresh (the counters are kept either way).
 //!
 //! Readings:
 //! - cwnd-limited: Linux remembers per round whether the flight reached cwnd
@@ -75,12 +87,12 @@ impl LinuxSide {
         segments.saturating_mul(self.mss)
     }
 
-    /// A new ACK (not a partial one): it ends any reduction; returns the packets it
-    /// acknowledged, and whether the window may grow (`tcp_is_cwnd_limited`, "in slow start,
-    /// ensure cwnd grows to twice what was ACKed").
+    /// A new ACK (not a partial one): it ends any reduction; returns the packets it newly
+    /// delivered (`tcp_newly_delivered`, see the module's note), and whether the window may grow
+    /// (`tcp_is_cwnd_limited`, "in slow start, ensure cwnd grows to twice what was ACKed").
     pub fn on_ack(&mut self, w: &Window, a: &AckInfo) -> (u32, bool) {
         self.reduced = None;
-        let acked = a.ack.since(a.una).div_ceil(self.mss);
+        let acked = a.delivered.div_ceil(self.mss);
         let flight = a.snd_max.since(a.una).div_ceil(self.mss);
         let cwnd = self.segments(w.cwnd);
         let limited = if w.cwnd < w.ssthresh {

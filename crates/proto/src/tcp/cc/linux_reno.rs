@@ -81,6 +81,7 @@ mod tests {
             una: Seq(0),
             ack: Seq(segs * MSS),
             snd_max: Seq(flight * MSS),
+            delivered: segs * MSS,
         };
         c.on_ack(w, &a);
     }

@@ -86,6 +86,10 @@ pub struct AckInfo {
     pub ack: Seq,
     /// `snd_max`, the highest sequence sent (Linux's `snd_nxt`).
     pub snd_max: Seq,
+    /// The bytes this ACK newly delivered: `ack - una` less what SACK reported below `ack`
+    /// before, plus what it newly SACKs (RFC 6937's DeliveredData; `ack - una` without SACK).
+    /// What a Linux controller grows by (`linux.rs`).
+    pub delivered: u32,
 }
 
 /// Data leaving the sender, as the controller hears of it.
@@ -387,6 +391,7 @@ mod tests {
                     una: Seq(i * MSS),
                     ack: Seq((i + 1) * MSS),
                     snd_max: Seq((i + 1) * MSS),
+                    delivered: MSS,
                 };
                 cc.on_ack(&ack, MSS);
             }
