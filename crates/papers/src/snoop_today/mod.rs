@@ -11,6 +11,7 @@
 //! sender, path and channel; its claims (`claims.rs`) are what the new agent must show and
 //! Vangala and Labrador's headline for theirs.
 
+mod cell;
 mod claims;
 pub mod grid;
 mod outcome;
@@ -20,7 +21,10 @@ use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, RunResult};
 
 use crate::study::{parts, About, Common, Plan, Planned, Study};
-use grid::{Channel, Config, Path, Sender, AGENTS, BURSTS, ERROR_EVERY, TRANSFER, TRANSFERS};
+use grid::{
+    Channel, Config, Path, Sender, AGENTS, BUFFER, BUFFERS, BURSTS, ERROR_EVERY, FLOWS,
+    FLOW_CHANNELS, FLOW_TRANSFER, TRANSFER, TRANSFERS,
+};
 pub use outcome::{Cell, Gain, PartReport, Report, TodayRun};
 
 pub static ABOUT: About = About {
@@ -31,7 +35,8 @@ pub static ABOUT: About = About {
     default_seeds: 10,
     default_host: HostPreset::Linux,
     parts: "errors (throughput against the error rate), transfers (completion time against the \
-            transfer's size), bursts (bursty channels); none: all three",
+            transfer's size), bursts (bursty channels), flows (1 to 20 downloads in one cell), \
+            buffers (Linux's window up to 4 MB); none: all five",
 };
 
 /// A part of the study: which of the configuration's settings it varies.
@@ -43,16 +48,31 @@ pub enum Part {
     Transfers,
     /// Throughput under bursts of 2 and 4 frames and the Gilbert-Elliott channel, every path.
     Bursts,
+    /// Aggregate throughput of 1, 5 and 20 mobile hosts downloading at once in one cell, at one
+    /// error per 16 KB and 64 KB, the LAN and the long path.
+    Flows,
+    /// Throughput with socket buffers of 64 KB to 4 MB for the senders that scale their windows
+    /// (the 1996 senders at their 64 KB), at one error per 16 KB and 64 KB, the WAN and the long
+    /// path.
+    Buffers,
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::Errors, Part::Transfers, Part::Bursts];
+    pub const ALL: [Part; 5] = [
+        Part::Errors,
+        Part::Transfers,
+        Part::Bursts,
+        Part::Flows,
+        Part::Buffers,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Part::Errors => "errors",
             Part::Transfers => "transfers",
             Part::Bursts => "bursts",
+            Part::Flows => "flows",
+            Part::Buffers => "buffers",
         }
     }
 
@@ -62,7 +82,7 @@ impl Part {
             .find(|p| p.name() == w.trim().to_ascii_lowercase())
             .map(|p| vec![p])
             .ok_or_else(|| {
-                format!("unknown part '{w}' of snoop-today: use errors, transfers or bursts")
+                format!("unknown part '{w}' of snoop-today: use errors, transfers, bursts, flows or buffers")
             })
     }
 
@@ -73,32 +93,39 @@ impl Part {
 
     /// Every configuration of the part, for `senders`.
     pub fn configs(self, senders: &[Sender]) -> Vec<Config> {
+        let every = |rates: &[u64]| rates.iter().map(|&b| Channel::Every(b)).collect();
         let (paths, channels, transfers): (&[Path], Vec<Channel>, &[u64]) = match self {
-            Part::Errors => (
-                &Path::ALL,
-                ERROR_EVERY.into_iter().map(Channel::Every).collect(),
-                &[TRANSFER],
-            ),
-            Part::Transfers => (
-                &[Path::Lan, Path::Long],
-                vec![Channel::Every(64 << 10)],
-                &TRANSFERS,
-            ),
+            Part::Errors => (&Path::ALL, every(&ERROR_EVERY), &[TRANSFER]),
+            Part::Transfers => (&[Path::Lan, Path::Long], every(&[64 << 10]), &TRANSFERS),
             Part::Bursts => (&Path::ALL, BURSTS.to_vec(), &[TRANSFER]),
+            Part::Flows => (
+                &[Path::Lan, Path::Long],
+                every(&FLOW_CHANNELS),
+                &[FLOW_TRANSFER],
+            ),
+            Part::Buffers => (&[Path::Wan, Path::Long], every(&FLOW_CHANNELS), &[TRANSFER]),
         };
+        let flows: &[usize] = if self == Part::Flows { &FLOWS } else { &[1] };
         let mut out = vec![];
         for &path in paths {
             for &sender in senders {
+                let buffers: &[u32] = if self == Part::Buffers && sender.scales_windows() {
+                    &BUFFERS
+                } else {
+                    &[BUFFER]
+                };
                 for &channel in &channels {
                     for &transfer in transfers {
-                        for agent in AGENTS {
-                            out.push(Config {
-                                sender,
-                                agent,
-                                path,
-                                channel,
-                                transfer,
-                            });
+                        for &n in flows {
+                            for &buffer in buffers {
+                                for agent in AGENTS {
+                                    out.push(Config {
+                                        flows: n,
+                                        buffer,
+                                        ..Config::new(sender, agent, path, channel, transfer)
+                                    });
+                                }
+                            }
                         }
                     }
                 }
@@ -148,7 +175,7 @@ impl Plan for TodayPlan {
         for (_, configs) in &self.parts {
             for c in configs {
                 for seed in 1..=self.seeds {
-                    out.push(Job::from(&c.scenario(seed)));
+                    out.push(c.job(seed));
                 }
             }
         }
