@@ -190,6 +190,7 @@ impl Plan for TodayPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use snooplab_sim::protocol::Protocol;
 
     #[test]
     fn parts_are_named_and_unknown_words_refused() {
@@ -223,5 +224,69 @@ mod tests {
             )
             .map(|p| p.jobs().len());
         assert_eq!(plan, Ok(2 * 3 * 3 * BURSTS.len() * AGENTS.len()));
+    }
+
+    #[test]
+    fn the_flows_part_puts_every_count_of_downloads_in_one_cell() {
+        let senders = [grid::RENO_1996, grid::today(HostPreset::Linux)];
+        let flows = Part::Flows.configs(&senders);
+        let per = FLOW_CHANNELS.len() * FLOWS.len() * AGENTS.len();
+        assert_eq!(flows.len(), 2 * 2 * per);
+        assert!(flows
+            .iter()
+            .all(|c| c.buffer == BUFFER && c.transfer == FLOW_TRANSFER));
+        let twenty = flows
+            .iter()
+            .find(|c| c.flows == 20 && c.path == Path::Long)
+            .copied();
+        let Some(twenty) = twenty else {
+            panic!("no configuration of 20 flows on the long path");
+        };
+        let job = twenty.job(4);
+        assert_eq!(job.network.flows.len(), 20);
+        assert_eq!(job.network.cells[0].stations.len(), 20);
+        assert_eq!(job.network.seed, 4);
+        assert_eq!(
+            job.network.links[0].params.delay,
+            grid::Path::Long.wired().delay
+        );
+        assert_eq!(twenty.setting(Part::Flows), "1/16 KB, 20 flows");
+        // one flow is the other parts' testbed unchanged
+        let one = Config::new(
+            senders[1],
+            Protocol::E2e,
+            Path::Lan,
+            Channel::Every(16 << 10),
+            TRANSFER,
+        );
+        assert_eq!(one.job(2).network, one.scenario(2).network());
+    }
+
+    #[test]
+    fn the_buffers_part_widens_only_a_window_that_scales() {
+        let senders = [
+            grid::RENO_1996,
+            grid::SACK_1996,
+            grid::today(HostPreset::Linux),
+        ];
+        let buffers = Part::Buffers.configs(&senders);
+        let per_setting = 2 * FLOW_CHANNELS.len() * AGENTS.len();
+        assert_eq!(buffers.len(), per_setting * (2 + BUFFERS.len()));
+        for c in &buffers {
+            let widened = c.buffer != BUFFER;
+            assert!(!widened || c.sender.scales_windows(), "{c:?}");
+            assert_eq!(c.flows, 1);
+            assert_ne!(c.path, Path::Lan);
+        }
+        let four = buffers.iter().find(|c| c.buffer == 4 << 20).copied();
+        let Some(four) = four else {
+            panic!("no 4 MB configuration");
+        };
+        let sc = four.scenario(1);
+        assert_eq!(sc.buffer, 4 << 20);
+        assert_eq!(sc.host.get("window-scaling").as_deref(), Some("on"));
+        assert_eq!(sc.validate(), Ok(()));
+        assert_eq!(four.setting(Part::Buffers), "1/16 KB, 4 MB window");
+        assert!(!grid::RENO_1996.scales_windows());
     }
 }

@@ -333,6 +333,40 @@ mod tests {
     }
 
     #[test]
+    fn a_cell_of_several_flows_counts_them_all() {
+        use super::super::grid::{today, Channel};
+        use snooplab_proto::tcp::HostPreset;
+        let c = Config {
+            flows: 3,
+            ..Config::new(
+                today(HostPreset::Linux),
+                Protocol::LlTcpAware,
+                Path::Lan,
+                Channel::Every(16 << 10),
+                100 << 10,
+            )
+        };
+        let runs: Vec<RunResult> = (1..=2).map(|s| c.job(s).run()).collect();
+        assert!(runs.iter().all(|r| r.flows.len() == 3));
+        let cell = cell(&c, &runs, Part::Flows);
+        let aggregate: Vec<f64> = runs.iter().map(|r| r.aggregate.throughput_mbps).collect();
+        assert!(aggregate.iter().all(|&t| t > 0.0), "{aggregate:?}");
+        assert!((cell.throughput_mbps.mean - (aggregate[0] + aggregate[1]) / 2.0).abs() < 1e-9);
+        let per_flow = cell.per_flow_mbps.map(|s| s.mean).unwrap_or_default();
+        let each = |r: &RunResult| r.flows.iter().map(|f| f.throughput_mbps).sum::<f64>() / 3.0;
+        assert!((per_flow - (each(&runs[0]) + each(&runs[1])) / 2.0).abs() < 1e-9);
+        assert!(cell.fairness.is_some_and(|f| f.mean > 0.5 && f.mean <= 1.0));
+        let retransmitted: u64 = runs[0]
+            .flows
+            .iter()
+            .map(|f| f.sender_retransmitted_segments)
+            .sum();
+        assert!(cell.sender_retransmitted.max >= retransmitted as f64);
+        assert_eq!((cell.flows, cell.incomplete), (3, 0));
+        assert_eq!(cell.setting, "1/16 KB, 3 flows");
+    }
+
+    #[test]
     fn a_ratio_carries_both_intervals() {
         let s = |mean: f64, ci: Option<f64>| Summary {
             n: 10,
