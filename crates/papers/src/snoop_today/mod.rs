@@ -4,7 +4,8 @@
 //! today's Linux (the `linux` profile, CUBIC with RFC 6675/PRR, RACK-TLP, IW10, held to the kernel
 //! by the kernel check). Each with no agent, snoop (LL-TCP-AWARE), snoop with SMART's selective
 //! information (LL-SMART-TCP-AWARE) and the split connection (SPLIT-SMART), over paper 000's LAN
-//! and WAN and a long path, across error rates, transfer sizes and bursty channels.
+//! and WAN and a long path, across error rates, transfer sizes, bursty channels, cells of up to
+//! 20 downloads and (for Linux) buffers up to 4 MB.
 //!
 //! A study of our own, not a paper: its findings are its tables (every configuration's mean with
 //! its 95% interval, min and max over the seeds) and each agent's gain over no agent for the same
