@@ -209,25 +209,30 @@ mod tests {
     }
 
     fn cell(agent: Protocol, mbps: f64) -> Cell {
-        let config = Config {
-            sender: RENO_1996,
+        let config = Config::new(
+            RENO_1996,
             agent,
-            path: Path::Lan,
-            channel: Channel::Every(16 << 10),
-            transfer: TRANSFER,
-        };
+            Path::Lan,
+            Channel::Every(16 << 10),
+            TRANSFER,
+        );
         Cell {
             sender: RENO_1996.name,
             agent: agent.name(),
             path: "lan",
             channel: config.channel.name(),
             transfer_bytes: TRANSFER,
+            setting: config.setting(super::super::Part::Errors),
+            flows: 1,
+            buffer_bytes: config.buffer,
             throughput_mbps: summary(mbps, 0.01),
             completion_s: summary(1.0, 0.1),
             timeouts: summary(0.0, 0.0),
             sender_retransmitted: summary(0.0, 0.0),
             local_retransmissions: summary(0.0, 0.0),
             incomplete: 0,
+            per_flow_mbps: None,
+            fairness: None,
             config,
         }
     }

@@ -6,6 +6,9 @@ use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::channel::ChannelSpec;
 use snooplab_sim::protocol::Protocol;
 use snooplab_sim::scenario::Scenario;
+use snooplab_sim::Job;
+
+use super::Part;
 
 pub use crate::kernel_check::grid::Path;
 use crate::kernel_check::grid::GILBERT_ELLIOTT;
@@ -36,6 +39,13 @@ pub const SACK_1996: Sender = Sender {
     preset: HostPreset::Bsdos21,
     sack: true,
 };
+
+impl Sender {
+    /// Whether the host scales its windows (RFC 7323), so that a buffer above 64 KB widens them.
+    pub fn scales_windows(&self) -> bool {
+        self.preset.profile().window_scaling
+    }
+}
 
 /// Today's Linux (`--host`: the `linux` profile, CUBIC, by default).
 pub fn today(preset: HostPreset) -> Sender {
@@ -131,8 +141,24 @@ pub const BURSTS: [Channel; 3] = [
 /// Every run's window: 64 KB, the most a BSD host of 1996 could use without window scaling, so
 /// that the senders differ in their TCP, not in their buffers.
 pub const BUFFER: u32 = 64 * 1024;
-/// The transfer of the `errors` and `bursts` parts (the kernel check's).
+/// The transfer of the `errors`, `bursts` and `buffers` parts (the kernel check's).
 pub const TRANSFER: u64 = 2 << 20;
+
+/// Mobile hosts in the cell in the `flows` part (issue 51: "1 to 20 flows in a cell").
+pub const FLOWS: [usize; 3] = [1, 5, 20];
+
+/// The error rates of the `flows` and `buffers` parts: where snoop's gain for today's sender is
+/// large (16 KB) and where it fades (64 KB) in the `errors` part.
+pub const FLOW_CHANNELS: [u64; 2] = [16 << 10, 64 << 10];
+
+/// Each mobile host's transfer in the `flows` part: 512 KB, so that 20 flows move 10 MB, more than
+/// the 8 MB of paper 000's runs, and the part stays within its share of the study's time
+/// (docs/snoop-today.md, "The setting").
+pub const FLOW_TRANSFER: u64 = 1 << 20;
+
+/// The socket buffers of the `buffers` part for a sender that scales its windows: paper 000's 64
+/// KB to 4 MB (issue 51).
+pub const BUFFERS: [u32; 4] = [64 << 10, 256 << 10, 1 << 20, 4 << 20];
 
 /// One configuration: everything but the seed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,12 +168,36 @@ pub struct Config {
     pub path: Path,
     pub channel: Channel,
     pub transfer: u64,
+    /// Mobile hosts in the cell, each downloading `transfer` ([`super::cell::cell_of`]): 1 but in
+    /// the `flows` part.
+    pub flows: usize,
+    /// Both ends' socket buffers: [`BUFFER`] but in the `buffers` part.
+    pub buffer: u32,
 }
 
 impl Config {
+    /// A configuration of one flow with [`BUFFER`]s.
+    pub fn new(
+        sender: Sender,
+        agent: Protocol,
+        path: Path,
+        channel: Channel,
+        transfer: u64,
+    ) -> Config {
+        Config {
+            sender,
+            agent,
+            path,
+            channel,
+            transfer,
+            flows: 1,
+            buffer: BUFFER,
+        }
+    }
+
     /// The run of this configuration with `seed`: paper 000's testbed, 1400-byte segments.
     pub fn scenario(&self, seed: u64) -> Scenario {
-        let mut sc = Scenario::paper000(self.agent, self.path.env(), BUFFER, seed);
+        let mut sc = Scenario::paper000(self.agent, self.path.env(), self.buffer, seed);
         sc.wired = self.path.wired();
         sc.transfer = self.transfer;
         sc.set_host(self.sender.preset);
@@ -157,6 +207,28 @@ impl Config {
         }
         self.channel.apply(&mut sc);
         sc
+    }
+
+    /// The run with `seed` as a job: the scenario's testbed, with [`Config::flows`] mobile hosts.
+    pub fn job(&self, seed: u64) -> Job {
+        let sc = self.scenario(seed);
+        if self.flows == 1 {
+            Job::from(&sc)
+        } else {
+            Job::new(super::cell::cell_of(&sc, self.flows), sc.env.name())
+        }
+    }
+
+    /// The row a table shows the configuration in, within its sender and path: what `part`
+    /// varies besides the agent.
+    pub fn setting(&self, part: Part) -> String {
+        let channel = self.channel.name();
+        match part {
+            Part::Transfers => kb(self.transfer),
+            Part::Flows => format!("{channel}, {}", super::tables::flows(self.flows)),
+            Part::Buffers => format!("{channel}, {}", super::tables::window(self.buffer)),
+            Part::Errors | Part::Bursts => channel,
+        }
     }
 
     /// The same configuration without an agent: what a gain is measured against.
@@ -175,13 +247,13 @@ mod tests {
 
     #[test]
     fn a_sack_sender_negotiates_sack_under_every_agent() {
-        let c = Config {
-            sender: SACK_1996,
-            agent: Protocol::LlTcpAware,
-            path: Path::Long,
-            channel: Channel::Every(16 << 10),
-            transfer: TRANSFER,
-        };
+        let c = Config::new(
+            SACK_1996,
+            Protocol::LlTcpAware,
+            Path::Long,
+            Channel::Every(16 << 10),
+            TRANSFER,
+        );
         let sc = c.scenario(3);
         assert_eq!(sc.host.get("sack").as_deref(), Some("on"));
         assert_eq!(sc.host_preset, HostPreset::Bsdos21);
@@ -200,13 +272,13 @@ mod tests {
 
     #[test]
     fn channels_set_the_scenario_they_name() {
-        let base = Config {
-            sender: today(HostPreset::Linux),
-            agent: Protocol::E2e,
-            path: Path::Wan,
-            channel: BURSTS[1],
-            transfer: TRANSFER,
-        };
+        let base = Config::new(
+            today(HostPreset::Linux),
+            Protocol::E2e,
+            Path::Wan,
+            BURSTS[1],
+            TRANSFER,
+        );
         let sc = base.scenario(1);
         assert_eq!((sc.error_every, sc.burst), (64 << 10, 4));
         assert_eq!(sc.env, Env::Wan);

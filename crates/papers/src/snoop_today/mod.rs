@@ -4,13 +4,15 @@
 //! today's Linux (the `linux` profile, CUBIC with RFC 6675/PRR, RACK-TLP, IW10, held to the kernel
 //! by the kernel check). Each with no agent, snoop (LL-TCP-AWARE), snoop with SMART's selective
 //! information (LL-SMART-TCP-AWARE) and the split connection (SPLIT-SMART), over paper 000's LAN
-//! and WAN and a long path, across error rates, transfer sizes and bursty channels.
+//! and WAN and a long path, across error rates, transfer sizes, bursty channels, cells of up to
+//! 20 downloads and (for Linux) buffers up to 4 MB.
 //!
 //! A study of our own, not a paper: its findings are its tables (every configuration's mean with
 //! its 95% interval, min and max over the seeds) and each agent's gain over no agent for the same
 //! sender, path and channel; its claims (`claims.rs`) are what the new agent must show and
 //! Vangala and Labrador's headline for theirs.
 
+mod cell;
 mod claims;
 pub mod grid;
 mod outcome;
@@ -20,7 +22,10 @@ use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, RunResult};
 
 use crate::study::{parts, About, Common, Plan, Planned, Study};
-use grid::{Channel, Config, Path, Sender, AGENTS, BURSTS, ERROR_EVERY, TRANSFER, TRANSFERS};
+use grid::{
+    Channel, Config, Path, Sender, AGENTS, BUFFER, BUFFERS, BURSTS, ERROR_EVERY, FLOWS,
+    FLOW_CHANNELS, FLOW_TRANSFER, TRANSFER, TRANSFERS,
+};
 pub use outcome::{Cell, Gain, PartReport, Report, TodayRun};
 
 pub static ABOUT: About = About {
@@ -31,7 +36,8 @@ pub static ABOUT: About = About {
     default_seeds: 10,
     default_host: HostPreset::Linux,
     parts: "errors (throughput against the error rate), transfers (completion time against the \
-            transfer's size), bursts (bursty channels); none: all three",
+            transfer's size), bursts (bursty channels), flows (1 to 20 downloads in one cell), \
+            buffers (Linux's window up to 4 MB); none: all five",
 };
 
 /// A part of the study: which of the configuration's settings it varies.
@@ -43,16 +49,31 @@ pub enum Part {
     Transfers,
     /// Throughput under bursts of 2 and 4 frames and the Gilbert-Elliott channel, every path.
     Bursts,
+    /// Aggregate throughput of 1, 5 and 20 mobile hosts downloading at once in one cell, at one
+    /// error per 16 KB and 64 KB, the LAN and the long path.
+    Flows,
+    /// Throughput with socket buffers of 64 KB to 4 MB for the senders that scale their windows
+    /// (the 1996 senders at their 64 KB), at one error per 16 KB and 64 KB, the WAN and the long
+    /// path.
+    Buffers,
 }
 
 impl Part {
-    pub const ALL: [Part; 3] = [Part::Errors, Part::Transfers, Part::Bursts];
+    pub const ALL: [Part; 5] = [
+        Part::Errors,
+        Part::Transfers,
+        Part::Bursts,
+        Part::Flows,
+        Part::Buffers,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Part::Errors => "errors",
             Part::Transfers => "transfers",
             Part::Bursts => "bursts",
+            Part::Flows => "flows",
+            Part::Buffers => "buffers",
         }
     }
 
@@ -62,7 +83,7 @@ impl Part {
             .find(|p| p.name() == w.trim().to_ascii_lowercase())
             .map(|p| vec![p])
             .ok_or_else(|| {
-                format!("unknown part '{w}' of snoop-today: use errors, transfers or bursts")
+                format!("unknown part '{w}' of snoop-today: use errors, transfers, bursts, flows or buffers")
             })
     }
 
@@ -73,32 +94,39 @@ impl Part {
 
     /// Every configuration of the part, for `senders`.
     pub fn configs(self, senders: &[Sender]) -> Vec<Config> {
+        let every = |rates: &[u64]| rates.iter().map(|&b| Channel::Every(b)).collect();
         let (paths, channels, transfers): (&[Path], Vec<Channel>, &[u64]) = match self {
-            Part::Errors => (
-                &Path::ALL,
-                ERROR_EVERY.into_iter().map(Channel::Every).collect(),
-                &[TRANSFER],
-            ),
-            Part::Transfers => (
-                &[Path::Lan, Path::Long],
-                vec![Channel::Every(64 << 10)],
-                &TRANSFERS,
-            ),
+            Part::Errors => (&Path::ALL, every(&ERROR_EVERY), &[TRANSFER]),
+            Part::Transfers => (&[Path::Lan, Path::Long], every(&[64 << 10]), &TRANSFERS),
             Part::Bursts => (&Path::ALL, BURSTS.to_vec(), &[TRANSFER]),
+            Part::Flows => (
+                &[Path::Lan, Path::Long],
+                every(&FLOW_CHANNELS),
+                &[FLOW_TRANSFER],
+            ),
+            Part::Buffers => (&[Path::Wan, Path::Long], every(&FLOW_CHANNELS), &[TRANSFER]),
         };
+        let flows: &[usize] = if self == Part::Flows { &FLOWS } else { &[1] };
         let mut out = vec![];
         for &path in paths {
             for &sender in senders {
+                let buffers: &[u32] = if self == Part::Buffers && sender.scales_windows() {
+                    &BUFFERS
+                } else {
+                    &[BUFFER]
+                };
                 for &channel in &channels {
                     for &transfer in transfers {
-                        for agent in AGENTS {
-                            out.push(Config {
-                                sender,
-                                agent,
-                                path,
-                                channel,
-                                transfer,
-                            });
+                        for &n in flows {
+                            for &buffer in buffers {
+                                for agent in AGENTS {
+                                    out.push(Config {
+                                        flows: n,
+                                        buffer,
+                                        ..Config::new(sender, agent, path, channel, transfer)
+                                    });
+                                }
+                            }
                         }
                     }
                 }
@@ -148,7 +176,7 @@ impl Plan for TodayPlan {
         for (_, configs) in &self.parts {
             for c in configs {
                 for seed in 1..=self.seeds {
-                    out.push(Job::from(&c.scenario(seed)));
+                    out.push(c.job(seed));
                 }
             }
         }
@@ -163,6 +191,7 @@ impl Plan for TodayPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use snooplab_sim::protocol::Protocol;
 
     #[test]
     fn parts_are_named_and_unknown_words_refused() {
@@ -196,5 +225,69 @@ mod tests {
             )
             .map(|p| p.jobs().len());
         assert_eq!(plan, Ok(2 * 3 * 3 * BURSTS.len() * AGENTS.len()));
+    }
+
+    #[test]
+    fn the_flows_part_puts_every_count_of_downloads_in_one_cell() {
+        let senders = [grid::RENO_1996, grid::today(HostPreset::Linux)];
+        let flows = Part::Flows.configs(&senders);
+        let per = FLOW_CHANNELS.len() * FLOWS.len() * AGENTS.len();
+        assert_eq!(flows.len(), 2 * 2 * per);
+        assert!(flows
+            .iter()
+            .all(|c| c.buffer == BUFFER && c.transfer == FLOW_TRANSFER));
+        let twenty = flows
+            .iter()
+            .find(|c| c.flows == 20 && c.path == Path::Long)
+            .copied();
+        let Some(twenty) = twenty else {
+            panic!("no configuration of 20 flows on the long path");
+        };
+        let job = twenty.job(4);
+        assert_eq!(job.network.flows.len(), 20);
+        assert_eq!(job.network.cells[0].stations.len(), 20);
+        assert_eq!(job.network.seed, 4);
+        assert_eq!(
+            job.network.links[0].params.delay,
+            grid::Path::Long.wired().delay
+        );
+        assert_eq!(twenty.setting(Part::Flows), "1/16 KB, 20 flows");
+        // one flow is the other parts' testbed unchanged
+        let one = Config::new(
+            senders[1],
+            Protocol::E2e,
+            Path::Lan,
+            Channel::Every(16 << 10),
+            TRANSFER,
+        );
+        assert_eq!(one.job(2).network, one.scenario(2).network());
+    }
+
+    #[test]
+    fn the_buffers_part_widens_only_a_window_that_scales() {
+        let senders = [
+            grid::RENO_1996,
+            grid::SACK_1996,
+            grid::today(HostPreset::Linux),
+        ];
+        let buffers = Part::Buffers.configs(&senders);
+        let per_setting = 2 * FLOW_CHANNELS.len() * AGENTS.len();
+        assert_eq!(buffers.len(), per_setting * (2 + BUFFERS.len()));
+        for c in &buffers {
+            let widened = c.buffer != BUFFER;
+            assert!(!widened || c.sender.scales_windows(), "{c:?}");
+            assert_eq!(c.flows, 1);
+            assert_ne!(c.path, Path::Lan);
+        }
+        let four = buffers.iter().find(|c| c.buffer == 4 << 20).copied();
+        let Some(four) = four else {
+            panic!("no 4 MB configuration");
+        };
+        let sc = four.scenario(1);
+        assert_eq!(sc.buffer, 4 << 20);
+        assert_eq!(sc.host.get("window-scaling").as_deref(), Some("on"));
+        assert_eq!(sc.validate(), Ok(()));
+        assert_eq!(four.setting(Part::Buffers), "1/16 KB, 4 MB window");
+        assert!(!grid::RENO_1996.scales_windows());
     }
 }

@@ -2,6 +2,7 @@
 //! no agent for the same sender, path, channel and transfer.
 
 use serde::Serialize;
+use snooplab_sim::metrics::FlowResult;
 use snooplab_sim::protocol::Protocol;
 use snooplab_sim::stats::{summarize, Summary};
 use snooplab_sim::RunResult;
@@ -26,9 +27,20 @@ pub struct Cell {
     pub path: &'static str,
     pub channel: String,
     pub transfer_bytes: u64,
+    /// What the part varies besides the agent, as the tables' rows name it (`1/16 KB`,
+    /// `100 KB`, `1/16 KB, 5 flows, 64 KB window`).
+    pub setting: String,
+    /// Downloads in the cell at once (1 but in the `flows` part).
+    pub flows: usize,
+    /// Both ends' socket buffers.
+    pub buffer_bytes: u32,
+    /// With several flows: all of them together (`RunResult::aggregate`: every byte over the span
+    /// from the first data sent to the last byte read; where a flow did not complete, the sum of
+    /// the flows' own throughputs).
     pub throughput_mbps: Summary,
-    /// From the first data segment to the last byte read, seconds.
+    /// From the first data segment to the last byte read, seconds (the last flow's).
     pub completion_s: Summary,
+    /// With several flows, every flow's together (also the two counts below).
     pub timeouts: Summary,
     /// Segments the fixed host sent again (not the base station's local retransmissions).
     pub sender_retransmitted: Summary,
@@ -37,6 +49,12 @@ pub struct Cell {
     /// Seeds whose transfer did not complete or broke an invariant (their numbers are in the
     /// summaries as measured: bytes delivered over the time taken).
     pub incomplete: usize,
+    /// With several flows: the mean of the flows' own throughputs in a run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_flow_mbps: Option<Summary>,
+    /// With several flows: Jain's fairness index of the flows' throughputs in a run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fairness: Option<Summary>,
     #[serde(skip)]
     pub config: Config,
 }
@@ -52,6 +70,8 @@ pub struct Gain {
     pub path: &'static str,
     pub channel: String,
     pub transfer_bytes: u64,
+    /// The cells' [`Cell::setting`].
+    pub setting: String,
     pub gain: f64,
     pub ci95: Option<f64>,
 }
@@ -162,7 +182,7 @@ pub(super) fn finish(
         for c in configs {
             let runs = results.get(next..next + per).unwrap_or_default();
             next += per;
-            cells.push(cell(c, runs));
+            cells.push(cell(c, runs, *part));
         }
         let gains = gains(&cells, part.by_completion());
         reports.push(PartReport {
@@ -199,23 +219,41 @@ pub(super) fn finish(
     }
 }
 
-fn cell(c: &Config, runs: &[RunResult]) -> Cell {
+fn cell(c: &Config, runs: &[RunResult], part: Part) -> Cell {
     let s = |f: &dyn Fn(&RunResult) -> f64| summarize(&runs.iter().map(f).collect::<Vec<_>>());
+    let several = c.flows > 1;
+    let every = |f: fn(&FlowResult) -> f64| move |r: &RunResult| r.flows.iter().map(f).sum::<f64>();
+    let throughput = |r: &RunResult| {
+        if !several {
+            r.flow().throughput_mbps
+        } else if r.aggregate.throughput_mbps > 0.0 {
+            r.aggregate.throughput_mbps
+        } else {
+            r.flows.iter().map(|f| f.throughput_mbps).sum()
+        }
+    };
     Cell {
         sender: c.sender.name,
         agent: c.agent.name(),
         path: c.path.name(),
         channel: c.channel.name(),
         transfer_bytes: c.transfer,
-        throughput_mbps: s(&|r| r.flow().throughput_mbps),
-        completion_s: s(&|r| r.flow().duration_s),
-        timeouts: s(&|r| r.flow().timeouts as f64),
-        sender_retransmitted: s(&|r| r.flow().sender_retransmitted_segments as f64),
+        setting: c.setting(part),
+        flows: c.flows,
+        buffer_bytes: c.buffer,
+        throughput_mbps: s(&throughput),
+        completion_s: s(&|r| r.flows.iter().map(|f| f.duration_s).fold(0.0, f64::max)),
+        timeouts: s(&every(|f| f.timeouts as f64)),
+        sender_retransmitted: s(&every(|f| f.sender_retransmitted_segments as f64)),
         local_retransmissions: s(&|r| r.agent_total("local_retransmissions") as f64),
         incomplete: runs
             .iter()
             .filter(|r| !(r.invariants.ok() && r.invariants.complete))
             .count(),
+        per_flow_mbps: several.then(|| {
+            s(&|r| r.flows.iter().map(|f| f.throughput_mbps).sum::<f64>() / r.flows.len() as f64)
+        }),
+        fairness: several.then(|| s(&|r| r.aggregate.fairness)),
         config: *c,
     }
 }
@@ -241,6 +279,7 @@ fn gains(cells: &[Cell], by_completion: bool) -> Vec<Gain> {
             path: c.path,
             channel: c.channel.clone(),
             transfer_bytes: c.transfer_bytes,
+            setting: c.setting.clone(),
             gain,
             ci95,
         });
@@ -291,6 +330,40 @@ mod tests {
             lan.is_some_and(|g| g.runs >= 5 && g.gain > 0.5 && g.gain < 2.0),
             "{k:?}"
         );
+    }
+
+    #[test]
+    fn a_cell_of_several_flows_counts_them_all() {
+        use super::super::grid::{today, Channel};
+        use snooplab_proto::tcp::HostPreset;
+        let c = Config {
+            flows: 3,
+            ..Config::new(
+                today(HostPreset::Linux),
+                Protocol::LlTcpAware,
+                Path::Lan,
+                Channel::Every(16 << 10),
+                100 << 10,
+            )
+        };
+        let runs: Vec<RunResult> = (1..=2).map(|s| c.job(s).run()).collect();
+        assert!(runs.iter().all(|r| r.flows.len() == 3));
+        let cell = cell(&c, &runs, Part::Flows);
+        let aggregate: Vec<f64> = runs.iter().map(|r| r.aggregate.throughput_mbps).collect();
+        assert!(aggregate.iter().all(|&t| t > 0.0), "{aggregate:?}");
+        assert!((cell.throughput_mbps.mean - (aggregate[0] + aggregate[1]) / 2.0).abs() < 1e-9);
+        let per_flow = cell.per_flow_mbps.map(|s| s.mean).unwrap_or_default();
+        let each = |r: &RunResult| r.flows.iter().map(|f| f.throughput_mbps).sum::<f64>() / 3.0;
+        assert!((per_flow - (each(&runs[0]) + each(&runs[1])) / 2.0).abs() < 1e-9);
+        assert!(cell.fairness.is_some_and(|f| f.mean > 0.5 && f.mean <= 1.0));
+        let retransmitted: u64 = runs[0]
+            .flows
+            .iter()
+            .map(|f| f.sender_retransmitted_segments)
+            .sum();
+        assert!(cell.sender_retransmitted.max >= retransmitted as f64);
+        assert_eq!((cell.flows, cell.incomplete), (3, 0));
+        assert_eq!(cell.setting, "1/16 KB, 3 flows");
     }
 
     #[test]

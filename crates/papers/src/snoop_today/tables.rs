@@ -4,7 +4,7 @@
 
 use snooplab_sim::protocol::Protocol;
 
-use super::grid::{kb, Path, AGENTS, ERROR_EVERY};
+use super::grid::{kb, Path, AGENTS, BUFFERS, ERROR_EVERY, FLOWS, FLOW_CHANNELS};
 use super::outcome::{Cell, PartReport, Report, HEADLINE_AGENTS};
 use crate::document::{Chart, Document, Heat, Line, Row, Sweep, Table};
 
@@ -12,8 +12,9 @@ pub(super) fn document(r: &Report) -> Document {
     let mut d = Document::default();
     d.text(format!(
         "Paper 000's question asked of three senders ({}): which agent at the base station \
-         hides the wireless losses best? Paper 000's testbed, 64 KB windows, 1400-byte \
-         segments, {} seeds per configuration. Each cell: the mean ± its 95% interval over the \
+         hides the wireless losses best? Paper 000's testbed, 64 KB windows (the buffers \
+         part: up to 4 MB for the sender that scales its windows), 1400-byte segments, one \
+         download (the flows part: up to 20 in the cell at once), {} seeds per configuration. Each cell: the mean ± its 95% interval over the \
          seeds, with [min, max] under it; a gain is the agent's over no agent for the same \
          sender and setting, with its interval (docs/snoop-today.md).",
         r.senders.join(", "),
@@ -39,8 +40,93 @@ pub(super) fn document(r: &Report) -> Document {
                 }
             }
         }
+        let today = r.senders.last().copied().unwrap_or_default();
+        let (senders, columns, x_desc): (&[&str], Vec<String>, &str) = match part.part {
+            "flows" => (
+                &r.senders,
+                FLOWS.iter().map(|&n| flows(n)).collect(),
+                "downloads in the cell",
+            ),
+            "buffers" => (
+                &[today],
+                BUFFERS.iter().map(|&b| window(b)).collect(),
+                "socket buffers",
+            ),
+            _ => continue,
+        };
+        for sender in senders {
+            for agent in HEADLINE_AGENTS {
+                d.chart(
+                    Chart::Heat(setting_heat(part, sender, agent.name(), &columns, x_desc)),
+                    format!("{}-gain-{sender}-{}", part.part, short(agent)),
+                    format!(
+                        "{}'s gain over no agent for {sender}, by {x_desc}, path and error rate",
+                        agent.name()
+                    ),
+                );
+            }
+        }
     }
     d
+}
+
+/// The `flows` part's setting after the channel: `5 flows`.
+pub(super) fn flows(n: usize) -> String {
+    match n {
+        1 => "1 flow".into(),
+        n => format!("{n} flows"),
+    }
+}
+
+/// The `buffers` part's setting after the channel: `256 KB window`.
+pub(super) fn window(buffer: u32) -> String {
+    format!("{} window", kb(u64::from(buffer)))
+}
+
+/// An agent's gain for one sender over a part's own setting (columns: the text after the
+/// channel in [`Cell::setting`]) and the paths and error rates it ran (rows).
+fn setting_heat(
+    part: &PartReport,
+    sender: &str,
+    agent: &str,
+    columns: &[String],
+    x_desc: &str,
+) -> Heat {
+    let mut rows = vec![];
+    let mut values = vec![];
+    for path in Path::ALL {
+        for every in FLOW_CHANNELS {
+            let channel = format!("1/{}", kb(every));
+            let line: Vec<Option<f64>> = columns
+                .iter()
+                .map(|col| {
+                    let setting = format!("{channel}, {col}");
+                    part.gains
+                        .iter()
+                        .find(|g| {
+                            g.sender == sender
+                                && g.agent == agent
+                                && g.path == path.name()
+                                && g.setting == setting
+                        })
+                        .map(|g| g.gain)
+                })
+                .collect();
+            if line.iter().any(Option::is_some) {
+                rows.push(format!("{} {channel}", path.name()));
+                values.push(line);
+            }
+        }
+    }
+    Heat {
+        title: format!("{agent} over no agent, {sender}"),
+        x_desc: x_desc.into(),
+        y_desc: "path, bit errors".into(),
+        columns: columns.to_vec(),
+        rows,
+        values,
+        neutral: 1.0,
+    }
 }
 
 /// An agent's gain for one sender over the error rates (columns) and the paths by RTT (rows).
@@ -101,18 +187,14 @@ fn part_tables(d: &mut Document, part: &PartReport, senders: &[&'static str]) {
             let mine: Vec<&&Cell> = cells.iter().filter(|c| c.sender == *sender).collect();
             let mut settings: Vec<String> = vec![];
             for c in &mine {
-                let s = setting(c, completion);
-                if !settings.contains(&s) {
-                    settings.push(s);
+                if !settings.contains(&c.setting) {
+                    settings.push(c.setting.clone());
                 }
             }
             for s in settings {
                 let row_cells: Vec<Option<&&&Cell>> = AGENTS
                     .iter()
-                    .map(|a| {
-                        mine.iter()
-                            .find(|c| c.agent == a.name() && setting(c, completion) == s)
-                    })
+                    .map(|a| mine.iter().find(|c| c.agent == a.name() && c.setting == s))
                     .collect();
                 let measure = |c: &Cell| {
                     if completion {
@@ -147,7 +229,7 @@ fn part_tables(d: &mut Document, part: &PartReport, senders: &[&'static str]) {
                         g.sender == *sender
                             && g.agent == a.name()
                             && g.path == path.name()
-                            && setting_of(&g.channel, g.transfer_bytes, completion) == s
+                            && g.setting == s
                     });
                     row.push(g.map_or_else(|| "-".into(), |g| g.text()));
                     under.push(String::new());
@@ -161,6 +243,9 @@ fn part_tables(d: &mut Document, part: &PartReport, senders: &[&'static str]) {
             columns,
             rows,
         });
+        if part.part == "flows" {
+            per_flow_table(d, &cells, senders, path);
+        }
         if part.part == "errors" {
             for sender in senders {
                 d.chart(
@@ -177,6 +262,43 @@ fn part_tables(d: &mut Document, part: &PartReport, senders: &[&'static str]) {
     }
 }
 
+/// The `flows` part's flows one by one: per agent the mean of the flows' own throughputs and
+/// Jain's fairness index of them, each the mean over the seeds.
+fn per_flow_table(d: &mut Document, cells: &[&Cell], senders: &[&'static str], path: Path) {
+    let mut columns = vec!["sender".to_string(), "setting".to_string()];
+    columns.extend(AGENTS.map(|a| format!("{} per flow Mb/s, fairness", a.name())));
+    let mut rows = vec![];
+    for sender in senders {
+        let mut settings: Vec<&String> = vec![];
+        for c in cells.iter().filter(|c| c.sender == *sender && c.flows > 1) {
+            if !settings.contains(&&c.setting) {
+                settings.push(&c.setting);
+            }
+        }
+        for s in settings {
+            let mut row = vec![sender.to_string(), s.clone()];
+            for a in AGENTS {
+                let c = cells
+                    .iter()
+                    .find(|c| c.sender == *sender && c.agent == a.name() && &c.setting == s);
+                row.push(match c.and_then(|c| c.per_flow_mbps.zip(c.fairness)) {
+                    Some((m, f)) => format!("{}, {:.3}", m.mean_ci(3), f.mean),
+                    None => "-".into(),
+                });
+            }
+            rows.push(Row::cells(row));
+        }
+    }
+    if rows.is_empty() {
+        return;
+    }
+    d.table(Table {
+        title: Some(format!("flows, {}: each flow", path.name())),
+        columns,
+        rows,
+    });
+}
+
 /// An agent's short name for a gain column.
 fn short(p: Protocol) -> &'static str {
     match p {
@@ -186,19 +308,6 @@ fn short(p: Protocol) -> &'static str {
         Protocol::SnoopSackVl => "sack-vl",
         Protocol::SnoopSack => "snoop-sack",
         p => p.name(),
-    }
-}
-
-/// The row's setting: the channel, or for completion times (the transfers part) the transfer.
-fn setting(c: &Cell, by_transfer: bool) -> String {
-    setting_of(&c.channel, c.transfer_bytes, by_transfer)
-}
-
-fn setting_of(channel: &str, transfer: u64, by_transfer: bool) -> String {
-    if by_transfer {
-        kb(transfer)
-    } else {
-        channel.to_string()
     }
 }
 
