@@ -4,7 +4,7 @@
 use snooplab_sim::protocol::Protocol;
 use snooplab_sim::stats::Summary;
 
-use super::outcome::{Cell, KernelGain, PartReport};
+use super::report::{Cell, KernelGain, PartReport};
 use crate::claim::Claim;
 
 /// The farthest `snoop-sack` may fall below snoop for the 1996 Reno sender anywhere in the grid.

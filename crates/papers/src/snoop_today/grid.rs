@@ -225,8 +225,8 @@ impl Config {
         let channel = self.channel.name();
         match part {
             Part::Transfers => kb(self.transfer),
-            Part::Flows => format!("{channel}, {}", super::tables::flows(self.flows)),
-            Part::Buffers => format!("{channel}, {}", super::tables::window(self.buffer)),
+            Part::Flows => format!("{channel}, {}", flows(self.flows)),
+            Part::Buffers => format!("{channel}, {}", window(self.buffer)),
             Part::Errors | Part::Bursts => channel,
         }
     }
@@ -238,6 +238,19 @@ impl Config {
             ..*self
         }
     }
+}
+
+/// The `flows` part's setting after the channel: `5 flows`.
+pub(super) fn flows(n: usize) -> String {
+    match n {
+        1 => "1 flow".into(),
+        n => format!("{n} flows"),
+    }
+}
+
+/// The `buffers` part's setting after the channel: `256 KB window`.
+pub(super) fn window(buffer: u32) -> String {
+    format!("{} window", kb(u64::from(buffer)))
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ mod cell;
 mod claims;
 pub mod grid;
 mod outcome;
+mod report;
 mod tables;
 
 use snooplab_proto::tcp::HostPreset;
@@ -26,7 +27,8 @@ use grid::{
     Channel, Config, Path, Sender, AGENTS, BUFFER, BUFFERS, BURSTS, ERROR_EVERY, FLOWS,
     FLOW_CHANNELS, FLOW_TRANSFER, TRANSFER, TRANSFERS,
 };
-pub use outcome::{Cell, Gain, PartReport, Report, TodayRun};
+pub use outcome::TodayRun;
+pub use report::{Cell, Gain, PartReport, Report};
 
 pub static ABOUT: About = About {
     name: "snoop-today",

@@ -4,8 +4,8 @@
 
 use snooplab_sim::protocol::Protocol;
 
-use super::grid::{kb, Path, AGENTS, BUFFERS, ERROR_EVERY, FLOWS, FLOW_CHANNELS};
-use super::outcome::{Cell, PartReport, Report, HEADLINE_AGENTS};
+use super::grid::{flows, kb, window, Path, AGENTS, BUFFERS, ERROR_EVERY, FLOWS, FLOW_CHANNELS};
+use super::report::{Cell, PartReport, Report, HEADLINE_AGENTS};
 use crate::document::{Chart, Document, Heat, Line, Row, Sweep, Table};
 
 pub(super) fn document(r: &Report) -> Document {
@@ -68,19 +68,6 @@ pub(super) fn document(r: &Report) -> Document {
         }
     }
     d
-}
-
-/// The `flows` part's setting after the channel: `5 flows`.
-pub(super) fn flows(n: usize) -> String {
-    match n {
-        1 => "1 flow".into(),
-        n => format!("{n} flows"),
-    }
-}
-
-/// The `buffers` part's setting after the channel: `256 KB window`.
-pub(super) fn window(buffer: u32) -> String {
-    format!("{} window", kb(u64::from(buffer)))
 }
 
 /// An agent's gain for one sender over a part's own setting (columns: the text after the
