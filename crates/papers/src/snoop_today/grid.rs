@@ -3,7 +3,9 @@
 //! channel; each part of the study varies some of these (docs/snoop-today.md).
 
 use snooplab_proto::tcp::HostPreset;
-use snooplab_sim::channel::ChannelSpec;
+use std::sync::{Arc, OnceLock};
+
+use snooplab_sim::channel::{ChannelSpec, ChannelTrace};
 use snooplab_sim::protocol::Protocol;
 use snooplab_sim::scenario::Scenario;
 use snooplab_sim::Job;
@@ -83,6 +85,22 @@ pub enum Channel {
     Burst { every: u64, frames: u32 },
     /// The kernel check's Gilbert-Elliott channel ([`GILBERT_ELLIOTT`]).
     GilbertElliott,
+    /// The trace the project ships, replayed ([`REPLAYED_TRACE`]): its bad periods fade the link
+    /// both ways at once.
+    Replayed,
+}
+
+/// The channel trace the project ships (`examples/fading.trace`: 600 s of a Gilbert-Elliott
+/// channel's bad periods, made by `snooplab channel-trace`, docs/channels.md), built in.
+pub const REPLAYED_TRACE: &str = include_str!("../../../../examples/fading.trace");
+
+/// [`REPLAYED_TRACE`] read once; the study's plan refuses to run the `bursts` part if it does not
+/// read (it always does: a test holds it).
+pub fn replayed_trace() -> Result<Arc<ChannelTrace>, String> {
+    static TRACE: OnceLock<Result<Arc<ChannelTrace>, String>> = OnceLock::new();
+    TRACE
+        .get_or_init(|| ChannelTrace::parse(REPLAYED_TRACE, "examples/fading.trace").map(Arc::new))
+        .clone()
 }
 
 impl Channel {
@@ -91,6 +109,7 @@ impl Channel {
             Channel::Every(b) => format!("1/{}", kb(b)),
             Channel::Burst { every, frames } => format!("1/{} x{frames}", kb(every)),
             Channel::GilbertElliott => "gilbert-elliott".into(),
+            Channel::Replayed => "fading.trace".into(),
         }
     }
 
@@ -105,6 +124,12 @@ impl Channel {
                 let ge = ChannelSpec::GilbertElliott(GILBERT_ELLIOTT);
                 sc.channel_down = Some(ge.clone());
                 sc.channel_up = Some(ge);
+            }
+            Channel::Replayed => {
+                if let Ok(t) = replayed_trace() {
+                    sc.channel_down = Some(ChannelSpec::Trace(t.clone()));
+                    sc.channel_up = Some(ChannelSpec::Trace(t));
+                }
             }
         }
     }
@@ -126,7 +151,7 @@ pub const ERROR_EVERY: [u64; 5] = [4 << 10, 16 << 10, 64 << 10, 256 << 10, 1 << 
 pub const TRANSFERS: [u64; 4] = [10 << 10, 100 << 10, 1 << 20, 8 << 20];
 
 /// The channels of the `bursts` part, at one error event per 64 KB where it has a rate.
-pub const BURSTS: [Channel; 3] = [
+pub const BURSTS: [Channel; 4] = [
     Channel::Burst {
         every: 64 << 10,
         frames: 2,
@@ -136,6 +161,7 @@ pub const BURSTS: [Channel; 3] = [
         frames: 4,
     },
     Channel::GilbertElliott,
+    Channel::Replayed,
 ];
 
 /// Every run's window: 64 KB, the most a BSD host of 1996 could use without window scaling, so
@@ -305,6 +331,14 @@ mod tests {
             ChannelSpec::GilbertElliott(GILBERT_ELLIOTT)
         );
         assert_eq!(base.sender.name, "linux-cubic");
+        let replayed = Config {
+            channel: Channel::Replayed,
+            ..base
+        }
+        .scenario(1);
+        let trace = replayed_trace().map(ChannelSpec::Trace);
+        assert_eq!(Ok(replayed.channel(true)), trace);
+        assert_eq!(Ok(replayed.channel(false)), trace);
         assert_eq!(Channel::Every(1 << 20).name(), "1/1 MB");
     }
 }

@@ -150,6 +150,9 @@ impl Study for SnoopToday {
     }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
         let parts = parts(words, &Part::ALL, Part::parse)?;
+        if parts.contains(&Part::Bursts) {
+            grid::replayed_trace()?;
+        }
         let senders = vec![
             grid::RENO_1996,
             grid::SACK_1996,
