@@ -6,12 +6,11 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use snooplab_papers::document::{Block, Chart, Document, Row, Table};
-use snooplab_papers::Paper;
+use snooplab_papers::{Claim, Paper};
 
 use crate::files::create_dir;
 use crate::plot::save;
 use crate::report::{claims_html, esc, example_network, img};
-use crate::reproduce::claims_text;
 
 /// The text for the terminal: a first line naming the paper, then the blocks the terminal shows.
 pub fn text(paper: Paper, d: &Document) -> String {
@@ -200,6 +199,23 @@ fn table_html(t: &Table) -> String {
     }
     let _ = writeln!(h, "</table>");
     h
+}
+
+/// A paper's claims for the terminal: each marked holds / FAILS / n/a, with what we measured.
+pub fn claims_text(claims: &[Claim]) -> String {
+    let mut s = String::from("The paper's claims, measured:\n");
+    for c in claims {
+        let mark = match c.holds {
+            Some(true) => "holds ",
+            Some(false) => "FAILS ",
+            None => "n/a   ",
+        };
+        s.push_str(&format!(
+            "  {mark} {}\n         measured: {}\n",
+            c.paper, c.measured
+        ));
+    }
+    s
 }
 
 #[cfg(test)]

@@ -19,23 +19,6 @@ use crate::settings::parse_seed;
 pub use snooplab_papers::select::{check_parts, check_seeds, selections, Selection};
 pub use snooplab_papers::study::Common;
 
-/// A paper's claims for the terminal: each marked holds / FAILS / n/a, with what we measured.
-pub fn claims_text(claims: &[Claim]) -> String {
-    let mut s = String::from("The paper's claims, measured:\n");
-    for c in claims {
-        let mark = match c.holds {
-            Some(true) => "holds ",
-            Some(false) => "FAILS ",
-            None => "n/a   ",
-        };
-        s.push_str(&format!(
-            "  {mark} {}\n         measured: {}\n",
-            c.paper, c.measured
-        ));
-    }
-    s
-}
-
 /// The one-line verdict `reproduce` ends with, from the claims the reports checked: `claims: 9 of
 /// 25 hold, 15 fail, 1 not checked (paper000 3/8, ...)`. A claim not checked (`n/a`: its runs
 /// were not made, or it is a question rather than a claim) counts in the total, not as a failure.
