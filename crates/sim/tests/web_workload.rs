@@ -291,3 +291,33 @@ fn a_lost_syn_ack_costs_the_host_profiles_initial_rto() {
     assert!((gap - 3.0).abs() < 1e-6, "{gap}");
     assert_eq!(b.page_latency.median_s, f.page_latency.median_s);
 }
+
+/// The TCPs' own record of their timeouts (`nodes/stalls.rs`): the example's lost SYN|ACK is a
+/// setup timeout whose timer ran BSD/OS 2.1's 6 s, less the part of a 500 ms tick before the SYN
+/// arrived, on that page's critical path; under FreeBSD 2.2 the same 3 s less. Nothing else on a
+/// critical path waited on a timer (its other timeout, at a FIN's tail, came after the object
+/// was read).
+#[test]
+fn the_lost_syn_ack_is_the_setup_wait_of_its_page() {
+    let host = |h: &str| {
+        let text = with("to = \"mh\"", &format!("to = \"mh\"\nhost = \"{h}\""));
+        run_text(&text)
+    };
+    for (h, rto) in [("bsdos-2.1", 6.0), ("freebsd-2.2", 3.0)] {
+        let r = host(h);
+        let p = pages(&r);
+        assert_eq!(p.timeouts_by_phase.setup, 1, "{h}");
+        let w = p.timeout_wait;
+        assert!(w.setup_s > rto - 0.5 && w.setup_s <= rto, "{h}: {w:?}");
+        assert_eq!((w.middle_s, w.tail_s), (0.0, 0.0), "{h}");
+        let waited: Vec<_> = p
+            .per_page
+            .iter()
+            .filter(|pg| pg.timeout_wait.total_s() > 0.0)
+            .collect();
+        assert_eq!(waited.len(), 1, "{h}");
+        assert!(waited[0].timeout_wait.setup_s <= waited[0].latency_s.unwrap_or(0.0));
+        let sum: f64 = p.per_page.iter().filter_map(|pg| pg.latency_s).sum();
+        assert!((p.latency_sum_s - sum).abs() < 1e-9);
+    }
+}

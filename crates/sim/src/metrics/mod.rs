@@ -16,7 +16,7 @@ use snooplab_proto::Time;
 use crate::invariants::InvariantReport;
 
 pub use flat::Flat;
-pub use pages::{Latencies, ObjectResult, PageResult, PagesResult};
+pub use pages::{Latencies, ObjectResult, PageResult, PagesResult, TimeoutWait, TimeoutsByPhase};
 
 /// A run's result.
 #[derive(Clone, Debug, PartialEq)]

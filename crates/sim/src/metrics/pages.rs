@@ -32,6 +32,41 @@ pub struct PageResult {
     pub objects: u32,
     /// From its start to its last object's last byte; `None` if an object failed.
     pub latency_s: Option<f64>,
+    /// The part of its latency its critical path waited on retransmission timers
+    /// (`run/web_stalls.rs`); zeros for a page that failed.
+    pub timeout_wait: TimeoutWait,
+}
+
+/// Seconds waited on retransmission timers, by where the timeouts fell (`nodes/stalls.rs`):
+/// before the connection was established, in the middle of a transfer, or on its last segment
+/// or FIN.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct TimeoutWait {
+    pub setup_s: f64,
+    pub middle_s: f64,
+    pub tail_s: f64,
+}
+
+impl TimeoutWait {
+    pub fn total_s(&self) -> f64 {
+        self.setup_s + self.middle_s + self.tail_s
+    }
+
+    pub fn plus(self, o: TimeoutWait) -> TimeoutWait {
+        TimeoutWait {
+            setup_s: self.setup_s + o.setup_s,
+            middle_s: self.middle_s + o.middle_s,
+            tail_s: self.tail_s + o.tail_s,
+        }
+    }
+}
+
+/// Retransmission timeouts of a flow's connections, both ends, by where they fell.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TimeoutsByPhase {
+    pub setup: u64,
+    pub middle: u64,
+    pub tail: u64,
 }
 
 /// Median and tail of a set of latencies, seconds; `None` where the set is empty.
@@ -90,6 +125,13 @@ pub struct PagesResult {
     pub server_timeouts: u64,
     pub server_fast_retransmits: u64,
     pub server_retransmitted_segments: u64,
+    /// Every retransmission timeout of the flow's connections, both ends, by where it fell.
+    pub timeouts_by_phase: TimeoutsByPhase,
+    /// The pages' [`PageResult::timeout_wait`] summed over the pages fetched whole: with the
+    /// sum of their latencies, the fraction of page latency spent waiting on timers.
+    pub timeout_wait: TimeoutWait,
+    /// The latencies of the pages fetched whole, summed, seconds.
+    pub latency_sum_s: f64,
     pub per_page: Vec<PageResult>,
     pub per_object: Vec<ObjectResult>,
 }

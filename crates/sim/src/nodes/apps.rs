@@ -9,6 +9,7 @@ use snooplab_proto::tcp::{State, Tcp, TxKind};
 use snooplab_proto::time::earliest;
 use snooplab_proto::{Endpoint, Segment, Time};
 
+use super::stalls::{ConnId, Stall, StallPhase, TimerWatch};
 use crate::network::FlowId;
 
 /// `IPPORT_RESERVED` and `IPPORT_USERRESERVED` (4.4BSD `netinet/in.h`): the range `in_pcbbind`
@@ -31,6 +32,8 @@ pub enum AppEnd {
 pub struct AppConn {
     pub flow: FlowId,
     pub end: AppEnd,
+    /// When its retransmission timer was last set (`stalls.rs`).
+    watch: TimerWatch,
 }
 
 impl AppConn {
@@ -46,6 +49,31 @@ impl AppConn {
             AppEnd::Client(c) => c.on_segment(now, seg),
             AppEnd::Server(s) => s.on_segment(now, seg),
         }
+        self.note_timer(now);
+    }
+
+    /// After a call into its TCP at `now`: whether that set its retransmission timer.
+    fn note_timer(&mut self, now: Time) {
+        let tcp = match &self.end {
+            AppEnd::Client(c) => c.tcp(),
+            AppEnd::Server(s) => s.tcp(),
+        };
+        self.watch.note(tcp, now);
+    }
+
+    /// The connection as both ends name it (`stalls.rs`).
+    pub fn id(&self) -> ConnId {
+        let t = self.tcp();
+        match self.end {
+            AppEnd::Client(_) => ConnId {
+                client_port: t.local().port,
+                client_iss: t.iss().0,
+            },
+            AppEnd::Server(_) => ConnId {
+                client_port: t.remote().port,
+                client_iss: t.irs().0,
+            },
+        }
     }
 
     fn on_corrupted(&mut self, seg: &Segment) {
@@ -55,11 +83,24 @@ impl AppConn {
         }
     }
 
-    fn on_timeout(&mut self, now: Time) {
+    /// The timers due at `now`; a retransmission timeout among them is returned as a stall.
+    fn on_timeout(&mut self, now: Time) -> Option<Stall> {
+        let (before, phase) = (self.tcp().stats().timeouts, StallPhase::of(self.tcp()));
         match &mut self.end {
             AppEnd::Client(c) => c.on_timeout(now),
             AppEnd::Server(s) => s.on_timeout(now),
         }
+        let fired = self.tcp().stats().timeouts > before;
+        let stall = fired.then(|| Stall {
+            flow: self.flow,
+            conn: self.id(),
+            at_server: matches!(self.end, AppEnd::Server(_)),
+            armed: self.watch.armed(),
+            fired: now,
+            phase,
+        });
+        self.note_timer(now);
+        stall
     }
 
     pub(super) fn poll_transmit(&mut self) -> Option<(Segment, TxKind)> {
@@ -122,6 +163,10 @@ pub struct AppConns {
     last_port: u16,
     /// The counters of the connections dropped, by flow.
     closed: Vec<(FlowId, AppCounters)>,
+    /// Every retransmission timeout of the connections here, in order (`stalls.rs`): at most
+    /// `max_rxtshift` (12) a connection between ACKs of new data, so bounded by the segments
+    /// the run's bounded objects send.
+    pub stalls: Vec<Stall>,
 }
 
 impl AppConns {
@@ -150,11 +195,22 @@ impl AppConns {
         })
     }
 
+    /// A client end just opened: its SYN's timer set when `connect()` was called.
     pub fn push_client(&mut self, flow: FlowId, client: Client) {
+        let watch = TimerWatch::new(client.tcp(), client.connection().opened);
         self.conns.push(AppConn {
             flow,
             end: AppEnd::Client(Box::new(client)),
+            watch,
         });
+    }
+
+    /// After the application called into connections at `now` (a browser's requests): the
+    /// retransmission timers they set.
+    pub fn note_timers(&mut self, now: Time) {
+        for c in &mut self.conns {
+            c.note_timer(now);
+        }
     }
 
     /// A server end waiting for its client's SYN. An old connection of the same two endpoints
@@ -170,9 +226,11 @@ impl AppConns {
             let old = self.conns.remove(i);
             self.keep_counters(&old);
         }
+        let watch = TimerWatch::new(server.tcp(), 0);
         self.conns.push(AppConn {
             flow,
             end: AppEnd::Server(Box::new(server)),
+            watch,
         });
     }
 
@@ -212,9 +270,12 @@ impl AppConns {
     }
 
     pub fn on_timeout(&mut self, now: Time) {
+        let stalls = &mut self.stalls;
         for c in &mut self.conns {
             if c.tcp().poll_timeout().is_some_and(|t| t <= now) {
-                c.on_timeout(now);
+                if let Some(s) = c.on_timeout(now) {
+                    stalls.push(s);
+                }
             }
         }
     }

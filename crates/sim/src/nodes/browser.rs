@@ -14,6 +14,7 @@ use snooplab_proto::tcp::{State, TcpConfig};
 use snooplab_proto::{Endpoint, Time};
 
 use super::apps::{AppConns, Opened};
+use super::stalls::ConnId;
 use crate::network::FlowId;
 use crate::rng::Rng;
 use crate::workload::{plan, After, Http, Page, PagePlan};
@@ -24,6 +25,8 @@ pub struct ObjectRecord {
     pub times: ObjectTimes,
     /// Its connection failed (the client gave up) before its response was read whole.
     pub failed: bool,
+    /// The connection it rode, once asked (its stalls are found by it: `stalls.rs`).
+    pub conn: Option<ConnId>,
 }
 
 /// One page's fetch: when it started and its objects in page order.
@@ -170,6 +173,7 @@ impl Browser {
                 ObjectRecord {
                     times: ObjectTimes::default(),
                     failed: false,
+                    conn: None,
                 };
                 page.objects.len()
             ],
@@ -202,17 +206,25 @@ impl Browser {
             };
             let object = usize::from(self.plan.transfers[i].object);
             let client = apps.client(self.flow, port);
-            let (times, failed) = match client {
+            let (times, failed, conn) = match client {
                 Some(c) => {
                     let times = c.objects()[k];
                     let failed = times.done.is_none() && c.tcp().state() == State::Closed;
-                    (times, failed)
+                    let id = ConnId {
+                        client_port: port,
+                        client_iss: c.tcp().iss().0,
+                    };
+                    (times, failed, Some(id))
                 }
                 // a connection is dropped only once closed: its object was noted before
-                None => (ObjectTimes::default(), true),
+                None => (ObjectTimes::default(), true, None),
             };
             if times.done.is_some() || failed {
-                self.current.objects[object] = ObjectRecord { times, failed };
+                self.current.objects[object] = ObjectRecord {
+                    times,
+                    failed,
+                    conn,
+                };
                 *step = Step::Done;
             }
         }
@@ -250,6 +262,10 @@ impl Browser {
                 self.current.objects[usize::from(t.object)].failed = true;
             }
             any = true;
+        }
+        if any {
+            // the requests just written set their connections' retransmission timers
+            apps.note_timers(now);
         }
         any
     }

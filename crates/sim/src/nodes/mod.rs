@@ -19,6 +19,7 @@ mod external;
 mod host;
 mod host_apps;
 mod mobility;
+mod stalls;
 
 pub use apps::{AppConn, AppConns, AppCounters, AppEnd, Opened};
 pub use base_station::BaseStationNode;
@@ -27,6 +28,7 @@ pub use external::ExternalHost;
 pub use host::{Conn, HostNode, Role};
 pub use host_apps::HostApps;
 pub use mobility::MobileLayer;
+pub use stalls::{ConnId, Stall, StallPhase, TimerWatch};
 
 use snooplab_proto::agent::handoff::MobileHandoff;
 use snooplab_proto::agent::{Agent, Origin, Priority};

@@ -50,6 +50,7 @@ mod roaming;
 mod sharing;
 mod tell_observer;
 mod web;
+mod web_stalls;
 
 #[cfg(test)]
 mod clone_tests;

@@ -6,14 +6,17 @@ use snooplab_proto::tcp::TcpConfig;
 use snooplab_proto::time::as_secs_f64;
 use snooplab_proto::Time;
 
+use super::web_stalls::{page_wait, StallsByConn};
 use super::Simulation;
 use crate::invariants::InvariantReport;
-use crate::metrics::{FlowResult, Latencies, ObjectResult, PageResult, PagesResult};
+use crate::metrics::{
+    FlowResult, Latencies, ObjectResult, PageResult, PagesResult, TimeoutWait, TimeoutsByPhase,
+};
 use crate::network::{FlowId, Network};
-use crate::nodes::{AppCounters, Browser};
+use crate::nodes::{AppCounters, Browser, StallPhase};
 use crate::observer::Observe;
 use crate::rng::{Rng, Stream};
-use crate::workload::FlowWorkload;
+use crate::workload::{plan, FlowWorkload};
 
 /// Flow `f`'s browser, if it carries pages: both ends' TCP as a bulk flow's would be (its
 /// protocol's sender and receiver policies, its host, each host's clock phases), each
@@ -125,6 +128,24 @@ impl<O: Observe> Simulation<O> {
         let FlowWorkload::Pages(ps) = &spec.workload else {
             return None;
         };
+        // every retransmission timeout of the flow's connections, at both ends
+        let mut stalls = StallsByConn::new();
+        let mut by_phase = TimeoutsByPhase::default();
+        for n in [spec.to, spec.from] {
+            let here = self.state.nodes[n].host().and_then(|h| h.web.as_ref());
+            for s in here.iter().flat_map(|w| &w.conns.stalls) {
+                if s.flow != f {
+                    continue;
+                }
+                match s.phase {
+                    StallPhase::Setup => by_phase.setup += 1,
+                    StallPhase::Middle => by_phase.middle += 1,
+                    StallPhase::Tail => by_phase.tail += 1,
+                }
+                stalls.entry(s.conn).or_default().push(s);
+            }
+        }
+        let (mut wait_sum, mut latency_sum) = (TimeoutWait::default(), 0.0);
         let mut per_page = Vec::new();
         let mut per_object = Vec::new();
         let (mut page_lat, mut object_lat) = (Vec::new(), Vec::new());
@@ -153,14 +174,19 @@ impl<O: Observe> Simulation<O> {
                 });
             }
             let latency = last.map(|l| l - p.started);
+            let mut timeout_wait = TimeoutWait::default();
             if let Some(l) = latency {
                 page_lat.push(l);
+                timeout_wait = page_wait(p, &plan(&page, ps.http), &stalls);
+                wait_sum = wait_sum.plus(timeout_wait);
+                latency_sum += as_secs_f64(l);
             }
             per_page.push(PageResult {
                 page: i as u32,
                 started_s: as_secs_f64(p.started),
                 objects: p.objects.len() as u32,
                 latency_s: latency.map(as_secs_f64),
+                timeout_wait,
             });
         }
         let mut inv = InvariantReport {
@@ -191,6 +217,9 @@ impl<O: Observe> Simulation<O> {
             server_timeouts: server.timeouts,
             server_fast_retransmits: server.fast_retransmits,
             server_retransmitted_segments: server.retransmitted_segments,
+            timeouts_by_phase: by_phase,
+            timeout_wait: wait_sum,
+            latency_sum_s: latency_sum,
             per_page,
             per_object,
         };
