@@ -17,6 +17,7 @@ pub mod select;
 pub mod snoop_today;
 pub mod study;
 pub mod units;
+pub mod web;
 
 pub use claim::Claim;
 
@@ -32,6 +33,7 @@ pub static PAPERS: &[Paper] = &[
     &paper004::Reproduction,
     &kernel_check::KernelCheck,
     &snoop_today::SnoopToday,
+    &web::WebStudy,
 ];
 
 /// The paper named `s`: its exact name (`paper000`, or a study's own name), or for a paper its
