@@ -20,6 +20,8 @@ mod host;
 mod host_apps;
 mod mobility;
 mod stalls;
+#[cfg(test)]
+mod stalls_tests;
 
 pub use apps::{AppConn, AppConns, AppCounters, AppEnd, Opened};
 pub use base_station::BaseStationNode;

@@ -9,8 +9,9 @@
 //! data (4.4BSD `tcp_input`, "If all outstanding data is acked, stop retransmit timer...
 //! otherwise restart it"; Linux's `tcp_rearm_rto()`), so over that interval the oldest
 //! unacknowledged byte waited with no ACK moving it: the time the connection lost to the loss
-//! the timeout repairs. A reading: a timer set again to the very same deadline (BSD's 500 ms
-//! ticks) keeps its first setting's time, so a wait may be up to one tick long.
+//! the timeout repairs. The timer counts as set again when its deadline changes, or when an ACK
+//! of new data arrives while it runs: on BSD's 500 ms ticks a timer set again may keep its
+//! deadline, but the restart is still the ACK's.
 
 use serde::Serialize;
 use snooplab_proto::tcp::{State, Tcp};
@@ -87,6 +88,8 @@ pub struct Stall {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimerWatch {
     deadline: Option<Time>,
+    /// `snd_una` when last noted: an ACK of new data moves it, and sets a running timer again.
+    una: u32,
     armed: Time,
 }
 
@@ -95,18 +98,21 @@ impl TimerWatch {
     pub fn new(tcp: &Tcp, now: Time) -> TimerWatch {
         TimerWatch {
             deadline: tcp.rexmt_deadline(),
+            una: tcp.snd_una().0,
             armed: now,
         }
     }
 
-    /// After a call into the TCP at `now`: a deadline other than the last one seen was set now.
+    /// After a call into the TCP at `now`: the timer runs and was set now, to another deadline
+    /// or on an ACK of new data (4.4BSD `tcp_input`'s restart, Linux's `tcp_rearm_rto()`).
     #[inline]
     pub fn note(&mut self, tcp: &Tcp, now: Time) {
-        let d = tcp.rexmt_deadline();
-        if d.is_some() && d != self.deadline {
+        let (d, una) = (tcp.rexmt_deadline(), tcp.snd_una().0);
+        if d.is_some() && (d != self.deadline || una != self.una) {
             self.armed = now;
         }
         self.deadline = d;
+        self.una = una;
     }
 
     /// When the timer now running was set.
