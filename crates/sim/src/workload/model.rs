@@ -76,7 +76,9 @@ impl Model {
     }
 
     /// The model if every one of its numbers was checked against a text, or the one-line
-    /// message naming the first that was not: what a study calls before it reports a result.
+    /// message naming the first that was not. A scenario file's model must pass it; the Web
+    /// study (`papers/src/web/workload.rs`) asks it whether its claims may hold or fail, and
+    /// reports an unverified model's results labelled so, its claims "not checked".
     pub fn require_verified(self) -> Result<Model, String> {
         match self.unchecked().first() {
             None => Ok(self),
