@@ -44,7 +44,7 @@ pub(super) fn document(r: &WebReport) -> Document {
                 Chart::Series(cdf(&cells, &format!("{ch}, {h}"))),
                 format!(
                     "cdf-{}-{}",
-                    ch.replace(['/', ' '], ""),
+                    ch.replace("1/", "1-per-").replace(' ', ""),
                     h.replace(['/', ' ', '.'], "").to_ascii_lowercase()
                 ),
                 format!(
