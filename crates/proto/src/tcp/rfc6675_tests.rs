@@ -193,20 +193,23 @@ fn prr_reduction_bound_sends_delivered_plus_one() {
     assert_eq!(sent(&mut s, base), vec![3]);
 }
 
+/// The SACK blocks of six duplicates with segments 0 and 5 lost: 1-4 arrive, then 6 and 7.
+const TWO_HOLES: [&[(u32, u32)]; 6] = [
+    &[(1, 2)],
+    &[(1, 3)],
+    &[(1, 4)],
+    &[(1, 5)],
+    &[(1, 5), (6, 7)],
+    &[(1, 5), (6, 8)],
+];
+
 /// NextSeg's order: (1) a lost segment before (2) new data before (3) a segment not SACKed and
 /// not lost. Segments 0 and 5 are lost; when 6 and 7 are SACKed, 5 has only two SACKed above it
 /// (not lost): with new data to send, new data goes; without (the send buffer full), 5 goes by
 /// rule 3.
 #[test]
 fn next_seg_rules_in_order() {
-    let script: [&[(u32, u32)]; 6] = [
-        &[(1, 2)],
-        &[(1, 3)],
-        &[(1, 4)],
-        &[(1, 5)],
-        &[(1, 5), (6, 7)],
-        &[(1, 5), (6, 8)],
-    ];
+    let script = TWO_HOLES;
     for (buffer, expected) in [(64 * 1024, 10), (10 * MSS, 5)] {
         let (mut s, base) = sender(10, buffer);
         let mut out = Vec::new();
@@ -271,14 +274,7 @@ fn rescue_retransmission_once_per_recovery() {
 /// SACKed segment above it makes it lost, and rule (1) sends it as before.
 #[test]
 fn linux_lost_only_sends_no_hole_not_marked_lost() {
-    let script: [&[(u32, u32)]; 6] = [
-        &[(1, 2)],
-        &[(1, 3)],
-        &[(1, 4)],
-        &[(1, 5)],
-        &[(1, 5), (6, 7)],
-        &[(1, 5), (6, 8)],
-    ];
+    let script = TWO_HOLES;
     let (mut s, base) = sender_next_seg(10, 10 * MSS, 10_000_000, NextSeg::LinuxLostOnly);
     let mut out = Vec::new();
     for blocks in script {
