@@ -80,6 +80,9 @@
 //! - DSACK and F-RTO (every `run-*.json`): `host_details` gains `dsack` and `frto` (`off`), their
 //!   BSD values; no other value moved (each file's new output compared byte for byte with the old
 //!   one plus the two keys, all 33 files).
+//! - Linux's `next-seg` (every `run-*.json`): `host_details` gains `next-seg` (`rfc6675`), its
+//!   BSD value; no other value moved (each file's new output compared byte for byte with the old
+//!   one plus the key, all 36 files; no snapshot runs a Linux host).
 
 #[path = "common/guarded.rs"]
 mod guarded;

@@ -95,6 +95,21 @@ pub enum SackRecovery {
     Rfc6675Prr,
 }
 
+/// What an RFC 6675 sender (`sack-recovery = rfc6675-prr`) may send in recovery besides the
+/// segments marked lost and new data: NextSeg's rules (3) and (4) (`recovery/scoreboard.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NextSeg {
+    /// RFC 6675 section 4's NextSeg whole: (1) a lost segment, (2) new data, (3) a segment not
+    /// SACKed below the highest SACKed octet, lost or not, (4) the rescue retransmission. Every
+    /// BSD profile (which runs Fall and Floyd's recovery, so never reads it).
+    Rfc6675,
+    /// Linux: `tcp_xmit_retransmit_queue()` (net/ipv4/tcp_output.c) resends only segments marked
+    /// `TCPCB_LOST` (and stops once `retrans_out` reaches `lost_out`), then `tcp_write_xmit()`
+    /// sends new data as cwnd and the peer's window allow; a hole not marked lost waits for a
+    /// mark (RACK, a timeout) and there is no rescue retransmission. So rules (1) and (2) only.
+    LinuxLostOnly,
+}
+
 /// Whether a host's connections use SACK whatever the protocol says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SackUse {
@@ -171,6 +186,8 @@ pub struct HostProfile {
     pub delayed_ack: DelayedAck,
     /// The loss recovery a SACK sender runs.
     pub sack_recovery: SackRecovery,
+    /// What an RFC 6675 sender sends in recovery beyond lost segments and new data.
+    pub next_seg: NextSeg,
     /// RFC 7323 window scaling (section 2), as Linux chooses its shift (`rfc7323.rs`). Off in
     /// every BSD profile: their windows stop at `TCP_MAXWIN`.
     pub window_scaling: bool,
@@ -231,7 +248,7 @@ pub const RTO_MIN_RANGE: Range = Range::new(0, 120 * SEC);
 
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 20] = [
+    pub const KEYS: [&'static str; 21] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -242,6 +259,7 @@ impl HostProfile {
         "read-delay",
         "read-size",
         "sack-recovery",
+        "next-seg",
         "window-scaling",
         "timestamps",
         "timer-clock",
@@ -291,6 +309,10 @@ impl HostProfile {
             "sack-recovery" => match self.sack_recovery {
                 SackRecovery::FallFloyd => "fall-floyd".into(),
                 SackRecovery::Rfc6675Prr => "rfc6675-prr".into(),
+            },
+            "next-seg" => match self.next_seg {
+                NextSeg::Rfc6675 => "rfc6675".into(),
+                NextSeg::LinuxLostOnly => "linux-lost-only".into(),
             },
             "window-scaling" => on_off(self.window_scaling).into(),
             "timestamps" => on_off(self.timestamps).into(),
@@ -416,6 +438,17 @@ impl HostProfile {
                         ))
                     }
                 }
+            }
+            "next-seg" => {
+                self.next_seg =
+                    match v.as_str() {
+                        "rfc6675" => NextSeg::Rfc6675,
+                        "linux-lost-only" => NextSeg::LinuxLostOnly,
+                        _ => return Err(bad(
+                            "rfc6675 (NextSeg rules 1-4) or linux-lost-only (lost segments and \
+                             new data, as Linux)",
+                        )),
+                    }
             }
             "congestion-control" => {
                 self.congestion_control = match v.as_str() {

@@ -42,6 +42,16 @@ fn the_linux_presets_are_the_live_profiles_hosts() {
     assert_eq!(linux.congestion_control, CongestionControl::Cubic);
     assert_eq!(linux.sack, SackUse::On);
     assert_eq!(linux.sack_recovery, SackRecovery::Rfc6675Prr);
+    // Linux resends only what is marked lost (tcp_xmit_retransmit_queue), every Linux preset;
+    // the BSD ones keep RFC 6675's NextSeg (and never read it: Fall and Floyd's recovery)
+    for p in HostPreset::ALL {
+        let expected = if p.is_bsd() {
+            NextSeg::Rfc6675
+        } else {
+            NextSeg::LinuxLostOnly
+        };
+        assert_eq!(p.profile().next_seg, expected, "{}", p.name());
+    }
     assert!(linux.window_scaling && linux.timestamps);
     assert_eq!(linux.initial_window, 10);
     assert_eq!(linux.timer_clock, TimerClock::Jiffies { hz: LINUX_HZ });

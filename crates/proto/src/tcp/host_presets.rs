@@ -4,7 +4,7 @@
 
 use crate::tcp::clock::TimerClock;
 use crate::tcp::host::{
-    CaIncrement, CongestionControl, Deflation, DelayedAck, HeaderPrediction, HostProfile,
+    CaIncrement, CongestionControl, Deflation, DelayedAck, HeaderPrediction, HostProfile, NextSeg,
     ReaderModel, RttEstimator, SackRecovery, SackUse, DEFAULT_READ_SIZE,
 };
 use crate::time::{Time, SEC};
@@ -207,6 +207,7 @@ impl HostPreset {
             rtt_estimator: RttEstimator::Lite,
             delayed_ack: DelayedAck::Bsd,
             sack_recovery: SackRecovery::FallFloyd,
+            next_seg: NextSeg::Rfc6675,
             window_scaling: false,
             timestamps: false,
             timer_clock: TimerClock::BsdTicks,
@@ -291,6 +292,7 @@ fn linux() -> HostProfile {
         },
         delayed_ack: DelayedAck::Linux,
         sack_recovery: SackRecovery::Rfc6675Prr,
+        next_seg: NextSeg::LinuxLostOnly,
         window_scaling: true,
         timestamps: true,
         timer_clock: TimerClock::Jiffies { hz: LINUX_HZ },

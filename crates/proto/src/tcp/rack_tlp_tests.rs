@@ -6,6 +6,7 @@
 use super::recovery::EarlyTimer;
 use super::tests::{ack_to_sender, drain, established_hosts, MSS};
 use super::*;
+use crate::segment::Timestamps;
 use crate::seq::Seq;
 use crate::time::{MS, SEC};
 
@@ -13,6 +14,12 @@ use crate::time::{MS, SEC};
 /// outstanding, all sent at 20 ms (the setup's ACKs came 1 ms after each send), an application
 /// of `app_bytes` bytes. Returns it and the first outstanding segment's sequence number.
 fn sender(segs: u32) -> (Tcp, Seq) {
+    sender_on(segs, false)
+}
+
+/// [`sender`], with RFC 7323 timestamps if `timestamps` (its segments then `maxseg()` bytes,
+/// 1000 less the option).
+fn sender_on(segs: u32, timestamps: bool) -> (Tcp, Seq) {
     let host = HostProfile {
         sack_recovery: SackRecovery::Rfc6675Prr,
         rack_tlp: true,
@@ -20,14 +27,16 @@ fn sender(segs: u32) -> (Tcp, Seq) {
             rto_min: TCP_RTO_MIN,
         },
         timer_clock: TimerClock::Jiffies { hz: 1000 },
+        timestamps,
         ..HostProfile::default()
     };
     let (mut s, _r) = established_hosts(64 * 1024, 10_000_000, RecoveryPolicy::SACK, host);
     drain(&mut s);
     // one segment at a time, each ACKed 1 ms after it left: min_rtt and srtt 1 ms
     let mut t = 10 * MS;
-    while s.snd_max().since(s.snd_una()) < segs * MSS {
-        let next = s.snd_una() + MSS;
+    let mss = s.maxseg();
+    while s.snd_max().since(s.snd_una()) < segs * mss {
+        let next = s.snd_una() + mss;
         s.on_segment(t, &ack_to_sender(&s, next, 64000));
         drain(&mut s);
         t += MS;
@@ -49,25 +58,37 @@ fn window_limited(segs: u32) -> (Tcp, Seq) {
 
 /// An ACK for segment index `ack` with SACK blocks `[from, to)` of indices.
 fn ack(s: &Tcp, base: Seq, ack: u32, blocks: &[(u32, u32)]) -> Segment {
-    let mut a = ack_to_sender(s, base + ack * MSS, s.snd_wnd() as u16);
+    let mss = s.maxseg();
+    let mut a = ack_to_sender(s, base + ack * mss, s.snd_wnd() as u16);
     for &(from, to) in blocks {
-        a.sack.push(base + from * MSS, base + to * MSS);
+        a.sack.push(base + from * mss, base + to * mss);
     }
+    a
+}
+
+/// [`ack`] echoing the TS value `ecr`.
+fn stamped(s: &Tcp, base: Seq, ack_at: u32, blocks: &[(u32, u32)], ecr: u32) -> Segment {
+    let mut a = ack(s, base, ack_at, blocks);
+    a.ts = Some(Timestamps {
+        val: s.rfc7323().ts_recent().wrapping_add(1),
+        ecr,
+    });
     a
 }
 
 /// The data segments sent since the last call, as indices from `base`.
 fn sent(s: &mut Tcp, base: Seq) -> Vec<u32> {
+    let mss = s.maxseg();
     drain(s)
         .iter()
         .filter(|(seg, _)| seg.len > 0)
-        .map(|(seg, _)| seg.seq.since(base) / MSS)
+        .map(|(seg, _)| seg.seq.since(base) / mss)
         .collect()
 }
 
 /// When the segment at index `i` was last sent.
 fn sent_at(s: &Tcp, base: Seq, i: u32) -> Time {
-    let seq = base + i * MSS;
+    let seq = base + i * s.maxseg();
     s.sel
         .log
         .iter()
@@ -238,4 +259,58 @@ fn one_probe_per_episode() {
     assert_eq!(s.poll_timeout(), Some(rto));
     s.on_timeout(rto);
     assert_eq!(s.stats().timeouts, 1);
+}
+
+/// `tcp_clean_rtx_queue()` advances RACK by a cumulatively ACKed resent segment only if
+/// `!tcp_skb_spurious_retrans()`: an ACK echoing a TS value before the resend answers an
+/// earlier copy (here the original, as snoop's cached copy carries it), and the segments sent
+/// before the resend are not all marked lost at once. The same ACK echoing the resend's own TS
+/// value advances RACK, and they are.
+#[test]
+fn a_cumulative_ack_for_an_earlier_copy_does_not_advance_rack() {
+    for echo_resend in [false, true] {
+        let (mut s, base) = sender_on(10, true);
+        let original = s.ts_clock(sent_at(&s, base, 0));
+        for k in 2..=4 {
+            s.on_segment(SEC, &stamped(&s, base, 0, &[(1, k)], original));
+        }
+        assert_eq!(sent(&mut s, base), vec![0], "fast retransmit of 0");
+        let resend = s.ts_clock(sent_at(&s, base, 0));
+        assert!(resend > original);
+        let before = s.sel.rack.xmit_ts;
+        // 0 arrives 50 ms after its resend: the ACK covers 0-3, 4-9 are not SACKed
+        let ecr = if echo_resend { resend } else { original };
+        s.on_segment(SEC + 50 * MS, &stamped(&s, base, 4, &[], ecr));
+        let out = sent(&mut s, base);
+        let resent_old = out.iter().any(|i| (4..10).contains(i));
+        if echo_resend {
+            assert_eq!(s.sel.rack.xmit_ts, Some(SEC), "RACK at the resend");
+            assert!(resent_old, "4-9 sent before it: lost ({out:?})");
+        } else {
+            assert_eq!(s.sel.rack.xmit_ts, before, "RACK not advanced");
+            assert!(!s.rack_has_lost() && !resent_old, "{out:?}");
+        }
+    }
+}
+
+/// `tcp_sacktag_one()` calls `tcp_rack_advance()` for a newly SACKed resent segment with no
+/// test of the TSecr (only the RTT against min_rtt): a SACK for segment 1's resend advances
+/// RACK to it though the ACK echoes an earlier TS value.
+#[test]
+fn a_sack_for_a_resent_segment_advances_rack_whatever_its_echo() {
+    let (mut s, base) = sender_on(10, true);
+    let original = s.ts_clock(sent_at(&s, base, 0));
+    // 0 and 1 lost: three SACKed above 1 start recovery and make both lost; PRR resends 1
+    // as the SACKs go on
+    let mut out = Vec::new();
+    for k in 3..=8 {
+        s.on_segment(SEC, &stamped(&s, base, 0, &[(2, k)], original));
+        out.extend(sent(&mut s, base));
+    }
+    assert!(out.starts_with(&[0, 1]), "0 and 1 resent: {out:?}");
+    assert_eq!(sent_at(&s, base, 1), SEC);
+    assert!(s.sel.rack.xmit_ts < Some(SEC), "RACK at an original");
+    // 1's resend arrives (0's does not): SACKed, echoing the original's TS value
+    s.on_segment(SEC + 50 * MS, &stamped(&s, base, 0, &[(1, 8)], original));
+    assert_eq!(s.sel.rack.xmit_ts, Some(SEC), "RACK at 1's resend");
 }

@@ -20,8 +20,14 @@ fn sender(segs: u32, buffer: u32) -> (Tcp, Seq) {
 /// [`sender`] whose application writes `app_bytes` in all (and then closes: the FIN follows the
 /// last segment).
 fn sender_of(segs: u32, buffer: u32, app_bytes: u64) -> (Tcp, Seq) {
+    sender_next_seg(segs, buffer, app_bytes, NextSeg::Rfc6675)
+}
+
+/// [`sender_of`] with the host detail `next-seg` = `next_seg`.
+fn sender_next_seg(segs: u32, buffer: u32, app_bytes: u64, next_seg: NextSeg) -> (Tcp, Seq) {
     let host = HostProfile {
         sack_recovery: SackRecovery::Rfc6675Prr,
+        next_seg,
         ..HostProfile::default()
     };
     let (mut s, _r) = established_hosts(buffer, app_bytes, RecoveryPolicy::SACK, host);
@@ -187,20 +193,23 @@ fn prr_reduction_bound_sends_delivered_plus_one() {
     assert_eq!(sent(&mut s, base), vec![3]);
 }
 
+/// The SACK blocks of six duplicates with segments 0 and 5 lost: 1-4 arrive, then 6 and 7.
+const TWO_HOLES: [&[(u32, u32)]; 6] = [
+    &[(1, 2)],
+    &[(1, 3)],
+    &[(1, 4)],
+    &[(1, 5)],
+    &[(1, 5), (6, 7)],
+    &[(1, 5), (6, 8)],
+];
+
 /// NextSeg's order: (1) a lost segment before (2) new data before (3) a segment not SACKed and
 /// not lost. Segments 0 and 5 are lost; when 6 and 7 are SACKed, 5 has only two SACKed above it
 /// (not lost): with new data to send, new data goes; without (the send buffer full), 5 goes by
 /// rule 3.
 #[test]
 fn next_seg_rules_in_order() {
-    let script: [&[(u32, u32)]; 6] = [
-        &[(1, 2)],
-        &[(1, 3)],
-        &[(1, 4)],
-        &[(1, 5)],
-        &[(1, 5), (6, 7)],
-        &[(1, 5), (6, 8)],
-    ];
+    let script = TWO_HOLES;
     for (buffer, expected) in [(64 * 1024, 10), (10 * MSS, 5)] {
         let (mut s, base) = sender(10, buffer);
         let mut out = Vec::new();
@@ -259,6 +268,42 @@ fn rescue_retransmission_once_per_recovery() {
     assert!(sent(&mut s, base).is_empty(), "only once");
 }
 
+/// `next-seg = linux-lost-only` (Linux's `tcp_xmit_retransmit_queue()` resends only segments
+/// marked lost): the script of [`next_seg_rules_in_order`] without new data to send leaves
+/// segment 5, not lost (two SACKed above it), unsent where RFC 6675's rule (3) sends it; a third
+/// SACKed segment above it makes it lost, and rule (1) sends it as before.
+#[test]
+fn linux_lost_only_sends_no_hole_not_marked_lost() {
+    let script = TWO_HOLES;
+    let (mut s, base) = sender_next_seg(10, 10 * MSS, 10_000_000, NextSeg::LinuxLostOnly);
+    let mut out = Vec::new();
+    for blocks in script {
+        s.on_segment(SEC, &ack(&s, base, 0, blocks));
+        out.push(sent(&mut s, base));
+    }
+    assert_eq!(out[2], vec![0], "entry");
+    assert!(out[5].is_empty(), "5 is not lost: {:?}", out[5]);
+    s.on_segment(SEC, &ack(&s, base, 0, &[(1, 5), (6, 9)]));
+    assert_eq!(sent(&mut s, base), vec![5], "lost: rule (1)");
+}
+
+/// `next-seg = linux-lost-only`: no rescue retransmission. The script of
+/// [`rescue_retransmission_once_per_recovery`] sends nothing once the ACK passes segment 0's
+/// resend: segment 9 is not marked lost (nothing SACKed above it), and Linux leaves a lost tail
+/// to TLP's probe or the RTO.
+#[test]
+fn linux_lost_only_sends_no_rescue() {
+    let app = 19 * u64::from(MSS);
+    let (mut s, base) = sender_next_seg(10, 64 * 1024, app, NextSeg::LinuxLostOnly);
+    for k in 2..=9 {
+        s.on_segment(SEC, &ack(&s, base, 0, &[(1, k)]));
+    }
+    assert_eq!(sent(&mut s, base), vec![0]);
+    s.on_segment(SEC, &ack(&s, base, 9, &[]));
+    assert!(drain(&mut s).is_empty(), "no rescue");
+    assert_eq!(rfc(&s).phase, recovery::Phase::Recovery);
+}
+
 /// Recovery ends on the cumulative ACK at RecoveryPoint with cwnd = ssthresh; an ACK below it
 /// (partial) leaves recovery going on.
 #[test]
@@ -315,12 +360,19 @@ mod lossy_wire {
 
     /// A bulk transfer of `app` bytes from an RFC 6675 sender to a SACK sink over a wire of
     /// `delay` each way that drops the data segments `lost` picks. Returns whether it ended with
-    /// every byte delivered, and the sender's counters.
-    fn transfer(app: u64, buffer: u32, delay: Time, lost: &[bool]) -> (bool, TcpStats) {
+    /// every byte delivered, and the sender's counters. The sender's `next-seg` is `next_seg`.
+    fn transfer(
+        app: u64,
+        buffer: u32,
+        delay: Time,
+        lost: &[bool],
+        next_seg: NextSeg,
+    ) -> (bool, TcpStats) {
         let mut cfg = TcpConfig::bulk_sender(MSS, buffer, app);
         cfg.iss = 1000;
         cfg.policy = RecoveryPolicy::SACK;
         cfg.host.sack_recovery = SackRecovery::Rfc6675Prr;
+        cfg.host.next_seg = next_seg;
         let mut s = Tcp::connect(cfg, FH, MH, 0);
         let mut rcfg = TcpConfig::sink(MSS, buffer);
         rcfg.iss = 5000;
@@ -381,14 +433,15 @@ mod lossy_wire {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
         /// Whatever the wire drops, the transfer ends with every byte delivered: no loss pattern
-        /// leaves the recovery stuck.
+        /// leaves the recovery stuck, with RFC 6675's NextSeg or Linux's lost-only sending.
         #[test]
         fn every_transfer_completes(
             lost in proptest::collection::vec(proptest::bool::weighted(0.15), 0..200),
             buffer in prop::sample::select(vec![4096u32, 16384, 65535]),
             delay_ms in 1u64..60,
+            next_seg in prop::sample::select(vec![NextSeg::Rfc6675, NextSeg::LinuxLostOnly]),
         ) {
-            let (done, _) = transfer(100_000, buffer, delay_ms * MS, &lost);
+            let (done, _) = transfer(100_000, buffer, delay_ms * MS, &lost, next_seg);
             prop_assert!(done);
         }
     }
@@ -398,7 +451,7 @@ mod lossy_wire {
     fn one_loss_needs_no_timeout() {
         let mut lost = vec![false; 40];
         lost[30] = true;
-        let (done, stats) = transfer(100_000, 65535, 20 * MS, &lost);
+        let (done, stats) = transfer(100_000, 65535, 20 * MS, &lost, NextSeg::Rfc6675);
         assert!(done);
         assert_eq!(stats.timeouts, 0);
         assert_eq!(stats.fast_retransmits, 1);

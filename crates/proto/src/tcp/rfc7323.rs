@@ -87,6 +87,14 @@ impl Rfc7323 {
     }
 }
 
+/// `tcp_tsopt_ecr_before()` (net/ipv4/tcp_input.c): the segment carries timestamps with a
+/// TSecr, not zero, before the TS value `when` (a wrapping compare): it answers a segment sent
+/// before `when`.
+pub(super) fn tsecr_before(seg: &Segment, when: u32) -> bool {
+    seg.ts
+        .is_some_and(|ts| ts.ecr != 0 && (ts.ecr.wrapping_sub(when) as i32) < 0)
+}
+
 impl Tcp {
     /// What was negotiated of RFC 7323.
     pub fn rfc7323(&self) -> &Rfc7323 {

@@ -135,7 +135,8 @@ impl SelectiveState {
             if scoreboard.ranges().iter().any(|&(x, y)| x.le(a) && e.le(y)) {
                 s.sacked = true;
                 s.lost = false;
-                rack.delivered(now, s, prior_fack);
+                // tcp_sacktag_one(): no test of the TSecr on the SACK path
+                rack.delivered(now, s, prior_fack, false);
             }
         }
     }
@@ -218,7 +219,8 @@ impl Tcp {
         while self.sel.log.front().is_some_and(|s| s.end().le(ack)) {
             if let Some(s) = self.sel.log.pop_front() {
                 if rack && !s.sacked {
-                    self.sel.rack.delivered(now, &s, prior_fack);
+                    let earlier_copy = self.acks_earlier_copy(seg, &s);
+                    self.sel.rack.delivered(now, &s, prior_fack, earlier_copy);
                 }
             }
         }

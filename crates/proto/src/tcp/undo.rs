@@ -203,10 +203,9 @@ impl Tcp {
 
     /// `tcp_packet_delayed()`: the ACK echoes a TS value before the first retransmission.
     fn packet_delayed(&self, seg: &Segment) -> bool {
-        let (Some(ts), Some(stamp)) = (seg.ts, self.undo.retrans_stamp) else {
-            return false;
-        };
-        ts.ecr != 0 && (ts.ecr.wrapping_sub(stamp) as i32) < 0
+        self.undo
+            .retrans_stamp
+            .is_some_and(|stamp| super::rfc7323::tsecr_before(seg, stamp))
     }
 
     /// `retrans_out`: a resent segment neither cumulatively nor selectively acknowledged.

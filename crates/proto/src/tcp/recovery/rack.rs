@@ -27,6 +27,7 @@
 use super::super::selective::Sent;
 use super::super::Tcp;
 use super::scoreboard::Phase;
+use crate::segment::Segment;
 use crate::seq::Seq;
 use crate::time::Time;
 
@@ -70,10 +71,21 @@ fn sent_after(t1: Time, seq1: Seq, t2: Time, seq2: Seq) -> bool {
 impl Rack {
     /// A segment newly delivered (cumulatively ACKed or SACKed, not SACKed before):
     /// reordering if it was sent once and lies below `prior_fack`, the highest octet SACKed
-    /// before this ACK; then `tcp_rack_advance()` (RFC 8985 section 6.2 step 2).
-    pub(in crate::tcp) fn delivered(&mut self, now: Time, s: &Sent, prior_fack: Option<Seq>) {
+    /// before this ACK; then `tcp_rack_advance()` (RFC 8985 section 6.2 step 2), unless
+    /// `earlier_copy`: the cumulative ACK answers an earlier copy of a resent segment
+    /// ([`Tcp::acks_earlier_copy`]).
+    pub(in crate::tcp) fn delivered(
+        &mut self,
+        now: Time,
+        s: &Sent,
+        prior_fack: Option<Seq>,
+        earlier_copy: bool,
+    ) {
         if s.rexmits == 0 && prior_fack.is_some_and(|f| s.seq.lt(f)) {
             self.reord = true;
+        }
+        if earlier_copy {
+            return;
         }
         let rtt = now.saturating_sub(s.last_tx);
         if s.rexmits > 0 {
@@ -97,6 +109,18 @@ impl Rack {
 }
 
 impl Tcp {
+    /// `tcp_skb_spurious_retrans()` (net/ipv4/tcp_input.c): `s` was resent (`TCPCB_RETRANS`)
+    /// and the ACK `seg` echoes a TS value before its last send (`tcp_tsopt_ecr_before()` on
+    /// `tcp_skb_timestamp_ts()`), so the ACK answers an earlier copy: the original, or a copy a
+    /// middlebox kept (snoop resends its cached copy with the original's TSval). Linux's
+    /// `tcp_clean_rtx_queue()` then does not advance RACK by the cumulatively ACKed segment: the
+    /// resend's transmit time would make every segment sent before it look overtaken. Its SACK
+    /// path (`tcp_sacktag_one()`) has no such test, only `tcp_rack_advance()`'s own (an RTT
+    /// below min_rtt). Without timestamps (none on the ACK, or a TSecr of 0) it never holds.
+    pub(in crate::tcp) fn acks_earlier_copy(&self, seg: &Segment, s: &Sent) -> bool {
+        s.rexmits > 0 && super::super::rfc7323::tsecr_before(seg, self.ts_clock(s.last_tx))
+    }
+
     /// RACK-TLP runs: the host says so and the sender runs RFC 6675 recovery on SACK.
     #[inline]
     pub(in crate::tcp) fn rack_tlp_on(&self) -> bool {

@@ -13,8 +13,12 @@
 //!   in recovery (or after a timeout) every ACK for `snd_una` counts, duplicate or not (step B).
 //! - The first retransmission (step 4.3) restarts the retransmission timer, as Linux does for
 //!   the head of the retransmission queue (`tcp_xmit_retransmit_queue()`, net/ipv4/tcp_output.c).
-//! - Rules (3) and (4) of NextSeg are RFC 6675's; Linux sends neither (it resends only segments
-//!   marked lost, and probes a tail with TLP, RFC 8985, not built).
+//! - Rules (3) and (4) of NextSeg are RFC 6675's, sent with the host detail `next-seg =
+//!   rfc6675`; Linux sends neither (`next-seg = linux-lost-only`, every Linux profile):
+//!   `tcp_xmit_retransmit_queue()` (net/ipv4/tcp_output.c) resends only segments marked
+//!   `TCPCB_LOST`, and what cwnd leaves after them goes to new data (`tcp_write_xmit()`), or to
+//!   nothing; a hole not marked lost waits for RACK's mark (or the RTO), and a tail for TLP's
+//!   probe (RFC 8985, `tlp.rs`) where RFC 6675 sends its rescue.
 //! - The timeout (section 5.1): the SACK information is kept, every segment not SACKed is marked
 //!   lost and resent in order before new data, by the slow-start window, and no recovery starts
 //!   until the ACK reaches RecoveryPoint = HighData: Linux's `tcp_enter_loss()` and
@@ -29,7 +33,7 @@
 //!   the ACK that ends it does not also open the window, where Linux's `tcp_cong_control()` opens
 //!   it by that ACK's delivery after the reduction ended.
 
-use super::super::{Tcp, TxKind};
+use super::super::{NextSeg, Tcp, TxKind};
 use super::prr::Prr;
 use super::rack::EarlyTimer;
 use super::scoreboard::{NextSegInput, Phase, Rule};
@@ -234,6 +238,7 @@ impl Tcp {
             return;
         }
         let in_recovery = self.sel.rfc().phase == Phase::Recovery;
+        let unmarked_holes = in_recovery && self.cfg.host.next_seg == NextSeg::Rfc6675;
         let kind = if in_recovery {
             TxKind::FastRetransmit
         } else {
@@ -246,7 +251,7 @@ impl Tcp {
                 mss: self.maxseg,
                 dup_thresh: self.dup_thresh(),
                 new_data: self.new_data_room(),
-                in_recovery,
+                unmarked_holes,
             };
             let Some((seq, len, rule)) = self.sel.next_seg(at) else {
                 break;

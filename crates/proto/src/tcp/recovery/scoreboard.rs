@@ -69,10 +69,11 @@ pub(in crate::tcp) struct NextSegInput {
     pub(in crate::tcp) dup_thresh: u32,
     /// The bytes of new data rule (2) may send now: 0 if none.
     pub(in crate::tcp) new_data: u32,
-    /// Rules (3) and (4), which belong to the loss recovery of section 5 and not to the
-    /// retransmissions after a timeout (Linux's `tcp_xmit_retransmit_queue()` resends only
-    /// segments marked lost, then new data).
-    pub(in crate::tcp) in_recovery: bool,
+    /// Rules (3) and (4) may send: they belong to the loss recovery of section 5, not to the
+    /// retransmissions after a timeout, and a host whose `next-seg` is `linux-lost-only` never
+    /// sends them (Linux's `tcp_xmit_retransmit_queue()` resends only segments marked lost,
+    /// then new data).
+    pub(in crate::tcp) unmarked_holes: bool,
 }
 
 impl SelectiveState {
@@ -238,7 +239,7 @@ impl SelectiveState {
         if at.new_data > 0 {
             return Some((at.high_data, at.new_data, Rule::NewData));
         }
-        if !at.in_recovery {
+        if !at.unmarked_holes {
             return None;
         }
         // (3) not SACKed, below the highest SACKed octet, whether or not lost
