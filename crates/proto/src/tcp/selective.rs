@@ -36,6 +36,8 @@ pub(super) struct SelectiveState {
     /// Ranges above `snd_una` the receiver reported holding.
     pub(super) scoreboard: Reassembly,
     pub(super) log: VecDeque<Sent>,
+    /// RACK (`rack-tlp = on`): how far the log is in send order (`recovery/send_order.rs`).
+    pub(super) send_order: super::recovery::SendOrder,
     /// SACK: in scoreboard recovery.
     pub(super) recovery: bool,
     /// SACK: estimate of the segments in the network (Fall and Floyd's `pipe`).
@@ -197,6 +199,11 @@ impl Tcp {
         } else if kind != TxKind::PersistProbe {
             let at = self.sel.log.partition_point(|s| s.seq.lt(seq));
             self.sel.log.insert(at, sent);
+        } else {
+            return;
+        }
+        if kind != TxKind::New && self.cfg.host.rack_tlp {
+            self.sel.send_order.sent_out_of_order(seq);
         }
     }
 

@@ -125,7 +125,9 @@ impl Tcp {
     /// `tcp_rack_detect_loss()` (RFC 8985 section 6.2 step 5): every segment not SACKed, not
     /// already marked, sent before RACK.xmit_ts, is lost once RACK.rtt + reo_wnd has passed
     /// since it was sent; for the others, how long until the last of them would be. Returns
-    /// (segments marked, that wait).
+    /// (segments marked, that wait). As Linux's walk in send order stops at the first segment
+    /// sent after RACK.xmit_ts, the walk stops where the rest of the log is in send order and
+    /// sent after it.
     fn rack_detect_loss(&mut self, now: Time) -> (u32, Option<Time>) {
         let Some(xmit_ts) = self.sel.rack.xmit_ts else {
             return (0, None);
@@ -133,7 +135,12 @@ impl Tcp {
         let reo_wnd = self.rack_reo_wnd();
         let (rack, una) = (self.sel.rack, self.snd_una);
         let (mut marked, mut wait) = (0, None::<Time>);
+        let order = &mut self.sel.send_order;
+        order.log_starts_at(self.sel.log.front().map(|s| s.seq));
         for s in self.sel.log.iter_mut() {
+            if s.last_tx > xmit_ts && order.in_send_order(s) {
+                break; // it and all after it were sent after RACK.xmit_ts (send_order.rs)
+            }
             if s.sacked || s.lost || s.end().le(una) {
                 continue;
             }
