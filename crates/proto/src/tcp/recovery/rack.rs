@@ -132,21 +132,34 @@ impl Tcp {
         let Some(xmit_ts) = self.sel.rack.xmit_ts else {
             return (0, None);
         };
-        let reo_wnd = self.rack_reo_wnd();
         let (rack, una) = (self.sel.rack, self.snd_una);
+        self.sel
+            .send_order
+            .log_starts_at(self.sel.log.front().map(|s| s.seq));
+        let order = self.sel.send_order;
+        // it and all after it were sent after RACK.xmit_ts (send_order.rs)
+        let rest_later = |s: &Sent| s.last_tx > xmit_ts && order.in_send_order(s);
+        let sent_before = |s: &Sent| {
+            !(s.sacked || s.lost || s.end().le(una))
+                && sent_after(xmit_ts, rack.end_seq, s.last_tx, s.end())
+        };
+        // the reordering window (a walk over the log) only when some segment needs it
+        let first = self
+            .sel
+            .log
+            .iter()
+            .take_while(|s| !rest_later(s))
+            .position(sent_before);
+        let Some(first) = first else {
+            return (0, None);
+        };
+        let reo_wnd = self.rack_reo_wnd();
         let (mut marked, mut wait) = (0, None::<Time>);
-        let order = &mut self.sel.send_order;
-        order.log_starts_at(self.sel.log.front().map(|s| s.seq));
-        for s in self.sel.log.iter_mut() {
-            if s.last_tx > xmit_ts && order.in_send_order(s) {
-                break; // it and all after it were sent after RACK.xmit_ts (send_order.rs)
-            }
-            if s.sacked || s.lost || s.end().le(una) {
-                continue;
-            }
-            if !sent_after(xmit_ts, rack.end_seq, s.last_tx, s.end()) {
-                continue;
-            }
+        let log = self.sel.log.iter_mut().skip(first);
+        for s in log
+            .take_while(|s| !rest_later(s))
+            .filter(|s| sent_before(s))
+        {
             let deadline = s.last_tx + rack.rtt + reo_wnd;
             if deadline <= now {
                 s.lost = true; // tcp_mark_skb_lost(): resent by NextSeg rule (1)
