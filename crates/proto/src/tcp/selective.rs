@@ -132,7 +132,13 @@ impl SelectiveState {
             rack,
             ..
         } = self;
-        for s in log.iter_mut().filter(|s| !s.sacked) {
+        let Some(&(_, highest)) = scoreboard.ranges().last() else {
+            return;
+        };
+        // the log is in sequence order: from the first entry starting at or above the highest
+        // octet held, none is held (most of the window sent in recovery)
+        let held = |s: &&mut Sent| s.seq.lt(highest);
+        for s in log.iter_mut().take_while(held).filter(|s| !s.sacked) {
             let (a, e) = (s.seq.max(ack), s.end());
             if scoreboard.ranges().iter().any(|&(x, y)| x.le(a) && e.le(y)) {
                 s.sacked = true;
