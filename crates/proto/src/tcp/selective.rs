@@ -29,6 +29,19 @@ impl Sent {
     pub(super) fn end(&self) -> Seq {
         self.seq + self.len
     }
+
+    /// A segment sent once at `last_tx`, in the tests' logs.
+    #[cfg(test)]
+    pub(super) fn once(seq: u32, len: u32, last_tx: Time) -> Sent {
+        Sent {
+            seq: Seq(seq),
+            len,
+            last_tx,
+            rexmits: 0,
+            sacked: false,
+            lost: false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -300,14 +313,7 @@ mod tests {
     use super::*;
 
     fn sent(seq: u32, len: u32) -> Sent {
-        Sent {
-            seq: Seq(seq),
-            len,
-            last_tx: 0,
-            rexmits: 0,
-            sacked: false,
-            lost: false,
-        }
+        Sent::once(seq, len, 0)
     }
 
     /// The segment at `snd_una`: the one logged there, else the rest of the one holding it.

@@ -50,14 +50,7 @@ mod tests {
     use std::collections::VecDeque;
 
     fn sent(seq: u32, last_tx: Time) -> Sent {
-        Sent {
-            seq: Seq(seq),
-            len: 100,
-            last_tx,
-            rexmits: 0,
-            sacked: false,
-            lost: false,
-        }
+        Sent::once(seq, 100, last_tx)
     }
 
     /// Every entry the order calls in send order is sent no earlier than any entry before it,
@@ -90,13 +83,7 @@ mod tests {
         assert!(!order.in_send_order(&log[3]) && order.in_send_order(&log[4]));
         // a resend with other boundaries entered at 150
         t += 1;
-        log.insert(
-            2,
-            Sent {
-                len: 50,
-                ..sent(150, t)
-            },
-        );
+        log.insert(2, Sent::once(150, 50, t));
         order.sent_out_of_order(Seq(150));
         check(&log, &order);
         // new data, then everything to 400 acknowledged: the whole log is in order again
