@@ -29,6 +29,19 @@ impl Sent {
     pub(super) fn end(&self) -> Seq {
         self.seq + self.len
     }
+
+    /// A segment sent once at `last_tx`, in the tests' logs.
+    #[cfg(test)]
+    pub(super) fn once(seq: u32, len: u32, last_tx: Time) -> Sent {
+        Sent {
+            seq: Seq(seq),
+            len,
+            last_tx,
+            rexmits: 0,
+            sacked: false,
+            lost: false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -36,6 +49,8 @@ pub(super) struct SelectiveState {
     /// Ranges above `snd_una` the receiver reported holding.
     pub(super) scoreboard: Reassembly,
     pub(super) log: VecDeque<Sent>,
+    /// RACK (`rack-tlp = on`): how far the log is in send order (`recovery/send_order.rs`).
+    pub(super) send_order: super::recovery::SendOrder,
     /// SACK: in scoreboard recovery.
     pub(super) recovery: bool,
     /// SACK: estimate of the segments in the network (Fall and Floyd's `pipe`).
@@ -130,7 +145,13 @@ impl SelectiveState {
             rack,
             ..
         } = self;
-        for s in log.iter_mut().filter(|s| !s.sacked) {
+        let Some(&(_, highest)) = scoreboard.ranges().last() else {
+            return;
+        };
+        // the log is in sequence order: from the first entry starting at or above the highest
+        // octet held, none is held (most of the window sent in recovery)
+        let held = |s: &&mut Sent| s.seq.lt(highest);
+        for s in log.iter_mut().take_while(held).filter(|s| !s.sacked) {
             let (a, e) = (s.seq.max(ack), s.end());
             if scoreboard.ranges().iter().any(|&(x, y)| x.le(a) && e.le(y)) {
                 s.sacked = true;
@@ -198,6 +219,11 @@ impl Tcp {
         } else if kind != TxKind::PersistProbe {
             let at = self.sel.log.partition_point(|s| s.seq.lt(seq));
             self.sel.log.insert(at, sent);
+        } else {
+            return;
+        }
+        if kind != TxKind::New && self.cfg.host.rack_tlp {
+            self.sel.send_order.sent_out_of_order(seq);
         }
     }
 
@@ -289,14 +315,7 @@ mod tests {
     use super::*;
 
     fn sent(seq: u32, len: u32) -> Sent {
-        Sent {
-            seq: Seq(seq),
-            len,
-            last_tx: 0,
-            rexmits: 0,
-            sacked: false,
-            lost: false,
-        }
+        Sent::once(seq, len, 0)
     }
 
     /// The segment at `snd_una`: the one logged there, else the rest of the one holding it.

@@ -18,12 +18,14 @@ mod reno;
 mod rfc6675;
 mod sack;
 mod scoreboard;
+mod send_order;
 mod smart;
 mod tlp;
 
 pub(super) use rack::{EarlyTimer, Rack};
 pub(super) use scoreboard::Phase;
 pub(super) use scoreboard::Rfc6675;
+pub(super) use send_order::SendOrder;
 pub(super) use tlp::Tlp;
 
 use super::{ElnRule, PartialAck, RecoveryPolicy, SackRecovery, Selective, Tcp};

@@ -149,21 +149,41 @@ impl Tcp {
     /// `tcp_rack_detect_loss()` (RFC 8985 section 6.2 step 5): every segment not SACKed, not
     /// already marked, sent before RACK.xmit_ts, is lost once RACK.rtt + reo_wnd has passed
     /// since it was sent; for the others, how long until the last of them would be. Returns
-    /// (segments marked, that wait).
+    /// (segments marked, that wait). As Linux's walk in send order stops at the first segment
+    /// sent after RACK.xmit_ts, the walk stops where the rest of the log is in send order and
+    /// sent after it.
     fn rack_detect_loss(&mut self, now: Time) -> (u32, Option<Time>) {
         let Some(xmit_ts) = self.sel.rack.xmit_ts else {
             return (0, None);
         };
-        let reo_wnd = self.rack_reo_wnd();
         let (rack, una) = (self.sel.rack, self.snd_una);
+        self.sel
+            .send_order
+            .log_starts_at(self.sel.log.front().map(|s| s.seq));
+        let order = self.sel.send_order;
+        // it and all after it were sent after RACK.xmit_ts (send_order.rs)
+        let rest_later = |s: &Sent| s.last_tx > xmit_ts && order.in_send_order(s);
+        let sent_before = |s: &Sent| {
+            !(s.sacked || s.lost || s.end().le(una))
+                && sent_after(xmit_ts, rack.end_seq, s.last_tx, s.end())
+        };
+        // the reordering window (a walk over the log) only when some segment needs it
+        let first = self
+            .sel
+            .log
+            .iter()
+            .take_while(|s| !rest_later(s))
+            .position(sent_before);
+        let Some(first) = first else {
+            return (0, None);
+        };
+        let reo_wnd = self.rack_reo_wnd();
         let (mut marked, mut wait) = (0, None::<Time>);
-        for s in self.sel.log.iter_mut() {
-            if s.sacked || s.lost || s.end().le(una) {
-                continue;
-            }
-            if !sent_after(xmit_ts, rack.end_seq, s.last_tx, s.end()) {
-                continue;
-            }
+        let log = self.sel.log.iter_mut().skip(first);
+        for s in log
+            .take_while(|s| !rest_later(s))
+            .filter(|s| sent_before(s))
+        {
             let deadline = s.last_tx + rack.rtt + reo_wnd;
             if deadline <= now {
                 s.lost = true; // tcp_mark_skb_lost(): resent by NextSeg rule (1)

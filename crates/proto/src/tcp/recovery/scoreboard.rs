@@ -111,44 +111,12 @@ impl SelectiveState {
     /// The `k`-th highest start of a logged segment the receiver holds whole (`None` when
     /// fewer are held, or `k` is 0): IsLost's count of such segments above an octet reaches `k`
     /// exactly when this lies above it (the log's segments lie within one window, where
-    /// sequence order is a total order). Kept in a small array, highest first, as the log is
-    /// walked once; a `k` beyond it (no host's DupThresh) sorts a vector.
+    /// sequence order is a total order). The log is in sequence order (`log_sent`), so it is
+    /// walked from its end and the walk stops at the `k`-th segment held (docs/speed.md).
     fn kth_highest_covered(&self, k: usize) -> Option<Seq> {
-        const SMALL: usize = 8;
-        let covered = self.log.iter().filter(|s| self.covered(s)).map(|s| s.seq);
-        if k == 0 {
-            return None;
-        }
-        if k > SMALL {
-            let mut all: Vec<Seq> = covered.collect();
-            all.sort_unstable_by(|a, b| {
-                if a.gt(*b) {
-                    std::cmp::Ordering::Less
-                } else if a == b {
-                    std::cmp::Ordering::Equal
-                } else {
-                    std::cmp::Ordering::Greater
-                }
-            });
-            return all.get(k - 1).copied();
-        }
-        let mut top = [Seq(0); SMALL];
-        let mut n = 0;
-        for x in covered {
-            if n < k {
-                n += 1;
-            } else if !x.gt(top[k - 1]) {
-                continue;
-            }
-            // insert into top[..n], highest first; when full the lowest was dropped
-            let mut i = n - 1;
-            while i > 0 && x.gt(top[i - 1]) {
-                top[i] = top[i - 1];
-                i -= 1;
-            }
-            top[i] = x;
-        }
-        (n == k).then(|| top[k - 1])
+        let nth = k.checked_sub(1)?;
+        let covered = self.log.iter().rev().filter(|s| self.covered(s));
+        covered.map(|s| s.seq).nth(nth)
     }
 
     /// The outstanding segments from `una`: each logged segment's part at or above it, with

@@ -28,6 +28,10 @@ pub(in crate::tcp) struct Tlp {
     pub(in crate::tcp) high_seq: Option<Seq>,
     /// The probe resent the last segment (not new data).
     retrans: bool,
+    /// The wheel's expiry last computed for a PTO, `(now, pto, expiry)`: the ACK and the sends
+    /// it releases schedule the same probe at one instant, so the wheel's arithmetic is done
+    /// once (docs/speed.md, issue 50).
+    wheel_memo: Option<(Time, Time, Time)>,
 }
 
 impl Tcp {
@@ -49,8 +53,15 @@ impl Tcp {
             Some(srtt) => 2 * srtt + TCP_TIMEOUT_MIN_US,
             None => super::super::TCP_TIMEOUT_INIT,
         };
-        let clock = self.cfg.host.timer_clock;
-        let mut at = clock.wheel_after(now, clock.to_jiffies(pto));
+        let mut at = match self.sel.tlp.wheel_memo {
+            Some((t, p, at)) if t == now && p == pto => at,
+            _ => {
+                let clock = self.cfg.host.timer_clock;
+                let at = clock.wheel_after(now, clock.to_jiffies(pto));
+                self.sel.tlp.wheel_memo = Some((now, pto, at));
+                at
+            }
+        };
         if let Some(rto) = self.rexmt_at {
             at = at.min(rto);
         }
