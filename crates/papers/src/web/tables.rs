@@ -36,10 +36,9 @@ pub(super) fn document(r: &WebReport) -> Document {
                 continue;
             }
             d.heading(format!("{ch}, {h}"));
-            d.table(table(
-                &cells,
-                &format!("{ch}, {h}; workload {}", r.workload),
-            ));
+            // the heading names the channel and HTTP; the title keeps the workload's label with
+            // the table wherever it is copied
+            d.table(table(&cells, &format!("workload {}", r.workload)));
             d.chart(
                 Chart::Series(cdf(&cells, &format!("{ch}, {h}"))),
                 format!(
