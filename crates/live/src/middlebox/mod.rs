@@ -27,6 +27,7 @@
 
 pub mod af_packet;
 pub mod agent_choice;
+pub mod batch;
 pub mod bridge;
 pub mod device;
 pub mod ethernet;
