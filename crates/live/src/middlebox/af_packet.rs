@@ -57,6 +57,13 @@ struct IfReqFlags {
     _pad: [u8; 22],
 }
 
+#[repr(C)]
+struct IfReqMtu {
+    name: [u8; libc::IFNAMSIZ],
+    mtu: libc::c_int,
+    _pad: [u8; 20],
+}
+
 impl PacketSocket {
     /// Opens interface `name` raw (non-blocking) and puts it in promiscuous mode for as long as
     /// the socket lives. Fails if the interface does not exist or is down, or without
@@ -129,6 +136,26 @@ impl PacketSocket {
             )
         })
         .map(|_| ())
+    }
+
+    /// The interface's MTU (`SIOCGIFMTU`): the largest IPv4 packet a frame of it carries.
+    pub fn mtu(&self) -> io::Result<u32> {
+        let mut req = IfReqMtu {
+            name: [0; libc::IFNAMSIZ],
+            mtu: 0,
+            _pad: [0; 20],
+        };
+        let n = self.name.len().min(libc::IFNAMSIZ - 1);
+        req.name[..n].copy_from_slice(&self.name.as_bytes()[..n]);
+        // SAFETY: SIOCGIFMTU reads and writes a struct ifreq, which IfReqMtu lays out.
+        check(unsafe {
+            libc::ioctl(
+                self.fd.as_raw_fd(),
+                libc::SIOCGIFMTU as _,
+                &mut req as *mut IfReqMtu,
+            )
+        })?;
+        u32::try_from(req.mtu).map_err(|_| io::Error::other("a negative MTU"))
     }
 
     /// Whether the interface is up (`SIOCGIFFLAGS`, `IFF_UP`).
