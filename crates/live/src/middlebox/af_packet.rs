@@ -5,16 +5,17 @@
 //! `PACKET_MR_PROMISC`), which the kernel counts per socket and drops when the socket closes
 //! (net/packet/af_packet.c, `packet_dev_mc` / `packet_flush_mclist`): however the process ends,
 //! the interface is left as it was. Nothing else about it is changed (no address, no qdisc, no
-//! state). Frames are read and written a batch per system call (`recvmmsg(2)`, `sendmmsg(2)`):
-//! at a gigabit's 80,000 frames a second each way, a call per frame is most of the loop's own
-//! time. The middlebox's system calls are here, as `sys.rs` holds the rest of the crate's.
+//! state). Frames are read from a ring shared with the kernel (`ring.rs`, no system call per
+//! frame) and written a batch per system call (`sendmmsg(2)`): at a gigabit's 80,000 frames a
+//! second each way, a call per frame is most of the loop's own time. The middlebox's system calls are here, as `sys.rs` holds the rest of the crate's.
 
 use std::ffi::CString;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
-use super::batch::{Outgoing, Slots, BATCH};
+use super::batch::{Outgoing, Slots, BATCH, MAX_FRAME};
 use super::device::FrameDevice;
+use super::ring::RxRing;
 
 /// `PACKET_OUTGOING` of `sll_pkttype` (linux/if_packet.h): a frame this host sent, which a
 /// packet socket sees too. The bridge's own writes come back this way and are not read again.
@@ -22,10 +23,10 @@ const PACKET_OUTGOING: u8 = 4;
 /// `PACKET_IGNORE_OUTGOING` (linux/if_packet.h, Linux 4.20): the kernel does not queue a
 /// socket the frames sent on its interface, each of which would cost a read to discard.
 const PACKET_IGNORE_OUTGOING: libc::c_int = 23;
-/// The receive and send buffers asked for: a burst at the line rate of a gigabit interface for
-/// about 30 ms while the loop handles the other side, and as much waiting in the interface's
+/// The send buffer asked for: about 30 ms of a gigabit interface's line rate waiting in its
 /// queue (a frame written counts against the socket until the interface has sent it; a full
-/// buffer refuses the write, which the bridge counts and drops).
+/// buffer refuses the write, which the bridge counts and drops). Frames received wait in the
+/// ring (`ring.rs`).
 const SOCKET_BUFFER: libc::c_int = 4 << 20;
 
 fn check(ret: libc::c_int) -> io::Result<libc::c_int> {
@@ -46,6 +47,8 @@ pub fn interface_index(name: &str) -> Option<u32> {
 
 #[derive(Debug)]
 pub struct PacketSocket {
+    /// Where the kernel puts the frames received (unmapped before the socket closes).
+    ring: RxRing,
     fd: OwnedFd,
     name: String,
 }
@@ -64,6 +67,20 @@ struct IfReqMtu {
     _pad: [u8; 20],
 }
 
+/// The MTU of interface `name` (`SIOCGIFMTU`, asked through any socket `fd`).
+fn mtu_of(fd: RawFd, name: &str) -> io::Result<u32> {
+    let mut req = IfReqMtu {
+        name: [0; libc::IFNAMSIZ],
+        mtu: 0,
+        _pad: [0; 20],
+    };
+    let n = name.len().min(libc::IFNAMSIZ - 1);
+    req.name[..n].copy_from_slice(&name.as_bytes()[..n]);
+    // SAFETY: SIOCGIFMTU reads and writes a struct ifreq, which IfReqMtu lays out.
+    check(unsafe { libc::ioctl(fd, libc::SIOCGIFMTU as _, &mut req as *mut IfReqMtu) })?;
+    u32::try_from(req.mtu).map_err(|_| io::Error::other("a negative MTU"))
+}
+
 impl PacketSocket {
     /// Opens interface `name` raw (non-blocking) and puts it in promiscuous mode for as long as
     /// the socket lives. Fails if the interface does not exist or is down, or without
@@ -76,17 +93,23 @@ impl PacketSocket {
             )
         })?;
         let proto = (libc::ETH_P_ALL as u16).to_be();
+        // protocol 0: the socket receives nothing until bound, to ETH_P_ALL on the interface,
+        // once its ring is in place (packet(7))
         // SAFETY: creating a socket; the descriptor is owned below.
         let fd = check(unsafe {
             libc::socket(
                 libc::AF_PACKET,
                 libc::SOCK_RAW | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC,
-                libc::c_int::from(proto),
+                0,
             )
         })?;
         // SAFETY: fd was just returned by socket and is owned by nobody else.
         let fd = unsafe { OwnedFd::from_raw_fd(fd) };
-        let mut sock = PacketSocket {
+        // a slot holds a frame of the MTU, its Ethernet header and a VLAN tag (IEEE 802.1Q)
+        let room = (mtu_of(fd.as_raw_fd(), name)? as usize + 18).min(MAX_FRAME);
+        let ring = RxRing::attach(fd.as_raw_fd(), room)?;
+        let sock = PacketSocket {
+            ring,
             fd,
             name: name.to_string(),
         };
@@ -114,13 +137,9 @@ impl PacketSocket {
         mreq.mr_type = libc::PACKET_MR_PROMISC as u16;
         sock.set_option(libc::SOL_PACKET, libc::PACKET_ADD_MEMBERSHIP, &mreq)?;
         // a bigger buffer is better but not needed: without CAP_NET_ADMIN the default stays
-        let _ = sock.set_option(libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, &SOCKET_BUFFER);
         let _ = sock.set_option(libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, &SOCKET_BUFFER);
         // an older kernel queues them, and `recv` skips them
         let _ = sock.set_option(libc::SOL_PACKET, PACKET_IGNORE_OUTGOING, &1 as &libc::c_int);
-        // frames of every interface may have queued between socket() and bind()
-        let mut scratch = vec![0u8; 65536];
-        while sock.recv(&mut scratch)?.is_some() {}
         Ok(sock)
     }
 
@@ -138,24 +157,9 @@ impl PacketSocket {
         .map(|_| ())
     }
 
-    /// The interface's MTU (`SIOCGIFMTU`): the largest IPv4 packet a frame of it carries.
+    /// The interface's MTU: the largest IPv4 packet a frame of it carries.
     pub fn mtu(&self) -> io::Result<u32> {
-        let mut req = IfReqMtu {
-            name: [0; libc::IFNAMSIZ],
-            mtu: 0,
-            _pad: [0; 20],
-        };
-        let n = self.name.len().min(libc::IFNAMSIZ - 1);
-        req.name[..n].copy_from_slice(&self.name.as_bytes()[..n]);
-        // SAFETY: SIOCGIFMTU reads and writes a struct ifreq, which IfReqMtu lays out.
-        check(unsafe {
-            libc::ioctl(
-                self.fd.as_raw_fd(),
-                libc::SIOCGIFMTU as _,
-                &mut req as *mut IfReqMtu,
-            )
-        })?;
-        u32::try_from(req.mtu).map_err(|_| io::Error::other("a negative MTU"))
+        mtu_of(self.fd.as_raw_fd(), &self.name)
     }
 
     /// Whether the interface is up (`SIOCGIFFLAGS`, `IFF_UP`).
@@ -190,34 +194,20 @@ impl FrameDevice for PacketSocket {
 
     /// The next frame the interface received (not one it sent), `None` when none is waiting.
     fn recv(&mut self, buf: &mut [u8]) -> io::Result<Option<usize>> {
-        loop {
-            // SAFETY: sockaddr_ll is plain old data.
-            let mut from: libc::sockaddr_ll = unsafe { std::mem::zeroed() };
-            let mut len = std::mem::size_of::<libc::sockaddr_ll>() as libc::socklen_t;
-            // SAFETY: buf is valid for buf.len() bytes; from and len describe a sockaddr_ll.
-            let n = unsafe {
-                libc::recvfrom(
-                    self.fd.as_raw_fd(),
-                    buf.as_mut_ptr().cast(),
-                    buf.len(),
-                    libc::MSG_TRUNC,
-                    (&mut from as *mut libc::sockaddr_ll).cast(),
-                    &mut len,
-                )
-            };
-            if n < 0 {
-                let e = io::Error::last_os_error();
-                return match e.kind() {
-                    io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => Ok(None),
-                    _ => Err(e),
-                };
+        let mut got = None;
+        while got.is_none() {
+            let taken = self.ring.take_next(|f| {
+                if f.pkttype != PACKET_OUTGOING {
+                    let n = f.bytes.len().min(buf.len());
+                    buf[..n].copy_from_slice(&f.bytes[..n]);
+                    got = Some(f.len);
+                }
+            });
+            if !taken {
+                break;
             }
-            if from.sll_pkttype == PACKET_OUTGOING {
-                continue;
-            }
-            // MSG_TRUNC: the frame's real length, which may exceed the buffer (a GRO frame)
-            return Ok(Some(n as usize));
         }
+        Ok(got)
     }
 
     fn send(&mut self, frame: &[u8]) -> io::Result<()> {
@@ -229,49 +219,22 @@ impl FrameDevice for PacketSocket {
         Ok(())
     }
 
-    /// The frames waiting, in one `recvmmsg(2)` (`MSG_TRUNC`: each one's real length, as
-    /// [`FrameDevice::recv`]); a frame this host sent is left out.
+    /// The frames waiting in the ring, as many as `slots` has places for, with no system call.
     fn recv_batch(&mut self, slots: &mut Slots) -> io::Result<()> {
-        // SAFETY: plain old data, all-zero valid; the pointers are set below.
-        let mut iov: [libc::iovec; BATCH] = unsafe { std::mem::zeroed() };
-        // SAFETY: as above.
-        let mut from: [libc::sockaddr_ll; BATCH] = unsafe { std::mem::zeroed() };
-        // SAFETY: as above.
-        let mut hdrs: [libc::mmsghdr; BATCH] = unsafe { std::mem::zeroed() };
-        for (((v, place), f), h) in iov
-            .iter_mut()
-            .zip(slots.places())
-            .zip(from.iter_mut())
-            .zip(hdrs.iter_mut())
-        {
-            v.iov_base = place.as_mut_ptr().cast();
-            v.iov_len = place.len();
-            h.msg_hdr.msg_iov = v;
-            h.msg_hdr.msg_iovlen = 1;
-            h.msg_hdr.msg_name = (f as *mut libc::sockaddr_ll).cast();
-            h.msg_hdr.msg_namelen = std::mem::size_of::<libc::sockaddr_ll>() as libc::socklen_t;
-        }
-        // SAFETY: each header points at a live iovec over a distinct place of `slots` and at a
-        // live sockaddr_ll, all of the sizes given; no timeout.
-        let n = unsafe {
-            libc::recvmmsg(
-                self.fd.as_raw_fd(),
-                hdrs.as_mut_ptr(),
-                BATCH as libc::c_uint,
-                libc::MSG_TRUNC | libc::MSG_DONTWAIT,
-                std::ptr::null_mut(),
-            )
-        };
-        if n < 0 {
-            let e = io::Error::last_os_error();
-            return match e.kind() {
-                io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted => Ok(()),
-                _ => Err(e),
-            };
-        }
-        for (place, (h, f)) in hdrs.iter().zip(&from).enumerate().take(n as usize) {
-            if f.sll_pkttype != PACKET_OUTGOING {
-                slots.filled(place, h.msg_len as usize);
+        while let Some((place, bytes)) = slots.next_place() {
+            let mut len = None;
+            let taken = self.ring.take_next(|f| {
+                if f.pkttype != PACKET_OUTGOING {
+                    let n = f.bytes.len().min(bytes.len());
+                    bytes[..n].copy_from_slice(&f.bytes[..n]);
+                    len = Some((n, f.len));
+                }
+            });
+            if !taken {
+                break;
+            }
+            if let Some((held, len)) = len {
+                slots.filled(place, held, len);
             }
         }
         Ok(())

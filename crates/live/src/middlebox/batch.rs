@@ -9,12 +9,12 @@ pub const BATCH: usize = 64;
 /// A larger read is a GRO or LRO super-frame (see `SideCounters::oversize`).
 pub const MAX_FRAME: usize = 16384;
 
-/// [`BATCH`] places of [`MAX_FRAME`] bytes each, and the frames read into them: each one's place
-/// and real length (which may exceed the place: a frame cut). A place may be left out (a frame
+/// [`BATCH`] places of [`MAX_FRAME`] bytes each, and the frames read into them: each one's place,
+/// the bytes of it held, and its real length (more than those held: a frame cut). A place may be left out (a frame
 /// the socket read but the bridge does not take, such as one the host sent).
 pub struct Slots {
     data: Vec<u8>,
-    lens: Vec<(usize, usize)>,
+    lens: Vec<(usize, usize, usize)>,
 }
 
 impl Default for Slots {
@@ -51,16 +51,16 @@ impl Slots {
         self.lens.is_empty()
     }
 
-    /// Frame `i`'s real length (more than [`MAX_FRAME`] for a frame cut).
+    /// Frame `i`'s real length (more than [`Slots::frame`] holds for a frame cut).
     pub fn real_len(&self, i: usize) -> usize {
-        self.lens[i].1
+        self.lens[i].2
     }
 
-    /// Frame `i`, as much of it as its place holds.
+    /// Frame `i`, as much of it as was read.
     pub fn frame(&self, i: usize) -> &[u8] {
-        let (place, len) = self.lens[i];
+        let (place, held, _) = self.lens[i];
         let start = place * MAX_FRAME;
-        &self.data[start..start + len.min(MAX_FRAME)]
+        &self.data[start..start + held]
     }
 
     /// The place after the last frame's: its index and bytes, if there is one left.
@@ -75,11 +75,12 @@ impl Slots {
         self.data.chunks_exact_mut(MAX_FRAME)
     }
 
-    /// Place `place` (after the last frame's) now holds a frame of real length `len`.
-    pub fn filled(&mut self, place: usize, len: usize) {
+    /// Place `place` (after the last frame's) now holds the first `held` bytes of a frame of
+    /// real length `len`.
+    pub fn filled(&mut self, place: usize, held: usize, len: usize) {
         let exists = (place + 1) * MAX_FRAME <= self.data.len();
         if exists && self.lens.last().is_none_or(|l| l.0 < place) {
-            self.lens.push((place, len));
+            self.lens.push((place, held.min(MAX_FRAME), len));
         }
     }
 }
@@ -158,15 +159,15 @@ mod tests {
         let mut s = Slots::default();
         let (place, bytes) = s.next_place().expect("room");
         bytes[..3].copy_from_slice(&[7, 7, 7]);
-        s.filled(place, 3);
-        s.filled(2, MAX_FRAME + 10); // place 1 left out
+        s.filled(place, 3, 3);
+        s.filled(2, MAX_FRAME, MAX_FRAME + 10); // place 1 left out
         assert_eq!(s.frame(0), &[7, 7, 7]);
         assert_eq!(
             (s.real_len(1), s.frame(1).len()),
             (MAX_FRAME + 10, MAX_FRAME)
         );
         assert_eq!(s.next_place().map(|p| p.0), Some(3));
-        s.filled(BATCH - 1, 1);
+        s.filled(BATCH - 1, 1, 1);
         assert!(s.next_place().is_none());
     }
 }

@@ -15,7 +15,7 @@ use snooplab_proto::Time;
 use snooplab_sim::capture::{PcapWriter, Sink, LINKTYPE_ETHERNET};
 use snooplab_sim::packet::SimPacket;
 
-use super::batch::{Origin, Outgoing, Slots, MAX_FRAME};
+use super::batch::{Origin, Outgoing, Slots};
 use super::device::FrameDevice;
 use super::ethernet::{self, Headers};
 use crate::sys;
@@ -52,8 +52,9 @@ pub struct SideCounters {
     pub tcp_in: u64,
     /// ... of them anything else, passed to the other side unchanged.
     pub passed_in: u64,
-    /// Frames larger than the bridge reads (a GRO or LRO super-frame: turn them off on the
-    /// interface, `ethtool -K IFACE gro off lro off`), dropped.
+    /// Frames larger than the bridge reads (the interface's MTU and an Ethernet header with a
+    /// VLAN tag: a GRO or LRO super-frame; turn them off on the interface, `ethtool -K IFACE gro
+    /// off lro off`), dropped.
     pub oversize: u64,
     /// Frames written on it: passed unchanged from the other side, and the agent's.
     pub passed_out: u64,
@@ -186,11 +187,12 @@ impl<D: FrameDevice> Bridge<D> {
         read.map_err(|e| format!("reading {}: {e}", self.devices[side].name()))
     }
 
-    /// `frame`, of real length `len`, arrived on `side` at `now`.
+    /// `frame`, of real length `len` (longer than `frame` if it was cut), arrived on `side` at
+    /// `now`.
     fn on_frame(&mut self, side: usize, len: usize, frame: &[u8], now: Time) {
         let c = &mut self.counters[side];
         c.frames_in += 1;
-        if len > MAX_FRAME {
+        if len > frame.len() {
             c.oversize += 1;
             return;
         }

@@ -21,8 +21,9 @@ pub trait FrameDevice {
     /// default one [`FrameDevice::recv`] each; a socket reads them in one call.
     fn recv_batch(&mut self, slots: &mut Slots) -> io::Result<()> {
         while let Some((place, bytes)) = slots.next_place() {
+            let room = bytes.len();
             match self.recv(bytes)? {
-                Some(n) => slots.filled(place, n),
+                Some(n) => slots.filled(place, n.min(room), n),
                 None => break,
             }
         }

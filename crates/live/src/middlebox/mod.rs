@@ -31,6 +31,7 @@ pub mod batch;
 pub mod bridge;
 pub mod device;
 pub mod ethernet;
+pub mod ring;
 pub mod signals;
 pub mod status;
 
