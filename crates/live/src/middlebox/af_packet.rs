@@ -15,7 +15,8 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 
 use super::batch::{Outgoing, Slots, BATCH, MAX_FRAME};
 use super::device::FrameDevice;
-use super::ring::RxRing;
+use super::ethernet::{with_vlan_tag, VLAN_TAG};
+use super::ring::{RingFrame, RxRing};
 
 /// `PACKET_OUTGOING` of `sll_pkttype` (linux/if_packet.h): a frame this host sent, which a
 /// packet socket sees too. The bridge's own writes come back this way and are not read again.
@@ -65,6 +66,20 @@ struct IfReqMtu {
     name: [u8; libc::IFNAMSIZ],
     mtu: libc::c_int,
     _pad: [u8; 20],
+}
+
+/// Copies frame `f` of the ring into `place`, its VLAN tag put back if the interface took it off:
+/// (bytes held, real length).
+fn copy_frame(f: &RingFrame<'_>, place: &mut [u8]) -> (usize, usize) {
+    if let Some(tag) = f.vlan {
+        let len = f.len + VLAN_TAG;
+        // a frame cut (f.bytes shorter than f.len) or too long for the place stays cut
+        let held = with_vlan_tag(f.bytes, tag, place).unwrap_or(0);
+        return (held, len);
+    }
+    let n = f.bytes.len().min(place.len());
+    place[..n].copy_from_slice(&f.bytes[..n]);
+    (n, f.len)
 }
 
 /// The MTU of interface `name` (`SIOCGIFMTU`, asked through any socket `fd`).
@@ -198,9 +213,7 @@ impl FrameDevice for PacketSocket {
         while got.is_none() {
             let taken = self.ring.take_next(|f| {
                 if f.pkttype != PACKET_OUTGOING {
-                    let n = f.bytes.len().min(buf.len());
-                    buf[..n].copy_from_slice(&f.bytes[..n]);
-                    got = Some(f.len);
+                    got = Some(copy_frame(&f, buf).1);
                 }
             });
             if !taken {
@@ -225,9 +238,7 @@ impl FrameDevice for PacketSocket {
             let mut len = None;
             let taken = self.ring.take_next(|f| {
                 if f.pkttype != PACKET_OUTGOING {
-                    let n = f.bytes.len().min(bytes.len());
-                    bytes[..n].copy_from_slice(&f.bytes[..n]);
-                    len = Some((n, f.len));
+                    len = Some(copy_frame(&f, bytes));
                 }
             });
             if !taken {

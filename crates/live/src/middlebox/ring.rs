@@ -10,6 +10,8 @@ use std::io;
 use std::os::fd::RawFd;
 use std::sync::atomic::{fence, AtomicU32, Ordering};
 
+use super::ethernet::ETHERTYPE_VLAN;
+
 /// `TPACKET_V2` of `enum tpacket_versions` (linux/if_packet.h).
 const TPACKET_V2: libc::c_int = 1;
 /// What the ring holds in all: 8 MiB, twice the socket buffer the middlebox asks for otherwise
@@ -18,12 +20,13 @@ const RING_BYTES: usize = 8 << 20;
 /// Frames per block: a block is contiguous memory the kernel allocates whole.
 const FRAMES_PER_BLOCK: usize = 32;
 
-/// One frame in the ring: its real length, the bytes held (at most the slot's room), and the
-/// packet type (`sll_pkttype`).
+/// One frame in the ring: its real length, the bytes held (at most the slot's room), the packet
+/// type (`sll_pkttype`), and the VLAN tag (TPID, TCI) the interface took off, if it did.
 pub struct RingFrame<'a> {
     pub len: usize,
     pub bytes: &'a [u8],
     pub pkttype: u8,
+    pub vlan: Option<(u16, u16)>,
 }
 
 pub struct RxRing {
@@ -143,10 +146,19 @@ impl RxRing {
         // SAFETY: the kernel put tp_snaplen bytes at tp_mac within the slot (held is cut to the
         // slot in any case).
         let bytes = unsafe { std::slice::from_raw_parts(base.add(mac), held) };
+        let vlan = (hdr.tp_status & libc::TP_STATUS_VLAN_VALID != 0).then(|| {
+            let tpid = if hdr.tp_status & libc::TP_STATUS_VLAN_TPID_VALID != 0 {
+                hdr.tp_vlan_tpid
+            } else {
+                ETHERTYPE_VLAN
+            };
+            (tpid, hdr.tp_vlan_tci)
+        });
         take(RingFrame {
             len: hdr.tp_len as usize,
             bytes,
             pkttype: sll.sll_pkttype,
+            vlan,
         });
         self.status(i)
             .store(libc::TP_STATUS_KERNEL, Ordering::Release);
