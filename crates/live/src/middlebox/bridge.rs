@@ -197,7 +197,7 @@ impl<D: FrameDevice> Bridge<D> {
             return;
         }
         record(&mut self.captures, &mut self.capture_error, side, frame);
-        let tcp = ethernet::ipv4_of(frame).and_then(|ip| match SimPacket::from_wire(ip.to_vec()) {
+        let tcp = ethernet::ipv4_of(frame).and_then(|ip| match SimPacket::from_wire(ip) {
             Ok(p) if p.is_tcp() => Some((ip, p)),
             _ => None,
         });
