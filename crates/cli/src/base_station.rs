@@ -9,7 +9,7 @@ use snooplab_live::middlebox::agent_choice::{agent_kind, make_agent, SplitSettin
 use snooplab_live::middlebox::bridge::Bridge;
 use snooplab_live::middlebox::device::FrameDevice;
 use snooplab_live::middlebox::signals;
-use snooplab_live::middlebox::status::status_line;
+use snooplab_live::middlebox::status::{connection_lines, status_line};
 use snooplab_live::sys;
 use snooplab_sim::capture::Sink;
 use snooplab_sim::protocol::AgentKind;
@@ -142,6 +142,9 @@ pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
     let ran = bridge.run(&stop, &mut between);
     // the final counters whether it stopped on a signal or an error; the sockets close on return
     println!("{}", status_line(&bridge, bridge.now()));
+    for line in connection_lines(bridge.agent()) {
+        println!("{line}");
+    }
     let captured = bridge.finish_captures();
     ran?;
     if let (Some([w, m]), Some(dir)) = (captured?, &a.pcap) {

@@ -226,6 +226,17 @@ fn split_makes_one_relay_per_connection_and_carries_each_intact() {
             },
         );
         assert_eq!(counter(&t.out, "relays"), Some(3), "{}", t.out);
+        // the result per connection: one line each, each with its megabyte relayed
+        let relays: Vec<&str> = t
+            .out
+            .lines()
+            .filter(|l| l.starts_with("base-station: relay 10.77.0.1:"))
+            .collect();
+        assert_eq!(relays.len(), 3, "{}", t.out);
+        for l in relays {
+            let sent = counter(l, "data_bytes_sent").expect("the relay's bytes");
+            assert!(sent >= 1 << 20, "{l}");
+        }
         assert_eq!(counter(&t.out, "unsplit"), Some(0), "{}", t.out);
         let relayed = counter(&t.out, "relayed_bytes").expect("the relays' bytes");
         assert!(relayed >= 3 << 20, "{}", t.out);

@@ -258,10 +258,7 @@ mod tests {
         let mut v6 = tcp.clone();
         v6[0] = 0x60;
         assert_eq!(SimPacket::from_wire(v6), Err(Reject::NotIpv4));
-        assert_eq!(
-            SimPacket::from_wire(&tcp[..30]),
-            Err(Reject::Malformed)
-        );
+        assert_eq!(SimPacket::from_wire(&tcp[..30]), Err(Reject::Malformed));
         assert_eq!(SimPacket::from_wire(Vec::new()), Err(Reject::Malformed));
     }
 
