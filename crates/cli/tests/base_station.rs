@@ -41,6 +41,8 @@ struct Load {
     connections: u16,
     radio: bool,
     address: bool,
+    /// `--relay-memory`, if given.
+    relay_memory: Option<&'static str>,
 }
 
 /// paper 000's 2 MB over one connection, a 64 KB window, through the radio.
@@ -50,6 +52,7 @@ const ONE_TRANSFER: Load = Load {
     connections: 1,
     radio: true,
     address: false,
+    relay_memory: None,
 };
 
 /// Starts the command between the middlebox's veths with `agent`, sends a ping and a UDP
@@ -120,6 +123,9 @@ fn through_with(tag: &str, agent: &str, pcap: Option<&std::path::Path>, load: Lo
         ]);
     if let Some(dir) = pcap {
         cmd.arg("--pcap").arg(dir);
+    }
+    if let Some(m) = load.relay_memory {
+        cmd.args(["--relay-memory", m]);
     }
     let child = cmd
         .stdout(Stdio::piped())
@@ -245,6 +251,28 @@ fn split_makes_one_relay_per_connection_and_carries_each_intact() {
             t.seconds, t.sender_retransmissions
         );
     }
+}
+
+/// The relays' memory bound (issue 52 item 1): with `--relay-memory` below one relay's bound no
+/// connection is split; each is forwarded end to end, counted, and still carried intact.
+#[test]
+#[ignore = "live: needs root and ip netns (scripts/test-all runs it where they exist)"]
+fn past_the_relay_memory_a_connection_is_forwarded_end_to_end_and_counted() {
+    require_live("past_the_relay_memory_a_connection_is_forwarded_end_to_end_and_counted");
+    let t = through_with(
+        "unsplit",
+        "split",
+        None,
+        Load {
+            transfer: 512 << 10,
+            connections: 2,
+            relay_memory: Some("64k"),
+            ..ONE_TRANSFER
+        },
+    );
+    assert_eq!(counter(&t.out, "relays"), Some(0), "{}", t.out);
+    assert_eq!(counter(&t.out, "unsplit"), Some(2), "{}", t.out);
+    assert!(!t.out.contains("base-station: relay "), "{}", t.out);
 }
 
 /// Issue 52's "SIGINT leaves no qdisc, address or namespace changed": with an address on the
