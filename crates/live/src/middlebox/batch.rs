@@ -1,9 +1,10 @@
-//! The frames the middlebox reads and writes in batches, so that one system call moves many
-//! (`recvmmsg(2)`, `sendmmsg(2)`, `af_packet.rs`) instead of one each: a busy line costs the loop a
-//! call per batch, not per frame. [`Slots`] are the fixed-size places a batch is read into;
-//! [`Outgoing`] queues the frames for one interface, back to back, until the loop writes them all.
+//! The frames the middlebox reads and writes in batches: read from the receive ring
+//! (`ring.rs`) a batch at a time, and written with one system call for many (`sendmmsg(2)`,
+//! `af_packet.rs`) instead of one each: a busy line costs the loop a call per batch, not per
+//! frame. [`Slots`] are the fixed-size places a batch is read into; [`Outgoing`] queues the
+//! frames for one interface, back to back, until the loop writes them all.
 
-/// The most frames one call reads, and the most queued frames one call writes.
+/// The most frames one batch reads, and the most queued frames one call writes.
 pub const BATCH: usize = 64;
 /// The largest frame read: an MTU of 9000 (jumbo frames) and its header, with room to spare.
 /// A larger read is a GRO or LRO super-frame (see `SideCounters::oversize`).
@@ -68,11 +69,6 @@ impl Slots {
         let i = self.lens.last().map_or(0, |l| l.0 + 1);
         let place = self.data.get_mut(i * MAX_FRAME..(i + 1) * MAX_FRAME)?;
         Some((i, place))
-    }
-
-    /// Every place, for a call that fills several at once.
-    pub fn places(&mut self) -> std::slice::ChunksExactMut<'_, u8> {
-        self.data.chunks_exact_mut(MAX_FRAME)
     }
 
     /// Place `place` (after the last frame's) now holds the first `held` bytes of a frame of
