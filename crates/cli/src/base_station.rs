@@ -5,12 +5,14 @@
 use clap::Args;
 
 use snooplab_live::middlebox::af_packet::{interface_index, PacketSocket};
-use snooplab_live::middlebox::agent_choice::agent_named;
+use snooplab_live::middlebox::agent_choice::{agent_kind, make_agent, SplitSettings};
 use snooplab_live::middlebox::bridge::Bridge;
+use snooplab_live::middlebox::device::FrameDevice;
 use snooplab_live::middlebox::signals;
-use snooplab_live::middlebox::status::status_line;
+use snooplab_live::middlebox::status::{connection_lines, status_line};
 use snooplab_live::sys;
 use snooplab_sim::capture::Sink;
+use snooplab_sim::protocol::AgentKind;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  \
@@ -18,7 +20,8 @@ use snooplab_sim::capture::Sink;
     sudo snooplab base-station --wired eth0 --wireless wlan0 --agent ll   # the link-layer agent, TCP-unaware\n  \
     sudo ip netns exec mb snooplab base-station --wired veth-w --wireless veth-m\n  \
     sudo kill -USR1 $(pidof snooplab)                                     # print the counters now\n  \
-    sudo snooplab base-station --wired eth0 --wireless wlan0 --pcap caps/ # caps/wired.pcap, caps/wireless.pcap\n\n\
+    sudo snooplab base-station --wired eth0 --wireless wlan0 --pcap caps/ # caps/wired.pcap, caps/wireless.pcap\n  \
+    sudo snooplab base-station --wired eth0 --wireless wlan0 --agent split --relay-memory 256M\n\n\
 Frames are read raw on both interfaces (AF_PACKET, promiscuous while it runs); IPv4/TCP goes to the\n\
 agent, everything else (ARP, IPv6, UDP, ICMP) passes unchanged. The interfaces must be up, best\n\
 without addresses of their own, and hand over frames as on the wire: GRO and LRO off\n\
@@ -31,10 +34,15 @@ pub struct BaseStationArgs {
     /// The interface facing the wireless side (the mobile hosts).
     #[arg(long, value_name = "IFACE")]
     pub wireless: String,
-    /// The agent: snoop (ll-tcp-aware), ll, ll-smart-tcp-aware, bs-eln, bs-nack, e2e (routes
-    /// only), or a scenario file's node agent (snoop-002, ...).
+    /// The agent: snoop (ll-tcp-aware), ll, ll-smart-tcp-aware, bs-eln, bs-nack, split,
+    /// split-smart, e2e (routes only), or a scenario file's node agent (snoop-002, ...).
     #[arg(long, default_value = "snoop")]
     pub agent: String,
+    /// split, split-smart: the most bytes all relays hold together (each relay: 64 KB each way
+    /// plus the window and a segment); a connection past it is forwarded end to end, counted as
+    /// `unsplit` [default: 64M, the simulator's: about 245 relays].
+    #[arg(long, value_name = "SIZE")]
+    pub relay_memory: Option<String>,
     /// Write each interface's frames (read and written) to DIR/wired.pcap and DIR/wireless.pcap.
     #[arg(long, value_name = "DIR")]
     pub pcap: Option<std::path::PathBuf>,
@@ -64,7 +72,20 @@ fn is_root() -> bool {
 }
 
 pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
-    let agent = agent_named(&a.agent)?;
+    let kind = agent_kind(&a.agent)?;
+    let mut split = SplitSettings::default();
+    if let Some(m) = &a.relay_memory {
+        if !matches!(kind, AgentKind::Split { .. }) {
+            return Err(format!(
+                "--relay-memory bounds split relays; agent '{}' makes none",
+                a.agent
+            ));
+        }
+        split.relay_memory =
+            snooplab_sim::size::parse_size(m).map_err(|e| format!("--relay-memory: {e}"))?;
+    }
+    // refused before anything is opened: the MTU below only makes a relay's segments smaller
+    make_agent(kind, split)?;
     if a.wired == a.wireless {
         return Err(format!(
             "--wired and --wireless are both '{}': the base station needs two interfaces",
@@ -89,6 +110,12 @@ pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
         PacketSocket::open(name).map_err(|e| format!("cannot open interface '{name}': {e}"))
     };
     let (wired, wireless) = (open(&a.wired)?, open(&a.wireless)?);
+    let mtu = |s: &PacketSocket| {
+        s.mtu()
+            .map_err(|e| format!("cannot read the MTU of '{}': {e}", s.name()))
+    };
+    split.mtu = mtu(&wired)?.min(mtu(&wireless)?);
+    let agent = make_agent(kind, split)?;
     sys::catch_stop_signals().map_err(|e| format!("cannot catch the stop signals: {e}"))?;
     signals::catch_status_signal().map_err(|e| format!("cannot catch SIGUSR1: {e}"))?;
     eprintln!(
@@ -115,6 +142,9 @@ pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
     let ran = bridge.run(&stop, &mut between);
     // the final counters whether it stopped on a signal or an error; the sockets close on return
     println!("{}", status_line(&bridge, bridge.now()));
+    for line in connection_lines(bridge.agent()) {
+        println!("{line}");
+    }
     let captured = bridge.finish_captures();
     ran?;
     if let (Some([w, m]), Some(dir)) = (captured?, &a.pcap) {

@@ -1,392 +1,73 @@
 //! `snooplab base-station` as deployed (docs/live.md, "The base station as a middlebox"): three
 //! network namespaces joined by two veth pairs stand in for a fixed host, the middlebox with its
-//! two NICs, and a mobile host; a 10 Mb/s rate and a 1% random loss on the middlebox's
-//! wireless-side veth (`radio`) stand in for the radio. Needs root and `ip netns`: `#[ignore]`d, and failing, naming what is missing,
-//! when run without them. No traffic leaves the namespaces the test creates.
+//! two NICs, and a mobile host (`middlebox_bed`); a 10 Mb/s rate and a 1% random loss on the
+//! middlebox's wireless-side veth stand in for the radio. Needs root and `ip netns`: `#[ignore]`d,
+//! and failing, naming what is missing, when run without them. No traffic leaves the namespaces
+//! the test creates.
+
+mod middlebox_bed;
 
 use std::io::Read;
-use std::net::{Ipv4Addr, SocketAddrV4, UdpSocket};
+use std::net::SocketAddrV4;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
+use middlebox_bed::{
+    bed, icmp_echo, in_ns, interfaces_snapshot, namespaces_named, radio, udp_echo,
+    wait_for_carriers, Bed, Running, RECEIVER,
+};
 use snooplab_live::endpoint::{self, Receiver};
-use snooplab_live::netns::{self, Namespace};
+use snooplab_live::netns::Namespace;
 use snooplab_live::testbed::require_live;
 use snooplab_live::CongestionControl;
 
-const SENDER: Ipv4Addr = Ipv4Addr::new(10, 77, 0, 1);
-const RECEIVER: Ipv4Addr = Ipv4Addr::new(10, 77, 0, 2);
-
-/// `SIOCETHTOOL` and the legacy ethtool commands that turn one offload off (linux/ethtool.h):
-/// TSO, GSO, GRO and transmit checksumming. A veth that offloads hands its peer segments of up to
-/// 64 KB and checksums left for the hardware, which a packet socket reads as they are; real NICs
-/// put whole, checksummed frames on the wire, which is what the middlebox is for.
-const SIOCETHTOOL: libc::c_ulong = 0x8946;
-const ETHTOOL_OFF: [u32; 4] = [
-    0x1f, /* STSO */
-    0x24, /* SGSO */
-    0x2c, /* SGRO */
-    0x17, /* STXCSUM */
-];
-
-#[repr(C)]
-struct EthtoolValue {
-    cmd: u32,
-    data: u32,
-}
-
-#[repr(C)]
-struct IfReqData {
-    name: [u8; 16],
-    data: *mut EthtoolValue,
-    _pad: [u8; 16],
-}
-
-fn offloads_off(ns: &Namespace, dev: &str) {
-    let _inside = ns.enter().expect("enter the namespace");
-    // SAFETY: a socket for the ioctl, closed below.
-    let fd = unsafe { libc::socket(libc::AF_INET, libc::SOCK_DGRAM, 0) };
-    assert!(fd >= 0, "a socket for SIOCETHTOOL");
-    for cmd in ETHTOOL_OFF {
-        let mut value = EthtoolValue { cmd, data: 0 };
-        let mut req = IfReqData {
-            name: [0; 16],
-            data: &mut value,
-            _pad: [0; 16],
-        };
-        req.name[..dev.len()].copy_from_slice(dev.as_bytes());
-        // SAFETY: SIOCETHTOOL with a struct ifreq whose data points at a live ethtool_value.
-        let r = unsafe { libc::ioctl(fd, SIOCETHTOOL as _, &mut req as *mut IfReqData) };
-        assert!(
-            r == 0,
-            "ethtool command {cmd:#x} on {dev}: {}",
-            std::io::Error::last_os_error()
-        );
-    }
-    // SAFETY: closing the socket opened above.
-    unsafe { libc::close(fd) };
-}
-
-fn in_ns(ns: &Namespace, args: &[&str]) -> String {
-    let out = Command::new("ip")
-        .args(["netns", "exec", ns.name()])
-        .args(args)
-        .output()
-        .expect("ip netns exec runs");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// The three namespaces: sender (snd0) - (mbw) middlebox (mbm) - (rcv0) receiver.
-struct Bed {
-    snd: Namespace,
-    mb: Namespace,
-    rcv: Namespace,
-}
-
-fn bed(tag: &str) -> Bed {
-    let name = |role: &str| format!("snlbs-{}-{tag}-{role}", std::process::id());
-    let b = Bed {
-        snd: Namespace::create(name("snd")).expect("sender namespace"),
-        mb: Namespace::create(name("mb")).expect("middlebox namespace"),
-        rcv: Namespace::create(name("rcv")).expect("receiver namespace"),
-    };
-    for ns in [&b.snd, &b.mb, &b.rcv] {
-        for key in [
-            "net.ipv6.conf.all.disable_ipv6",
-            "net.ipv6.conf.default.disable_ipv6",
-        ] {
-            ns.set_sysctl(key, "1").expect("IPv6 off");
-        }
-    }
-    let (s, m, r) = (b.snd.name(), b.mb.name(), b.rcv.name());
-    netns::ip(&[
-        "link", "add", "snd0", "netns", s, "type", "veth", "peer", "name", "mbw", "netns", m,
-    ])
-    .expect("the wired veth pair");
-    netns::ip(&[
-        "link", "add", "rcv0", "netns", r, "type", "veth", "peer", "name", "mbm", "netns", m,
-    ])
-    .expect("the wireless veth pair");
-    b.snd
-        .ip(&["addr", "add", "10.77.0.1/24", "dev", "snd0"])
-        .expect("sender address");
-    b.rcv
-        .ip(&["addr", "add", "10.77.0.2/24", "dev", "rcv0"])
-        .expect("receiver address");
-    offloads_off(&b.snd, "snd0");
-    offloads_off(&b.rcv, "rcv0");
-    for (ns, dev) in [
-        (&b.snd, "snd0"),
-        (&b.mb, "mbw"),
-        (&b.mb, "mbm"),
-        (&b.rcv, "rcv0"),
-    ] {
-        ns.ip(&["link", "set", dev, "up"]).expect("link up");
-    }
-    // the paper profile's sender: Reno without SACK (loss recovery by duplicate ACKs)
-    for (key, v) in [
-        ("net.ipv4.tcp_sack", "0"),
-        ("net.ipv4.tcp_dsack", "0"),
-        ("net.ipv4.tcp_recovery", "0"),
-    ] {
-        b.snd.set_sysctl(key, v).expect("a sender sysctl");
-    }
-    b
-}
-
-/// Each interface's promiscuity count in `ip -d link show`'s output (the carrier state of a
-/// veth whose peer just came up may differ, and is not the command's).
-fn promiscuity(links: &str) -> Vec<String> {
-    let words: Vec<&str> = links.split_whitespace().collect();
-    words
-        .windows(2)
-        .filter(|w| w[0] == "promiscuity")
-        .map(|w| w[1].to_string())
-        .collect()
-}
-
-/// The command running, killed if the test fails before it stops it.
-struct Running(Option<std::process::Child>);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Some(c) = self.0.as_mut() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-/// The wireless side's radio on the middlebox's wireless-side veth: 10 Mb/s (`tbf`, its queue
-/// longer than the receiver's window, so that it never overflows) and 1% of the frames lost at
-/// random, each independently (issue 52's setting). The loss is `tc netem loss 1%` where the
-/// kernel has netem; where it has not (this machine's kernel has tbf, htb, the fifos, clsact and
-/// the bpf classifier built in, and no netem, u32, matchall or gact), a classic BPF program on
-/// clsact's egress hook drops it: `ld rand` (`SKF_AD_RANDOM`, linux/filter.h, a fresh
-/// `get_random_u32()` per packet) and, at or above 99% of 2^32, `TC_ACT_SHOT`.
-fn radio(ns: &Namespace, dev: &str) {
-    in_ns(
-        ns,
-        &[
-            "tc", "qdisc", "add", "dev", dev, "root", "handle", "1:", "tbf", "rate", "10mbit",
-            "burst", "1540", "limit", "200000",
-        ],
-    );
-    let netem = Command::new("ip")
-        .args([
-            "netns",
-            "exec",
-            ns.name(),
-            "tc",
-            "qdisc",
-            "add",
-            "dev",
-            dev,
-            "parent",
-            "1:1",
-        ])
-        .args(["handle", "10:", "netem", "loss", "1%"])
-        .output()
-        .expect("tc runs");
-    if netem.status.success() {
-        return;
-    }
-    // 0.99 * 2^32: a random u32 at or above it is 1% of them
-    let threshold = (0.99 * 4_294_967_296.0_f64) as u32;
-    // ld [SKF_AD_OFF + SKF_AD_RANDOM]; jge #threshold, drop, pass; drop: ret #TC_ACT_SHOT; pass: ret #TC_ACT_OK
-    let program = format!("4,32 0 0 4294963256,53 0 1 {threshold},6 0 0 2,6 0 0 0");
-    in_ns(ns, &["tc", "qdisc", "add", "dev", dev, "clsact"]);
-    in_ns(
-        ns,
-        &[
-            "tc", "filter", "add", "dev", dev, "egress", "bpf", "da", "bytecode", &program,
-        ],
-    );
-}
-
-/// A UDP datagram from the sender echoed by the receiver, both unchanged.
-fn udp_echo(b: &Bed) {
-    let rx = {
-        let _in = b.rcv.enter().expect("enter");
-        UdpSocket::bind(SocketAddrV4::new(RECEIVER, 7007)).expect("bind")
-    };
-    let tx = {
-        let _in = b.snd.enter().expect("enter");
-        UdpSocket::bind(SocketAddrV4::new(SENDER, 0)).expect("bind")
-    };
-    for s in [&rx, &tx] {
-        s.set_read_timeout(Some(Duration::from_secs(5)))
-            .expect("timeout");
-    }
-    let payload: Vec<u8> = (0..1000u32).map(|i| (i * 7) as u8).collect();
-    let mut buf = [0u8; 2048];
-    let mut got = None;
-    // netem may drop a try (the loss is on the wireless side's every frame, UDP too)
-    for _ in 0..10 {
-        tx.send_to(&payload, SocketAddrV4::new(RECEIVER, 7007))
-            .expect("send");
-        if let Ok((n, from)) = rx.recv_from(&mut buf) {
-            assert_eq!(&buf[..n], &payload[..], "the datagram arrives unchanged");
-            rx.send_to(&buf[..n], from).expect("echo");
-            if let Ok(n) = tx.recv(&mut buf) {
-                got = Some(buf[..n].to_vec());
-                break;
-            }
-        }
-    }
-    assert_eq!(
-        got.as_deref(),
-        Some(&payload[..]),
-        "the echo arrives unchanged"
-    );
-}
-
-/// An ICMP echo request from the sender answered by the receiver's kernel, its data unchanged
-/// (a raw ICMP socket: what `ping` sends).
-fn icmp_echo(b: &Bed) {
-    let fd = {
-        let _in = b.snd.enter().expect("enter");
-        // SAFETY: a raw ICMP socket, closed below.
-        unsafe { libc::socket(libc::AF_INET, libc::SOCK_RAW, libc::IPPROTO_ICMP) }
-    };
-    assert!(
-        fd >= 0,
-        "a raw ICMP socket: {}",
-        std::io::Error::last_os_error()
-    );
-    let timeout = libc::timeval {
-        tv_sec: 1,
-        tv_usec: 0,
-    };
-    // SAFETY: a valid timeval for SO_RCVTIMEO.
-    unsafe {
-        libc::setsockopt(
-            fd,
-            libc::SOL_SOCKET,
-            libc::SO_RCVTIMEO,
-            (&timeout as *const libc::timeval).cast(),
-            std::mem::size_of::<libc::timeval>() as libc::socklen_t,
-        )
-    };
-    let data: Vec<u8> = (0..56u8).collect();
-    let mut req = vec![8u8, 0, 0, 0, 0x51, 0x7b, 0, 1];
-    req.extend(&data);
-    let sum = req
-        .chunks(2)
-        .map(|c| u32::from(u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)])))
-        .sum::<u32>();
-    let sum = !(((sum & 0xffff) + (sum >> 16)) as u16);
-    req[2..4].copy_from_slice(&sum.to_be_bytes());
-    let to = libc::sockaddr_in {
-        sin_family: libc::AF_INET as libc::sa_family_t,
-        sin_port: 0,
-        sin_addr: libc::in_addr {
-            s_addr: u32::from(RECEIVER).to_be(),
-        },
-        sin_zero: [0; 8],
-    };
-    let mut answered = false;
-    for _ in 0..5 {
-        // SAFETY: req and to are valid for the lengths passed.
-        unsafe {
-            libc::sendto(
-                fd,
-                req.as_ptr().cast(),
-                req.len(),
-                0,
-                (&to as *const libc::sockaddr_in).cast(),
-                std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t,
-            )
-        };
-        let mut buf = [0u8; 1500];
-        // SAFETY: buf is valid for its length.
-        let n = unsafe { libc::recv(fd, buf.as_mut_ptr().cast(), buf.len(), 0) };
-        if n >= 28 {
-            let icmp = &buf[20..n as usize];
-            if icmp[0] == 0 && icmp[4..6] == [0x51, 0x7b] {
-                assert_eq!(&icmp[8..], &data[..], "the echo's data unchanged");
-                answered = true;
-                break;
-            }
-        }
-    }
-    // SAFETY: closing the socket opened above.
-    unsafe { libc::close(fd) };
-    assert!(answered, "the ping is answered through the middlebox");
-}
-
-/// What one transfer through the command showed.
+/// What the transfers through the command showed.
 struct Through {
     /// The counters the command printed at the stop, and its stderr.
     out: String,
     err: String,
+    /// The transfers' time, all of them.
     seconds: f64,
     sender_retransmissions: u32,
 }
 
-/// Starts the command between the middlebox's veths with `agent`, sends a ping and a UDP
-/// datagram, carries a 2 MB Reno transfer (checked intact), asks for the status with SIGUSR1 and
-/// stops the command with SIGINT; checks that the middlebox's qdiscs and interfaces are as they
-/// were.
-fn through(tag: &str, agent: &str, pcap: Option<&std::path::Path>) -> Through {
-    through_with(tag, agent, pcap, Some(Radio), (2 << 20, 64 * 1024))
+/// What one run carries: each connection's bytes and the receiver's buffer, how many
+/// connections (one after another), the radio or not, and whether the middlebox's wired
+/// interface has an address of its own (which the run must leave).
+struct Load {
+    transfer: u64,
+    buffer: u32,
+    connections: u16,
+    radio: bool,
+    address: bool,
+    /// `--relay-memory`, if given.
+    relay_memory: Option<&'static str>,
 }
 
-/// The wireless side's radio ([`radio`]).
-struct Radio;
+/// paper 000's 2 MB over one connection, a 64 KB window, through the radio.
+const ONE_TRANSFER: Load = Load {
+    transfer: 2 << 20,
+    buffer: 64 * 1024,
+    connections: 1,
+    radio: true,
+    address: false,
+    relay_memory: None,
+};
 
-/// [`through`] with the radio or without, `(transfer, receiver's buffer)`.
-fn through_with(
-    tag: &str,
-    agent: &str,
-    pcap: Option<&std::path::Path>,
-    with_radio: Option<Radio>,
-    (transfer, buffer): (u64, u32),
-) -> Through {
-    let b = bed(tag);
-    if with_radio.is_some() {
-        radio(&b.mb, "mbm");
-    }
-    let qdiscs_before = in_ns(&b.mb, &["tc", "qdisc", "show"]);
-    let links_before = in_ns(&b.mb, &["ip", "-d", "link", "show"]);
-    let mut cmd = Command::new("ip");
-    cmd.args(["netns", "exec", b.mb.name(), env!("CARGO_BIN_EXE_snooplab")])
-        .args([
-            "base-station",
-            "--wired",
-            "mbw",
-            "--wireless",
-            "mbm",
-            "--agent",
-            agent,
-        ]);
-    if let Some(dir) = pcap {
-        cmd.arg("--pcap").arg(dir);
-    }
-    let child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("snooplab base-station starts");
-    let mut child = Running(Some(child));
-    std::thread::sleep(Duration::from_millis(500));
-    let promisc = in_ns(&b.mb, &["ip", "-d", "link", "show", "mbm"]);
-    assert!(
-        promisc.contains("promiscuity 1"),
-        "promiscuous while it runs: {promisc}"
-    );
+/// Starts the command between the middlebox's veths with `agent`, sends a ping and a UDP
+/// datagram, carries a 2 MB Reno transfer (checked intact), asks for the status with SIGUSR1 and
+/// stops the command with SIGINT; checks that the middlebox's interfaces are as they were.
+fn through(tag: &str, agent: &str, pcap: Option<&std::path::Path>) -> Through {
+    through_with(tag, agent, pcap, ONE_TRANSFER)
+}
 
-    icmp_echo(&b);
-    udp_echo(&b);
+/// One Reno transfer of `transfer` bytes to port `port`, its bytes checked: (seconds, the
+/// sender's retransmissions).
+fn transfer_intact(b: &Bed, port: u16, transfer: u64, buffer: u32) -> (f64, u32) {
     let stop = AtomicBool::new(false);
     let received = AtomicU64::new(0);
-    let to = SocketAddrV4::new(RECEIVER, 5001);
+    let to = SocketAddrV4::new(RECEIVER, port);
     let rx = Receiver::listen(&b.rcv, to, buffer).expect("the receiver listens");
     let (rx, tx) = std::thread::scope(|s| {
         let r = s.spawn(|| rx.run(&stop, &received));
@@ -409,6 +90,64 @@ fn through_with(
         (transfer, tx.digest),
         "every byte intact"
     );
+    (
+        tx.finished.duration_since(tx.started).as_secs_f64(),
+        tx.tcp_info.total_retrans,
+    )
+}
+
+/// [`through`] with any [`Load`].
+fn through_with(tag: &str, agent: &str, pcap: Option<&std::path::Path>, load: Load) -> Through {
+    let b = bed(tag);
+    if load.radio {
+        radio(&b.mb, "mbm");
+    }
+    if load.address {
+        // TEST-NET-1 (RFC 5737): an address no traffic of the test is for
+        in_ns(&b.mb, &["ip", "addr", "add", "192.0.2.10/32", "dev", "mbw"]);
+    }
+    wait_for_carriers(&b);
+    let before = interfaces_snapshot(&b);
+    let ours = format!("snlbs-{}-{tag}-", std::process::id());
+    let namespaces_before = namespaces_named(&ours);
+    let mut cmd = Command::new("ip");
+    cmd.args(["netns", "exec", b.mb.name(), env!("CARGO_BIN_EXE_snooplab")])
+        .args([
+            "base-station",
+            "--wired",
+            "mbw",
+            "--wireless",
+            "mbm",
+            "--agent",
+            agent,
+        ]);
+    if let Some(dir) = pcap {
+        cmd.arg("--pcap").arg(dir);
+    }
+    if let Some(m) = load.relay_memory {
+        cmd.args(["--relay-memory", m]);
+    }
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("snooplab base-station starts");
+    let mut child = Running(Some(child));
+    std::thread::sleep(Duration::from_millis(500));
+    let promisc = in_ns(&b.mb, &["ip", "-d", "link", "show", "mbm"]);
+    assert!(
+        promisc.contains("promiscuity 1"),
+        "promiscuous while it runs: {promisc}"
+    );
+
+    icmp_echo(&b);
+    udp_echo(&b);
+    let (mut seconds, mut sender_retransmissions) = (0.0, 0);
+    for c in 0..load.connections {
+        let (s, r) = transfer_intact(&b, 5001 + c, load.transfer, load.buffer);
+        seconds += s;
+        sender_retransmissions += r;
+    }
 
     let mut child = child.0.take().expect("the child");
     let pid = child.id() as i32;
@@ -429,21 +168,20 @@ fn through_with(
         "a status line on SIGUSR1"
     );
     assert_eq!(
-        in_ns(&b.mb, &["tc", "qdisc", "show"]),
-        qdiscs_before,
-        "qdiscs as they were"
+        interfaces_snapshot(&b),
+        before,
+        "links, addresses, qdiscs and filters as they were"
     );
-    let after = in_ns(&b.mb, &["ip", "-d", "link", "show"]);
     assert_eq!(
-        promiscuity(&after),
-        promiscuity(&links_before),
-        "interfaces as they were"
+        namespaces_named(&ours),
+        namespaces_before,
+        "no namespace made or removed"
     );
     Through {
         out,
         err,
-        seconds: tx.finished.duration_since(tx.started).as_secs_f64(),
-        sender_retransmissions: tx.tcp_info.total_retrans,
+        seconds,
+        sender_retransmissions,
     }
 }
 
@@ -475,6 +213,89 @@ fn a_transfer_crosses_snoop_between_two_veths_intact_with_local_retransmissions(
     );
 }
 
+/// SPLIT and SPLIT-SMART between the two veths (paper 000 section III-C, a relay per connection
+/// as I-TCP's): three connections one after another through the radio, each carried intact, and
+/// the agent's counters show one relay made for each, none left unsplit.
+#[test]
+#[ignore = "live: needs root and ip netns (scripts/test-all runs it where they exist)"]
+fn split_makes_one_relay_per_connection_and_carries_each_intact() {
+    require_live("split_makes_one_relay_per_connection_and_carries_each_intact");
+    for agent in ["split", "split-smart"] {
+        let t = through_with(
+            agent,
+            agent,
+            None,
+            Load {
+                transfer: 1 << 20,
+                connections: 3,
+                ..ONE_TRANSFER
+            },
+        );
+        assert_eq!(counter(&t.out, "relays"), Some(3), "{}", t.out);
+        // the result per connection: one line each, each with its megabyte relayed
+        let relays: Vec<&str> = t
+            .out
+            .lines()
+            .filter(|l| l.starts_with("base-station: relay 10.77.0.1:"))
+            .collect();
+        assert_eq!(relays.len(), 3, "{}", t.out);
+        for l in relays {
+            let sent = counter(l, "data_bytes_sent").expect("the relay's bytes");
+            assert!(sent >= 1 << 20, "{l}");
+        }
+        assert_eq!(counter(&t.out, "unsplit"), Some(0), "{}", t.out);
+        let relayed = counter(&t.out, "relayed_bytes").expect("the relays' bytes");
+        assert!(relayed >= 3 << 20, "{}", t.out);
+        eprintln!(
+            "{agent}: 3 x 1 MB in {:.2} s, sender retransmissions {}",
+            t.seconds, t.sender_retransmissions
+        );
+    }
+}
+
+/// The relays' memory bound (issue 52 item 1): with `--relay-memory` below one relay's bound no
+/// connection is split; each is forwarded end to end, counted, and still carried intact.
+#[test]
+#[ignore = "live: needs root and ip netns (scripts/test-all runs it where they exist)"]
+fn past_the_relay_memory_a_connection_is_forwarded_end_to_end_and_counted() {
+    require_live("past_the_relay_memory_a_connection_is_forwarded_end_to_end_and_counted");
+    let t = through_with(
+        "unsplit",
+        "split",
+        None,
+        Load {
+            transfer: 512 << 10,
+            connections: 2,
+            relay_memory: Some("64k"),
+            ..ONE_TRANSFER
+        },
+    );
+    assert_eq!(counter(&t.out, "relays"), Some(0), "{}", t.out);
+    assert_eq!(counter(&t.out, "unsplit"), Some(2), "{}", t.out);
+    assert!(!t.out.contains("base-station: relay "), "{}", t.out);
+}
+
+/// Issue 52's "SIGINT leaves no qdisc, address or namespace changed": with an address on the
+/// wired interface and the radio's qdiscs and filter on the wireless one, a run through snoop
+/// stopped by SIGINT leaves both interfaces' `ip -d link`, `ip addr`, `tc qdisc` and `tc filter`
+/// as they were, and the namespaces too (checked in [`through_with`] after every run; here
+/// with an address to keep).
+#[test]
+#[ignore = "live: needs root and ip netns (scripts/test-all runs it where they exist)"]
+fn a_sigint_leaves_links_addresses_qdiscs_and_namespaces_as_they_were() {
+    require_live("a_sigint_leaves_links_addresses_qdiscs_and_namespaces_as_they_were");
+    let t = through_with(
+        "sigint",
+        "snoop",
+        None,
+        Load {
+            address: true,
+            ..ONE_TRANSFER
+        },
+    );
+    assert!(t.out.starts_with("base-station: "), "{}", t.out);
+}
+
 /// The same with the router (`e2e`): the sender recovers every loss itself.
 #[test]
 #[ignore = "live: needs root and ip netns (scripts/test-all runs it where they exist)"]
@@ -500,7 +321,17 @@ fn without_the_agent_the_sender_recovers_every_loss_itself() {
 fn throughput_through_snoop_with_the_loss_off() {
     require_live("throughput_through_snoop_with_the_loss_off");
     let transfer = 256 << 20;
-    let t = through_with("rate", "snoop", None, None, (transfer, 4 << 20));
+    let t = through_with(
+        "rate",
+        "snoop",
+        None,
+        Load {
+            transfer,
+            buffer: 4 << 20,
+            radio: false,
+            ..ONE_TRANSFER
+        },
+    );
     eprintln!(
         "snoop, no loss: {:.0} Mb/s ({:.2} s)",
         transfer as f64 * 8.0 / t.seconds / 1e6,
@@ -529,8 +360,21 @@ fn bad_interfaces_and_agents_are_refused_in_one_line() {
             "needs two interfaces",
         ),
         (
-            &["--wired", "lo", "--wireless", "x", "--agent", "split"][..],
-            "splits connections",
+            &["--wired", "lo", "--wireless", "x", "--relay-memory", "1M"][..],
+            "agent 'snoop' makes none",
+        ),
+        (
+            &[
+                "--wired",
+                "lo",
+                "--wireless",
+                "x",
+                "--agent",
+                "split",
+                "--relay-memory",
+                "2048G",
+            ][..],
+            "more than 1T",
         ),
         (
             &["--wired", "lo", "--wireless", "x", "--agent", "nope"][..],

@@ -106,6 +106,8 @@ pub(crate) struct TunDriver<'a> {
     fds: Vec<RawFd>,
     ready: Vec<bool>,
     clock: Instant,
+    /// The clock's last reading: an event due by then is due now, without reading it again.
+    last_now: Time,
     stop: Stop<'a>,
     next_tick: Time,
     /// Read, not yet taken by the loop: at most a batch per device.
@@ -134,6 +136,7 @@ impl<'a> TunDriver<'a> {
             fds,
             devices,
             clock,
+            last_now: 0,
             next_tick: stop.tick_every,
             stop,
             inbox: VecDeque::new(),
@@ -184,6 +187,9 @@ impl<'a> TunDriver<'a> {
 
     fn read_device(&mut self, i: usize) {
         let (node, tun) = self.devices[i];
+        // one clock reading per batch: a packet that came while the batch was being read is
+        // stamped those few microseconds early, never before an event already handled
+        let at = self.now();
         for _ in 0..READ_BATCH {
             let n = match tun.recv(&mut self.buf) {
                 Ok(Some(n)) => n,
@@ -194,11 +200,10 @@ impl<'a> TunDriver<'a> {
                     return;
                 }
             };
-            let at = self.now();
             let c = &mut self.counters;
             c.packets_in += 1;
             c.bytes_in += n as u64;
-            match SimPacket::from_wire(self.buf[..n].to_vec()) {
+            match SimPacket::from_wire(&self.buf[..n]) {
                 Ok(p) => {
                     c.passed_non_tcp += u64::from(!p.is_tcp());
                     self.traffic[i].packets_in += 1;
@@ -217,7 +222,10 @@ impl Driver for TunDriver<'_> {
 
     fn next<E>(&mut self, queue: &mut EventQueue<E>) -> Step<E> {
         loop {
-            let now = self.now();
+            // a run of events all due by the last reading is served at one reading of the clock
+            let due = queue.next_time().is_some_and(|t| t <= self.last_now);
+            let now = if due { self.last_now } else { self.now() };
+            self.last_now = now;
             if self.must_end(now) {
                 return Step::End;
             }

@@ -36,13 +36,17 @@ pub enum Reject {
 
 impl SimPacket {
     /// A packet as a host wrote it: IPv4/TCP with its header view, other IPv4 with only its
-    /// addresses (for routing), anything else rejected. Never panics, whatever the bytes.
-    pub fn from_wire(bytes: Vec<u8>) -> Result<SimPacket, Reject> {
-        let (seg, tcp) = match classify(&bytes)? {
+    /// addresses (for routing), anything else rejected. Never panics, whatever the bytes. The
+    /// bytes are copied once, into the packet's shared buffer (a `Vec` too: an `Arc<[u8]>` keeps
+    /// its counts before the bytes, so it never takes over a `Vec`'s buffer), so a caller reading
+    /// into a buffer of its own passes a slice of it.
+    pub fn from_wire(bytes: impl AsRef<[u8]>) -> Result<SimPacket, Reject> {
+        let bytes = bytes.as_ref();
+        let (seg, tcp) = match classify(bytes)? {
             Some(seg) => (seg, true),
-            None => (addresses_only(&bytes), false),
+            None => (addresses_only(bytes), false),
         };
-        Ok(SimPacket::with_raw(seg, bytes.into(), tcp))
+        Ok(SimPacket::with_raw(seg, Arc::from(bytes), tcp))
     }
 
     fn with_raw(seg: Segment, bytes: Arc<[u8]>, tcp: bool) -> SimPacket {
@@ -254,10 +258,7 @@ mod tests {
         let mut v6 = tcp.clone();
         v6[0] = 0x60;
         assert_eq!(SimPacket::from_wire(v6), Err(Reject::NotIpv4));
-        assert_eq!(
-            SimPacket::from_wire(tcp[..30].to_vec()),
-            Err(Reject::Malformed)
-        );
+        assert_eq!(SimPacket::from_wire(&tcp[..30]), Err(Reject::Malformed));
         assert_eq!(SimPacket::from_wire(Vec::new()), Err(Reject::Malformed));
     }
 

@@ -1,30 +1,120 @@
 //! Which agent the middlebox runs: a name a scenario file gives a node (`NODE_AGENTS`: router,
 //! snoop-002, ...) or a protocol's (`snooplab protocols`: ll, ll-tcp-aware alias snoop, bs-eln,
-//! bs-nack, e2e), made by the simulator's factory for agents that work on real packets
-//! (`snooplab_sim::agents::forwarding_agent`), with the constants it gives them.
+//! bs-nack, e2e, split, split-smart). The agents that work on any packet come from the
+//! simulator's factory (`snooplab_sim::agents::forwarding_agent`) with the constants it gives
+//! them; a split base station is made here, for the interfaces it sits between
+//! ([`SplitSettings`]).
 
-use snooplab_proto::agent::Agent;
+use snooplab_proto::agent::split::DEFAULT_RELAY_MEMORY;
+use snooplab_proto::agent::{Agent, SplitAgent, SplitConfig};
+use snooplab_proto::tcp::RecoveryPolicy;
 use snooplab_sim::agents::forwarding_agent;
 use snooplab_sim::packet::SimPacket;
 use snooplab_sim::protocol::{AgentKind, Protocol, NODE_AGENTS};
 
-/// The agent named `name`, or why it cannot run between two interfaces.
-pub fn agent_named(name: &str) -> Result<Box<dyn Agent<SimPacket>>, String> {
-    let kind = NODE_AGENTS
+/// The largest relay memory taken (1 TiB), as a scenario file's `relay-memory`: a bound that is
+/// only allocated as connections come, but one past any machine's memory is a mistake.
+pub const RELAY_MEMORY_MAX: u64 = 1 << 40;
+/// IPv4's and TCP's headers without options (RFC 791, RFC 9293 section 3.1): what an interface's
+/// MTU leaves a segment (RFC 9293 section 3.7.1, the MSS a host offers is the MTU less these).
+const IP_TCP_HEADERS: u32 = 40;
+
+/// What a split base station between two interfaces is made with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SplitSettings {
+    /// The smaller of the two interfaces' MTUs: each relay's halves offer and send segments of
+    /// it less the headers.
+    pub mtu: u32,
+    /// The most bytes all relays may hold together (`--relay-memory`).
+    pub relay_memory: u64,
+}
+
+impl Default for SplitSettings {
+    /// Ethernet's MTU (RFC 894: 1500 bytes) and the simulator's default relay memory.
+    fn default() -> Self {
+        SplitSettings {
+            mtu: 1500,
+            relay_memory: DEFAULT_RELAY_MEMORY,
+        }
+    }
+}
+
+/// The kind of agent named `name`, or why there is none.
+pub fn agent_kind(name: &str) -> Result<AgentKind, String> {
+    NODE_AGENTS
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, k)| *k)
         .or_else(|| Protocol::parse(name).ok().map(Protocol::agent))
-        .ok_or_else(|| format!("unknown agent '{name}' (the middlebox runs: {})", names()))?;
-    if let AgentKind::Split { .. } = kind {
+        .ok_or_else(|| format!("unknown agent '{name}' (the middlebox runs: {})", names()))
+}
+
+/// The agent of kind `kind`; a split one made with `split`.
+pub fn make_agent(
+    kind: AgentKind,
+    split: SplitSettings,
+) -> Result<Box<dyn Agent<SimPacket>>, String> {
+    if let AgentKind::Split { smart } = kind {
+        return Ok(Box::new(SplitAgent::new(split_config(smart, split)?)));
+    }
+    forwarding_agent(kind).ok_or_else(|| format!("agent {kind:?} does not run on real packets"))
+}
+
+/// The agent named `name` with the default settings (an Ethernet MTU).
+pub fn agent_named(name: &str) -> Result<Box<dyn Agent<SimPacket>>, String> {
+    make_agent(agent_kind(name)?, SplitSettings::default())
+}
+
+/// Paper 000's split base station (section III-C: a 64 KB relay buffer; Reno, or SMART towards
+/// the mobile host), its relays' BSD TCPs as the simulator's (BSD/OS 2.1, the paper's hosts), with
+/// what a real box needs besides: segments of the interfaces' MTU, the relays' memory bound, and
+/// initial sequence numbers and timer phases drawn at random (a reading of RFC 9293 section
+/// 3.4.1 and RFC 6528: not a clock and a hash of the connection, but unpredictable across runs,
+/// each relay's offset from them by `split_relay.rs`'s spacing).
+fn split_config(smart: bool, s: SplitSettings) -> Result<SplitConfig, String> {
+    let mss = s
+        .mtu
+        .checked_sub(IP_TCP_HEADERS)
+        .filter(|m| *m >= 536)
+        .ok_or_else(|| {
+            format!(
+            "an MTU of {} is too small for a split relay (TCP's least segment, 536 bytes, needs \
+             576: RFC 9293 section 3.7.1)",
+            s.mtu
+        )
+        })?;
+    if s.relay_memory > RELAY_MEMORY_MAX {
         return Err(format!(
-            "agent '{name}' splits connections, and a split relay is made for one connection \
-             known in advance, not for every connection that crosses an interface (issue 52 \
-             item 1); the middlebox runs: {}",
-            names()
+            "--relay-memory {} is more than 1T (the relays' bound, not an allocation)",
+            s.relay_memory
         ));
     }
-    forwarding_agent(kind).ok_or_else(|| format!("agent '{name}' does not run on real packets"))
+    let policy = if smart {
+        RecoveryPolicy::SMART
+    } else {
+        RecoveryPolicy::RENO
+    };
+    let mut cfg = SplitConfig::paper000(mss, policy);
+    cfg.max_memory = s.relay_memory;
+    for t in [&mut cfg.wired, &mut cfg.wireless] {
+        t.timers.slow_phase = random_u64() % t.timers.slow_tick.max(1);
+        t.timers.fast_phase = random_u64() % t.timers.fast_tick.max(1);
+        t.iss = random_u64() as u32;
+    }
+    Ok(cfg)
+}
+
+/// Eight random bytes from the kernel (getrandom(2)); the clock's nanoseconds if it has none.
+fn random_u64() -> u64 {
+    let mut b = [0u8; 8];
+    // SAFETY: b is valid for its 8 bytes.
+    let n = unsafe { libc::getrandom(b.as_mut_ptr().cast(), b.len(), 0) };
+    if n == 8 {
+        return u64::from_ne_bytes(b);
+    }
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// The names [`agent_named`] takes.
@@ -32,7 +122,7 @@ pub fn names() -> String {
     let mut out: Vec<String> = Vec::new();
     for p in Protocol::ALL {
         let kind = p.agent();
-        if matches!(kind, AgentKind::Split { .. }) || out.iter().any(|n| n == p.name()) {
+        if out.iter().any(|n| n == p.name()) {
             continue;
         }
         // one name per agent: the first protocol that has it
@@ -57,7 +147,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn snoop_and_the_node_agents_run_and_split_is_refused_in_one_line() {
+    fn every_agent_runs_and_an_unknown_one_is_refused_in_one_line() {
         for name in [
             "snoop",
             "ll-tcp-aware",
@@ -66,11 +156,42 @@ mod tests {
             "bs-eln",
             "bs-nack",
             "snoop-002",
+            "split",
+            "split-smart",
         ] {
             assert!(agent_named(name).is_ok(), "{name}");
         }
-        let e = agent_named("split").err().unwrap();
-        assert!(e.contains("splits connections") && !e.contains('\n'), "{e}");
-        assert!(agent_named("nope").err().unwrap().contains("snoop"));
+        let e = agent_named("nope").err().unwrap();
+        assert!(
+            e.contains("snoop") && e.contains("split") && !e.contains('\n'),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_split_relay_sends_segments_of_the_mtu_within_the_memory_bound() {
+        let cfg = split_config(
+            true,
+            SplitSettings {
+                mtu: 9000,
+                relay_memory: 1 << 20,
+            },
+        )
+        .unwrap();
+        assert_eq!((cfg.wired.mss, cfg.wireless.mss), (8960, 8960));
+        assert_eq!(cfg.max_memory, 1 << 20);
+        assert_eq!(cfg.wireless.policy, RecoveryPolicy::SMART);
+        let small = SplitSettings {
+            mtu: 500,
+            ..SplitSettings::default()
+        };
+        assert!(split_config(false, small)
+            .unwrap_err()
+            .contains("too small"));
+        let huge = SplitSettings {
+            relay_memory: 2 << 40,
+            ..SplitSettings::default()
+        };
+        assert!(split_config(false, huge).unwrap_err().contains("1T"));
     }
 }

@@ -15,15 +15,11 @@ use snooplab_proto::Time;
 use snooplab_sim::capture::{PcapWriter, Sink, LINKTYPE_ETHERNET};
 use snooplab_sim::packet::SimPacket;
 
+use super::batch::{Origin, Outgoing, Slots};
 use super::device::FrameDevice;
 use super::ethernet::{self, Headers};
 use crate::sys;
 
-/// Frames read from one side before the other is looked at.
-const READ_BATCH: usize = 64;
-/// The largest frame read: an MTU of 9000 (jumbo frames) and its header, with room to spare.
-/// A larger read is a GRO or LRO super-frame (see [`SideCounters::oversize`]).
-const MAX_FRAME: usize = 16384;
 /// The longest sleep: how often the loop looks at its stop and status requests when no frame
 /// comes and the agent wants no timer.
 pub const IDLE_WAKE: Time = 50 * MS;
@@ -56,8 +52,9 @@ pub struct SideCounters {
     pub tcp_in: u64,
     /// ... of them anything else, passed to the other side unchanged.
     pub passed_in: u64,
-    /// Frames larger than the bridge reads (a GRO or LRO super-frame: turn them off on the
-    /// interface, `ethtool -K IFACE gro off lro off`), dropped.
+    /// Frames larger than the bridge reads (the interface's MTU and an Ethernet header with a
+    /// VLAN tag: a GRO or LRO super-frame; turn them off on the interface, `ethtool -K IFACE gro
+    /// off lro off`), dropped.
     pub oversize: u64,
     /// Frames written on it: passed unchanged from the other side, and the agent's.
     pub passed_out: u64,
@@ -74,8 +71,10 @@ pub struct Bridge<D: FrameDevice> {
     agent: Box<dyn Agent<SimPacket>>,
     headers: Headers,
     clock: Instant,
-    buf: Vec<u8>,
-    out: Vec<u8>,
+    /// Where a batch of frames is read.
+    slots: Slots,
+    /// What waits to be written on each side, written at the end of each batch or timer.
+    outgoing: [Outgoing; 2],
     pub counters: [SideCounters; 2],
     /// Each interface's frames, read and written, as pcaps (`--pcap`).
     captures: Option<[PcapWriter<Sink>; 2]>,
@@ -114,8 +113,8 @@ impl<D: FrameDevice> Bridge<D> {
             agent,
             headers: Headers::default(),
             clock: Instant::now(),
-            buf: vec![0; MAX_FRAME],
-            out: Vec::with_capacity(MAX_FRAME),
+            slots: Slots::default(),
+            outgoing: [Outgoing::default(), Outgoing::default()],
             counters: [SideCounters::default(); 2],
             captures: None,
             capture_error: None,
@@ -169,45 +168,42 @@ impl<D: FrameDevice> Bridge<D> {
         if self.agent.poll_timeout().is_some_and(|t| t <= now) {
             self.agent.on_timeout(now);
             self.flush(now);
+            self.send_queued();
         }
     }
 
-    /// Reads what waits on `side` (at most a batch) and hands each frame on.
+    /// Reads what waits on `side` (at most a batch), hands each frame on, and writes what that
+    /// made.
     pub fn read_side(&mut self, side: usize) -> Result<(), String> {
-        for _ in 0..READ_BATCH {
-            let n = match self.devices[side].recv(&mut self.buf) {
-                Ok(Some(n)) => n,
-                Ok(None) => break,
-                Err(e) => return Err(format!("reading {}: {e}", self.devices[side].name())),
-            };
-            let now = self.now();
-            self.on_frame(side, n, now);
+        let mut slots = std::mem::replace(&mut self.slots, Slots::none());
+        slots.clear();
+        let read = self.devices[side].recv_batch(&mut slots);
+        let now = self.now();
+        for i in 0..slots.len() {
+            self.on_frame(side, slots.real_len(i), slots.frame(i), now);
         }
-        Ok(())
+        self.slots = slots;
+        self.send_queued();
+        read.map_err(|e| format!("reading {}: {e}", self.devices[side].name()))
     }
 
-    /// The frame of `len` bytes in the read buffer arrived on `side` at `now`.
-    fn on_frame(&mut self, side: usize, len: usize, now: Time) {
+    /// `frame`, of real length `len` (longer than `frame` if it was cut), arrived on `side` at
+    /// `now`.
+    fn on_frame(&mut self, side: usize, len: usize, frame: &[u8], now: Time) {
         let c = &mut self.counters[side];
         c.frames_in += 1;
-        if len > self.buf.len() {
+        if len > frame.len() {
             c.oversize += 1;
             return;
         }
-        let frame = &self.buf[..len];
         record(&mut self.captures, &mut self.capture_error, side, frame);
-        let tcp = ethernet::ipv4_of(frame).and_then(|ip| match SimPacket::from_wire(ip.to_vec()) {
+        let tcp = ethernet::ipv4_of(frame).and_then(|ip| match SimPacket::from_wire(ip) {
             Ok(p) if p.is_tcp() => Some((ip, p)),
             _ => None,
         });
         let Some((ip, packet)) = tcp else {
             c.passed_in += 1;
-            let other = 1 - side;
-            let r = self.devices[other].send(frame);
-            if r.is_ok() {
-                record(&mut self.captures, &mut self.capture_error, other, frame);
-            }
-            count_write(&mut self.counters[other], r, |c| c.passed_out += 1);
+            self.outgoing[1 - side].push(&[], frame, Origin::Passed);
             return;
         };
         c.tcp_in += 1;
@@ -216,7 +212,7 @@ impl<D: FrameDevice> Bridge<D> {
         self.flush(now);
     }
 
-    /// Sends everything the agent has to send, each packet on the side its port names.
+    /// Queues everything the agent has to send, each packet for the side its port names.
     fn flush(&mut self, now: Time) {
         while let Some(tx) = self.agent.poll_transmit(now) {
             let side = side_of(tx.port);
@@ -226,14 +222,38 @@ impl<D: FrameDevice> Bridge<D> {
                 self.counters[side].no_header += 1;
                 continue;
             };
-            self.out.clear();
-            self.out.extend_from_slice(&header);
-            self.out.extend_from_slice(&bytes);
-            let r = self.devices[side].send(&self.out);
-            if r.is_ok() {
-                record(&mut self.captures, &mut self.capture_error, side, &self.out);
+            self.outgoing[side].push(&header, &bytes, Origin::Agent);
+        }
+    }
+
+    /// Writes every queued frame, a batch per call, each side's in the order queued; a frame the
+    /// interface refuses is counted and dropped, and the rest still go.
+    fn send_queued(&mut self) {
+        for side in [WIRED, WIRELESS] {
+            let out = &self.outgoing[side];
+            let c = &mut self.counters[side];
+            let mut i = 0;
+            while i < out.len() {
+                let Ok(n) = self.devices[side].send_batch(out, i) else {
+                    c.write_errors += 1;
+                    i += 1;
+                    continue;
+                };
+                for j in i..(i + n).min(out.len()) {
+                    record(
+                        &mut self.captures,
+                        &mut self.capture_error,
+                        side,
+                        out.frame(j),
+                    );
+                    match out.origin(j) {
+                        Origin::Passed => c.passed_out += 1,
+                        Origin::Agent => c.agent_out += 1,
+                    }
+                }
+                i += n;
             }
-            count_write(&mut self.counters[side], r, |c| c.agent_out += 1);
+            self.outgoing[side].clear();
         }
     }
 
@@ -274,12 +294,5 @@ impl<D: FrameDevice> Bridge<D> {
             }
         }
         Ok(())
-    }
-}
-
-fn count_write(c: &mut SideCounters, r: std::io::Result<()>, ok: impl FnOnce(&mut SideCounters)) {
-    match r {
-        Ok(()) => ok(c),
-        Err(_) => c.write_errors += 1,
     }
 }

@@ -55,6 +55,11 @@ fn frame(dst: [u8; 6], src: [u8; 6], ethertype: u16, payload: &[u8]) -> Vec<u8> 
 
 /// A TCP segment of the connection fh:40000 -> mh:5001 (or back), framed.
 fn tcp(down: bool, seq: u32, ack: u32, len: u32) -> Vec<u8> {
+    tcp_flags(down, seq, ack, len, Flags::ACK)
+}
+
+/// [`tcp`] with `flags`.
+fn tcp_flags(down: bool, seq: u32, ack: u32, len: u32, flags: Flags) -> Vec<u8> {
     let (a, b) = (
         Endpoint {
             addr: FH,
@@ -75,7 +80,7 @@ fn tcp(down: bool, seq: u32, ack: u32, len: u32) -> Vec<u8> {
         dst,
         seq: Seq(seq),
         ack: Seq(ack),
-        flags: Flags::ACK,
+        flags,
         window: 32768,
         len,
         ..Segment::default()
@@ -228,4 +233,36 @@ fn an_ipv4_packet_the_parser_rejects_passes_unchanged_past_the_agent() {
     assert_eq!(sent(&b, WIRELESS), [bad]);
     assert_eq!(b.counters[WIRED].passed_in, 1);
     assert_eq!(b.agent().counters().get("forwarded"), 0);
+}
+
+/// A split relay terminates the connection at its SYN (paper 000 section III-C, one relay per
+/// connection): it answers the fixed host's SYN itself, from the mobile host's address, and opens
+/// its own connection to the mobile host. Neither packet has a frame of its own to copy a header
+/// from: the answer takes the SYN's header with its MAC addresses swapped, the relay's SYN the
+/// SYN's own.
+#[test]
+fn a_split_relay_answers_a_syn_and_opens_its_own_with_the_learned_headers() {
+    let mut b = bridge("split");
+    let syn = tcp_flags(true, 1000, 0, 0, Flags::SYN);
+    arrive(&mut b, WIRED, syn.clone());
+    assert_eq!(b.agent().counters().get("relays"), 1);
+    let parse = |f: &[u8]| wire::parse_headers(&f[14..]).expect("a TCP packet").seg;
+    let [answer] = sent(&b, WIRED) else {
+        panic!("one answer to the fixed host: {:?}", sent(&b, WIRED));
+    };
+    assert_eq!(&answer[..12], &[FH_MAC, MH_MAC].concat()[..]);
+    let a = parse(answer);
+    assert!(a.flags.contains(Flags::SYN | Flags::ACK), "{a:?}");
+    assert_eq!((a.src.addr, a.dst.addr, a.ack), (MH, FH, Seq(1001)));
+    let [open] = sent(&b, WIRELESS) else {
+        panic!("one SYN to the mobile host: {:?}", sent(&b, WIRELESS));
+    };
+    assert_eq!(&open[..14], &syn[..14]);
+    let o = parse(open);
+    assert!(
+        o.flags.contains(Flags::SYN) && !o.flags.contains(Flags::ACK),
+        "{o:?}"
+    );
+    assert_eq!((o.src.addr, o.dst.addr), (FH, MH));
+    assert_eq!(b.counters[WIRED].agent_out, 1);
 }

@@ -34,6 +34,28 @@ pub fn ipv4_of(frame: &[u8]) -> Option<&[u8]> {
     Some(&ip[..total.clamp(20, ip.len())])
 }
 
+/// The TPID of an IEEE 802.1Q tag, and the one a packet socket means when it names none.
+pub const ETHERTYPE_VLAN: u16 = 0x8100;
+/// An IEEE 802.1Q tag's length: its TPID and TCI.
+pub const VLAN_TAG: usize = 4;
+
+/// `frame` written into `out` with the VLAN tag (`tpid`, `tci`) back after its two MAC addresses
+/// (IEEE 802.1Q): an interface that takes tags off in hardware (VLAN offload) hands a packet socket
+/// the frame without its tag and the tag beside it (packet(7): `tp_vlan_tci`, libpcap puts it back
+/// the same way), and a bridge must pass the frame on as it came. The length written; `None` if
+/// `out` is too small or the frame shorter than its MAC addresses.
+pub fn with_vlan_tag(frame: &[u8], (tpid, tci): (u16, u16), out: &mut [u8]) -> Option<usize> {
+    let len = frame.len() + VLAN_TAG;
+    if frame.len() < 12 || out.len() < len {
+        return None;
+    }
+    out[..12].copy_from_slice(&frame[..12]);
+    out[12..14].copy_from_slice(&tpid.to_be_bytes());
+    out[14..16].copy_from_slice(&tci.to_be_bytes());
+    out[16..len].copy_from_slice(&frame[12..]);
+    Some(len)
+}
+
 /// The (source, destination) IPv4 addresses of a packet at least 20 bytes long.
 pub fn addresses(ip: &[u8]) -> Option<(u32, u32)> {
     let src = u32::from_be_bytes(ip.get(12..16)?.try_into().ok()?);
@@ -115,6 +137,30 @@ mod tests {
         assert_eq!(ipv4_of(&frame(1, 2, 0x0806, &[0; 28])), None); // ARP
         assert_eq!(ipv4_of(&frame(1, 2, 0x8100, &ip(1, 2, 20))), None); // VLAN tag
         assert_eq!(ipv4_of(&frame(1, 2, 0x86dd, &[0; 40])), None); // IPv6
+    }
+
+    #[test]
+    fn a_tag_taken_off_goes_back_after_the_mac_addresses() {
+        let untagged = frame(1, 2, ETHERTYPE_IPV4, &[0x45, 9]);
+        let mut out = [0u8; 64];
+        let n = with_vlan_tag(&untagged, (ETHERTYPE_VLAN, 0x2007), &mut out).unwrap();
+        let tagged = [
+            &[1u8; 6][..],
+            &[2; 6],
+            &[0x81, 0x00, 0x20, 0x07],
+            &[0x08, 0x00, 0x45, 9],
+        ]
+        .concat();
+        assert_eq!(&out[..n], &tagged[..]);
+        assert_eq!(
+            ipv4_of(&out[..n]),
+            None,
+            "a tagged frame is not read as IPv4"
+        );
+        assert_eq!(
+            with_vlan_tag(&untagged, (ETHERTYPE_VLAN, 1), &mut out[..17]),
+            None
+        );
     }
 
     #[test]

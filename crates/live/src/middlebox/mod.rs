@@ -16,20 +16,26 @@
 //!   side is configured (a router needs the two sides in different subnets and the hosts' routes
 //!   through it). TPROXY terminates connections in the box's own TCP, which is what a split
 //!   connection wants and nothing else does (snoop must see and resend the hosts' own segments).
+//! - A split connection needs no TPROXY either: the split agent answers each host with the
+//!   other's addresses (as I-TCP does), so its relays' segments are ordinary frames between the
+//!   two hosts, framed with the link-layer headers learned for them.
 //! - It leaves the machine as it was: no address, route, iptables rule, qdisc or bridge device is
 //!   made; the interfaces' promiscuous mode belongs to the sockets and ends with them.
 //!
-//! What it costs: every frame crosses user space (a copy each way), and the interfaces must hand
-//! over frames as they were on the wire (GRO and LRO off: a merged super-frame is dropped and
-//! counted). The simulator's engine is not in this path: its network routes by address, and a
+//! What it costs: every frame crosses user space (the kernel copies it into a ring shared with
+//! the bridge, `ring.rs`, and the bridge's write copies it out; a batch per system call,
+//! `batch.rs`), and the interfaces must hand over frames as they were on the wire (GRO and LRO
+//! off: a merged super-frame is dropped and counted). The simulator's engine is not in this path: its network routes by address, and a
 //! transparent bridge has no addresses to route by; the agents are the engine's own objects,
 //! made by its factory (`agent_choice.rs`), driven through the same four calls.
 
 pub mod af_packet;
 pub mod agent_choice;
+pub mod batch;
 pub mod bridge;
 pub mod device;
 pub mod ethernet;
+pub mod ring;
 pub mod signals;
 pub mod status;
 

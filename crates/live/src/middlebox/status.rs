@@ -1,8 +1,13 @@
 //! The middlebox's status line: what crossed each interface and the agent's own counters, by the
 //! names the simulator's results give them.
 
+use std::net::Ipv4Addr;
+
+use snooplab_proto::agent::{Agent, RelayReport};
+use snooplab_proto::segment::Endpoint;
 use snooplab_proto::time::as_secs_f64;
 use snooplab_proto::Time;
+use snooplab_sim::packet::SimPacket;
 
 use super::bridge::{Bridge, WIRED, WIRELESS};
 use super::device::FrameDevice;
@@ -38,6 +43,36 @@ pub fn status_line<D: FrameDevice>(bridge: &Bridge<D>, elapsed: Time) -> String 
         agent.join(" "),
         held.held_segments,
         held.held_bytes
+    )
+}
+
+/// A split base station's result per connection, one line each (the newest first: those relayed
+/// now, then those closed, as many as the agent remembers): the connection as its opener
+/// numbered it, and what the relay's sender towards the other host did. Nothing for an agent
+/// that relays no connection.
+pub fn connection_lines(agent: &dyn Agent<SimPacket>) -> Vec<String> {
+    let Some(relay) = agent.relay() else {
+        return Vec::new();
+    };
+    relay.reports().iter().map(connection_line).collect()
+}
+
+fn connection_line(r: &RelayReport) -> String {
+    let end = |e: &Endpoint| format!("{}:{}", Ipv4Addr::from(e.addr), e.port);
+    let s = &r.sender;
+    let gave_up = r.gave_up.map_or(String::new(), |(at, held)| {
+        format!(" gave_up_at={:.3}s held_bytes={held}", as_secs_f64(at))
+    });
+    format!(
+        "base-station: relay {} -> {}: data_bytes_sent={} data_segments_sent={} \
+         retransmitted_segments={} timeouts={} fast_retransmits={}{gave_up}",
+        end(&r.endpoints.0),
+        end(&r.endpoints.1),
+        s.data_bytes_sent,
+        s.data_segs_sent,
+        s.rexmt_segs,
+        s.timeouts,
+        s.fast_retransmits
     )
 }
 
