@@ -8,7 +8,7 @@ use snooplab_proto::Time;
 
 use super::Simulation;
 use crate::invariants::InvariantReport;
-use crate::metrics::{FlowResult, Latencies, ObjectResult, PageResult, PagesResult};
+use crate::metrics::{FlowResult, PagesResult};
 use crate::network::{FlowId, Network};
 use crate::nodes::{AppCounters, Browser};
 use crate::observer::Observe;
@@ -125,65 +125,20 @@ impl<O: Observe> Simulation<O> {
         let FlowWorkload::Pages(ps) = &spec.workload else {
             return None;
         };
-        let mut per_page = Vec::new();
-        let mut per_object = Vec::new();
-        let (mut page_lat, mut object_lat) = (Vec::new(), Vec::new());
-        for (i, p) in pages.iter().enumerate() {
-            let page = ps.page(net.seed, i as u64);
-            let mut last: Option<Time> = Some(p.started);
-            for (k, o) in p.objects.iter().enumerate() {
-                let t = o.times;
-                let secs = |d: Option<Time>| d.map(as_secs_f64);
-                let done = if o.failed { None } else { t.done };
-                last = last.zip(done).map(|(a, b)| a.max(b));
-                if let Some(d) = t.completion_time().filter(|_| !o.failed) {
-                    object_lat.push(d);
-                }
-                let size = page.objects.get(k).copied();
-                per_object.push(ObjectResult {
-                    page: i as u32,
-                    object: k as u32,
-                    request_bytes: size.map_or(0, |s| s.request_bytes),
-                    response_bytes: size.map_or(0, |s| s.reply_bytes),
-                    asked_s: as_secs_f64(t.asked),
-                    connect_s: secs(t.connect_time()),
-                    first_byte_s: secs(t.first_byte_time()),
-                    complete_s: secs(t.completion_time()).filter(|_| !o.failed),
-                    failed: o.failed,
-                });
-            }
-            let latency = last.map(|l| l - p.started);
-            if let Some(l) = latency {
-                page_lat.push(l);
-            }
-            per_page.push(PageResult {
-                page: i as u32,
-                started_s: as_secs_f64(p.started),
-                objects: p.objects.len() as u32,
-                latency_s: latency.map(as_secs_f64),
-            });
-        }
+        let fetched =
+            PagesResult::of_records(u64::from(ps.pages), |i| ps.page(net.seed, i), pages);
         let mut inv = InvariantReport {
-            complete: pages.len() == ps.pages as usize
-                && per_page.iter().all(|p| p.latency_s.is_some()),
+            complete: fetched.pages_completed == u64::from(ps.pages),
             ..InvariantReport::default()
         };
         if !inv.complete {
             inv.note(format!(
                 "{} of {} pages fetched whole",
-                page_lat.len(),
-                ps.pages
+                fetched.pages_completed, ps.pages
             ));
         }
         all.merge(&inv, &spec.name);
-        let objects = per_object.len() as u64;
         let result = PagesResult {
-            pages: u64::from(ps.pages),
-            pages_completed: page_lat.len() as u64,
-            objects,
-            objects_completed: object_lat.len() as u64,
-            page_latency: Latencies::of(page_lat),
-            object_latency: Latencies::of(object_lat),
             connections: client.connections,
             syn_timeouts: client.handshake_timeouts,
             client_timeouts: client.timeouts,
@@ -191,8 +146,7 @@ impl<O: Observe> Simulation<O> {
             server_timeouts: server.timeouts,
             server_fast_retransmits: server.fast_retransmits,
             server_retransmitted_segments: server.retransmitted_segments,
-            per_page,
-            per_object,
+            ..fetched
         };
         // from the flow's start to its last object's last byte (or the run's end, if one failed)
         let end = if inv.complete {
