@@ -213,10 +213,9 @@ mod tests {
         let text = include_str!("../../../examples/web-pages-snoop.toml");
         let scenario = |extra: &str| {
             let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32 * 1024, 1);
-            let file = snooplab_sim::scenario::ScenarioFile::parse(&text.replace(
-                "name = \"mh\"\n",
-                &format!("name = \"mh\"\n{extra}"),
-            ))
+            let file = snooplab_sim::scenario::ScenarioFile::parse(
+                &text.replace("name = \"mh\"\n", &format!("name = \"mh\"\n{extra}")),
+            )
             .unwrap_or_else(|e| panic!("{e}"));
             file.apply(&mut sc).unwrap_or_else(|e| panic!("{e}"));
             sc

@@ -333,6 +333,18 @@ pub fn report(
             web_flow(net, f, w, &hosts, (&mut r, &mut l));
             l.cc = cfg.cc.name().into();
             r.host = format!("linux-{}", cfg.profile.name());
+            // the engine ran no browser on kernel hosts, and noted that no page was fetched
+            // (`sim/src/run/web.rs`): the flow's own note replaces it
+            let engine_note = format!(
+                "0 of {} pages fetched whole",
+                r.pages.as_ref().map_or(0, |p| p.pages)
+            );
+            run.invariants
+                .messages
+                .retain(|m| !m.ends_with(&engine_note));
+            for m in &r.invariants.messages {
+                run.invariants.note(format!("{}: {m}", r.flow));
+            }
         }
         run.flows.push(r);
         live_flows.push(l);

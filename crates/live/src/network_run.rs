@@ -137,7 +137,9 @@ fn carry(
     let stop = AtomicBool::new(false);
     let finished = AtomicUsize::new(0);
     let received: Vec<AtomicU64> = net.flows.iter().map(|_| AtomicU64::new(0)).collect();
-    let total: u64 = net.flows.iter().map(|f| f.transfer).sum();
+    let total: u64 = (0..net.flows.len())
+        .map(|f| web::flow::reply_bytes(net, f).unwrap_or(net.flows[f].transfer))
+        .sum();
     let web = servers.iter().filter(|w| w.is_some()).count();
     let kernel_ends = receivers.iter().filter(|r| r.is_some()).count()
         + web
@@ -150,12 +152,18 @@ fn carry(
     let ends = std::thread::scope(|s| {
         let mut handles = Vec::new();
         let mut web_handles = Vec::new();
-        for (i, (f, (rx, server))) in net.flows.iter().zip(receivers.into_iter().zip(servers)).enumerate() {
+        for (i, (f, (rx, server))) in net
+            .flows
+            .iter()
+            .zip(receivers.into_iter().zip(servers))
+            .enumerate()
+        {
             let (stop, finished, received) = (&stop, &finished, &received[i]);
             if let Some(server) = server {
                 let server = s.spawn(move || server.serve(stop));
                 let client = s.spawn(move || {
-                    let r = web::flow::fetch(net, i, hostnet, (cfg.cc.name(), clock), stop, received);
+                    let r =
+                        web::flow::fetch(net, i, hostnet, (cfg.cc.name(), clock), stop, received);
                     finished.fetch_add(1, Ordering::SeqCst);
                     r
                 });

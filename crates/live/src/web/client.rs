@@ -230,10 +230,12 @@ fn fetch_page(
             .collect();
         threads
             .into_iter()
-            .map(|t| t.join().unwrap_or_else(|_| ConnOut {
-                error: Some("a connection's thread panicked".into()),
-                ..ConnOut::default()
-            }))
+            .map(|t| {
+                t.join().unwrap_or_else(|_| ConnOut {
+                    error: Some("a connection's thread panicked".into()),
+                    ..ConnOut::default()
+                })
+            })
             .collect()
     })
 }
@@ -418,7 +420,9 @@ impl Conn<'_> {
         let (_, want) = http::reply_head(self.version, u64::from(o.reply_bytes));
         if body != want {
             out.corrupt += 1;
-            return Err(format!("a reply of {body} body bytes where {want} were asked"));
+            return Err(format!(
+                "a reply of {body} body bytes where {want} were asked"
+            ));
         }
         out.bytes += end as u64;
         buf.drain(..end);

@@ -46,6 +46,16 @@ pub(crate) fn pages_of(net: &Network, f: usize) -> Option<&PagesSpec> {
     }
 }
 
+/// The bytes of every reply of flow `f`'s pages, if it is a workload flow (for progress).
+pub(crate) fn reply_bytes(net: &Network, f: usize) -> Option<u64> {
+    let spec = pages_of(net, f)?;
+    let page_bytes = |i| -> u64 {
+        let p = spec.page(net.seed, i);
+        p.objects.iter().map(|o| u64::from(o.reply_bytes)).sum()
+    };
+    Some((0..u64::from(spec.pages)).map(page_bytes).sum())
+}
+
 /// The server of each workload flow, listening in its `from` host on the flow's port (`None`
 /// for a bulk flow).
 pub(crate) fn listen(
@@ -144,8 +154,15 @@ pub(crate) fn fill(
         .flat_map(|p| p.objects.iter().filter_map(|o| o.times.done))
         .max()
         .unwrap_or(fl.start);
+    // as the simulator counts it (`run/web.rs`): the replies of the pages fetched
     result.transfer_bytes = (0..ends.client.records.len() as u64)
-        .map(|i| page(i).objects.iter().map(|o| u64::from(o.reply_bytes)).sum::<u64>())
+        .map(|i| {
+            page(i)
+                .objects
+                .iter()
+                .map(|o| u64::from(o.reply_bytes))
+                .sum::<u64>()
+        })
         .sum();
     result.start_s = as_secs_f64(fl.start);
     result.duration_s = as_secs_f64(last.saturating_sub(fl.start));

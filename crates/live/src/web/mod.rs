@@ -15,6 +15,9 @@ pub mod flow;
 pub mod http;
 pub mod server;
 
+#[cfg(test)]
+mod tests;
+
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -87,10 +90,7 @@ fn check_waiting(stop: &AtomicBool, since: Instant) -> Result<(), String> {
         return Err("stopped".into());
     }
     if since.elapsed() >= NO_PROGRESS {
-        return Err(format!(
-            "no byte moved for {} s",
-            NO_PROGRESS.as_secs()
-        ));
+        return Err(format!("no byte moved for {} s", NO_PROGRESS.as_secs()));
     }
     Ok(())
 }

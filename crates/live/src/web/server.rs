@@ -69,6 +69,13 @@ impl WebServer {
         Ok(WebServer { listener })
     }
 
+    /// The address it listens on (its port chosen by the kernel for port 0).
+    pub fn local_addr(&self) -> Result<std::net::SocketAddr, String> {
+        self.listener
+            .local_addr()
+            .map_err(|e| format!("listener: {e}"))
+    }
+
     /// Serves until `stop` is set, then waits for the connections being served (each looks at
     /// `stop` every [`POLL`]).
     pub fn serve(self, stop: &AtomicBool) -> ServerReport {

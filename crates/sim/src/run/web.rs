@@ -125,8 +125,7 @@ impl<O: Observe> Simulation<O> {
         let FlowWorkload::Pages(ps) = &spec.workload else {
             return None;
         };
-        let fetched =
-            PagesResult::of_records(u64::from(ps.pages), |i| ps.page(net.seed, i), pages);
+        let fetched = PagesResult::of_records(u64::from(ps.pages), |i| ps.page(net.seed, i), pages);
         let mut inv = InvariantReport {
             complete: fetched.pages_completed == u64::from(ps.pages),
             ..InvariantReport::default()
