@@ -6,7 +6,6 @@
 
 use snooplab_live::network_run::{run_network, LiveNetwork, NetworkConfig};
 use snooplab_live::testbed::require_live;
-use snooplab_live::{CongestionControl, LinuxProfile};
 use snooplab_proto::time::SEC;
 use snooplab_sim::scenario::{default_scenario, ScenarioFile};
 use snooplab_sim::Scenario;
@@ -47,14 +46,7 @@ fn pages_through_snoop_arrive_intact_in_the_simulators_shape() {
     ];
     for http in https {
         let sc = scenario(6, http);
-        let cfg = NetworkConfig {
-            scenario: sc.clone(),
-            profile: LinuxProfile::Paper,
-            cc: CongestionControl::Reno,
-            rto_min_ms: LinuxProfile::Paper.default_rto_min_ms(),
-            max_time: 120 * SEC,
-            exec: Vec::new(),
-        };
+        let cfg = NetworkConfig::paper(sc.clone(), 120 * SEC);
         let live = LiveNetwork::check(cfg).unwrap_or_else(|e| panic!("{e}"));
         let r = run_network(&live, None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
         // every object in, every byte as the server sent it
