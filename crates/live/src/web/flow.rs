@@ -194,3 +194,121 @@ fn live_web(ends: &WebEnds) -> LiveWeb {
         server: ends.server.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use snooplab_proto::app::ObjectTimes;
+    use snooplab_sim::nodes::{ObjectRecord, PageRecord};
+    use snooplab_sim::scenario::{default_scenario, ScenarioFile};
+
+    fn example() -> Network {
+        let text = include_str!("../../../../examples/web-pages-snoop.toml");
+        let mut sc = default_scenario();
+        let file = ScenarioFile::parse(text).unwrap_or_else(|e| panic!("{e}"));
+        file.apply(&mut sc).unwrap_or_else(|e| panic!("{e}"));
+        sc.network()
+    }
+
+    /// Every page of the example fetched, each object 100 ms after its ask; `failed` of them
+    /// failed.
+    fn ends(net: &Network, failed: usize) -> WebEnds {
+        let spec = pages_of(net, 0).unwrap_or_else(|| panic!("a workload flow"));
+        let ms = 1_000_000;
+        let records = (0..u64::from(spec.pages))
+            .map(|i| {
+                let started = i * 1000 * ms;
+                let objects = spec.page(net.seed, i).objects.len();
+                PageRecord {
+                    started,
+                    objects: (0..objects)
+                        .map(|k| ObjectRecord {
+                            times: ObjectTimes {
+                                asked: started,
+                                connected: Some(started + 20 * ms),
+                                requested: Some(started + 20 * ms),
+                                first_byte: Some(started + 60 * ms),
+                                done: Some(started + 100 * ms),
+                            },
+                            failed: i == 0 && k < failed,
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        WebEnds {
+            client: ClientReport {
+                records,
+                connections: 80,
+                failed_objects: failed as u64,
+                ..ClientReport::default()
+            },
+            server: ServerReport::default(),
+        }
+    }
+
+    #[test]
+    fn a_flows_pages_and_the_kernels_counters_fill_the_simulators_keys() {
+        let net = example();
+        let client = TcpCounters {
+            syn_retrans: 2,
+            timeouts: 3,
+            ..TcpCounters::default()
+        };
+        let server = TcpCounters {
+            syn_retrans: 1,
+            timeouts: 4,
+            reno_recovery: 5,
+            retrans_segs: 6,
+            ..TcpCounters::default()
+        };
+        let mut r = FlowResult::default();
+        let (intact, web) = fill(
+            &net,
+            0,
+            &ends(&net, 0),
+            (Some(&client), Some(&server)),
+            &mut r,
+        );
+        assert!(intact && r.invariants.complete, "{:?}", r.invariants);
+        assert_eq!(web.objects_failed, 0);
+        let p = r.pages.as_ref().unwrap_or_else(|| panic!("pages"));
+        assert_eq!((p.pages_completed, p.objects_completed), (20, 80));
+        assert_eq!(p.page_latency.median_s, Some(0.1));
+        let counts = (
+            p.syn_timeouts,
+            p.client_timeouts,
+            p.syn_ack_timeouts,
+            p.server_timeouts,
+        );
+        assert_eq!(counts, (2, 3, 1, 4));
+        assert_eq!(
+            (p.server_fast_retransmits, p.server_retransmitted_segments),
+            (5, 6)
+        );
+        assert_eq!(
+            (
+                r.timeouts,
+                r.fast_retransmits,
+                r.sender_retransmitted_segments
+            ),
+            (4, 5, 6)
+        );
+        assert_eq!(r.transfer_bytes, 20 * 4 * 8192);
+        // where a host serves other flows too, its counters are not this flow's: 0
+        let mut r = FlowResult::default();
+        fill(&net, 0, &ends(&net, 0), (None, None), &mut r);
+        assert_eq!(r.pages.as_ref().map(|p| p.server_timeouts), Some(0));
+        // a failed object: its page has no latency, and the flow is not intact
+        let mut r = FlowResult::default();
+        let (intact, web) = fill(&net, 0, &ends(&net, 1), (None, None), &mut r);
+        assert!(!intact && !r.invariants.complete);
+        assert_eq!(web.objects_failed, 1);
+        assert_eq!(r.pages.as_ref().map(|p| p.pages_completed), Some(19));
+        assert!(
+            r.invariants.messages[0].contains("19 of 20 pages"),
+            "{:?}",
+            r.invariants
+        );
+    }
+}
