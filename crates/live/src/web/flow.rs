@@ -1,5 +1,6 @@
 //! A scenario's workload flow (`workload = "web"`) in the live engine: snooplab's HTTP server
-//! listens in the `from` host's namespace on the flow's port before anything starts, its client
+//! listens in the `from` host's namespace on the flow's port before anything starts (20000 + the
+//! flow's index, where the simulator's server listens: `Network::endpoints`), its client
 //! fetches the flow's pages from the `to` host's namespace from the flow's start on (the same
 //! pages `snooplab run` draws for the file's seed: `PagesSpec::page`), and the flow's result is
 //! the simulator's shape (`flows[].pages`, from `PagesResult::of_records`) with the kernels'
@@ -72,7 +73,7 @@ pub(crate) fn listen(
         let host = hostnet
             .host(fl.from)
             .ok_or_else(|| format!("flow '{}': its server is not a kernel host", fl.name))?;
-        let at = SocketAddrV4::new(host.addr, fl.dst_port);
+        let at = SocketAddrV4::new(host.addr, fl.src_port);
         out.push(Some(WebServer::listen(Some(&host.ns), at, Some(cc))?));
     }
     Ok(out)
@@ -95,7 +96,7 @@ pub(crate) fn fetch(
     };
     let setup = ClientSetup {
         ns: Some(&to.ns),
-        server: SocketAddrV4::new(from.addr, fl.dst_port),
+        server: SocketAddrV4::new(from.addr, fl.src_port),
         http: spec.http,
         cc,
         clock,
