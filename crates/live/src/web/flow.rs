@@ -6,7 +6,7 @@
 //! the simulator's shape (`flows[].pages`, from `PagesResult::of_records`) with the kernels'
 //! counters where the simulator has its TCP's.
 
-use std::net::SocketAddrV4;
+use std::net::{Ipv4Addr, SocketAddrV4};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
@@ -47,6 +47,13 @@ pub(crate) fn pages_of(net: &Network, f: usize) -> Option<&PagesSpec> {
     }
 }
 
+/// Where flow `f`'s server listens: the simulator's server end (`Network::endpoints`), the
+/// `from` host's address and the flow's source port.
+fn server_addr(net: &Network, f: usize) -> SocketAddrV4 {
+    let (server, _) = net.endpoints(f);
+    SocketAddrV4::new(Ipv4Addr::from(server.addr), server.port)
+}
+
 /// The bytes of every reply of flow `f`'s pages, if it is a workload flow (for progress).
 pub(crate) fn reply_bytes(net: &Network, f: usize) -> Option<u64> {
     let spec = pages_of(net, f)?;
@@ -73,7 +80,7 @@ pub(crate) fn listen(
         let host = hostnet
             .host(fl.from)
             .ok_or_else(|| format!("flow '{}': its server is not a kernel host", fl.name))?;
-        let at = SocketAddrV4::new(host.addr, fl.src_port);
+        let at = server_addr(net, f);
         out.push(Some(WebServer::listen(Some(&host.ns), at, Some(cc))?));
     }
     Ok(out)
@@ -89,14 +96,12 @@ pub(crate) fn fetch(
     fetched: &AtomicU64,
 ) -> ClientReport {
     let fl = &net.flows[f];
-    let (Some(spec), Some(to), Some(from)) =
-        (pages_of(net, f), hostnet.host(fl.to), hostnet.host(fl.from))
-    else {
+    let (Some(spec), Some(to)) = (pages_of(net, f), hostnet.host(fl.to)) else {
         return ClientReport::default();
     };
     let setup = ClientSetup {
         ns: Some(&to.ns),
-        server: SocketAddrV4::new(from.addr, fl.src_port),
+        server: server_addr(net, f),
         http: spec.http,
         cc,
         clock,
@@ -246,6 +251,15 @@ mod tests {
             },
             server: ServerReport::default(),
         }
+    }
+
+    /// The server listens where the simulator's server end is: the `from` host, port 20000 + i.
+    #[test]
+    fn the_server_listens_where_the_simulators_does() {
+        let net = example();
+        let at = server_addr(&net, 0);
+        assert_eq!(at.port(), 20000);
+        assert_eq!(u32::from(*at.ip()), net.nodes[net.flows[0].from].addr);
     }
 
     #[test]
