@@ -22,7 +22,7 @@ use snooplab_sim::workload::FlowWorkload;
 (HTTP/1.0: then closes; HTTP/1.1: persistent, pipelined requests answered in order), until \
 Ctrl-C or --max-time. Examples:\n  \
     snooplab web-server --listen 127.0.0.1:8080 --max-time 60\n  \
-    sudo snooplab live --scenario FILE --exec fh='snooplab web-server --listen 10.0.0.1:8080' \\\n    \
+    sudo snooplab live --protocol snoop --exec fh='snooplab web-server --listen 10.0.0.1:8080' \\\n    \
     --exec mh='snooplab web-client --server 10.0.0.1:8080 --scenario examples/web-pages-snoop.toml'"
 )]
 pub struct WebServerArgs {
