@@ -49,8 +49,11 @@ fn check(cmd: &Command) -> Result<(), String> {
             Ok(())
         }
         // live checks its settings in live_cmd (needs root to go further), channel-trace as it
-        // writes, channel fit as it reads its trace; their parsing is here
+        // writes, channel fit as it reads its trace, web-server and web-client as they open their
+        // sockets; their parsing is here
         Command::Live(_)
+        | Command::WebServer(_)
+        | Command::WebClient(_)
         | Command::BaseStation(_)
         | Command::ChannelTrace(_)
         | Command::Channel(_)

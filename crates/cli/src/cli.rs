@@ -99,6 +99,12 @@ pub enum Command {
     /// (`kernel-check measure`, needs root; docs/kernel-check.md).
     #[command(subcommand)]
     KernelCheck(crate::kernel_check::KernelCheckCommand),
+    /// Serve a Web workload's objects: GET /<n> answered with n bytes (the live mode's HTTP
+    /// server, for --exec or any host; docs/live.md).
+    WebServer(crate::web_cmd::WebServerArgs),
+    /// Replay a scenario's Web workload flow against a web-server and print its page latencies
+    /// (the live mode's HTTP client; docs/live.md).
+    WebClient(crate::web_cmd::WebClientArgs),
 }
 
 /// The settings of one run. Each flag overrides the scenario file, which overrides the default

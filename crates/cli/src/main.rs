@@ -28,6 +28,7 @@ mod run_cmd;
 mod run_progress;
 mod settings;
 mod sweep;
+mod web_cmd;
 
 /// clap's own errors (an unknown flag, a missing value, a number it parses itself) as our one
 /// `error:` line: its message and its tips, the values they echo shortened as ours are, and which
@@ -104,6 +105,8 @@ fn main() {
         cli::Command::ChannelTrace(a) => channel_cmd::channel_trace(&a),
         cli::Command::Channel(c) => channel_fit::channel(&c),
         cli::Command::KernelCheck(c) => kernel_check::kernel_check(&c),
+        cli::Command::WebServer(a) => web_cmd::web_server(&a),
+        cli::Command::WebClient(a) => web_cmd::web_client(&a),
     };
     if let Err(msg) = result {
         eprintln!("error: {}", message::one_line(&msg));

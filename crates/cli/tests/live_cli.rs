@@ -540,8 +540,8 @@ fn a_scenario_runs_live_with_the_keys_of_run_json() {
         }
         ran.push(name.clone());
     }
-    // every example but those the live mode refuses (web-pages-snoop.toml: its Web workload
-    // runs in the simulator only) ran live
+    // every example but those the live mode refuses ran live (web-pages-snoop.toml too: its
+    // Web workload is fetched by snooplab's HTTP client and server)
     assert!(
         ran.len() >= 13 && ran.contains(&"cell-3-senders.toml".to_string()),
         "{ran:?}"

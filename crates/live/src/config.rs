@@ -108,6 +108,21 @@ pub struct NetworkConfig {
     pub exec: Vec<ExecSpec>,
 }
 
+impl NetworkConfig {
+    /// `scenario` on the paper profile's kernels (Reno, its `rto_min`), with no `--exec`: what
+    /// `snooplab live --scenario FILE` runs without other flags.
+    pub fn paper(scenario: Scenario, max_time: Time) -> NetworkConfig {
+        NetworkConfig {
+            scenario,
+            profile: LinuxProfile::Paper,
+            cc: CongestionControl::Reno,
+            rto_min_ms: LinuxProfile::Paper.default_rto_min_ms(),
+            max_time,
+            exec: Vec::new(),
+        }
+    }
+}
+
 /// The time since the start, the bytes received so far over all flows, and the bytes of all
 /// flows (for progress).
 pub(crate) type NetworkProgress = (Time, u64, u64);

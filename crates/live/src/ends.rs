@@ -8,6 +8,7 @@ use snooplab_sim::RunResult;
 use crate::endpoint::{ReceiverReport, SenderReport};
 use crate::lateness::Lateness;
 use crate::tun_driver::{DriverCounters, HostTraffic};
+use crate::web::flow::WebEnds;
 
 /// What a run's engine and its flows' ends gave.
 pub struct Ends {
@@ -21,6 +22,9 @@ pub struct Ends {
     /// Each flow's receiver and sender, in the network's order: `None` for an end a modelled
     /// host carried in the engine.
     pub flows: Vec<FlowEnds<ReceiverReport, SenderReport>>,
+    /// Each workload flow's client and server (`web/`), in the network's order: `None` for a
+    /// bulk flow (or empty, when no flow is a workload's).
+    pub web: Vec<Option<WebEnds>>,
 }
 
 /// A flow's two ends once the run is over: each kernel end's report (or why it failed), `None`

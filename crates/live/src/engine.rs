@@ -108,6 +108,7 @@ impl EngineRun {
             counters: self.counters,
             traffic: self.traffic,
             flows,
+            web: Vec::new(),
         };
         (ends, self.obs)
     }

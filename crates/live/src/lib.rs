@@ -31,6 +31,7 @@ pub mod sys;
 pub mod testbed;
 pub mod tun;
 pub mod tun_driver;
+pub mod web;
 
 pub use network_report::NetworkResult;
 pub use profile::{CongestionControl, LinuxProfile};

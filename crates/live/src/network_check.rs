@@ -92,12 +92,16 @@ fn validate(cfg: &NetworkConfig, net: &Network, hosts: &LiveHosts) -> Result<(),
     if cfg.exec.is_empty() && net.flows.is_empty() {
         return Err("the scenario has no flow to carry".into());
     }
-    // the engine's browser and servers (`sim/src/nodes/browser.rs`) model their bytes; a kernel
-    // host at either end would need a real HTTP client or server (issue 53, item 5)
-    if let Some(f) = net.flows.iter().find(|f| !f.workload.is_bulk()) {
+    // a workload flow's pages are fetched by snooplab's HTTP client from its server, both in
+    // kernel hosts (`web/`); the engine's browser and servers (`sim/src/nodes/browser.rs`)
+    // model their bytes, so a modelled end could not talk to a kernel one
+    if let Some(f) = net.flows.iter().find(|f| {
+        !f.workload.is_bulk()
+            && (!cfg.exec.is_empty() || !hosts.is_kernel(f.from) || !hosts.is_kernel(f.to))
+    }) {
         return Err(format!(
-            "flow '{}': workload = \"web\" runs in the simulator only (snooplab run); the live \
-             mode carries pages with --exec and a real HTTP server and client",
+            "flow '{}': workload = \"web\" runs live between two kernel hosts (snooplab's HTTP \
+             client and server), not with a modelled host (stack = \"model\") or --exec",
             f.name
         ));
     }
@@ -202,19 +206,33 @@ mod tests {
         }
     }
 
-    /// A Web workload (issue 53) runs in the simulator only for now: refused in one line.
+    /// A Web workload (issue 53) runs live between kernel hosts; with `--exec`, or with a
+    /// modelled end, it is refused in one line.
     #[test]
-    fn a_web_workload_is_refused() {
-        let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32 * 1024, 1);
+    fn a_web_workload_runs_between_kernel_hosts_only() {
         let text = include_str!("../../../examples/web-pages-snoop.toml");
-        let file =
-            snooplab_sim::scenario::ScenarioFile::parse(text).unwrap_or_else(|e| panic!("{e}"));
-        file.apply(&mut sc).unwrap_or_else(|e| panic!("{e}"));
-        let e = LiveNetwork::check(config(sc)).unwrap_err();
-        assert!(
-            e.starts_with("flow 'web': workload = \"web\" runs in the simulator only"),
-            "{e}"
-        );
-        assert!(!e.contains('\n'), "{e}");
+        let scenario = |extra: &str| {
+            let mut sc = Scenario::paper000(Protocol::E2e, Env::Lan, 32 * 1024, 1);
+            let file = snooplab_sim::scenario::ScenarioFile::parse(
+                &text.replace("name = \"mh\"\n", &format!("name = \"mh\"\n{extra}")),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+            file.apply(&mut sc).unwrap_or_else(|e| panic!("{e}"));
+            sc
+        };
+        if let Err(e) = LiveNetwork::check(config(scenario(""))) {
+            panic!("{e}");
+        }
+        let mut cfg = config(scenario(""));
+        cfg.exec = vec![ExecSpec::parse("fh=true").unwrap_or_else(|e| panic!("{e}"))];
+        let modelled = config(scenario("stack = \"model\"\n"));
+        for cfg in [cfg, modelled] {
+            let e = LiveNetwork::check(cfg).unwrap_err();
+            assert!(
+                e.starts_with("flow 'web': workload = \"web\" runs live between two kernel hosts"),
+                "{e}"
+            );
+            assert!(!e.contains('\n'), "{e}");
+        }
     }
 }

@@ -25,6 +25,7 @@ use crate::lateness::Lateness;
 use crate::payload::StreamDigest;
 use crate::snmp::TcpCounters;
 use crate::tun_driver::{DriverCounters, HostTraffic};
+use crate::web::flow::{LiveWeb, WebEnds};
 
 /// What only the live mode knows about a run (the JSON's `live` group).
 #[derive(Clone, Debug, Serialize)]
@@ -89,6 +90,10 @@ pub struct LiveFlow {
     /// where a kernel sender's are not.
     #[serde(skip)]
     pub sender_host_counts: bool,
+    /// A workload flow's objects failed and corrupt, and its client's and server's errors
+    /// (`web/flow.rs`); absent for a bulk flow.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub web: Option<LiveWeb>,
 }
 
 /// A live run's result: a scenario's, or the paper-000 preset's (`result.rs`).
@@ -214,8 +219,40 @@ fn flow_result(
         window_clamp_restored: rx.map_or(0, |r| r.clamp_restored),
         sender_samples: tx.map_or_else(Vec::new, |t| t.samples.clone()),
         sender_host_counts: false,
+        web: None,
     };
     (result, live)
+}
+
+/// A workload flow's result from its client and server (`web/flow.rs`), both kernel ends: the
+/// server's host counts for the server where it serves this flow alone, the client's for the
+/// client likewise.
+fn web_flow(
+    net: &Network,
+    f: usize,
+    ends: &WebEnds,
+    hosts: &[(String, TcpCounters)],
+    (result, live): (&mut FlowResult, &mut LiveFlow),
+) {
+    let fl = &net.flows[f];
+    let counters = |node: usize, server: bool| {
+        let name = &net.nodes[node].name;
+        hosts
+            .iter()
+            .find(|h| &h.0 == name && sole_flow(net, name, server) == Some(f))
+            .map(|h| &h.1)
+    };
+    let sole = (counters(fl.to, false), counters(fl.from, true));
+    let (intact, extra) = crate::web::flow::fill(net, f, ends, sole, result);
+    *live = LiveFlow {
+        sender: "kernel",
+        receiver: "kernel",
+        integrity_ok: intact,
+        received_bytes: ends.client.received_bytes,
+        window_clamp_bytes: None,
+        web: Some(extra),
+        ..live.clone()
+    };
 }
 
 /// The one flow a host is the `side` end of (sender: `from`, receiver: `to`), if it is the end of
@@ -284,13 +321,31 @@ pub fn report(
         counters,
         traffic,
         flows,
+        web,
     } = ends;
     let names = hosts.iter().map(|h| h.0.clone());
     let traffic = names.zip(traffic).collect();
     let mut live_flows = Vec::new();
     let engine_flows = std::mem::take(&mut run.flows);
     for (f, ((rx, tx), engine)) in flows.iter().zip(engine_flows).enumerate() {
-        let (r, l) = flow_result(net, f, (rx.as_ref(), tx.as_ref()), engine, (cfg, clock));
+        let (mut r, mut l) = flow_result(net, f, (rx.as_ref(), tx.as_ref()), engine, (cfg, clock));
+        if let Some(Some(w)) = web.get(f) {
+            web_flow(net, f, w, &hosts, (&mut r, &mut l));
+            l.cc = cfg.cc.name().into();
+            r.host = format!("linux-{}", cfg.profile.name());
+            // the engine ran no browser on kernel hosts, and noted that no page was fetched
+            // (`sim/src/run/web.rs`): the flow's own note replaces it
+            let engine_note = format!(
+                "0 of {} pages fetched whole",
+                r.pages.as_ref().map_or(0, |p| p.pages)
+            );
+            run.invariants
+                .messages
+                .retain(|m| !m.ends_with(&engine_note));
+            for m in &r.invariants.messages {
+                run.invariants.note(format!("{}: {m}", r.flow));
+            }
+        }
         run.flows.push(r);
         live_flows.push(l);
     }
@@ -363,6 +418,7 @@ mod tests {
             window_clamp_restored: 0,
             sender_samples: Vec::new(),
             sender_host_counts: false,
+            web: None,
         };
         let fh = TcpCounters {
             timeouts: 3,

@@ -32,6 +32,7 @@ use crate::network_report::{report, NetworkResult};
 use crate::snmp;
 use crate::testbed::TestbedConfig;
 use crate::tun_driver::{DriverCounters, Ending, Stop};
+use crate::web::{self, flow::WebEnds, server::WebServer};
 
 /// Runs a checked network live ([`LiveNetwork::check`]: built and checked once, before this),
 /// recording a capture of every link and cell into `capture` if given (one per
@@ -79,10 +80,11 @@ pub fn run_network_with(
         return Ok(r);
     }
     // a flow's receiver in a kernel host listens before anything starts; one in a modelled
-    // host is the engine's
+    // host is the engine's; a workload flow's server listens in its `from` host (`web/flow.rs`)
+    let servers = web::flow::listen(net, &hostnet, cfg.cc.name()).map_err(interrupted_or)?;
     let mut receivers = Vec::with_capacity(net.flows.len());
-    for f in &net.flows {
-        receivers.push(match hostnet.host(f.to) {
+    for (f, server) in net.flows.iter().zip(&servers) {
+        receivers.push(match hostnet.host(f.to).filter(|_| server.is_none()) {
             Some(host) => {
                 let at = SocketAddrV4::new(host.addr, f.dst_port);
                 Some(Receiver::listen(&host.ns, at, f.buffer).map_err(interrupted_or)?)
@@ -95,7 +97,8 @@ pub fn run_network_with(
         capture,
         ..LiveObserver::default()
     };
-    let (ends, obs) = carry(cfg, net, &hostnet, receivers, (clock, obs), progress)?;
+    let ends = (receivers, servers);
+    let (ends, obs) = carry(cfg, net, &hostnet, ends, (clock, obs), progress)?;
     finish(cfg, net, &hostnet, (ends, obs), leftovers_removed)
 }
 
@@ -120,29 +123,55 @@ fn finish(
 }
 
 /// Runs the flows' kernel ends on threads and the engine, with every modelled end, on this one
-/// until every flow has ended.
+/// until every flow has ended: a bulk flow's receiver and sender, a workload flow's server and
+/// client (the flow has ended when its client has fetched every page; its server serves until
+/// the run stops).
 fn carry(
     cfg: &NetworkConfig,
     net: &Network,
     hostnet: &HostNet,
-    receivers: Vec<Option<Receiver>>,
+    (receivers, servers): (Vec<Option<Receiver>>, Vec<Option<WebServer>>),
     (clock, obs): (Instant, LiveObserver),
     progress: &mut dyn FnMut(NetworkProgress),
 ) -> Result<(Ends, LiveObserver), String> {
     let stop = AtomicBool::new(false);
     let finished = AtomicUsize::new(0);
     let received: Vec<AtomicU64> = net.flows.iter().map(|_| AtomicU64::new(0)).collect();
-    let total: u64 = net.flows.iter().map(|f| f.transfer).sum();
+    let total: u64 = (0..net.flows.len())
+        .map(|f| web::flow::reply_bytes(net, f).unwrap_or(net.flows[f].transfer))
+        .sum();
+    let web = servers.iter().filter(|w| w.is_some()).count();
     let kernel_ends = receivers.iter().filter(|r| r.is_some()).count()
+        + web
         + net
             .flows
             .iter()
-            .filter(|f| hostnet.host(f.from).is_some())
+            .zip(&servers)
+            .filter(|(f, w)| w.is_none() && hostnet.host(f.from).is_some())
             .count();
     let ends = std::thread::scope(|s| {
         let mut handles = Vec::new();
-        for (i, (f, rx)) in net.flows.iter().zip(receivers).enumerate() {
+        let mut web_handles = Vec::new();
+        for (i, (f, (rx, server))) in net
+            .flows
+            .iter()
+            .zip(receivers.into_iter().zip(servers))
+            .enumerate()
+        {
             let (stop, finished, received) = (&stop, &finished, &received[i]);
+            if let Some(server) = server {
+                let server = s.spawn(move || server.serve(stop));
+                let client = s.spawn(move || {
+                    let r =
+                        web::flow::fetch(net, i, hostnet, (cfg.cc.name(), clock), stop, received);
+                    finished.fetch_add(1, Ordering::SeqCst);
+                    r
+                });
+                handles.push((None, None));
+                web_handles.push(Some((client, server)));
+                continue;
+            }
+            web_handles.push(None);
             let modelled_receiver = rx.is_none();
             let rx = rx.map(|rx| {
                 s.spawn(move || {
@@ -179,8 +208,18 @@ fn carry(
         };
         let setup = EngineSetup::for_hosts(net, cfg.scenario.env.name(), hostnet, clock, obs);
         let engine = run_engine(setup, stop_when);
-        // However the loop ended, the endpoints stop now (they look every 100 ms).
+        // However the loop ended, the endpoints stop now (they look every 100 ms); a workload's
+        // server has nothing left to serve once its client has fetched every page
         stop.store(true, Ordering::SeqCst);
+        let web: Vec<Option<WebEnds>> = web_handles
+            .into_iter()
+            .map(|h| {
+                h.map(|(client, server)| WebEnds {
+                    client: client.join().unwrap_or_default(),
+                    server: server.join().unwrap_or_default(),
+                })
+            })
+            .collect();
         let flows: Vec<FlowEnds<Result<ReceiverReport, String>, Result<SenderReport, String>>> =
             handles
                 .into_iter()
@@ -196,12 +235,14 @@ fn carry(
                     (rx, tx)
                 })
                 .collect();
-        (engine, flows)
+        (engine, flows, web)
     });
-    let (mut engine, flows) = ends;
+    let (mut engine, flows, web) = ends;
     let error = engine.error.take();
     let out = settle(cfg, net, (engine.ending, error), &engine.counters, flows)?;
-    Ok(engine.into_ends(clock, out))
+    let (mut ends, obs) = engine.into_ends(clock, out);
+    ends.web = web;
+    Ok((ends, obs))
 }
 
 /// The flows' ends once the engine stopped, or why the run failed: an error of the driver, a
@@ -226,6 +267,7 @@ fn settle(
                 .map(|((rx, _), f)| match rx {
                     Some(Ok(r)) => format!("{}: {} of {}", f.name, r.bytes, f.transfer),
                     Some(Err(e)) => format!("{}: {e}", f.name),
+                    None if !f.workload.is_bulk() => format!("{}: pages still loading", f.name),
                     None => format!("{}: received in the engine", f.name),
                 })
                 .collect();

@@ -25,6 +25,10 @@ pub struct TcpCounters {
     pub loss_probes: u64,
     /// `TCPSpuriousRTOs`: timeouts F-RTO found spurious.
     pub spurious_rtos: u64,
+    /// `TCPSynRetrans`: SYNs and SYN|ACKs sent again (`tcp_retransmit_skb()` for a SYN,
+    /// `tcp_rtx_synack()` for a request socket's SYN|ACK, net/ipv4/tcp_output.c): a Web
+    /// workload's handshake timeouts, the client's or the server's by the host.
+    pub syn_retrans: u64,
 }
 
 /// The value of `want` in the table of `text` whose lines start with `prefix` (a header line of
@@ -61,6 +65,7 @@ pub fn parse(snmp: &str, netstat: &str) -> Result<TcpCounters, String> {
         sack_recovery: ext("TCPSackRecovery")?,
         loss_probes: ext("TCPLossProbes")?,
         spurious_rtos: ext("TCPSpuriousRTOs")?,
+        syn_retrans: ext("TCPSynRetrans")?,
     })
 }
 
@@ -83,8 +88,8 @@ mod tests {
         let text = "Ip: Forwarding DefaultTTL\nIp: 1 64\n\
             Tcp: RtoAlgorithm RtoMin RtoMax MaxConn ActiveOpens PassiveOpens AttemptFails EstabResets CurrEstab InSegs OutSegs RetransSegs InErrs OutRsts InCsumErrors\n\
             Tcp: 1 200 120000 -1 1 0 0 0 1 5000 7000 42 3 0 3\n";
-        let ext = "TcpExt: SyncookiesSent TCPRenoRecovery TCPSackRecovery TCPFastRetrans TCPTimeouts TCPLossProbes TCPSpuriousRTOs\n\
-            TcpExt: 0 7 0 40 2 0 1\nIpExt: InNoRoutes\nIpExt: 0\n";
+        let ext = "TcpExt: SyncookiesSent TCPRenoRecovery TCPSackRecovery TCPFastRetrans TCPTimeouts TCPLossProbes TCPSpuriousRTOs TCPSynRetrans\n\
+            TcpExt: 0 7 0 40 2 0 1 4\nIpExt: InNoRoutes\nIpExt: 0\n";
         let c = parse(text, ext).unwrap();
         assert_eq!(c.retrans_segs, 42);
         assert_eq!(c.in_csum_errors, 3);
@@ -92,6 +97,7 @@ mod tests {
         assert_eq!(c.out_segs, 7000);
         assert_eq!((c.reno_recovery, c.fast_retrans, c.timeouts), (7, 40, 2));
         assert_eq!((c.loss_probes, c.spurious_rtos, c.sack_recovery), (0, 1, 0));
+        assert_eq!(c.syn_retrans, 4);
         assert!(parse("Ip: a\nIp: 1\n", ext).is_err());
         assert!(parse("Tcp: InSegs\nTcp: x\n", ext).is_err());
         assert!(parse(text, "TcpExt: TCPTimeouts\n").is_err());

@@ -7,7 +7,6 @@
 use snooplab_live::network_report::NetworkResult;
 use snooplab_live::network_run::{run_network, LiveNetwork, NetworkConfig};
 use snooplab_live::testbed::require_live;
-use snooplab_live::{CongestionControl, LinuxProfile};
 use snooplab_proto::time::SEC;
 use snooplab_sim::Scenario;
 
@@ -27,14 +26,7 @@ fn run(protocol: &str, from: &str, stacks: (&str, &str), host: &str) -> NetworkR
         stacks.0, stacks.1
     );
     let sc = Scenario::from_toml(&text).unwrap_or_else(|e| panic!("{e}"));
-    let cfg = NetworkConfig {
-        scenario: sc,
-        profile: LinuxProfile::Paper,
-        cc: CongestionControl::Reno,
-        rto_min_ms: LinuxProfile::Paper.default_rto_min_ms(),
-        max_time: 120 * SEC,
-        exec: Vec::new(),
-    };
+    let cfg = NetworkConfig::paper(sc, 120 * SEC);
     let live = LiveNetwork::check(cfg).unwrap_or_else(|e| panic!("{e}"));
     run_network(&live, None, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -5,6 +5,9 @@ use serde::Serialize;
 use snooplab_proto::time::as_secs_f64;
 use snooplab_proto::Time;
 
+use crate::nodes::PageRecord;
+use crate::workload::Page;
+
 /// One object's fetch, seconds from its ask: connect <= first byte <= complete.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ObjectResult {
@@ -137,6 +140,69 @@ pub struct PagesResult {
 }
 
 impl PagesResult {
+    /// The pages and objects a client fetched, from what it recorded of each page (`records`,
+    /// in page order, each page's objects in page order) and the pages it was to fetch
+    /// (`page(i)`, for the objects' sizes): one conversion for both clocks, the engine's browser
+    /// (`run/web.rs`) and the live client (`live/src/web/`). An object whose connection failed has
+    /// no completion and its page no latency. The connections' counters are left at 0: they are
+    /// the caller's.
+    pub fn of_records(pages: u64, page: impl Fn(u64) -> Page, records: &[PageRecord]) -> Self {
+        let mut per_page = Vec::with_capacity(records.len());
+        let mut per_object = Vec::new();
+        let (mut page_lat, mut object_lat) = (Vec::new(), Vec::new());
+        let mut latency_sum_s = 0.0;
+        for (i, p) in records.iter().enumerate() {
+            let drawn = page(i as u64);
+            let mut last: Option<Time> = Some(p.started);
+            for (k, o) in p.objects.iter().enumerate() {
+                let t = o.times;
+                let secs = |d: Option<Time>| d.map(as_secs_f64);
+                let done = if o.failed { None } else { t.done };
+                last = last.zip(done).map(|(a, b)| a.max(b));
+                if let Some(d) = t.completion_time().filter(|_| !o.failed) {
+                    object_lat.push(d);
+                }
+                let size = drawn.objects.get(k).copied();
+                per_object.push(ObjectResult {
+                    page: i as u32,
+                    object: k as u32,
+                    request_bytes: size.map_or(0, |s| s.request_bytes),
+                    response_bytes: size.map_or(0, |s| s.reply_bytes),
+                    asked_s: as_secs_f64(t.asked),
+                    connect_s: secs(t.connect_time()),
+                    first_byte_s: secs(t.first_byte_time()),
+                    complete_s: secs(t.completion_time()).filter(|_| !o.failed),
+                    failed: o.failed,
+                });
+            }
+            let latency = last.map(|l| l - p.started);
+            if let Some(l) = latency {
+                page_lat.push(l);
+                latency_sum_s += as_secs_f64(l);
+            }
+            per_page.push(PageResult {
+                page: i as u32,
+                started_s: as_secs_f64(p.started),
+                objects: p.objects.len() as u32,
+                latency_s: latency.map(as_secs_f64),
+                // the simulator adds its timers' waits (`run/web.rs`); live has no such record
+                timeout_wait: TimeoutWait::default(),
+            });
+        }
+        PagesResult {
+            pages,
+            pages_completed: page_lat.len() as u64,
+            objects: per_object.len() as u64,
+            objects_completed: object_lat.len() as u64,
+            page_latency: Latencies::of(page_lat),
+            object_latency: Latencies::of(object_lat),
+            latency_sum_s,
+            per_page,
+            per_object,
+            ..PagesResult::default()
+        }
+    }
+
     /// The one line of the text output: pages in, page latency median and tail, objects and
     /// connections, and the timeouts of the handshake and of the server.
     pub fn summary(&self) -> String {

@@ -9,9 +9,7 @@ use snooplab_proto::Time;
 use super::web_stalls::{page_wait, StallsByConn};
 use super::Simulation;
 use crate::invariants::InvariantReport;
-use crate::metrics::{
-    FlowResult, Latencies, ObjectResult, PageResult, PagesResult, TimeoutWait, TimeoutsByPhase,
-};
+use crate::metrics::{FlowResult, PagesResult, TimeoutWait, TimeoutsByPhase};
 use crate::network::{FlowId, Network};
 use crate::nodes::{AppCounters, Browser, StallPhase};
 use crate::observer::Observe;
@@ -145,71 +143,29 @@ impl<O: Observe> Simulation<O> {
                 stalls.entry(s.conn).or_default().push(s);
             }
         }
-        let (mut wait_sum, mut latency_sum) = (TimeoutWait::default(), 0.0);
-        let mut per_page = Vec::new();
-        let mut per_object = Vec::new();
-        let (mut page_lat, mut object_lat) = (Vec::new(), Vec::new());
-        for (i, p) in pages.iter().enumerate() {
-            let page = ps.page(net.seed, i as u64);
-            let mut last: Option<Time> = Some(p.started);
-            for (k, o) in p.objects.iter().enumerate() {
-                let t = o.times;
-                let secs = |d: Option<Time>| d.map(as_secs_f64);
-                let done = if o.failed { None } else { t.done };
-                last = last.zip(done).map(|(a, b)| a.max(b));
-                if let Some(d) = t.completion_time().filter(|_| !o.failed) {
-                    object_lat.push(d);
-                }
-                let size = page.objects.get(k).copied();
-                per_object.push(ObjectResult {
-                    page: i as u32,
-                    object: k as u32,
-                    request_bytes: size.map_or(0, |s| s.request_bytes),
-                    response_bytes: size.map_or(0, |s| s.reply_bytes),
-                    asked_s: as_secs_f64(t.asked),
-                    connect_s: secs(t.connect_time()),
-                    first_byte_s: secs(t.first_byte_time()),
-                    complete_s: secs(t.completion_time()).filter(|_| !o.failed),
-                    failed: o.failed,
-                });
+        let mut fetched =
+            PagesResult::of_records(u64::from(ps.pages), |i| ps.page(net.seed, i), pages);
+        // each completed page's wait on those timers along its critical path
+        let mut wait_sum = TimeoutWait::default();
+        for (i, (p, r)) in pages.iter().zip(fetched.per_page.iter_mut()).enumerate() {
+            if r.latency_s.is_some() {
+                let page = ps.page(net.seed, i as u64);
+                r.timeout_wait = page_wait(p, &plan(&page, ps.http), &stalls);
+                wait_sum = wait_sum.plus(r.timeout_wait);
             }
-            let latency = last.map(|l| l - p.started);
-            let mut timeout_wait = TimeoutWait::default();
-            if let Some(l) = latency {
-                page_lat.push(l);
-                timeout_wait = page_wait(p, &plan(&page, ps.http), &stalls);
-                wait_sum = wait_sum.plus(timeout_wait);
-                latency_sum += as_secs_f64(l);
-            }
-            per_page.push(PageResult {
-                page: i as u32,
-                started_s: as_secs_f64(p.started),
-                objects: p.objects.len() as u32,
-                latency_s: latency.map(as_secs_f64),
-                timeout_wait,
-            });
         }
         let mut inv = InvariantReport {
-            complete: pages.len() == ps.pages as usize
-                && per_page.iter().all(|p| p.latency_s.is_some()),
+            complete: fetched.pages_completed == u64::from(ps.pages),
             ..InvariantReport::default()
         };
         if !inv.complete {
             inv.note(format!(
                 "{} of {} pages fetched whole",
-                page_lat.len(),
-                ps.pages
+                fetched.pages_completed, ps.pages
             ));
         }
         all.merge(&inv, &spec.name);
-        let objects = per_object.len() as u64;
         let result = PagesResult {
-            pages: u64::from(ps.pages),
-            pages_completed: page_lat.len() as u64,
-            objects,
-            objects_completed: object_lat.len() as u64,
-            page_latency: Latencies::of(page_lat),
-            object_latency: Latencies::of(object_lat),
             connections: client.connections,
             syn_timeouts: client.handshake_timeouts,
             client_timeouts: client.timeouts,
@@ -219,9 +175,7 @@ impl<O: Observe> Simulation<O> {
             server_retransmitted_segments: server.retransmitted_segments,
             timeouts_by_phase: by_phase,
             timeout_wait: wait_sum,
-            latency_sum_s: latency_sum,
-            per_page,
-            per_object,
+            ..fetched
         };
         // from the flow's start to its last object's last byte (or the run's end, if one failed)
         let end = if inv.complete {
