@@ -91,6 +91,7 @@ pub fn fetch_pages(
             ObjectRecord {
                 times: ObjectTimes::default(),
                 failed: true,
+                conn: None,
             };
             p.objects.len()
         ];
@@ -377,7 +378,15 @@ impl Conn<'_> {
 
     fn finish(&self, i: usize, times: ObjectTimes, failed: bool, out: &mut ConnOut) {
         out.objects
-            .push((self.object(i), ObjectRecord { times, failed }));
+            // no simulated connection: the kernel's timers are not recorded per connection
+            .push((
+                self.object(i),
+                ObjectRecord {
+                    times,
+                    failed,
+                    conn: None,
+                },
+            ));
         self.board.set(i, Step::Done);
     }
 

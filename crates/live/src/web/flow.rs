@@ -237,6 +237,7 @@ mod tests {
                                 done: Some(started + 100 * ms),
                             },
                             failed: i == 0 && k < failed,
+                            conn: None,
                         })
                         .collect(),
                 }
