@@ -160,6 +160,15 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
         self.relays.len()
     }
 
+    /// Payload bytes all relays store now, both ways (none in a modelled run, whose packets carry
+    /// no payload): what [`SplitConfig::max_memory`] bounds in a live run.
+    pub fn stored_bytes(&self) -> u64 {
+        self.relays
+            .values()
+            .map(|r| r.bytes.held() + r.back.held())
+            .sum()
+    }
+
     /// The most any relay buffer ever held.
     pub fn max_relay_bytes(&self) -> u64 {
         self.relays
