@@ -8,6 +8,8 @@
 
 use std::collections::HashSet;
 
+pub mod split_table;
+
 use libfuzzer_sys::arbitrary::Unstructured;
 use snooplab_proto::agent::{Agent, Port, SegmentView, Transmit};
 use snooplab_proto::segment::MAX_TCP_OPTION_BYTES;
