@@ -144,3 +144,35 @@ fn the_200_flow_example_splits_every_flow_near_snoops_aggregate() {
         "a split key without a split agent"
     );
 }
+
+/// A split handoff (`scheme = "split"`, the I-TCP baseline of paper 002) moves a base station's
+/// whole relay table, so with two connections through it the other's relay would move too:
+/// handing each relay over with its own mobile host is not built, and such a network is refused
+/// up front with one line naming the base station, instead of run wrong.
+#[test]
+fn a_split_handoff_with_two_connections_is_refused_up_front() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/paper002-handoff.toml"
+    );
+    let text = std::fs::read_to_string(path)
+        .expect("the example")
+        .replace("agent = \"snoop-002\"", "agent = \"split\"")
+        .replace("[[handoff]]\n", "[[handoff]]\nscheme = \"split\"\n");
+    let parse = |text: &str| -> Result<(), String> {
+        let mut sc = default_scenario();
+        ScenarioFile::parse(text)?.apply(&mut sc)?;
+        sc.validate()
+    };
+    assert!(parse(&text).is_ok(), "{:?}", parse(&text).err());
+    let two = text.replace(
+        "[[flow]]\nfrom = \"fh\"\nto = \"mh\"\n",
+        "[[flow]]\nfrom = \"fh\"\nto = \"mh\"\n\n[[flow]]\nfrom = \"mh\"\nto = \"fh\"\n",
+    );
+    assert_ne!(two, text, "the second flow added");
+    let err = parse(&two).err().unwrap_or_default();
+    assert!(
+        err.contains("2 flows cross 'bs1'") && !err.contains('\n'),
+        "{err}"
+    );
+}
