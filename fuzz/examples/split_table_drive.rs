@@ -3,7 +3,7 @@
 //! remembered connections and its relays coming and going), which one fuzzer input of 200
 //! operations cannot reach. Deterministic: the same seed drives the same operations.
 //!
-//!     cargo run --release --example split_table_drive -- [OPERATIONS] [SEED] [TABLES]
+//!     cargo run --profile drive --example split_table_drive -- [OPERATIONS] [SEED] [TABLES]
 //!
 //! runs TABLES tables (default 10) of OPERATIONS / TABLES operations each (default 10 million in
 //! all), each with its own settings from the generator, and prints the operations, the relays

@@ -11,24 +11,8 @@ use snooplab_fuzz::split_table::{config, ByteSource, Table};
 /// Most operations one input drives (a flood is one operation of up to 32 SYNs).
 const MAX_OPS: usize = 200;
 
-/// The fuzzer's input as the table's byte source.
-struct Input<'a>(Unstructured<'a>);
-
-impl ByteSource for Input<'_> {
-    fn byte(&mut self) -> u8 {
-        self.0.arbitrary().unwrap_or(0)
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        let n = n.min(self.0.len());
-        self.0.bytes(n).map(<[u8]>::to_vec).unwrap_or_default()
-    }
-    fn done(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
 fuzz_target!(|data: &[u8]| {
-    let mut input = Input(Unstructured::new(data));
+    let mut input = Unstructured::new(data);
     let mut table = Table::new(config(&mut input));
     for _ in 0..MAX_OPS {
         if input.done() {

@@ -17,10 +17,12 @@
 use snooplab_proto::agent::split::{store_bound, SplitStats};
 use snooplab_proto::agent::{Agent, Port, SegmentView, SplitAgent, SplitConfig};
 use snooplab_proto::tcp::RecoveryPolicy;
-use snooplab_proto::time::{MS, SEC, US};
+use snooplab_proto::time::SEC;
 use snooplab_proto::{wire, Endpoint, Flags, Segment, Seq, Time};
 
-use crate::{assert_valid_bytes, LivePacket, Seen};
+use libfuzzer_sys::arbitrary::Unstructured;
+
+use crate::{assert_valid_bytes, seq_near, time_step, LivePacket, Seen};
 
 /// Where the operations come from: the fuzzer's input, or a seeded generator.
 pub trait ByteSource {
@@ -35,6 +37,28 @@ pub trait ByteSource {
     }
     fn u32(&mut self) -> u32 {
         u32::from_le_bytes([self.byte(), self.byte(), self.byte(), self.byte()])
+    }
+}
+
+/// The fuzzer's input, read as the other targets read it.
+impl ByteSource for Unstructured<'_> {
+    fn byte(&mut self) -> u8 {
+        self.arbitrary().unwrap_or(0)
+    }
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        let n = n.min(self.len());
+        Unstructured::bytes(self, n)
+            .map(<[u8]>::to_vec)
+            .unwrap_or_default()
+    }
+    fn done(&self) -> bool {
+        self.is_empty()
+    }
+    fn u16(&mut self) -> u16 {
+        self.arbitrary().unwrap_or(0)
+    }
+    fn u32(&mut self) -> u32 {
+        self.arbitrary().unwrap_or(0)
     }
 }
 
@@ -85,21 +109,6 @@ fn side(b: &mut dyn ByteSource) -> Port {
     } else {
         Port::Wireless
     }
-}
-
-/// A sequence number near `base`: mostly a small offset, sometimes anywhere.
-fn seq_near(b: &mut dyn ByteSource, base: u32) -> Seq {
-    match b.byte() % 8 {
-        0 => Seq(b.u32()),
-        1 => Seq(base.wrapping_sub(u32::from(b.u16()))),
-        _ => Seq(base.wrapping_add(u32::from(b.u16()))),
-    }
-}
-
-/// A time step: nanoseconds to about 18 hours.
-fn time_step(b: &mut dyn ByteSource) -> Time {
-    let n = u64::from(b.u16());
-    [1, US, MS, SEC, 0][usize::from(b.byte() % 5)] * n
 }
 
 /// One segment of a connection: a handshake's, data, a FIN or a reset, numbered near the
