@@ -324,7 +324,13 @@ fn every_run_json_key_is_documented() {
     )
     .expect("JSON");
     let mut missing = vec![];
-    for obj in [&v, &v["invariants"], &v["relay"], &v["split"], &v["timeout_causes"]] {
+    for obj in [
+        &v,
+        &v["invariants"],
+        &v["relay"],
+        &v["split"],
+        &v["timeout_causes"],
+    ] {
         let keys = obj.as_object().expect("an object").keys();
         missing.extend(keys.filter(|k| !doc.contains(&format!("`{k}`"))).cloned());
     }
