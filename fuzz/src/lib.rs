@@ -8,6 +8,10 @@
 
 use std::collections::HashSet;
 
+pub mod split_table;
+
+use split_table::ByteSource;
+
 use libfuzzer_sys::arbitrary::Unstructured;
 use snooplab_proto::agent::{Agent, Port, SegmentView, Transmit};
 use snooplab_proto::segment::MAX_TCP_OPTION_BYTES;
@@ -68,16 +72,12 @@ fn u16_of(u: &mut Unstructured) -> u16 {
     u.arbitrary().unwrap_or(0)
 }
 
-fn u32_of(u: &mut Unstructured) -> u32 {
-    u.arbitrary().unwrap_or(0)
-}
-
 /// A sequence number near `base`: mostly a small offset (what real flows do), sometimes anywhere.
-pub fn seq_near(u: &mut Unstructured, base: u32) -> Seq {
-    match byte(u) % 8 {
-        0 => Seq(u32_of(u)),
-        1 => Seq(base.wrapping_sub(u32::from(u16_of(u)))),
-        _ => Seq(base.wrapping_add(u32::from(u16_of(u)))),
+pub fn seq_near<B: ByteSource + ?Sized>(u: &mut B, base: u32) -> Seq {
+    match u.byte() % 8 {
+        0 => Seq(u.u32()),
+        1 => Seq(base.wrapping_sub(u32::from(u.u16()))),
+        _ => Seq(base.wrapping_add(u32::from(u.u16()))),
     }
 }
 
@@ -157,9 +157,9 @@ pub fn packet_bytes(u: &mut Unstructured) -> Vec<u8> {
 
 /// A time step: nanoseconds to about 18 hours, so that every timer of every agent can fire and
 /// the clock never comes near overflowing (a run of [`MAX_OPS`] steps stays below 2^63 ns).
-pub fn time_step(u: &mut Unstructured) -> Time {
-    let n = u64::from(u16_of(u));
-    match byte(u) % 5 {
+pub fn time_step<B: ByteSource + ?Sized>(u: &mut B) -> Time {
+    let n = u64::from(u.u16());
+    match u.byte() % 5 {
         0 => n,
         1 => n * US,
         2 => n * MS,

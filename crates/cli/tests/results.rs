@@ -103,6 +103,43 @@ fn split_runs_report_the_relay_sender() {
     assert!(v["summaries"][1].get("relay_timeouts").is_none());
 }
 
+/// At a split base station's relay-memory bound (two relays' worth, `relay-memory`) the other
+/// connections are forwarded end to end, counted, and reported: in the table's line and under
+/// the JSON's `split`, every flow still complete (issue 52 item 1).
+#[test]
+fn connections_beyond_the_relay_memory_are_reported_unsplit() {
+    let dir = scratch("unsplit");
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    // each relay may store 2 x (64 KB buffer + 64 KB window + a 1400-byte segment)
+    let one_relay = 2 * (2 * 65536 + 1400);
+    let mut text = format!(
+        "protocol = \"split\"\ntransfer = \"64k\"\nerror-every = \"64k\"\n\
+         [[node]]\nname = \"fh\"\n[[node]]\nname = \"bs\"\nkind = \"base-station\"\n\
+         relay-memory = {}\n[[link]]\nbetween = [\"fh\", \"bs\"]\n",
+        2 * one_relay
+    );
+    for i in 1..=5 {
+        text += &format!("[[node]]\nname = \"mh{i}\"\n[[flow]]\nfrom = \"fh\"\nto = \"mh{i}\"\n");
+    }
+    text += "[[cell]]\nbase-station = \"bs\"\nstations = [\"mh1\", \"mh2\", \"mh3\", \"mh4\", \"mh5\"]\n";
+    let file = dir.join("five.toml");
+    std::fs::write(&file, text).expect("the scenario written");
+    let f = file.to_string_lossy().into_owned();
+    let table = stdout(&snooplab(&["run", "--scenario", &f]));
+    assert!(table.contains("5 of 5 complete"), "{table}");
+    assert!(
+        table.contains("split relays 2 (at most 2 at once), connections not split 3"),
+        "{table}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(stdout(&snooplab(&["run", "--scenario", &f, "--json"])).trim())
+            .expect("JSON");
+    assert_eq!(v["split"]["relays"], 2, "{v}");
+    assert_eq!(v["split"]["relays_most"], 2, "{v}");
+    assert_eq!(v["split"]["unsplit"], 3, "{v}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// An incomplete split run names the connection that gave up, and when (issue 14's run).
 #[test]
 fn an_incomplete_split_run_names_the_connection_that_gave_up() {
@@ -287,7 +324,13 @@ fn every_run_json_key_is_documented() {
     )
     .expect("JSON");
     let mut missing = vec![];
-    for obj in [&v, &v["invariants"], &v["relay"], &v["timeout_causes"]] {
+    for obj in [
+        &v,
+        &v["invariants"],
+        &v["relay"],
+        &v["split"],
+        &v["timeout_causes"],
+    ] {
         let keys = obj.as_object().expect("an object").keys();
         missing.extend(keys.filter(|k| !doc.contains(&format!("`{k}`"))).cloned());
     }

@@ -97,3 +97,82 @@ fn beyond_the_relay_memory_connections_pass_end_to_end() {
     let ahead = r.flows.iter().filter(|f| f.invariants.split_acks_ahead > 0);
     assert_eq!(ahead.count(), 3);
 }
+
+/// `examples/scale/split-200-flows.toml` (issue 52's measure): 200 flows through SPLIT and
+/// SPLIT-SMART, every one complete with a relay of its own, none left unsplit, the relays at
+/// once within the default memory bound, and each aggregate within 10% of snoop's on the same
+/// file (docs/networks.md has the figures).
+#[test]
+fn the_200_flow_example_splits_every_flow_near_snoops_aggregate() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/scale/split-200-flows.toml"
+    );
+    let text = std::fs::read_to_string(path).expect("the example");
+    let with = |protocol: &str| {
+        let mut sc = default_scenario();
+        let text = text.replace(
+            "protocol = \"split\"",
+            &format!("protocol = \"{protocol}\""),
+        );
+        let f = ScenarioFile::parse(&text).expect("the example parses");
+        f.apply(&mut sc).expect("the example applies");
+        sc.validate().expect("the example is valid");
+        run(&sc)
+    };
+    let snoop = with("ll-tcp-aware").aggregate.throughput_mbps;
+    let cfg = snooplab_proto::agent::SplitConfig::paper000(
+        1400,
+        snooplab_proto::tcp::RecoveryPolicy::RENO,
+    );
+    for protocol in ["split", "split-smart"] {
+        let r = with(protocol);
+        complete_and_relayed(&r, 200);
+        assert!(r.agent_total("relays_most") <= cfg.max_relays());
+        let ratio = r.aggregate.throughput_mbps / snoop;
+        assert!(
+            (0.9..=1.1).contains(&ratio),
+            "{protocol}: {ratio} of snoop's"
+        );
+        let json = serde_json::to_value(&r).expect("the result encodes");
+        assert_eq!(json["split"]["relays"], 200, "{protocol}");
+        assert_eq!(json["split"]["unsplit"], 0, "{protocol}");
+    }
+    let json = serde_json::to_value(with("ll-tcp-aware")).expect("the result encodes");
+    assert!(
+        json.get("split").is_none(),
+        "a split key without a split agent"
+    );
+}
+
+/// A split handoff (`scheme = "split"`, the I-TCP baseline of paper 002) moves a base station's
+/// whole relay table, so with two connections through it the other's relay would move too:
+/// handing each relay over with its own mobile host is not built, and such a network is refused
+/// up front with one line naming the base station, instead of run wrong.
+#[test]
+fn a_split_handoff_with_two_connections_is_refused_up_front() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/paper002-handoff.toml"
+    );
+    let text = std::fs::read_to_string(path)
+        .expect("the example")
+        .replace("agent = \"snoop-002\"", "agent = \"split\"")
+        .replace("[[handoff]]\n", "[[handoff]]\nscheme = \"split\"\n");
+    let parse = |text: &str| -> Result<(), String> {
+        let mut sc = default_scenario();
+        ScenarioFile::parse(text)?.apply(&mut sc)?;
+        sc.validate()
+    };
+    assert!(parse(&text).is_ok(), "{:?}", parse(&text).err());
+    let two = text.replace(
+        "[[flow]]\nfrom = \"fh\"\nto = \"mh\"\n",
+        "[[flow]]\nfrom = \"fh\"\nto = \"mh\"\n\n[[flow]]\nfrom = \"mh\"\nto = \"fh\"\n",
+    );
+    assert_ne!(two, text, "the second flow added");
+    let err = parse(&two).err().unwrap_or_default();
+    assert!(
+        err.contains("2 flows cross 'bs1'") && !err.contains('\n'),
+        "{err}"
+    );
+}

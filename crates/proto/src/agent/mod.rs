@@ -18,6 +18,7 @@ mod split_both_ways_tests;
 mod split_bytes_tests;
 mod split_config;
 mod split_relay;
+mod split_remembered;
 #[cfg(test)]
 mod split_table_tests;
 #[cfg(test)]

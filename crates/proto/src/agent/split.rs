@@ -26,6 +26,7 @@ pub use super::split_config::{
     direction_bound, store_bound, SplitConfig, DEFAULT_RELAY_MEMORY, IDLE_LIMIT,
 };
 use super::split_relay::{reset, SplitRelay, TIME_WAIT};
+use super::split_remembered::Remembered;
 use super::{
     agent_counters, Agent, AgentProbe, Counters, Port, Relay, RelayReport, SegmentView, Transmit,
 };
@@ -81,9 +82,9 @@ pub struct SplitAgent<P> {
     relays: BTreeMap<Key, SplitRelay<P>>,
     /// Connections whose relay closed: when, from which port they were opened, and whether the
     /// relay gave up (a segment of one then gets what the closed relay would have given it).
-    closed: BTreeMap<Key, (Time, Port, bool)>,
+    closed: Remembered<Key, (Port, bool)>,
     /// Connections forwarded end to end (not split at the memory bound), and when last seen.
-    unsplit: BTreeMap<Key, Time>,
+    unsplit: Remembered<Key, ()>,
     /// The reports of relays removed, oldest first.
     done: VecDeque<RelayReport>,
     out: VecDeque<Transmit<P>>,
@@ -108,8 +109,8 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
     pub fn new(cfg: SplitConfig) -> SplitAgent<P> {
         SplitAgent {
             relays: BTreeMap::new(),
-            closed: BTreeMap::new(),
-            unsplit: BTreeMap::new(),
+            closed: Remembered::new(REMEMBERED),
+            unsplit: Remembered::new(REMEMBERED),
             done: VecDeque::new(),
             out: VecDeque::new(),
             forwarded: 0,
@@ -160,6 +161,15 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
         self.relays.len()
     }
 
+    /// Payload bytes all relays store now, both ways (none in a modelled run, whose packets carry
+    /// no payload): what [`SplitConfig::max_memory`] bounds in a live run.
+    pub fn stored_bytes(&self) -> u64 {
+        self.relays
+            .values()
+            .map(|r| r.bytes.held() + r.back.held())
+            .sum()
+    }
+
     /// The most any relay buffer ever held.
     pub fn max_relay_bytes(&self) -> u64 {
         self.relays
@@ -192,7 +202,7 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
         if r.is_closed() {
             let (port, gave_up) = (r.near_port, r.gave_up.is_some());
             self.remove(key);
-            remember(&mut self.closed, *key, (now, port, gave_up), |v| v.0);
+            self.closed.insert(*key, now, (port, gave_up));
         }
     }
 
@@ -210,16 +220,16 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             .collect();
         for (k, done) in &stale {
             if let Some(r) = self.remove(k) {
-                let v = (now, r.near_port, r.gave_up.is_some());
                 if *done {
-                    remember(&mut self.closed, *k, v, |v| v.0);
+                    let v = (r.near_port, r.gave_up.is_some());
+                    self.closed.insert(*k, now, v);
                 } else {
                     self.idle_removed += 1;
                 }
             }
         }
-        self.closed.retain(|_, v| now.saturating_sub(v.0) < idle);
-        self.unsplit.retain(|_, t| now.saturating_sub(*t) < idle);
+        self.closed.forget_quiet(now, idle);
+        self.unsplit.forget_quiet(now, idle);
     }
 
     /// A SYN opens connection `key` from `from`: a relay, or at the memory bound none (the
@@ -229,7 +239,7 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
         self.closed.remove(&key);
         if self.relays.len() as u64 >= self.cfg.max_relays() {
             self.unsplit_count += 1;
-            remember(&mut self.unsplit, key, now, |t| *t);
+            self.unsplit.insert(key, now, ());
             return false;
         }
         let r = SplitRelay::open(&self.cfg, now, from, seg, packet, self.opened);
@@ -238,17 +248,6 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
         self.most = self.most.max(self.relays.len() as u64);
         true
     }
-}
-
-/// Inserts `key` into `map`, forgetting the oldest entry (by `at`) first if it holds
-/// [`REMEMBERED`] already.
-fn remember<V>(map: &mut BTreeMap<Key, V>, key: Key, value: V, at: impl Fn(&V) -> Time) {
-    if map.len() >= REMEMBERED && !map.contains_key(&key) {
-        if let Some(oldest) = map.iter().min_by_key(|(_, v)| at(v)).map(|(k, _)| *k) {
-            map.remove(&oldest);
-        }
-    }
-    map.insert(key, value);
 }
 
 impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SplitAgent<P> {
@@ -261,9 +260,8 @@ impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SplitAgent<P> 
         let key = key_of(from, &seg);
         let opening = seg.is_syn() && !seg.has_ack();
         if !self.relays.contains_key(&key) {
-            if let Some(t) = self.unsplit.get_mut(&key) {
+            if self.unsplit.touch(&key, now) {
                 // a connection passed end to end: untouched
-                *t = now;
                 self.forwarded += 1;
                 self.out
                     .push_back(Transmit::forward(from.opposite(), packet));
@@ -287,7 +285,7 @@ impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SplitAgent<P> 
                 let answer = match self.closed.get(&key) {
                     // a closed relay's halves ignore what comes, but one that gave up answers
                     // its opener with a reset (`SplitRelay::on_packet`)
-                    Some(&(_, near, gave_up)) => gave_up && from == near && !rst,
+                    Some(&(_, (near, gave_up))) => gave_up && from == near && !rst,
                     // no connection here (a base station that crashed and lost it): BSD's
                     // `dropwithreset`, as for any segment to a closed port (a SYN-ACK from the
                     // wired side excepted, as before)

@@ -277,3 +277,37 @@ fn at_the_memory_bound_a_new_connection_is_forwarded_end_to_end() {
     // a relay's closing makes room: the next connection is split again
     assert_eq!(bs.stats().relays, 2);
 }
+
+/// A flood of SYNs from 100,000 connections (a port scan, or a SYN flood of spoofed sources) at a
+/// bound of no relays: every SYN passes on as it came and is counted, and the base station
+/// remembers at most 65,536 of them (the oldest forgotten first), so that its memory stays
+/// bounded; a remembered one's next segment passes on untouched, a forgotten one's is a segment of
+/// no connection (answered with a reset, as a closed port's).
+#[test]
+fn a_syn_flood_passes_end_to_end_and_is_remembered_within_the_cap() {
+    let mut cfg = SplitConfig::paper000(MSS, RecoveryPolicy::RENO);
+    cfg.max_memory = 0;
+    let mut bs: SplitAgent<Pkt> = SplitAgent::new(cfg);
+    let wired = |i: u32| Endpoint {
+        addr: 0x0a00_0001 + (i >> 16),
+        port: i as u16,
+    };
+    let syn = |i| segment(wired(i), mobile_host(1, 5001), 10, 0, Flags::SYN, 0);
+    let flood = 100_000;
+    for i in 0..flood {
+        bs.on_packet(Time::from(i), Port::Wired, Pkt(Some(syn(i))));
+        let t = bs.poll_transmit(0).expect("the SYN passes");
+        assert_eq!(t.packet, Pkt(Some(syn(i))));
+    }
+    assert_eq!(bs.stats().unsplit, u64::from(flood));
+    assert_eq!(bs.relay_count(), 0);
+    let ack = |i| segment(wired(i), mobile_host(1, 5001), 11, 501, Flags::ACK, 0);
+    let now = Time::from(flood);
+    // the last 65,536 are remembered, the first ones forgotten
+    bs.on_packet(now, Port::Wired, Pkt(Some(ack(flood - 1))));
+    let t = bs.poll_transmit(now).expect("passes");
+    assert_eq!(t.packet, Pkt(Some(ack(flood - 1))));
+    bs.on_packet(now, Port::Wired, Pkt(Some(ack(0))));
+    let t = bs.poll_transmit(now).expect("answered");
+    assert!(t.packet.0.is_some_and(|s| s.flags.contains(Flags::RST)));
+}

@@ -83,6 +83,9 @@ pub struct Flat<'a> {
     pub crash_drops: u64,
     /// A split run's relay sender; `null` for the other protocols.
     pub relay: Option<&'a RelayCounters>,
+    /// A split run's relays, all base stations; absent for the other protocols.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split: Option<SplitTotals>,
     pub invariants: &'a InvariantReport,
     pub flows: &'a [FlowResult],
     pub aggregate: &'a Aggregate,
@@ -137,11 +140,49 @@ impl<'a> Flat<'a> {
             input_queue_drops: r.drops.input_queues,
             crash_drops: r.drops.crashes,
             relay: f.relay.as_ref(),
+            split: SplitTotals::of(r),
             invariants: &r.invariants,
             flows: &r.flows,
             aggregate: &r.aggregate,
             cells: &r.cells,
             handoffs: &r.handoffs,
         }
+    }
+}
+
+/// A split base station's relay table, added up over every split base station of the run
+/// (`proto/src/agent/split.rs`, issue 52): one relay per connection, and the connections the
+/// memory bound left unsplit.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct SplitTotals {
+    /// Relays made: connections split.
+    pub relays: u64,
+    /// The most relays at once (each base station's own most, added up).
+    pub relays_most: u64,
+    /// Connections forwarded end to end at the relays' memory bound.
+    pub unsplit: u64,
+    /// Relays removed after the idle limit.
+    pub relays_idle: u64,
+    /// Bytes relayed on from the openers, and back to them.
+    pub relayed_bytes: u64,
+    pub answered_bytes: u64,
+}
+
+impl SplitTotals {
+    /// The totals of a run with a split base station; `None` without one.
+    fn of(r: &RunResult) -> Option<SplitTotals> {
+        let split = r
+            .agents
+            .iter()
+            .any(|a| a.counters.iter().any(|(name, _)| name == "unsplit"));
+        let total = |name: &str| r.agent_total(name);
+        split.then(|| SplitTotals {
+            relays: total("relays"),
+            relays_most: total("relays_most"),
+            unsplit: total("unsplit"),
+            relays_idle: total("relays_idle"),
+            relayed_bytes: total("relayed_bytes"),
+            answered_bytes: total("answered_bytes"),
+        })
     }
 }
