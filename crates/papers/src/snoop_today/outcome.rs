@@ -9,11 +9,9 @@ use snooplab_sim::RunResult;
 use super::grid::{Config, Path, Sender};
 pub use super::report::{Cell, Gain, KernelGain, PartReport, Report, HEADLINE_AGENTS};
 use super::Part;
-use crate::claim::Claim;
-use crate::document::Document;
 use crate::kernel_check::study::KERNEL_DATA;
 use crate::kernel_check::{KernelData, PointRuns};
-use crate::study::{report_and_runs, Outcome};
+use crate::study::Reported;
 
 /// The headline agents' gains for the kernel's CUBIC on every path the kernel data holds both
 /// points of.
@@ -52,10 +50,7 @@ fn kernel_headline() -> Vec<KernelGain> {
 }
 
 /// The study run.
-pub struct TodayRun {
-    pub runs: Vec<RunResult>,
-    pub report: Report,
-}
+pub type TodayRun = Reported<Report>;
 
 /// The report from the results, read in the plan's order.
 pub(super) fn finish(
@@ -189,21 +184,6 @@ pub(super) fn ratio(a: &Summary, b: &Summary) -> Option<(f64, Option<f64>)> {
         _ => None,
     };
     Some((r, ci))
-}
-
-impl Outcome for TodayRun {
-    fn claims(&self) -> &[Claim] {
-        &self.report.claims
-    }
-    fn json(&self) -> Result<serde_json::Value, String> {
-        serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
-    }
-    fn files(&self) -> Result<Vec<(String, String)>, String> {
-        report_and_runs(&self.report, &self.runs)
-    }
-    fn document(&self) -> Document {
-        super::tables::document(&self.report)
-    }
 }
 
 #[cfg(test)]

@@ -6,9 +6,20 @@ use snooplab_sim::protocol::Protocol;
 
 use super::grid::{flows, kb, window, Path, AGENTS, BUFFERS, ERROR_EVERY, FLOWS, FLOW_CHANNELS};
 use super::report::{Cell, PartReport, Report, HEADLINE_AGENTS};
+use crate::claim::Claim;
 use crate::document::{Chart, Document, Heat, Line, Row, Sweep, Table};
+use crate::study::StudyReport;
 
-pub(super) fn document(r: &Report) -> Document {
+impl StudyReport for Report {
+    fn claims(&self) -> &[Claim] {
+        &self.claims
+    }
+    fn document(&self) -> Document {
+        document(self)
+    }
+}
+
+fn document(r: &Report) -> Document {
     let mut d = Document::default();
     d.text(format!(
         "Paper 000's question asked of three senders ({}): which agent at the base station \
