@@ -7,7 +7,7 @@ use snooplab_sim::stats::{summarize, Summary};
 use snooplab_sim::RunResult;
 
 use super::grid::{Config, Path, Sender};
-pub use super::report::{Cell, Gain, KernelGain, PartReport, Report, HEADLINE_AGENTS};
+pub use super::report::{Cell, Gain, KernelGain, Named, PartReport, Report, HEADLINE_AGENTS};
 use super::Part;
 use crate::kernel_check::study::KERNEL_DATA;
 use crate::kernel_check::{KernelData, PointRuns};
@@ -85,7 +85,10 @@ pub(super) fn finish(
         .iter()
         .filter(|r| r.part == Part::Errors.name())
         .flat_map(|r| &r.gains)
-        .filter(|g| HEADLINE_AGENTS.iter().any(|a| a.name() == g.agent) && g.channel == "1/16 KB")
+        .filter(|g| {
+            HEADLINE_AGENTS.iter().any(|a| a.name() == g.named.agent)
+                && g.named.channel == "1/16 KB"
+        })
         .cloned()
         .collect();
     let kernel = kernel_headline();
@@ -118,12 +121,7 @@ fn cell(c: &Config, runs: &[RunResult], part: Part) -> Cell {
         }
     };
     Cell {
-        sender: c.sender.name,
-        agent: c.agent.name(),
-        path: c.path.name(),
-        channel: c.channel.name(),
-        transfer_bytes: c.transfer,
-        setting: c.setting(part),
+        named: Named::of(c, part),
         flows: c.flows,
         buffer_bytes: c.buffer,
         throughput_mbps: s(&throughput),
@@ -159,12 +157,7 @@ fn gains(cells: &[Cell], by_completion: bool) -> Vec<Gain> {
             continue;
         };
         out.push(Gain {
-            sender: c.sender,
-            agent: c.agent,
-            path: c.path,
-            channel: c.channel.clone(),
-            transfer_bytes: c.transfer_bytes,
-            setting: c.setting.clone(),
+            named: c.named.clone(),
             gain,
             ci95,
         });
@@ -233,7 +226,7 @@ mod tests {
             .sum();
         assert!(cell.sender_retransmitted.max >= retransmitted as f64);
         assert_eq!((cell.flows, cell.incomplete), (3, 0));
-        assert_eq!(cell.setting, "1/16 KB, 3 flows");
+        assert_eq!(cell.named.setting, "1/16 KB, 3 flows");
     }
 
     #[test]
