@@ -16,7 +16,7 @@ use crate::files::{create_dir, write_file};
 use crate::plot::trace_plots::{plot_trace, View};
 use crate::plot::Figure;
 use crate::plot_cmd::run_title;
-use crate::reproduce::Studied;
+use crate::reproduce::study::{verdict_line, Studied};
 use crate::run_cmd::write_trace;
 
 /// Text made safe for HTML.
@@ -145,7 +145,7 @@ pub fn write_page(dir: &Path, papers: &[Studied]) -> Result<(), String> {
         })
         .collect();
     let _ = writeln!(h, "{}</p>", links.join("; "));
-    if let Some(line) = crate::reproduce::verdict_line(papers) {
+    if let Some(line) = verdict_line(papers) {
         let _ = writeln!(h, "<p><b>{}</b></p>", esc(&line));
     }
     for p in papers {
