@@ -5,10 +5,9 @@
 use std::path::Path;
 
 use snooplab_papers::select::Selection;
-use snooplab_papers::study::{Outcome, Planned};
+use snooplab_papers::study::{Common, Outcome, Planned};
 use snooplab_papers::{Claim, Paper};
 
-use super::Common;
 use crate::files::write_file;
 
 /// A paper's outcome with the paper it is of: what each output of `reproduce` needs.
