@@ -11,21 +11,16 @@
 
 use libfuzzer_sys::arbitrary::Unstructured;
 use libfuzzer_sys::fuzz_target;
+use snooplab_fuzz::split_table::relay_settings;
 use snooplab_fuzz::{check_sim_packet, drive_agent, sim_packet, Drive, SimPacket};
-use snooplab_proto::agent::{Agent, SplitAgent, SplitConfig};
-use snooplab_proto::tcp::RecoveryPolicy;
+use snooplab_proto::agent::{Agent, SplitAgent};
 use snooplab_proto::Segment;
 
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
     let sel: u8 = u.arbitrary().unwrap_or(0);
-    let policy = if sel & 1 == 0 {
-        RecoveryPolicy::RENO
-    } else {
-        RecoveryPolicy::SMART
-    };
-    let mss = [1400, 536, 64, 1460][usize::from(sel >> 1) % 4];
-    let mut cfg = SplitConfig::paper000(mss, policy);
+    let mut cfg = relay_settings(sel);
+    let mss = cfg.wired.mss;
     if sel & 0x10 != 0 {
         cfg.relay_bytes = 4096;
     }

@@ -143,18 +143,25 @@ fn live(seg: &Segment) -> Option<LivePacket> {
     LivePacket::classify(wire::encode(seg, None)).ok()
 }
 
-/// The settings an input's first bytes choose: Reno or SMART towards the mobile hosts, the MSS,
-/// a 64 KB or 4 KB relay buffer, an idle limit of RFC 5382's 2 h 4 min or 1 s to 1 min, and a
-/// memory bound of the default or 0 to 8 relays.
-pub fn config(b: &mut dyn ByteSource) -> SplitConfig {
-    let sel = b.byte();
+/// Paper 000's split relay (`SplitConfig::paper000`) with what a selector byte's low three bits
+/// choose: bit 0 Reno or SMART towards the mobile hosts, bits 1-2 the MSS (1400, 536, 64 or 1460
+/// bytes). The split targets read their other settings from the byte's higher bits.
+pub fn relay_settings(sel: u8) -> SplitConfig {
     let policy = if sel & 1 == 0 {
         RecoveryPolicy::RENO
     } else {
         RecoveryPolicy::SMART
     };
     let mss = [1400, 536, 64, 1460][usize::from(sel >> 1) % 4];
-    let mut cfg = SplitConfig::paper000(mss, policy);
+    SplitConfig::paper000(mss, policy)
+}
+
+/// The settings an input's first bytes choose: Reno or SMART towards the mobile hosts, the MSS,
+/// a 64 KB or 4 KB relay buffer, an idle limit of RFC 5382's 2 h 4 min or 1 s to 1 min, and a
+/// memory bound of the default or 0 to 8 relays.
+pub fn config(b: &mut dyn ByteSource) -> SplitConfig {
+    let sel = b.byte();
+    let mut cfg = relay_settings(sel);
     if sel & 0x08 != 0 {
         cfg.relay_bytes = 4096;
     }

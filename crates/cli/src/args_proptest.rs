@@ -38,7 +38,7 @@ fn specs() -> Vec<argv::Spec> {
 /// What each command checks before it runs anything.
 fn check(cmd: &Command) -> Result<(), String> {
     match cmd {
-        Command::Run(a) => crate::settings::scenario_from_args(a).map(|_| ()),
+        Command::Run(a) => crate::run_cmd::scenario_from_args(a).map(|_| ()),
         Command::Sweep(a) => crate::sweep::plan(a).map(|_| ()),
         Command::Bench(a) => crate::bench::plan(a).map(|_| ()),
         Command::Reproduce(a) => crate::reproduce::plan(a).map(|_| ()),

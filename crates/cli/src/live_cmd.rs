@@ -6,7 +6,7 @@ use snooplab_live::link_config::LinkConfig;
 use snooplab_live::run::MAX_RUNS;
 use snooplab_live::sys::{signal_name, stop_signal};
 use snooplab_live::testbed::unavailable_reason;
-use snooplab_live::{live_protocol, CongestionControl, LinuxProfile, LiveConfig, NetworkResult};
+use snooplab_live::{live_protocol, LiveConfig, NetworkResult};
 use snooplab_sim::medium::WavelanParams;
 use snooplab_sim::scenario::size_u32;
 use snooplab_sim::size::parse_size;
@@ -14,7 +14,11 @@ use snooplab_sim::stats::{summarize, Summary};
 use snooplab_sim::Env;
 
 use crate::cli::LiveArgs;
+use crate::live_exec::live_preset_exec;
+use crate::live_flags::host_settings;
 use crate::live_progress::LiveRunProgress;
+use crate::live_scenario::live_scenario;
+use crate::live_text::print_live_result;
 use crate::settings::{parse_max_time, parse_seed, parse_u32, split_distinct};
 
 /// Mean and spread of one protocol's runs.
@@ -53,22 +57,6 @@ struct FailedRun {
     protocol: String,
     seed: u64,
     error: String,
-}
-
-/// The hosts' settings: `--linux-profile`, and `--cc` and `--rto-min` over the profile's.
-pub fn host_settings(
-    a: &LiveArgs,
-) -> Result<(LinuxProfile, CongestionControl, Option<u32>), String> {
-    let profile = LinuxProfile::parse(&a.linux_profile)?;
-    let cc = match &a.cc {
-        Some(c) => CongestionControl::parse(c)?,
-        None => profile.default_cc(),
-    };
-    let rto_min_ms = match &a.rto_min {
-        Some(t) => snooplab_live::profile::parse_rto_min(t)?,
-        None => profile.default_rto_min_ms(),
-    };
-    Ok((profile, cc, rto_min_ms))
 }
 
 fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
@@ -156,11 +144,11 @@ fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
 
 pub fn live(a: LiveArgs) -> Result<(), String> {
     if let Some(path) = &a.scenario {
-        return crate::live_scenario::live_scenario(&a, path);
+        return live_scenario(&a, path);
     }
     let configs = configs(&a)?;
     if !a.exec.is_empty() {
-        return crate::live_exec::live_preset_exec(&a, &configs);
+        return live_preset_exec(&a, &configs);
     }
     for c in &configs {
         snooplab_live::run::validate(c)?;
@@ -194,7 +182,7 @@ pub fn live(a: LiveArgs) -> Result<(), String> {
     let (results, failed) = run_each(&configs, rows, a.quiet);
     let summaries = summarize_runs(&results);
     if let ([c], [r], false) = (configs.as_slice(), results.as_slice(), a.json) {
-        crate::live_text::print_live_result(r, &snooplab_live::run::preset_scenario(c));
+        print_live_result(r, &snooplab_live::run::preset_scenario(c));
     }
     if a.json {
         print_json(&results, summaries, &failed, configs.len())?;

@@ -5,12 +5,13 @@ use std::path::Path;
 
 use snooplab_lab::settings::RunSettings;
 use snooplab_live::dirlock::{DirLock, INVOCATION_LOCK};
-use snooplab_live::exec::ExecSpec;
 use snooplab_live::network_run::{run_network_with, LiveNetwork, NetworkConfig};
 use snooplab_live::testbed::unavailable_reason;
 
 use crate::cli::LiveArgs;
+use crate::live_flags::{exec_specs, host_settings};
 use crate::live_progress::LiveRunProgress;
+use crate::live_text::{exec_failure, print_exec, print_live_result};
 use crate::run_cmd::open_capture;
 use crate::settings::parse_max_time;
 
@@ -21,7 +22,7 @@ fn config(a: &LiveArgs, path: &Path) -> Result<NetworkConfig, String> {
         ..RunSettings::default()
     }
     .scenario()?;
-    let (profile, cc, rto_min_ms) = crate::live_cmd::host_settings(a)?;
+    let (profile, cc, rto_min_ms) = host_settings(a)?;
     Ok(NetworkConfig {
         scenario,
         profile,
@@ -30,11 +31,6 @@ fn config(a: &LiveArgs, path: &Path) -> Result<NetworkConfig, String> {
         max_time: parse_max_time(&a.max_time)?,
         exec: exec_specs(a)?,
     })
-}
-
-/// The `--exec` commands, parsed (their hosts are checked against the network's).
-pub fn exec_specs(a: &LiveArgs) -> Result<Vec<ExecSpec>, String> {
-    a.exec.iter().map(|e| ExecSpec::parse(e)).collect()
 }
 
 pub fn live_scenario(a: &LiveArgs, path: &Path) -> Result<(), String> {
@@ -86,7 +82,7 @@ pub fn run_config(a: &LiveArgs, cfg: NetworkConfig, label: &str) -> Result<(), S
         Err(_) => progress.failed(),
     }
     // a failed run's commands' output still shows, before the error line
-    let r = r.inspect_err(|_| crate::live_exec::print_exec(&exec, true))?;
+    let r = r.inspect_err(|_| print_exec(&exec, true))?;
     if !r.live.leftovers_removed.is_empty() {
         eprintln!(
             "removed namespaces left by a killed run: {}",
@@ -94,14 +90,14 @@ pub fn run_config(a: &LiveArgs, cfg: NetworkConfig, label: &str) -> Result<(), S
         );
     }
     if a.json {
-        crate::live_exec::print_exec(&r.exec, true);
+        print_exec(&r.exec, true);
         let text = serde_json::to_string_pretty(&r.to_json()?).map_err(|e| e.to_string())?;
         println!("{text}");
     } else {
-        crate::live_exec::print_exec(&r.exec, false);
-        crate::live_text::print_live_result(&r, &cfg.scenario);
+        print_exec(&r.exec, false);
+        print_live_result(&r, &cfg.scenario);
     }
-    if let Some(e) = crate::live_exec::exec_failure(&r.exec) {
+    if let Some(e) = exec_failure(&r.exec) {
         return Err(e);
     }
     if !r.intact() {

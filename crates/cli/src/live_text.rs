@@ -1,7 +1,8 @@
 //! The lines only a live run has, printed after the run's own tables (`result_text.rs`, the
 //! printer `snooplab run` uses): the hosts' settings, each flow's stacks and digest check, the
-//! traffic of `--exec` commands, and the warnings.
+//! traffic of `--exec` commands, and the warnings; and the `--exec` commands' output and status.
 
+use snooplab_live::exec::ExecReport;
 use snooplab_live::network_report::NetworkResult;
 use snooplab_sim::Scenario;
 
@@ -54,7 +55,7 @@ fn print_live(r: &NetworkResult) {
         print_flows(r);
     } else {
         println!("  flows: none started by snooplab (--exec carried the traffic)");
-        crate::live_exec::print_traffic(r);
+        print_traffic(r);
     }
     for w in &l.warnings {
         println!("warning: {w}");
@@ -95,4 +96,59 @@ fn print_flows(r: &NetworkResult) {
             csum.join(", ")
         );
     }
+}
+
+/// Each command's status and its output, every line prefixed with `[HOST] `: on stdout, or on
+/// stderr when stdout carries the JSON (`to_stderr`), which keeps it one parseable document.
+pub fn print_exec(reports: &[ExecReport], to_stderr: bool) {
+    let mut text = String::new();
+    for r in reports {
+        text.push_str(&format!("[{}] $ {}\n", r.host, r.command));
+        for (out, truncated, what) in [
+            (&r.stdout, r.stdout_truncated, "stdout"),
+            (&r.stderr, r.stderr_truncated, "stderr"),
+        ] {
+            for line in String::from_utf8_lossy(out).lines() {
+                text.push_str(&format!("[{}] {line}\n", r.host));
+            }
+            if truncated {
+                text.push_str(&format!(
+                    "[{}] ({what} truncated: kept the first {} bytes)\n",
+                    r.host,
+                    snooplab_live::exec::OUTPUT_LIMIT
+                ));
+            }
+        }
+        text.push_str(&format!("[{}] {}\n", r.host, r.status_text()));
+    }
+    if to_stderr {
+        eprint!("{text}");
+    } else {
+        print!("{text}");
+    }
+}
+
+/// The engine's packet counts per kernel host.
+pub fn print_traffic(r: &NetworkResult) {
+    for (name, t) in &r.live.traffic {
+        println!(
+            "  host {name}: sent {} packets ({} payload bytes), handed {} ({} payload bytes, {} \
+             corrupted)",
+            t.packets_in, t.payload_in, t.packets_out, t.payload_out, t.corrupted_out
+        );
+    }
+}
+
+/// The run's error when its last command did not exit with status 0.
+pub fn exec_failure(reports: &[ExecReport]) -> Option<String> {
+    let last = reports.last()?;
+    if last.success() {
+        return None;
+    }
+    Some(format!(
+        "the last --exec command (on {}: {}) failed: {}",
+        last.host,
+        last.command,
+        last.status_text()
+    ))
 }

@@ -12,6 +12,7 @@ mod files;
 mod kernel_check;
 mod live_cmd;
 mod live_exec;
+mod live_flags;
 mod live_progress;
 mod live_scenario;
 mod live_text;

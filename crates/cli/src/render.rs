@@ -10,7 +10,7 @@ use snooplab_papers::{Claim, Paper};
 
 use crate::files::create_dir;
 use crate::plot::save;
-use crate::report::{claims_html, esc, example_network, img};
+use crate::report::html::{claims_html, esc, example_network, img};
 
 /// The text for the terminal: a first line naming the paper, then the blocks the terminal shows.
 pub fn text(paper: Paper, d: &Document) -> String {

@@ -6,8 +6,9 @@ use snooplab_proto::tcp::{HostPreset, HostProfile};
 use snooplab_sim::capture::Capture;
 use snooplab_sim::network::file::write_scenario;
 use snooplab_sim::trace::TraceLog;
-use snooplab_sim::{Observer, Protocol, RunResult, Simulation};
+use snooplab_sim::{Observer, Protocol, RunResult, Scenario, Simulation};
 
+use snooplab_lab::settings::RunSettings;
 use snooplab_live::live_protocols;
 
 use crate::cli::RunArgs;
@@ -15,7 +16,6 @@ use crate::files::{create_dir, write_file};
 use crate::plot::trace_plots::{plot_trace, View};
 use crate::plot_cmd::run_title;
 use crate::run_progress::{run_line, Ticker};
-use crate::settings::scenario_from_args;
 
 /// How a run that printed its result ended: the exit code tells a script whether to trust it
 /// without reading the result (`main`: 0, or 3 when incomplete).
@@ -176,5 +176,33 @@ pub fn hosts() {
             .filter_map(|k| p.get(k).map(|v| format!("{k}={v}")))
             .collect();
         println!("{:<12} {}", "", details.join(" "));
+    }
+}
+
+/// Defaults, then the scenario file, then the flags.
+pub fn scenario_from_args(a: &RunArgs) -> Result<Scenario, String> {
+    Ok(run_settings(a).scenario()?)
+}
+
+/// The flags that define the scenario.
+fn run_settings(a: &RunArgs) -> RunSettings {
+    RunSettings {
+        scenario: a.scenario.clone(),
+        protocol: a.protocol.clone(),
+        env: a.env.clone(),
+        buffer: a.buffer.clone(),
+        mss: a.mss.clone(),
+        transfer: a.transfer.clone(),
+        direction: a.direction.clone(),
+        error_every: a.error_every.clone(),
+        error_every_down: a.error_every_down.clone(),
+        error_every_up: a.error_every_up.clone(),
+        burst: a.burst.clone(),
+        down: a.down.clone(),
+        up: a.up.clone(),
+        seed: a.seed.clone(),
+        max_time: a.max_time.clone(),
+        host: a.host.clone(),
+        host_detail: a.host_detail.clone(),
     }
 }

@@ -113,6 +113,53 @@ pub trait Outcome: Send {
     fn document(&self) -> Document;
 }
 
+/// A study's report as data: the claims it checked and the document to read. A study whose outcome
+/// is its report and every run's result implements this on the report and runs as a
+/// [`Reported`] of it.
+pub trait StudyReport: serde::Serialize + Send {
+    /// The claims as checked.
+    fn claims(&self) -> &[Claim];
+    /// The report to read (the study's own renderer of its tables, claims and charts).
+    fn document(&self) -> Document;
+    /// The `--out` files besides `report.json` and `runs.json`, from the runs (none unless the
+    /// study writes more, as paper 004's `runs.csv`).
+    fn more_files(&self, _runs: &[RunResult]) -> Vec<(String, String)> {
+        vec![]
+    }
+}
+
+/// A study run whose outcome is every run's result, in the plan's order, and the report from
+/// them: its JSON is the report, its `--out` files [`report_and_runs`] and the report's own.
+pub struct Reported<R> {
+    pub runs: Vec<RunResult>,
+    pub report: R,
+}
+
+impl<R: StudyReport> Outcome for Reported<R> {
+    fn claims(&self) -> &[Claim] {
+        self.report.claims()
+    }
+    fn json(&self) -> Result<serde_json::Value, String> {
+        serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
+    }
+    fn files(&self) -> Result<Vec<(String, String)>, String> {
+        let mut files = report_and_runs(&self.report, &self.runs)?;
+        files.extend(self.report.more_files(&self.runs));
+        Ok(files)
+    }
+    fn document(&self) -> Document {
+        self.report.document()
+    }
+}
+
+/// Refuses any word for a study that has no parts: `study`'s name and why (`it has no parts`).
+pub(crate) fn no_parts(words: &[String], study: &str, why: &str) -> Result<(), String> {
+    match words.first() {
+        None => Ok(()),
+        Some(w) => Err(format!("unknown part '{w}' of {study}: {why}")),
+    }
+}
+
 /// Parts named by words, each once, in order (none: all of them).
 pub(crate) fn parts<P: Copy + PartialEq>(
     words: &[String],

@@ -5,6 +5,7 @@ pub mod agents;
 pub mod capture;
 pub mod channel;
 pub mod engine;
+pub mod file_value;
 pub mod flow;
 pub(crate) mod handoff_agents;
 pub mod invariants;

@@ -67,7 +67,16 @@ pub struct Extra {
     /// The outer header of a packet the home agent encapsulated to a base station.
     pub tunnel: Option<Tunnel>,
     /// The bytes of a real packet, from a kernel host (`raw.rs`).
-    pub raw: Option<crate::raw::Raw>,
+    pub raw: Option<Raw>,
+}
+
+/// A real packet's bytes (what a packet from a kernel host carries in its [`Extra`]; made and read
+/// in `raw.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Raw {
+    pub bytes: std::sync::Arc<[u8]>,
+    /// An IPv4/TCP packet, which agents read; other IPv4 (ICMP, UDP, fragments) passes untouched.
+    pub tcp: bool,
 }
 
 impl std::ops::Deref for SimPacket {

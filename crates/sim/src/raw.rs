@@ -14,15 +14,7 @@ use std::sync::Arc;
 use snooplab_proto::wire::{self, WireError};
 use snooplab_proto::{Endpoint, Segment};
 
-use crate::packet::{Extra, SimPacket};
-
-/// A real packet's bytes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Raw {
-    pub bytes: Arc<[u8]>,
-    /// An IPv4/TCP packet, which agents read; other IPv4 (ICMP, UDP, fragments) passes untouched.
-    pub tcp: bool,
-}
+use crate::packet::{Extra, Raw, SimPacket};
 
 /// Why a packet a host sent was dropped instead of entering the network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

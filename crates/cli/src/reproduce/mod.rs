@@ -3,52 +3,20 @@
 //! hands each paper's study to `study.rs`, which runs it and renders its document as text, JSON,
 //! files and a section of the HTML report (`crate::render`).
 
-mod study;
+pub mod study;
 
 use std::path::Path;
 
 use snooplab_papers::paper000;
 use snooplab_papers::study::Planned;
-use snooplab_papers::Claim;
 use snooplab_proto::tcp::HostPreset;
-pub use study::Studied;
+use study::{verdict_line, Studied};
 
 use crate::cli::ReproduceArgs;
 use crate::files::create_dir;
 use crate::settings::parse_seed;
 pub use snooplab_papers::select::{check_parts, check_seeds, selections, Selection};
 pub use snooplab_papers::study::Common;
-
-/// The one-line verdict `reproduce` ends with, from the claims the reports checked: `claims: 9 of
-/// 25 hold, 15 fail, 1 not checked (paper000 3/8, ...)`. A claim not checked (`n/a`: its runs
-/// were not made, or it is a question rather than a claim) counts in the total, not as a failure.
-/// `None` when no paper had a claim to check (paper 000's ablation alone).
-pub fn verdict_line(papers: &[Studied]) -> Option<String> {
-    let count = |cs: &[Claim], v: Option<bool>| cs.iter().filter(|c| c.holds == v).count();
-    let (mut holds, mut fails, mut open, mut all) = (0, 0, 0, 0);
-    let per: Vec<String> = papers
-        .iter()
-        .map(|p| {
-            let cs = p.claims();
-            holds += count(cs, Some(true));
-            fails += count(cs, Some(false));
-            open += count(cs, None);
-            all += cs.len();
-            format!("{} {}/{}", p.paper.name(), count(cs, Some(true)), cs.len())
-        })
-        .collect();
-    let open = if open > 0 {
-        format!(", {open} not checked")
-    } else {
-        String::new()
-    };
-    (all > 0).then(|| {
-        format!(
-            "claims: {holds} of {all} hold, {fails} fail{open} ({})",
-            per.join(", ")
-        )
-    })
-}
 
 /// Creates `dir` and writes a file in it, so that a directory that cannot take the outputs
 /// (`--out`, `--report`) is refused before the runs, not after minutes of them.

@@ -1,10 +1,11 @@
 //! Support shared by the integration tests: running the binary (`guarded.rs`), what it wrote as
 //! text, the one-line refusal every bad input ends in, and scratch directories; the property
-//! tests' argument vectors (`argv.rs`). Each test file uses part of it.
+//! tests' argument vectors (`argv.rs`); the live tests' runs (`live.rs`). Each test file uses part of it.
 #![allow(dead_code)]
 
 pub mod argv;
 pub mod guarded;
+pub mod live;
 
 use std::path::{Path, PathBuf};
 use std::process::Output;

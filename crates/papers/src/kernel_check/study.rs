@@ -14,7 +14,7 @@ use super::data::{thin, KernelData, PointRuns, MAX_TRACE_SAMPLES};
 use super::grid::{self, Errors, Point};
 use crate::claim::Claim;
 use crate::document::{Chart, Document, Row, Series, SeriesLine, Table};
-use crate::study::{report_and_runs, About, Common, Outcome, Plan, Planned, Study};
+use crate::study::{no_parts, About, Common, Plan, Planned, Reported, Study, StudyReport};
 
 /// The kernel's side, as committed (`snooplab kernel-check measure` writes it).
 pub(crate) const KERNEL_DATA: &str = include_str!("../../../../data/kernel-check/linux.json");
@@ -44,12 +44,11 @@ impl Study for KernelCheck {
         &ABOUT
     }
     fn check_parts(&self, words: &[String]) -> Result<(), String> {
-        match words {
-            [] => Ok(()),
-            [w, ..] => Err(format!(
-                "unknown part '{w}' of kernel-check: it runs every point the kernel data holds"
-            )),
-        }
+        no_parts(
+            words,
+            ABOUT.name,
+            "it runs every point the kernel data holds",
+        )
     }
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
         self.check_parts(words)?;
@@ -336,10 +335,7 @@ fn gain_claim(rows: &[PointRow]) -> Claim {
 }
 
 /// The kernel check run.
-pub struct CheckRun {
-    pub runs: Vec<RunResult>,
-    pub report: Report,
-}
+pub type CheckRun = Reported<Report>;
 
 /// The kernel check's report (`reproduce --json`'s value under `kernel-check`).
 #[derive(Clone, Debug, Serialize)]
@@ -356,18 +352,12 @@ pub struct Report {
     pub claims: Vec<Claim>,
 }
 
-impl Outcome for CheckRun {
+impl StudyReport for Report {
     fn claims(&self) -> &[Claim] {
-        &self.report.claims
-    }
-    fn json(&self) -> Result<serde_json::Value, String> {
-        serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
-    }
-    fn files(&self) -> Result<Vec<(String, String)>, String> {
-        report_and_runs(&self.report, &self.runs)
+        &self.claims
     }
     fn document(&self) -> Document {
-        document(&self.report)
+        document(self)
     }
 }
 

@@ -12,12 +12,12 @@ use super::data::ABOUT;
 use super::experiments::{
     network, Experiment, CRASH_AT, CRASH_DOWN, LATENCY_HANDOFF, LATENCY_START,
 };
-use super::plan::{parts, Plan002, Run002};
+use super::plan::{parts, Plan002};
 use super::readings::section;
 use super::report::{Report002, SweepPoint};
 use crate::claim::Claim;
 use crate::document::{Cell, Chart, Document, Line, Row, Sweep, Table};
-use crate::study::{report_and_runs, About, Common, Outcome, Planned, Study};
+use crate::study::{About, Common, Planned, Study, StudyReport};
 
 /// Paper 002 for `reproduce`.
 pub struct Reproduction;
@@ -34,18 +34,12 @@ impl Study for Reproduction {
     }
 }
 
-impl Outcome for Run002 {
+impl StudyReport for Report002 {
     fn claims(&self) -> &[Claim] {
-        &self.report.claims
-    }
-    fn json(&self) -> Result<serde_json::Value, String> {
-        serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
-    }
-    fn files(&self) -> Result<Vec<(String, String)>, String> {
-        report_and_runs(&self.report, &self.runs)
+        &self.claims
     }
     fn document(&self) -> Document {
-        document(&self.report)
+        document(self)
     }
 }
 

@@ -9,7 +9,7 @@ use super::evaluate::evaluate;
 use super::experiments::{experiments, network_read, Experiment, Parts};
 use super::readings::Read002;
 use super::report::Report002;
-use crate::study::{Common, Plan};
+use crate::study::{Common, Plan, Reported};
 
 /// Paper 002 planned: its jobs, each to run with every seed.
 pub struct Plan002 {
@@ -20,10 +20,7 @@ pub struct Plan002 {
 }
 
 /// Paper 002 run: every run and the report.
-pub struct Run002 {
-    pub runs: Vec<RunResult>,
-    pub report: Report002,
-}
+pub type Run002 = Reported<Report002>;
 
 impl Plan002 {
     /// The environment label of its runs.

@@ -9,11 +9,11 @@ use snooplab_sim::{Job, Protocol, RunResult};
 use super::claims::{ABOUT_TWO, CLOSE};
 use super::data::ABOUT;
 use super::experiments::scenario;
-use super::plan::{parts, Plan004, Run004};
+use super::plan::{parts, Plan004};
 use super::report::Report004;
 use crate::claim::Claim;
 use crate::document::{Block, Chart, Document, Line, Row, Sweep, Table};
-use crate::study::{report_and_runs, About, Common, Outcome, Planned, Study};
+use crate::study::{About, Common, Planned, Study, StudyReport};
 
 /// Paper 004 for `reproduce`.
 pub struct Reproduction;
@@ -30,20 +30,15 @@ impl Study for Reproduction {
     }
 }
 
-impl Outcome for Run004 {
+impl StudyReport for Report004 {
     fn claims(&self) -> &[Claim] {
-        &self.report.claims
-    }
-    fn json(&self) -> Result<serde_json::Value, String> {
-        serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
-    }
-    fn files(&self) -> Result<Vec<(String, String)>, String> {
-        let mut files = report_and_runs(&self.report, &self.runs)?;
-        files.push(("runs.csv".into(), runs_csv(&self.runs)));
-        Ok(files)
+        &self.claims
     }
     fn document(&self) -> Document {
-        document(&self.report)
+        document(self)
+    }
+    fn more_files(&self, runs: &[RunResult]) -> Vec<(String, String)> {
+        vec![("runs.csv".into(), runs_csv(runs))]
     }
 }
 

@@ -8,7 +8,7 @@ use super::data::{Paper004, ABOUT};
 use super::evaluate::evaluate;
 use super::experiments::jobs;
 use super::report::Report004;
-use crate::study::{Common, Plan};
+use crate::study::{Common, Plan, Reported};
 
 /// Paper 004 planned: Fig. 2's points, each to run with every seed.
 pub struct Plan004 {
@@ -18,10 +18,7 @@ pub struct Plan004 {
 }
 
 /// Paper 004 run: every run and the report.
-pub struct Run004 {
-    pub runs: Vec<RunResult>,
-    pub report: Report004,
-}
+pub type Run004 = Reported<Report004>;
 
 impl Plan004 {
     pub fn new(words: &[String], common: &Common) -> Result<Plan004, String> {

@@ -47,7 +47,7 @@ fn beats_both(errors: Option<&PartReport>, today: &str) -> Claim {
     let wins: Vec<String> = part
         .cells
         .iter()
-        .filter(|c| c.sender == today && c.agent == Protocol::SnoopSack.name())
+        .filter(|c| c.named.sender == today && c.named.agent == Protocol::SnoopSack.name())
         .filter(|c| {
             let e2e = beside(&part.cells, c, Protocol::E2e);
             let snoop = beside(&part.cells, c, Protocol::LlTcpAware);
@@ -55,7 +55,7 @@ fn beats_both(errors: Option<&PartReport>, today: &str) -> Claim {
                 if clearly_above(&c.throughput_mbps, &e.throughput_mbps)
                     && clearly_above(&c.throughput_mbps, &s.throughput_mbps))
         })
-        .map(|c| format!("{} {}", c.path, c.channel))
+        .map(|c| format!("{} {}", c.named.path, c.named.channel))
         .collect();
     Claim {
         id: "snoop-sack-beats-both",
@@ -84,10 +84,10 @@ fn live_agrees(errors: Option<&PartReport>, kernel: &[KernelGain], today: &str) 
     for k in kernel {
         let sim = errors.and_then(|p| {
             p.gains.iter().find(|g| {
-                g.sender == today
-                    && g.agent == k.agent
-                    && g.path == k.path
-                    && g.channel == "1/16 KB"
+                g.named.sender == today
+                    && g.named.agent == k.agent
+                    && g.named.path == k.path
+                    && g.named.channel == "1/16 KB"
             })
         });
         let Some(sim) = sim else { continue };
@@ -115,11 +115,9 @@ fn live_agrees(errors: Option<&PartReport>, kernel: &[KernelGain], today: &str) 
 fn reno_cost(parts: &[PartReport]) -> Claim {
     let mut worst: Option<(f64, String)> = None;
     for part in parts {
-        for c in part
-            .cells
-            .iter()
-            .filter(|c| c.sender == "reno-1996" && c.agent == Protocol::SnoopSack.name())
-        {
+        for c in part.cells.iter().filter(|c| {
+            c.named.sender == "reno-1996" && c.named.agent == Protocol::SnoopSack.name()
+        }) {
             let Some(s) = beside(&part.cells, c, Protocol::LlTcpAware) else {
                 continue;
             };
@@ -129,7 +127,10 @@ fn reno_cost(parts: &[PartReport]) -> Claim {
                 c.throughput_mbps.mean / s.throughput_mbps.mean
             };
             if ratio.is_finite() && worst.as_ref().is_none_or(|w| ratio < w.0) {
-                worst = Some((ratio, format!("{} {} {}", part.part, c.path, c.channel)));
+                worst = Some((
+                    ratio,
+                    format!("{} {} {}", part.part, c.named.path, c.named.channel),
+                ));
             }
         }
     }
@@ -158,9 +159,9 @@ fn vangala_labrador(errors: Option<&PartReport>) -> Claim {
         .unwrap_or_default()
         .iter()
         .filter(|c| {
-            c.sender == "sack-1996"
-                && c.agent == Protocol::SnoopSackVl.name()
-                && c.channel == "1/16 KB"
+            c.named.sender == "sack-1996"
+                && c.named.agent == Protocol::SnoopSackVl.name()
+                && c.named.channel == "1/16 KB"
         })
     {
         let cells = errors.map(|p| p.cells.as_slice()).unwrap_or_default();
@@ -175,7 +176,7 @@ fn vangala_labrador(errors: Option<&PartReport>) -> Claim {
         holds = Some(holds.unwrap_or(true) && ok);
         parts.push(format!(
             "{}: snoop/no agent {:.2}, snoop-sack-vl/snoop {:.2}, snoop-sack-vl/no agent {:.2}",
-            c.path,
+            c.named.path,
             t(snoop) / t(e2e),
             t(c) / t(snoop),
             t(c) / t(e2e)
@@ -196,6 +197,7 @@ fn vangala_labrador(errors: Option<&PartReport>) -> Claim {
 #[cfg(test)]
 mod tests {
     use super::super::grid::{Channel, Config, Path, RENO_1996, TRANSFER};
+    use super::super::report::Named;
     use super::*;
 
     fn summary(mean: f64, ci: f64) -> Summary {
@@ -217,12 +219,7 @@ mod tests {
             TRANSFER,
         );
         Cell {
-            sender: RENO_1996.name,
-            agent: agent.name(),
-            path: "lan",
-            channel: config.channel.name(),
-            transfer_bytes: TRANSFER,
-            setting: config.setting(super::super::Part::Errors),
+            named: Named::of(&config, super::super::Part::Errors),
             flows: 1,
             buffer_bytes: config.buffer,
             throughput_mbps: summary(mbps, 0.01),

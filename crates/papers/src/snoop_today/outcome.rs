@@ -7,13 +7,11 @@ use snooplab_sim::stats::{summarize, Summary};
 use snooplab_sim::RunResult;
 
 use super::grid::{Config, Path, Sender};
-pub use super::report::{Cell, Gain, KernelGain, PartReport, Report, HEADLINE_AGENTS};
+pub use super::report::{Cell, Gain, KernelGain, Named, PartReport, Report, HEADLINE_AGENTS};
 use super::Part;
-use crate::claim::Claim;
-use crate::document::Document;
 use crate::kernel_check::study::KERNEL_DATA;
 use crate::kernel_check::{KernelData, PointRuns};
-use crate::study::{report_and_runs, Outcome};
+use crate::study::Reported;
 
 /// The headline agents' gains for the kernel's CUBIC on every path the kernel data holds both
 /// points of.
@@ -52,10 +50,7 @@ fn kernel_headline() -> Vec<KernelGain> {
 }
 
 /// The study run.
-pub struct TodayRun {
-    pub runs: Vec<RunResult>,
-    pub report: Report,
-}
+pub type TodayRun = Reported<Report>;
 
 /// The report from the results, read in the plan's order.
 pub(super) fn finish(
@@ -90,7 +85,10 @@ pub(super) fn finish(
         .iter()
         .filter(|r| r.part == Part::Errors.name())
         .flat_map(|r| &r.gains)
-        .filter(|g| HEADLINE_AGENTS.iter().any(|a| a.name() == g.agent) && g.channel == "1/16 KB")
+        .filter(|g| {
+            HEADLINE_AGENTS.iter().any(|a| a.name() == g.named.agent)
+                && g.named.channel == "1/16 KB"
+        })
         .cloned()
         .collect();
     let kernel = kernel_headline();
@@ -123,12 +121,7 @@ fn cell(c: &Config, runs: &[RunResult], part: Part) -> Cell {
         }
     };
     Cell {
-        sender: c.sender.name,
-        agent: c.agent.name(),
-        path: c.path.name(),
-        channel: c.channel.name(),
-        transfer_bytes: c.transfer,
-        setting: c.setting(part),
+        named: Named::of(c, part),
         flows: c.flows,
         buffer_bytes: c.buffer,
         throughput_mbps: s(&throughput),
@@ -164,12 +157,7 @@ fn gains(cells: &[Cell], by_completion: bool) -> Vec<Gain> {
             continue;
         };
         out.push(Gain {
-            sender: c.sender,
-            agent: c.agent,
-            path: c.path,
-            channel: c.channel.clone(),
-            transfer_bytes: c.transfer_bytes,
-            setting: c.setting.clone(),
+            named: c.named.clone(),
             gain,
             ci95,
         });
@@ -189,21 +177,6 @@ pub(super) fn ratio(a: &Summary, b: &Summary) -> Option<(f64, Option<f64>)> {
         _ => None,
     };
     Some((r, ci))
-}
-
-impl Outcome for TodayRun {
-    fn claims(&self) -> &[Claim] {
-        &self.report.claims
-    }
-    fn json(&self) -> Result<serde_json::Value, String> {
-        serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
-    }
-    fn files(&self) -> Result<Vec<(String, String)>, String> {
-        report_and_runs(&self.report, &self.runs)
-    }
-    fn document(&self) -> Document {
-        super::tables::document(&self.report)
-    }
 }
 
 #[cfg(test)]
@@ -253,7 +226,7 @@ mod tests {
             .sum();
         assert!(cell.sender_retransmitted.max >= retransmitted as f64);
         assert_eq!((cell.flows, cell.incomplete), (3, 0));
-        assert_eq!(cell.setting, "1/16 KB, 3 flows");
+        assert_eq!(cell.named.setting, "1/16 KB, 3 flows");
     }
 
     #[test]

@@ -7,15 +7,17 @@ use snooplab_sim::protocol::Protocol;
 use snooplab_sim::stats::Summary;
 
 use super::grid::Config;
+use super::Part;
 use crate::claim::Claim;
 
 /// The agents whose gains at one error per 16 KB head the report: paper 000's snoop, and ours for
 /// a SACK sender.
 pub const HEADLINE_AGENTS: [Protocol; 2] = [Protocol::LlTcpAware, Protocol::SnoopSack];
 
-/// One configuration over its seeds.
+/// Which configuration a [`Cell`] or a [`Gain`] is of, by the names the tables and the JSON give
+/// it (its keys stand in the cell's or the gain's own JSON object, first).
 #[derive(Clone, Debug, Serialize)]
-pub struct Cell {
+pub struct Named {
     pub sender: &'static str,
     pub agent: &'static str,
     pub path: &'static str,
@@ -24,6 +26,27 @@ pub struct Cell {
     /// What the part varies besides the agent, as the tables' rows name it (`1/16 KB`,
     /// `100 KB`, `1/16 KB, 5 flows, 64 KB window`).
     pub setting: String,
+}
+
+impl Named {
+    /// The names of configuration `c` in part `part`.
+    pub fn of(c: &Config, part: Part) -> Named {
+        Named {
+            sender: c.sender.name,
+            agent: c.agent.name(),
+            path: c.path.name(),
+            channel: c.channel.name(),
+            transfer_bytes: c.transfer,
+            setting: c.setting(part),
+        }
+    }
+}
+
+/// One configuration over its seeds.
+#[derive(Clone, Debug, Serialize)]
+pub struct Cell {
+    #[serde(flatten)]
+    pub named: Named,
     /// Downloads in the cell at once (1 but in the `flows` part).
     pub flows: usize,
     /// Both ends' socket buffers.
@@ -59,13 +82,9 @@ pub struct Cell {
 /// (`r * sqrt((ca/a)^2 + (cb/b)^2)`, the seeds of the two taken as independent samples).
 #[derive(Clone, Debug, Serialize)]
 pub struct Gain {
-    pub sender: &'static str,
-    pub agent: &'static str,
-    pub path: &'static str,
-    pub channel: String,
-    pub transfer_bytes: u64,
-    /// The cells' [`Cell::setting`].
-    pub setting: String,
+    /// The agent's cell's names.
+    #[serde(flatten)]
+    pub named: Named,
     pub gain: f64,
     pub ci95: Option<f64>,
 }

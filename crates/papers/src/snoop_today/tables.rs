@@ -6,9 +6,20 @@ use snooplab_sim::protocol::Protocol;
 
 use super::grid::{flows, kb, window, Path, AGENTS, BUFFERS, ERROR_EVERY, FLOWS, FLOW_CHANNELS};
 use super::report::{Cell, PartReport, Report, HEADLINE_AGENTS};
+use crate::claim::Claim;
 use crate::document::{Chart, Document, Heat, Line, Row, Sweep, Table};
+use crate::study::StudyReport;
 
-pub(super) fn document(r: &Report) -> Document {
+impl StudyReport for Report {
+    fn claims(&self) -> &[Claim] {
+        &self.claims
+    }
+    fn document(&self) -> Document {
+        document(self)
+    }
+}
+
+fn document(r: &Report) -> Document {
     let mut d = Document::default();
     d.text(format!(
         "Paper 000's question asked of three senders ({}): which agent at the base station \
@@ -91,10 +102,10 @@ fn setting_heat(
                     part.gains
                         .iter()
                         .find(|g| {
-                            g.sender == sender
-                                && g.agent == agent
-                                && g.path == path.name()
-                                && g.setting == setting
+                            g.named.sender == sender
+                                && g.named.agent == agent
+                                && g.named.path == path.name()
+                                && g.named.setting == setting
                         })
                         .map(|g| g.gain)
                 })
@@ -131,10 +142,10 @@ fn heat(part: &PartReport, sender: &str, agent: &str) -> Heat {
                     part.gains
                         .iter()
                         .find(|g| {
-                            g.sender == sender
-                                && g.agent == agent
-                                && g.path == p.name()
-                                && &g.channel == ch
+                            g.named.sender == sender
+                                && g.named.agent == agent
+                                && g.named.path == p.name()
+                                && &g.named.channel == ch
                         })
                         .map(|g| g.gain)
                 })
@@ -159,7 +170,7 @@ fn part_tables(d: &mut Document, part: &PartReport, senders: &[&'static str]) {
         let cells: Vec<&Cell> = part
             .cells
             .iter()
-            .filter(|c| c.path == path.name())
+            .filter(|c| c.named.path == path.name())
             .collect();
         if cells.is_empty() {
             continue;
@@ -171,17 +182,20 @@ fn part_tables(d: &mut Document, part: &PartReport, senders: &[&'static str]) {
         columns.extend(AGENTS[1..].iter().map(|a| format!("{} gain", short(*a))));
         let mut rows = vec![];
         for sender in senders {
-            let mine: Vec<&&Cell> = cells.iter().filter(|c| c.sender == *sender).collect();
+            let mine: Vec<&&Cell> = cells.iter().filter(|c| c.named.sender == *sender).collect();
             let mut settings: Vec<String> = vec![];
             for c in &mine {
-                if !settings.contains(&c.setting) {
-                    settings.push(c.setting.clone());
+                if !settings.contains(&c.named.setting) {
+                    settings.push(c.named.setting.clone());
                 }
             }
             for s in settings {
                 let row_cells: Vec<Option<&&&Cell>> = AGENTS
                     .iter()
-                    .map(|a| mine.iter().find(|c| c.agent == a.name() && c.setting == s))
+                    .map(|a| {
+                        mine.iter()
+                            .find(|c| c.named.agent == a.name() && c.named.setting == s)
+                    })
                     .collect();
                 let measure = |c: &Cell| {
                     if completion {
@@ -213,10 +227,10 @@ fn part_tables(d: &mut Document, part: &PartReport, senders: &[&'static str]) {
                 }
                 for a in &AGENTS[1..] {
                     let g = part.gains.iter().find(|g| {
-                        g.sender == *sender
-                            && g.agent == a.name()
-                            && g.path == path.name()
-                            && g.setting == s
+                        g.named.sender == *sender
+                            && g.named.agent == a.name()
+                            && g.named.path == path.name()
+                            && g.named.setting == s
                     });
                     row.push(g.map_or_else(|| "-".into(), |g| g.text()));
                     under.push(String::new());
@@ -257,17 +271,20 @@ fn per_flow_table(d: &mut Document, cells: &[&Cell], senders: &[&'static str], p
     let mut rows = vec![];
     for sender in senders {
         let mut settings: Vec<&String> = vec![];
-        for c in cells.iter().filter(|c| c.sender == *sender && c.flows > 1) {
-            if !settings.contains(&&c.setting) {
-                settings.push(&c.setting);
+        for c in cells
+            .iter()
+            .filter(|c| c.named.sender == *sender && c.flows > 1)
+        {
+            if !settings.contains(&&c.named.setting) {
+                settings.push(&c.named.setting);
             }
         }
         for s in settings {
             let mut row = vec![sender.to_string(), s.clone()];
             for a in AGENTS {
-                let c = cells
-                    .iter()
-                    .find(|c| c.sender == *sender && c.agent == a.name() && &c.setting == s);
+                let c = cells.iter().find(|c| {
+                    c.named.sender == *sender && c.named.agent == a.name() && &c.named.setting == s
+                });
                 row.push(match c.and_then(|c| c.per_flow_mbps.zip(c.fairness)) {
                     Some((m, f)) => format!("{}, {:.3}", m.mean_ci(3), f.mean),
                     None => "-".into(),
@@ -305,7 +322,7 @@ fn sweep(cells: &[&Cell], sender: &str, path: Path) -> Sweep {
             name: a.name().into(),
             points: cells
                 .iter()
-                .filter(|c| c.sender == sender && c.agent == a.name())
+                .filter(|c| c.named.sender == sender && c.named.agent == a.name())
                 .filter_map(|c| match c.config.channel {
                     super::grid::Channel::Every(b) => Some((
                         b,
@@ -329,7 +346,7 @@ fn headline(d: &mut Document, r: &Report, agent: Protocol) {
     let gains: Vec<_> = r
         .headline
         .iter()
-        .filter(|g| g.agent == agent.name())
+        .filter(|g| g.named.agent == agent.name())
         .collect();
     if gains.is_empty() {
         return;
@@ -342,7 +359,7 @@ fn headline(d: &mut Document, r: &Report, agent: Protocol) {
             row.push(
                 gains
                     .iter()
-                    .find(|g| g.sender == *sender && g.path == path.name())
+                    .find(|g| g.named.sender == *sender && g.named.path == path.name())
                     .map_or_else(|| "-".into(), |g| g.text()),
             );
         }

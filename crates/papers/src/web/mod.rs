@@ -20,9 +20,7 @@ pub mod workload;
 use snooplab_proto::tcp::HostPreset;
 use snooplab_sim::{Job, RunResult};
 
-use crate::claim::Claim;
-use crate::document::Document;
-use crate::study::{report_and_runs, About, Common, Outcome, Plan, Planned, Study};
+use crate::study::{no_parts, About, Common, Plan, Planned, Study};
 use grid::{Config, PAGES_PER_SEED};
 pub use outcome::{WebCell, WebReport, WebRun};
 use workload::Workload;
@@ -45,10 +43,7 @@ impl Study for WebStudy {
         &ABOUT
     }
     fn check_parts(&self, words: &[String]) -> Result<(), String> {
-        match words.first() {
-            None => Ok(()),
-            Some(w) => Err(format!("unknown part '{w}' of web: it has no parts")),
-        }
+        no_parts(words, ABOUT.name, "it has no parts")
     }
     /// `--host` is not taken: the senders name their hosts (the papers' BSD/OS 2.1 and Linux).
     fn plan(&self, words: &[String], common: &Common) -> Result<Box<dyn Planned>, String> {
@@ -103,21 +98,6 @@ impl Plan for WebPlan {
                 claims,
             },
         }
-    }
-}
-
-impl Outcome for WebRun {
-    fn claims(&self) -> &[Claim] {
-        &self.report.claims
-    }
-    fn json(&self) -> Result<serde_json::Value, String> {
-        serde_json::to_value(&self.report).map_err(|e| format!("cannot encode report: {e}"))
-    }
-    fn files(&self) -> Result<Vec<(String, String)>, String> {
-        report_and_runs(&self.report, &self.runs)
-    }
-    fn document(&self) -> Document {
-        tables::document(&self.report)
     }
 }
 

@@ -11,6 +11,7 @@ use snooplab_sim::RunResult;
 
 use super::grid::{http_name, Config};
 use crate::claim::Claim;
+use crate::study::Reported;
 
 /// Nearest-rank percentiles of a set of latencies, seconds (`metrics::Latencies`' rule: each a
 /// latency that was measured); `None` for an empty set.
@@ -169,10 +170,7 @@ pub struct WebReport {
 }
 
 /// The study run.
-pub struct WebRun {
-    pub runs: Vec<RunResult>,
-    pub report: WebReport,
-}
+pub type WebRun = Reported<WebReport>;
 
 #[cfg(test)]
 mod tests {

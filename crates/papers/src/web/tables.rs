@@ -3,7 +3,9 @@
 //! CDF chart of page latency, a line per sender; every title names the workload, and says when
 //! its numbers are unverified.
 
+use crate::claim::Claim;
 use crate::document::{Chart, Document, Row, Series, SeriesLine, Table};
+use crate::study::StudyReport;
 
 use super::grid::{http_name, CHANNELS, HTTPS};
 use super::outcome::{WebCell, WebReport};
@@ -12,7 +14,16 @@ use super::outcome::{WebCell, WebReport};
 /// 99th percentile would flatten the rest of the chart; the table gives the 99th).
 const CDF_PERCENTS: std::ops::RangeInclusive<usize> = 1..=99;
 
-pub(super) fn document(r: &WebReport) -> Document {
+impl StudyReport for WebReport {
+    fn claims(&self) -> &[Claim] {
+        &self.claims
+    }
+    fn document(&self) -> Document {
+        document(self)
+    }
+}
+
+fn document(r: &WebReport) -> Document {
     let mut d = Document::default();
     d.text(format!(
         "Pages from the fixed host to the mobile host over paper 000's LAN testbed (10 Mb/s \

@@ -9,7 +9,8 @@ use snooplab_proto::agent::handoff::{Scheme, Trigger};
 use snooplab_proto::duration::{self, Bare, Range};
 use snooplab_proto::time::{Time, MS, SEC, US};
 
-use crate::scenario::{TimeValue, MAX_TIME_RANGE};
+use crate::file_value::TimeValue;
+use crate::scenario::MAX_TIME_RANGE;
 
 use super::{AgentKind, Network, NodeId, NodeKind, Routes};
 

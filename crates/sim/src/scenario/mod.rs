@@ -20,7 +20,6 @@ mod file;
 use crate::size::format_size;
 pub(crate) use file::value_text;
 pub use file::ScenarioFile;
-pub use file::{SizeValue, TimeValue};
 
 /// The wired part of the path (paper 000 section IV-A, Fig. 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -9,8 +9,8 @@ use snooplab_proto::time::US;
 use super::params::ParamKey;
 use super::values::whole_us;
 use super::{ChannelTable, CsmaTable, StationTable};
+use crate::file_value::SizeValue;
 use crate::medium::WavelanParams;
-use crate::scenario::SizeValue;
 
 /// A `[[cell]]` table: a base station's wireless cell.
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -10,7 +10,7 @@ use snooplab_proto::duration::{self, Bare};
 use snooplab_proto::time::Time;
 
 use crate::channel::{ChannelSpec, ChannelTrace, GilbertElliottParams, STATE_TIME_RANGE};
-use crate::scenario::SizeValue;
+use crate::file_value::SizeValue;
 
 /// A channel model, named by `model`: `{ model = "none" }`, `{ model = "exponential", every =
 /// "64k", burst = 1 }`, `{ model = "gilbert-elliott", good-every = "1M", bad-every = "2k", good-time =

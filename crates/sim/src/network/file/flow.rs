@@ -12,8 +12,9 @@ use snooplab_proto::duration::Bare;
 use super::params::ParamKey;
 use super::values::FILE_TIME_RANGE;
 use super::values::{float, secs, size};
+use crate::file_value::{SizeValue, TimeValue};
 use crate::network::Flow;
-use crate::scenario::{size_u32, SizeValue, TimeValue};
+use crate::scenario::size_u32;
 
 /// A `[[flow]]` table: a one-way TCP transfer.
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -9,8 +9,8 @@ use snooplab_proto::time::MS;
 use super::params::ParamKey;
 use super::values::float;
 use super::values::FILE_TIME_RANGE;
+use crate::file_value::TimeValue;
 use crate::link::WiredParams;
-use crate::scenario::TimeValue;
 
 /// A `[[link]]` table: a full-duplex wired link.
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -15,8 +15,8 @@
 use serde::Deserialize;
 use snooplab_proto::time::US;
 
+use crate::file_value::{SizeValue, TimeValue};
 use crate::medium::CsmaParams;
-use crate::scenario::{SizeValue, TimeValue};
 
 mod cell;
 mod channel;

@@ -10,9 +10,9 @@ use snooplab_proto::duration::{Bare, Range};
 use snooplab_proto::time::{SEC, US};
 
 use super::values::{float, size};
+use crate::file_value::{SizeValue, TimeValue};
 use crate::network::InputQueue;
 use crate::protocol::AgentKind;
-use crate::scenario::{SizeValue, TimeValue};
 
 /// A `[[node]]` table.
 #[derive(Clone, Debug, Default, Deserialize)]

@@ -121,7 +121,7 @@ pub(super) fn read(f: &FlowTable, what: &str) -> Result<FlowWorkload, String> {
 
 /// A fixed page's size key, 1 byte to 4 GiB.
 fn fixed_bytes(
-    v: &Option<crate::scenario::SizeValue>,
+    v: &Option<crate::file_value::SizeValue>,
     what: &str,
     key: &str,
     default: u64,
