@@ -6,11 +6,14 @@ use clap::Args;
 
 use snooplab_live::middlebox::af_packet::{interface_index, PacketSocket};
 use snooplab_live::middlebox::agent_choice::{agent_kind, make_agent, SplitSettings};
-use snooplab_live::middlebox::bridge::Bridge;
+use snooplab_live::middlebox::bridge::{Bridge, WIRED, WIRELESS};
 use snooplab_live::middlebox::device::FrameDevice;
+use snooplab_live::middlebox::egress_link::{self, EgressLink};
 use snooplab_live::middlebox::signals;
 use snooplab_live::middlebox::status::{connection_lines, status_line};
 use snooplab_live::sys;
+use snooplab_proto::duration::{self, Bare};
+use snooplab_proto::Time;
 use snooplab_sim::capture::Sink;
 use snooplab_sim::protocol::AgentKind;
 
@@ -21,7 +24,8 @@ use snooplab_sim::protocol::AgentKind;
     sudo ip netns exec mb snooplab base-station --wired veth-w --wireless veth-m\n  \
     sudo kill -USR1 $(pidof snooplab)                                     # print the counters now\n  \
     sudo snooplab base-station --wired eth0 --wireless wlan0 --pcap caps/ # caps/wired.pcap, caps/wireless.pcap\n  \
-    sudo snooplab base-station --wired eth0 --wireless wlan0 --agent split --relay-memory 256M\n\n\
+    sudo snooplab base-station --wired eth0 --wireless wlan0 --agent split --relay-memory 256M\n  \
+    sudo snooplab base-station --wired eth0 --wireless wlan0 --wired-delay 50ms # as netem delay 50ms on eth0\n\n\
 Frames are read raw on both interfaces (AF_PACKET, promiscuous while it runs); IPv4/TCP goes to the\n\
 agent, everything else (ARP, IPv6, UDP, ICMP) passes unchanged. The interfaces must be up, best\n\
 without addresses of their own, and hand over frames as on the wire: GRO and LRO off\n\
@@ -43,6 +47,17 @@ pub struct BaseStationArgs {
     /// `unsplit` [default: 64M, the simulator's: about 245 relays].
     #[arg(long, value_name = "SIZE")]
     pub relay_memory: Option<String>,
+    /// Hold every frame leaving by the wired interface this long (one way, as `tc qdisc add dev
+    /// WIRED root netem delay DELAY`; e.g. 50ms), for kernels without netem.
+    #[arg(long, value_name = "DELAY")]
+    pub wired_delay: Option<String>,
+    /// The same for frames leaving by the wireless interface.
+    #[arg(long, value_name = "DELAY")]
+    pub wireless_delay: Option<String>,
+    /// The most frames each delayed interface holds at once; a frame past it is dropped and
+    /// counted (netem's `limit`) [default: 1000, netem's].
+    #[arg(long, value_name = "PACKETS")]
+    pub delay_limit: Option<String>,
     /// Write each interface's frames (read and written) to DIR/wired.pcap and DIR/wireless.pcap.
     #[arg(long, value_name = "DIR")]
     pub pcap: Option<std::path::PathBuf>,
@@ -71,8 +86,67 @@ fn is_root() -> bool {
         .is_some_and(|v| v == "0")
 }
 
+/// The emulated links the flags ask for, (wired, wireless), each `(delay, limit)`; refused in
+/// one message when a value is impossible.
+type LinkAsks = [Option<(Time, usize)>; 2];
+
+fn link_asks(a: &BaseStationArgs) -> Result<LinkAsks, String> {
+    let delay = |text: &Option<String>, what: &str| {
+        text.as_deref()
+            .map(|t| duration::parse_in(t, Bare::Refused, egress_link::DELAY_RANGE, what))
+            .transpose()
+    };
+    let delays = [
+        delay(&a.wired_delay, "--wired-delay")?,
+        delay(&a.wireless_delay, "--wireless-delay")?,
+    ];
+    let limit = match &a.delay_limit {
+        None => egress_link::DEFAULT_LIMIT,
+        Some(_) if delays.iter().all(Option::is_none) => {
+            return Err(
+                "--delay-limit bounds a delayed interface's frames; give --wired-delay or                  --wireless-delay"
+                    .into(),
+            )
+        }
+        Some(t) => t
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=egress_link::MAX_LIMIT).contains(n))
+            .ok_or_else(|| {
+                format!(
+                    "--delay-limit '{t}' must be a number of frames from 1 to {}",
+                    egress_link::MAX_LIMIT
+                )
+            })?,
+    };
+    Ok(delays.map(|d| d.map(|d| (d, limit))))
+}
+
+/// The emulated links asked for, for the first line: ` (wired egress delayed 50ms, at most
+/// 1000 frames)`, or nothing.
+fn links_text(links: &LinkAsks) -> String {
+    let parts: Vec<String> = ["wired", "wireless"]
+        .iter()
+        .zip(links)
+        .filter_map(|(name, ask)| {
+            ask.map(|(d, limit)| {
+                format!(
+                    "{name} egress delayed {}, at most {limit} frames",
+                    duration::format_duration(d)
+                )
+            })
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join("; "))
+    }
+}
+
 pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
     let kind = agent_kind(&a.agent)?;
+    let links = link_asks(&a)?;
     let mut split = SplitSettings::default();
     if let Some(m) = &a.relay_memory {
         if !matches!(kind, AgentKind::Split { .. }) {
@@ -119,14 +193,20 @@ pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
     sys::catch_stop_signals().map_err(|e| format!("cannot catch the stop signals: {e}"))?;
     signals::catch_status_signal().map_err(|e| format!("cannot catch SIGUSR1: {e}"))?;
     eprintln!(
-        "base-station: {} between wired {} and wireless {} (pid {}); SIGUSR1 prints the counters, \
-         Ctrl-C stops",
+        "base-station: {} between wired {} and wireless {}{} (pid {}); SIGUSR1 prints the \
+         counters, Ctrl-C stops",
         a.agent,
         a.wired,
         a.wireless,
+        links_text(&links),
         std::process::id()
     );
     let mut bridge = Bridge::new(wired, wireless, agent);
+    for (side, ask) in [WIRED, WIRELESS].into_iter().zip(links) {
+        if let Some((delay, limit)) = ask {
+            bridge.set_link(side, EgressLink::new(delay, limit));
+        }
+    }
     if let Some(dir) = &a.pcap {
         let [w, m] = capture_files(dir)?;
         bridge

@@ -34,6 +34,7 @@ pub mod agent_choice;
 pub mod batch;
 pub mod bridge;
 pub mod device;
+pub mod egress_link;
 pub mod ethernet;
 pub mod ring;
 pub mod signals;
