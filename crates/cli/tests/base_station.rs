@@ -340,7 +340,8 @@ fn throughput_through_snoop_with_the_loss_off() {
 }
 
 /// One `error:` line, exit code 2, before anything is opened: an interface that does not exist,
-/// the same interface twice, an agent that cannot run between two interfaces.
+/// the same interface twice, an agent that cannot run between two interfaces, a delay out of
+/// its range or without a unit, a queue limit of none or without a delay.
 #[test]
 fn bad_interfaces_and_agents_are_refused_in_one_line() {
     let run = |args: &[&str]| {
@@ -379,6 +380,42 @@ fn bad_interfaces_and_agents_are_refused_in_one_line() {
         (
             &["--wired", "lo", "--wireless", "x", "--agent", "nope"][..],
             "unknown agent 'nope'",
+        ),
+        (
+            &["--wired", "lo", "--wireless", "x", "--wired-delay", "0ms"][..],
+            "--wired-delay '0ms' must be between 1 us and 1 min",
+        ),
+        (
+            &[
+                "--wired",
+                "lo",
+                "--wireless",
+                "x",
+                "--wireless-delay",
+                "2min",
+            ][..],
+            "--wireless-delay '2min' must be between",
+        ),
+        (
+            &["--wired", "lo", "--wireless", "x", "--wired-delay", "50"][..],
+            "needs a unit",
+        ),
+        (
+            &["--wired", "lo", "--wireless", "x", "--delay-limit", "10"][..],
+            "give --wired-delay or --wireless-delay",
+        ),
+        (
+            &[
+                "--wired",
+                "lo",
+                "--wireless",
+                "x",
+                "--wired-delay",
+                "50ms",
+                "--delay-limit",
+                "0",
+            ][..],
+            "--delay-limit '0' must be a number of frames from 1 to 65536",
         ),
     ] {
         let o = run(args);

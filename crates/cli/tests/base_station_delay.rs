@@ -129,11 +129,18 @@ fn a_wired_delay_delays_the_round_trip_and_snoop_beats_e2e_with_the_paper_sender
         udp_echo(&b);
         let rates: Vec<f64> = (0..3).map(|_| iperf3(&b, 10, "reno").0).collect();
         let out = stop(run);
-        assert!(out.contains("link holds"), "the link in the counters: {out}");
+        assert!(
+            out.contains("link holds"),
+            "the link in the counters: {out}"
+        );
         eprintln!("{agent}: rtt {rtt:?}, Mb/s {rates:?}");
         medians.push(median(&rates));
     }
-    assert_eq!(interfaces_snapshot(&b), before, "the interfaces as they were");
+    assert_eq!(
+        interfaces_snapshot(&b),
+        before,
+        "the interfaces as they were"
+    );
     assert!(
         medians[0] > medians[1],
         "snoop {} Mb/s against e2e {}",

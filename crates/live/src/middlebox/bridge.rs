@@ -297,7 +297,11 @@ impl<D: FrameDevice> Bridge<D> {
     /// How long until the agent's next timer or an emulated link's next frame, at most
     /// [`IDLE_WAKE`].
     fn sleep_for(&self, now: Time) -> Time {
-        let links = self.links.iter().flatten().filter_map(EgressLink::next_release);
+        let links = self
+            .links
+            .iter()
+            .flatten()
+            .filter_map(EgressLink::next_release);
         links
             .chain(self.agent.poll_timeout())
             .fold(now + IDLE_WAKE, Time::min)

@@ -278,7 +278,11 @@ fn a_delayed_side_writes_a_frame_only_once_its_delay_is_over() {
     b.set_link(WIRED, EgressLink::new(50 * MS, DEFAULT_LIMIT));
     let data = tcp(true, 1000, 1, 100);
     arrive(&mut b, WIRED, data.clone());
-    assert_eq!(sent(&b, WIRELESS), [data], "the wireless side is not delayed");
+    assert_eq!(
+        sent(&b, WIRELESS),
+        [data],
+        "the wireless side is not delayed"
+    );
     let before = b.now();
     let ack = tcp(false, 1, 1100, 0);
     let arp = frame([0xff; 6], MH_MAC, 0x0806, &[7; 28]);
@@ -289,7 +293,11 @@ fn a_delayed_side_writes_a_frame_only_once_its_delay_is_over() {
     assert!(sent(&b, WIRED).is_empty(), "held for the delay");
     assert_eq!(b.link(WIRED).map(|l| l.holding()), Some(2));
     b.serve_links(after + 50 * MS + 2);
-    assert_eq!(sent(&b, WIRED), [ack, arp], "then written, in order, unchanged");
+    assert_eq!(
+        sent(&b, WIRED),
+        [ack, arp],
+        "then written, in order, unchanged"
+    );
     assert_eq!(b.counters[WIRED].agent_out, 1);
     assert_eq!(b.counters[WIRED].passed_out, 1);
 }

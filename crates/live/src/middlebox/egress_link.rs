@@ -32,6 +32,7 @@ use super::batch::{Origin, Outgoing, MAX_FRAME};
 pub const DEFAULT_LIMIT: usize = 1000;
 /// The most frames a link may be told to hold: of up to [`MAX_FRAME`] bytes each, 1 GiB at most.
 pub const MAX_LIMIT: usize = (1 << 30) / MAX_FRAME;
+const _: () = assert!(MAX_LIMIT * MAX_FRAME <= 1 << 30 && MAX_LIMIT >= DEFAULT_LIMIT);
 /// The delays taken: from a microsecond (below that the loop's own turn is the delay) to a
 /// minute (a frame held longer outlives any TCP connection's patience for it: Linux's largest
 /// retransmission timeout, TCP_RTO_MAX, is two minutes, and the first timeouts are seconds).
@@ -170,11 +171,5 @@ mod tests {
         assert_eq!(l.release_due(10 * MS + 2, &mut out), 2);
         l.push(10 * MS + 2, &[], &[9; 60], Origin::Passed);
         assert_eq!((l.holding(), l.counters.held), (1, 3));
-    }
-
-    #[test]
-    fn the_largest_limit_holds_a_gibibyte_at_most() {
-        assert!(MAX_LIMIT * MAX_FRAME <= 1 << 30);
-        assert!(MAX_LIMIT >= DEFAULT_LIMIT);
     }
 }
