@@ -104,7 +104,8 @@ fn link_asks(a: &BaseStationArgs) -> Result<LinkAsks, String> {
         None => egress_link::DEFAULT_LIMIT,
         Some(_) if delays.iter().all(Option::is_none) => {
             return Err(
-                "--delay-limit bounds a delayed interface's frames; give --wired-delay or --wireless-delay"
+                "--delay-limit bounds what a delay holds: it needs --wired-delay or \
+                        --wireless-delay"
                     .into(),
             )
         }

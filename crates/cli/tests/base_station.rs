@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use middlebox_bed::{
     bed, icmp_echo, in_ns, interfaces_snapshot, namespaces_named, radio, udp_echo,
-    wait_for_carriers, Bed, Running, RECEIVER,
+    wait_for_carriers, Bed, Running, BETWEEN_THE_VETHS, RECEIVER,
 };
 use snooplab_live::endpoint::{self, Receiver};
 use snooplab_live::netns::Namespace;
@@ -112,15 +112,8 @@ fn through_with(tag: &str, agent: &str, pcap: Option<&std::path::Path>, load: Lo
     let namespaces_before = namespaces_named(&ours);
     let mut cmd = Command::new("ip");
     cmd.args(["netns", "exec", b.mb.name(), env!("CARGO_BIN_EXE_snooplab")])
-        .args([
-            "base-station",
-            "--wired",
-            "mbw",
-            "--wireless",
-            "mbm",
-            "--agent",
-            agent,
-        ]);
+        .args(BETWEEN_THE_VETHS)
+        .args(["--agent", agent]);
     if let Some(dir) = pcap {
         cmd.arg("--pcap").arg(dir);
     }
@@ -402,7 +395,7 @@ fn bad_interfaces_and_agents_are_refused_in_one_line() {
         ),
         (
             &["--wired", "lo", "--wireless", "x", "--delay-limit", "10"][..],
-            "give --wired-delay or --wireless-delay",
+            "it needs --wired-delay or --wireless-delay",
         ),
         (
             &[

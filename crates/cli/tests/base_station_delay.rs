@@ -13,27 +13,37 @@ use std::time::Duration;
 
 use middlebox_bed::{
     bed, hosts_as, icmp_echo, in_ns, interfaces_snapshot, radio, udp_echo, wait_for_carriers, Bed,
-    Running, RECEIVER,
+    Running, BETWEEN_THE_VETHS, RECEIVER,
 };
+use snooplab_live::netns::Namespace;
 use snooplab_live::testbed::require_live;
 use snooplab_live::LinuxProfile;
 
 /// Issue 52's wired delay, one way (the wired veth's egress), as the docs' netem command gives it.
 const WIRED_DELAY: &str = "50ms";
 
+/// `args` run in namespace `ns`, its output kept (`piped`) or not, given `settle` to start;
+/// stopped when dropped.
+fn spawn_in(ns: &Namespace, args: &[&str], piped: bool, settle: Duration) -> Running {
+    let out = || if piped { Stdio::piped() } else { Stdio::null() };
+    let child = Command::new("ip")
+        .args(["netns", "exec", ns.name()])
+        .args(args)
+        .stdout(out())
+        .stderr(out())
+        .spawn()
+        .expect("ip netns exec starts");
+    std::thread::sleep(settle);
+    Running(Some(child))
+}
+
 /// The command between the middlebox's veths running `agent`, with `extra` flags.
 fn start(b: &Bed, agent: &str, extra: &[&str]) -> Running {
-    let child = Command::new("ip")
-        .args(["netns", "exec", b.mb.name(), env!("CARGO_BIN_EXE_snooplab")])
-        .args(["base-station", "--wired", "mbw", "--wireless", "mbm"])
-        .args(["--agent", agent])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("snooplab base-station starts");
-    std::thread::sleep(Duration::from_millis(500));
-    Running(Some(child))
+    let mut args = vec![env!("CARGO_BIN_EXE_snooplab")];
+    args.extend(BETWEEN_THE_VETHS);
+    args.extend(["--agent", agent]);
+    args.extend(extra);
+    spawn_in(&b.mb, &args, true, Duration::from_millis(500))
 }
 
 /// Stops the command with SIGINT: what it printed on stdout (the counters), after checking it
@@ -52,14 +62,7 @@ fn stop(mut run: Running) -> String {
 
 /// iperf3's server in the receiver's namespace, stopped when dropped.
 fn iperf3_server(b: &Bed) -> Running {
-    let child = Command::new("ip")
-        .args(["netns", "exec", b.rcv.name(), "iperf3", "-s"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("iperf3 starts (is it installed?)");
-    std::thread::sleep(Duration::from_millis(300));
-    Running(Some(child))
+    spawn_in(&b.rcv, &["iperf3", "-s"], false, Duration::from_millis(300))
 }
 
 /// One iperf3 run of `seconds` from the sender with congestion control `cc`: the receiver's

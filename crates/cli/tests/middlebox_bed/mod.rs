@@ -16,6 +16,8 @@ pub const SENDER: Ipv4Addr = Ipv4Addr::new(10, 77, 0, 1);
 pub const RECEIVER: Ipv4Addr = Ipv4Addr::new(10, 77, 0, 2);
 /// The middlebox's two interfaces: wired side, wireless side.
 pub const MIDDLEBOX_IFACES: [&str; 2] = ["mbw", "mbm"];
+/// The command's words that put it between them.
+pub const BETWEEN_THE_VETHS: [&str; 5] = ["base-station", "--wired", "mbw", "--wireless", "mbm"];
 
 /// `SIOCETHTOOL` and the legacy ethtool commands that turn one offload off (linux/ethtool.h):
 /// TSO, GSO, GRO and transmit checksumming. A veth that offloads hands its peer segments of up to
