@@ -8,14 +8,15 @@ use snooplab_live::middlebox::af_packet::{interface_index, PacketSocket};
 use snooplab_live::middlebox::agent_choice::{agent_kind, make_agent, SplitSettings};
 use snooplab_live::middlebox::bridge::{Bridge, WIRED, WIRELESS};
 use snooplab_live::middlebox::device::FrameDevice;
-use snooplab_live::middlebox::egress_link::{self, EgressLink};
+use snooplab_live::middlebox::egress_link::{self, EgressLink, LinkSpec};
 use snooplab_live::middlebox::signals;
 use snooplab_live::middlebox::status::{connection_lines, status_line};
 use snooplab_live::sys;
 use snooplab_proto::duration::{self, Bare};
-use snooplab_proto::Time;
 use snooplab_sim::capture::Sink;
+use snooplab_sim::channel::{check_error_settings, ChannelSpec};
 use snooplab_sim::protocol::AgentKind;
+use snooplab_sim::size::parse_size;
 
 #[derive(Args, Debug)]
 #[command(after_help = "Examples:\n  \
@@ -54,7 +55,18 @@ pub struct BaseStationArgs {
     /// The same for frames leaving by the wireless interface.
     #[arg(long, value_name = "DELAY")]
     pub wireless_delay: Option<String>,
-    /// The most frames each delayed interface holds at once; a frame past it is dropped and
+    /// Send frames leaving by the wireless interface at this rate (tc's units: 10mbit), each
+    /// with Ethernet's framing, as the simulator's wired link: instead of a tbf qdisc.
+    #[arg(long, value_name = "RATE")]
+    pub wireless_rate: Option<String>,
+    /// Lose frames leaving by the wireless interface to bit errors, a mean of this many bytes
+    /// apart (the simulator's channel, as `--error-every`: 64k, 150k): instead of netem's loss.
+    #[arg(long, value_name = "BYTES")]
+    pub wireless_error_every: Option<String>,
+    /// Seeds the wireless errors (the simulator's downlink error stream).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The most frames each emulated link holds at once; a frame past it is dropped and
     /// counted (netem's `limit`) [default: 1000, netem's].
     #[arg(long, value_name = "PACKETS")]
     pub delay_limit: Option<String>,
@@ -86,9 +98,27 @@ fn is_root() -> bool {
         .is_some_and(|v| v == "0")
 }
 
-/// The emulated links the flags ask for, (wired, wireless), each `(delay, limit)`; refused in
-/// one message when a value is impossible.
-type LinkAsks = [Option<(Time, usize)>; 2];
+/// The emulated links the flags ask for, (wired, wireless); refused in one message when a value
+/// is impossible.
+type LinkAsks = [Option<LinkSpec>; 2];
+
+/// A rate as tc(8) writes one ("RATES": `bit`, `kbit`, `mbit`, `gbit`, powers of 1000, bits per
+/// second; its unit required, as tc reads a bare number as bytes), within
+/// [`egress_link::RATE_RANGE`].
+fn parse_rate(text: &str, what: &str) -> Result<u64, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let (lo, hi) = egress_link::RATE_RANGE;
+    let refused = || format!("{what} '{text}' must be a rate from 1kbit to 100gbit (e.g. 10mbit)");
+    let (number, unit) = [("gbit", 1e9), ("mbit", 1e6), ("kbit", 1e3), ("bit", 1.0)]
+        .into_iter()
+        .find_map(|(u, m)| t.strip_suffix(u).map(|n| (n, m)))
+        .ok_or_else(refused)?;
+    let bps = number.trim().parse::<f64>().map_err(|_| refused())? * unit;
+    if !(lo as f64..=hi as f64).contains(&bps) {
+        return Err(refused());
+    }
+    Ok(bps.round() as u64)
+}
 
 fn link_asks(a: &BaseStationArgs) -> Result<LinkAsks, String> {
     let delay = |text: &Option<String>, what: &str| {
@@ -96,16 +126,28 @@ fn link_asks(a: &BaseStationArgs) -> Result<LinkAsks, String> {
             .map(|t| duration::parse_in(t, Bare::Refused, egress_link::DELAY_RANGE, what))
             .transpose()
     };
-    let delays = [
-        delay(&a.wired_delay, "--wired-delay")?,
-        delay(&a.wireless_delay, "--wireless-delay")?,
-    ];
+    let wired_delay = delay(&a.wired_delay, "--wired-delay")?;
+    let wireless_delay = delay(&a.wireless_delay, "--wireless-delay")?;
+    let rate = a
+        .wireless_rate
+        .as_deref()
+        .map(|t| parse_rate(t, "--wireless-rate"))
+        .transpose()?;
+    let error_every = match &a.wireless_error_every {
+        None => 0,
+        Some(t) => {
+            let n = parse_size(t).map_err(|e| format!("--wireless-error-every: {e}"))?;
+            check_error_settings(n, 1).map_err(|e| format!("--wireless-{e}"))?;
+            n
+        }
+    };
+    let wireless = wireless_delay.is_some() || rate.is_some() || error_every > 0;
     let limit = match &a.delay_limit {
         None => egress_link::DEFAULT_LIMIT,
-        Some(_) if delays.iter().all(Option::is_none) => {
+        Some(_) if wired_delay.is_none() && !wireless => {
             return Err(
-                "--delay-limit bounds what a delay holds: it needs --wired-delay or \
-                        --wireless-delay"
+                "--delay-limit bounds what an emulated link holds: it needs \
+                        --wired-delay or a --wireless-... link"
                     .into(),
             )
         }
@@ -120,20 +162,37 @@ fn link_asks(a: &BaseStationArgs) -> Result<LinkAsks, String> {
                 )
             })?,
     };
-    Ok(delays.map(|d| d.map(|d| (d, limit))))
+    let wired = wired_delay.map(|delay| LinkSpec {
+        delay,
+        rate_bps: None,
+        limit,
+        channel: ChannelSpec::None,
+        seed: a.seed,
+    });
+    let wireless = wireless.then(|| LinkSpec {
+        delay: wireless_delay.unwrap_or(0),
+        rate_bps: rate,
+        limit,
+        channel: ChannelSpec::every(error_every, 1),
+        seed: a.seed,
+    });
+    Ok([wired, wireless])
 }
 
-/// The emulated links asked for, for the first line: ` (wired egress delayed 50ms, at most
-/// 1000 frames)`, or nothing.
+/// The emulated links asked for, for the first line: ` (wired egress: delay 50ms, at most 1000
+/// frames)`, or nothing.
 fn links_text(links: &LinkAsks) -> String {
     let parts: Vec<String> = ["wired", "wireless"]
         .iter()
         .zip(links)
-        .filter_map(|(name, ask)| {
-            ask.map(|(d, limit)| {
+        .filter_map(|(name, spec)| {
+            spec.as_ref().map(|l| {
+                let rate = l.rate_bps.map_or(String::new(), |r| format!(", {r} bit/s"));
                 format!(
-                    "{name} egress delayed {}, at most {limit} frames",
-                    duration::format_duration(d)
+                    "{name} egress: delay {}{rate}, errors {}, at most {} frames",
+                    duration::format_duration(l.delay),
+                    l.channel.label(),
+                    l.limit
                 )
             })
         })
@@ -203,9 +262,9 @@ pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
         std::process::id()
     );
     let mut bridge = Bridge::new(wired, wireless, agent);
-    for (side, ask) in [WIRED, WIRELESS].into_iter().zip(links) {
-        if let Some((delay, limit)) = ask {
-            bridge.set_link(side, EgressLink::new(delay, limit));
+    for (side, spec) in [WIRED, WIRELESS].into_iter().zip(&links) {
+        if let Some(spec) = spec {
+            bridge.set_link(side, EgressLink::with(spec));
         }
     }
     if let Some(dir) = &a.pcap {

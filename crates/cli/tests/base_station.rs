@@ -394,8 +394,34 @@ fn bad_interfaces_and_agents_are_refused_in_one_line() {
             "needs a unit",
         ),
         (
+            &["--wired", "lo", "--wireless", "x", "--wireless-rate", "10"][..],
+            "--wireless-rate '10' must be a rate from 1kbit to 100gbit",
+        ),
+        (
+            &[
+                "--wired",
+                "lo",
+                "--wireless",
+                "x",
+                "--wireless-rate",
+                "200gbit",
+            ][..],
+            "must be a rate",
+        ),
+        (
+            &[
+                "--wired",
+                "lo",
+                "--wireless",
+                "x",
+                "--wireless-error-every",
+                "100",
+            ][..],
+            "--wireless-error-every 100 is too small",
+        ),
+        (
             &["--wired", "lo", "--wireless", "x", "--delay-limit", "10"][..],
-            "it needs --wired-delay or --wireless-delay",
+            "it needs --wired-delay or a --wireless-... link",
         ),
         (
             &[

@@ -82,10 +82,11 @@ fn connection_line(r: &RelayReport) -> String {
 fn link_part(l: &EgressLink) -> String {
     let c = &l.counters;
     format!(
-        " link holds {} (at most {}, queue drops {})",
+        " link holds {} (at most {}, queue drops {}, channel drops {})",
         l.holding(),
         c.max_held,
-        c.queue_drops
+        c.queue_drops,
+        c.channel_drops
     )
 }
 
