@@ -29,7 +29,8 @@
 //! transparent bridge has no addresses to route by; the agents are the engine's own objects,
 //! made by its factory (`agent_choice.rs`), driven through the same four calls. One model of the
 //! simulator's is: a side may have an emulated link on its egress (`egress_link.rs`, the
-//! simulator's wired link as a delay line, `--wired-delay`), for kernels without netem.
+//! simulator's wired link as a delay line, `--wired-delay`, and with its rate and channel as a
+//! radio, `--wireless-rate`, `--wireless-error-every`), for kernels without netem.
 
 pub mod af_packet;
 pub mod agent_choice;
