@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use middlebox_bed::{
     bed, icmp_echo, in_ns, interfaces_snapshot, namespaces_named, radio, udp_echo,
-    wait_for_carriers, Bed, Running, RECEIVER,
+    wait_for_carriers, Bed, Running, BETWEEN_THE_VETHS, RECEIVER,
 };
 use snooplab_live::endpoint::{self, Receiver};
 use snooplab_live::netns::Namespace;
@@ -112,15 +112,8 @@ fn through_with(tag: &str, agent: &str, pcap: Option<&std::path::Path>, load: Lo
     let namespaces_before = namespaces_named(&ours);
     let mut cmd = Command::new("ip");
     cmd.args(["netns", "exec", b.mb.name(), env!("CARGO_BIN_EXE_snooplab")])
-        .args([
-            "base-station",
-            "--wired",
-            "mbw",
-            "--wireless",
-            "mbm",
-            "--agent",
-            agent,
-        ]);
+        .args(BETWEEN_THE_VETHS)
+        .args(["--agent", agent]);
     if let Some(dir) = pcap {
         cmd.arg("--pcap").arg(dir);
     }
@@ -340,7 +333,8 @@ fn throughput_through_snoop_with_the_loss_off() {
 }
 
 /// One `error:` line, exit code 2, before anything is opened: an interface that does not exist,
-/// the same interface twice, an agent that cannot run between two interfaces.
+/// the same interface twice, an agent that cannot run between two interfaces, a delay out of
+/// its range or without a unit, a queue limit of none or without a delay.
 #[test]
 fn bad_interfaces_and_agents_are_refused_in_one_line() {
     let run = |args: &[&str]| {
@@ -379,6 +373,68 @@ fn bad_interfaces_and_agents_are_refused_in_one_line() {
         (
             &["--wired", "lo", "--wireless", "x", "--agent", "nope"][..],
             "unknown agent 'nope'",
+        ),
+        (
+            &["--wired", "lo", "--wireless", "x", "--wired-delay", "0ms"][..],
+            "--wired-delay '0ms' must be between 1 us and 1 min",
+        ),
+        (
+            &[
+                "--wired",
+                "lo",
+                "--wireless",
+                "x",
+                "--wireless-delay",
+                "2min",
+            ][..],
+            "--wireless-delay '2min' must be between",
+        ),
+        (
+            &["--wired", "lo", "--wireless", "x", "--wired-delay", "50"][..],
+            "needs a unit",
+        ),
+        (
+            &["--wired", "lo", "--wireless", "x", "--wireless-rate", "10"][..],
+            "--wireless-rate '10' must be a rate from 1kbit to 100gbit",
+        ),
+        (
+            &[
+                "--wired",
+                "lo",
+                "--wireless",
+                "x",
+                "--wireless-rate",
+                "200gbit",
+            ][..],
+            "must be a rate",
+        ),
+        (
+            &[
+                "--wired",
+                "lo",
+                "--wireless",
+                "x",
+                "--wireless-error-every",
+                "100",
+            ][..],
+            "--wireless-error-every 100 is too small",
+        ),
+        (
+            &["--wired", "lo", "--wireless", "x", "--delay-limit", "10"][..],
+            "it needs --wired-delay or a --wireless-... link",
+        ),
+        (
+            &[
+                "--wired",
+                "lo",
+                "--wireless",
+                "x",
+                "--wired-delay",
+                "50ms",
+                "--delay-limit",
+                "0",
+            ][..],
+            "--delay-limit '0' must be a number of frames from 1 to 65536",
         ),
     ] {
         let o = run(args);

@@ -20,7 +20,7 @@ pub struct WiredParams {
 }
 
 #[derive(Clone, Debug)]
-pub(crate) struct WiredLink {
+pub struct WiredLink {
     p: WiredParams,
     busy_until: Time,
     /// Departure times of packets queued or in transmission.

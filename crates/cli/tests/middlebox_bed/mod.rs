@@ -3,6 +3,9 @@
 //! mobile host; the radio on the middlebox's wireless-side veth; a ping and a UDP echo through it;
 //! and what the middlebox's interfaces look like, to compare before and after a run.
 
+// shared by two test binaries (base_station.rs, base_station_delay.rs), each using a part
+#![allow(dead_code)]
+
 use std::net::{Ipv4Addr, SocketAddrV4, UdpSocket};
 use std::process::Command;
 use std::time::Duration;
@@ -13,6 +16,8 @@ pub const SENDER: Ipv4Addr = Ipv4Addr::new(10, 77, 0, 1);
 pub const RECEIVER: Ipv4Addr = Ipv4Addr::new(10, 77, 0, 2);
 /// The middlebox's two interfaces: wired side, wireless side.
 pub const MIDDLEBOX_IFACES: [&str; 2] = ["mbw", "mbm"];
+/// The command's words that put it between them.
+pub const BETWEEN_THE_VETHS: [&str; 5] = ["base-station", "--wired", "mbw", "--wireless", "mbm"];
 
 /// `SIOCETHTOOL` and the legacy ethtool commands that turn one offload off (linux/ethtool.h):
 /// TSO, GSO, GRO and transmit checksumming. A veth that offloads hands its peer segments of up to
@@ -233,8 +238,9 @@ pub fn udp_echo(b: &Bed) {
 }
 
 /// An ICMP echo request from the sender answered by the receiver's kernel, its data unchanged
-/// (a raw ICMP socket: what `ping` sends).
-pub fn icmp_echo(b: &Bed) {
+/// (a raw ICMP socket: what `ping` sends); the round trip of the echo answered, as `ping`
+/// measures it (from the request's sending to the reply's arrival).
+pub fn icmp_echo(b: &Bed) -> Duration {
     let fd = {
         let _in = b.snd.enter().expect("enter");
         // SAFETY: a raw ICMP socket, closed below.
@@ -276,8 +282,9 @@ pub fn icmp_echo(b: &Bed) {
         },
         sin_zero: [0; 8],
     };
-    let mut answered = false;
+    let mut answered = None;
     for _ in 0..5 {
+        let sent = std::time::Instant::now();
         // SAFETY: req and to are valid for the lengths passed.
         unsafe {
             libc::sendto(
@@ -296,14 +303,35 @@ pub fn icmp_echo(b: &Bed) {
             let icmp = &buf[20..n as usize];
             if icmp[0] == 0 && icmp[4..6] == [0x51, 0x7b] {
                 assert_eq!(&icmp[8..], &data[..], "the echo's data unchanged");
-                answered = true;
+                answered = Some(sent.elapsed());
                 break;
             }
         }
     }
     // SAFETY: closing the socket opened above.
     unsafe { libc::close(fd) };
-    assert!(answered, "the ping is answered through the middlebox");
+    answered.expect("the ping is answered through the middlebox")
+}
+
+/// The sender and the receiver as a live profile's hosts (`snooplab_live::LinuxProfile`): its
+/// sysctls in both namespaces, and its route options (`rto_min`, `initcwnd`) on the sender's
+/// route to the receiver. Congestion control is the sender's socket's (iperf3 `-C`).
+pub fn hosts_as(b: &Bed, profile: snooplab_live::LinuxProfile) {
+    for ns in [&b.snd, &b.rcv] {
+        for (key, v) in profile.sysctls() {
+            ns.set_sysctl(key, &v).expect("a profile sysctl");
+        }
+    }
+    let rto_min = profile.default_rto_min_ms().map(|ms| format!("{ms}ms"));
+    let initcwnd = profile.initcwnd().map(|n| n.to_string());
+    let mut route = vec!["route", "replace", "10.77.0.2/32", "dev", "snd0"];
+    if let Some(ms) = &rto_min {
+        route.extend(["rto_min", ms]);
+    }
+    if let Some(n) = &initcwnd {
+        route.extend(["initcwnd", n]);
+    }
+    b.snd.ip(&route).expect("the sender's route");
 }
 
 /// Everything of the middlebox's two interfaces that a run could change: `ip -d link` (state,

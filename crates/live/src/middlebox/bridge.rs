@@ -5,7 +5,8 @@
 //! agent sends leaves by the port it names, framed as `ethernet.rs` says. Every other frame (ARP,
 //! IPv6, UDP, ICMP, an IPv4 fragment, a VLAN-tagged frame, a packet the parser rejects) passes to
 //! the other side byte for byte. The agent's clock is the real one (nanoseconds since the bridge
-//! started), its timers served as they fall due.
+//! started), its timers served as they fall due. A side may have an emulated link on its egress
+//! (`egress_link.rs`): what the bridge writes there is held by it and written when it is due.
 
 use std::time::Instant;
 
@@ -17,6 +18,7 @@ use snooplab_sim::packet::SimPacket;
 
 use super::batch::{Origin, Outgoing, Slots};
 use super::device::FrameDevice;
+use super::egress_link::EgressLink;
 use super::ethernet::{self, Headers};
 use crate::sys;
 
@@ -75,6 +77,8 @@ pub struct Bridge<D: FrameDevice> {
     slots: Slots,
     /// What waits to be written on each side, written at the end of each batch or timer.
     outgoing: [Outgoing; 2],
+    /// Each side's emulated egress link, if it has one: what is written there waits in it first.
+    links: [Option<EgressLink>; 2],
     pub counters: [SideCounters; 2],
     /// Each interface's frames, read and written, as pcaps (`--pcap`).
     captures: Option<[PcapWriter<Sink>; 2]>,
@@ -115,10 +119,21 @@ impl<D: FrameDevice> Bridge<D> {
             clock: Instant::now(),
             slots: Slots::default(),
             outgoing: [Outgoing::default(), Outgoing::default()],
+            links: [None, None],
             counters: [SideCounters::default(); 2],
             captures: None,
             capture_error: None,
         }
+    }
+
+    /// Puts `link` on `side`'s egress: every frame written there from now on waits in it first.
+    pub fn set_link(&mut self, side: usize, link: EgressLink) {
+        self.links[side] = Some(link);
+    }
+
+    /// `side`'s emulated egress link, if it has one.
+    pub fn link(&self, side: usize) -> Option<&EgressLink> {
+        self.links[side].as_ref()
     }
 
     /// Records every frame each interface carries from now on (read or written) into `wired`
@@ -172,6 +187,28 @@ impl<D: FrameDevice> Bridge<D> {
         }
     }
 
+    /// Writes every frame the emulated links hold that is due at `now`, a batch per side.
+    pub fn serve_links(&mut self, now: Time) {
+        let mut due = 0;
+        for (link, out) in self.links.iter_mut().zip(self.outgoing.iter_mut()) {
+            if let Some(l) = link {
+                due += l.release_due(now, out);
+            }
+        }
+        if due > 0 {
+            self.send_queued();
+        }
+    }
+
+    /// Queues a frame of `header` then `body` for `side`: into its emulated link if it has one,
+    /// else straight for the next write.
+    fn queue(&mut self, side: usize, now: Time, header: &[u8], body: &[u8], origin: Origin) {
+        match self.links[side].as_mut() {
+            Some(link) => link.push(now, header, body, origin),
+            None => self.outgoing[side].push(header, body, origin),
+        }
+    }
+
     /// Reads what waits on `side` (at most a batch), hands each frame on, and writes what that
     /// made.
     pub fn read_side(&mut self, side: usize) -> Result<(), String> {
@@ -203,7 +240,7 @@ impl<D: FrameDevice> Bridge<D> {
         });
         let Some((ip, packet)) = tcp else {
             c.passed_in += 1;
-            self.outgoing[1 - side].push(&[], frame, Origin::Passed);
+            self.queue(1 - side, now, &[], frame, Origin::Passed);
             return;
         };
         c.tcp_in += 1;
@@ -222,7 +259,7 @@ impl<D: FrameDevice> Bridge<D> {
                 self.counters[side].no_header += 1;
                 continue;
             };
-            self.outgoing[side].push(&header, &bytes, Origin::Agent);
+            self.queue(side, now, &header, &bytes, Origin::Agent);
         }
     }
 
@@ -257,12 +294,17 @@ impl<D: FrameDevice> Bridge<D> {
         }
     }
 
-    /// How long until the agent's next timer, at most [`IDLE_WAKE`].
+    /// How long until the agent's next timer or an emulated link's next frame, at most
+    /// [`IDLE_WAKE`].
     fn sleep_for(&self, now: Time) -> Time {
-        let wake = now + IDLE_WAKE;
-        self.agent
-            .poll_timeout()
-            .map_or(wake, |t| t.min(wake))
+        let links = self
+            .links
+            .iter()
+            .flatten()
+            .filter_map(EgressLink::next_release);
+        links
+            .chain(self.agent.poll_timeout())
+            .fold(now + IDLE_WAKE, Time::min)
             .saturating_sub(now)
     }
 
@@ -285,6 +327,7 @@ impl<D: FrameDevice> Bridge<D> {
             between(self);
             let now = self.now();
             self.serve_timer(now);
+            self.serve_links(now);
             sys::wait_readable_into(&[wired, wireless], &mut ready, self.sleep_for(now))
                 .map_err(|e| format!("waiting for frames: {e}"))?;
             for side in [WIRED, WIRELESS] {

@@ -266,3 +266,54 @@ fn a_split_relay_answers_a_syn_and_opens_its_own_with_the_learned_headers() {
     assert_eq!((o.src.addr, o.dst.addr), (FH, MH));
     assert_eq!(b.counters[WIRED].agent_out, 1);
 }
+
+/// `--wired-delay`: a frame for the wired side (the mobile host's ACK, passed or the agent's)
+/// waits in the side's emulated link its delay, then leaves unchanged; the other side is not
+/// delayed.
+#[test]
+fn a_delayed_side_writes_a_frame_only_once_its_delay_is_over() {
+    use super::egress_link::{EgressLink, DEFAULT_LIMIT};
+    use snooplab_proto::time::MS;
+    let mut b = bridge("snoop");
+    b.set_link(WIRED, EgressLink::new(50 * MS, DEFAULT_LIMIT));
+    let data = tcp(true, 1000, 1, 100);
+    arrive(&mut b, WIRED, data.clone());
+    assert_eq!(
+        sent(&b, WIRELESS),
+        [data],
+        "the wireless side is not delayed"
+    );
+    let before = b.now();
+    let ack = tcp(false, 1, 1100, 0);
+    let arp = frame([0xff; 6], MH_MAC, 0x0806, &[7; 28]);
+    arrive(&mut b, WIRELESS, ack.clone());
+    arrive(&mut b, WIRELESS, arp.clone());
+    let after = b.now();
+    b.serve_links(before + 50 * MS - 1);
+    assert!(sent(&b, WIRED).is_empty(), "held for the delay");
+    assert_eq!(b.link(WIRED).map(|l| l.holding()), Some(2));
+    b.serve_links(after + 50 * MS + 2);
+    assert_eq!(
+        sent(&b, WIRED),
+        [ack, arp],
+        "then written, in order, unchanged"
+    );
+    assert_eq!(b.counters[WIRED].agent_out, 1);
+    assert_eq!(b.counters[WIRED].passed_out, 1);
+}
+
+/// netem's `limit`: past the frames a delayed side may hold, a frame is dropped and counted.
+#[test]
+fn a_delayed_side_holding_its_limit_drops_the_next_frame() {
+    use super::egress_link::EgressLink;
+    use snooplab_proto::time::MS;
+    let mut b = bridge("e2e");
+    b.set_link(WIRELESS, EgressLink::new(10 * MS, 2));
+    for seq in [1000, 1100, 1200] {
+        arrive(&mut b, WIRED, tcp(true, seq, 1, 100));
+    }
+    let link = b.link(WIRELESS).expect("the link");
+    assert_eq!((link.holding(), link.counters.queue_drops), (2, 1));
+    b.serve_links(b.now() + 10 * MS + 3);
+    assert_eq!(sent(&b, WIRELESS).len(), 2);
+}

@@ -27,13 +27,17 @@
 //! `batch.rs`), and the interfaces must hand over frames as they were on the wire (GRO and LRO
 //! off: a merged super-frame is dropped and counted). The simulator's engine is not in this path: its network routes by address, and a
 //! transparent bridge has no addresses to route by; the agents are the engine's own objects,
-//! made by its factory (`agent_choice.rs`), driven through the same four calls.
+//! made by its factory (`agent_choice.rs`), driven through the same four calls. One model of the
+//! simulator's is: a side may have an emulated link on its egress (`egress_link.rs`, the
+//! simulator's wired link as a delay line, `--wired-delay`, and with its rate and channel as a
+//! radio, `--wireless-rate`, `--wireless-error-every`), for kernels without netem.
 
 pub mod af_packet;
 pub mod agent_choice;
 pub mod batch;
 pub mod bridge;
 pub mod device;
+pub mod egress_link;
 pub mod ethernet;
 pub mod ring;
 pub mod signals;

@@ -11,13 +11,14 @@ use snooplab_sim::packet::SimPacket;
 
 use super::bridge::{Bridge, WIRED, WIRELESS};
 use super::device::FrameDevice;
+use super::egress_link::EgressLink;
 
 /// One line: elapsed time, each side's frames, and every counter of the agent.
 pub fn status_line<D: FrameDevice>(bridge: &Bridge<D>, elapsed: Time) -> String {
     let side = |i: usize| {
         let c = &bridge.counters[i];
         format!(
-            "{} in {} (tcp {}, passed {}) out {} (agent {}, passed {}){}",
+            "{} in {} (tcp {}, passed {}) out {} (agent {}, passed {}){}{}",
             bridge.device(i).name(),
             c.frames_in,
             c.tcp_in,
@@ -25,6 +26,7 @@ pub fn status_line<D: FrameDevice>(bridge: &Bridge<D>, elapsed: Time) -> String 
             c.passed_out + c.agent_out,
             c.agent_out,
             c.passed_out,
+            bridge.link(i).map_or(String::new(), link_part),
             problems(c)
         )
     };
@@ -73,6 +75,18 @@ fn connection_line(r: &RelayReport) -> String {
         s.rexmt_segs,
         s.timeouts,
         s.fast_retransmits
+    )
+}
+
+/// An emulated egress link's part of its side: what it holds now, held at most, and dropped.
+fn link_part(l: &EgressLink) -> String {
+    let c = &l.counters;
+    format!(
+        " link holds {} (at most {}, queue drops {}, channel drops {})",
+        l.holding(),
+        c.max_held,
+        c.queue_drops,
+        c.channel_drops
     )
 }
 
