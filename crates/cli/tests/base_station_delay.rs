@@ -180,9 +180,9 @@ fn the_bridges_own_radio_and_delay_carry_snoop_faster_than_e2e() {
 /// the radio; then the bridge's speed with the loss and the delay off (three runs of 5 s
 /// through snoop).
 #[test]
-#[ignore = "live: needs root, ip netns and iperf3; about 15 minutes (run it alone)"]
-fn issue_52_side_by_side() {
-    require_live("issue_52_side_by_side");
+#[ignore = "live: needs root, ip netns and iperf3; about 15 minutes, a measurement: scripts/test-all skips it (run it alone)"]
+fn measure_issue_52_side_by_side() {
+    require_live("measure_issue_52_side_by_side");
     for profile in [LinuxProfile::Paper, LinuxProfile::Modern] {
         let (b, before) = bed_for(profile.name(), profile, true);
         let _server = iperf3_server(&b);
