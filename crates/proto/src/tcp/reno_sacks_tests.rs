@@ -1,15 +1,10 @@
 //! Scripted tests of Linux's SACK emulation for a connection without SACK (`reno_sacks.rs`, host
 //! detail `reno-sack-emulation`): each fails if its rule is removed.
 
+use super::small_window_tests::dup;
 use super::tests::{ack_to_sender, drain, established_hosts, MSS};
 use super::*;
-use crate::segment::Segment;
 use crate::time::{MS, SEC};
-
-/// A duplicate of the last ACK, with the window the sender has.
-fn dup(s: &Tcp) -> Segment {
-    ack_to_sender(s, s.snd_una(), s.snd_wnd() as u16)
-}
 
 /// The live `paper` profile's twin, with the detail as given.
 fn linux_paper(emulation: bool) -> HostProfile {
