@@ -33,14 +33,13 @@
 //!
 //! Readings and what is left out: the window is in bytes (`cwnd + sacked_out * maxseg` with the
 //! outstanding bytes against it, as the Linux controllers keep cwnd in whole segments, `cc/linux.rs`),
-//! so a short segment in flight counts as its bytes, not as one packet; the count is applied when
-//! the duplicate arrives (the `tcp_write_xmit()` after `tcp_ack()`), not to sends the application
-//! starts before the next ACK; `tcp_check_reno_reordering()`'s raising of `tp->reordering` when
+//! so a short segment in flight counts as its bytes, not as one packet;
+//! `tcp_check_reno_reordering()`'s raising of `tp->reordering` when
 //! more duplicates come than segments are out is not modelled; after a timeout (`snd_nxt` below
 //! `snd_max`: the model's go-back-N, Linux's `Loss` state, where `tcp_process_loss()` counts
 //! duplicates only for data sent after the timeout) nothing is sent by this rule.
 
-use super::Tcp;
+use super::{Recovery, Tcp};
 use crate::time::Time;
 
 impl Tcp {
@@ -51,12 +50,21 @@ impl Tcp {
         self.cfg.host.reno_sack_emulation
     }
 
-    /// A counted duplicate ACK below the threshold, for a host with [`Tcp::reno_sack_emulation`]:
-    /// `tcp_write_xmit()` with the flight lowered by `sacked_out` (see the module's note). Counted
-    /// in `limited_transmits`, the new segments sent on a duplicate below the threshold.
-    pub(super) fn reno_sack_send(&mut self, now: Time) {
-        if self.snd_nxt != self.snd_max {
-            return; // after a timeout: what would go out is not new data
+    /// The congestion window `tcp_output` sends new data by while duplicates are counted below
+    /// the threshold (Linux's `Disorder` state), for a host with [`Tcp::reno_sack_emulation`]:
+    /// cwnd plus a segment per duplicate, so that the flight it leaves room for is
+    /// `tcp_packets_in_flight()`'s `packets_out - sacked_out`. It holds for every send until an
+    /// ACK advances `snd_una` (the duplicate's own, and what the application writes meanwhile);
+    /// `None` otherwise (`output.rs` then sends by the controller's window).
+    #[inline]
+    pub(super) fn reno_sack_window(&self) -> Option<u32> {
+        if self.dupacks == 0
+            || !self.reno_sack_emulation()
+            || self.dupacks >= self.cur_thresh
+            || self.snd_nxt != self.snd_max
+            || !matches!(self.recovery(), Recovery::Reno | Recovery::NewReno)
+        {
+            return None; // after a timeout (snd_nxt below snd_max) what goes out is not new data
         }
         let mss = self.maxseg.max(1);
         // data outstanding, in segments (a FIN alone is one, as its skb is)
@@ -64,13 +72,20 @@ impl Tcp {
         let packets_out = outstanding.div_ceil(mss).max(1);
         // tcp_limit_reno_sacked(): the hole (lost_out is 0 before recovery) never counts
         let sacked_out = self.dupacks.min(packets_out - 1);
+        Some(
+            self.cc
+                .cwnd()
+                .saturating_add(sacked_out.saturating_mul(mss)),
+        )
+    }
+
+    /// A counted duplicate ACK below the threshold, for a host with [`Tcp::reno_sack_emulation`]:
+    /// `tcp_write_xmit()` after `tcp_ack()`, by [`Tcp::reno_sack_window`]. Its new segments count
+    /// in `limited_transmits`, the new segments sent on a duplicate below the threshold.
+    pub(super) fn reno_sack_send(&mut self, now: Time) {
         let before = self.snd_max;
-        let cwnd = self
-            .cc
-            .cwnd()
-            .saturating_add(sacked_out.saturating_mul(mss));
-        self.output_with_cwnd(now, cwnd);
-        let sent = self.snd_max.since(before).div_ceil(mss);
+        self.output(now);
+        let sent = self.snd_max.since(before).div_ceil(self.maxseg.max(1));
         self.stats.limited_transmits += u64::from(sent);
     }
 }

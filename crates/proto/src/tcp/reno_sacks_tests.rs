@@ -163,3 +163,44 @@ fn nothing_after_a_timeout() {
     s.on_segment(rto + MS, &dup(&s));
     assert!(drain(&mut s).is_empty());
 }
+
+/// The count holds until an ACK advances `snd_una`: data the application writes after the
+/// duplicates goes out by it too (`tcp_packets_in_flight()` is what `tcp_write_xmit()` reads at
+/// every send), where with the detail off cwnd is full and it waits.
+#[test]
+fn what_the_application_writes_after_a_duplicate_goes_out_by_it() {
+    for emulation in [true, false] {
+        let mut cfg = TcpConfig::relay(MSS, 64 * 1024, 64 * 1024);
+        cfg.iss = 1000;
+        cfg.host = linux_paper(emulation);
+        let mut rcfg = TcpConfig::sink(MSS, 64 * 1024);
+        rcfg.iss = 5000;
+        rcfg.host = cfg.host;
+        let mut s = Tcp::connect(cfg, crate::test_support::FH, crate::test_support::MH, 0);
+        let mut r = Tcp::listen(rcfg, crate::test_support::MH, crate::test_support::FH);
+        let syn = drain(&mut s);
+        r.on_segment(0, &syn[0].0);
+        let synack = drain(&mut r);
+        s.on_segment(0, &synack[0].0);
+        drain(&mut s);
+        // one segment, ACKed: cwnd 2; then two more, which fill it
+        assert_eq!(s.write(MS, u64::from(MSS)), u64::from(MSS));
+        assert_eq!(drain(&mut s).len(), 1);
+        s.on_segment(2 * MS, &ack_to_sender(&s, s.snd_max(), 64000));
+        drain(&mut s);
+        assert_eq!(s.cwnd(), 2 * MSS);
+        s.write(3 * MS, u64::from(2 * MSS));
+        assert_eq!(drain(&mut s).len(), 2);
+        s.on_segment(4 * MS, &dup(&s));
+        assert!(drain(&mut s).is_empty(), "nothing waits to be sent");
+        let max = s.snd_max();
+        s.write(5 * MS, u64::from(MSS));
+        let out = drain(&mut s);
+        if emulation {
+            assert_eq!(out.len(), 1, "the duplicate's room is still there");
+            assert_eq!((out[0].0.seq, out[0].1), (max, TxKind::New));
+        } else {
+            assert!(out.is_empty(), "cwnd is full");
+        }
+    }
+}
