@@ -24,6 +24,8 @@
 //! (Linux has no `tcp_limited_transmit()` of its own since 2.6). With a window of two segments
 //! whose first is lost the second's duplicate lets a third out, whose duplicate lets a fourth
 //! out, whose duplicate is the third: fast retransmit, where 4.4BSD's sender waits for its RTO.
+//! With nothing left to send (a reply's last segments) a hole still draws only as many
+//! duplicates as segments follow it, and with one segment out a duplicate frees nothing.
 //!
 //! In fast recovery the model keeps Reno's inflation by one segment per further duplicate
 //! (`recovery/reno.rs`). Linux there runs `tcp_cwnd_reduction()` (RFC 6937's PRR) on the same
