@@ -133,6 +133,7 @@ pub fn web_client(a: &WebClientArgs) -> Result<(), String> {
         cc: &default_congestion_control(),
         clock: Instant::now(),
         start: 0,
+        window: None,
     };
     let seed = net.seed;
     let got = std::thread::scope(|s| {

@@ -113,18 +113,26 @@ pub(crate) fn ratio_measured(info: &TcpInfo) -> bool {
     info.rcv_mss >= info.snd_mss
 }
 
+/// Step 1 of [`Receiver`]'s window keeping, for every TCP socket made in `ns` from now on: its
+/// receive buffer starts at the clamp that holds the window at `window` bytes, and no autotuning
+/// raises it. Returns the clamp (the web client's connections keep it too, `web/client.rs`).
+pub(crate) fn size_receive_buffers(ns: &Namespace, window: u32) -> Result<i32, String> {
+    let clamp =
+        i32::try_from(window_clamp(window)).map_err(|_| format!("window {window} too large"))?;
+    // Before the socket exists: a TCP socket takes tcp_rmem[1] as its buffer when created.
+    ns.set_sysctl(
+        "net.ipv4.tcp_rmem",
+        &format!("{} {clamp} {clamp}", clamp.min(4096)),
+    )?;
+    ns.set_sysctl("net.ipv4.tcp_moderate_rcvbuf", "0")?;
+    Ok(clamp)
+}
+
 impl Receiver {
     /// Listens on `at` in the receiving host's namespace `mh`; the connection it accepts
     /// advertises at most `window` bytes (see the type's documentation for how).
     pub fn listen(mh: &Namespace, at: SocketAddrV4, window: u32) -> Result<Receiver, String> {
-        let clamp = i32::try_from(window_clamp(window))
-            .map_err(|_| format!("window {window} too large"))?;
-        // Before the socket exists: a TCP socket takes tcp_rmem[1] as its buffer when created.
-        mh.set_sysctl(
-            "net.ipv4.tcp_rmem",
-            &format!("{} {clamp} {clamp}", clamp.min(4096)),
-        )?;
-        mh.set_sysctl("net.ipv4.tcp_moderate_rcvbuf", "0")?;
+        let clamp = size_receive_buffers(mh, window)?;
         let listener = {
             let _inside = mh.enter()?;
             TcpListener::bind(at).map_err(|e| format!("cannot listen on {at}: {e}"))?
@@ -158,12 +166,7 @@ impl Receiver {
             .and_then(|_| stream.set_read_timeout(Some(POLL)))
             .map_err(|e| format!("receiver socket: {e}"))?;
         let fd = stream.as_raw_fd();
-        let mut window = WindowKeeper {
-            fd,
-            clamp: self.clamp,
-            raised: false,
-            restored: 0,
-        };
+        let mut window = WindowKeeper::new(fd, self.clamp);
         window.check()?;
         let mut digest = StreamDigest::default();
         let mut buf = vec![0u8; 1 << 16];
@@ -195,8 +198,9 @@ impl Receiver {
     }
 }
 
-/// Steps 2 and 3 of [`Receiver`]'s window keeping, on the accepted socket.
-struct WindowKeeper {
+/// Steps 2 and 3 of [`Receiver`]'s window keeping, on the accepted socket (or a web client's
+/// connected one).
+pub(crate) struct WindowKeeper {
     fd: std::os::fd::RawFd,
     clamp: i32,
     /// The buffer has been raised (the kernel has measured its ratio).
@@ -205,7 +209,18 @@ struct WindowKeeper {
 }
 
 impl WindowKeeper {
-    fn check(&mut self) -> Result<(), String> {
+    /// Keeps socket `fd`'s window at `clamp` ([`size_receive_buffers`]'s); call
+    /// [`WindowKeeper::check`] after every read.
+    pub(crate) fn new(fd: std::os::fd::RawFd, clamp: i32) -> WindowKeeper {
+        WindowKeeper {
+            fd,
+            clamp,
+            raised: false,
+            restored: 0,
+        }
+    }
+
+    pub(crate) fn check(&mut self) -> Result<(), String> {
         let now = sys::get_int_option(self.fd, libc::IPPROTO_TCP, libc::TCP_WINDOW_CLAMP)
             .map_err(|e| format!("TCP_WINDOW_CLAMP: {e}"))?;
         if !self.raised {

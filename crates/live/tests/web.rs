@@ -94,3 +94,57 @@ fn pages_through_snoop_arrive_intact_in_the_simulators_shape() {
         assert_eq!(pages.connections, sim_pages.connections, "{http}");
     }
 }
+
+/// The windows the client (the mobile host, the capture's destination of port 20000's data)
+/// advertised in a capture: every segment it sent, its SYNs included (no window scaling).
+fn client_windows(packets: &[Vec<u8>], client: [u8; 4]) -> Vec<u32> {
+    packets
+        .iter()
+        .filter(|p| p.len() >= 40 && p[12..16] == client)
+        .map(|p| {
+            let t = &p[usize::from(p[0] & 0x0f) * 4..];
+            u32::from(u16::from_be_bytes([t[14], t[15]]))
+        })
+        .collect()
+}
+
+/// The client holds its receive window at the flow's buffer, as a bulk flow's receiver does
+/// (`endpoint.rs`'s window keeping, `web/client.rs`): no segment of its advertises more than the
+/// example's 32 KB, where the kernel's own window was 65,535. Fails if the client stops sizing
+/// its namespace's buffers.
+#[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
+fn the_client_advertises_at_most_the_flows_buffer() {
+    require_live("the_client_advertises_at_most_the_flows_buffer");
+    let sc = scenario(4, "http = \"1.0\"\nparallel = 4");
+    let buffer = sc.network().flows[0].buffer;
+    assert_eq!(buffer, 32 * 1024);
+    let net = sc.network();
+    let dir = std::env::temp_dir().join(format!("snooplab-web-window-{}", std::process::id()));
+    let capture = snooplab_sim::capture::Capture::create_files(&dir, &net.capture_names())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let live =
+        LiveNetwork::check(NetworkConfig::paper(sc, 120 * SEC)).unwrap_or_else(|e| panic!("{e}"));
+    let r = run_network(&live, Some(capture), &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
+    assert!(r.intact(), "{:?}", r.live.flows);
+    let wired = net
+        .capture_names()
+        .into_iter()
+        .find(|n| n.starts_with("fh"))
+        .unwrap_or_else(|| panic!("no wired capture"));
+    let bytes = std::fs::read(dir.join(format!("{wired}.pcap"))).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let packets = snooplab_sim::capture::read_packets(&bytes);
+    let client = packets
+        .iter()
+        .find(|p| p.len() >= 40 && p[9] == 6 && p[33] & 0x12 == 0x02)
+        .map(|p| [p[12], p[13], p[14], p[15]])
+        .unwrap_or_else(|| panic!("no SYN from the client"));
+    let windows = client_windows(&packets, client);
+    assert!(windows.len() > 40, "{} segments", windows.len());
+    let most = windows.iter().copied().max().unwrap_or(0);
+    assert!(
+        most <= buffer,
+        "the client advertised {most} bytes, above {buffer}"
+    );
+}

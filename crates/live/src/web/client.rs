@@ -19,6 +19,7 @@
 
 use std::collections::VecDeque;
 use std::net::{SocketAddrV4, TcpStream};
+use std::os::fd::AsRawFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -30,6 +31,7 @@ use snooplab_sim::workload::{plan, After, Http, Page, PagePlan};
 
 use super::http::{self, Version};
 use super::{poll_every, read_some, write_all, POLL};
+use crate::endpoint::WindowKeeper;
 use crate::netns::Namespace;
 use crate::sys;
 
@@ -49,6 +51,11 @@ pub struct ClientSetup<'a> {
     pub clock: Instant,
     /// When the first page starts, from `clock`.
     pub start: Time,
+    /// The window clamp every connection holds, as a bulk flow's receiver does
+    /// ([`crate::endpoint::size_receive_buffers`], [`WindowKeeper`]): the flow's buffer, so the
+    /// client advertises what the simulator's client does. `None`: the kernel's own window (the
+    /// `web-client` command, whose namespace is not set up).
+    pub window: Option<i32>,
 }
 
 /// What the client fetched.
@@ -265,6 +272,7 @@ impl Conn<'_> {
             .collect();
         let mut out = ConnOut::default();
         let mut stream: Option<TcpStream> = None;
+        let mut window: Option<WindowKeeper> = None;
         let mut outstanding: VecDeque<(usize, ObjectTimes)> = VecDeque::new();
         let mut leftover = Vec::new();
         let mut next = 0;
@@ -275,7 +283,7 @@ impl Conn<'_> {
             let step = if ready {
                 let i = mine[next];
                 next += 1;
-                self.ask(i, &mut stream, &mut out).map(|t| {
+                self.ask(i, (&mut stream, &mut window), &mut out).map(|t| {
                     self.board.set(i, Step::Requested);
                     outstanding.push_back((i, t));
                 })
@@ -283,7 +291,10 @@ impl Conn<'_> {
                 let got = stream
                     .as_mut()
                     .ok_or_else(|| "no connection".to_string())
-                    .and_then(|s| self.read_reply(s, i, &mut t, &mut leftover, &mut out));
+                    .and_then(|s| {
+                        let reply = (i, &mut t, &mut leftover);
+                        self.read_reply((s, &mut window), reply, &mut out)
+                    });
                 match got {
                     Ok(()) => {
                         self.finish(i, t, false, &mut out);
@@ -326,7 +337,7 @@ impl Conn<'_> {
     fn ask(
         &self,
         i: usize,
-        stream: &mut Option<TcpStream>,
+        (stream, window): (&mut Option<TcpStream>, &mut Option<WindowKeeper>),
         out: &mut ConnOut,
     ) -> Result<ObjectTimes, String> {
         let mut t = ObjectTimes {
@@ -343,6 +354,10 @@ impl Conn<'_> {
                 Ok(s) => {
                     t.connected = Some(self.now());
                     out.connections += 1;
+                    *window = self
+                        .setup
+                        .window
+                        .map(|clamp| WindowKeeper::new(s.as_raw_fd(), clamp));
                     *stream = Some(s);
                 }
                 Err(e) => return fail(t, out, e),
@@ -394,10 +409,8 @@ impl Conn<'_> {
     /// past the previous reply.
     fn read_reply(
         &self,
-        s: &mut TcpStream,
-        i: usize,
-        t: &mut ObjectTimes,
-        leftover: &mut Vec<u8>,
+        (s, window): (&mut TcpStream, &mut Option<WindowKeeper>),
+        (i, t, leftover): (usize, &mut ObjectTimes, &mut Vec<u8>),
         out: &mut ConnOut,
     ) -> Result<(), String> {
         let o = self.page.objects[self.object(i)];
@@ -405,6 +418,9 @@ impl Conn<'_> {
         let mut buf = std::mem::take(leftover);
         let mut take = |buf: &mut Vec<u8>, t: &mut ObjectTimes| -> Result<(), String> {
             let n = read_some(s, &mut chunk, self.stop)?;
+            if let Some(w) = window.as_mut() {
+                w.check()?; // the window at the flow's buffer (endpoint.rs)
+            }
             if n == 0 {
                 return Err("the server closed before the reply was in".into());
             }

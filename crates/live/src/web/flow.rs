@@ -18,6 +18,7 @@ use snooplab_sim::workload::{FlowWorkload, PagesSpec};
 
 use super::client::{fetch_pages, ClientReport, ClientSetup};
 use super::server::{ServerReport, WebServer};
+use crate::endpoint::size_receive_buffers;
 use crate::hosts::HostNet;
 use crate::snmp::TcpCounters;
 
@@ -99,6 +100,17 @@ pub(crate) fn fetch(
     let (Some(spec), Some(to)) = (pages_of(net, f), hostnet.host(fl.to)) else {
         return ClientReport::default();
     };
+    // The client's window is the flow's buffer, as a bulk flow's receiver's (endpoint.rs): its
+    // namespace's sockets start with that buffer, each connection then holds the clamp.
+    let window = match size_receive_buffers(&to.ns, fl.buffer) {
+        Ok(clamp) => Some(clamp),
+        Err(e) => {
+            return ClientReport {
+                errors: vec![format!("the client's receive window: {e}")],
+                ..ClientReport::default()
+            }
+        }
+    };
     let setup = ClientSetup {
         ns: Some(&to.ns),
         server: server_addr(net, f),
@@ -106,6 +118,7 @@ pub(crate) fn fetch(
         cc,
         clock,
         start: fl.start,
+        window,
     };
     let seed = net.seed;
     fetch_pages(

@@ -48,6 +48,7 @@ fn fetch(http: Http, pages: u64) -> (ClientReport, ServerReport) {
             cc: "reno",
             clock: Instant::now(),
             start: 0,
+            window: None,
         };
         let got = fetch_pages(
             &setup,
@@ -175,6 +176,7 @@ fn a_reply_with_other_bytes_is_caught() {
         cc: "reno",
         clock: Instant::now(),
         start: 0,
+        window: None,
     };
     let one = |_| Page {
         objects: vec![Object {

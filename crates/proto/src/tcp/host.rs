@@ -226,6 +226,13 @@ pub struct HostProfile {
     /// data never retransmitted then undoes the timeout's window collapse (`frto.rs`). Off in
     /// every BSD profile and in the `linux-paper` presets (live: `tcp_frto=0`).
     pub frto: bool,
+    /// Linux's SACK emulation for a connection without SACK (`tcp_add_reno_sack()`, net/ipv4/
+    /// tcp_input.c): each duplicate ACK counts as a segment delivered, so it takes one out of
+    /// `tcp_packets_in_flight()` and a cwnd-limited sender sends one new segment per duplicate
+    /// below the threshold (`reno_sacks.rs`). Off in every BSD profile (4.4BSD sends nothing on a
+    /// duplicate below `tcprexmtthresh`); on in the Linux profiles, where only a connection
+    /// without SACK (`linux-paper`'s) reads it.
+    pub reno_sack_emulation: bool,
     /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
     /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
     pub read_delay: Time,
@@ -248,7 +255,7 @@ pub const RTO_MIN_RANGE: Range = Range::new(0, 120 * SEC);
 
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 21] = [
+    pub const KEYS: [&'static str; 22] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -270,6 +277,7 @@ impl HostProfile {
         "undo",
         "dsack",
         "frto",
+        "reno-sack-emulation",
     ];
 
     /// The value of one detail as text (the form [`HostProfile::set`] reads).
@@ -331,6 +339,7 @@ impl HostProfile {
             "undo" => on_off(self.undo).into(),
             "dsack" => on_off(self.dsack).into(),
             "frto" => on_off(self.frto).into(),
+            "reno-sack-emulation" => on_off(self.reno_sack_emulation).into(),
             _ => return None,
         })
     }
@@ -371,6 +380,9 @@ impl HostProfile {
             "undo" => self.undo = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
             "dsack" => self.dsack = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
             "frto" => self.frto = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
+            "reno-sack-emulation" => {
+                self.reno_sack_emulation = parse_on_off(&v).ok_or_else(|| bad("on or off"))?
+            }
             "deflation" => {
                 self.deflation = match v.as_str() {
                     "above-threshold" => Deflation::AboveThreshold,

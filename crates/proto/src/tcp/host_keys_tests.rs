@@ -100,6 +100,7 @@ fn linux_details_parse_and_are_off_in_every_bsd_profile() {
         assert!(!h.undo);
         assert!(!h.dsack);
         assert!(!h.frto);
+        assert!(!h.reno_sack_emulation);
     }
     let mut h = HostProfile::default();
     for (key, value) in [

@@ -218,6 +218,7 @@ impl HostPreset {
             undo: false,
             dsack: false,
             frto: false,
+            reno_sack_emulation: false,
             read_delay: 0,
             read_size: 0,
         };
@@ -303,6 +304,7 @@ fn linux() -> HostProfile {
         undo: true,
         dsack: true,
         frto: true,
+        reno_sack_emulation: true,
         read_delay: 0,
         read_size: 0,
     }

@@ -26,6 +26,7 @@ mod output;
 mod policy;
 mod reass;
 mod recovery;
+mod reno_sacks;
 mod rfc7323;
 mod rtt;
 mod selective;
@@ -494,6 +495,8 @@ mod host_tests;
 mod linux_timer_tests;
 #[cfg(test)]
 mod rack_tlp_tests;
+#[cfg(test)]
+mod reno_sacks_tests;
 #[cfg(test)]
 mod rfc6675_tests;
 #[cfg(test)]

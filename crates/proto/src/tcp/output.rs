@@ -34,11 +34,13 @@ impl Tcp {
                 .any(|&(s, e)| s.le(self.rcv_nxt) && self.rcv_nxt.lt(e))
     }
 
-    /// The congestion window `tcp_output` sends by: the controller's, or the one set for this
-    /// call ([`Tcp::output_with_cwnd`]).
+    /// The congestion window `tcp_output` sends by: the controller's, the one set for this call
+    /// ([`Tcp::output_with_cwnd`]), or a Linux host's below the threshold (`reno_sacks.rs`).
     #[inline]
     pub(super) fn send_cwnd(&self) -> u32 {
-        self.output_cwnd.unwrap_or(self.cc.cwnd())
+        self.output_cwnd
+            .or_else(|| self.reno_sack_window())
+            .unwrap_or(self.cc.cwnd())
     }
 
     /// `tcp_output` with `cwnd` in place of the controller's window for this one call, as BSD

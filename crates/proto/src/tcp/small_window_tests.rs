@@ -6,7 +6,7 @@ use super::*;
 use crate::time::{MS, SEC};
 
 /// A duplicate of the last ACK, with the window the sender has.
-fn dup(s: &Tcp) -> Segment {
+pub(super) fn dup(s: &Tcp) -> Segment {
     ack_to_sender(s, s.snd_una(), s.snd_wnd() as u16)
 }
 

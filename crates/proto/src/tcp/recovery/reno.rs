@@ -1,7 +1,8 @@
 //! The BSD fast-retransmit family without selective acknowledgments (Stevens vol. 2, pp. 970-972):
 //! Reno's fast retransmit on the threshold-th duplicate ACK and fast recovery's inflation, NewReno's
 //! resend on a partial ACK, and the policy points layered on them: ELN's retransmission without a
-//! window cut (paper 000 section III-A), Early Retransmit and Limited Transmit (`small_window.rs`).
+//! window cut (paper 000 section III-A), Early Retransmit and Limited Transmit (`small_window.rs`),
+//! and a Linux host's SACK emulation, which takes Limited Transmit's place (`reno_sacks.rs`).
 
 use super::super::{ElnRule, Tcp, TxKind};
 use crate::segment::Segment;
@@ -36,7 +37,12 @@ impl Tcp {
             self.output(now);
             return true;
         }
-        self.limited_transmit(now); // small_window.rs
+        if self.reno_sack_emulation() {
+            // Linux: a duplicate is a segment delivered, one out of the flight (reno_sacks.rs)
+            self.reno_sack_send(now);
+        } else {
+            self.limited_transmit(now); // small_window.rs
+        }
         false
     }
 
