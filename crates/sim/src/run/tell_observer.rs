@@ -62,7 +62,7 @@ impl<O: Observe> Simulation<O> {
             return;
         };
         let probe = agent.probe();
-        let flow = (0..self.state.flows.len()).find(|&f| self.flow_path(f).contains(&n));
+        let flow = (0..self.state.flows.len()).find(|&f| self.flow_crosses(f, n));
         self.obs.agent_state(self.state.now, n, flow, probe);
     }
 }
