@@ -482,7 +482,7 @@ impl<O: Observe> Simulation<O> {
                 }
                 self.install_servers(node);
             }
-            Inbound::Agent if O::ACKS_AT_BASE_STATIONS && side == Side::Cell => {
+            Inbound::Agent if O::SEGMENT_HOOKS && side == Side::Cell => {
                 self.observe_ack_at_bs(node, pkt)
             }
             Inbound::Agent => self.state.nodes[node].on_packet(self.state.now, side, pkt),

@@ -30,7 +30,7 @@ impl<O: Observe> Simulation<O> {
     }
 
     pub(super) fn observe_sent(&mut self, n: NodeId, out: &Outgoing) {
-        if !O::ACTIVE {
+        if !O::SEGMENT_HOOKS {
             return;
         }
         let seg = &out.packet.seg;
