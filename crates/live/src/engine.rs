@@ -31,6 +31,8 @@ pub struct LiveObserver {
 
 impl Observe for LiveObserver {
     const ACTIVE: bool = true;
+    /// No segment hook is recorded here.
+    const SEGMENT_HOOKS: bool = false;
 
     fn agent_state(&mut self, _at: Time, _node: NodeId, _flow: Option<FlowId>, probe: AgentProbe) {
         self.max_held_segments = self.max_held_segments.max(probe.held_segments);

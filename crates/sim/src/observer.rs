@@ -61,6 +61,12 @@ impl Observer {
 pub trait Observe: Default {
     /// Whether the run should gather what the hooks need (false: skip that work too).
     const ACTIVE: bool;
+    /// Whether the run should work out what the segment hooks ([`Observe::endpoint_sent`],
+    /// [`Observe::bs_sent`], [`Observe::ack_arrived`], [`Observe::suppressed`]) are told: each
+    /// segment's flow and first byte, and a base station agent's counters before and after each
+    /// ACK it hears. An observer that ignores them (the live engine's) says false and is spared
+    /// that work per packet.
+    const SEGMENT_HOOKS: bool = Self::ACTIVE;
     /// The run is about to start in `net`.
     fn begin(&mut self, _net: &Network) {}
     /// A TCP endpoint of `flow` on host `node` sends a segment; `first` is its first data byte.

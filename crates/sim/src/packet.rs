@@ -29,8 +29,15 @@ impl Clone for SimPacket {
     }
 }
 
-/// The most boxes a thread keeps for packets to come ([`SimPacket::recycle`]).
-const SPARE_BOXES: usize = 64;
+/// The most boxes a thread keeps for packets to come ([`SimPacket::recycle`]). The live
+/// engine reads up to 64 packets from each host's device in one wake-up and writes as many back
+/// (snooplab-live's `tun_driver.rs`): 64 boxes left half of its packets to the allocator. A live
+/// run's spare boxes keep their packets' bytes: at most 256 x 1.6 kB, 0.4 MB.
+const SPARE_BOXES: usize = 256;
+/// How many of the most recent spare boxes a maker looks through for one that fits
+/// ([`SimPacket::spare_fields`]): a live transfer's data packets and ACKs alternate through
+/// the engine, so the one that fits is seldom deeper.
+const SPARE_LOOK: usize = 16;
 
 thread_local! {
     // the boxes themselves are what is kept: a `Vec<PacketFields>` would copy the fields again
@@ -126,8 +133,25 @@ impl SimPacket {
         }
     }
 
-    /// The packet has reached the end of its way (a TCP endpoint took it): its box is kept for
-    /// the next packet made on this thread, which saves the allocator a round trip per packet.
+    /// A spare box ([`SimPacket::recycle`]) with its old fields still in it, for a maker that
+    /// reuses what they hold (`raw.rs`: a real packet's extra box and bytes): the most recently
+    /// recycled of the last [`SPARE_LOOK`] that `fits` takes, else the most recent one.
+    pub(crate) fn spare_fields(fits: impl Fn(&PacketFields) -> bool) -> Option<Box<PacketFields>> {
+        SPARE.with_borrow_mut(|s| {
+            let last = s.len().checked_sub(1)?;
+            let at = s.iter().rev().take(SPARE_LOOK).position(|b| fits(b));
+            Some(s.swap_remove(at.map_or(last, |i| last - i)))
+        })
+    }
+
+    /// A packet of fields already boxed ([`SimPacket::spare_fields`], filled anew).
+    pub(crate) fn from_box(fields: Box<PacketFields>) -> SimPacket {
+        SimPacket(fields)
+    }
+
+    /// The packet has reached the end of its way (a TCP endpoint took it, or a real host's device
+    /// did): its box is kept for the next packet made on this thread, which saves the allocator a
+    /// round trip per packet.
     ///
     /// The fields stay as they were until the box is used again, a live run's real bytes too:
     /// at most [`SPARE_BOXES`] packets' worth (clearing them here cost bench 0.45%).

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use snooplab_proto::wire::{self, WireError};
 use snooplab_proto::{Endpoint, Segment};
 
-use crate::packet::{Extra, Raw, SimPacket};
+use crate::packet::{Extra, PacketFields, Raw, SimPacket};
 
 /// Why a packet a host sent was dropped instead of entering the network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,7 +38,51 @@ impl SimPacket {
             Some(seg) => (seg, true),
             None => (addresses_only(bytes), false),
         };
-        Ok(SimPacket::with_raw(seg, Arc::from(bytes), tcp))
+        Ok(SimPacket::with_raw_copy(seg, bytes, tcp))
+    }
+
+    /// A real packet holding a copy of `bytes`. A spare box ([`SimPacket::recycle`]: the live
+    /// engine recycles each packet it wrote into a host's device) lends what it still holds: its
+    /// extra box, and its bytes' buffer when nobody else shares it (an agent's cache may) and
+    /// it has `bytes`' length (a bulk transfer's packets have one of a few; a box that lends
+    /// them is looked for first). A live run's packets then cost the allocator nothing, against
+    /// three allocations each.
+    fn with_raw_copy(seg: Segment, bytes: &[u8], tcp: bool) -> SimPacket {
+        let lends = |f: &PacketFields| {
+            f.extra
+                .as_ref()
+                .and_then(|e| e.raw.as_ref())
+                .is_some_and(|r| r.bytes.len() == bytes.len() && Arc::strong_count(&r.bytes) == 1)
+        };
+        let Some(mut fields) = SimPacket::spare_fields(lends) else {
+            return SimPacket::with_raw(seg, Arc::from(bytes), tcp);
+        };
+        let mut extra = fields.extra.take().unwrap_or_default();
+        extra.mobility = None;
+        extra.tunnel = None;
+        let reused = extra.raw.as_mut().is_some_and(|r| {
+            match Arc::get_mut(&mut r.bytes).filter(|b| b.len() == bytes.len()) {
+                Some(buf) => {
+                    buf.copy_from_slice(bytes);
+                    r.tcp = tcp;
+                    true
+                }
+                None => false,
+            }
+        });
+        if !reused {
+            extra.raw = Some(Raw {
+                bytes: Arc::from(bytes),
+                tcp,
+            });
+        }
+        *fields = PacketFields {
+            seg,
+            corrupted: false,
+            payload_tag: None,
+            extra: Some(extra),
+        };
+        SimPacket::from_box(fields)
     }
 
     fn with_raw(seg: Segment, bytes: Arc<[u8]>, tcp: bool) -> SimPacket {
@@ -183,6 +227,38 @@ mod tests {
         let made = SimPacket::build(&ack, &p);
         assert!(wire::parse(&made.wire_bytes()).unwrap().checksums_ok);
         assert_eq!(made.raw().map(|r| r.bytes.len()), Some(40));
+    }
+
+    /// A packet read into a recycled box reuses its bytes' buffer only when nobody else holds
+    /// it: a copy an agent cached keeps its own bytes.
+    #[test]
+    fn a_recycled_packets_bytes_are_reused_only_when_nobody_shares_them() {
+        let one = wire::encode(&data(100), Some(&[1; 100]));
+        let two = wire::encode(&data(100), Some(&[2; 100]));
+        let three = wire::encode(&data(100), Some(&[3; 100]));
+        let short = wire::encode(&data(10), Some(&[4; 10]));
+        let first = SimPacket::from_wire(&one).unwrap();
+        let buffer = first.raw().map(|r| r.bytes.as_ptr());
+        first.recycle();
+        let second = SimPacket::from_wire(&two).unwrap();
+        assert_eq!(second.raw().map(|r| r.bytes.as_ptr()), buffer, "reused");
+        assert_eq!(&*second.wire_bytes(), &two[..]);
+        assert!(!second.corrupted && second.payload_tag.is_none());
+        let cached = second.clone();
+        second.recycle();
+        let third = SimPacket::from_wire(&three).unwrap();
+        assert_eq!(&*third.wire_bytes(), &three[..]);
+        assert_eq!(
+            &*cached.wire_bytes(),
+            &two[..],
+            "the cached copy keeps its bytes"
+        );
+        assert_ne!(third.raw().map(|r| r.bytes.as_ptr()), buffer);
+        // a packet of another length gets its own bytes
+        third.recycle();
+        let fourth = SimPacket::from_wire(&short).unwrap();
+        assert_eq!(&*fourth.wire_bytes(), &short[..]);
+        assert_eq!(fourth.segment().map(|s| s.len), Some(10));
     }
 
     /// `snoop-sack` forwards an ACK without some of its SACK blocks (proto agent/snoop/sack.rs):

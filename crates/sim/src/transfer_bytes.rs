@@ -21,10 +21,16 @@ pub fn fill(seed: u64, offset: u64, buf: &mut [u8]) {
         at = take;
         word += 1;
     }
-    for chunk in buf[at..].chunks_mut(8) {
-        let v = word_at(seed, word);
-        chunk.copy_from_slice(&v[..chunk.len()]);
+    // whole words, then what is left of the last: a whole word is one store, where a copy of
+    // a length not known in advance was a call per word (the live sender fills 1 GB with this)
+    let mut words = buf[at..].chunks_exact_mut(8);
+    for chunk in &mut words {
+        chunk.copy_from_slice(&word_at(seed, word));
         word += 1;
+    }
+    let rest = words.into_remainder();
+    if !rest.is_empty() {
+        rest.copy_from_slice(&word_at(seed, word)[..rest.len()]);
     }
 }
 

@@ -336,19 +336,33 @@ impl Routes {
 
     /// The nodes a packet from `from` to `to` passes between them (the base stations and routers).
     pub fn path(&self, net: &Network, from: NodeId, to: NodeId) -> Vec<NodeId> {
-        let mut out = vec![];
+        self.path_nodes(net, from, to).collect()
+    }
+
+    /// [`Routes::path`] one node at a time, nothing allocated (the live engine's observer asks
+    /// it after every packet a base station sends).
+    pub fn path_nodes<'a>(
+        &'a self,
+        net: &Network,
+        from: NodeId,
+        to: NodeId,
+    ) -> impl Iterator<Item = NodeId> + 'a {
         let mut at = from;
-        for _ in 0..net.nodes.len() {
-            let Some((_, next)) = self.step(at, to) else {
-                break;
-            };
-            if next == to {
-                break;
+        let mut hops_left = net.nodes.len();
+        std::iter::from_fn(move || {
+            let next = self.step(at, to).map(|(_, next)| next);
+            match next.filter(|&n| hops_left > 0 && n != to) {
+                Some(n) => {
+                    hops_left -= 1;
+                    at = n;
+                    Some(n)
+                }
+                None => {
+                    hops_left = 0;
+                    None
+                }
             }
-            out.push(next);
-            at = next;
-        }
-        out
+        })
     }
 
     /// How many destinations have a table.

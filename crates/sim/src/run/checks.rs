@@ -21,7 +21,7 @@ impl<O: Observe> Simulation<O> {
         let Some(first) = self.tcp(f, Role::Sender).map(|t| t.iss() + 1) else {
             return;
         };
-        if O::ACTIVE {
+        if O::SEGMENT_HOOKS {
             self.obs
                 .ack_arrived(self.state.now, node, f, &pkt.seg, first);
         }

@@ -19,6 +19,16 @@ impl<O: Observe> Simulation<O> {
             .path(&self.topo.net, flow.sender, flow.receiver)
     }
 
+    /// Whether flow `f`'s data crosses node `n` on its way ([`Simulation::flow_path`] without
+    /// building it).
+    pub(super) fn flow_crosses(&self, f: FlowId, n: NodeId) -> bool {
+        let flow = &self.state.flows[f];
+        self.topo
+            .routes
+            .path_nodes(&self.topo.net, flow.sender, flow.receiver)
+            .any(|x| x == n)
+    }
+
     /// Routes a packet from node `from` towards its destination address.
     pub(super) fn send(&mut self, from: NodeId, mut out: Outgoing) {
         let dst = out.packet.route_dst();

@@ -482,7 +482,9 @@ impl<O: Observe> Simulation<O> {
                 }
                 self.install_servers(node);
             }
-            Inbound::Agent if O::ACTIVE && side == Side::Cell => self.observe_ack_at_bs(node, pkt),
+            Inbound::Agent if O::SEGMENT_HOOKS && side == Side::Cell => {
+                self.observe_ack_at_bs(node, pkt)
+            }
             Inbound::Agent => self.state.nodes[node].on_packet(self.state.now, side, pkt),
             Inbound::Unmatched | Inbound::External => {
                 // counted by the host, or the driver's to hand out; nothing to send here

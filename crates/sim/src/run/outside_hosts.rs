@@ -81,6 +81,8 @@ impl<O: Observe> Simulation<O> {
             };
             while let Some(p) = host.take_delivered() {
                 driver.send(x, self.state.now, &p);
+                // its box, extra box and bytes serve the next packet read (`raw.rs`)
+                p.recycle();
             }
         }
     }

@@ -30,7 +30,7 @@ impl<O: Observe> Simulation<O> {
     }
 
     pub(super) fn observe_sent(&mut self, n: NodeId, out: &Outgoing) {
-        if !O::ACTIVE {
+        if !O::SEGMENT_HOOKS {
             return;
         }
         let seg = &out.packet.seg;
@@ -62,7 +62,7 @@ impl<O: Observe> Simulation<O> {
             return;
         };
         let probe = agent.probe();
-        let flow = (0..self.state.flows.len()).find(|&f| self.flow_path(f).contains(&n));
+        let flow = (0..self.state.flows.len()).find(|&f| self.flow_crosses(f, n));
         self.obs.agent_state(self.state.now, n, flow, probe);
     }
 }
