@@ -8,6 +8,7 @@ use super::tests::{ack_to_sender, drain, established_hosts, MSS};
 use super::*;
 use crate::segment::Timestamps;
 use crate::seq::Seq;
+use crate::test_support::{FH, MH};
 use crate::time::{MS, SEC};
 
 /// A SACK sender with RFC 6675, RACK-TLP and Linux's RTO on a 1000 Hz clock, `segs` segments
@@ -20,16 +21,26 @@ fn sender(segs: u32) -> (Tcp, Seq) {
 /// [`sender`], with RFC 7323 timestamps if `timestamps` (its segments then `maxseg()` bytes,
 /// 1000 less the option).
 fn sender_on(segs: u32, timestamps: bool) -> (Tcp, Seq) {
-    let host = HostProfile {
+    sender_clocked(segs, timestamps, 1000)
+}
+
+/// The host of [`sender_on`], its timers on a `hz` clock.
+fn rack_host(timestamps: bool, hz: u32) -> HostProfile {
+    HostProfile {
         sack_recovery: SackRecovery::Rfc6675Prr,
         rack_tlp: true,
         rtt_estimator: RttEstimator::Linux {
             rto_min: TCP_RTO_MIN,
         },
-        timer_clock: TimerClock::Jiffies { hz: 1000 },
+        timer_clock: TimerClock::Jiffies { hz },
         timestamps,
         ..HostProfile::default()
-    };
+    }
+}
+
+/// [`sender_on`] on a `hz` clock.
+fn sender_clocked(segs: u32, timestamps: bool, hz: u32) -> (Tcp, Seq) {
+    let host = rack_host(timestamps, hz);
     let (mut s, _r) = established_hosts(64 * 1024, 10_000_000, RecoveryPolicy::SACK, host);
     drain(&mut s);
     // one segment at a time, each ACKed 1 ms after it left: min_rtt and srtt 1 ms
@@ -176,6 +187,61 @@ fn the_reordering_timer_marks_the_hole_lost_and_resends_it() {
     assert_eq!(sent(&mut s, base), vec![0]);
     assert_eq!(s.stats().fast_retransmits, 1);
     assert_eq!(s.stats().timeouts, 0);
+}
+
+/// The reordering timer's floor is `TCP_TIMEOUT_MIN_US`, 2 ms added before the rounding to
+/// jiffies (`usecs_to_jiffies(timeout + TCP_TIMEOUT_MIN_US)`, Linux 6.6's commit 1c2709cfff1d),
+/// not 2 jiffies after it: at `CONFIG_HZ` 250 a wait under 2 ms is armed one jiffy (4 ms) on,
+/// where the old rule gave three (12 ms).
+#[test]
+fn the_reordering_timer_adds_2_ms_before_rounding_to_jiffies() {
+    let (mut s, base) = sender_clocked(10, false, 250);
+    assert_eq!(sent_at(&s, base, 0), sent_at(&s, base, 1));
+    // an ACK on a jiffy's first instant SACKs segment 1: segment 0 waits reo_wnd (0.25 ms)
+    let jiffy = 4 * MS;
+    let t = (sent_at(&s, base, 1) / jiffy + 1) * jiffy;
+    s.on_segment(t, &ack(&s, base, 0, &[(1, 2)]));
+    assert!(sent(&mut s, base).is_empty());
+    let due = sent_at(&s, base, 0) + s.sel.rack.rtt + s.rack_reo_wnd();
+    assert!(due > t && due < t + 2 * MS);
+    let Some((at, EarlyTimer::Reo)) = s.sel.early_timer else {
+        panic!("no reordering timer: {:?}", s.sel.early_timer);
+    };
+    // armed 1 jiffy on (ceil((wait + 2 ms) / 4 ms)), not 3 (ceil(wait / 4 ms) + 2)
+    let clock = TimerClock::Jiffies { hz: 250 };
+    assert_eq!(at, clock.wheel_after(t, 1));
+    assert!(at < clock.wheel_after(t, 3));
+}
+
+/// min_rtt is Linux's `tcp_min_rtt()`, fed by every sample of the estimator
+/// (`tcp_ack_update_rtt()` -> `tcp_update_rtt_min()`), the handshake's too: a SYN answered in
+/// 4 ms sets reo_wnd to 1 ms though every data segment takes 10 ms.
+#[test]
+fn min_rtt_takes_the_handshakes_sample() {
+    let mut scfg = TcpConfig::bulk_sender(MSS, 64 * 1024, 10_000_000);
+    scfg.iss = 1000;
+    scfg.policy = RecoveryPolicy::SACK;
+    scfg.host = rack_host(false, 1000);
+    let mut rcfg = TcpConfig::sink(MSS, 64 * 1024);
+    rcfg.host = scfg.host;
+    let mut s = Tcp::connect(scfg, FH, MH, 0);
+    let mut r = Tcp::listen(rcfg, MH, FH);
+    let syn = drain(&mut s);
+    r.on_segment(2 * MS, &syn[0].0);
+    let synack = drain(&mut r);
+    s.on_segment(4 * MS, &synack[0].0);
+    drain(&mut s);
+    assert_eq!(s.sel.rack.min_rtt, Some(4 * MS), "the handshake's RTT");
+    // data segments ACKed 10 ms after they left do not raise it
+    let mut t = 4 * MS;
+    for _ in 0..5 {
+        t += 10 * MS;
+        let next = s.snd_una() + s.maxseg();
+        s.on_segment(t, &ack_to_sender(&s, next, 64000));
+        drain(&mut s);
+    }
+    assert_eq!(s.sel.rack.min_rtt, Some(4 * MS));
+    assert_eq!(s.rack_reo_wnd(), MS);
 }
 
 /// TLP with new data to send (RFC 8985 section 7.3): the probe is one new segment, beyond

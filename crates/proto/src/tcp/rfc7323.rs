@@ -240,10 +240,17 @@ impl Tcp {
     #[inline]
     pub(super) fn rtt_sample_on_ack(&mut self, now: Time, seg: &Segment) -> Option<Time> {
         let timed = self.take_rtt_sample(now, seg.ack);
-        if timed.is_some() || !self.ext.timestamps {
-            return timed;
+        let sample = if timed.is_some() || !self.ext.timestamps {
+            timed
+        } else {
+            self.rtt_sample_from_tsecr(now, seg)
+        };
+        // Linux's min_rtt takes every sample (RACK's reordering window: recovery/rack.rs)
+        if let (Some(rtt), Some(_)) = (sample, &self.linux_rtt) {
+            let jiffy = self.cfg.host.timer_clock.from_jiffies(1);
+            self.sel.rack.estimator_sample(rtt, jiffy);
         }
-        self.rtt_sample_from_tsecr(now, seg)
+        sample
     }
 
     /// [`Tcp::rtt_sample_on_ack`]'s sample from the TSecr, apart so that the timed sample

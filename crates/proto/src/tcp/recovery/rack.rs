@@ -8,8 +8,11 @@
 //! Readings, where the RFC leaves a detail open or the model departs from Linux:
 //! - The transmit time of a segment is its send-log entry's `last_tx` (the skb timestamp, set
 //!   again on every resend).
-//! - `min_rtt` is the smallest RTT RACK itself measured from segments sent once, over the whole
-//!   connection (Linux: `tcp_min_rtt()`, a windowed minimum over 300 s of every RTT sample).
+//! - `min_rtt` is Linux's `tcp_min_rtt()`: the smallest of every RTT sample the estimator takes
+//!   (`tcp_update_rtt_min()`: the handshake's, each ACK's) and of RACK's own from segments sent
+//!   once, over the whole connection (Linux's window is 300 s, `tcp_min_rtt_wlen`, longer than
+//!   any run here). The handshake's counts: a SYN is smaller than a data segment, so on a path
+//!   with slow hops it is the connection's minimum (122 ms against 135 on the WAN).
 //! - Reordering (`rack.reord`) is seen when a segment sent once is delivered below the highest
 //!   octet SACKed before the ACK (`tcp_check_sack_reordering()`), or when a partial ACK's undo
 //!   shows the original filled the hole (`undo.rs`); DSACKs widen the window by
@@ -31,9 +34,13 @@ use crate::segment::Segment;
 use crate::seq::Seq;
 use crate::time::Time;
 
-/// `TCP_TIMEOUT_MIN`: 2 jiffies (include/net/tcp.h), added to the reordering timer
-/// (`tcp_rack_mark_lost()`); 2 ms at `CONFIG_HZ` 1000.
-pub(in crate::tcp) const TCP_TIMEOUT_MIN_JIFFIES: u64 = 2;
+/// `TCP_TIMEOUT_MIN_US`: 2 ms (include/net/tcp.h), the floor added to the reordering timer
+/// (`tcp_rack_mark_lost()`) and to TLP's probe timeout (`tcp_schedule_loss_probe()`) before
+/// the sum is rounded up to jiffies. Since Linux 6.6 (commit 1c2709cfff1d, "tcp: fix excessive
+/// TLP and RACK timeouts from HZ rounding"); before it both added `TCP_TIMEOUT_MIN`, 2 jiffies,
+/// after the rounding: up to 8 ms more at `CONFIG_HZ` 250, where the kernel's timer and snoop's
+/// local repair race (docs/kernel-check.md).
+pub(in crate::tcp) const TCP_TIMEOUT_MIN_US: Time = 2 * crate::time::MS;
 
 /// `tp->reordering`'s default, `sysctl_tcp_reordering` = `TCP_FASTRETRANS_THRESH` 3.
 const TCP_FASTRETRANS_THRESH: usize = 3;
@@ -69,6 +76,14 @@ fn sent_after(t1: Time, seq1: Seq, t2: Time, seq2: Seq) -> bool {
 }
 
 impl Rack {
+    /// `tcp_update_rtt_min()` (net/ipv4/tcp_input.c), called from `tcp_ack_update_rtt()` with
+    /// every sample Linux's estimator takes, the handshake's included: min_rtt falls to `rtt`;
+    /// a sample of 0 counts as one jiffy (`rtt_us ? : jiffies_to_usecs(1)`).
+    pub(in crate::tcp) fn estimator_sample(&mut self, rtt: Time, jiffy: Time) {
+        let rtt = if rtt == 0 { jiffy } else { rtt };
+        self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
+    }
+
     /// A segment newly delivered (cumulatively ACKed or SACKed, not SACKed before):
     /// reordering if it was sent once and lies below `prior_fack`, the highest octet SACKed
     /// before this ACK; then `tcp_rack_advance()` (RFC 8985 section 6.2 step 2), unless
@@ -196,7 +211,8 @@ impl Tcp {
     }
 
     /// `tcp_rack_mark_lost()`, on an ACK: if RACK advanced, mark what is lost and arm the
-    /// reordering timer for the rest, `TCP_TIMEOUT_MIN` jiffies later than their wait.
+    /// reordering timer for the rest: their wait plus `TCP_TIMEOUT_MIN_US`, in whole jiffies
+    /// (`usecs_to_jiffies(timeout + TCP_TIMEOUT_MIN_US)`).
     /// Returns whether the timer was armed (Linux then leaves the RTO/TLP timer alone).
     pub(in crate::tcp) fn rack_mark_lost(&mut self, now: Time) -> bool {
         if !std::mem::take(&mut self.sel.rack.advanced) {
@@ -207,7 +223,7 @@ impl Tcp {
             return false;
         };
         let clock = self.cfg.host.timer_clock;
-        let at = clock.wheel_after(now, clock.to_jiffies(wait) + TCP_TIMEOUT_MIN_JIFFIES);
+        let at = clock.wheel_after(now, clock.to_jiffies(wait + TCP_TIMEOUT_MIN_US));
         self.sel.early_timer = Some((at, EarlyTimer::Reo));
         true
     }

@@ -13,13 +13,10 @@
 //!   `tcp_snd_wnd_test()` asks room for the whole next skb).
 
 use super::super::{Tcp, TxKind};
-use super::rack::EarlyTimer;
+use super::rack::{EarlyTimer, TCP_TIMEOUT_MIN_US};
 use super::scoreboard::Phase;
 use crate::seq::Seq;
-use crate::time::{Time, MS};
-
-/// `TCP_TIMEOUT_MIN_US`: 2 ms, added to the PTO when more than one segment is in flight.
-const TCP_TIMEOUT_MIN_US: Time = 2 * MS;
+use crate::time::Time;
 
 /// TLP's state (`tp->tlp_high_seq`, `tp->tlp_retrans`).
 #[derive(Clone, Copy, Debug, Default)]
