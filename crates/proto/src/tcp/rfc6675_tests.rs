@@ -458,3 +458,20 @@ mod lossy_wire {
         assert_eq!(stats.rexmt_segs, 1, "only the lost segment is resent");
     }
 }
+
+/// The recovery a sender runs is kept beside its policy and host and follows a change of them
+/// (run sharing changes a twin's policy, `witness.rs`): a SACK sender moved onto a host with
+/// RFC 6675 recovery runs it from then on.
+#[test]
+fn the_kept_recovery_follows_a_change_of_host() {
+    let (mut s, _) = established_hosts(
+        64_000,
+        1_000_000,
+        RecoveryPolicy::SACK,
+        HostProfile::default(),
+    );
+    assert_eq!(s.recovery(), Recovery::Sack);
+    s.cfg.host.sack_recovery = SackRecovery::Rfc6675Prr;
+    s.recovery_follows_config();
+    assert_eq!(s.recovery(), Recovery::Rfc6675Prr);
+}

@@ -116,6 +116,7 @@ pub(super) fn data_to_sink(r: &Tcp, offset: u32, len: u32) -> Segment {
 /// host's too.
 fn set_host(s: &mut Tcp, host: HostProfile) {
     s.cfg.host = host;
+    s.recovery_follows_config();
     s.cc.set_host(&s.cfg.policy, &s.cfg.host);
 }
 

@@ -67,6 +67,7 @@ impl SharingHook for Tcp {
         if let Some(a) = adds {
             debug_assert!(!self.would_have_acted(a));
             self.cfg.policy = a.to(self.cfg.policy);
+            self.recovery_follows_config();
         }
     }
 }

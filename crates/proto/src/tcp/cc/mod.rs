@@ -117,6 +117,9 @@ pub struct Window {
 #[derive(Clone, Debug)]
 pub struct Congestion {
     w: Window,
+    /// The controller is one of Linux's, kept beside it: the TCP asks on every segment sent and
+    /// every ACK, and a test of a flag is cheaper than a match on the controller (issue 50).
+    linux: bool,
     controller: Controller,
 }
 
@@ -134,6 +137,7 @@ impl Congestion {
                 cwnd: TCP_MAXWIN,
                 ssthresh,
             },
+            linux: controller.is_linux(),
             controller,
         }
     }
@@ -188,13 +192,13 @@ impl Congestion {
     /// congestion control in full.
     #[inline]
     pub fn hears_every_ack(&self) -> bool {
-        self.controller.is_linux()
+        self.linux
     }
 
     /// Whether [`Congestion::on_data_sent`] does anything: only a Linux controller listens.
     #[inline]
     pub fn hears_data_sent(&self) -> bool {
-        self.controller.is_linux()
+        self.linux
     }
 
     /// Data left the sender. Only Linux controllers listen: the restart after idle, and CUBIC's
@@ -308,7 +312,7 @@ impl Congestion {
     /// (Lite2 tcp_output.c lines 90-97). A Linux controller restarts as Linux does when data
     /// is sent ([`Congestion::on_data_sent`]).
     pub fn on_idle_restart(&mut self, mss: u32) {
-        if !self.controller.is_linux() {
+        if !self.linux {
             self.w.cwnd = mss;
         }
     }
@@ -341,6 +345,7 @@ impl Congestion {
     #[cfg(test)]
     pub(super) fn set_host(&mut self, policy: &RecoveryPolicy, host: &HostProfile) {
         self.controller = Controller::for_sender(policy, host);
+        self.linux = self.controller.is_linux();
     }
 }
 

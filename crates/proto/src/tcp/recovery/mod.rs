@@ -9,8 +9,8 @@
 //! (`sack.rs`) and SMART (`smart.rs`); and today's SACK recovery, RFC 6675 with PRR
 //! (`rfc6675.rs`, over `scoreboard.rs` and `prr.rs`), which a SACK sender runs when its host
 //! says so (`sack-recovery`). Which one a sender runs follows from its policy and host
-//! ([`Recovery::of`]), read at each event: a policy changed by run sharing (`witness.rs`'s
-//! `add`) is followed at once.
+//! ([`Recovery::of`]), kept beside them and set again when run sharing changes the policy
+//! (`witness.rs`'s `add`): followed at once.
 
 mod prr;
 mod rack;
@@ -68,7 +68,12 @@ impl Recovery {
 impl Tcp {
     #[inline]
     pub(super) fn recovery(&self) -> Recovery {
-        Recovery::of(&self.cfg.policy, self.cfg.host.sack_recovery)
+        self.recovery
+    }
+
+    /// The policy or the host changed: the recovery follows.
+    pub(super) fn recovery_follows_config(&mut self) {
+        self.recovery = Recovery::of(&self.cfg.policy, self.cfg.host.sack_recovery);
     }
 
     /// A duplicate ACK for `snd_una` while data is outstanding: counted (unless ELN marked it,
