@@ -7,7 +7,7 @@
 //! the interface is left as it was. Nothing else about it is changed (no address, no qdisc, no
 //! state). Frames are read from a ring shared with the kernel (`ring.rs`, no system call per
 //! frame) and written a batch per system call (`sendmmsg(2)`): at a gigabit's 80,000 frames a
-//! second each way, a call per frame is most of the loop's own time. The middlebox's system calls are here, as `sys.rs` holds the rest of the crate's.
+//! second each way, a call per frame is most of the loop's own time. The middlebox's system calls are here, as `sys/` holds the rest of the crate's.
 
 use std::ffi::CString;
 use std::io;
