@@ -300,7 +300,12 @@ fn window_in_64_bits_as_in_128() {
     };
     // 2^18 units of 2^-10 s are 256 s; t's 64-bit edge is 2^54 ns
     let unit_edge = (1u64 << 18) * SEC / 1024;
-    for (k, origin) in [(0, 10), (4_000, 100), (1 << 18, 50_000), (1 << 20, u32::MAX - 5)] {
+    for (k, origin) in [
+        (0, 10),
+        (4_000, 100),
+        (1 << 18, 50_000),
+        (1 << 20, u32::MAX - 5),
+    ] {
         let mut c = cubic();
         c.k = k;
         c.origin = origin;

@@ -79,7 +79,16 @@ mod tests {
         ]);
         for d in sizes {
             let p = Packets::of(d);
-            let mut ns = vec![0, 1, 2, d - 1, d, d.saturating_add(1), u32::MAX, u32::MAX - 1];
+            let mut ns = vec![
+                0,
+                1,
+                2,
+                d - 1,
+                d,
+                d.saturating_add(1),
+                u32::MAX,
+                u32::MAX - 1,
+            ];
             for k in [2u32, 3, 7, 44, 1000, 65_535, 1 << 20] {
                 let m = d.saturating_mul(k);
                 ns.extend([m.saturating_sub(1), m, m.saturating_add(1)]);
