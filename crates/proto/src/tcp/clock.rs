@@ -35,6 +35,20 @@ const LVL_BITS: u32 = 6;
 /// `LVL_DEPTH` at HZ > 100 (9 levels; 8 at HZ <= 100): the last level takes every longer timer.
 const LVL_DEPTH: u32 = 9;
 
+/// How long a jiffy lasts in whole nanoseconds, where `HZ` divides a second (100, 250, 1000; not
+/// 300). A Linux sender turns jiffies into time on every ACK (the retransmission timer, TLP's
+/// probe, the delayed ACK): a multiplication by this length gives the quotient the division by
+/// `HZ` gives, without a `div` by a variable, which costs tens of cycles (issue 50,
+/// docs/speed.md).
+fn whole_jiffy(hz: u64) -> Option<Time> {
+    match hz {
+        1000 => Some(SEC / 1000),
+        250 => Some(SEC / 250),
+        100 => Some(SEC / 100),
+        _ => None,
+    }
+}
+
 impl TimerClock {
     /// `HZ`; under BSD's ticks 1000, the jiffy a Linux estimator or delayed ACK on that clock
     /// counts in (a reading).
@@ -47,7 +61,7 @@ impl TimerClock {
 
     /// How long one jiffy lasts (rounded down to a nanosecond at HZ = 300).
     pub fn jiffy(self) -> Time {
-        SEC / self.hz()
+        whole_jiffy(self.hz()).unwrap_or_else(|| SEC / self.hz())
     }
 
     /// The current jiffy at `now` (`jiffies`).
@@ -71,7 +85,8 @@ impl TimerClock {
     /// `j` jiffies as a duration; also when jiffy `j` begins.
     pub fn from_jiffies(self, j: u64) -> Time {
         match j.checked_mul(SEC) {
-            Some(p) => p.div_ceil(self.hz()),
+            // j * SEC / HZ = j * (SEC / HZ) exactly where HZ divides SEC
+            Some(p) => whole_jiffy(self.hz()).map_or_else(|| p.div_ceil(self.hz()), |len| j * len),
             None => (u128::from(j) * u128::from(SEC)).div_ceil(u128::from(self.hz())) as Time,
         }
     }

@@ -143,13 +143,28 @@ impl Cubic {
 
     /// RFC 9438 section 4.2, equation 1 (`W_cubic(t) = C (t - K)^3 + W_max`), with Linux's
     /// units: the window the curve gives `t` after the epoch began, in segments.
+    ///
+    /// In 64 bits, as `bictcp_update` computes it (`t <<= BICTCP_HZ; do_div(t, HZ)`, `delta =
+    /// (cube_rtt_scale * offs * offs * offs) >> (10 + 3 * BICTCP_HZ)`, all `u64`), while the
+    /// numbers fit (208 days since the epoch, and `offs` within 2^18 units, 256 s, of `K`);
+    /// beyond, in 128 bits where the kernel would overflow. The same window either way; the
+    /// 64-bit division by a constant is a multiplication, the 128-bit one a call on every
+    /// update (issue 50, docs/speed.md).
     pub fn window_at(&self, t: Time) -> u32 {
-        let t = (u128::from(t) << HZ_SHIFT) / u128::from(SEC);
-        let t = u64::try_from(t).unwrap_or(u64::MAX);
+        let t = if t < 1 << (64 - HZ_SHIFT) {
+            (t << HZ_SHIFT) / SEC
+        } else {
+            let t = (u128::from(t) << HZ_SHIFT) / u128::from(SEC);
+            u64::try_from(t).unwrap_or(u64::MAX)
+        };
         // 2^36 units (two years) cubed times 410 fits 128 bits, and its delta is far above any
-        // u32 window, to which it is clamped
+        // u32 window, to which it is clamped; below 2^18 units it fits 64 bits (410 < 2^9)
         let offs = t.abs_diff(self.k).min(1 << 36);
-        let delta = (u128::from(CUBE_RTT_SCALE) * u128::from(offs).pow(3)) >> (10 + 3 * HZ_SHIFT);
+        let delta = if offs < 1 << 18 {
+            u128::from((CUBE_RTT_SCALE * offs * offs * offs) >> (10 + 3 * HZ_SHIFT))
+        } else {
+            (u128::from(CUBE_RTT_SCALE) * u128::from(offs).pow(3)) >> (10 + 3 * HZ_SHIFT)
+        };
         let delta = u32::try_from(delta).unwrap_or(u32::MAX);
         if t < self.k {
             self.origin.saturating_sub(delta)

@@ -282,3 +282,51 @@ fn idle_moves_the_epoch() {
     ack(&mut idle, &mut b, 12 * SEC, 1, None);
     assert_eq!(c.cnt, idle.cnt, "the same point of the curve");
 }
+
+/// The curve in 64 bits (`bictcp_update`'s arithmetic) gives the 128-bit window on both sides of
+/// where each 64-bit product stops fitting: `t` at 2^54 ns, `offs` at 2^18 units.
+#[test]
+fn window_in_64_bits_as_in_128() {
+    let wide = |c: &Cubic, t: Time| {
+        let t = u64::try_from((u128::from(t) << HZ_SHIFT) / u128::from(SEC)).unwrap_or(u64::MAX);
+        let offs = t.abs_diff(c.k).min(1 << 36);
+        let delta = (u128::from(CUBE_RTT_SCALE) * u128::from(offs).pow(3)) >> (10 + 3 * HZ_SHIFT);
+        let delta = u32::try_from(delta).unwrap_or(u32::MAX);
+        if t < c.k {
+            c.origin.saturating_sub(delta)
+        } else {
+            c.origin.saturating_add(delta)
+        }
+    };
+    // 2^18 units of 2^-10 s are 256 s; t's 64-bit edge is 2^54 ns
+    let unit_edge = (1u64 << 18) * SEC / 1024;
+    for (k, origin) in [
+        (0, 10),
+        (4_000, 100),
+        (1 << 18, 50_000),
+        (1 << 20, u32::MAX - 5),
+    ] {
+        let mut c = cubic();
+        c.k = k;
+        c.origin = origin;
+        let k_time = k * SEC / 1024;
+        for t in [
+            0,
+            1,
+            SEC,
+            k_time,
+            k_time + unit_edge - 1,
+            k_time + unit_edge,
+            k_time + unit_edge + SEC,
+            k_time + 2 * unit_edge - SEC,
+            k_time + 2 * unit_edge,
+            k_time.saturating_sub(unit_edge),
+            (1 << 54) - 1,
+            1 << 54,
+            (1 << 54) + 1,
+            Time::MAX,
+        ] {
+            assert_eq!(c.window_at(t), wide(&c, t), "K {k}, t {t} ns");
+        }
+    }
+}

@@ -34,6 +34,7 @@
 //! - idle is "nothing outstanding" (`packets_out == 0`) and measured from the last data sent
 //!   (`lsndtime`) against the TCP's RTO.
 
+use super::packets::Packets;
 use super::{AckInfo, SentInfo, Window};
 use crate::time::Time;
 
@@ -52,8 +53,8 @@ enum Reduction {
 /// The Linux TCP's state around its congestion controller.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LinuxSide {
-    /// The segment size the window's bytes are counted in.
-    pub mss: u32,
+    /// The segment size the window's bytes are counted in (`packets.rs`).
+    packets: Packets,
     /// `tcp_init_cwnd`: the initial window, in segments, the floor of an idle restart.
     init_cwnd: u32,
     /// `snd_cwnd_cnt` (`tcp_cong_avoid_ai`): segments ACKed towards the next increase.
@@ -67,7 +68,7 @@ pub struct LinuxSide {
 impl LinuxSide {
     pub fn new() -> LinuxSide {
         LinuxSide {
-            mss: 1,
+            packets: Packets::of(1),
             init_cwnd: 1,
             ..LinuxSide::default()
         }
@@ -75,16 +76,17 @@ impl LinuxSide {
 
     /// The negotiated segment size and the initial window (bytes) it gives.
     pub fn on_mss(&mut self, mss: u32, init_cwnd: u32) {
-        self.mss = mss.max(1);
-        self.init_cwnd = (init_cwnd / self.mss).max(1);
+        self.packets = Packets::of(mss);
+        self.init_cwnd = self.packets.floor(init_cwnd).max(1);
     }
 
+    #[inline]
     pub fn segments(&self, bytes: u32) -> u32 {
-        bytes / self.mss
+        self.packets.floor(bytes)
     }
 
     pub fn bytes(&self, segments: u32) -> u32 {
-        segments.saturating_mul(self.mss)
+        self.packets.bytes(segments)
     }
 
     /// A new ACK (not a partial one): it ends any reduction; returns the packets it newly
@@ -92,8 +94,8 @@ impl LinuxSide {
     /// (`tcp_is_cwnd_limited`, "in slow start, ensure cwnd grows to twice what was ACKed").
     pub fn on_ack(&mut self, w: &Window, a: &AckInfo) -> (u32, bool) {
         self.reduced = None;
-        let acked = a.delivered.div_ceil(self.mss);
-        let flight = a.snd_max.since(a.una).div_ceil(self.mss);
+        let acked = self.packets.ceil(a.delivered);
+        let flight = self.packets.ceil(a.snd_max.since(a.una));
         let cwnd = self.segments(w.cwnd);
         let limited = if w.cwnd < w.ssthresh {
             cwnd < 2 * flight
@@ -153,7 +155,7 @@ impl LinuxSide {
 
     /// `tcp_enter_loss` after ssthresh: the window one segment, `snd_cwnd_cnt` 0, in Loss.
     pub fn loss_window(&mut self, w: &mut Window) {
-        w.cwnd = self.mss;
+        w.cwnd = self.packets.mss();
         self.cwnd_cnt = 0;
         self.reduced = Some(Reduction::Loss);
     }

@@ -18,6 +18,7 @@ mod hystart;
 mod linux;
 mod linux_reno;
 mod newreno;
+mod packets;
 mod reno;
 mod sent_times;
 
