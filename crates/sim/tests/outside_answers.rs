@@ -17,7 +17,7 @@ use snooplab_sim::{Env, Observe, Protocol, Scenario, Simulation};
 
 #[path = "common/script.rs"]
 mod script;
-use script::{engine_step, Script};
+use script::{one_host_step, Script};
 
 const TRANSFER: u64 = 200_000;
 const MSS: u32 = 1400;
@@ -66,14 +66,7 @@ impl Driver for Receiver {
     const EXTERNAL: bool = true;
 
     fn next<E>(&mut self, queue: &mut EventQueue<E>) -> Step<E> {
-        match self.later.due(queue.next_time()) {
-            Some((t, sent)) => {
-                let node = self.node;
-                self.inbox.extend(sent.into_iter().map(|p| (t, node, p)));
-                Step::Input(t)
-            }
-            None => engine_step(queue),
-        }
+        one_host_step(&mut self.later, self.node, &mut self.inbox, queue)
     }
 
     fn recv(&mut self) -> Option<(Time, NodeId, SimPacket)> {
