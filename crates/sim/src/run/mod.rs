@@ -147,7 +147,8 @@ struct State {
     /// frame reached an outside host stays held until the driver has the host's answer
     /// (`outside_hosts.rs`).
     air_hold: Option<usize>,
-    /// An outside host was delivered a packet since the driver was last handed them.
+    /// An outside host was delivered a packet since the driver was last handed them (only a
+    /// driver with outside hosts, `Driver::EXTERNAL`, hands them out and releases the hold).
     outside_delivered: bool,
     /// Connection state on its way between base stations (`Scheme::SplitTransfer`).
     in_transit: Vec<Option<StateInTransit>>,
