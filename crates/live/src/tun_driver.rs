@@ -7,7 +7,11 @@
 //! [`Lateness`]), and packets the hosts wrote into their devices at the time they were read, once
 //! nothing is due. Between the two it sleeps in one `ppoll` over every device until the next
 //! event's time, or at most [`IDLE_WAKE`] (to look at the stop conditions). A packet the network
-//! delivers to a host is written into its device at once.
+//! delivers to a host is written into its device at once, and what the host's kernel sent in
+//! that same write's call (an immediate ACK: the kernel takes a TUN write in the writer's
+//! context, `drivers/net/tun.c`, `tun_get_user`) is read right after the event and handed to the
+//! engine as the host's answer, at the event's time ([`Driver::answer`]). What the host had sent
+//! before the write is read first and enters as any packet, so a host's packets keep their order.
 
 use std::collections::VecDeque;
 use std::os::fd::RawFd;
@@ -112,6 +116,10 @@ pub(crate) struct TunDriver<'a> {
     next_tick: Time,
     /// Read, not yet taken by the loop: at most a batch per device.
     inbox: VecDeque<(Time, NodeId, SimPacket)>,
+    /// Devices written since their answers were last read.
+    written: Vec<bool>,
+    /// Read right after an event's writes, to enter at its time: at most a batch per device.
+    answers: VecDeque<(NodeId, SimPacket)>,
     buf: Vec<u8>,
     pub lateness: Lateness,
     pub counters: DriverCounters,
@@ -140,6 +148,8 @@ impl<'a> TunDriver<'a> {
             next_tick: stop.tick_every,
             stop,
             inbox: VecDeque::new(),
+            written: vec![false; n],
+            answers: VecDeque::new(),
             buf: vec![0; MAX_PACKET],
             lateness: Lateness::default(),
             counters: DriverCounters::default(),
@@ -180,12 +190,13 @@ impl<'a> TunDriver<'a> {
         }
         for i in 0..self.devices.len() {
             if self.ready[i] {
-                self.read_device(i);
+                self.read_device(i, false);
             }
         }
     }
 
-    fn read_device(&mut self, i: usize) {
+    /// Reads what device `i` holds: into the inbox at the clock's time, or as answers.
+    fn read_device(&mut self, i: usize, as_answers: bool) {
         let (node, tun) = self.devices[i];
         // one clock reading per batch: a packet that came while the batch was being read is
         // stamped those few microseconds early, never before an event already handled
@@ -208,7 +219,11 @@ impl<'a> TunDriver<'a> {
                     c.passed_non_tcp += u64::from(!p.is_tcp());
                     self.traffic[i].packets_in += 1;
                     self.traffic[i].payload_in += payload(&p);
-                    self.inbox.push_back((at, node, p));
+                    if as_answers {
+                        self.answers.push_back((node, p));
+                    } else {
+                        self.inbox.push_back((at, node, p));
+                    }
                 }
                 Err(Reject::NotIpv4) => c.rejected_not_ipv4 += 1,
                 Err(Reject::Malformed) => c.rejected_malformed += 1,
@@ -260,6 +275,8 @@ impl Driver for TunDriver<'_> {
         // leave on time costs the hosts nothing)
         let released = self.now();
         self.lateness.record(now, released);
+        // what the host sent before this write is no answer to it: read at its own time
+        self.read_device(i, false);
         let c = &mut self.counters;
         let t = &mut self.traffic[i];
         match self.devices[i].1.send(&packet.wire_bytes()) {
@@ -271,9 +288,24 @@ impl Driver for TunDriver<'_> {
                 let len = payload(packet);
                 t.data_out += u64::from(len > 0);
                 t.payload_out += len;
+                self.written[i] = true;
             }
             Err(_) => c.write_errors += 1,
         }
+    }
+
+    fn answer(&mut self) -> Option<(NodeId, SimPacket)> {
+        if self.answers.is_empty() {
+            for i in 0..self.devices.len() {
+                if std::mem::take(&mut self.written[i]) {
+                    // behind a packet of the host's still waiting, an answer waits too (order)
+                    let node = self.devices[i].0;
+                    let waiting = self.inbox.iter().any(|(_, n, _)| *n == node);
+                    self.read_device(i, !waiting);
+                }
+            }
+        }
+        self.answers.pop_front()
     }
 
     fn flows_finished(&mut self) -> bool {

@@ -15,7 +15,7 @@ use snooplab_sim::run::{Driver, Step};
 
 #[path = "common/script.rs"]
 mod script;
-use script::{engine_step, Script};
+use script::{one_host_step, Script};
 use snooplab_sim::transfer_bytes;
 use snooplab_sim::{Env, Protocol, Scenario, Simulation};
 
@@ -172,14 +172,7 @@ impl Driver for Outside {
     const EXTERNAL: bool = true;
 
     fn next<E>(&mut self, queue: &mut EventQueue<E>) -> Step<E> {
-        match self.out.due(queue.next_time()) {
-            Some((t, sent)) => {
-                let node = self.node;
-                self.inbox.extend(sent.into_iter().map(|p| (t, node, p)));
-                Step::Input(t)
-            }
-            None => engine_step(queue),
-        }
+        one_host_step(&mut self.out, self.node, &mut self.inbox, queue)
     }
 
     fn recv(&mut self) -> Option<(Time, NodeId, SimPacket)> {

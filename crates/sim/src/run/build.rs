@@ -341,6 +341,7 @@ impl<O: Observe> Simulation<O> {
             cells,
             cards: cards(net, &places),
             air_hold: None,
+            outside_delivered: false,
             in_transit: vec![],
             decisions_seen: vec![0; net.nodes.len()],
             flows: net

@@ -11,7 +11,8 @@
 //!   event is handled at its own time however late the driver releases it (links and media keep
 //!   exact time; the driver counts how late it was), and packets read from the hosts enter at the
 //!   time they were read, once every event due by then has been handled, so the engine's time
-//!   never goes back.
+//!   never goes back; but a host's immediate answer to what an event delivered to it
+//!   ([`Driver::answer`]) enters at that event's time, before the medium's next pick.
 //!
 //! Outside hosts are nodes of the network ([`crate::nodes::ExternalHost`]): a packet the driver
 //! reads from one enters the network at that node and is routed like any other; a packet the
@@ -53,6 +54,15 @@ pub trait Driver {
 
     /// The network delivered `packet` to the outside host `node` at `now`.
     fn send(&mut self, node: NodeId, now: Time, packet: &SimPacket);
+
+    /// After the [`Driver::send`]s of one event: the next packet an outside host sent at once in
+    /// answer to them, and its node. It enters at the event's time, before a cell whose frame
+    /// the host got picks its next frame (`outside_hosts.rs`, `take_answers`), as a modelled
+    /// host's answer does. None by default: a driver whose hosts answer later hands their packets
+    /// out through [`Driver::recv`].
+    fn answer(&mut self) -> Option<(NodeId, SimPacket)> {
+        None
+    }
 
     /// Every flow's ends in the engine have ended (an end on an outside host counts as ended
     /// here): whether the run ends now. A driver whose hosts carry flows of their own notes it

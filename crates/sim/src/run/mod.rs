@@ -38,6 +38,7 @@ use crate::scenario::Scenario;
 
 mod build;
 mod card;
+mod cell_turns;
 mod checks;
 mod crash;
 mod driver;
@@ -142,8 +143,13 @@ struct State {
     cards: Vec<Option<card::Card>>,
     /// A cell of a shared channel whose frame just ended: while its receiver takes the frame (and
     /// may answer at once), neither it nor the other cells of its channel start, so that the
-    /// others get their turn first (a cell's timer, `Simulation::cell_timeout`).
+    /// others get their turn first (a cell's timer, `Simulation::cell_timeout`). Any cell whose
+    /// frame reached an outside host stays held until the driver has the host's answer
+    /// (`outside_hosts.rs`).
     air_hold: Option<usize>,
+    /// An outside host was delivered a packet since the driver was last handed them (only a
+    /// driver with outside hosts, `Driver::EXTERNAL`, hands them out and releases the hold).
+    outside_delivered: bool,
     /// Connection state on its way between base stations (`Scheme::SplitTransfer`).
     in_transit: Vec<Option<StateInTransit>>,
     /// Handoff decisions of each mobile host already acted on.
@@ -290,6 +296,7 @@ impl<O: Observe> Simulation<O> {
             self.dispatch(ev);
             if D::EXTERNAL {
                 self.flush_external(driver);
+                self.take_answers(driver);
             }
             if D::EXTERNAL || std::mem::take(&mut self.book.hosts_ran) {
                 over = self.all_finished() && driver.flows_finished();
@@ -352,19 +359,13 @@ impl<O: Observe> Simulation<O> {
             self.departed(sender, &frame, Departure::Dropped);
             self.card_sent(sender, c);
         }
-        self.state.air_hold = None;
-        // on a shared channel the other cells go first, in turn from the one after this
-        // one: turns across the cells (most cells have a channel of their own: one test)
-        let group = self.topo.air_group[c].len();
-        if group > 0 {
-            let after = self.topo.air_group[c].partition_point(|&g| g < c);
-            for k in (after..group).chain(0..after) {
-                self.start_cell(self.topo.air_group[c][k]);
-            }
+        if self.state.outside_delivered {
+            // the next pick waits for the outside host's answer, as a modelled host's is queued
+            // by now (`Simulation::take_answers`)
+            self.state.air_hold = Some(c);
+            return;
         }
-        self.start_cell(c);
-        // the step above moved the cell's next time even when start had nothing to add
-        self.arm_cell(c);
+        self.next_turn(c);
     }
 
     fn node_timeout(&mut self, n: NodeId) {
@@ -486,8 +487,14 @@ impl<O: Observe> Simulation<O> {
                 self.observe_ack_at_bs(node, pkt)
             }
             Inbound::Agent => self.state.nodes[node].on_packet(self.state.now, side, pkt),
-            Inbound::Unmatched | Inbound::External => {
-                // counted by the host, or the driver's to hand out; nothing to send here
+            Inbound::External => {
+                // the driver's to hand out, after the event (`outside_hosts.rs`)
+                self.state.outside_delivered = true;
+                self.state.nodes[node].on_packet(self.state.now, side, pkt);
+                return;
+            }
+            Inbound::Unmatched => {
+                // counted by the host; nothing to send here
                 self.state.nodes[node].on_packet(self.state.now, side, pkt);
                 return;
             }
@@ -498,45 +505,6 @@ impl<O: Observe> Simulation<O> {
     fn arm_node(&mut self, n: NodeId) {
         let want = self.state.nodes[n].poll_timeout();
         self.state.queue.arm(n, want, self.state.now);
-    }
-
-    /// Re-arms cell `c`'s timer at the medium's next time. (Inlined into the cell's step and
-    /// start: the call cost 0.2% of every run.)
-    #[inline(always)]
-    fn arm_cell(&mut self, c: usize) {
-        let want = self.state.cells[c].poll_timeout();
-        self.state
-            .queue
-            .arm(self.state.nodes.len() + c, want, self.state.now);
-    }
-
-    /// Puts cell `c`'s next frame on the air if it may go, unless the medium says nothing would
-    /// change ([`crate::medium::Medium::can_skip_start`]) or a frame of its channel is on the air
-    /// or just ended.
-    #[inline(always)]
-    fn start_cell(&mut self, c: usize) {
-        // most calls end here (a turn-taking cell with a frame on the air, a CSMA cell with
-        // nothing queued since its last step): inlined, where a call cost a frame's prologue
-        if !self.state.cells[c].can_skip_start() {
-            self.start_cell_now(c);
-        }
-    }
-
-    /// [`Simulation::start_cell`] when the medium may have something to start.
-    fn start_cell_now(&mut self, c: usize) {
-        if let Some(h) = self.state.air_hold {
-            if h == c || self.topo.air_group[h].contains(&c) {
-                return; // started in turn once the frame that ended is taken (`cell_timeout`)
-            }
-        }
-        if self.topo.air_group[c]
-            .iter()
-            .any(|&g| self.state.cells[g].is_busy())
-        {
-            return; // the channel is taken: started when that frame ends
-        }
-        self.state.cells[c].start(self.state.now);
-        self.arm_cell(c);
     }
 
     /// A flow's data frame went on the air (counted when it ends, and at the end of the run for

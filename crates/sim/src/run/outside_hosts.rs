@@ -73,8 +73,31 @@ impl<O: Observe> Simulation<O> {
         self.state.now = self.state.now.max(now);
     }
 
+    /// After an event's deliveries are handed out: what the outside hosts answered at once
+    /// ([`Driver::answer`]) enters at the event's time, and only then does a cell held for their
+    /// answer (`cell_timeout`) pick its next frame. A modelled host's answer is queued at its
+    /// cell within the delivery, before the pick; a kernel host's answer is too when its kernel
+    /// takes the packet in the write's own call (Linux, `drivers/net/tun.c`: `tun_get_user` ->
+    /// `tun_rx_batched` -> `netif_receive_skb` in the writer's context, `rx_batched` 0 by
+    /// default), so the two clocks order the answer and the pick the same way. An answer that
+    /// comes later (a delayed ACK's timer) is read as any packet, at its time, and waits for the
+    /// pick after it, as a modelled host's delayed ACK does.
+    pub(super) fn take_answers<D: Driver>(&mut self, driver: &mut D) {
+        while let Some((n, packet)) = driver.answer() {
+            let Some(x) = self.state.nodes.get_mut(n).and_then(SimNode::external_mut) else {
+                continue;
+            };
+            x.sent(packet);
+            self.kick(n);
+        }
+        if let Some(c) = self.state.air_hold {
+            self.next_turn(c);
+        }
+    }
+
     /// Hands every outside host what the network delivered to it.
     pub(super) fn flush_external<D: Driver>(&mut self, driver: &mut D) {
+        self.state.outside_delivered = false;
         for x in 0..self.state.nodes.len() {
             let SimNode::External(host) = &mut self.state.nodes[x] else {
                 continue;

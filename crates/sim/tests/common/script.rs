@@ -5,6 +5,8 @@ use std::collections::VecDeque;
 
 use snooplab_proto::Time;
 use snooplab_sim::engine::EventQueue;
+use snooplab_sim::network::NodeId;
+use snooplab_sim::packet::SimPacket;
 use snooplab_sim::run::Step;
 
 /// Actions in time order; an action at the time of an engine event comes after it.
@@ -47,5 +49,24 @@ pub fn engine_step<E>(queue: &mut EventQueue<E>) -> Step<E> {
     match queue.pop_next() {
         Some((t, e)) => Step::Event(t, e),
         None => Step::End,
+    }
+}
+
+/// A driver's next step when one outside host `node` follows `script`: the packets it sends
+/// before the engine's next event go into `inbox` at their time (an `Input` step), or else the
+/// engine's next event.
+#[allow(dead_code)] // a driver of several hosts keeps its own script
+pub fn one_host_step<E>(
+    script: &mut Script<SimPacket>,
+    node: NodeId,
+    inbox: &mut VecDeque<(Time, NodeId, SimPacket)>,
+    queue: &mut EventQueue<E>,
+) -> Step<E> {
+    match script.due(queue.next_time()) {
+        Some((t, sent)) => {
+            inbox.extend(sent.into_iter().map(|p| (t, node, p)));
+            Step::Input(t)
+        }
+        None => engine_step(queue),
     }
 }
