@@ -9,6 +9,7 @@ mod channel_cmd;
 mod channel_fit;
 mod cli;
 mod files;
+mod html_parts;
 mod kernel_check;
 mod live_cmd;
 mod live_exec;

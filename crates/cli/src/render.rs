@@ -9,8 +9,8 @@ use snooplab_papers::document::{Block, Chart, Document, Row, Table};
 use snooplab_papers::{Claim, Paper};
 
 use crate::files::create_dir;
+use crate::html_parts::{claims_html, esc, example_network, img};
 use crate::plot::save;
-use crate::report::html::{claims_html, esc, example_network, img};
 
 /// The text for the terminal: a first line naming the paper, then the blocks the terminal shows.
 pub fn text(paper: Paper, d: &Document) -> String {

@@ -2,16 +2,14 @@
 //! every table and figure, ours beside the paper's, each configuration stated, the paper's claims
 //! with our measured ratios, and traces of example runs. Figures are embedded as PNG data; the PNG
 //! and SVG files are written beside the page too (in a directory per paper). Nothing is fetched
-//! from a network. The pieces of HTML each paper's section is made of are `html.rs`'s.
-
-pub mod html;
+//! from a network. The pieces of HTML each paper's section is made of are `html_parts.rs`'s (`crate::html_parts`, beside `render.rs`, which uses them too).
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::files::{create_dir, write_file};
+use crate::html_parts::esc;
 use crate::reproduce::study::{verdict_line, Studied};
-use html::esc;
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}\
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:4px 8px;\

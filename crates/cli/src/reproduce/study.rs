@@ -1,6 +1,6 @@
 //! A paper (`snooplab_papers::study`) planned, run on the cores with a progress line, and its
 //! outcome shown through the renderers every paper shares (`crate::render`); the verdict line over
-//! every paper's claims (the terminal's and the HTML report's, `crate::report`).
+//! every paper's claims (the terminal's and the HTML report's, `crate::report; its HTML pieces in `crate::html_parts``).
 
 use std::path::Path;
 

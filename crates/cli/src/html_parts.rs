@@ -1,4 +1,4 @@
-//! The pieces of HTML a paper's section of the report (`render.rs`) and the page (`mod.rs`) are
+//! The pieces of HTML a paper's section of the report (`render.rs`) and the page (`report/`) are
 //! made of: text made safe, an embedded figure, the claims as a list, an example run's traced
 //! network.
 
