@@ -1,7 +1,7 @@
 //! A run's results: each flow's, the cells', the agents' and the handoffs', gathered once the
 //! loop has stopped, and why an incomplete flow did not complete.
 
-use snooplab_proto::agent::RelayReport;
+use snooplab_proto::agent::{Relay, RelayReport};
 use snooplab_proto::tcp::HostProfile;
 use snooplab_proto::time::as_secs_f64;
 use snooplab_proto::Time;
@@ -64,22 +64,31 @@ impl<O: Observe> Simulation<O> {
         "nothing was left to happen (a deadlock: no packet in flight, no timer set)".into()
     }
 
-    /// The relay sender of the split base station that relays flow `f`, if any. A sender
-    /// outside the engine (a kernel) picks its own port: its relay is known by the addresses
-    /// and the receiver's port.
+    /// The relay sender of the split base station that relays flow `f`, if any (or of the
+    /// relays on their way between two base stations at a split handoff). A sender outside the
+    /// engine (a kernel) picks its own port: its relay is known by the addresses and the
+    /// receiver's port.
     pub(super) fn relay_of(&self, f: FlowId) -> Option<RelayReport> {
         let (from, to) = self.topo.endpoints[f];
         let any_port = self.outside(self.state.flows[f].sender);
-        self.state
+        let held = self
+            .state
             .nodes
             .iter()
             .filter_map(SimNode::agent)
-            .find_map(|a| {
-                a.relay()?.reports().into_iter().find(|r| {
-                    r.endpoints == (from, to)
-                        || (any_port && r.endpoints.0.addr == from.addr && r.endpoints.1 == to)
-                })
+            .filter_map(|a| a.relay());
+        let moving = self
+            .state
+            .in_transit
+            .iter()
+            .flatten()
+            .map(|(_, state)| state as &dyn Relay);
+        held.chain(moving).find_map(|relay| {
+            relay.reports().into_iter().find(|r| {
+                r.endpoints == (from, to)
+                    || (any_port && r.endpoints.0.addr == from.addr && r.endpoints.1 == to)
             })
+        })
     }
 
     pub(super) fn agent_counters(&self, node: NodeId) -> snooplab_proto::agent::Counters {
