@@ -381,32 +381,37 @@ impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SplitAgent<P> 
 impl<P> SplitAgent<P> {
     /// What it counted so far.
     pub fn stats(&self) -> SplitStats {
+        let live = relays_stats(self.relays.values());
         SplitStats {
             forwarded: self.forwarded,
-            local_retransmissions: self.done_retransmissions
-                + self
-                    .relays
-                    .values()
-                    .map(|r| r.far.stats().rexmt_segs)
-                    .sum::<u64>(),
+            local_retransmissions: self.done_retransmissions + live.local_retransmissions,
             relays: self.opened,
             relays_most: self.most,
             unsplit: self.unsplit_count,
             relays_idle: self.idle_removed,
-            relayed_bytes: self.done_bytes.0 + self.relays.values().map(|r| r.written).sum::<u64>(),
-            answered_bytes: self.done_bytes.1
-                + self.relays.values().map(|r| r.written_back).sum::<u64>(),
-            back_retransmissions: self.done_back_retransmissions
-                + self
-                    .relays
-                    .values()
-                    .map(|r| r.near.stats().rexmt_segs)
-                    .sum::<u64>(),
+            relayed_bytes: self.done_bytes.0 + live.relayed_bytes,
+            answered_bytes: self.done_bytes.1 + live.answered_bytes,
+            back_retransmissions: self.done_back_retransmissions + live.back_retransmissions,
             relays_handed_over: self.moved.0,
             relays_taken_over: self.moved.1,
             relays_over_bound: self.moved.2,
         }
     }
+}
+
+/// What `relays` counted themselves: their halves' retransmissions and the bytes they wrote each
+/// way (the other counters 0).
+pub(super) fn relays_stats<'a, P: 'a>(
+    relays: impl Iterator<Item = &'a SplitRelay<P>>,
+) -> SplitStats {
+    let mut s = SplitStats::default();
+    for r in relays {
+        s.local_retransmissions += r.far.stats().rexmt_segs;
+        s.relayed_bytes += r.written;
+        s.answered_bytes += r.written_back;
+        s.back_retransmissions += r.near.stats().rexmt_segs;
+    }
+    s
 }
 
 /// A split base station relays through TCP senders of its own, one per connection.

@@ -33,9 +33,9 @@
 //! [`SplitConfig::max_memory`]: super::SplitConfig::max_memory
 
 use super::snoop::BuildPacket;
-use super::split::{Key, SplitAgent};
+use super::split::{relays_stats, Key, SplitAgent};
 use super::split_relay::SplitRelay;
-use super::{Handover, Port, Relay, RelayReport, SegmentView};
+use super::{Counters, Handover, Port, Relay, RelayReport, SegmentView};
 use crate::time::Time;
 
 /// One mobile host's split connections, taken out of a base station at its handoff and on their
@@ -59,6 +59,12 @@ impl<P> HandedOver<P> {
     /// Relays in it.
     pub fn relays(&self) -> usize {
         self.relays.len()
+    }
+
+    /// What its relays counted, under the split agent's names (a run that ends while they
+    /// travel counts them at the base station they are going to).
+    pub fn counters(&self) -> Counters {
+        relays_stats(self.relays.iter().map(|(_, r)| r)).named()
     }
 
     /// The bytes its relays hold, both ways: what the state transfer's time grows with.

@@ -91,11 +91,23 @@ impl<O: Observe> Simulation<O> {
         })
     }
 
+    /// Node `node`'s agent's counters, with those of split relays still on their way to it at
+    /// a handoff (a run may end before they arrive).
     pub(super) fn agent_counters(&self, node: NodeId) -> snooplab_proto::agent::Counters {
-        self.state.nodes[node]
+        let mut c = self.state.nodes[node]
             .agent()
             .map(|a| a.counters())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        for (_, state) in self
+            .state
+            .in_transit
+            .iter()
+            .flatten()
+            .filter(|s| s.0 == node)
+        {
+            c.extend(state.counters());
+        }
+        c
     }
 
     pub(super) fn finish(self) -> RunResult {
@@ -122,9 +134,9 @@ impl<O: Observe> Simulation<O> {
             .iter()
             .enumerate()
             .filter_map(|(n, node)| {
-                node.agent().map(|a| AgentResult {
+                node.agent().map(|_| AgentResult {
                     node: net.nodes[n].name.clone(),
-                    counters: a.counters(),
+                    counters: self.agent_counters(n),
                 })
             })
             .collect();
