@@ -40,6 +40,20 @@ fn cell_with(n: usize, protocol: &str, up: usize, bs_keys: &str) -> Scenario {
     sc
 }
 
+/// `examples/scale/{name}` (a file of `protocol = "split"`) under `protocol`.
+fn scale_example(name: &str, protocol: &str) -> Scenario {
+    let path = format!("{}/../../examples/scale/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).expect("the example").replace(
+        "protocol = \"split\"",
+        &format!("protocol = \"{protocol}\""),
+    );
+    let mut sc = default_scenario();
+    let f = ScenarioFile::parse(&text).expect("the example parses");
+    f.apply(&mut sc).expect("the example applies");
+    sc.validate().expect("the example is valid");
+    sc
+}
+
 /// Every flow complete with its invariants, each with its own relay's report.
 fn complete_and_relayed(r: &RunResult, n: usize) {
     assert_eq!(r.aggregate.complete_flows, n, "{:?}", r.invariants);
@@ -74,15 +88,21 @@ fn two_hundred_connections_through_split_all_complete() {
     assert!(split.agent_total("relays_most") > 100);
 }
 
+/// The bytes one of paper 000's relays may store with `mss`-byte segments, which the relay memory
+/// is counted in.
+fn relay_store_bound(mss: u32) -> u64 {
+    let cfg = snooplab_proto::agent::SplitConfig::paper000(
+        mss,
+        snooplab_proto::tcp::RecoveryPolicy::RENO,
+    );
+    snooplab_proto::agent::split::store_bound(&cfg)
+}
+
 /// At the base station's relay-memory bound (three relays' worth here) the other connections are
 /// not split but forwarded end to end, counted, and still complete.
 #[test]
 fn beyond_the_relay_memory_connections_pass_end_to_end() {
-    let bound =
-        snooplab_proto::agent::split::store_bound(&snooplab_proto::agent::SplitConfig::paper000(
-            1400,
-            snooplab_proto::tcp::RecoveryPolicy::RENO,
-        ));
+    let bound = relay_store_bound(1400);
     let r = run(&cell_with(
         10,
         "split",
@@ -104,22 +124,7 @@ fn beyond_the_relay_memory_connections_pass_end_to_end() {
 /// file (docs/networks.md has the figures).
 #[test]
 fn the_200_flow_example_splits_every_flow_near_snoops_aggregate() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/scale/split-200-flows.toml"
-    );
-    let text = std::fs::read_to_string(path).expect("the example");
-    let with = |protocol: &str| {
-        let mut sc = default_scenario();
-        let text = text.replace(
-            "protocol = \"split\"",
-            &format!("protocol = \"{protocol}\""),
-        );
-        let f = ScenarioFile::parse(&text).expect("the example parses");
-        f.apply(&mut sc).expect("the example applies");
-        sc.validate().expect("the example is valid");
-        run(&sc)
-    };
+    let with = |protocol: &str| run(&scale_example("split-200-flows.toml", protocol));
     let snoop = with("ll-tcp-aware").aggregate.throughput_mbps;
     let cfg = snooplab_proto::agent::SplitConfig::paper000(
         1400,
@@ -221,16 +226,12 @@ fn split_handoffs_move_each_mobile_hosts_relays_with_other_relays_running() {
     }
 }
 
-/// At a base station whose relay memory holds one relay, relays handed over to it are kept all
-/// the same (their bytes are acknowledged already) and counted; connections opened there beyond
-/// the bound go end to end; every flow still completes.
+/// At base stations whose relay memory holds two relays (one mobile host's), the other host's
+/// relays handed over to them are kept all the same (their bytes are acknowledged already) and
+/// counted; every flow still completes.
 #[test]
 fn relays_taken_over_beyond_the_memory_bound_are_kept_and_counted() {
-    let bound =
-        snooplab_proto::agent::split::store_bound(&snooplab_proto::agent::SplitConfig::paper000(
-            1460,
-            snooplab_proto::tcp::RecoveryPolicy::RENO,
-        ));
+    let bound = relay_store_bound(1460);
     let r = run(&two_roaming_hosts("300k", Some(2 * bound)));
     assert_eq!(r.aggregate.complete_flows, 4, "{:?}", r.invariants);
     for f in &r.flows {
@@ -274,21 +275,8 @@ fn a_split_handoff_through_a_base_station_without_a_split_agent_is_refused() {
 /// (docs/networks.md has the figures).
 #[test]
 fn two_hundred_flows_through_split_handoffs_all_complete() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/scale/split-handoffs-200-flows.toml"
-    );
-    let text = std::fs::read_to_string(path).expect("the example");
     for protocol in ["split", "split-smart"] {
-        let mut sc = default_scenario();
-        let text = text.replace(
-            "protocol = \"split\"",
-            &format!("protocol = \"{protocol}\""),
-        );
-        let f = ScenarioFile::parse(&text).expect("the example parses");
-        f.apply(&mut sc).expect("the example applies");
-        sc.validate().expect("the example is valid");
-        let r = run(&sc);
+        let r = run(&scale_example("split-handoffs-200-flows.toml", protocol));
         complete_and_relayed(&r, 200);
         let transfers: u64 = r.handoffs.iter().map(|h| h.state_transfers).sum();
         assert!(transfers >= 1000, "{protocol}: {transfers}");

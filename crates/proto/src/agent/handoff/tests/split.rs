@@ -138,23 +138,25 @@ impl Cells {
         }
     }
 
+    /// The next arrival or timer.
+    fn next_event(&self) -> Option<Time> {
+        let arrival = self.flight.front().map(|f| f.0);
+        let hosts = self.hosts.iter().filter_map(|(_, t)| t.poll_timeout());
+        let bss = self.bss.iter().filter_map(|b| b.poll_timeout());
+        arrival.into_iter().chain(hosts).chain(bss).min()
+    }
+
     /// Runs event by event until `until`.
     fn run(&mut self, until: Time) {
         loop {
             self.emit(None);
-            let next = self
-                .flight
-                .front()
-                .map(|f| f.0)
-                .into_iter()
-                .chain(self.hosts.iter().filter_map(|(_, t)| t.poll_timeout()))
-                .chain(self.bss.iter().filter_map(|b| b.poll_timeout()))
-                .min();
-            let Some(next) = next.filter(|&t| t <= until) else {
-                self.now = until;
-                return;
-            };
-            self.now = next.max(self.now);
+            match self.next_event() {
+                Some(t) if t <= until => self.now = t.max(self.now),
+                _ => {
+                    self.now = until;
+                    return;
+                }
+            }
             let now = self.now;
             while self.flight.front().is_some_and(|f| f.0 <= now) {
                 let Some((_, to, port, p)) = self.flight.pop_front() else {
