@@ -388,6 +388,8 @@ impl<P: MobilityPacket + 'static> Handover<P> for HandoffAgent<P> {
 
     fn take_over(&mut self, now: Time, state: HandedOver<P>) {
         let mh = state.mobile();
+        // (every base station of a split handoff runs a split agent, which takes the relays in:
+        // the simulator refuses any other network, `Network::validate_split_handoffs`)
         if let Some(h) = self.inner.handover() {
             h.take_over(now, state);
         }
