@@ -18,6 +18,8 @@ mod split_both_ways_tests;
 mod split_bytes_tests;
 mod split_config;
 mod split_handover;
+#[cfg(test)]
+mod split_handover_tests;
 mod split_relay;
 mod split_remembered;
 #[cfg(test)]
