@@ -6,23 +6,17 @@ use super::split::{store_bound, SplitAgent, SplitConfig};
 use super::{Agent, Handover, Port, Transmit};
 use crate::segment::{Endpoint, Flags, Segment};
 use crate::tcp::RecoveryPolicy;
-use crate::test_support::{segment, Pkt};
+use crate::test_support::{mobile_host, segment, wired_host, Pkt};
 use crate::time::MS;
 
 const MSS: u32 = 1000;
 
 fn fixed(port: u16) -> Endpoint {
-    Endpoint {
-        addr: 0x0a00_0001,
-        port,
-    }
+    wired_host(port)
 }
 
 fn mobile(k: u32) -> Endpoint {
-    Endpoint {
-        addr: 0x0a00_0100 + k,
-        port: 5001,
-    }
+    mobile_host(k, 5001)
 }
 
 fn agent(relays: u64) -> SplitAgent<Pkt> {

@@ -10,6 +10,7 @@ use crate::agent::split::{SplitAgent, SplitConfig};
 use crate::agent::{Agent, BuildPacket, Handover, Port, SegmentView};
 use crate::segment::{Endpoint, Segment};
 use crate::tcp::{RecoveryPolicy, Tcp, TcpConfig};
+use crate::test_support::{mobile_host, wired_host};
 use crate::time::{Time, MS};
 
 const MSS: u32 = 1000;
@@ -18,17 +19,11 @@ const DELAY: Time = 5 * MS;
 const BYTES: u64 = 1_000_000;
 
 fn fixed(port: u16) -> Endpoint {
-    Endpoint {
-        addr: 0x0a00_0001,
-        port,
-    }
+    wired_host(port)
 }
 
 fn mobile(k: u32) -> Endpoint {
-    Endpoint {
-        addr: 0x0a00_0100 + k,
-        port: 5001,
-    }
+    mobile_host(k, 5001)
 }
 
 fn tcp_packet(seg: &Segment) -> P {
