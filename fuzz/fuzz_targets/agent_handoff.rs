@@ -1,7 +1,7 @@
-//! The multicast handoff (paper 002 sections 4-6): a handoff base station (around snoop or a plain
-//! router, any of the four schemes) and the home agent, fed arbitrary TCP segments, tunnelled
-//! packets and handoff messages with arbitrary timing, and for the split scheme the agent's state
-//! moved out and back in. Asserts no panic, every TCP segment sent one that goes on the wire as
+//! The multicast handoff (paper 002 sections 4-6): a handoff base station (around snoop, a plain
+//! router or a split agent, any of the four schemes) and the home agent, fed arbitrary TCP
+//! segments, tunnelled packets and handoff messages with arbitrary timing, and for the split
+//! scheme a mobile host's connection state (its relays) moved out and back in. Asserts no panic, every TCP segment sent one that goes on the wire as
 //! it is (or one it was given), every message of the size it says, and timers that move on.
 #![no_main]
 
@@ -12,7 +12,10 @@ use snooplab_proto::agent::handoff::{
     HandoffAgent, HandoffConfig, HomeAgent, Mobility, MobilityPacket, Request, Scheme, Tunnel,
     BROADCAST,
 };
-use snooplab_proto::agent::{Agent, Router, SnoopAgent, SnoopConfig};
+use snooplab_proto::agent::{
+    Agent, HandedOver, Router, SnoopAgent, SnoopConfig, SplitAgent, SplitConfig,
+};
+use snooplab_proto::tcp::RecoveryPolicy;
 use snooplab_proto::time::MS;
 use snooplab_proto::Segment;
 
@@ -87,16 +90,19 @@ fuzz_target!(|data: &[u8]| {
         if sel & 0x20 != 0 {
             cfg.ring = 2;
         }
-        let inner: Box<dyn Agent<SimPacket>> = if sel & 0x40 != 0 {
-            Box::new(SnoopAgent::<SimPacket>::new(SnoopConfig::paper002()))
-        } else {
-            Box::new(Router::default())
+        let inner: Box<dyn Agent<SimPacket>> = match (sel & 0x40 != 0, sel & 0x08 != 0) {
+            (true, _) => Box::new(SnoopAgent::<SimPacket>::new(SnoopConfig::paper002())),
+            (false, true) => Box::new(SplitAgent::<SimPacket>::new(SplitConfig::paper000(
+                1460,
+                RecoveryPolicy::RENO,
+            ))),
+            (false, false) => Box::new(Router::default()),
         };
         let primary: &[u32] = if sel & 0x10 != 0 { &MHS[..1] } else { &[] };
         Box::new(HandoffAgent::new(cfg, inner, primary, &MHS[1..]))
     };
     let given = std::cell::RefCell::new(Vec::<Segment>::new());
-    let mut moved: Option<Box<dyn Agent<SimPacket>>> = None;
+    let mut moved: Option<HandedOver<SimPacket>> = None;
     drive_agent(
         agent.as_mut(),
         &mut u,
@@ -108,11 +114,12 @@ fuzz_target!(|data: &[u8]| {
             },
             check: &mut |t| check_sim_packet(&t.packet, &given.borrow(), "handoff"),
             after: &mut |_| {},
-            extra: Some(&mut |a, _, now| {
+            extra: Some(&mut |a, u, now| {
+                let mh = MHS[usize::from(u.arbitrary::<u8>().unwrap_or(0) & 1)];
                 if let Some(h) = a.handover() {
                     match moved.take() {
-                        Some(inner) => h.take_over(now, inner),
-                        None => moved = h.hand_over(),
+                        Some(state) => h.take_over(now, state),
+                        None => moved = h.hand_over(now, mh),
                     }
                 }
             }),

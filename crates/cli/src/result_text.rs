@@ -392,6 +392,17 @@ fn network_table(out: &mut String, r: &RunResult, fill: &dyn Fn(usize) -> Filled
             r.agent_total("relayed_bytes"),
             r.agent_total("answered_bytes")
         );
+        let moved = r.agent_total("relays_handed_over");
+        if moved > 0 {
+            // split handoffs move each mobile host's relays (proto/src/agent/split_handover.rs)
+            line!(
+                out,
+                "  split relays handed over at handoffs {moved} (taken over {}, {} of them \
+                 beyond the memory bound)",
+                r.agent_total("relays_taken_over"),
+                r.agent_total("relays_over_bound")
+            );
+        }
     }
     pages_lines(out, r);
     handoff_lines(out, r);

@@ -15,6 +15,19 @@ pub const MH: Endpoint = Endpoint {
     port: 5001,
 };
 
+/// The fixed host on `port`, of tests with many connections.
+pub fn wired_host(port: u16) -> Endpoint {
+    Endpoint { port, ..FH }
+}
+
+/// Mobile host `k` on `port`, of tests with many connections (mobile host 2 is [`MH`]'s address).
+pub fn mobile_host(k: u32, port: u16) -> Endpoint {
+    Endpoint {
+        addr: 0x0a00_0100 + k,
+        port,
+    }
+}
+
 /// A packet that is only its header view; `None` stands for a packet that is not TCP/IPv4.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pkt(pub Option<Segment>);

@@ -17,6 +17,9 @@ mod split_both_ways_tests;
 #[cfg(test)]
 mod split_bytes_tests;
 mod split_config;
+mod split_handover;
+#[cfg(test)]
+mod split_handover_tests;
 mod split_relay;
 mod split_remembered;
 #[cfg(test)]
@@ -32,7 +35,7 @@ pub use nack::{NackAgent, NackConfig};
 pub use roles::{Handover, Mirror, QueueReader, Relay};
 pub use router::Router;
 pub use snoop::{BuildPacket, SnoopAgent, SnoopConfig};
-pub use split::{SplitAgent, SplitConfig};
+pub use split::{HandedOver, SplitAgent, SplitConfig};
 
 use crate::segment::{Endpoint, Segment};
 use crate::tcp::{TcpStats, TxKind};

@@ -3,7 +3,8 @@
 //! `handover`), which returns `None` by default: a host asks only for the role it serves, and an
 //! agent that takes none implements none.
 
-use super::{Agent, Departure, RelayReport};
+use super::split::HandedOver;
+use super::{Departure, RelayReport};
 use crate::time::Time;
 
 /// Reads the base station's queues: the input queue's length (loss classifiers: the ELN marker,
@@ -35,12 +36,14 @@ pub trait Relay {
     fn reports(&self) -> Vec<RelayReport>;
 }
 
-/// Moves connection state between base stations at a handoff
-/// ([`super::handoff::Scheme::SplitTransfer`]).
+/// Moves a mobile host's connection state between base stations at its handoff
+/// ([`super::handoff::Scheme::SplitTransfer`]): a split base station's relays of that host's
+/// connections (`split_handover.rs`), and the handoff layer above it, which knows where each
+/// mobile host's state is (`handoff/base_station.rs`).
 pub trait Handover<P: super::SegmentView> {
-    /// The agent that holds the state, taken out of this base station; `None` when there is
-    /// nothing to move.
-    fn hand_over(&mut self) -> Option<Box<dyn Agent<P>>>;
+    /// Mobile host `mh`'s connection state, taken out of this base station at `now`; `None` when
+    /// it is not here.
+    fn hand_over(&mut self, now: Time, mh: u32) -> Option<HandedOver<P>>;
     /// ... and put into the new one when it arrives.
-    fn take_over(&mut self, now: Time, inner: Box<dyn Agent<P>>);
+    fn take_over(&mut self, now: Time, state: HandedOver<P>);
 }

@@ -17,6 +17,9 @@
 //! The base station answers each host with the other's address, like I-TCP. A segment of a
 //! connection it neither relays nor forwards (a base station that crashed and lost its relays)
 //! is answered with a reset, as BSD answers a segment to a closed port.
+//!
+//! At a split handoff (paper 002's I-TCP baseline) the base station hands over one mobile host's
+//! relays and takes in another's (`split_handover.rs`); the other connections' relays stay.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -25,10 +28,12 @@ use super::snoop::BuildPacket;
 pub use super::split_config::{
     direction_bound, store_bound, SplitConfig, DEFAULT_RELAY_MEMORY, IDLE_LIMIT,
 };
+pub use super::split_handover::HandedOver;
 use super::split_relay::{reset, SplitRelay, TIME_WAIT};
 use super::split_remembered::Remembered;
 use super::{
-    agent_counters, Agent, AgentProbe, Counters, Port, Relay, RelayReport, SegmentView, Transmit,
+    agent_counters, Agent, AgentProbe, Counters, Handover, Port, Relay, RelayReport, SegmentView,
+    Transmit,
 };
 use crate::segment::{Endpoint, Flags, Segment};
 use crate::tcp::Tcp;
@@ -61,11 +66,18 @@ agent_counters! {
         /// Segments the relays' halves facing the openers retransmitted (the answers' local
         /// retransmissions, and their handshakes' and FINs').
         pub back_retransmissions,
+        /// Relays handed over to another base station at their mobile host's handoff.
+        pub relays_handed_over,
+        /// Relays taken over from another base station.
+        pub relays_taken_over,
+        /// Of those, the ones taken in with the table at its memory bound (kept all the same:
+        /// their bytes are acknowledged to their senders already, `split_handover.rs`).
+        pub relays_over_bound,
     }
 }
 
 /// A connection by its two ends: (the wired side's host, the wireless side's host).
-type Key = (Endpoint, Endpoint);
+pub(super) type Key = (Endpoint, Endpoint);
 
 /// The key of `seg`, which arrived from `from`.
 fn key_of(from: Port, seg: &Segment) -> Key {
@@ -77,20 +89,28 @@ fn key_of(from: Port, seg: &Segment) -> Key {
 
 #[derive(Clone, Debug)]
 pub struct SplitAgent<P> {
-    cfg: SplitConfig,
+    pub(super) cfg: SplitConfig,
     /// The relays, by connection (a sorted map: timers fire in a fixed order).
-    relays: BTreeMap<Key, SplitRelay<P>>,
+    pub(super) relays: BTreeMap<Key, SplitRelay<P>>,
     /// Connections whose relay closed: when, from which port they were opened, and whether the
     /// relay gave up (a segment of one then gets what the closed relay would have given it).
-    closed: Remembered<Key, (Port, bool)>,
+    pub(super) closed: Remembered<Key, (Port, bool)>,
     /// Connections forwarded end to end (not split at the memory bound), and when last seen.
-    unsplit: Remembered<Key, ()>,
+    pub(super) unsplit: Remembered<Key, ()>,
+    /// Connections handed over to another base station at a handoff, and when last seen: what
+    /// still comes here of them passes untouched (`split_handover.rs`).
+    pub(super) handed_over: Remembered<Key, ()>,
     /// The reports of relays removed, oldest first.
     done: VecDeque<RelayReport>,
     out: VecDeque<Transmit<P>>,
     forwarded: u64,
     opened: u64,
-    most: u64,
+    /// Relays made here or taken over, in that order: each relay's place
+    /// ([`SplitRelay::index`]).
+    pub(super) placed: u64,
+    pub(super) most: u64,
+    /// Relays handed over, taken over, and taken over at the memory bound.
+    pub(super) moved: (u64, u64, u64),
     unsplit_count: u64,
     idle_removed: u64,
     /// Local retransmissions of relays removed.
@@ -111,11 +131,14 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             relays: BTreeMap::new(),
             closed: Remembered::new(REMEMBERED),
             unsplit: Remembered::new(REMEMBERED),
+            handed_over: Remembered::new(REMEMBERED),
             done: VecDeque::new(),
             out: VecDeque::new(),
             forwarded: 0,
             opened: 0,
+            placed: 0,
             most: 0,
+            moved: (0, 0, 0),
             unsplit_count: 0,
             idle_removed: 0,
             done_retransmissions: 0,
@@ -179,7 +202,7 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
     }
 
     /// Removes relay `key`, keeping its report and counters.
-    fn remove(&mut self, key: &Key) -> Option<SplitRelay<P>> {
+    pub(super) fn remove(&mut self, key: &Key) -> Option<SplitRelay<P>> {
         let r = self.relays.remove(key)?;
         self.done_retransmissions += r.far.stats().rexmt_segs;
         self.done_bytes.0 += r.written;
@@ -230,6 +253,7 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
         }
         self.closed.forget_quiet(now, idle);
         self.unsplit.forget_quiet(now, idle);
+        self.handed_over.forget_quiet(now, idle);
     }
 
     /// A SYN opens connection `key` from `from`: a relay, or at the memory bound none (the
@@ -242,8 +266,10 @@ impl<P: SegmentView + BuildPacket + Clone> SplitAgent<P> {
             self.unsplit.insert(key, now, ());
             return false;
         }
-        let r = SplitRelay::open(&self.cfg, now, from, seg, packet, self.opened);
+        let mut r = SplitRelay::open(&self.cfg, now, from, seg, packet, self.opened);
         self.opened += 1;
+        r.index = self.placed;
+        self.placed += 1;
         self.relays.insert(key, r);
         self.most = self.most.max(self.relays.len() as u64);
         true
@@ -260,8 +286,9 @@ impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SplitAgent<P> 
         let key = key_of(from, &seg);
         let opening = seg.is_syn() && !seg.has_ack();
         if !self.relays.contains_key(&key) {
-            if self.unsplit.touch(&key, now) {
-                // a connection passed end to end: untouched
+            if self.unsplit.touch(&key, now) || self.handed_over.touch(&key, now) {
+                // a connection passed end to end, or whose relay went to another base station
+                // (a straggler, as a router would pass it): untouched
                 self.forwarded += 1;
                 self.out
                     .push_back(Transmit::forward(from.opposite(), packet));
@@ -345,34 +372,46 @@ impl<P: SegmentView + BuildPacket + Clone + 'static> Agent<P> for SplitAgent<P> 
     fn relay(&self) -> Option<&dyn Relay> {
         Some(self)
     }
+
+    fn handover(&mut self) -> Option<&mut dyn Handover<P>> {
+        Some(self)
+    }
 }
 
 impl<P> SplitAgent<P> {
     /// What it counted so far.
     pub fn stats(&self) -> SplitStats {
+        let live = relays_stats(self.relays.values());
         SplitStats {
             forwarded: self.forwarded,
-            local_retransmissions: self.done_retransmissions
-                + self
-                    .relays
-                    .values()
-                    .map(|r| r.far.stats().rexmt_segs)
-                    .sum::<u64>(),
+            local_retransmissions: self.done_retransmissions + live.local_retransmissions,
             relays: self.opened,
             relays_most: self.most,
             unsplit: self.unsplit_count,
             relays_idle: self.idle_removed,
-            relayed_bytes: self.done_bytes.0 + self.relays.values().map(|r| r.written).sum::<u64>(),
-            answered_bytes: self.done_bytes.1
-                + self.relays.values().map(|r| r.written_back).sum::<u64>(),
-            back_retransmissions: self.done_back_retransmissions
-                + self
-                    .relays
-                    .values()
-                    .map(|r| r.near.stats().rexmt_segs)
-                    .sum::<u64>(),
+            relayed_bytes: self.done_bytes.0 + live.relayed_bytes,
+            answered_bytes: self.done_bytes.1 + live.answered_bytes,
+            back_retransmissions: self.done_back_retransmissions + live.back_retransmissions,
+            relays_handed_over: self.moved.0,
+            relays_taken_over: self.moved.1,
+            relays_over_bound: self.moved.2,
         }
     }
+}
+
+/// What `relays` counted themselves: their halves' retransmissions and the bytes they wrote each
+/// way (the other counters 0).
+pub(super) fn relays_stats<'a, P: 'a>(
+    relays: impl Iterator<Item = &'a SplitRelay<P>>,
+) -> SplitStats {
+    let mut s = SplitStats::default();
+    for r in relays {
+        s.local_retransmissions += r.far.stats().rexmt_segs;
+        s.relayed_bytes += r.written;
+        s.answered_bytes += r.written_back;
+        s.back_retransmissions += r.near.stats().rexmt_segs;
+    }
+    s
 }
 
 /// A split base station relays through TCP senders of its own, one per connection.

@@ -56,7 +56,8 @@ pub(super) const TIME_WAIT: Time = 60 * crate::time::SEC;
 
 #[derive(Clone, Debug)]
 pub(super) struct SplitRelay<P> {
-    /// Its place among the base station's relays, in the order they were made.
+    /// Its place among the base station's relays, in the order they were made or taken over at
+    /// a handoff.
     pub(super) index: u64,
     /// The port the connection was opened from (the fixed host's in paper 000).
     pub(super) near_port: Port,

@@ -65,6 +65,20 @@ impl<K: Ord + Copy, V> Remembered<K, V> {
         }
     }
 
+    /// Takes out every connection `pick` chooses, with when each was last seen and its value (a
+    /// mobile host's connections at a split handoff, `split_handover.rs`), in the order of the keys.
+    pub(super) fn take_where(&mut self, pick: impl Fn(&K) -> bool) -> Vec<(K, Time, V)> {
+        let keys: Vec<K> = self.by_key.keys().filter(|k| pick(k)).copied().collect();
+        let mut out = Vec::with_capacity(keys.len());
+        for key in keys {
+            if let Some((t, v)) = self.by_key.remove(&key) {
+                self.by_time.remove(&(t, key));
+                out.push((key, t, v));
+            }
+        }
+        out
+    }
+
     /// Forgets every connection not seen for `idle` by `now`.
     pub(super) fn forget_quiet(&mut self, now: Time, idle: Time) {
         while let Some(&(t, key)) = self.by_time.first() {
@@ -105,6 +119,13 @@ mod tests {
         r.forget_quiet(50, 20);
         assert!(r.get(&1).is_none() && r.get(&5).is_none());
         assert_eq!(r.get(&7), Some(&(41, 'e')));
+        r.insert(8, 45, 'f');
+        assert_eq!(r.take_where(|k| *k == 7), vec![(7, 41, 'e')]);
+        assert_eq!(r.len(), 1);
+        // what was taken out is no longer in the time index either
+        r.forget_quiet(100, 20);
+        assert_eq!(r.len(), 0);
+        r.insert(7, 50, 'g');
         r.remove(&7);
         assert_eq!(r.len(), 0);
         assert!(!r.touch(&7, 60));

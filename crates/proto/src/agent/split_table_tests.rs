@@ -6,24 +6,10 @@ use super::split::{store_bound, SplitAgent, SplitConfig};
 use super::{Agent, Port, Relay, Transmit};
 use crate::segment::{Endpoint, Flags};
 use crate::tcp::{RecoveryPolicy, Tcp, TcpConfig};
-use crate::test_support::{segment, Pkt};
+use crate::test_support::{mobile_host, segment, wired_host, Pkt};
 use crate::time::{Time, SEC};
 
 const MSS: u32 = 1000;
-
-fn wired_host(port: u16) -> Endpoint {
-    Endpoint {
-        addr: 0x0a00_0001,
-        port,
-    }
-}
-
-fn mobile_host(k: u32, port: u16) -> Endpoint {
-    Endpoint {
-        addr: 0x0a00_0100 + k,
-        port,
-    }
-}
 
 /// Hosts on both sides of a split base station, delivering everything at once.
 struct Net {

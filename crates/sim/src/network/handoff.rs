@@ -12,7 +12,7 @@ use snooplab_proto::time::{Time, MS, SEC, US};
 use crate::file_value::TimeValue;
 use crate::scenario::MAX_TIME_RANGE;
 
-use super::{AgentKind, Network, NodeId, NodeKind, Routes};
+use super::{AgentKind, Network, NodeId, NodeKind};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct HandoffSpec {
@@ -155,32 +155,29 @@ impl Network {
             .find(|h| h.mobile == node || h.home_agent == node || h.base_stations.contains(&node))
     }
 
-    /// A split handoff moves a base station's whole split agent (I-TCP's one connection, paper
-    /// 002): with more flows it would move the other mobile hosts' relays too, so it takes one
-    /// flow per base station; handing each connection's relay over on its own is not built yet
-    /// (issue 52). Checked once the flows' paths are known to exist.
+    /// A split handoff hands over the relays of its mobile host's connections
+    /// (`proto/src/agent/split_handover.rs`), so each of its base stations must run a split
+    /// agent: another agent has no relays to hand over. Any number of flows and mobile hosts may
+    /// cross them.
     pub(super) fn validate_split_handoffs(&self) -> Result<(), String> {
-        let split: Vec<_> = self
+        for h in self
             .handoffs
             .iter()
             .filter(|h| h.scheme == Scheme::SplitTransfer)
-            .collect();
-        if split.is_empty() {
-            return Ok(());
-        }
-        let routes = Routes::new(self);
-        for h in split {
+        {
             for &bs in &h.base_stations {
-                let crossing = self
-                    .flows
-                    .iter()
-                    .filter(|g| routes.path(self, g.from, g.to).contains(&bs))
-                    .count();
-                if crossing > 1 {
+                let split = matches!(
+                    self.nodes[bs].kind,
+                    NodeKind::BaseStation {
+                        agent: AgentKind::Split { .. },
+                        ..
+                    }
+                );
+                if !split {
                     return Err(format!(
-                        "handoff of '{}': scheme = \"split\" hands over a base station's relays \
-                         all at once, and {crossing} flows cross '{}': split handoffs take one \
-                         flow per base station",
+                        "handoff of '{}': scheme = \"split\" hands over split relays, and base \
+                         station '{}' does not run a split agent (agent = \"split\" or \
+                         \"split-smart\")",
                         self.nodes[h.mobile].name, self.nodes[bs].name
                     ));
                 }

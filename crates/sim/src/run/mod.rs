@@ -18,7 +18,7 @@
 
 use std::collections::VecDeque;
 
-use snooplab_proto::agent::{Agent, Departure};
+use snooplab_proto::agent::{Departure, HandedOver};
 use snooplab_proto::tcp::{Tcp, TcpConfig};
 use snooplab_proto::time::as_secs_f64;
 use snooplab_proto::{Endpoint, Time};
@@ -78,13 +78,13 @@ enum Event {
     Crash(usize),
     /// ... and comes back.
     Restart(usize),
-    /// A split connection's state handed over at a handoff reaches its new base station:
+    /// A mobile host's split connections handed over at a handoff reach their new base station:
     /// `in_transit[k]` (one index keeps events 16 bytes).
     Install(usize),
 }
 
-/// A split connection's state between two base stations: where it goes, and the agent.
-type StateInTransit = (NodeId, Box<dyn Agent<SimPacket>>);
+/// A mobile host's split connections between two base stations: where they go, and their relays.
+type StateInTransit = (NodeId, HandedOver<SimPacket>);
 
 /// One run: what the network is ([`Topology`]), where the run stands ([`State`]), what it has
 /// counted and recorded ([`Bookkeeping`]) and its observer. All of it is data, so a run is

@@ -1,7 +1,7 @@
 //! A run's results: each flow's, the cells', the agents' and the handoffs', gathered once the
 //! loop has stopped, and why an incomplete flow did not complete.
 
-use snooplab_proto::agent::RelayReport;
+use snooplab_proto::agent::{Relay, RelayReport};
 use snooplab_proto::tcp::HostProfile;
 use snooplab_proto::time::as_secs_f64;
 use snooplab_proto::Time;
@@ -64,29 +64,50 @@ impl<O: Observe> Simulation<O> {
         "nothing was left to happen (a deadlock: no packet in flight, no timer set)".into()
     }
 
-    /// The relay sender of the split base station that relays flow `f`, if any. A sender
-    /// outside the engine (a kernel) picks its own port: its relay is known by the addresses
-    /// and the receiver's port.
+    /// The relay sender of the split base station that relays flow `f`, if any (or of the
+    /// relays on their way between two base stations at a split handoff). A sender outside the
+    /// engine (a kernel) picks its own port: its relay is known by the addresses and the
+    /// receiver's port.
     pub(super) fn relay_of(&self, f: FlowId) -> Option<RelayReport> {
         let (from, to) = self.topo.endpoints[f];
         let any_port = self.outside(self.state.flows[f].sender);
-        self.state
+        let held = self
+            .state
             .nodes
             .iter()
             .filter_map(SimNode::agent)
-            .find_map(|a| {
-                a.relay()?.reports().into_iter().find(|r| {
-                    r.endpoints == (from, to)
-                        || (any_port && r.endpoints.0.addr == from.addr && r.endpoints.1 == to)
-                })
+            .filter_map(|a| a.relay());
+        let moving = self
+            .state
+            .in_transit
+            .iter()
+            .flatten()
+            .map(|(_, state)| state as &dyn Relay);
+        held.chain(moving).find_map(|relay| {
+            relay.reports().into_iter().find(|r| {
+                r.endpoints == (from, to)
+                    || (any_port && r.endpoints.0.addr == from.addr && r.endpoints.1 == to)
             })
+        })
     }
 
+    /// Node `node`'s agent's counters, with those of split relays still on their way to it at
+    /// a handoff (a run may end before they arrive).
     pub(super) fn agent_counters(&self, node: NodeId) -> snooplab_proto::agent::Counters {
-        self.state.nodes[node]
+        let mut c = self.state.nodes[node]
             .agent()
             .map(|a| a.counters())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        for (_, state) in self
+            .state
+            .in_transit
+            .iter()
+            .flatten()
+            .filter(|s| s.0 == node)
+        {
+            c.extend(state.counters());
+        }
+        c
     }
 
     pub(super) fn finish(self) -> RunResult {
@@ -113,9 +134,9 @@ impl<O: Observe> Simulation<O> {
             .iter()
             .enumerate()
             .filter_map(|(n, node)| {
-                node.agent().map(|a| AgentResult {
+                node.agent().map(|_| AgentResult {
                     node: net.nodes[n].name.clone(),
-                    counters: a.counters(),
+                    counters: self.agent_counters(n),
                 })
             })
             .collect();

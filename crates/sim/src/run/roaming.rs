@@ -1,6 +1,6 @@
 //! A mobile host that hands off between base stations (paper 002): what it hears in each cell,
-//! what its handoff decisions move (a split connection's state under `Scheme::SplitTransfer`), and
-//! which cell its packets leave by. The loop calls these only for hosts with a roaming table.
+//! what its handoff decisions move (its split connections' relays under `Scheme::SplitTransfer`),
+//! and which cell its packets leave by. The loop calls these only for hosts with a roaming table.
 
 use snooplab_proto::agent::handoff::{Decision, Mobility, Scheme};
 use snooplab_proto::agent::Departure;
@@ -52,8 +52,9 @@ impl<O: Observe> Simulation<O> {
     }
 
     /// What a mobile host's new handoff decisions move between base stations: under
-    /// `Scheme::SplitTransfer` the old base station's connection state, which reaches the new one
-    /// after the time its size takes (`Scheme::state_transfer_time`).
+    /// `Scheme::SplitTransfer` the relays of the host's connections at the old base station (the
+    /// other hosts' stay), which reach the new one together after the time the bytes they hold
+    /// take (`Scheme::state_transfer_time`; `proto/src/agent/split_handover.rs`).
     pub(super) fn after_decisions(&mut self, node: NodeId) {
         let Some(m) = self.state.nodes[node].mobile() else {
             return;
@@ -82,10 +83,11 @@ impl<O: Observe> Simulation<O> {
         let Some(b) = self.state.nodes[old].base_station_mut() else {
             return;
         };
-        let Some(agent) = b.agent.handover().and_then(|h| h.hand_over()) else {
+        let (now, mh) = (self.state.now, self.topo.addrs[node]);
+        let Some(state) = b.agent.handover().and_then(|h| h.hand_over(now, mh)) else {
             return;
         };
-        let delay = Scheme::state_transfer_time(agent.probe().held_bytes);
+        let delay = Scheme::state_transfer_time(state.held_bytes());
         let moved = &mut self.book.state_transfers[node];
         moved.0 += 1;
         moved.1 += as_secs_f64(delay) * 1e3;
@@ -98,7 +100,7 @@ impl<O: Observe> Simulation<O> {
                 self.state.in_transit.len() - 1
             }
         };
-        self.state.in_transit[k] = Some((new, agent));
+        self.state.in_transit[k] = Some((new, state));
         self.state
             .queue
             .push(self.state.now + delay, Event::Install(k));
@@ -139,14 +141,14 @@ impl<O: Observe> Simulation<O> {
         }
     }
 
-    /// A split connection's state handed over at a handoff reaches its new base station.
+    /// A mobile host's split connections handed over at a handoff reach their new base station.
     pub(super) fn install(&mut self, k: usize) {
-        let Some((n, agent)) = self.state.in_transit[k].take() else {
+        let Some((n, moved)) = self.state.in_transit[k].take() else {
             return;
         };
         if let Some(b) = self.state.nodes[n].base_station_mut() {
             if let Some(h) = b.agent.handover() {
-                h.take_over(self.state.now, agent);
+                h.take_over(self.state.now, moved);
             }
         }
         self.kick(n);

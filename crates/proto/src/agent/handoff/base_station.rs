@@ -4,15 +4,17 @@
 //! base station, which keeps the last packets in its circular buffer and lets the agent mirror them
 //! (snoop caches them, section 5) without sending anything to the mobile host. On the mobile host's
 //! `Forward` request it synchronises its buffer with the reported IP ids and sends the rest; it
-//! beacons once per beacon interval.
+//! beacons once per beacon interval. Under `Scheme::SplitTransfer` it knows which mobile hosts'
+//! connection state (a split agent's relays) is here, hands one host's over at its handoff, and
+//! holds that host's packets while its state is on its way here.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use super::messages::Request;
 use super::{Mobility, MobilityPacket, Ring, Scheme, BROADCAST};
 use crate::agent::{
-    agent_counters, Agent, AgentProbe, Counters, Handover, Origin, Port, Priority, QueueReader,
-    Relay, Transmit,
+    agent_counters, Agent, AgentProbe, Counters, HandedOver, Handover, Origin, Port, Priority,
+    QueueReader, Relay, Transmit,
 };
 use crate::time::{Time, SEC};
 
@@ -82,14 +84,17 @@ pub struct HandoffAgent<P> {
     out: VecDeque<Transmit<P>>,
     next_beacon: Option<Time>,
     stats: HandoffStats,
-    /// `Scheme::SplitTransfer`: the agent's state is here (not on its way from another base
-    /// station, nor handed over to one).
-    has_state: bool,
-    /// ... and what arrived for the agent while its state was on its way.
-    held: VecDeque<(Port, P)>,
+    /// `Scheme::SplitTransfer`: the mobile hosts whose connection state is here (not on its way
+    /// from another base station, nor handed over to one).
+    state_here: BTreeSet<u32>,
+    /// ... and what arrived for the connections of the others this base station forwards for
+    /// while their state was on its way: the mobile host, the port, the packet.
+    held: VecDeque<(u32, Port, P)>,
 }
 
-/// Packets a base station holds for an agent whose state is on its way (beyond: dropped).
+/// Packets a base station holds, for all mobile hosts together, while their connection state is
+/// on its way (beyond: dropped, and counted as withheld). One bound for the base station's
+/// memory, however many hosts hand off to it at once.
 const HELD_WHILE_AWAITING: usize = 256;
 
 impl<P: MobilityPacket + 'static> HandoffAgent<P> {
@@ -118,7 +123,8 @@ impl<P: MobilityPacket + 'static> HandoffAgent<P> {
         }
         HandoffAgent {
             next_beacon: cfg.beacon_interval.map(|_| cfg.beacon_phase),
-            has_state: cfg.scheme != Scheme::SplitTransfer || !primary_for.is_empty(),
+            // each mobile host's state starts at its first primary
+            state_here: primary_for.iter().copied().collect(),
             held: VecDeque::new(),
             cfg,
             inner,
@@ -217,16 +223,24 @@ impl<P: MobilityPacket + 'static> HandoffAgent<P> {
         }
     }
 
-    /// Whether the agent's state is on its way here: what arrives for it waits.
-    fn awaiting_state(&self) -> bool {
-        !self.has_state && self.served.values().any(|s| s.role == Role::Primary)
+    /// Whether this base station forwards for `mh` and `mh`'s connection state is not here (on
+    /// its way, under `Scheme::SplitTransfer`): what arrives for its connections waits.
+    fn awaiting_state(&self, mh: u32) -> bool {
+        self.cfg.scheme == Scheme::SplitTransfer
+            && !self.state_here.contains(&mh)
+            && self.is_primary(mh)
     }
 
-    /// Hands `packet` to the agent, or keeps it until the agent's state arrives.
+    /// Hands `packet` to the agent, or keeps it until its mobile host's connection state arrives.
+    /// A packet's mobile host is the address at its wireless end; other packets pass at once.
     fn hand_to_agent(&mut self, now: Time, from: Port, packet: P) {
-        if self.awaiting_state() {
+        let mh = packet.segment().map(|s| match from {
+            Port::Wired => s.dst.addr,
+            Port::Wireless => s.src.addr,
+        });
+        if let Some(mh) = mh.filter(|&mh| self.awaiting_state(mh)) {
             if self.held.len() < HELD_WHILE_AWAITING {
-                self.held.push_back((from, packet));
+                self.held.push_back((mh, from, packet));
             } else {
                 self.stats.withheld += 1;
             }
@@ -360,23 +374,32 @@ impl<P: MobilityPacket + 'static> QueueReader<P> for HandoffAgent<P> {
     }
 }
 
-/// A split connection's state moves to the new primary (`Scheme::SplitTransfer`).
+/// A mobile host's split connections move to its new primary (`Scheme::SplitTransfer`): the
+/// inner agent's relays of that host (`split_handover.rs`), the others' staying.
 impl<P: MobilityPacket + 'static> Handover<P> for HandoffAgent<P> {
-    fn hand_over(&mut self) -> Option<Box<dyn Agent<P>>> {
-        if self.cfg.scheme != Scheme::SplitTransfer || !self.has_state {
+    fn hand_over(&mut self, now: Time, mh: u32) -> Option<HandedOver<P>> {
+        if self.cfg.scheme != Scheme::SplitTransfer || !self.state_here.contains(&mh) {
             return None;
         }
-        self.has_state = false;
-        Some(std::mem::replace(
-            &mut self.inner,
-            Box::new(crate::agent::Router::default()),
-        ))
+        let state = self.inner.handover()?.hand_over(now, mh)?;
+        self.state_here.remove(&mh);
+        Some(state)
     }
 
-    fn take_over(&mut self, now: Time, inner: Box<dyn Agent<P>>) {
-        self.inner = inner;
-        self.has_state = true;
-        while let Some((port, p)) = self.held.pop_front() {
+    fn take_over(&mut self, now: Time, state: HandedOver<P>) {
+        let mh = state.mobile();
+        // (every base station of a split handoff runs a split agent, which takes the relays in:
+        // the simulator refuses any other network, `Network::validate_split_handoffs`)
+        if let Some(h) = self.inner.handover() {
+            h.take_over(now, state);
+        }
+        self.state_here.insert(mh);
+        // the host's packets that waited, in the order they came; the others' wait on
+        let (mine, others) = std::mem::take(&mut self.held)
+            .into_iter()
+            .partition::<VecDeque<_>, _>(|(m, ..)| *m == mh);
+        self.held = others;
+        for (_, port, p) in mine {
             self.inner.on_packet(now, port, p);
         }
     }

@@ -10,6 +10,8 @@ use crate::segment::{Flags, Segment};
 use crate::test_support::{segment, FH, MH};
 use crate::time::{MS, SEC};
 
+mod split;
+
 const BS1: u32 = 0x0a00_0201;
 const BS2: u32 = 0x0a00_0202;
 const HA: u32 = 0x0a00_0003;
