@@ -345,8 +345,8 @@ impl MobileHandoff {
     /// through the new one and the old one's visitor list entry lapses with its Lifetime; here the
     /// new base station's `Register` moves the home agent's tunnel the same way, so after a lost
     /// `Leave` nothing new reaches the old base station either: it keeps only a stale entry for the
-    /// host (as primary, with the ring of the last packets it forwarded, which it sends again if
-    /// the host hands back to it and reports none of their ids).
+    /// host (as primary, with the ring of the last packets it forwarded, which it synchronises and
+    /// sends from, as section 6 says, if the host hands back to it).
     fn request(&mut self, now: Time, bs: u32, msg: Mobility, request: Request) {
         self.out.push_back((bs, msg));
         if !self.hears(bs) {
