@@ -179,6 +179,12 @@ fn a_hard_handoff_loses_the_old_cells_packets_and_caceres_iftode_resends_at_once
     let fast = at(Scheme::FastRetransmit, false);
     // nothing is buffered, and what the old cell still sent never arrived: the sender resends
     assert_eq!(hard.handoffs[0].ring_sent, 0);
+    // the Leave to the old base station goes once (its confirmation would go out in a cell the
+    // host has left); only a Forward not yet confirmed is repeated
+    for r in [&hard, &fast] {
+        let h = &r.handoffs[0];
+        assert!(h.requests_resent < h.handoffs, "{h:?}");
+    }
     assert!(
         hard.flow().sender_retransmitted_segments
             > multicast.flow().sender_retransmitted_segments + 10

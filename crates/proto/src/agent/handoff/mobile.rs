@@ -32,7 +32,8 @@ pub struct MobileConfig {
     /// IP ids reported to a new primary: 3 (section 6).
     pub ids: usize,
     /// A request not confirmed within this time is sent again (our choice: the paper describes no
-    /// confirmation; 100 ms is several times a control message's round trip on a busy cell).
+    /// confirmation; 100 ms is several times a control message's round trip on a busy cell); one to
+    /// a base station the host does not hear goes once (`MobileHandoff::request`).
     pub retry: Time,
     pub scheme: Scheme,
 }
@@ -333,8 +334,24 @@ impl MobileHandoff {
         }
     }
 
+    /// Sends `msg` to `bs` and, where `bs` can answer, waits for its confirmation, sending it again
+    /// every `retry` until it comes.
+    ///
+    /// A request to a base station the mobile host does not hear goes once and is not waited for
+    /// (our reading, "unheard requests go once"): after a hard handoff that is the `Leave` to the
+    /// old base station, whose `Confirm` goes out in a cell the host has left (`hears`), so waiting
+    /// for it would repeat the `Leave` every `retry` until the next handoff. Plain Mobile IP (RFC
+    /// 5944 section 3) sends the previous foreign agent nothing at all: the mobile node registers
+    /// through the new one and the old one's visitor list entry lapses with its Lifetime; here the
+    /// new base station's `Register` moves the home agent's tunnel the same way, so after a lost
+    /// `Leave` nothing new reaches the old base station either: it keeps only a stale entry for the
+    /// host (as primary, with the ring of the last packets it forwarded, which it synchronises and
+    /// sends from, as section 6 says, if the host hands back to it).
     fn request(&mut self, now: Time, bs: u32, msg: Mobility, request: Request) {
         self.out.push_back((bs, msg));
+        if !self.hears(bs) {
+            return;
+        }
         self.pending.push(Pending {
             bs,
             msg,

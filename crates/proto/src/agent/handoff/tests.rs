@@ -10,6 +10,7 @@ use crate::segment::{Flags, Segment};
 use crate::test_support::{segment, FH, MH};
 use crate::time::{MS, SEC};
 
+mod hard;
 mod split;
 
 const BS1: u32 = 0x0a00_0201;
