@@ -275,8 +275,6 @@ impl Driver for TunDriver<'_> {
         // leave on time costs the hosts nothing)
         let released = self.now();
         self.lateness.record(now, released);
-        // what the host sent before this write is no answer to it: read at its own time
-        self.read_device(i, false);
         let c = &mut self.counters;
         let t = &mut self.traffic[i];
         match self.devices[i].1.send(&packet.wire_bytes()) {
