@@ -236,6 +236,9 @@ impl Driver for TunDriver<'_> {
     const EXTERNAL: bool = true;
 
     fn next<E>(&mut self, queue: &mut EventQueue<E>) -> Step<E> {
+        // the engine took the last event's answers, or wanted none (`Driver::answer`): what the
+        // hosts sent since is read at its own time
+        self.written.fill(false);
         loop {
             // a run of events all due by the last reading is served at one reading of the clock
             let due = queue.next_time().is_some_and(|t| t <= self.last_now);
