@@ -7,11 +7,14 @@
 //! [`Lateness`]), and packets the hosts wrote into their devices at the time they were read, once
 //! nothing is due. Between the two it sleeps in one `ppoll` over every device until the next
 //! event's time, or at most [`IDLE_WAKE`] (to look at the stop conditions). A packet the network
-//! delivers to a host is written into its device at once, and what the host's kernel sent in
-//! that same write's call (an immediate ACK: the kernel takes a TUN write in the writer's
-//! context, `drivers/net/tun.c`, `tun_get_user`) is read right after the event and handed to the
-//! engine as the host's answer, at the event's time ([`Driver::answer`]). What the host had sent
-//! before the write is read first and enters as any packet, so a host's packets keep their order.
+//! delivers to a host is written into its device at once; when it came off a cell whose next
+//! pick waits for it, what the host's kernel sent in that same write's call (an immediate ACK:
+//! the kernel takes a TUN write in the writer's context, `drivers/net/tun.c`, `tun_get_user`) is
+//! read right after the event and handed to the engine as the host's answer, at the event's time
+//! ([`Driver::answer`]). What the host had sent before the write comes with it, in the order
+//! sent: sent before the answer, it enters no later than the answer does. There is no read before
+//! the write: one more syscall per packet, mostly finding the device empty (docs/live.md,
+//! "Against de373cc, third step").
 
 use std::collections::VecDeque;
 use std::os::fd::RawFd;
@@ -236,6 +239,9 @@ impl Driver for TunDriver<'_> {
     const EXTERNAL: bool = true;
 
     fn next<E>(&mut self, queue: &mut EventQueue<E>) -> Step<E> {
+        // the engine took the last event's answers, or wanted none (`Driver::answer`): what the
+        // hosts sent since is read at its own time
+        self.written.fill(false);
         loop {
             // a run of events all due by the last reading is served at one reading of the clock
             let due = queue.next_time().is_some_and(|t| t <= self.last_now);
@@ -275,8 +281,6 @@ impl Driver for TunDriver<'_> {
         // leave on time costs the hosts nothing)
         let released = self.now();
         self.lateness.record(now, released);
-        // what the host sent before this write is no answer to it: read at its own time
-        self.read_device(i, false);
         let c = &mut self.counters;
         let t = &mut self.traffic[i];
         match self.devices[i].1.send(&packet.wire_bytes()) {

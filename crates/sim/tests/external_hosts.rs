@@ -103,6 +103,11 @@ struct FakeHosts {
     /// Packets that reached a host with a bad checksum (its kernel would drop them).
     corrupted_at_mh: u32,
     delivered: u32,
+    /// The hosts the last event delivered to, and how often the engine then asked for their
+    /// answers: after deliveries to `fh` alone (off a wire) and after any to `mh` (off a cell).
+    sent_to: Vec<NodeId>,
+    asked_after_wire: u32,
+    asked_after_cell: u32,
 }
 
 impl FakeHosts {
@@ -157,6 +162,7 @@ impl Driver for FakeHosts {
     const EXTERNAL: bool = true;
 
     fn next<E>(&mut self, queue: &mut EventQueue<E>) -> Step<E> {
+        self.sent_to.clear();
         match self.script.due(queue.next_time()) {
             Some((t, sent)) => {
                 self.inbox.extend(sent.into_iter().map(|(n, p)| (t, n, p)));
@@ -172,6 +178,7 @@ impl Driver for FakeHosts {
 
     fn send(&mut self, node: NodeId, now: Time, packet: &SimPacket) {
         self.delivered += 1;
+        self.sent_to.push(node);
         let Some((seg, payload)) = parse_intact(packet) else {
             // the network hands out whole packets: this one's checksum is broken
             assert!(wire::parse(&packet.wire_bytes()).is_ok(), "a whole packet");
@@ -183,6 +190,15 @@ impl Driver for FakeHosts {
         } else if node == self.fh.0 {
             self.fh_gets(now, &seg);
         }
+    }
+
+    fn answer(&mut self) -> Option<(NodeId, SimPacket)> {
+        if self.sent_to.contains(&self.mh.0) {
+            self.asked_after_cell += 1;
+        } else if !self.sent_to.is_empty() {
+            self.asked_after_wire += 1;
+        }
+        None // these hosts answer later, through `recv`
     }
 
     fn flows_finished(&mut self) -> bool {
@@ -220,6 +236,9 @@ fn outside_hosts_exchange_real_packets_through_snoop_bit_for_bit() {
         rx: FakeReceiver::new(),
         corrupted_at_mh: 0,
         delivered: 0,
+        sent_to: Vec::new(),
+        asked_after_wire: 0,
+        asked_after_cell: 0,
     };
     let syn = hosts.packet(hosts.fh.1, hosts.mh.1, Seq(100), Seq(0), Flags::SYN, &[]);
     hosts.at(MS, fh, syn);
@@ -240,6 +259,10 @@ fn outside_hosts_exchange_real_packets_through_snoop_bit_for_bit() {
     );
     assert_eq!(r.cells[0].frames_corrupted_down, 1);
     assert!(r.events > 0);
+    // a cell's next pick waits for the host a frame reached; nothing waits on a wire, so what a
+    // host sends after a wired delivery is read at its time (`take_answers`)
+    assert!(hosts.asked_after_cell > 0, "answers asked off the cell");
+    assert_eq!(hosts.asked_after_wire, 0, "answers asked off the wire");
 }
 
 #[test]

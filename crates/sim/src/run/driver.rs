@@ -58,8 +58,9 @@ pub trait Driver {
     /// After the [`Driver::send`]s of one event: the next packet an outside host sent at once in
     /// answer to them, and its node. It enters at the event's time, before a cell whose frame
     /// the host got picks its next frame (`outside_hosts.rs`, `take_answers`), as a modelled
-    /// host's answer does. None by default: a driver whose hosts answer later hands their packets
-    /// out through [`Driver::recv`].
+    /// host's answer does. Asked only after an event whose cell waits for it; after any other
+    /// event what the hosts sent is theirs to hand out through [`Driver::recv`] at its time. None
+    /// by default: a driver whose hosts answer later hands their packets out there.
     fn answer(&mut self) -> Option<(NodeId, SimPacket)> {
         None
     }

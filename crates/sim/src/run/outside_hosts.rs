@@ -82,7 +82,15 @@ impl<O: Observe> Simulation<O> {
     /// default), so the two clocks order the answer and the pick the same way. An answer that
     /// comes later (a delayed ACK's timer) is read as any packet, at its time, and waits for the
     /// pick after it, as a modelled host's delayed ACK does.
+    ///
+    /// Only a cell's pick is held for them: on a wire nothing is picked at the event's time, so
+    /// what a host sent there enters when read, as any packet of its, a few microseconds on
+    /// (the driver forgets the writes once the loop moves on, `Driver::answer`), and the read
+    /// each write would cost (the one that finds the device empty) is spared.
     pub(super) fn take_answers<D: Driver>(&mut self, driver: &mut D) {
+        let Some(c) = self.state.air_hold else {
+            return; // no cell waits: nothing can go between the host's packets and the wire
+        };
         while let Some((n, packet)) = driver.answer() {
             let Some(x) = self.state.nodes.get_mut(n).and_then(SimNode::external_mut) else {
                 continue;
@@ -90,9 +98,7 @@ impl<O: Observe> Simulation<O> {
             x.sent(packet);
             self.kick(n);
         }
-        if let Some(c) = self.state.air_hold {
-            self.next_turn(c);
-        }
+        self.next_turn(c);
     }
 
     /// Hands every outside host what the network delivered to it.
