@@ -35,7 +35,8 @@ pub use nack::{NackAgent, NackConfig};
 pub use roles::{Handover, Mirror, QueueReader, Relay};
 pub use router::Router;
 pub use snoop::{BuildPacket, SnoopAgent, SnoopConfig};
-pub use split::{HandedOver, SplitAgent, SplitConfig};
+pub use split::{SplitAgent, SplitConfig};
+pub use split_handover::HandedOver;
 
 use crate::segment::{Endpoint, Segment};
 use crate::tcp::{TcpStats, TxKind};

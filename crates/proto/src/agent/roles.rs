@@ -3,7 +3,7 @@
 //! `handover`), which returns `None` by default: a host asks only for the role it serves, and an
 //! agent that takes none implements none.
 
-use super::split::HandedOver;
+use super::split_handover::HandedOver;
 use super::{Departure, RelayReport};
 use crate::time::Time;
 

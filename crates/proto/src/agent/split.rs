@@ -28,7 +28,6 @@ use super::snoop::BuildPacket;
 pub use super::split_config::{
     direction_bound, store_bound, SplitConfig, DEFAULT_RELAY_MEMORY, IDLE_LIMIT,
 };
-pub use super::split_handover::HandedOver;
 use super::split_relay::{reset, SplitRelay, TIME_WAIT};
 use super::split_remembered::Remembered;
 use super::{
