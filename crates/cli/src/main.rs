@@ -23,7 +23,6 @@ mod plot;
 mod plot_cmd;
 mod progress;
 mod render;
-mod report;
 mod reproduce;
 mod result_text;
 mod run_cmd;

@@ -3,6 +3,7 @@
 //! hands each paper's study to `study.rs`, which runs it and renders its document as text, JSON,
 //! files and a section of the HTML report (`crate::render`).
 
+mod report;
 pub mod study;
 
 use std::path::Path;
@@ -106,7 +107,7 @@ pub fn reproduce(a: ReproduceArgs) -> Result<(), String> {
         done.push(r);
     }
     if let Some(dir) = &a.report {
-        crate::report::write_page(dir, &done)?;
+        report::write_page(dir, &done)?;
         eprintln!("wrote {}", dir.join("index.html").display());
     }
     if !a.json {

@@ -1,6 +1,7 @@
 //! A paper (`snooplab_papers::study`) planned, run on the cores with a progress line, and its
 //! outcome shown through the renderers every paper shares (`crate::render`); the verdict line over
-//! every paper's claims (the terminal's and the HTML report's, `crate::report; its HTML pieces in `crate::html_parts``).
+//! every paper's claims (the terminal's, and the HTML report's: `report.rs` beside this file, its
+//! HTML pieces in `html_parts.rs`).
 
 use std::path::Path;
 

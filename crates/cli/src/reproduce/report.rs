@@ -7,9 +7,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+use super::study::{verdict_line, Studied};
 use crate::files::{create_dir, write_file};
 use crate::html_parts::esc;
-use crate::reproduce::study::{verdict_line, Studied};
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}\
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #bbb;padding:4px 8px;\
