@@ -92,7 +92,8 @@ impl SelectiveState {
     /// Linux marks losses otherwise: by RACK (RFC 8985, `tcp_rack_mark_lost()`,
     /// net/ipv4/tcp_recovery.c) by default, and with RACK off by `tcp_mark_head_lost()`, which
     /// counts SACKed segments from the head against `tp->reordering` (FACK, which counted from
-    /// the highest SACKed segment, was removed in 4.15). Neither is modelled here.
+    /// the highest SACKed segment, was removed in 4.15). RACK is `rack.rs`, and a RACK sender
+    /// asks no IsLost (`Tcp::is_lost_thresh`); `tcp_mark_head_lost()` is not modelled.
     pub(in crate::tcp) fn is_lost(&self, seq: Seq, mss: u32, dup_thresh: u32) -> bool {
         self.loss_test(mss, Some(dup_thresh)).is_lost(seq)
     }
