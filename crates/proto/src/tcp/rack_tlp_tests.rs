@@ -230,6 +230,26 @@ fn in_recovery_three_sacked_above_a_hole_do_not_mark_it_before_rack() {
     );
 }
 
+/// SetPipe for a RACK sender counts a resent segment once, as Linux's
+/// `tcp_packets_in_flight()` does (`TCPCB_LOST` stays on it, `TCPCB_SACKED_RETRANS` is added):
+/// not twice as a segment in flight and a retransmission.
+#[test]
+fn a_resent_segment_counts_once_in_the_pipe() {
+    let (mut s, base) = sender(10);
+    let t = sent_at(&s, base, 3) + 2 * MS;
+    s.on_segment(t, &ack(&s, base, 0, &[(1, 4)]));
+    let sent_now = sent(&mut s, base);
+    assert_eq!(sent_now.first(), Some(&0), "0 resent: {sent_now:?}");
+    let mss = s.maxseg();
+    let outstanding = s.snd_max().since(base) / mss;
+    let pipe = s.sel.set_pipe(s.snd_una(), mss, s.is_lost_thresh());
+    assert_eq!(
+        pipe,
+        (outstanding - 3) * mss,
+        "three SACKed, 0 counted once"
+    );
+}
+
 /// The reordering timer (`tcp_rack_reo_timeout()`): the hole RACK waited on is marked lost
 /// when it fires, TCP_TIMEOUT_MIN later than RACK.rtt + reo_wnd, recovery starts and the
 /// segment is resent.

@@ -162,7 +162,15 @@ impl SelectiveState {
 
     /// SetPipe() (RFC 6675 section 4): over the outstanding octets not SACKed, one for each not
     /// lost (IsLost false) and one more for each at or below HighRxt (retransmitted). By segment.
+    ///
+    /// A RACK sender (no `dup_thresh`) resends only segments marked lost, and Linux keeps
+    /// `TCPCB_LOST` on a resent segment (`tcp_retransmit_skb()` adds `TCPCB_SACKED_RETRANS`):
+    /// `tcp_packets_in_flight()` = packets_out - (sacked_out + lost_out) + retrans_out counts it
+    /// once, so a resent segment (below HighRxt) counts as lost here, then as retransmitted.
     pub(in crate::tcp) fn set_pipe(&self, una: Seq, mss: u32, dup_thresh: Option<u32>) -> u32 {
+        if dup_thresh.is_none() {
+            return self.rack_pipe(una);
+        }
         let loss = self.loss_test(mss, dup_thresh);
         // a segment marked by RACK is looked for only when some is (most ACKs have none)
         let any_marked = self.log.iter().any(|s| s.lost);
@@ -176,6 +184,31 @@ impl SelectiveState {
                 let in_flight = if loss.is_lost(start) { 0 } else { len };
                 let retransmitted = if start.lt(self.high_rxt) { len } else { 0 };
                 in_flight + retransmitted
+            })
+            .sum()
+    }
+
+    /// SetPipe for a RACK sender ([`SelectiveState::set_pipe`]): a segment not SACKed counts
+    /// once unless marked lost or resent (`TCPCB_LOST` kept), and once more if resent (below
+    /// HighRxt, `TCPCB_SACKED_RETRANS`).
+    fn rack_pipe(&self, una: Seq) -> u32 {
+        let lost_below = self.rfc6675.lost_below;
+        self.log
+            .iter()
+            .filter_map(|s| {
+                let (start, end) = (s.seq.max(una), s.end());
+                (end.gt(start) && !self.holds(start, end)).then_some((s, start, end))
+            })
+            .map(|(s, start, end)| {
+                let len = end.since(start);
+                let retransmitted = start.lt(self.high_rxt);
+                let marked = s.lost || lost_below.is_some_and(|l| start.lt(l));
+                let in_flight = if marked || (retransmitted && s.rexmits > 0) {
+                    0
+                } else {
+                    len
+                };
+                in_flight + if retransmitted { len } else { 0 }
             })
             .sum()
     }
