@@ -176,7 +176,7 @@ impl Tcp {
         self.frto.new_data_at = Some(now);
         let mut pipe = self
             .sel
-            .set_pipe(self.snd_una, self.maxseg, self.cur_thresh);
+            .set_pipe(self.snd_una, self.maxseg, self.is_lost_thresh());
         while self.cc.cwnd().saturating_sub(pipe) >= self.maxseg {
             let len = self.new_data_room();
             if len == 0 {

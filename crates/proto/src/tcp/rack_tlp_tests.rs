@@ -167,6 +167,89 @@ fn reo_wnd_is_a_quarter_min_rtt_in_open_state_and_zero_at_dupthresh() {
     assert_eq!(sent(&mut s, base), vec![0]);
 }
 
+/// [`sender`] whose ten segments are ACKed at once: a burst of `n` or more new segments
+/// leaves at one instant; reordering was seen (`tp->reord_seen`, e.g. after snoop filled a
+/// hole the sender never resent), so reo_wnd is min_rtt / 4 whatever is SACKed. Returns it
+/// and the burst's first segment.
+fn burst_with_reordering_seen(n: u32) -> (Tcp, Seq) {
+    let (mut s, first) = sender(10);
+    let t0 = sent_at(&s, first, 9) + MS;
+    s.on_segment(t0, &ack(&s, first, 10, &[]));
+    let base = first + 10 * s.maxseg();
+    assert!(sent(&mut s, base).len() as u32 >= n);
+    for k in 1..n {
+        assert_eq!(sent_at(&s, base, k), t0);
+    }
+    s.sel.rack.reord = true;
+    (s, base)
+}
+
+/// A RACK sender starts recovery only on RACK's mark (Linux's `tcp_time_to_recover()` asks
+/// `tp->lost_out`, and counts duplicates only `if (!tcp_is_rack(sk) && ...)`): three duplicate
+/// ACKs SACKing segments sent with the hole do not resend it within RACK.rtt + reo_wnd; the
+/// reordering timer does.
+#[test]
+fn with_reordering_seen_three_dupacks_wait_for_racks_window() {
+    let (mut s, base) = burst_with_reordering_seen(4);
+    let t = sent_at(&s, base, 0) + 2 * MS;
+    for k in 2..=4 {
+        s.on_segment(t, &ack(&s, base, 0, &[(1, k)]));
+    }
+    assert!(s.rack_reo_wnd() > 0);
+    assert!(sent(&mut s, base).is_empty(), "0 waits for RACK's window");
+    assert_eq!(s.stats().fast_retransmits, 0);
+    let Some((at, EarlyTimer::Reo)) = s.sel.early_timer else {
+        panic!("no reordering timer: {:?}", s.sel.early_timer);
+    };
+    assert!(at >= sent_at(&s, base, 0) + s.sel.rack.rtt + s.rack_reo_wnd());
+    s.on_timeout(at);
+    assert_eq!(sent(&mut s, base), vec![0]);
+    assert_eq!(s.stats().fast_retransmits, 1);
+}
+
+/// In recovery a RACK sender resends only what RACK marked (Linux calls
+/// `tcp_update_scoreboard()`, the SACK count against `tp->reordering`, only
+/// `if (!tcp_is_rack(sk) && do_lost)`): a second hole with three segments SACKed above it,
+/// all sent with it, is not RFC 6675's IsLost for NextSeg while RACK's window is open.
+#[test]
+fn in_recovery_three_sacked_above_a_hole_do_not_mark_it_before_rack() {
+    let (mut s, base) = burst_with_reordering_seen(8);
+    let t = sent_at(&s, base, 0) + 2 * MS;
+    s.on_segment(t, &ack(&s, base, 0, &[(1, 2)]));
+    let Some((at, EarlyTimer::Reo)) = s.sel.early_timer else {
+        panic!("no reordering timer: {:?}", s.sel.early_timer);
+    };
+    s.on_timeout(at);
+    assert_eq!(sent(&mut s, base), vec![0], "recovery: 0 resent");
+    // 2, 3 and 4 missing, 5-7 SACKed: the same instant, so RACK still waits
+    s.on_segment(at, &ack(&s, base, 0, &[(5, 8), (1, 2)]));
+    let resent = sent(&mut s, base);
+    assert!(
+        resent.iter().all(|&i| !(2..=4).contains(&i)),
+        "2-4 wait for RACK's window: {resent:?}"
+    );
+}
+
+/// SetPipe for a RACK sender counts a resent segment once, as Linux's
+/// `tcp_packets_in_flight()` does (`TCPCB_LOST` stays on it, `TCPCB_SACKED_RETRANS` is added):
+/// not twice as a segment in flight and a retransmission.
+#[test]
+fn a_resent_segment_counts_once_in_the_pipe() {
+    let (mut s, base) = sender(10);
+    let t = sent_at(&s, base, 3) + 2 * MS;
+    s.on_segment(t, &ack(&s, base, 0, &[(1, 4)]));
+    let sent_now = sent(&mut s, base);
+    assert_eq!(sent_now.first(), Some(&0), "0 resent: {sent_now:?}");
+    let mss = s.maxseg();
+    let outstanding = s.snd_max().since(base) / mss;
+    let pipe = s.sel.set_pipe(s.snd_una(), mss, s.is_lost_thresh());
+    assert_eq!(
+        pipe,
+        (outstanding - 3) * mss,
+        "three SACKed, 0 counted once"
+    );
+}
+
 /// The reordering timer (`tcp_rack_reo_timeout()`): the hole RACK waited on is marked lost
 /// when it fires, TCP_TIMEOUT_MIN later than RACK.rtt + reo_wnd, recovery starts and the
 /// segment is resent.

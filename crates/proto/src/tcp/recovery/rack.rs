@@ -3,7 +3,9 @@
 //! segment is lost once a segment sent after it was delivered and more than RACK.rtt + reo_wnd
 //! has passed since it was sent. Its marks feed NextSeg's rule (1) (`scoreboard.rs`), so a lost
 //! retransmission is resent without waiting for the retransmission timer; a mark in the open
-//! state starts RFC 6675 recovery (Linux's `tcp_time_to_recover()` on `lost_out`).
+//! state starts RFC 6675 recovery (Linux's `tcp_time_to_recover()` on `lost_out`). They are the
+//! only marks besides a timeout's: no DupThresh count of duplicates and no IsLost for a RACK
+//! sender (`Tcp::is_lost_thresh`, Linux since 4.18), so reordering seen keeps the window open.
 //!
 //! Readings, where the RFC leaves a detail open or the model departs from Linux:
 //! - The transmit time of a segment is its send-log entry's `last_tx` (the skb timestamp, set

@@ -46,6 +46,17 @@ impl Tcp {
         self.cur_thresh
     }
 
+    /// IsLost's DupThresh, `None` for a RACK sender: Linux since 4.18 ("tcp: disable RFC6675
+    /// loss detection") marks a RACK sender's segments lost only by RACK (or a timeout):
+    /// `tcp_fastretrans_alert()` calls `tcp_update_scoreboard()`, the SACK count against
+    /// `tp->reordering`, only `if (!tcp_is_rack(sk) && do_lost)` (net/ipv4/tcp_input.c). So
+    /// SACKed data above a hole marks it lost only through RACK's reordering window: with
+    /// reordering seen (e.g. snoop's local repair filling a hole the sender never resent) that
+    /// window is min_rtt / 4, and three SACKed segments do not shorten it.
+    pub(in crate::tcp) fn is_lost_thresh(&self) -> Option<u32> {
+        (!self.rack_tlp_on()).then(|| self.dup_thresh())
+    }
+
     /// A counted duplicate ACK (the scoreboard already updated): in recovery, PRR and NextSeg
     /// act on it; after a timeout it may free room in the pipe; else it may start recovery.
     /// Returns true when the segment is consumed.
@@ -63,11 +74,17 @@ impl Tcp {
                 true
             }
             Phase::Open => {
-                let lost = self
-                    .sel
-                    .is_lost(self.snd_una, self.maxseg, self.dup_thresh())
-                    || self.rack_has_lost();
-                if self.dupacks >= self.dup_thresh() || lost {
+                // Linux's `tcp_time_to_recover()`: a RACK sender recovers only once a loss is
+                // marked (`tp->lost_out`), never by counting duplicates
+                // (`!tcp_is_rack(sk) && tcp_dupack_heuristics(tp) > tp->reordering`)
+                let start = match self.is_lost_thresh() {
+                    None => self.rack_has_lost(),
+                    Some(thresh) => {
+                        self.dupacks >= thresh
+                            || self.sel.is_lost(self.snd_una, self.maxseg, thresh)
+                    }
+                };
+                if start {
                     self.rfc6675_enter(now);
                     true
                 } else {
@@ -177,7 +194,7 @@ impl Tcp {
     fn rfc6675_recovery_ack(&mut self, now: Time) {
         let pipe = self
             .sel
-            .set_pipe(self.snd_una, self.maxseg, self.dup_thresh());
+            .set_pipe(self.snd_una, self.maxseg, self.is_lost_thresh());
         let ssthresh = self.cc.ssthresh();
         let rfc = &mut self.sel.rfc6675;
         rfc.pipe = pipe;
@@ -191,7 +208,7 @@ impl Tcp {
     pub(super) fn rfc6675_resend_lost(&mut self, now: Time) {
         self.sel.rfc6675.pipe = self
             .sel
-            .set_pipe(self.snd_una, self.maxseg, self.dup_thresh());
+            .set_pipe(self.snd_una, self.maxseg, self.is_lost_thresh());
         self.rfc6675_send(now);
     }
 
@@ -199,7 +216,7 @@ impl Tcp {
     fn rfc6675_loss_ack(&mut self, now: Time) {
         self.sel.rfc6675.pipe = self
             .sel
-            .set_pipe(self.snd_una, self.maxseg, self.dup_thresh());
+            .set_pipe(self.snd_una, self.maxseg, self.is_lost_thresh());
         self.rfc6675_send(now);
     }
 
@@ -227,7 +244,7 @@ impl Tcp {
         self.snd_nxt = self.snd_max;
         self.sel.rfc6675.pipe = self
             .sel
-            .set_pipe(self.snd_una, self.maxseg, self.dup_thresh());
+            .set_pipe(self.snd_una, self.maxseg, self.is_lost_thresh());
     }
 
     /// Step (C): while cwnd - pipe >= 1 SMSS, send what NextSeg gives, moving HighRxt (C.2)
@@ -249,7 +266,7 @@ impl Tcp {
                 una: self.snd_una,
                 high_data: self.snd_max,
                 mss: self.maxseg,
-                dup_thresh: self.dup_thresh(),
+                dup_thresh: self.is_lost_thresh(),
                 new_data: self.new_data_room(),
                 unmarked_holes,
             };

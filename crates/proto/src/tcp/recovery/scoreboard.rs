@@ -66,7 +66,8 @@ pub(in crate::tcp) struct NextSegInput {
     /// HighData + 1: `snd_max`, where new data starts.
     pub(in crate::tcp) high_data: Seq,
     pub(in crate::tcp) mss: u32,
-    pub(in crate::tcp) dup_thresh: u32,
+    /// IsLost's DupThresh; `None` for a RACK sender ([`Tcp::is_lost_thresh`]).
+    pub(in crate::tcp) dup_thresh: Option<u32>,
     /// The bytes of new data rule (2) may send now: 0 if none.
     pub(in crate::tcp) new_data: u32,
     /// Rules (3) and (4) may send: they belong to the loss recovery of section 5, not to the
@@ -91,18 +92,20 @@ impl SelectiveState {
     /// Linux marks losses otherwise: by RACK (RFC 8985, `tcp_rack_mark_lost()`,
     /// net/ipv4/tcp_recovery.c) by default, and with RACK off by `tcp_mark_head_lost()`, which
     /// counts SACKed segments from the head against `tp->reordering` (FACK, which counted from
-    /// the highest SACKed segment, was removed in 4.15). Neither is modelled here.
+    /// the highest SACKed segment, was removed in 4.15). RACK is `rack.rs`, and a RACK sender
+    /// asks no IsLost (`Tcp::is_lost_thresh`); `tcp_mark_head_lost()` is not modelled.
     pub(in crate::tcp) fn is_lost(&self, seq: Seq, mss: u32, dup_thresh: u32) -> bool {
-        self.loss_test(mss, dup_thresh).is_lost(seq)
+        self.loss_test(mss, Some(dup_thresh)).is_lost(seq)
     }
 
     /// IsLost's counts taken once, for the many octets SetPipe and NextSeg ask about on one
     /// ACK (each asking recounted the whole log: a walk per hole, so the square of the window
-    /// per ACK; docs/speed.md, issue 50).
-    fn loss_test(&self, mss: u32, dup_thresh: u32) -> LossTest<'_> {
+    /// per ACK; docs/speed.md, issue 50). With no DupThresh (a RACK sender) only the timeout's
+    /// mark counts.
+    fn loss_test(&self, mss: u32, dup_thresh: Option<u32>) -> LossTest<'_> {
         LossTest {
             st: self,
-            kth_covered: self.kth_highest_covered(dup_thresh as usize),
+            kth_covered: dup_thresh.and_then(|k| self.kth_highest_covered(k as usize)),
             mss,
             dup_thresh,
         }
@@ -159,7 +162,15 @@ impl SelectiveState {
 
     /// SetPipe() (RFC 6675 section 4): over the outstanding octets not SACKed, one for each not
     /// lost (IsLost false) and one more for each at or below HighRxt (retransmitted). By segment.
-    pub(in crate::tcp) fn set_pipe(&self, una: Seq, mss: u32, dup_thresh: u32) -> u32 {
+    ///
+    /// A RACK sender (no `dup_thresh`) resends only segments marked lost, and Linux keeps
+    /// `TCPCB_LOST` on a resent segment (`tcp_retransmit_skb()` adds `TCPCB_SACKED_RETRANS`):
+    /// `tcp_packets_in_flight()` = packets_out - (sacked_out + lost_out) + retrans_out counts it
+    /// once, so a resent segment (below HighRxt) counts as lost here, then as retransmitted.
+    pub(in crate::tcp) fn set_pipe(&self, una: Seq, mss: u32, dup_thresh: Option<u32>) -> u32 {
+        if dup_thresh.is_none() {
+            return self.rack_pipe(una);
+        }
         let loss = self.loss_test(mss, dup_thresh);
         // a segment marked by RACK is looked for only when some is (most ACKs have none)
         let any_marked = self.log.iter().any(|s| s.lost);
@@ -173,6 +184,31 @@ impl SelectiveState {
                 let in_flight = if loss.is_lost(start) { 0 } else { len };
                 let retransmitted = if start.lt(self.high_rxt) { len } else { 0 };
                 in_flight + retransmitted
+            })
+            .sum()
+    }
+
+    /// SetPipe for a RACK sender ([`SelectiveState::set_pipe`]): a segment not SACKed counts
+    /// once unless marked lost or resent (`TCPCB_LOST` kept), and once more if resent (below
+    /// HighRxt, `TCPCB_SACKED_RETRANS`).
+    fn rack_pipe(&self, una: Seq) -> u32 {
+        let lost_below = self.rfc6675.lost_below;
+        self.log
+            .iter()
+            .filter_map(|s| {
+                let (start, end) = (s.seq.max(una), s.end());
+                (end.gt(start) && !self.holds(start, end)).then_some((s, start, end))
+            })
+            .map(|(s, start, end)| {
+                let len = end.since(start);
+                let retransmitted = start.lt(self.high_rxt);
+                let marked = s.lost || lost_below.is_some_and(|l| start.lt(l));
+                let in_flight = if marked || (retransmitted && s.rexmits > 0) {
+                    0
+                } else {
+                    len
+                };
+                in_flight + if retransmitted { len } else { 0 }
             })
             .sum()
     }
@@ -237,7 +273,8 @@ struct LossTest<'a> {
     /// when fewer are held (or DupThresh is 0).
     kth_covered: Option<Seq>,
     mss: u32,
-    dup_thresh: u32,
+    /// `None`: SACKed data marks nothing lost (a RACK sender).
+    dup_thresh: Option<u32>,
 }
 
 impl LossTest<'_> {
@@ -247,8 +284,11 @@ impl LossTest<'_> {
         if st.rfc6675.lost_below.is_some_and(|l| seq.lt(l)) {
             return true;
         }
+        let Some(dup_thresh) = self.dup_thresh else {
+            return false;
+        };
         // "DupThresh discontiguous SACKed sequences" above `seq`
-        if self.dup_thresh == 0 || self.kth_covered.is_some_and(|k| k.gt(seq)) {
+        if dup_thresh == 0 || self.kth_covered.is_some_and(|k| k.gt(seq)) {
             return true;
         }
         let bytes: u64 = st
@@ -258,7 +298,7 @@ impl LossTest<'_> {
             .filter(|&&(_, e)| e.gt(seq))
             .map(|&(a, e)| u64::from(e.since(a.max(seq))))
             .sum();
-        bytes > u64::from(self.dup_thresh.saturating_sub(1) * self.mss)
+        bytes > u64::from(dup_thresh.saturating_sub(1) * self.mss)
     }
 }
 
@@ -347,7 +387,7 @@ mod tests {
                     .insert(Seq(base.wrapping_add(a)), Seq(base.wrapping_add(b)));
             }
             for dup_thresh in 0..12 {
-                let test = st.loss_test(MSS, dup_thresh);
+                let test = st.loss_test(MSS, Some(dup_thresh));
                 for off in (0..at).step_by(97) {
                     let seq = Seq(base.wrapping_add(off));
                     assert_eq!(
