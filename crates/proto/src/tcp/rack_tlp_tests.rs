@@ -514,5 +514,9 @@ fn the_reordering_timer_an_ack_arms_is_not_replaced_by_the_probe() {
         panic!("no reordering timer: {:?}", s.sel.early_timer);
     };
     s.on_timeout(at);
-    assert_eq!(sent(&mut s, base).first(), Some(&h), "{h} resent by the timer");
+    assert_eq!(
+        sent(&mut s, base).first(),
+        Some(&h),
+        "{h} resent by the timer"
+    );
 }
