@@ -89,12 +89,11 @@ impl Tcp {
         if let Some(phase) = undo_phase {
             self.try_undo(seg, phase, partial); // undo.rs: Linux's Eifel undo
         }
-        if self.rack_tlp_on() {
-            // `tcp_set_xmit_timer()`: data was ACKed, so unless RACK armed its timer the
-            // probe (or else the RTO) is set again
-            if !reo_armed {
-                self.sel.early_timer = None;
-            }
+        if self.rack_tlp_on() && !reo_armed {
+            // `tcp_set_xmit_timer()`: data was ACKed, so the probe (or else the RTO) is set
+            // again, unless RACK armed its timer: `tcp_identify_packet_loss()` then clears
+            // `FLAG_SET_XMIT_TIMER` and the reordering timer stays (net/ipv4/tcp_input.c)
+            self.sel.early_timer = None;
             self.tlp_schedule(now);
         }
         if seg.eln && self.eln_rule() == Some(ElnRule::MarkedAcks) {

@@ -463,3 +463,60 @@ fn a_sack_for_a_resent_segment_advances_rack_whatever_its_echo() {
     s.on_segment(SEC + 50 * MS, &stamped(&s, base, 0, &[(1, 8)], original));
     assert_eq!(s.sel.rack.xmit_ts, Some(SEC), "RACK at 1's resend");
 }
+
+/// An ACK for segment index `ack` SACKing `[from, to)`, whose window ends at `snd_max`: it
+/// lets no new segment out.
+fn ack_no_room(s: &Tcp, base: Seq, ack_at: u32, blocks: &[(u32, u32)]) -> Segment {
+    let mut a = ack(s, base, ack_at, blocks);
+    a.window = s.snd_max().since(a.ack) as u16;
+    a
+}
+
+/// An ACK that moves `snd_una` and SACKs a later segment leaves RACK.rtt the RTT of the
+/// segment it cumulatively ACKed: Linux's `tcp_ack()` runs `tcp_sacktag_write_queue()` before
+/// `tcp_clean_rtx_queue()`, each calling `tcp_rack_advance()`, which sets `rack.rtt_us` every
+/// time. The hole between them, sent after the cumulatively ACKed segment, is then not yet
+/// lost however much later the SACKed one left.
+#[test]
+fn racks_rtt_is_the_cumulatively_acked_segments_when_an_ack_also_sacks() {
+    let (mut s, base) = sender(10);
+    let (first_sent, hole_sent) = (sent_at(&s, base, 0), sent_at(&s, base, 1));
+    assert!(first_sent <= hole_sent);
+    // a segment that left well after the hole, more than reo_wnd (min_rtt / 4) later
+    let min_rtt = s.sel.rack.min_rtt.unwrap_or_default();
+    let m = (2..10)
+        .find(|&i| sent_at(&s, base, i) > hole_sent + min_rtt)
+        .expect("a segment sent after the hole");
+    let t = sent_at(&s, base, m) + 2 * MS;
+    // 0 delivered cumulatively, m SACKed, 1..m missing
+    s.on_segment(t, &ack_no_room(&s, base, 1, &[(m, m + 1)]));
+    assert_eq!(s.sel.rack.rtt, t - first_sent);
+    assert_eq!(s.rack_reo_wnd(), min_rtt / 4);
+    assert!(sent(&mut s, base).is_empty(), "1 not yet lost");
+    assert!(!s.rack_has_lost());
+}
+
+/// The reordering timer an ACK armed stays when the ACK lets nothing new out: Linux's
+/// `tcp_identify_packet_loss()` clears `FLAG_SET_XMIT_TIMER` when `tcp_rack_mark_lost()` armed
+/// it, so `tcp_ack()` does not call `tcp_set_xmit_timer()`, which would set TLP's probe over it
+/// (new data sent does, `tcp_write_xmit()` -> `tcp_schedule_loss_probe()`).
+#[test]
+fn the_reordering_timer_an_ack_arms_is_not_replaced_by_the_probe() {
+    let (mut s, base) = sender(10);
+    // a hole sent together with the segment SACKed above it, after the one ACKed below it
+    let h = (1..9)
+        .find(|&i| sent_at(&s, base, i) == sent_at(&s, base, i + 1))
+        .expect("two segments sent together");
+    let t = sent_at(&s, base, h + 1) + 2 * MS;
+    s.on_segment(t, &ack_no_room(&s, base, h, &[(h + 1, h + 2)]));
+    assert!(sent(&mut s, base).is_empty(), "{h} waits for reo_wnd");
+    let Some((at, EarlyTimer::Reo)) = s.sel.early_timer else {
+        panic!("no reordering timer: {:?}", s.sel.early_timer);
+    };
+    s.on_timeout(at);
+    assert_eq!(
+        sent(&mut s, base).first(),
+        Some(&h),
+        "{h} resent by the timer"
+    );
+}

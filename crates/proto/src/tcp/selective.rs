@@ -132,7 +132,17 @@ impl SelectiveState {
 impl SelectiveState {
     /// RACK: each logged segment the scoreboard now holds from `ack` on and did not before is
     /// delivered (`tcp_sacktag_one()` calls `tcp_rack_advance()`); a SACKed segment is no
-    /// longer lost.
+    /// longer lost. Runs before the log drops what `ack` covers (`rack_sacked_first`), whose
+    /// segments it passes over: they are delivered cumulatively.
+    ///
+    /// `rack_sacked_first`: Linux's `tcp_ack()` (net/ipv4/tcp_input.c) tags the SACK blocks
+    /// (`tcp_sacktag_write_queue()`) before it cleans what the ACK moved `snd_una` past
+    /// (`tcp_clean_rtx_queue()`), and `tcp_rack_advance()` (net/ipv4/tcp_recovery.c) sets
+    /// `rack.rtt_us` on each call, so an ACK that does both leaves RACK.rtt the RTT of the
+    /// highest segment it cumulatively ACKed, not of the newest one SACKed (RFC 8985 section
+    /// 6.2 step 2 takes them in send order instead). That RTT is the longer: the holes sent
+    /// after it are then marked lost later (a local repair's partial ACK pushes RACK's
+    /// deadline for every hole above it).
     fn rack_note_sacked(&mut self, now: Time, ack: Seq, prior_fack: Option<Seq>) {
         if self.scoreboard.is_empty() {
             // nothing is held above `ack`, so nothing is newly SACKed (most ACKs): the walk
@@ -151,7 +161,13 @@ impl SelectiveState {
         // the log is in sequence order: from the first entry starting at or above the highest
         // octet held, none is held (most of the window sent in recovery)
         let held = |s: &&mut Sent| s.seq.lt(highest);
-        for s in log.iter_mut().take_while(held).filter(|s| !s.sacked) {
+        let cumulative = |s: &&mut Sent| s.end().le(ack);
+        for s in log
+            .iter_mut()
+            .skip_while(cumulative)
+            .take_while(held)
+            .filter(|s| !s.sacked)
+        {
             let (a, e) = (s.seq.max(ack), s.end());
             if scoreboard.ranges().iter().any(|&(x, y)| x.le(a) && e.le(y)) {
                 s.sacked = true;
@@ -242,6 +258,13 @@ impl Tcp {
         let sacked_before = self.sel.scoreboard.bytes();
         let rack = self.cfg.host.rack_tlp && mode == Selective::Sack;
         let prior_fack = self.sel.scoreboard.ranges().last().map(|r| r.1);
+        if rack {
+            // RACK is told of the SACKed segments first, then of those the ACK moved snd_una
+            // past, so RACK.rtt ends as the last cumulatively ACKed one's (`rack_sacked_first`)
+            self.sack_blocks_in(seg, ack);
+            let _ = self.sel.scoreboard.take_in_order(ack);
+            self.sel.rack_note_sacked(now, ack, prior_fack);
+        }
         while self.sel.log.front().is_some_and(|s| s.end().le(ack)) {
             if let Some(s) = self.sel.log.pop_front() {
                 if rack && !s.sacked {
@@ -251,13 +274,8 @@ impl Tcp {
             }
         }
         match mode {
-            Selective::Sack => {
-                for (a, e) in seg.sack.iter() {
-                    if e.gt(ack) {
-                        self.sel.scoreboard.insert(a.max(ack), e);
-                    }
-                }
-            }
+            Selective::Sack if rack => {} // taken above
+            Selective::Sack => self.sack_blocks_in(seg, ack),
             Selective::Smart => {
                 if let Some(s) = seg.smart {
                     if let Some(rec) = self.sel.log.iter().find(|r| r.seq == s).copied() {
@@ -278,13 +296,19 @@ impl Tcp {
             Selective::None => {}
         }
         let _ = self.sel.scoreboard.take_in_order(ack);
-        if rack {
-            self.sel.rack_note_sacked(now, ack, prior_fack);
-        }
         // RFC 6937's DeliveredData: change_in(snd.una) + change_in(SACKd)
         let delivered = i64::from(ack.since(self.snd_una)) + i64::from(self.sel.scoreboard.bytes())
             - i64::from(sacked_before);
         self.sel.rfc6675.delivered = delivered.clamp(0, i64::from(u32::MAX)) as u32;
+    }
+
+    /// The ACK's SACK blocks above `ack` into the scoreboard.
+    fn sack_blocks_in(&mut self, seg: &Segment, ack: Seq) {
+        for (a, e) in seg.sack.iter() {
+            if e.gt(ack) {
+                self.sel.scoreboard.insert(a.max(ack), e);
+            }
+        }
     }
 
     /// The bytes the ACK being processed newly delivered, of which `acked` moved `snd_una`:
