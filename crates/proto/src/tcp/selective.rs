@@ -227,9 +227,10 @@ impl Tcp {
         }
     }
 
-    /// Updates the scoreboard from any ACK (duplicate or new). Inlined down to the policy check:
-    /// it runs on every ACK, and without a selective policy there is nothing to do.
-    #[inline]
+    /// Updates the scoreboard from any ACK (duplicate or new). Inlined down to the policy check
+    /// and the short cut below: it runs on every ACK, and without a selective policy, or with
+    /// nothing logged, held or SACKed, there is little to do.
+    #[inline(always)]
     pub(super) fn selective_on_ack(&mut self, now: Time, seg: &Segment) {
         if self.selective() == Selective::None {
             return;
@@ -245,6 +246,7 @@ impl Tcp {
         self.selective_on_ack_logged(now, seg);
     }
 
+    #[inline(never)]
     fn selective_on_ack_logged(&mut self, now: Time, seg: &Segment) {
         let mode = self.selective();
         let ack = seg.ack.max(self.snd_una);
