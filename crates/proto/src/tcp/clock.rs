@@ -49,6 +49,28 @@ fn whole_jiffy(hz: u64) -> Option<Time> {
     }
 }
 
+/// [`TimerClock::jiffies`] where `now * hz` does not fit 64 bits (after 213 days at HZ = 1000):
+/// in 128 bits, out of the per-ACK path's code.
+#[cold]
+#[inline(never)]
+fn wide_jiffies(now: Time, hz: u64) -> u64 {
+    ((u128::from(now) * u128::from(hz)) / u128::from(SEC)) as u64
+}
+
+/// [`TimerClock::to_jiffies`] where `d * hz` does not fit 64 bits.
+#[cold]
+#[inline(never)]
+fn wide_to_jiffies(d: Time, hz: u64) -> u64 {
+    (u128::from(d) * u128::from(hz)).div_ceil(u128::from(SEC)) as u64
+}
+
+/// [`TimerClock::from_jiffies`] where `j * SEC` does not fit 64 bits.
+#[cold]
+#[inline(never)]
+fn wide_from_jiffies(j: u64, hz: u64) -> Time {
+    (u128::from(j) * u128::from(SEC)).div_ceil(u128::from(hz)) as Time
+}
+
 impl TimerClock {
     /// `HZ`; under BSD's ticks 1000, the jiffy a Linux estimator or delayed ACK on that clock
     /// counts in (a reading).
@@ -70,7 +92,7 @@ impl TimerClock {
         // the 128-bit division's call, on every ACK of a Linux sender (docs/speed.md, issue 50)
         match now.checked_mul(self.hz()) {
             Some(p) => p / SEC,
-            None => ((u128::from(now) * u128::from(self.hz())) / u128::from(SEC)) as u64,
+            None => wide_jiffies(now, self.hz()),
         }
     }
 
@@ -78,7 +100,7 @@ impl TimerClock {
     pub fn to_jiffies(self, d: Time) -> u64 {
         match d.checked_mul(self.hz()) {
             Some(p) => p.div_ceil(SEC),
-            None => (u128::from(d) * u128::from(self.hz())).div_ceil(u128::from(SEC)) as u64,
+            None => wide_to_jiffies(d, self.hz()),
         }
     }
 
@@ -87,7 +109,7 @@ impl TimerClock {
         match j.checked_mul(SEC) {
             // j * SEC / HZ = j * (SEC / HZ) exactly where HZ divides SEC
             Some(p) => whole_jiffy(self.hz()).map_or_else(|| p.div_ceil(self.hz()), |len| j * len),
-            None => (u128::from(j) * u128::from(SEC)).div_ceil(u128::from(self.hz())) as Time,
+            None => wide_from_jiffies(j, self.hz()),
         }
     }
 

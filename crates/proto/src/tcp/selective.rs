@@ -243,15 +243,26 @@ impl Tcp {
         }
     }
 
-    /// Updates the scoreboard from any ACK (duplicate or new). Inlined down to the policy check:
-    /// it runs on every ACK, and without a selective policy there is nothing to do.
-    #[inline]
+    /// Updates the scoreboard from any ACK (duplicate or new). Inlined down to the policy check
+    /// and the short cut below: it runs on every ACK, and without a selective policy, or with
+    /// nothing logged, held or SACKed, there is little to do.
+    #[inline(always)]
     pub(super) fn selective_on_ack(&mut self, now: Time, seg: &Segment) {
-        if self.selective() != Selective::None {
-            self.selective_on_ack_logged(now, seg);
+        if self.selective() == Selective::None {
+            return;
         }
+        if self.sel.log.is_empty() && self.sel.scoreboard.is_empty() && seg.sack.is_empty() {
+            // nothing logged, held or SACKed (a receiver's ACK field on every data segment it
+            // gets): of the update only DeliveredData's change_in(snd.una) is left, as
+            // `selective_on_ack_logged` computes it, without its call (issue 50)
+            let ack = seg.ack.max(self.snd_una);
+            self.sel.rfc6675.delivered = ack.since(self.snd_una);
+            return;
+        }
+        self.selective_on_ack_logged(now, seg);
     }
 
+    #[inline(never)]
     fn selective_on_ack_logged(&mut self, now: Time, seg: &Segment) {
         let mode = self.selective();
         let ack = seg.ack.max(self.snd_una);
@@ -354,5 +365,35 @@ mod tests {
         // no segment starts at 2500: the rest of the first one that holds it
         assert_eq!(st.segment_at(Seq(2500)), Some((Seq(2500), 133)));
         assert_eq!(st.segment_at(Seq(3000)), None);
+    }
+
+    /// [`Tcp::selective_on_ack`]'s short cut (nothing logged, held or SACKed) leaves the TCP
+    /// as the full update leaves it, DeliveredData included, whatever DeliveredData was: a
+    /// sink's first data segment (its ACK field one octet beyond `snd_una`, the SYN-ACK's),
+    /// then the next (at `snd_una`), and a sender's ACK at `snd_una` with nothing logged.
+    #[test]
+    fn empty_scoreboard_short_cut_is_the_full_update() {
+        use super::super::tests::{ack_to_sender, data_to_sink, established_with};
+        let sack = crate::tcp::RecoveryPolicy::SACK;
+        let (_, mut r) = established_with(64 * 1024, 10_000, sack);
+        let (s, _) = established_with(64 * 1024, 0, sack);
+        r.cfg.policy = sack; // the sink's selective policy: SACK too
+        let first = data_to_sink(&r, 0, 1000);
+        let mut after = r.clone();
+        after.on_segment(0, &first);
+        let next = data_to_sink(&after, 1000, 1000);
+        let ack = ack_to_sender(&s, s.snd_una, 65535);
+        for (tcp, seg, delivered) in [(&r, &first, 1), (&after, &next, 0), (&s, &ack, 0)] {
+            assert!(tcp.sel.log.is_empty() && tcp.sel.scoreboard.is_empty());
+            for before in [0, 7] {
+                let mut short = tcp.clone();
+                short.sel.rfc6675.delivered = before;
+                let mut full = short.clone();
+                short.selective_on_ack(0, seg);
+                full.selective_on_ack_logged(0, seg);
+                assert_eq!(format!("{short:?}"), format!("{full:?}"), "{seg:?}");
+                assert_eq!(short.sel.rfc6675.delivered, delivered);
+            }
+        }
     }
 }

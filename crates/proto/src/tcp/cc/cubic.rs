@@ -104,6 +104,25 @@ pub struct Cubic {
     sent: SentTimes,
 }
 
+/// [`Cubic::window_at`]'s time in 2^-10 s where `t << 10` does not fit 64 bits (208 days): in
+/// 128 bits, out of line, as the next, so that the per-ACK path's code stays small (issue 50,
+/// docs/speed.md).
+#[cold]
+#[inline(never)]
+fn wide_units(t: Time) -> u64 {
+    let t = (u128::from(t) << HZ_SHIFT) / u128::from(SEC);
+    u64::try_from(t).unwrap_or(u64::MAX)
+}
+
+/// [`Cubic::window_at`]'s `delta` for `offs` from 2^18 units up (at most 2^36), in 128 bits,
+/// clamped to a `u32` window.
+#[cold]
+#[inline(never)]
+fn wide_delta(offs: u64) -> u32 {
+    let delta = (u128::from(CUBE_RTT_SCALE) * u128::from(offs).pow(3)) >> (10 + 3 * HZ_SHIFT);
+    u32::try_from(delta).unwrap_or(u32::MAX)
+}
+
 /// The floor of the cube root of `a`.
 fn cube_root(a: u64) -> u64 {
     if a == 0 {
@@ -154,18 +173,16 @@ impl Cubic {
         let t = if t < 1 << (64 - HZ_SHIFT) {
             (t << HZ_SHIFT) / SEC
         } else {
-            let t = (u128::from(t) << HZ_SHIFT) / u128::from(SEC);
-            u64::try_from(t).unwrap_or(u64::MAX)
+            wide_units(t)
         };
         // 2^36 units (two years) cubed times 410 fits 128 bits, and its delta is far above any
         // u32 window, to which it is clamped; below 2^18 units it fits 64 bits (410 < 2^9)
         let offs = t.abs_diff(self.k).min(1 << 36);
         let delta = if offs < 1 << 18 {
-            u128::from((CUBE_RTT_SCALE * offs * offs * offs) >> (10 + 3 * HZ_SHIFT))
+            ((CUBE_RTT_SCALE * offs * offs * offs) >> (10 + 3 * HZ_SHIFT)) as u32
         } else {
-            (u128::from(CUBE_RTT_SCALE) * u128::from(offs).pow(3)) >> (10 + 3 * HZ_SHIFT)
+            wide_delta(offs)
         };
-        let delta = u32::try_from(delta).unwrap_or(u32::MAX);
         if t < self.k {
             self.origin.saturating_sub(delta)
         } else {
@@ -212,14 +229,30 @@ impl Cubic {
         let delay_min = self.min_rtt.map_or(delay, |m| m.min(delay));
         self.min_rtt = Some(delay_min);
         if self.hystart.found.is_none() && w.cwnd < w.ssthresh {
-            let cwnd = self.segments(w.cwnd);
-            if self
-                .hystart
-                .update(now, ack, snd_max, cwnd, delay, delay_min)
-                .is_some()
-            {
-                w.ssthresh = w.cwnd;
-            }
+            self.hystart_update(w, now, ack, snd_max, delay, delay_min);
+        }
+    }
+
+    /// `cubictcp_acked`'s `hystart_update` in slow start: slow start ends at the window where
+    /// a HyStart rule found its exit. Out of line: it runs only until the first exit or loss,
+    /// and the ACKs after that need not carry its code (issue 50, docs/speed.md).
+    #[inline(never)]
+    fn hystart_update(
+        &mut self,
+        w: &mut Window,
+        now: Time,
+        ack: Seq,
+        snd_max: Seq,
+        delay: Time,
+        delay_min: Time,
+    ) {
+        let cwnd = self.segments(w.cwnd);
+        if self
+            .hystart
+            .update(now, ack, snd_max, cwnd, delay, delay_min)
+            .is_some()
+        {
+            w.ssthresh = w.cwnd;
         }
     }
 
@@ -248,19 +281,7 @@ impl Cubic {
         self.last_time = now;
         let epoch = match self.epoch {
             Some(e) => e,
-            None => {
-                self.epoch = Some(now);
-                self.ack_cnt = acked;
-                self.w_est = cwnd;
-                if self.w_max <= cwnd {
-                    self.k = 0;
-                    self.origin = cwnd;
-                } else {
-                    self.k = cube_root(CUBE_FACTOR * u64::from(self.w_max - cwnd));
-                    self.origin = self.w_max;
-                }
-                now
-            }
+            None => self.start_epoch(cwnd, now, acked),
         };
         let t = now.saturating_sub(epoch) + self.min_rtt.unwrap_or(0);
         let target = self.window_at(t);
@@ -281,6 +302,24 @@ impl Cubic {
             self.cnt = self.cnt.min(cwnd / (self.w_est - cwnd));
         }
         self.cnt = self.cnt.max(2);
+    }
+
+    /// `bictcp_update` without an epoch: one begins at `now` with the window `cwnd`; `K` and
+    /// the origin from `W_max`. Out of line: once per epoch, not per ACK (issue 50).
+    #[cold]
+    #[inline(never)]
+    fn start_epoch(&mut self, cwnd: u32, now: Time, acked: u32) -> Time {
+        self.epoch = Some(now);
+        self.ack_cnt = acked;
+        self.w_est = cwnd;
+        if self.w_max <= cwnd {
+            self.k = 0;
+            self.origin = cwnd;
+        } else {
+            self.k = cube_root(CUBE_FACTOR * u64::from(self.w_max - cwnd));
+            self.origin = self.w_max;
+        }
+        now
     }
 
     /// `cubictcp_recalc_ssthresh` for a window of `cwnd` bytes (RFC 9438 sections 4.6 and 4.7):
