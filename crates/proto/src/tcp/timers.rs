@@ -86,7 +86,7 @@ impl Tcp {
         self.cc.on_rto(self.snd_wnd, self.maxseg, self.snd_max);
         // paper 001 section 6.1: N_dup(i), the duplicates counted when the timer expired
         self.stats.timeouts_after_dupacks[self.dupacks.min(3) as usize] += 1;
-        self.recovery_on_rto();
+        self.recovery_on_rto(now);
         self.rexmt_cause = TxKind::TimeoutRetransmit;
         self.output(now);
     }

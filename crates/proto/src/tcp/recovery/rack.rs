@@ -203,7 +203,7 @@ impl Tcp {
         {
             let deadline = s.last_tx + rack.rtt + reo_wnd;
             if deadline <= now {
-                s.lost = true; // tcp_mark_skb_lost(): resent by NextSeg rule (1)
+                s.mark_lost(); // resent by NextSeg rule (1)
                 marked += 1;
             } else {
                 wait = Some(wait.map_or(deadline - now, |w| w.max(deadline - now)));
