@@ -126,6 +126,26 @@ impl Tcp {
         }
     }
 
+    /// `tcp_rearm_rto()` (net/ipv4/tcp_input.c) while RACK's reordering timer or TLP's probe
+    /// timer holds `icsk_retransmit_timer` (`icsk_pending` `ICSK_TIME_REO_TIMEOUT` or
+    /// `ICSK_TIME_LOSS_PROBE`): the RTO is not restarted from now but set at its deadline from
+    /// the head's last transmission, `tcp_rto_delta_us()` = the head's timestamp + `icsk_rto` -
+    /// now, at least 1 us, in whole jiffies (`usecs_to_jiffies()`). A head resent just now gives
+    /// a whole RTO from now. Without Linux's estimator on Linux's clock, or with nothing logged,
+    /// [`Tcp::arm_rexmt`].
+    pub(super) fn rearm_rto_from_head(&mut self, now: Time) {
+        let clock = self.cfg.host.timer_clock;
+        let head_sent = self.sel.log.front().map(|s| s.last_tx);
+        match (&self.linux_rtt, clock, head_sent) {
+            (Some(l), TimerClock::Jiffies { .. }, Some(sent)) => {
+                let deadline = sent + l.rto();
+                let delta = deadline.saturating_sub(now).max(crate::time::US);
+                self.rexmt_at = Some(clock.wheel_after(now, clock.to_jiffies(delta)));
+            }
+            _ => self.arm_rexmt(now),
+        }
+    }
+
     /// [`Tcp::arm_rexmt`] with a Linux estimator or on Linux's clock.
     fn arm_rexmt_on_clock(&mut self, now: Time) {
         let clock = self.cfg.host.timer_clock;
