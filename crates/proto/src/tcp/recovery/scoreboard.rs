@@ -226,7 +226,10 @@ impl SelectiveState {
     /// or a resend in flight, which keeps its mark) and one more for each resend in flight
     /// (`TCPCB_SACKED_RETRANS`, [`Sent::retrans`]). Not by HighRxt: a resend marked lost again
     /// (by RACK, or by a timeout, which sets HighRxt back to `snd_una`) is not in flight, and a
-    /// segment below HighRxt never resent counts once.
+    /// segment below HighRxt never resent counts once. A reading: Linux's undo
+    /// (`tcp_undo_cwnd_reduction()` with `unmark_loss`) clears `TCPCB_LOST` and keeps
+    /// `TCPCB_SACKED_RETRANS`, so it counts such a resend twice; the model, whose `lost` is
+    /// `TCPCB_LOST` without `TCPCB_SACKED_RETRANS`, counts it once.
     fn rack_pipe(&self, una: Seq) -> u32 {
         self.log
             .iter()
