@@ -3,7 +3,8 @@
 //! `timers.rs`'s re-arming): one test per rule, each failing when its rule is removed. The
 //! sender and the scripted ACKs are `rack_tlp_tests.rs`'s.
 
-use super::rack_tlp_tests::{ack, sender, sent};
+use super::rack_tlp_tests::{ack, sender, sent, sent_at};
+use super::recovery::EarlyTimer;
 use super::*;
 use crate::time::MS;
 
@@ -93,10 +94,7 @@ fn after_the_reordering_timer_the_rto_keeps_its_deadline() {
     assert_eq!(sent(&mut s, base).first(), Some(&0));
     let deadline = s.rexmt_deadline().unwrap_or_default();
     s.on_segment(30 * MS, &ack(&s, base, 0, &[(1, 4), (5, 6)]));
-    assert!(matches!(
-        s.sel.early_timer,
-        Some((_, super::recovery::EarlyTimer::Reo))
-    ));
+    assert!(matches!(s.sel.early_timer, Some((_, EarlyTimer::Reo))));
     let Some((fired, _)) = s.sel.early_timer else {
         return;
     };
@@ -113,4 +111,31 @@ fn after_the_reordering_timer_the_rto_keeps_its_deadline() {
         after >= deadline && after <= deadline + 2 * MS,
         "{after} vs {deadline}"
     );
+}
+
+/// A probe timer that finds a probe still out sends nothing and keeps the RTO at its deadline
+/// from the head's last send (`tcp_send_loss_probe()`: "At most one outstanding TLP", `goto
+/// rearm_timer`, with `ICSK_TIME_LOSS_PROBE` still pending); only a probe sent restarts it
+/// from now. The probe sends 10; 0 is ACKed below it, a probe is due again and none goes out.
+#[test]
+fn a_probe_not_sent_keeps_the_rto_deadline_from_the_head() {
+    let (mut s, base) = sender(10);
+    let Some((probe, EarlyTimer::Probe)) = s.sel.early_timer else {
+        panic!("a probe is scheduled");
+    };
+    s.on_timeout(probe);
+    assert_eq!(sent(&mut s, base), vec![10], "the probe: new data");
+    s.on_segment(probe + MS, &ack(&s, base, 1, &[]));
+    sent(&mut s, base);
+    let Some((again, EarlyTimer::Probe)) = s.sel.early_timer else {
+        panic!("a probe is scheduled again");
+    };
+    s.on_timeout(again);
+    assert!(sent(&mut s, base).is_empty(), "one probe per episode");
+    let rto = s.linux_rtt.as_ref().map_or(0, |l| l.rto());
+    let head_deadline = sent_at(&s, base, 1) + rto;
+    let after = s.rexmt_deadline().unwrap_or_default();
+    assert!(after < again + rto, "not a whole RTO from the timer");
+    // the timer wheel rounds up: by 8 jiffies at this distance (LVL_CLK_SHIFT)
+    assert!(after >= head_deadline && after <= head_deadline + 8 * MS);
 }
