@@ -499,6 +499,8 @@ mod host_tests;
 #[cfg(test)]
 mod linux_timer_tests;
 #[cfg(test)]
+mod rack_rto_tests;
+#[cfg(test)]
 mod rack_tlp_tests;
 #[cfg(test)]
 mod reno_sacks_tests;

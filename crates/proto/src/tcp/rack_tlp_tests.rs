@@ -14,7 +14,7 @@ use crate::time::{MS, SEC};
 /// A SACK sender with RFC 6675, RACK-TLP and Linux's RTO on a 1000 Hz clock, `segs` segments
 /// outstanding, all sent at 20 ms (the setup's ACKs came 1 ms after each send), an application
 /// of `app_bytes` bytes. Returns it and the first outstanding segment's sequence number.
-fn sender(segs: u32) -> (Tcp, Seq) {
+pub(super) fn sender(segs: u32) -> (Tcp, Seq) {
     sender_on(segs, false)
 }
 
@@ -68,7 +68,7 @@ fn window_limited(segs: u32) -> (Tcp, Seq) {
 }
 
 /// An ACK for segment index `ack` with SACK blocks `[from, to)` of indices.
-fn ack(s: &Tcp, base: Seq, ack: u32, blocks: &[(u32, u32)]) -> Segment {
+pub(super) fn ack(s: &Tcp, base: Seq, ack: u32, blocks: &[(u32, u32)]) -> Segment {
     let mss = s.maxseg();
     let mut a = ack_to_sender(s, base + ack * mss, s.snd_wnd() as u16);
     for &(from, to) in blocks {
@@ -88,7 +88,7 @@ fn stamped(s: &Tcp, base: Seq, ack_at: u32, blocks: &[(u32, u32)], ecr: u32) -> 
 }
 
 /// The data segments sent since the last call, as indices from `base`.
-fn sent(s: &mut Tcp, base: Seq) -> Vec<u32> {
+pub(super) fn sent(s: &mut Tcp, base: Seq) -> Vec<u32> {
     let mss = s.maxseg();
     drain(s)
         .iter()
@@ -98,7 +98,7 @@ fn sent(s: &mut Tcp, base: Seq) -> Vec<u32> {
 }
 
 /// When the segment at index `i` was last sent.
-fn sent_at(s: &Tcp, base: Seq, i: u32) -> Time {
+pub(super) fn sent_at(s: &Tcp, base: Seq, i: u32) -> Time {
     let seq = base + i * s.maxseg();
     s.sel
         .log

@@ -23,11 +23,24 @@ pub(super) struct Sent {
     pub(super) sacked: bool,
     /// RACK: marked lost and not resent since (`TCPCB_LOST` without `TCPCB_SACKED_RETRANS`).
     pub(super) lost: bool,
+    /// RACK: resent by the recovery's or the timeout's retransmissions and not marked lost,
+    /// SACKed or acknowledged since (`TCPCB_SACKED_RETRANS`, counted in `tp->retrans_out`): in
+    /// flight once more (`recovery/scoreboard.rs`'s SetPipe). A loss probe's resend does not set
+    /// it (`tcp_send_loss_probe()` calls `__tcp_retransmit_skb()`, not `tcp_retransmit_skb()`).
+    pub(super) retrans: bool,
 }
 
 impl Sent {
     pub(super) fn end(&self) -> Seq {
         self.seq + self.len
+    }
+
+    /// `tcp_mark_skb_lost()` (net/ipv4/tcp_input.c), by RACK or by a timeout: lost, and a
+    /// resend that was in flight is lost again ("Account for retransmits that are lost again":
+    /// `TCPCB_SACKED_RETRANS` cleared, `retrans_out` less by one), so it is resent again.
+    pub(super) fn mark_lost(&mut self) {
+        self.lost = true;
+        self.retrans = false;
     }
 
     /// A segment sent once at `last_tx`, in the tests' logs.
@@ -40,6 +53,7 @@ impl Sent {
             rexmits: 0,
             sacked: false,
             lost: false,
+            retrans: false,
         }
     }
 }
@@ -170,8 +184,10 @@ impl SelectiveState {
         {
             let (a, e) = (s.seq.max(ack), s.end());
             if scoreboard.ranges().iter().any(|&(x, y)| x.le(a) && e.le(y)) {
+                // tcp_sacktag_one(): neither lost nor a resend in flight any more
                 s.sacked = true;
                 s.lost = false;
+                s.retrans = false;
                 // tcp_sacktag_one(): no test of the TSecr on the SACK path
                 rack.delivered(now, s, prior_fack, false);
             }
@@ -225,6 +241,7 @@ impl Tcp {
             rexmits: 0,
             sacked: false,
             lost: false,
+            retrans: false,
         };
         if kind == TxKind::New {
             self.sel.log.push_back(sent);

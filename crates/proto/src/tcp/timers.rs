@@ -86,7 +86,7 @@ impl Tcp {
         self.cc.on_rto(self.snd_wnd, self.maxseg, self.snd_max);
         // paper 001 section 6.1: N_dup(i), the duplicates counted when the timer expired
         self.stats.timeouts_after_dupacks[self.dupacks.min(3) as usize] += 1;
-        self.recovery_on_rto();
+        self.recovery_on_rto(now);
         self.rexmt_cause = TxKind::TimeoutRetransmit;
         self.output(now);
     }
@@ -123,6 +123,26 @@ impl Tcp {
             self.rexmt_at = Some(self.slow_ticks_from(now, self.rtt.rxtcur));
         } else {
             self.arm_rexmt_on_clock(now);
+        }
+    }
+
+    /// `tcp_rearm_rto()` (net/ipv4/tcp_input.c) while RACK's reordering timer or TLP's probe
+    /// timer holds `icsk_retransmit_timer` (`icsk_pending` `ICSK_TIME_REO_TIMEOUT` or
+    /// `ICSK_TIME_LOSS_PROBE`): the RTO is not restarted from now but set at its deadline from
+    /// the head's last transmission, `tcp_rto_delta_us()` = the head's timestamp + `icsk_rto` -
+    /// now, at least 1 us, in whole jiffies (`usecs_to_jiffies()`). A head resent just now gives
+    /// a whole RTO from now. Without Linux's estimator on Linux's clock, or with nothing logged,
+    /// [`Tcp::arm_rexmt`].
+    pub(super) fn rearm_rto_from_head(&mut self, now: Time) {
+        let clock = self.cfg.host.timer_clock;
+        let head_sent = self.sel.log.front().map(|s| s.last_tx);
+        match (&self.linux_rtt, clock, head_sent) {
+            (Some(l), TimerClock::Jiffies { .. }, Some(sent)) => {
+                let deadline = sent + l.rto();
+                let delta = deadline.saturating_sub(now).max(crate::time::US);
+                self.rexmt_at = Some(clock.wheel_after(now, clock.to_jiffies(delta)));
+            }
+            _ => self.arm_rexmt(now),
         }
     }
 

@@ -296,6 +296,13 @@ impl Congestion {
         self.w.cwnd = cwnd;
     }
 
+    /// After a timeout's marks, Linux's `tcp_enter_loss()` (net/ipv4/tcp_input.c):
+    /// `tcp_snd_cwnd_set(tp, tcp_packets_in_flight(tp) + 1)`, `in_flight` in bytes: one segment
+    /// when every segment was marked lost, more when RACK left recent ones in flight.
+    pub fn set_loss_cwnd(&mut self, in_flight: u32, mss: u32) {
+        self.w.cwnd = in_flight.saturating_add(mss);
+    }
+
     /// The retransmission timer expired (`tcp_timers(TCPT_REXMT)`, Stevens vol. 2, p. 842): the
     /// threshold is the halved window and the window one segment. A Linux controller:
     /// `tcp_enter_loss` (`linux.rs`); `snd_max` is what was sent before the timeout.

@@ -139,11 +139,11 @@ impl Tcp {
 
     /// The retransmission timer expired: every recovery ends, and everything from `snd_una` is
     /// resent anyway: by go-back-N, or, for RFC 6675, what the scoreboard does not show SACKed.
-    pub(super) fn recovery_on_rto(&mut self) {
+    pub(super) fn recovery_on_rto(&mut self, now: Time) {
         self.dupacks = 0;
         self.eln_recovery = false;
         match self.recovery() {
-            Recovery::Rfc6675Prr => self.rfc6675_on_rto(),
+            Recovery::Rfc6675Prr => self.rfc6675_on_rto(now),
             _ => self.sel.on_timeout(),
         }
     }

@@ -23,7 +23,8 @@
 //! - Loss is marked on every ACK RACK advanced on (Linux: on ACKs `tcp_ack_is_dubious()`).
 //! - The reordering timer runs beside the retransmission timer; Linux holds one of them in
 //!   `icsk_retransmit_timer`. It fires first (RACK.rtt + reo_wnd < RTO), and re-arms the RTO
-//!   from its expiry, as `tcp_rearm_rto()` does.
+//!   as `tcp_rearm_rto()` does with it pending: at the RTO's deadline from the head's last
+//!   send (`tcp_rto_delta_us()`), a whole RTO from its expiry only if it resent the head.
 //! - A mark starts recovery as RFC 6675's entry does, resending the segment at `snd_una` first
 //!   (section 5 step 4.3); marks found by the reordering timer after a timeout are resent within
 //!   the timeout's phase (Linux's `tcp_rack_reo_timeout()` calls `tcp_enter_recovery()` in
@@ -203,7 +204,7 @@ impl Tcp {
         {
             let deadline = s.last_tx + rack.rtt + reo_wnd;
             if deadline <= now {
-                s.lost = true; // tcp_mark_skb_lost(): resent by NextSeg rule (1)
+                s.mark_lost(); // resent by NextSeg rule (1)
                 marked += 1;
             } else {
                 wait = Some(wait.map_or(deadline - now, |w| w.max(deadline - now)));
@@ -237,7 +238,8 @@ impl Tcp {
 
     /// `tcp_rack_reo_timeout()`: the reordering timer expired. Loss is looked for again; if
     /// some is found, recovery starts unless under way and the lost segments are resent
-    /// (`tcp_xmit_retransmit_queue()`); the RTO is re-armed from now (`tcp_rearm_rto()`).
+    /// (`tcp_xmit_retransmit_queue()`); the RTO is re-armed (`tcp_rearm_rto()` with the
+    /// reordering timer pending: [`Tcp::rearm_rto_from_head`]).
     pub(in crate::tcp) fn rack_reo_timeout(&mut self, now: Time) {
         let (marked, _) = self.rack_detect_loss(now);
         if marked > 0 {
@@ -247,7 +249,7 @@ impl Tcp {
             }
         }
         if self.snd_max != self.snd_una && self.persist_at.is_none() {
-            self.arm_rexmt(now);
+            self.rearm_rto_from_head(now);
         }
     }
 }

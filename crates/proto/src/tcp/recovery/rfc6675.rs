@@ -220,13 +220,20 @@ impl Tcp {
         self.rfc6675_send(now);
     }
 
-    /// Section 5.1: the timer expired (the controller has already collapsed the window). The
-    /// recovery, if any, ends; RecoveryPoint = HighData; every segment not SACKed is marked lost
-    /// and none counts as retransmitted any more (Linux's `tcp_mark_skb_lost()` clears
-    /// `TCPCB_SACKED_RETRANS`); the scoreboard is kept. `snd_nxt` stays at `snd_max`: what is
-    /// resent is NextSeg's, not a go-back-N. With nothing logged to resend (only a FIN is
-    /// outstanding) the BSD timeout's go-back-N resends it.
-    pub(super) fn rfc6675_on_rto(&mut self) {
+    /// Section 5.1: the timer expired at `now` (the controller has already collapsed the
+    /// window). The recovery, if any, ends; RecoveryPoint = HighData; segments not SACKed are
+    /// marked lost and none counts as retransmitted any more (Linux's `tcp_mark_skb_lost()`
+    /// clears `TCPCB_SACKED_RETRANS`); the scoreboard is kept. `snd_nxt` stays at `snd_max`:
+    /// what is resent is NextSeg's, not a go-back-N. With nothing logged to resend (only a FIN
+    /// is outstanding) the BSD timeout's go-back-N resends it.
+    ///
+    /// A RACK sender's marks are Linux's `tcp_timeout_mark_lost()`, segment by segment: the
+    /// head and those not sent within RACK.rtt
+    /// (`SelectiveState::rack_timeout_mark_lost`);
+    /// the head goes first (NextSeg's rule (1) walks from it), and `tcp_enter_loss()` sets
+    /// cwnd = `tcp_packets_in_flight()` + 1, the segments left unmarked still in flight. Any
+    /// other RFC 6675 sender marks every segment (`lost_below`), its window one segment.
+    pub(super) fn rfc6675_on_rto(&mut self, now: Time) {
         // the RTO ends TLP's episode and takes the timer (`tcp_retransmit_timer()`)
         self.sel.tlp.high_seq = None;
         self.sel.early_timer = None;
@@ -234,17 +241,26 @@ impl Tcp {
             self.rfc6675_leave();
             return;
         }
+        let rack = self.rack_tlp_on();
         let rfc = &mut self.sel.rfc6675;
         rfc.phase = Phase::Loss;
         rfc.recovery_point = Some(self.snd_max);
-        rfc.lost_below = Some(self.snd_max);
+        rfc.lost_below = (!rack).then_some(self.snd_max);
         rfc.rescue_rxt = None;
         self.sel.recovery = true;
         self.sel.high_rxt = self.snd_una;
         self.snd_nxt = self.snd_max;
-        self.sel.rfc6675.pipe = self
+        if rack {
+            let rack_rtt = self.sel.rack.rtt;
+            self.sel.rack_timeout_mark_lost(now, self.snd_una, rack_rtt);
+        }
+        let pipe = self
             .sel
             .set_pipe(self.snd_una, self.maxseg, self.is_lost_thresh());
+        self.sel.rfc6675.pipe = pipe;
+        if rack {
+            self.cc.set_loss_cwnd(pipe, self.maxseg);
+        }
     }
 
     /// Step (C): while cwnd - pipe >= 1 SMSS, send what NextSeg gives, moving HighRxt (C.2)

@@ -8,6 +8,7 @@
 use super::super::selective::SelectiveState;
 use super::prr::Prr;
 use crate::seq::Seq;
+use crate::time::Time;
 
 /// Where an RFC 6675 sender stands, as Linux names its `icsk_ca_state`s.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -132,9 +133,11 @@ impl SelectiveState {
         })
     }
 
-    /// The first segment from `una` RACK marked lost and not resent since (`rack.rs`), as
+    /// The first segment from `una` marked lost and not resent since (by RACK, `rack.rs`, or
+    /// for a RACK sender by a timeout, [`SelectiveState::rack_timeout_mark_lost`]), as
     /// `(seq, len)`: NextSeg's rule (1) resends it first, below HighRxt too, as Linux's
-    /// `tcp_xmit_retransmit_queue()` resends every segment marked lost from the head.
+    /// `tcp_xmit_retransmit_queue()` walks from the head resending every segment marked
+    /// `TCPCB_LOST` without `TCPCB_SACKED_RETRANS`.
     fn rack_lost(&self, una: Seq) -> Option<(Seq, u32)> {
         self.log
             .iter()
@@ -143,12 +146,41 @@ impl SelectiveState {
             .find(|&(start, len)| !self.holds(start, start + len))
     }
 
-    /// The segment holding `seq` was resent: no longer lost-and-waiting (the log's own entry
-    /// is cleared by `log_sent` only when the resend starts where it does).
+    /// The segment holding `seq` was resent by NextSeg (`tcp_retransmit_skb()` sets
+    /// `TCPCB_RETRANS`): no longer lost-and-waiting, and in flight as a resend until marked lost
+    /// again, SACKed or acknowledged. (The log's own entry is cleared of `lost` by `log_sent`
+    /// only when the resend starts where it does.)
     pub(in crate::tcp) fn rack_resent(&mut self, seq: Seq) {
-        for s in self.log.iter_mut() {
-            if s.lost && s.seq.le(seq) && seq.lt(s.end()) {
+        // the log is in sequence order: none starting above `seq` holds it
+        for s in self.log.iter_mut().take_while(|s| s.seq.le(seq)) {
+            if seq.lt(s.end()) {
                 s.lost = false;
+                s.retrans = true;
+            }
+        }
+    }
+
+    /// `tcp_timeout_mark_lost()` (net/ipv4/tcp_input.c) for a RACK sender, at a retransmission
+    /// timeout at `now`: the head (the segment at `una`) and every other segment not SACKed
+    /// whose RACK timeout with no reordering window has passed (`tcp_rack_skb_timeout(tp, skb,
+    /// 0) > 0` skips it: "Don't mark recently sent ones lost yet", sent less than RACK.rtt ago)
+    /// are marked lost, a resend in flight among them lost again (`Sent::mark_lost`). NextSeg's
+    /// rule (1) then resends them from the head, in sequence order, as `tcp_retransmit_timer()`
+    /// resends `tcp_rtx_queue_head()` and `tcp_xmit_retransmit_queue()` the rest.
+    pub(in crate::tcp) fn rack_timeout_mark_lost(&mut self, now: Time, una: Seq, rack_rtt: Time) {
+        let SelectiveState {
+            scoreboard, log, ..
+        } = self;
+        let outstanding = log.iter_mut().filter(|s| s.end().gt(una));
+        for (i, s) in outstanding.enumerate() {
+            let (start, end) = (s.seq.max(una), s.end());
+            let sacked = scoreboard
+                .ranges()
+                .iter()
+                .any(|&(a, b)| a.le(start) && end.le(b));
+            let recent = s.last_tx + rack_rtt > now;
+            if !sacked && (i == 0 || !recent) {
+                s.mark_lost();
             }
         }
     }
@@ -188,27 +220,27 @@ impl SelectiveState {
             .sum()
     }
 
-    /// SetPipe for a RACK sender ([`SelectiveState::set_pipe`]): a segment not SACKed counts
-    /// once unless marked lost or resent (`TCPCB_LOST` kept), and once more if resent (below
-    /// HighRxt, `TCPCB_SACKED_RETRANS`).
+    /// SetPipe for a RACK sender ([`SelectiveState::set_pipe`]), by each segment's marks as
+    /// Linux's `tcp_packets_in_flight()` = packets_out - (sacked_out + lost_out) + retrans_out
+    /// counts: over the segments not SACKed, one for each not marked lost (`TCPCB_LOST`: `lost`,
+    /// or a resend in flight, which keeps its mark) and one more for each resend in flight
+    /// (`TCPCB_SACKED_RETRANS`, [`Sent::retrans`]). Not by HighRxt: a resend marked lost again
+    /// (by RACK, or by a timeout, which sets HighRxt back to `snd_una`) is not in flight, and a
+    /// segment below HighRxt never resent counts once. A reading: Linux's undo
+    /// (`tcp_undo_cwnd_reduction()` with `unmark_loss`) clears `TCPCB_LOST` and keeps
+    /// `TCPCB_SACKED_RETRANS`, so it counts such a resend twice; the model, whose `lost` is
+    /// `TCPCB_LOST` without `TCPCB_SACKED_RETRANS`, counts it once.
     fn rack_pipe(&self, una: Seq) -> u32 {
-        let lost_below = self.rfc6675.lost_below;
         self.log
             .iter()
             .filter_map(|s| {
                 let (start, end) = (s.seq.max(una), s.end());
-                (end.gt(start) && !self.holds(start, end)).then_some((s, start, end))
+                (end.gt(start) && !self.holds(start, end)).then_some((s, end.since(start)))
             })
-            .map(|(s, start, end)| {
-                let len = end.since(start);
-                let retransmitted = start.lt(self.high_rxt);
-                let marked = s.lost || lost_below.is_some_and(|l| start.lt(l));
-                let in_flight = if marked || (retransmitted && s.rexmits > 0) {
-                    0
-                } else {
-                    len
-                };
-                in_flight + if retransmitted { len } else { 0 }
+            .map(|(s, len)| {
+                let marked = s.lost || s.retrans;
+                let in_flight = if marked { 0 } else { len };
+                in_flight + if s.retrans { len } else { 0 }
             })
             .sum()
     }
@@ -320,6 +352,7 @@ mod tests {
                 rexmits: 0,
                 sacked: false,
                 lost: false,
+                retrans: false,
             });
         }
         for &(a, b) in sacked {
@@ -378,6 +411,7 @@ mod tests {
                     rexmits: 0,
                     sacked: false,
                     lost: false,
+                    retrans: false,
                 });
             }
             for _ in 0..next(6) {

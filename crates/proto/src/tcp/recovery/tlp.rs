@@ -6,7 +6,8 @@
 //! Readings, where the model departs from Linux:
 //! - The probe timer runs beside the retransmission timer (Linux holds one of them in
 //!   `icsk_retransmit_timer`); it is capped by the RTO's deadline, and when it fires the RTO
-//!   is re-armed from then, as `tcp_rearm_rto()` does with no timer pending.
+//!   is re-armed from then if a probe went out, as `tcp_rearm_rto()` does with no timer
+//!   pending, else kept at its deadline from the head's last send.
 //! - Linux's CWR state is the open one here (no ECN); the model's receivers send no DSACK, so
 //!   a probe that repeated a delivered segment is told apart only by a pure duplicate ACK.
 //! - New data goes out as a probe when the peer's window holds any of it (Linux's
@@ -67,11 +68,14 @@ impl Tcp {
 
     /// `tcp_send_loss_probe()` (RFC 8985 section 7.3): unless a probe is out, one segment of
     /// new data if the peer's window allows (beyond cwnd), else the last segment sent again;
-    /// then the RTO restarts.
+    /// then `tcp_rearm_rto()`: from now once a probe went out (`icsk_pending = 0` "s.t.
+    /// tcp_rearm_rto will restart timer from now"), else at the RTO's deadline from the head's
+    /// last transmission ([`Tcp::rearm_rto_from_head`]).
     pub(in crate::tcp) fn tlp_send_probe(&mut self, now: Time) {
+        let mut sent = false;
         if self.sel.tlp.high_seq.is_none() {
             let room = self.new_data_room();
-            let sent = if room > 0 {
+            sent = if room > 0 {
                 self.send_new_data(now, room);
                 self.sel.tlp.retrans = false;
                 true
@@ -99,7 +103,11 @@ impl Tcp {
         // the probe's own send scheduled none: one per episode
         self.sel.early_timer = None;
         if self.snd_max != self.snd_una && self.persist_at.is_none() {
-            self.arm_rexmt(now);
+            if sent {
+                self.arm_rexmt(now);
+            } else {
+                self.rearm_rto_from_head(now);
+            }
         }
     }
 
