@@ -30,13 +30,10 @@ use snooplab_sim::run::{Driver, Step};
 
 use crate::lateness::Lateness;
 use crate::sys;
-use crate::sys::PacketRing;
 use crate::tun::Tun;
 
 /// Packets read from one device before looking at the clock again.
 const READ_BATCH: usize = 64;
-/// Buffers of the answers' ring: as many packets as a batch of reads takes (a power of two).
-const RING_BUFFERS: u16 = READ_BATCH as u16;
 /// Largest packet a TUN read returns here (offloads are off: one MTU-sized packet per read).
 const MAX_PACKET: usize = 65536;
 /// The longest sleep: how often the loop looks at its stop conditions when nothing happens.
@@ -113,8 +110,6 @@ pub struct Stop<'a> {
 pub(crate) struct TunDriver<'a> {
     /// The hosts' nodes and devices; `fds[i]` is `devices[i]`'s.
     devices: Vec<(NodeId, &'a Tun)>,
-    /// What the wait polls: `fds[i]` is `devices[i]`'s (-1 once the ring reads it), the last
-    /// the ring's own (-1 while it reads none).
     fds: Vec<RawFd>,
     ready: Vec<bool>,
     clock: Instant,
@@ -128,11 +123,6 @@ pub(crate) struct TunDriver<'a> {
     written: Vec<bool>,
     /// Read right after an event's writes, to enter at its time: at most a batch per device.
     answers: VecDeque<(NodeId, SimPacket)>,
-    /// Where the kernel has one, an `io_uring` (`sys/uring.rs`) reads the devices of the hosts
-    /// the engine asks for answers (`in_ring`): whether such a host answered a write is then a
-    /// look at memory, not a read that mostly finds the device empty.
-    ring: Option<PacketRing>,
-    in_ring: Vec<bool>,
     buf: Vec<u8>,
     pub lateness: Lateness,
     pub counters: DriverCounters,
@@ -150,18 +140,10 @@ pub(crate) struct TunDriver<'a> {
 impl<'a> TunDriver<'a> {
     /// A driver for the hosts `devices` whose time starts at `clock`.
     pub fn new(devices: Vec<(NodeId, &'a Tun)>, clock: Instant, stop: Stop<'a>) -> TunDriver<'a> {
-        let mut fds: Vec<RawFd> = devices.iter().map(|(_, t)| t.raw_fd()).collect();
+        let fds: Vec<RawFd> = devices.iter().map(|(_, t)| t.raw_fd()).collect();
         let n = fds.len();
-        fds.push(-1);
-        // made in the thread that runs the loop: its reads' task work runs in that thread; none
-        // (the devices read as before) where the kernel has no multishot read
-        let ring = (n < sys::MAX_POLL_FDS)
-            .then(|| PacketRing::new(n, RING_BUFFERS, MAX_PACKET).ok())
-            .flatten();
         TunDriver {
-            ring,
-            in_ring: vec![false; n],
-            ready: vec![false; n + 1],
+            ready: vec![false; n],
             fds,
             devices,
             clock,
@@ -205,98 +187,14 @@ impl<'a> TunDriver<'a> {
     fn wait(&mut self, now: Time, until: Time) {
         let r = sys::wait_readable_into(&self.fds, &mut self.ready, until.saturating_sub(now));
         if let Err(e) = r {
-            self.fail(format!("waiting for packets: {e}"));
+            self.error = Some(format!("waiting for packets: {e}"));
+            self.ending = Some(Ending::Done);
             return;
-        }
-        // what the ring read: its descriptor was readable, or its reads' task work ran as the
-        // wait returned (a packet queued on a device it reads wakes the wait, `sys/uring.rs`)
-        if self.ring.as_ref().is_some_and(PacketRing::ready) {
-            self.take_from_ring(false);
         }
         for i in 0..self.devices.len() {
             if self.ready[i] {
                 self.read_device(i, false);
             }
-        }
-    }
-
-    fn fail(&mut self, error: String) {
-        self.error = Some(error);
-        self.ending = Some(Ending::Done);
-    }
-
-    /// From now on the ring reads device `i` (what it holds now first), not `read_device`.
-    fn join_ring(&mut self, i: usize) {
-        let Some(ring) = self.ring.as_mut() else {
-            return;
-        };
-        match ring.arm(i, self.fds[i]) {
-            Ok(()) => {
-                self.in_ring[i] = true;
-                self.fds[i] = -1;
-                let last = self.fds.len() - 1;
-                self.fds[last] = ring.raw_fd();
-            }
-            Err(e) => {
-                let name = self.devices[i].1.name().to_string();
-                self.fail(format!("reading {name} through io_uring: {e}"));
-            }
-        }
-    }
-
-    /// Takes every packet the ring has read: those of a device written since the last event
-    /// (`written`) as its host's answers when `answers` (unless a packet of that host still waits
-    /// in the inbox: then behind it, in order), the others into the inbox at the clock's time.
-    fn take_from_ring(&mut self, answers: bool) {
-        let Some(mut ring) = self.ring.take() else {
-            return;
-        };
-        // one clock reading per look, and only if a packet is not an answer
-        let mut at = None;
-        loop {
-            let c = match ring.next() {
-                Ok(Some(c)) => c,
-                Ok(None) => break,
-                Err(e) => {
-                    self.fail(format!("reading the hosts' devices: {e}"));
-                    break;
-                }
-            };
-            let i = c.device;
-            // behind a packet of the host's still waiting, an answer waits too (order)
-            let node = self.devices[i].0;
-            let answer =
-                answers && self.written[i] && !self.inbox.iter().any(|(_, n, _)| *n == node);
-            let at = if answer {
-                0
-            } else {
-                *at.get_or_insert_with(|| self.clock.elapsed().as_nanos() as Time)
-            };
-            self.take_packet(i, ring.bytes(&c), answer, at);
-            ring.done(c);
-        }
-        self.ring = Some(ring);
-    }
-
-    /// One packet read from device `i`: an answer, or into the inbox at `at`.
-    fn take_packet(&mut self, i: usize, bytes: &[u8], as_answer: bool, at: Time) {
-        let node = self.devices[i].0;
-        let c = &mut self.counters;
-        c.packets_in += 1;
-        c.bytes_in += bytes.len() as u64;
-        match SimPacket::from_wire(bytes) {
-            Ok(p) => {
-                c.passed_non_tcp += u64::from(!p.is_tcp());
-                self.traffic[i].packets_in += 1;
-                self.traffic[i].payload_in += payload(&p);
-                if as_answer {
-                    self.answers.push_back((node, p));
-                } else {
-                    self.inbox.push_back((at, node, p));
-                }
-            }
-            Err(Reject::NotIpv4) => c.rejected_not_ipv4 += 1,
-            Err(Reject::Malformed) => c.rejected_malformed += 1,
         }
     }
 
@@ -316,9 +214,23 @@ impl<'a> TunDriver<'a> {
                     return;
                 }
             };
-            let buf = std::mem::take(&mut self.buf);
-            self.take_packet(i, &buf[..n], as_answers, at);
-            self.buf = buf;
+            let c = &mut self.counters;
+            c.packets_in += 1;
+            c.bytes_in += n as u64;
+            match SimPacket::from_wire(&self.buf[..n]) {
+                Ok(p) => {
+                    c.passed_non_tcp += u64::from(!p.is_tcp());
+                    self.traffic[i].packets_in += 1;
+                    self.traffic[i].payload_in += payload(&p);
+                    if as_answers {
+                        self.answers.push_back((node, p));
+                    } else {
+                        self.inbox.push_back((at, node, p));
+                    }
+                }
+                Err(Reject::NotIpv4) => c.rejected_not_ipv4 += 1,
+                Err(Reject::Malformed) => c.rejected_malformed += 1,
+            }
         }
     }
 }
@@ -388,29 +300,14 @@ impl Driver for TunDriver<'_> {
 
     fn answer(&mut self) -> Option<(NodeId, SimPacket)> {
         if self.answers.is_empty() {
-            let mut from_ring = false;
             for i in 0..self.devices.len() {
-                if !self.written[i] {
-                    continue;
+                if std::mem::take(&mut self.written[i]) {
+                    // behind a packet of the host's still waiting, an answer waits too (order)
+                    let node = self.devices[i].0;
+                    let waiting = self.inbox.iter().any(|(_, n, _)| *n == node);
+                    self.read_device(i, !waiting);
                 }
-                if self.ring.is_some() && !self.in_ring[i] {
-                    self.join_ring(i);
-                }
-                if self.in_ring[i] {
-                    from_ring = true;
-                    continue;
-                }
-                // behind a packet of the host's still waiting, an answer waits too (order)
-                let node = self.devices[i].0;
-                let waiting = self.inbox.iter().any(|(_, n, _)| *n == node);
-                self.read_device(i, !waiting);
             }
-            if from_ring {
-                // the ring read what the hosts sent in the writes' calls before they returned:
-                // a look at its completions, and no call at all when a host did not answer
-                self.take_from_ring(true);
-            }
-            self.written.fill(false);
         }
         self.answers.pop_front()
     }

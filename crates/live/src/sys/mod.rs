@@ -1,5 +1,5 @@
 //! The few Linux system calls the live mode needs that std does not offer: entering a network
-//! namespace, the TUN ioctls, `ppoll`, an `io_uring` reading the devices, and TCP socket options. Every `unsafe` block of the crate is
+//! namespace, the TUN ioctls, `ppoll`, and TCP socket options. Every `unsafe` block of the crate is
 //! here (but the middlebox's), each a direct call with checked arguments; one file per kind of
 //! thing called on.
 
@@ -7,7 +7,6 @@ mod device;
 mod netns;
 mod process;
 mod socket;
-mod uring;
 
 pub use device::send_on_device;
 pub(crate) use device::{
@@ -24,7 +23,6 @@ pub(crate) use socket::{
     congestion_control, connect_tcp, get_int_option, set_congestion_control, set_int_option,
     tcp_info, SO_RCVBUFFORCE,
 };
-pub(crate) use uring::PacketRing;
 
 fn check(ret: libc::c_int) -> std::io::Result<libc::c_int> {
     if ret < 0 {
