@@ -193,18 +193,26 @@ impl<'a> TunDriver<'a> {
         }
         for i in 0..self.devices.len() {
             if self.ready[i] {
-                self.read_device(i, false);
+                self.read_device(i, false, READ_BATCH);
             }
         }
     }
 
-    /// Reads what device `i` holds: into the inbox at the clock's time, or as answers.
-    fn read_device(&mut self, i: usize, as_answers: bool) {
+    /// Reads what device `i` holds, at most `max` packets (and no more than the kernel counted
+    /// on it, `Tun::at_most_waiting`: no read that finds it empty when that many came): into
+    /// the inbox at the clock's time, or as answers.
+    fn read_device(&mut self, i: usize, as_answers: bool, max: usize) {
         let (node, tun) = self.devices[i];
+        let max = tun
+            .at_most_waiting()
+            .map_or(max, |w| max.min(usize::try_from(w).unwrap_or(usize::MAX)));
+        if max == 0 {
+            return;
+        }
         // one clock reading per batch: a packet that came while the batch was being read is
         // stamped those few microseconds early, never before an event already handled
         let at = self.now();
-        for _ in 0..READ_BATCH {
+        for _ in 0..max {
             let n = match tun.recv(&mut self.buf) {
                 Ok(Some(n)) => n,
                 Ok(None) => break,
@@ -305,7 +313,9 @@ impl Driver for TunDriver<'_> {
                     // behind a packet of the host's still waiting, an answer waits too (order)
                     let node = self.devices[i].0;
                     let waiting = self.inbox.iter().any(|(_, n, _)| *n == node);
-                    self.read_device(i, !waiting);
+                    // where the kernel counts, a host that queued nothing since the last read
+                    // did not answer: no read (`read_device`)
+                    self.read_device(i, !waiting, READ_BATCH);
                 }
             }
         }
