@@ -14,7 +14,11 @@
 //! ([`Driver::answer`]). What the host had sent before the write comes with it, in the order
 //! sent: sent before the answer, it enters no later than the answer does. There is no read before
 //! the write: one more syscall per packet, mostly finding the device empty (docs/live.md,
-//! "Against de373cc, third step").
+//! "Against de373cc, third step"). Nor one after a write the host did not answer: the kernel
+//! counts what it queues on each device (`Tun::at_most_waiting`, `sys/tun_count.rs`), an answer
+//! in the write's call before the write returns, so a count that has not moved says there is
+//! nothing to read, and a device is read for as many packets as it holds, not to the empty read
+//! ("Against de373cc, fourth step").
 
 use std::collections::VecDeque;
 use std::os::fd::RawFd;
