@@ -313,14 +313,18 @@ impl Driver for TunDriver<'_> {
     fn answer(&mut self) -> Option<(NodeId, SimPacket)> {
         if self.answers.is_empty() {
             for i in 0..self.devices.len() {
-                if std::mem::take(&mut self.written[i]) {
-                    // behind a packet of the host's still waiting, an answer waits too (order)
-                    let node = self.devices[i].0;
-                    let waiting = self.inbox.iter().any(|(_, n, _)| *n == node);
-                    // where the kernel counts, a host that queued nothing since the last read
-                    // did not answer: no read (`read_device`)
-                    self.read_device(i, !waiting, READ_BATCH);
+                if !std::mem::take(&mut self.written[i]) {
+                    continue;
                 }
+                // where the kernel counts, a host that queued nothing since the last read did
+                // not answer: nothing to read (`read_device`), nor to look for in the inbox
+                let (node, tun) = self.devices[i];
+                if tun.at_most_waiting() == Some(0) {
+                    continue;
+                }
+                // behind a packet of the host's still waiting, an answer waits too (order)
+                let waiting = self.inbox.iter().any(|(_, n, _)| *n == node);
+                self.read_device(i, !waiting, READ_BATCH);
             }
         }
         self.answers.pop_front()
