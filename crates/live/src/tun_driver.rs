@@ -202,17 +202,16 @@ impl<'a> TunDriver<'a> {
         }
     }
 
-    /// Reads what device `i` holds, at most `max` packets (and no more than the kernel counted
-    /// on it, `Tun::at_most_waiting`: no read that finds it empty when that many came): into
-    /// the inbox at the clock's time, or as answers.
+    /// Reads what device `i` holds, at most `max` packets and no more than the kernel counted
+    /// on it (`Tun::at_most_waiting`: no read that finds it empty when that many came), but at
+    /// least one: a device `ppoll` calls readable that the count says is empty (an error on it, a
+    /// packet queued past the filter) is read, not polled again and again. Into the inbox at the
+    /// clock's time, or as answers.
     fn read_device(&mut self, i: usize, as_answers: bool, max: usize) {
         let (node, tun) = self.devices[i];
-        let max = tun
-            .at_most_waiting()
-            .map_or(max, |w| max.min(usize::try_from(w).unwrap_or(usize::MAX)));
-        if max == 0 {
-            return;
-        }
+        let max = tun.at_most_waiting().map_or(max, |w| {
+            max.min(usize::try_from(w).unwrap_or(usize::MAX)).max(1)
+        });
         // one clock reading per batch: a packet that came while the batch was being read is
         // stamped those few microseconds early, never before an event already handled
         let at = self.now();
