@@ -213,8 +213,9 @@ impl<'a> TunDriver<'a> {
             max.min(usize::try_from(w).unwrap_or(usize::MAX)).max(1)
         });
         // one clock reading per batch: a packet that came while the batch was being read is
-        // stamped those few microseconds early, never before an event already handled
-        let at = self.now();
+        // stamped those few microseconds early, never before an event already handled (answers
+        // enter at their event's time: no reading)
+        let at = if as_answers { 0 } else { self.now() };
         for _ in 0..max {
             let n = match tun.recv(&mut self.buf) {
                 Ok(Some(n)) => n,
