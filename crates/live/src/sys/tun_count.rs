@@ -1,8 +1,9 @@
-//! How many packets each host's kernel has queued on its TUN device, counted by the kernel in
-//! memory the driver reads without a call: an eBPF filter on each device (`TUNSETFILTEREBPF`,
-//! run by `drivers/net/tun.c`'s `tun_net_xmit` for every packet it queues for the reader, in the
-//! sender's context) adds one to the device's slot of an array map the driver maps into its memory
-//! (`BPF_F_MMAPABLE`), and keeps the packet whole (it returns the packet's length).
+//! How many packets a host's kernel has queued on its TUN device, counted by the kernel in
+//! memory the driver reads without a call: an eBPF socket filter on the device
+//! (`TUNSETFILTEREBPF`, run by `drivers/net/tun.c`'s `tun_net_xmit` for every packet it queues for
+//! the reader, in the sending context, before `ptr_ring_produce`) adds one to the one value of an
+//! array map the driver maps into its memory (`BPF_F_MMAPABLE`), and keeps the packet whole (it
+//! returns the packet's length). The UAPI: `include/uapi/linux/bpf.h`.
 //!
 //! Why (docs/live.md, "Against de373cc, fourth step"): a host's immediate answer to a packet the
 //! driver writes is queued, and counted, in the write's own call, so when the write returns, a
@@ -105,6 +106,7 @@ impl QueueCount {
     /// Counts what the kernel queues on `device` from now on (attached before the device is up,
     /// it counts every packet). An error where the kernel refuses (no eBPF, no right to load it).
     pub fn attach(device: RawFd) -> io::Result<QueueCount> {
+        // map_type, key_size, value_size, max_entries, map_flags
         let mut attr = Attr::new()
             .u32(0, BPF_MAP_TYPE_ARRAY)
             .u32(4, 4)
@@ -131,6 +133,7 @@ impl QueueCount {
         let count = ptr as *const AtomicU64;
         let prog = filter(map.as_raw_fd());
         let license = c"GPL";
+        // prog_type, insn_cnt, insns, license
         let mut attr = Attr::new()
             .u32(0, BPF_PROG_TYPE_SOCKET_FILTER)
             .u32(4, prog.len() as u32)
