@@ -3,6 +3,7 @@
 
 use std::io;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::netns::Namespace;
 use crate::sys;
@@ -11,6 +12,10 @@ use crate::sys;
 pub struct Tun {
     fd: OwnedFd,
     name: String,
+    /// What the kernel has queued on the device, counted by the kernel (`sys/tun_count.rs`),
+    /// where it lets us count; and the packets read from it.
+    queued: Option<sys::QueueCount>,
+    read: AtomicU64,
 }
 
 impl Tun {
@@ -22,9 +27,13 @@ impl Tun {
             sys::open_tun(name)
                 .map_err(|e| format!("cannot create TUN device {name} in {}: {e}", ns.name()))?
         };
+        // attached before the device is up: every packet it will hold is counted
+        let queued = sys::QueueCount::attach(fd.as_raw_fd()).ok();
         Ok(Tun {
             fd,
             name: name.to_string(),
+            queued,
+            read: AtomicU64::new(0),
         })
     }
 
@@ -38,7 +47,19 @@ impl Tun {
 
     /// One packet if one is waiting.
     pub fn recv(&self, buf: &mut [u8]) -> io::Result<Option<usize>> {
-        sys::read_nonblocking(self.raw_fd(), buf)
+        let r = sys::read_nonblocking(self.raw_fd(), buf);
+        if let Ok(Some(_)) = r {
+            self.read.fetch_add(1, Ordering::Relaxed);
+        }
+        r
+    }
+
+    /// At most how many packets the device holds, without a call: what the kernel queued on it
+    /// less what was read (more only by packets the kernel dropped, its queue full); `None`
+    /// where the kernel does not count (then only a read tells).
+    pub fn at_most_waiting(&self) -> Option<u64> {
+        let queued = self.queued.as_ref()?.queued();
+        Some(queued.saturating_sub(self.read.load(Ordering::Relaxed)))
     }
 
     /// Hands one packet to the namespace's kernel.

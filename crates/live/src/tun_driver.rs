@@ -14,7 +14,11 @@
 //! ([`Driver::answer`]). What the host had sent before the write comes with it, in the order
 //! sent: sent before the answer, it enters no later than the answer does. There is no read before
 //! the write: one more syscall per packet, mostly finding the device empty (docs/live.md,
-//! "Against de373cc, third step").
+//! "Against de373cc, third step"). Nor one after a write the host did not answer: the kernel
+//! counts what it queues on each device (`Tun::at_most_waiting`, `sys/tun_count.rs`), an answer
+//! in the write's call before the write returns, so a count that has not moved says there is
+//! nothing to read, and a device is read for as many packets as it holds, not to the empty read
+//! ("Against de373cc, fourth step").
 
 use std::collections::VecDeque;
 use std::os::fd::RawFd;
@@ -193,18 +197,26 @@ impl<'a> TunDriver<'a> {
         }
         for i in 0..self.devices.len() {
             if self.ready[i] {
-                self.read_device(i, false);
+                self.read_device(i, false, READ_BATCH);
             }
         }
     }
 
-    /// Reads what device `i` holds: into the inbox at the clock's time, or as answers.
-    fn read_device(&mut self, i: usize, as_answers: bool) {
+    /// Reads what device `i` holds, at most `max` packets and no more than the kernel counted
+    /// on it (`Tun::at_most_waiting`: no read that finds it empty when that many came), but at
+    /// least one: a device `ppoll` calls readable that the count says is empty (an error on it, a
+    /// packet queued past the filter) is read, not polled again and again. Into the inbox at the
+    /// clock's time, or as answers.
+    fn read_device(&mut self, i: usize, as_answers: bool, max: usize) {
         let (node, tun) = self.devices[i];
+        let max = tun.at_most_waiting().map_or(max, |w| {
+            max.min(usize::try_from(w).unwrap_or(usize::MAX)).max(1)
+        });
         // one clock reading per batch: a packet that came while the batch was being read is
-        // stamped those few microseconds early, never before an event already handled
-        let at = self.now();
-        for _ in 0..READ_BATCH {
+        // stamped those few microseconds early, never before an event already handled (answers
+        // enter at their event's time: no reading)
+        let at = if as_answers { 0 } else { self.now() };
+        for _ in 0..max {
             let n = match tun.recv(&mut self.buf) {
                 Ok(Some(n)) => n,
                 Ok(None) => break,
@@ -301,12 +313,18 @@ impl Driver for TunDriver<'_> {
     fn answer(&mut self) -> Option<(NodeId, SimPacket)> {
         if self.answers.is_empty() {
             for i in 0..self.devices.len() {
-                if std::mem::take(&mut self.written[i]) {
-                    // behind a packet of the host's still waiting, an answer waits too (order)
-                    let node = self.devices[i].0;
-                    let waiting = self.inbox.iter().any(|(_, n, _)| *n == node);
-                    self.read_device(i, !waiting);
+                if !std::mem::take(&mut self.written[i]) {
+                    continue;
                 }
+                // where the kernel counts, a host that queued nothing since the last read did
+                // not answer: nothing to read (`read_device`), nor to look for in the inbox
+                let (node, tun) = self.devices[i];
+                if tun.at_most_waiting() == Some(0) {
+                    continue;
+                }
+                // behind a packet of the host's still waiting, an answer waits too (order)
+                let waiting = self.inbox.iter().any(|(_, n, _)| *n == node);
+                self.read_device(i, !waiting, READ_BATCH);
             }
         }
         self.answers.pop_front()

@@ -309,6 +309,12 @@ fn testbed() -> Testbed {
 }
 
 fn icmp_echo_request(src: [u8; 4], dst: [u8; 4]) -> Vec<u8> {
+    icmp_echo(8, src, dst)
+}
+
+/// An ICMP echo from `src` to `dst`: `kind` 8 a request (which Linux answers at once, in the
+/// write's call: `icmp_echo`), 0 a reply (which it answers with nothing).
+fn icmp_echo(kind: u8, src: [u8; 4], dst: [u8; 4]) -> Vec<u8> {
     let mut p = vec![0u8; 28 + 8];
     p[0] = 0x45;
     let total = p.len() as u16;
@@ -319,7 +325,7 @@ fn icmp_echo_request(src: [u8; 4], dst: [u8; 4]) -> Vec<u8> {
     p[16..20].copy_from_slice(&dst);
     let c = wire::checksum(&p[..20], 0);
     p[10..12].copy_from_slice(&c.to_be_bytes());
-    p[20] = 8; // echo request
+    p[20] = kind;
     p[24..28].copy_from_slice(&[0x12, 0x34, 0, 1]);
     p[28..].copy_from_slice(b"snooplab");
     let c = wire::checksum(&p[20..], 0);
@@ -754,4 +760,58 @@ fn a_stop_signal_that_never_lets_the_sender_connect_ends_the_run_at_once() {
     );
     let e = r.expect_err("nothing answered the SYN");
     assert!(e.contains("stopped while connecting"), "{e}");
+}
+
+/// The kernel's count of what it queued on a TUN device (`sys/tun_count.rs`), which spares the
+/// driver the read that finds a device empty after a write its host did not answer (docs/live.md,
+/// "Against de373cc, fourth step"): a host's in-call answer is counted before the write returns,
+/// a write it does not answer moves nothing, and a read takes one off.
+#[test]
+#[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
+fn a_hosts_in_call_answer_is_counted_before_the_write_returns_and_a_read_takes_it_off() {
+    require_live(
+        "a_hosts_in_call_answer_is_counted_before_the_write_returns_and_a_read_takes_it_off",
+    );
+    let tb = testbed();
+    let tun = &tb.mh_tun;
+    let mut buf = vec![0u8; 65536];
+    // whatever the host sent while coming up, read; then nothing waits
+    while tun
+        .recv(&mut buf)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .is_some()
+    {}
+    assert_eq!(tun.at_most_waiting(), Some(0), "the kernel counts");
+    let (fh, mh) = (FH_IP.octets(), MH_IP.octets());
+    for round in 0..3 {
+        // a reply asks for nothing: the count stays, and the device is indeed empty
+        tun.send(&icmp_echo(0, fh, mh))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            tun.at_most_waiting(),
+            Some(0),
+            "round {round}: nothing answered"
+        );
+        assert_eq!(tun.recv(&mut buf).unwrap_or_else(|e| panic!("{e}")), None);
+        // a request is answered in the write's call: counted when the write returns, no read yet
+        tun.send(&icmp_echo(8, fh, mh))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            tun.at_most_waiting(),
+            Some(1),
+            "round {round}: the answer waits"
+        );
+        let n = tun
+            .recv(&mut buf)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .unwrap_or_else(|| panic!("round {round}: counted, but nothing to read"));
+        assert!(n >= 28, "round {round}: {n} bytes");
+        assert_eq!(buf[16..20], fh, "round {round}: to the sender");
+        assert_eq!((buf[9], buf[20]), (1, 0), "round {round}: an echo reply");
+        assert_eq!(
+            tun.at_most_waiting(),
+            Some(0),
+            "round {round}: read, none left"
+        );
+    }
 }

@@ -1,12 +1,13 @@
 //! The few Linux system calls the live mode needs that std does not offer: entering a network
-//! namespace, the TUN ioctls, `ppoll`, and TCP socket options. Every `unsafe` block of the crate is
-//! here (but the middlebox's), each a direct call with checked arguments; one file per kind of
-//! thing called on.
+//! namespace, the TUN ioctls and the kernel's count of what a device holds (eBPF), `ppoll`, and
+//! TCP socket options. Every `unsafe` block of the crate is here (but the middlebox's), each a
+//! direct call with checked arguments; one file per kind of thing called on.
 
 mod device;
 mod netns;
 mod process;
 mod socket;
+mod tun_count;
 
 pub use device::send_on_device;
 pub(crate) use device::{
@@ -23,6 +24,7 @@ pub(crate) use socket::{
     congestion_control, connect_tcp, get_int_option, set_congestion_control, set_int_option,
     tcp_info, SO_RCVBUFFORCE,
 };
+pub(crate) use tun_count::QueueCount;
 
 fn check(ret: libc::c_int) -> std::io::Result<libc::c_int> {
     if ret < 0 {
