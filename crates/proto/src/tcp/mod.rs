@@ -43,7 +43,7 @@ pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::CongestionControl;
 pub use host::RttEstimator;
 pub use host::{
-    CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostProfile, NextSeg, ReaderModel,
+    CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostProfile, NextSeg, PrrReading, ReaderModel,
     SackRecovery, SackUse, DEFAULT_READ_SIZE, READ_DELAY_RANGE,
 };
 pub use host_presets::{
