@@ -4,8 +4,8 @@
 
 use crate::tcp::clock::TimerClock;
 use crate::tcp::host::{
-    CaIncrement, CongestionControl, Deflation, DelayedAck, HeaderPrediction, HostProfile, NextSeg, PrrReading,
-    ReaderModel, RttEstimator, SackRecovery, SackUse, DEFAULT_READ_SIZE,
+    CaIncrement, CongestionControl, Deflation, DelayedAck, HeaderPrediction, HostProfile, NextSeg,
+    PrrReading, ReaderModel, RttEstimator, SackRecovery, SackUse, DEFAULT_READ_SIZE,
 };
 use crate::time::{Time, SEC};
 

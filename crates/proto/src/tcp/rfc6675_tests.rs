@@ -30,6 +30,11 @@ fn sender_next_seg(segs: u32, buffer: u32, app_bytes: u64, next_seg: NextSeg) ->
         next_seg,
         ..HostProfile::default()
     };
+    sender_host(segs, buffer, app_bytes, host)
+}
+
+/// [`sender`] of a host with these details.
+fn sender_host(segs: u32, buffer: u32, app_bytes: u64, host: HostProfile) -> (Tcp, Seq) {
     let (mut s, _r) = established_hosts(buffer, app_bytes, RecoveryPolicy::SACK, host);
     drain(&mut s);
     let mut t = 10 * MS;
@@ -206,16 +211,7 @@ fn prr_linux_extra_segment_only_when_snd_una_advances() {
         prr: PrrReading::Linux,
         ..HostProfile::default()
     };
-    let (mut s, _r) = established_hosts(64 * 1024, 10_000_000, RecoveryPolicy::SACK, host);
-    drain(&mut s);
-    let mut t = 10 * MS;
-    while s.snd_max().since(s.snd_una()) < 10 * MSS {
-        let next = s.snd_una() + MSS;
-        s.on_segment(t, &ack_to_sender(&s, next, 64000));
-        drain(&mut s);
-        t += MS;
-    }
-    let base = s.snd_una();
+    let (mut s, base) = sender_host(10, 64 * 1024, 10_000_000, host);
     s.on_segment(SEC, &ack(&s, base, 0, &[(5, 6)]));
     s.on_segment(SEC, &ack(&s, base, 0, &[(5, 7)]));
     assert!(sent(&mut s, base).is_empty());
