@@ -110,6 +110,22 @@ pub enum NextSeg {
     LinuxLostOnly,
 }
 
+/// How an RFC 6675 sender (`sack-recovery = rfc6675-prr`) counts Proportional Rate Reduction
+/// on each ACK of a recovery (`recovery/prr.rs`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PrrReading {
+    /// RFC 6937 section 3's pseudo-code in bytes: RecoverFS the flight size at entry, the
+    /// reduction bound's extra segment on every ACK, sndcnt computed on every ACK. Every BSD
+    /// profile (which runs Fall and Floyd's recovery, so never reads it).
+    #[default]
+    Rfc6937,
+    /// Linux 6.x `tcp_cwnd_reduction()` (net/ipv4/tcp_input.c) in whole segments: RecoverFS
+    /// the cwnd at entry (`prior_cwnd`), the extra segment only on an ACK that advanced
+    /// `snd_una` and marked no new loss, an ACK that delivered nothing leaves cwnd alone, and
+    /// the first send of the recovery is forced.
+    Linux,
+}
+
 /// Whether a host's connections use SACK whatever the protocol says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SackUse {
@@ -188,6 +204,8 @@ pub struct HostProfile {
     pub sack_recovery: SackRecovery,
     /// What an RFC 6675 sender sends in recovery beyond lost segments and new data.
     pub next_seg: NextSeg,
+    /// How an RFC 6675 sender counts PRR's sends in recovery.
+    pub prr: PrrReading,
     /// RFC 7323 window scaling (section 2), as Linux chooses its shift (`rfc7323.rs`). Off in
     /// every BSD profile: their windows stop at `TCP_MAXWIN`.
     pub window_scaling: bool,
@@ -255,7 +273,7 @@ pub const RTO_MIN_RANGE: Range = Range::new(0, 120 * SEC);
 
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 22] = [
+    pub const KEYS: [&'static str; 23] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -267,6 +285,7 @@ impl HostProfile {
         "read-size",
         "sack-recovery",
         "next-seg",
+        "prr",
         "window-scaling",
         "timestamps",
         "timer-clock",
@@ -321,6 +340,10 @@ impl HostProfile {
             "next-seg" => match self.next_seg {
                 NextSeg::Rfc6675 => "rfc6675".into(),
                 NextSeg::LinuxLostOnly => "linux-lost-only".into(),
+            },
+            "prr" => match self.prr {
+                PrrReading::Rfc6937 => "rfc6937".into(),
+                PrrReading::Linux => "linux".into(),
             },
             "window-scaling" => on_off(self.window_scaling).into(),
             "timestamps" => on_off(self.timestamps).into(),
@@ -461,6 +484,17 @@ impl HostProfile {
                              new data, as Linux)",
                         )),
                     }
+            }
+            "prr" => {
+                self.prr = match v.as_str() {
+                    "rfc6937" => PrrReading::Rfc6937,
+                    "linux" => PrrReading::Linux,
+                    _ => {
+                        return Err(bad(
+                            "rfc6937 (RFC 6937's pseudo-code) or linux (tcp_cwnd_reduction())",
+                        ))
+                    }
+                }
             }
             "congestion-control" => {
                 self.congestion_control = match v.as_str() {

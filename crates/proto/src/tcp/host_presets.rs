@@ -5,7 +5,7 @@
 use crate::tcp::clock::TimerClock;
 use crate::tcp::host::{
     CaIncrement, CongestionControl, Deflation, DelayedAck, HeaderPrediction, HostProfile, NextSeg,
-    ReaderModel, RttEstimator, SackRecovery, SackUse, DEFAULT_READ_SIZE,
+    PrrReading, ReaderModel, RttEstimator, SackRecovery, SackUse, DEFAULT_READ_SIZE,
 };
 use crate::time::{Time, SEC};
 
@@ -208,6 +208,7 @@ impl HostPreset {
             delayed_ack: DelayedAck::Bsd,
             sack_recovery: SackRecovery::FallFloyd,
             next_seg: NextSeg::Rfc6675,
+            prr: PrrReading::Rfc6937,
             window_scaling: false,
             timestamps: false,
             timer_clock: TimerClock::BsdTicks,
@@ -294,6 +295,7 @@ fn linux() -> HostProfile {
         delayed_ack: DelayedAck::Linux,
         sack_recovery: SackRecovery::Rfc6675Prr,
         next_seg: NextSeg::LinuxLostOnly,
+        prr: PrrReading::Linux,
         window_scaling: true,
         timestamps: true,
         timer_clock: TimerClock::Jiffies { hz: LINUX_HZ },

@@ -43,8 +43,8 @@ pub use config::{CloseWhen, TcpConfig, TimerConfig};
 pub use host::CongestionControl;
 pub use host::RttEstimator;
 pub use host::{
-    CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostProfile, NextSeg, ReaderModel,
-    SackRecovery, SackUse, DEFAULT_READ_SIZE, READ_DELAY_RANGE,
+    CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostProfile, NextSeg, PrrReading,
+    ReaderModel, SackRecovery, SackUse, DEFAULT_READ_SIZE, READ_DELAY_RANGE,
 };
 pub use host_presets::{
     BufferLimit, HostPreset, LINUX_HZ, LINUX_PAPER_RTO_MIN, MAX_LINUX_BUFFER, MIN_BUFFER, SB_MAX,

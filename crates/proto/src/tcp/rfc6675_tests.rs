@@ -30,6 +30,11 @@ fn sender_next_seg(segs: u32, buffer: u32, app_bytes: u64, next_seg: NextSeg) ->
         next_seg,
         ..HostProfile::default()
     };
+    sender_host(segs, buffer, app_bytes, host)
+}
+
+/// [`sender`] of a host with these details.
+fn sender_host(segs: u32, buffer: u32, app_bytes: u64, host: HostProfile) -> (Tcp, Seq) {
     let (mut s, _r) = established_hosts(buffer, app_bytes, RecoveryPolicy::SACK, host);
     drain(&mut s);
     let mut t = 10 * MS;
@@ -191,6 +196,29 @@ fn prr_reduction_bound_sends_delivered_plus_one() {
     // pipe 4 (0-2 resent, 9 in flight): min(5 - 4, max(2 - 3, 1) + 1) = 1 segment
     assert_eq!(rfc(&s).pipe, 5 * MSS);
     assert_eq!(sent(&mut s, base), vec![3]);
+}
+
+/// `prr = linux` (`tcp_cwnd_reduction()`): the bound's extra segment only on an ACK that
+/// advanced `snd_una` and marked no new loss. The script of
+/// [`prr_reduction_bound_sends_delivered_plus_one`]: the entering duplicate sends the fast
+/// retransmit and one more lost segment (min(5 - 3, max(1 - 1, 1)) = 1), where RFC 6937 sends
+/// two; the partial ACK for the retransmission (delivering it and SACKed segment 8) gets the
+/// extra segment: min(5 - 2, max(3 - 2, 2) + 1) = 3.
+#[test]
+fn prr_linux_extra_segment_only_when_snd_una_advances() {
+    let host = HostProfile {
+        sack_recovery: SackRecovery::Rfc6675Prr,
+        prr: PrrReading::Linux,
+        ..HostProfile::default()
+    };
+    let (mut s, base) = sender_host(10, 64 * 1024, 10_000_000, host);
+    s.on_segment(SEC, &ack(&s, base, 0, &[(5, 6)]));
+    s.on_segment(SEC, &ack(&s, base, 0, &[(5, 7)]));
+    assert!(sent(&mut s, base).is_empty());
+    s.on_segment(SEC, &ack(&s, base, 0, &[(5, 8)]));
+    assert_eq!(sent(&mut s, base), vec![0, 1]);
+    s.on_segment(SEC, &ack(&s, base, 1, &[(5, 9)]));
+    assert_eq!(sent(&mut s, base), vec![2, 3, 4]);
 }
 
 /// The SACK blocks of six duplicates with segments 0 and 5 lost: 1-4 arrive, then 6 and 7.

@@ -273,7 +273,10 @@ impl Tcp {
             // gets): of the update only DeliveredData's change_in(snd.una) is left, as
             // `selective_on_ack_logged` computes it, without its call (issue 50)
             let ack = seg.ack.max(self.snd_una);
-            self.sel.rfc6675.delivered = ack.since(self.snd_una);
+            let rfc = &mut self.sel.rfc6675;
+            rfc.delivered = ack.since(self.snd_una);
+            rfc.una_advanced = rfc.delivered > 0;
+            rfc.newly_lost = 0;
             return;
         }
         self.selective_on_ack_logged(now, seg);
@@ -327,7 +330,10 @@ impl Tcp {
         // RFC 6937's DeliveredData: change_in(snd.una) + change_in(SACKd)
         let delivered = i64::from(ack.since(self.snd_una)) + i64::from(self.sel.scoreboard.bytes())
             - i64::from(sacked_before);
-        self.sel.rfc6675.delivered = delivered.clamp(0, i64::from(u32::MAX)) as u32;
+        let rfc = &mut self.sel.rfc6675;
+        rfc.delivered = delivered.clamp(0, i64::from(u32::MAX)) as u32;
+        rfc.una_advanced = ack.gt(self.snd_una);
+        rfc.newly_lost = 0;
     }
 
     /// The ACK's SACK blocks above `ack` into the scoreboard.

@@ -221,7 +221,8 @@ impl Tcp {
         if !std::mem::take(&mut self.sel.rack.advanced) {
             return false;
         }
-        let (_, wait) = self.rack_detect_loss(now);
+        let (marked, wait) = self.rack_detect_loss(now);
+        self.sel.rfc6675.newly_lost = marked; // PRR's `rs->losses` (prr.rs)
         let Some(wait) = wait else {
             return false;
         };
@@ -244,7 +245,15 @@ impl Tcp {
         let (marked, _) = self.rack_detect_loss(now);
         if marked > 0 {
             match self.sel.rfc().phase {
-                Phase::Open => self.rfc6675_enter(now),
+                Phase::Open => {
+                    // no ACK: `tcp_rack_reo_timeout()` calls `tcp_cwnd_reduction(sk, 1,
+                    // tp->lost - lost, 0)`, one segment delivered, `snd_una` not advanced
+                    let rfc = &mut self.sel.rfc6675;
+                    rfc.delivered = self.maxseg;
+                    rfc.una_advanced = false;
+                    rfc.newly_lost = marked;
+                    self.rfc6675_enter(now);
+                }
                 Phase::Recovery | Phase::Loss => self.rfc6675_resend_lost(now),
             }
         }

@@ -167,12 +167,13 @@ impl Tcp {
         self.recover = self.snd_max;
         self.undo_init(); // Linux: tcp_enter_recovery() -> tcp_init_undo()
         let flight = self.snd_max.since(self.snd_una);
+        let prior_cwnd = self.cc.cwnd(); // Linux's `tp->prior_cwnd`
         self.cc.on_prr_recovery_start(flight, self.maxseg);
         let rfc = &mut self.sel.rfc6675;
         rfc.phase = Phase::Recovery;
         rfc.recovery_point = Some(self.snd_max);
         rfc.rescue_rxt = None;
-        rfc.prr = Prr::start(flight);
+        rfc.prr = Prr::start(self.cfg.host.prr, flight, prior_cwnd, self.maxseg);
         self.sel.recovery = true;
         self.sel.high_rxt = self.snd_una;
         // Karn: no RTT sample from a segment that may have been resent
@@ -190,7 +191,8 @@ impl Tcp {
     }
 
     /// (B) and (C) with PRR for one ACK in recovery: SetPipe, sndcnt from the ACK's
-    /// DeliveredData, cwnd = pipe + sndcnt, then NextSeg while cwnd - pipe >= 1 SMSS.
+    /// DeliveredData, cwnd = pipe + sndcnt (or, in Linux's reading, left alone on an ACK that
+    /// delivered nothing), then NextSeg while cwnd - pipe >= 1 SMSS.
     fn rfc6675_recovery_ack(&mut self, now: Time) {
         let pipe = self
             .sel
@@ -198,8 +200,10 @@ impl Tcp {
         let ssthresh = self.cc.ssthresh();
         let rfc = &mut self.sel.rfc6675;
         rfc.pipe = pipe;
-        let sndcnt = rfc.prr.on_ack(rfc.delivered, pipe, ssthresh, self.maxseg);
-        self.cc.set_prr_cwnd(pipe.saturating_add(sndcnt));
+        let ack = rfc.prr_ack();
+        if let Some(sndcnt) = rfc.prr.on_ack(ack, pipe, ssthresh) {
+            self.cc.set_prr_cwnd(pipe.saturating_add(sndcnt));
+        }
         self.rfc6675_send(now);
     }
 

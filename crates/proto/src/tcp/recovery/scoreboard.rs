@@ -6,7 +6,7 @@
 //! "the segment starting at S" is the logged segment holding S, from S on.
 
 use super::super::selective::SelectiveState;
-use super::prr::Prr;
+use super::prr::{Prr, PrrAck};
 use crate::seq::Seq;
 use crate::time::Time;
 
@@ -43,6 +43,23 @@ pub(in crate::tcp) struct Rfc6675 {
     /// DeliveredData of the ACK being processed (RFC 6937): the change in `snd_una` plus the
     /// change in SACKed bytes, set by `selective_on_ack`.
     pub(in crate::tcp) delivered: u32,
+    /// Whether the ACK being processed moved `snd_una` (Linux's `FLAG_SND_UNA_ADVANCED`), set
+    /// by `selective_on_ack`.
+    pub(in crate::tcp) una_advanced: bool,
+    /// Segments the ACK being processed marked lost (Linux's `rs->losses`): RACK's marks
+    /// (`Tcp::rack_mark_lost`), 0 from `selective_on_ack` on.
+    pub(in crate::tcp) newly_lost: u32,
+}
+
+impl Rfc6675 {
+    /// What the ACK being processed tells PRR (`prr.rs`).
+    pub(in crate::tcp) fn prr_ack(&self) -> PrrAck {
+        PrrAck {
+            delivered: self.delivered,
+            una_advanced: self.una_advanced,
+            newly_lost: self.newly_lost,
+        }
+    }
 }
 
 /// Which of NextSeg's rules chose a segment.
