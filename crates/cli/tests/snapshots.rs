@@ -83,6 +83,9 @@
 //! - Linux's `next-seg` (every `run-*.json`): `host_details` gains `next-seg` (`rfc6675`), its
 //!   BSD value; no other value moved (each file's new output compared byte for byte with the old
 //!   one plus the key, all 36 files; no snapshot runs a Linux host).
+//! - Linux's PRR reading (every `run-*.json`): `host_details` gains `prr` (`rfc6937`), its BSD
+//!   value; no other value moved (each file's new output, the key removed, compared byte for byte
+//!   with the old one, all 36 files).
 
 #[path = "common/guarded.rs"]
 mod guarded;
