@@ -460,18 +460,41 @@ mod lossy_wire {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(64))]
-        /// Whatever the wire drops, the transfer ends with every byte delivered: no loss pattern
-        /// leaves the recovery stuck, with RFC 6675's NextSeg or Linux's lost-only sending.
+        /// Whatever the wire drops, the transfer ends with every byte delivered, or with the
+        /// sender dropping the connection by its retransmission limit: no loss pattern leaves
+        /// the recovery stuck, with RFC 6675's NextSeg or Linux's lost-only sending. (The limit
+        /// is reachable: see `alternate_losses_exhaust_the_retransmission_limit`.)
         #[test]
-        fn every_transfer_completes(
+        fn every_transfer_completes_or_is_dropped_by_the_limit(
             lost in proptest::collection::vec(proptest::bool::weighted(0.15), 0..200),
             buffer in prop::sample::select(vec![4096u32, 16384, 65535]),
             delay_ms in 1u64..60,
             next_seg in prop::sample::select(vec![NextSeg::Rfc6675, NextSeg::LinuxLostOnly]),
         ) {
-            let (done, _) = transfer(100_000, buffer, delay_ms * MS, &lost, next_seg);
-            prop_assert!(done);
+            let (done, stats) = transfer(100_000, buffer, delay_ms * MS, &lost, next_seg);
+            prop_assert!(done || stats.dropped, "neither delivered nor dropped: {stats:?}");
         }
+    }
+
+    /// Every other data segment lost, in a 4 KB window on a 1 ms wire: each loss costs a
+    /// timeout (the window holds too few segments for three duplicate ACKs), every ACK of new
+    /// data covers a retransmission or a segment sent after the timer's sample was dropped, so
+    /// the sender takes no RTT sample; 4.4BSD clears `t_rxtshift` only in `tcp_xmit_timer()`
+    /// (an RTT sample), so the backoff count runs across segments to `TCP_MAXRXTSHIFT` and the
+    /// connection is dropped, as the host profile's timer does. Found by the property above
+    /// (proptest's case, kept in proptest-regressions/tcp/rfc6675_tests.txt).
+    #[test]
+    fn alternate_losses_exhaust_the_retransmission_limit() {
+        let lost = [
+            true, false, false, false, false, false, true, false, false, true, false, true, false,
+            true, false, true, false, true, false, true, false, false, true, false, true, false,
+            true, false, false, true, false, true, true,
+        ];
+        let (done, stats) = transfer(100_000, 4096, MS, &lost, NextSeg::Rfc6675);
+        assert!(!done);
+        assert!(stats.dropped);
+        assert_eq!(stats.fast_retransmits, 0);
+        assert!(stats.timeouts > 12, "{} timeouts", stats.timeouts);
     }
 
     /// One loss in a large window is repaired by the recovery, without a timeout.
