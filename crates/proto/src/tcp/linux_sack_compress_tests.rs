@@ -223,3 +223,30 @@ fn the_detail_reads_off_or_linux_and_the_sack_presets_have_it() {
         );
     }
 }
+
+#[test]
+fn an_ack_sent_starts_the_held_count_again() {
+    let (mut r, mut now, hole) =
+        sink_out_of_quick_acks(linux_sack("linux"), 64 * 1024 * 16, 100 * MS);
+    let mut i = 0;
+    // 63 segments past the hole: within the unscaled 64 KB window
+    for _ in 0..3 + 30 {
+        i += 1;
+        now += US;
+        arrive(&mut r, now, hole + i * MSS);
+    }
+    // 30 held: the timer's ACK (tcp_event_ack_sent() clears compressed_ack)
+    let kick = r.delack_deadline().expect("the compression timer");
+    r.on_timeout(kick);
+    assert_eq!(segs(&mut r).len(), 1);
+    now = kick;
+    // so 30 more are held, where a count kept would send the 15th at once
+    for _ in 0..30 {
+        i += 1;
+        now += US;
+        assert!(
+            arrive(&mut r, now, hole + i * MSS).is_empty(),
+            "segment {i} held"
+        );
+    }
+}
