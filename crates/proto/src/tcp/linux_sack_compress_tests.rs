@@ -59,6 +59,22 @@ fn sink_out_of_quick_acks(h: HostProfile, buffer: u32, rtt: Time) -> (Tcp, Time,
     (r, now, off)
 }
 
+/// Sends `hole + i * MSS` for each `i` of `range`, `gap` apart after `now`: the ACKs each caused.
+fn arrivals(
+    r: &mut Tcp,
+    now: &mut Time,
+    hole: u32,
+    range: std::ops::RangeInclusive<u32>,
+    gap: Time,
+) -> Vec<usize> {
+    range
+        .map(|i| {
+            *now += gap;
+            arrive(r, *now, hole + i * MSS).len()
+        })
+        .collect()
+}
+
 /// Sends `[off, off + MSS)` at `now`; returns the ACKs it caused.
 fn arrive(r: &mut Tcp, now: Time, off: u32) -> Vec<Segment> {
     r.on_segment(now, &data_to_sink(r, off, MSS));
@@ -69,14 +85,8 @@ fn arrive(r: &mut Tcp, now: Time, off: u32) -> Vec<Segment> {
 fn three_duplicates_go_at_once_the_fourth_waits_for_the_timer() {
     // srtt 100 ms: min(1 ms, 5 ms) + 100 us of slack
     let (mut r, mut now, hole) = sink_out_of_quick_acks(linux_sack("linux"), 65535, 100 * MS);
-    for i in 1..=3 {
-        now += 10 * US;
-        assert_eq!(
-            arrive(&mut r, now, hole + i * MSS).len(),
-            1,
-            "duplicate {i}"
-        );
-    }
+    let sent = arrivals(&mut r, &mut now, hole, 1..=3, 10 * US);
+    assert_eq!(sent, [1, 1, 1], "three duplicates at once");
     now += 10 * US;
     let held_at = now;
     assert!(
@@ -110,10 +120,7 @@ fn three_duplicates_go_at_once_the_fourth_waits_for_the_timer() {
 fn the_delay_is_a_twentieth_of_the_rtt_below_20_ms() {
     // srtt 10 ms: 500 us + 100 us of slack
     let (mut r, mut now, hole) = sink_out_of_quick_acks(linux_sack("linux"), 65535, 10 * MS);
-    for i in 1..=3 {
-        now += 10 * US;
-        arrive(&mut r, now, hole + i * MSS);
-    }
+    arrivals(&mut r, &mut now, hole, 1..=3, 10 * US);
     now += 10 * US;
     assert!(arrive(&mut r, now, hole + 4 * MSS).is_empty());
     assert_eq!(r.delack_deadline(), Some(now + 500 * US + 100 * US));
@@ -123,13 +130,13 @@ fn the_delay_is_a_twentieth_of_the_rtt_below_20_ms() {
 fn the_44th_held_ack_sends_the_next_at_once() {
     let (mut r, mut now, hole) =
         sink_out_of_quick_acks(linux_sack("linux"), 64 * 1024 * 16, 100 * MS);
-    let mut sent_at = Vec::new();
-    for i in 1..=3 + 44 + 1 {
-        now += US; // faster than the timer
-        if !arrive(&mut r, now, hole + i * MSS).is_empty() {
-            sent_at.push(i);
-        }
-    }
+    // 1 us apart, faster than the timer
+    let sent = arrivals(&mut r, &mut now, hole, 1..=3 + 44 + 1, US);
+    let sent_at: Vec<usize> = (1..)
+        .zip(sent)
+        .filter(|(_, n)| *n > 0)
+        .map(|(i, _)| i)
+        .collect();
     // three at once, 44 held, the next one sent (tcp_comp_sack_nr)
     assert_eq!(sent_at, vec![1, 2, 3, 48]);
 }
@@ -138,10 +145,7 @@ fn the_44th_held_ack_sends_the_next_at_once() {
 fn in_order_data_sends_at_once_and_restarts_the_count() {
     // a hole of two segments
     let (mut r, mut now, hole) = sink_out_of_quick_acks(linux_sack("linux"), 65535, 100 * MS);
-    for i in 2..=5 {
-        now += 10 * US;
-        arrive(&mut r, now, hole + i * MSS);
-    }
+    arrivals(&mut r, &mut now, hole, 2..=5, 10 * US);
     assert!(
         r.delack_deadline().is_some(),
         "the fourth duplicate is held"
@@ -154,21 +158,8 @@ fn in_order_data_sends_at_once_and_restarts_the_count() {
         "in-order data is ACKed at once"
     );
     // rcv_nxt moved: the count restarts, that ACK its first (dup_ack_counter 1), two more at once
-    for i in 6..=7 {
-        now += 10 * US;
-        assert_eq!(
-            arrive(&mut r, now, hole + i * MSS).len(),
-            1,
-            "after the move, {i}"
-        );
-    }
-    for i in 8..=9 {
-        now += 10 * US;
-        assert!(
-            arrive(&mut r, now, hole + i * MSS).is_empty(),
-            "held again, {i}"
-        );
-    }
+    let sent = arrivals(&mut r, &mut now, hole, 6..=9, 10 * US);
+    assert_eq!(sent, [1, 1, 0, 0], "two more at once, then held again");
     // the segment that fills the hole: at once (ICSK_ACK_NOW)
     now += 10 * US;
     let out = arrive(&mut r, now, hole + MSS);
@@ -184,21 +175,15 @@ fn duplicates_use_up_quick_acks_before_any_is_held() {
     let (mut r, mut now, hole) = sink_out_of_quick_acks(linux_sack("linux"), 8000, 100 * MS);
     now += 10 * US;
     assert_eq!(arrive(&mut r, now, 0).len(), 1, "the duplicate's ACK");
-    let mut sent = 0;
-    for i in 1..=7 {
-        now += 10 * US;
-        sent += arrive(&mut r, now, hole + i * MSS).len();
-    }
-    assert_eq!(sent, 6);
+    let sent = arrivals(&mut r, &mut now, hole, 1..=7, 10 * US);
+    assert_eq!(sent, [1, 1, 1, 1, 1, 1, 0]);
 }
 
 #[test]
 fn off_acks_every_out_of_order_segment_at_once() {
     let (mut r, mut now, hole) = sink_out_of_quick_acks(linux_sack("off"), 65535, 100 * MS);
-    for i in 1..=10 {
-        now += 10 * US;
-        assert_eq!(arrive(&mut r, now, hole + i * MSS).len(), 1, "segment {i}");
-    }
+    let sent = arrivals(&mut r, &mut now, hole, 1..=10, 10 * US);
+    assert_eq!(sent, [1; 10]);
 }
 
 #[test]
@@ -228,25 +213,14 @@ fn the_detail_reads_off_or_linux_and_the_sack_presets_have_it() {
 fn an_ack_sent_starts_the_held_count_again() {
     let (mut r, mut now, hole) =
         sink_out_of_quick_acks(linux_sack("linux"), 64 * 1024 * 16, 100 * MS);
-    let mut i = 0;
     // 63 segments past the hole: within the unscaled 64 KB window
-    for _ in 0..3 + 30 {
-        i += 1;
-        now += US;
-        arrive(&mut r, now, hole + i * MSS);
-    }
+    arrivals(&mut r, &mut now, hole, 1..=3 + 30, US);
     // 30 held: the timer's ACK (tcp_event_ack_sent() clears compressed_ack)
     let kick = r.delack_deadline().expect("the compression timer");
     r.on_timeout(kick);
     assert_eq!(segs(&mut r).len(), 1);
     now = kick;
     // so 30 more are held, where a count kept would send the 15th at once
-    for _ in 0..30 {
-        i += 1;
-        now += US;
-        assert!(
-            arrive(&mut r, now, hole + i * MSS).is_empty(),
-            "segment {i} held"
-        );
-    }
+    let sent = arrivals(&mut r, &mut now, hole, 34..=63, US);
+    assert_eq!(sent, [0; 30]);
 }
