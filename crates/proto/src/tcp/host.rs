@@ -88,9 +88,8 @@ pub enum DelayedAck {
 pub enum SackCompress {
     /// Every out-of-order segment is ACKed at once (RFC 5681 4.2): every BSD profile.
     Off,
-    /// Linux's SACK compression (`__tcp_ack_snd_check()`, net/ipv4/tcp_input.c, since 4.18):
-    /// the first three duplicate ACKs for a hole go at once, later ones wait for a short timer
-    /// (5% of the RTT, at most 1 ms) or the 44th held one (`net.ipv4.tcp_comp_sack_nr`).
+    /// Linux's SACK compression (`__tcp_ack_snd_check()`): three duplicate ACKs for a hole at
+    /// once, later ones held for min(1 ms, RTT/20) or until 44 are (`tcp_comp_sack_nr`).
     Linux,
 }
 
