@@ -83,6 +83,16 @@ pub enum DelayedAck {
     Linux,
 }
 
+/// Whether a SACK receiver holds back duplicate ACKs for a hole (`linux_sack_compress.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SackCompress {
+    /// Every out-of-order segment is ACKed at once (RFC 5681 4.2): every BSD profile.
+    Off,
+    /// Linux's SACK compression (`__tcp_ack_snd_check()`): three duplicate ACKs for a hole at
+    /// once, later ones held for min(1 ms, RTT/20) or until 44 are (`tcp_comp_sack_nr`).
+    Linux,
+}
+
 /// Which loss recovery a host runs when its policy has SACK ([`crate::tcp::Selective::Sack`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SackRecovery {
@@ -251,6 +261,9 @@ pub struct HostProfile {
     /// duplicate below `tcprexmtthresh`); on in the Linux profiles, where only a connection
     /// without SACK (`linux-paper`'s) reads it.
     pub reno_sack_emulation: bool,
+    /// Linux's SACK compression at the receiver (`linux_sack_compress.rs`). Off in every BSD
+    /// profile and in `linux-paper` (no SACK there).
+    pub sack_compress: SackCompress,
     /// User setting: from the reader's wakeup to its first `read()`. Default 0: the simulated CPU is
     /// infinitely fast, so the reader runs the moment `tcp_input` returns (after the ACK it sent).
     pub read_delay: Time,
@@ -273,7 +286,7 @@ pub const RTO_MIN_RANGE: Range = Range::new(0, 120 * SEC);
 
 impl HostProfile {
     /// Every detail's key as scenario files and `--host-detail` name it.
-    pub const KEYS: [&'static str; 23] = [
+    pub const KEYS: [&'static str; 24] = [
         "ca-increment",
         "reader",
         "header-prediction",
@@ -297,6 +310,7 @@ impl HostProfile {
         "dsack",
         "frto",
         "reno-sack-emulation",
+        "sack-compress",
     ];
 
     /// The value of one detail as text (the form [`HostProfile::set`] reads).
@@ -363,6 +377,10 @@ impl HostProfile {
             "dsack" => on_off(self.dsack).into(),
             "frto" => on_off(self.frto).into(),
             "reno-sack-emulation" => on_off(self.reno_sack_emulation).into(),
+            "sack-compress" => match self.sack_compress {
+                SackCompress::Off => "off".into(),
+                SackCompress::Linux => "linux".into(),
+            },
             _ => return None,
         })
     }
@@ -405,6 +423,13 @@ impl HostProfile {
             "frto" => self.frto = parse_on_off(&v).ok_or_else(|| bad("on or off"))?,
             "reno-sack-emulation" => {
                 self.reno_sack_emulation = parse_on_off(&v).ok_or_else(|| bad("on or off"))?
+            }
+            "sack-compress" => {
+                self.sack_compress = match v.as_str() {
+                    "off" => SackCompress::Off,
+                    "linux" => SackCompress::Linux,
+                    _ => return Err(bad("off or linux")),
+                }
             }
             "deflation" => {
                 self.deflation = match v.as_str() {

@@ -77,12 +77,13 @@ fn the_linux_presets_are_the_live_profiles_hosts() {
             "rack-tlp",
             "undo",
             "dsack",
-            "frto"
+            "frto",
+            "sack-compress"
         ]
     );
     assert_eq!(
         HostPreset::LinuxPaperSack.profile().differences(&paper),
-        vec!["sack", "undo", "dsack"]
+        vec!["sack", "undo", "dsack", "sack-compress"]
     );
     assert_eq!(HostPreset::Linux.buffer_limit().max, MAX_LINUX_BUFFER);
     assert_eq!(HostPreset::LinuxPaper.buffer_limit().max, SB_MAX);

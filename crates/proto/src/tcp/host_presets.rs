@@ -5,7 +5,7 @@
 use crate::tcp::clock::TimerClock;
 use crate::tcp::host::{
     CaIncrement, CongestionControl, Deflation, DelayedAck, HeaderPrediction, HostProfile, NextSeg,
-    PrrReading, ReaderModel, RttEstimator, SackRecovery, SackUse, DEFAULT_READ_SIZE,
+    PrrReading, ReaderModel, RttEstimator, SackCompress, SackRecovery, SackUse, DEFAULT_READ_SIZE,
 };
 use crate::time::{Time, SEC};
 
@@ -220,6 +220,7 @@ impl HostPreset {
             dsack: false,
             frto: false,
             reno_sack_emulation: false,
+            sack_compress: SackCompress::Off,
             read_delay: 0,
             read_size: 0,
         };
@@ -250,6 +251,7 @@ impl HostPreset {
                 undo: false,
                 dsack: false,
                 frto: false,
+                sack_compress: SackCompress::Off,
                 window_scaling: false,
                 timestamps: false,
                 initial_window: 1,
@@ -262,6 +264,7 @@ impl HostPreset {
                 sack: SackUse::On,
                 dsack: true,
                 undo: true,
+                sack_compress: SackCompress::Linux,
                 ..HostPreset::LinuxPaper.profile()
             }),
         }
@@ -307,6 +310,7 @@ fn linux() -> HostProfile {
         dsack: true,
         frto: true,
         reno_sack_emulation: true,
+        sack_compress: SackCompress::Linux,
         read_delay: 0,
         read_size: 0,
     }

@@ -372,6 +372,9 @@ impl Tcp {
                     self.stats.ooo_segs_rcvd += 1;
                 }
                 self.dsack_held(seq, seq + len); // dsack.rs: tcp_data_queue_ofo()
+                if seq != self.rcv_nxt {
+                    self.linux_schedule_ack();
+                }
                 self.reass.insert(seq, seq + len);
                 self.stats.max_reass_bytes = self.stats.max_reass_bytes.max(self.reass.bytes());
                 if let Some(end) = self.reass.take_in_order(self.rcv_nxt) {
@@ -385,8 +388,13 @@ impl Tcp {
                         self.linux_data_recv(now);
                     }
                 }
-                // Out-of-order data, or data that fills a hole, is ACKed at once.
-                self.ack_now = true;
+                if self.reass.is_empty() {
+                    // data that fills the hole is ACKed at once (RFC 5681 4.2, ICSK_ACK_NOW)
+                    self.ack_now = true;
+                } else {
+                    // out-of-order data: at once, or held by Linux's SACK compression
+                    self.ack_out_of_order(now);
+                }
             }
         }
         if fin {

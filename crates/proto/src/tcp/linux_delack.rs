@@ -23,7 +23,7 @@
 //! Readings: `rcv_mss` is the negotiated segment size (Linux measures it from arriving segments,
 //! `tcp_measure_rcv_mss()`); a one-way transfer never enters ping-pong (interactive) mode, nor
 //! sets `ICSK_ACK_PUSHED` (which lowers the 500 ms bound to `TCP_DELACK_MAX` and is subsumed by
-//! it here); SACK's ACK compression (`tcp_comp_sack_nr`) is not modelled; an ACK a read sends
+//! it here); SACK's ACK compression is the `sack-compress` detail (`linux_sack_compress.rs`); an ACK a read sends
 //! (`tcp_cleanup_rbuf()`) stays the BSD window-update rule of `tcp_output`.
 
 use super::{DelayedAck, Tcp};
@@ -115,18 +115,30 @@ impl Tcp {
         self.linux_ack.lrcvtime = jiffies;
     }
 
-    /// `__tcp_ack_snd_check()` after in-order data: set `ack_now`, or arm the delayed-ACK timer.
-    pub(super) fn linux_ack_snd_check(&mut self, now: Time) {
+    /// `__tcp_ack_snd_check()`'s first test: the ACK is due now when more than one full segment
+    /// arrived since the last ACK and the window would not shrink, in quick-ACK mode, or when
+    /// `ack_now` (`ICSK_ACK_NOW`) is set.
+    pub(super) fn linux_ack_due_now(&self) -> bool {
         let more_than_one_segment = self.rcv_nxt.since(self.rcv_wup) > self.maxseg;
         let window_not_shrinking =
             self.receive_space().min(super::TCP_MAXWIN) >= self.rcv_adv.since(self.rcv_wup);
-        if (more_than_one_segment && window_not_shrinking)
-            || self.linux_ack.quick > 0
-            || self.ack_now
-        {
+        (more_than_one_segment && window_not_shrinking) || self.linux_ack.quick > 0 || self.ack_now
+    }
+
+    /// `__tcp_ack_snd_check()` after in-order data: set `ack_now`, or arm the delayed-ACK timer.
+    pub(super) fn linux_ack_snd_check(&mut self, now: Time) {
+        if self.linux_ack_due_now() {
             self.ack_now = true;
         } else {
             self.linux_send_delayed_ack(now);
+        }
+    }
+
+    /// `inet_csk_schedule_ack()` in `tcp_data_queue_ofo()`: an out-of-order segment owes an
+    /// ACK, so the ACK that answers it uses up a quick ACK (`tcp_dec_quickack_mode()`).
+    pub(super) fn linux_schedule_ack(&mut self) {
+        if self.linux_delack() {
+            self.linux_ack.scheduled = true;
         }
     }
 

@@ -22,6 +22,7 @@ mod host_presets;
 mod input;
 mod linux_delack;
 mod linux_rtt;
+mod linux_sack_compress;
 mod output;
 mod policy;
 mod reass;
@@ -44,7 +45,7 @@ pub use host::CongestionControl;
 pub use host::RttEstimator;
 pub use host::{
     CaIncrement, Deflation, DelayedAck, HeaderPrediction, HostProfile, NextSeg, PrrReading,
-    ReaderModel, SackRecovery, SackUse, DEFAULT_READ_SIZE, READ_DELAY_RANGE,
+    ReaderModel, SackCompress, SackRecovery, SackUse, DEFAULT_READ_SIZE, READ_DELAY_RANGE,
 };
 pub use host_presets::{
     BufferLimit, HostPreset, LINUX_HZ, LINUX_PAPER_RTO_MIN, MAX_LINUX_BUFFER, MIN_BUFFER, SB_MAX,
@@ -188,6 +189,8 @@ pub struct Tcp {
     rcv_wup: Seq,
     /// Linux's delayed-ACK state (`delayed-ack = linux`).
     linux_ack: LinuxAck,
+    /// Linux's SACK compression state (`sack-compress = linux`).
+    sack_compress: linux_sack_compress::SackCompression,
     /// When the woken reading process next reads (a [`ReaderModel::Process`] sink).
     read_at: Option<Time>,
     /// The reading process has read end of file.
@@ -273,6 +276,7 @@ impl Tcp {
             ack_now: false,
             rcv_wup: Seq(0),
             linux_ack: LinuxAck::default(),
+            sack_compress: linux_sack_compress::SackCompression::default(),
             read_at: None,
             eof_read: false,
             ext: rfc7323::Rfc7323::default(),
@@ -496,6 +500,8 @@ mod fork_tests;
 mod frto_tests;
 #[cfg(test)]
 mod host_tests;
+#[cfg(test)]
+mod linux_sack_compress_tests;
 #[cfg(test)]
 mod linux_timer_tests;
 #[cfg(test)]

@@ -349,6 +349,9 @@ impl Tcp {
         if self.cfg.host.delayed_ack == super::DelayedAck::Linux && flags.contains(Flags::ACK) {
             self.linux_ack_sent();
         }
+        if flags.contains(Flags::ACK) {
+            self.sack_compress_ack_sent();
+        }
         self.out.push_back((seg, kind));
     }
 }

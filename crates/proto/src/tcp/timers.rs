@@ -16,12 +16,18 @@ impl Tcp {
         }
         if self.delack_at.is_some_and(|t| t <= now) {
             self.delack_at = None;
-            if self.cfg.host.delayed_ack == DelayedAck::Linux {
-                self.linux_delack_expired();
+            if self.sack_compress_kick(now) {
+                // the held duplicate ACKs' one ACK (linux_sack_compress.rs), not a delayed ACK
+                self.ack_now = true;
+                self.output(now);
+            } else {
+                if self.cfg.host.delayed_ack == DelayedAck::Linux {
+                    self.linux_delack_expired();
+                }
+                self.ack_now = true;
+                self.stats.delayed_acks += 1;
+                self.output(now);
             }
-            self.ack_now = true;
-            self.stats.delayed_acks += 1;
-            self.output(now);
         }
         if let Some((at, timer)) = self.sel.early_timer {
             if at <= now {
