@@ -86,6 +86,9 @@
 //! - Linux's PRR reading (every `run-*.json`): `host_details` gains `prr` (`rfc6937`), its BSD
 //!   value; no other value moved (each file's new output, the key removed, compared byte for byte
 //!   with the old one, all 36 files).
+//! - Linux's SACK compression (every `run-*.json`): `host_details` gains `sack-compress` (`off`),
+//!   its BSD value; no other value moved (each file's new output, the key removed, compared byte
+//!   for byte with the old one, all 36 files).
 
 #[path = "common/guarded.rs"]
 mod guarded;
