@@ -49,7 +49,16 @@ impl Tun {
     pub fn recv(&self, buf: &mut [u8]) -> io::Result<Option<usize>> {
         let r = sys::read_nonblocking(self.raw_fd(), buf);
         if let Ok(Some(_)) = r {
-            self.read.fetch_add(1, Ordering::Relaxed);
+            // never past the kernel's count: a packet queued past the filter (none is known
+            // here; `tun_xdp_xmit` would be one) must not leave every later count short, which
+            // would make an in-call answer wait for the next poll. The kernel counts a packet
+            // before it queues it, so a counted one read never meets this cap.
+            let cap = self.queued.as_ref().map_or(u64::MAX, |q| q.queued());
+            let _ = self
+                .read
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                    Some(n.saturating_add(1).min(cap))
+                });
         }
         r
     }

@@ -23,7 +23,8 @@ pub(super) struct Sent {
     pub(super) sacked: bool,
     /// RACK: marked lost and not resent since (`TCPCB_LOST` without `TCPCB_SACKED_RETRANS`).
     pub(super) lost: bool,
-    /// RACK: resent by the recovery's or the timeout's retransmissions and not marked lost,
+    /// RACK: resent by NextSeg's retransmissions (not the resend of the head on entering a
+    /// recovery, which the pipe counts alike) and not marked lost,
     /// SACKed or acknowledged since (`TCPCB_SACKED_RETRANS`, counted in `tp->retrans_out`): in
     /// flight once more (`recovery/scoreboard.rs`'s SetPipe). A loss probe's resend does not set
     /// it (`tcp_send_loss_probe()` calls `__tcp_retransmit_skb()`, not `tcp_retransmit_skb()`).

@@ -75,7 +75,10 @@ impl Tcp {
     }
 
     /// `tcp_init_undo()` on a timeout (`tcp_enter_loss()`), after `tcp_timeout_mark_lost()`
-    /// took every retransmission out of `retrans_out`.
+    /// took every retransmission out of `retrans_out`. Known difference (found in review, not
+    /// yet built): a RACK sender's timeout leaves a resend sent within RACK.rtt unmarked, still
+    /// `TCPCB_SACKED_RETRANS` (`Sent::retrans`), so Linux starts `undo_retrans` at
+    /// `retrans_out`, which can be above 0 here, and would undo on DSACKs later than this does.
     pub(super) fn undo_init_on_timeout(&mut self) {
         self.undo_init_with(0);
     }

@@ -18,8 +18,14 @@
 //!   (d) `sndcnt = max(sndcnt, prr_out ? 0 : 1)`: the recovery's first send is forced.
 //!   Segments are the bytes divided by the MSS, rounded up for what was delivered, sent and in
 //!   flight (a short segment is one packet) and down for ssthresh and cwnd (a reading: the
-//!   model's windows are bytes). Linux's sndcnt may be negative, setting cwnd below the flight;
-//!   here it is 0, which sends nothing either (a reading).
+//!   model's windows are bytes). A negative sndcnt (more sent than the proportion allows) is 0
+//!   here; Linux's (d) makes it at least 0 too once something was sent in the recovery.
+//!   Known difference (found in review, not yet built): the sender resends the segment at
+//!   `snd_una` on entering the recovery (`rfc6675.rs`) before this computes sndcnt for the
+//!   entering ACK, so that resend is in `prr_out` and in the pipe already; Linux computes
+//!   sndcnt first (`tcp_cwnd_reduction()` with `prr_out` 0, the head counted lost) and then
+//!   sends (`tcp_xmit_retransmit_queue()`). With the flight at or below ssthresh the model may
+//!   let one more segment out on the entering ACK, and (d) is never what sends the first one.
 
 use crate::tcp::host::PrrReading;
 

@@ -8,7 +8,7 @@
 //! - A duplicate ACK is counted where BSD counts one (no data, the same window, `snd_una`
 //!   outstanding: `ack.rs`), not by RFC 6675 section 2's definition (which also asks for new
 //!   SACK information). Entry is on the DupThresh-th duplicate or on IsLost(HighACK + 1) at any
-//!   duplicate (section 5 steps 1-2). Limited Transmit (step 3, a MAY) is not sent. Linux enters
+//!   duplicate (section 5 steps 1-2); for a RACK sender (every Linux preset) only on a RACK mark. Limited Transmit (step 3, a MAY) is not sent. Linux enters
 //!   recovery once a segment is marked lost (`tcp_time_to_recover()`), by RACK by default. Once
 //!   in recovery (or after a timeout) every ACK for `snd_una` counts, duplicate or not (step B).
 //! - The first retransmission (step 4.3) restarts the retransmission timer, as Linux does for
@@ -20,7 +20,9 @@
 //!   nothing; a hole not marked lost waits for RACK's mark (or the RTO), and a tail for TLP's
 //!   probe (RFC 8985, `tlp.rs`) where RFC 6675 sends its rescue.
 //! - The timeout (section 5.1): the SACK information is kept, every segment not SACKed is marked
-//!   lost and resent in order before new data, by the slow-start window, and no recovery starts
+//!   lost (for a RACK sender only the head and the segments not sent within RACK.rtt,
+//!   `tcp_timeout_mark_lost()`, with cwnd the flight plus one, `tcp_enter_loss()`; see
+//!   `rfc6675_on_rto`) and resent in order before new data, by the slow-start window, and no recovery starts
 //!   until the ACK reaches RecoveryPoint = HighData: Linux's `tcp_enter_loss()` and
 //!   `tcp_timeout_mark_lost()` (net/ipv4/tcp_input.c), which RFC 6675 section 5.1 allows ("an
 //!   implementation can retain and use SACK information across a timeout event"). Linux's test

@@ -19,7 +19,8 @@ pub(in crate::tcp) enum Phase {
     /// RFC 6675 section 5's loss recovery with PRR (`TCP_CA_Recovery`).
     Recovery,
     /// After a retransmission timeout, until the ACK reaches RecoveryPoint (RFC 6675 section
-    /// 5.1; Linux's `TCP_CA_Loss`, `tcp_enter_loss()`): segments not SACKed are marked lost and
+    /// 5.1; Linux's `TCP_CA_Loss`, `tcp_enter_loss()`): segments not SACKed are marked lost (a
+    /// RACK sender's: the head and those not sent within RACK.rtt, `rack_timeout_mark_lost`) and
     /// resent in order by the slow-start window, and no recovery starts.
     Loss,
 }
@@ -35,7 +36,8 @@ pub(in crate::tcp) struct Rfc6675 {
     /// RescueRxt (NextSeg rule 4), one past the octet it names; `None` while undefined.
     pub(in crate::tcp) rescue_rxt: Option<Seq>,
     /// After a timeout, every octet below this that is not SACKed is lost (Linux's
-    /// `tcp_timeout_mark_lost()` marks each such segment `TCPCB_LOST`).
+    /// `tcp_timeout_mark_lost()` marks each such segment `TCPCB_LOST`); not set for a RACK
+    /// sender, whose timeout marks segment by segment (`rack_timeout_mark_lost`).
     pub(in crate::tcp) lost_below: Option<Seq>,
     /// RFC 6675's `pipe`, in bytes: SetPipe at each ACK, plus what was sent since (step C.4).
     pub(in crate::tcp) pipe: u32,
