@@ -346,10 +346,10 @@ impl Tcp {
         self.delack_at = None;
         // tcp_select_window() and tcp_event_ack_sent()
         self.rcv_wup = self.rcv_nxt;
-        if self.cfg.host.delayed_ack == super::DelayedAck::Linux && flags.contains(Flags::ACK) {
-            self.linux_ack_sent();
-        }
         if flags.contains(Flags::ACK) {
+            if self.cfg.host.delayed_ack == super::DelayedAck::Linux {
+                self.linux_ack_sent();
+            }
             self.sack_compress_ack_sent();
         }
         self.out.push_back((seg, kind));
