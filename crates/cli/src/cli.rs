@@ -41,8 +41,26 @@ pub fn command() -> clap::Command {
 
 /// The arguments, parsed by [`command`].
 pub fn parse() -> Result<Cli, clap::Error> {
+    parse_from(std::env::args_os())
+}
+
+/// The arguments of `args` (the program's name first), as [`parse`].
+pub fn parse_from<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     use clap::FromArgMatches;
-    Cli::from_arg_matches(&command().try_get_matches()?)
+    let m = command().try_get_matches_from(args)?;
+    let mut cli = Cli::from_arg_matches(&m)?;
+    if let (Command::Live(a), Some(sub)) = (&mut cli.command, m.subcommand_matches("live")) {
+        a.given = LiveArgs::SCENARIO_FLAGS
+            .iter()
+            .copied()
+            .filter(|id| sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+            .collect();
+    }
+    Ok(cli)
 }
 
 /// Each built paper, its citation and the words that name its parts.
@@ -440,8 +458,11 @@ pub struct LiveArgs {
     /// namespace of its own (or, with `stack = "model"` in its table, the engine's own TCP on the
     /// real clock), the simulator's engine on the real clock between them (links, cells, agents,
     /// handoffs, split relays), each flow carried by snooplab's sender and receiver (or by
-    /// --exec's commands). The file sets the network, the agents and the flows; --linux-profile, --cc, --rto-min, --max-time, --pcap (one capture per link and cell,
-    /// named as `snooplab run --pcap` names them), --json and --exec apply, the other flags do not.
+    /// --exec's commands). The file sets the network, the agents and the flows; as with `snooplab
+    /// run --scenario`, --protocol (one), --env (lan or wan), --buffer, --mss, --transfer,
+    /// --error-every, --burst, --down, --up and --seed given on the command line override the
+    /// file's values; --linux-profile, --cc, --rto-min, --max-time, --pcap (one capture per link
+    /// and cell, named as `snooplab run --pcap` names them), --json and --exec apply; --runs is one.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<std::path::PathBuf>,
     /// Protocols, comma-separated, by the names `snooplab run` takes (`snooplab protocols`
@@ -560,4 +581,31 @@ pub struct LiveArgs {
     /// same either way.
     #[arg(long)]
     pub quiet: bool,
+    /// Which of [`LiveArgs::SCENARIO_FLAGS`] the command line gave (not their defaults): with
+    /// --scenario they override the file's values, as `snooplab run --scenario`'s flags do.
+    #[arg(skip)]
+    pub given: Vec<&'static str>,
+}
+
+impl LiveArgs {
+    /// The flags that describe the network and its flows, by their clap ids: without --scenario
+    /// they build paper 000's testbed; with it they override the file (`live_scenario.rs`).
+    pub const SCENARIO_FLAGS: [&'static str; 11] = [
+        "protocol",
+        "env",
+        "buffer",
+        "mss",
+        "transfer",
+        "error_every",
+        "burst",
+        "down",
+        "up",
+        "seed",
+        "runs",
+    ];
+
+    /// Whether the command line gave flag `id` (one of [`LiveArgs::SCENARIO_FLAGS`]).
+    pub fn gave(&self, id: &str) -> bool {
+        self.given.contains(&id)
+    }
 }

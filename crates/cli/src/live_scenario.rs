@@ -15,13 +15,49 @@ use crate::live_text::{exec_failure, print_exec, print_live_result};
 use crate::run_cmd::open_capture;
 use crate::settings::parse_max_time;
 
+/// The file's scenario with the network flags the command line gave over its values, as `snooplab
+/// run --scenario` takes them (one network language: the same file and flags make the same network
+/// in both clocks). A request the file cannot take is refused: several protocols or runs (one
+/// network, one run), or `--env off` (the file's links are the network).
+fn scenario_settings(a: &LiveArgs, path: &Path) -> Result<RunSettings, String> {
+    let given = |id: &str, v: &str| a.gave(id).then(|| v.to_string());
+    if a.gave("protocol") && a.protocol.contains(',') {
+        return Err(format!(
+            "--protocol {} names several protocols; with --scenario give one (one network, one run)",
+            a.protocol
+        ));
+    }
+    if a.gave("runs") && a.runs.trim() != "1" {
+        return Err(format!(
+            "--runs {} with --scenario: a scenario runs once live; run it again with another --seed",
+            a.runs
+        ));
+    }
+    if a.gave("env") && a.env.trim() == "off" {
+        return Err(
+            "--env off with --scenario: the file's links are the network; give lan or wan, or leave --env out"
+                .into(),
+        );
+    }
+    Ok(RunSettings {
+        scenario: Some(path.to_path_buf()),
+        protocol: given("protocol", &a.protocol),
+        env: given("env", &a.env),
+        buffer: given("buffer", &a.buffer),
+        mss: given("mss", &a.mss),
+        transfer: given("transfer", &a.transfer),
+        error_every: given("error_every", &a.error_every),
+        burst: given("burst", &a.burst),
+        down: a.gave("down").then(|| a.down.clone()).flatten(),
+        up: a.gave("up").then(|| a.up.clone()).flatten(),
+        seed: given("seed", &a.seed),
+        ..RunSettings::default()
+    })
+}
+
 /// The scenario and the live settings that apply to it.
 fn config(a: &LiveArgs, path: &Path) -> Result<NetworkConfig, String> {
-    let scenario = RunSettings {
-        scenario: Some(path.to_path_buf()),
-        ..RunSettings::default()
-    }
-    .scenario()?;
+    let scenario = scenario_settings(a, path)?.scenario()?;
     let (profile, cc, rto_min_ms) = host_settings(a)?;
     Ok(NetworkConfig {
         scenario,
@@ -104,4 +140,59 @@ pub fn run_config(a: &LiveArgs, cfg: NetworkConfig, label: &str) -> Result<(), S
         return Err("the receiver's digest differs from the sender's in some flow".into());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use snooplab_sim::Protocol;
+
+    use super::*;
+    use crate::cli::{parse_from, Command};
+
+    fn live_args(flags: &[&str]) -> LiveArgs {
+        let argv = ["snooplab", "live", "--scenario", "examples/lan-32k.toml"];
+        match parse_from(argv.iter().chain(flags)) {
+            Ok(cli) => match cli.command {
+                Command::Live(a) => a,
+                other => panic!("not live: {other:?}"),
+            },
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    fn file() -> &'static Path {
+        // the tests run in the crate's directory
+        Path::new("../../examples/lan-32k.toml")
+    }
+
+    #[test]
+    fn the_flags_given_override_the_file_as_run_scenarios_do() {
+        let plain = scenario_settings(&live_args(&[]), file())
+            .and_then(|s| s.scenario().map_err(|e| e.to_string()));
+        let split = scenario_settings(&live_args(&["--protocol", "split", "--seed", "7"]), file())
+            .and_then(|s| s.scenario().map_err(|e| e.to_string()));
+        let (plain, split) = (
+            plain.unwrap_or_else(|e| panic!("{e}")),
+            split.unwrap_or_else(|e| panic!("{e}")),
+        );
+        // a flag not given leaves the file's value, not the flag's default (ll-tcp-aware)
+        assert_eq!(plain.protocol, Protocol::E2e);
+        assert_eq!(Ok(split.protocol), Protocol::parse("split"));
+        assert_eq!(split.seed, 7);
+        assert_eq!(split.buffer, plain.buffer);
+    }
+
+    #[test]
+    fn what_a_file_cannot_take_is_refused_in_one_line() {
+        for flags in [
+            &["--protocol", "e2e,split"][..],
+            &["--runs", "3"][..],
+            &["--env", "off"][..],
+        ] {
+            let e = scenario_settings(&live_args(flags), file()).err();
+            let e = e.unwrap_or_else(|| panic!("{flags:?} accepted"));
+            assert!(!e.contains('\n') && e.contains("--scenario"), "{e}");
+        }
+        assert!(scenario_settings(&live_args(&["--runs", "1"]), file()).is_ok());
+    }
 }
