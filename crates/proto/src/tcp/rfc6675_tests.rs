@@ -244,7 +244,11 @@ fn prr_linux_sizes_the_entering_ack_before_the_fast_retransmit() {
     assert_eq!(s.ssthresh(), 5 * MSS);
     assert_eq!(sent(&mut s, base), vec![0], "at ssthresh: (d) alone");
     assert_eq!((rfc(&s).prr.delivered, rfc(&s).prr.out), (3, 1));
-    assert_eq!(s.cwnd(), 6 * MSS, "pipe 5 + sndcnt 1, sized before the resend");
+    assert_eq!(
+        s.cwnd(),
+        6 * MSS,
+        "pipe 5 + sndcnt 1, sized before the resend"
+    );
 
     let (mut s, base) = linux_prr_sender(10);
     for k in 6..=8 {

@@ -155,7 +155,9 @@ impl Tcp {
     /// PRR's state (4.2, RFC 6937 section 3); the segment at HighACK + 1 resent at once (4.3),
     /// HighRxt and RescueRxt set to its end; then SetPipe (4.4) and step (C) by PRR (4.5). In
     /// Linux's order (`prr = linux`, [`Prr::sizes_entry_before_first_send`]) PRR sizes the
-    /// entering ACK first, the head not yet resent, and the resend then goes by that window.
+    /// entering ACK first, the head not yet resent, and the resend then goes by that window. A
+    /// reading: the head goes even where nothing marked it lost, which Linux's
+    /// `tcp_xmit_retransmit_queue()` would skip; a RACK entry marks it first, as the oldest send.
     pub(super) fn rfc6675_enter(&mut self, now: Time) {
         self.stats.fast_retransmits += 1;
         // the head's resend takes the timer from a pending probe, and the window reduction
