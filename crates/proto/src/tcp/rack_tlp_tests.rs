@@ -272,6 +272,29 @@ fn the_reordering_timer_marks_the_hole_lost_and_resends_it() {
     assert_eq!(s.stats().timeouts, 0);
 }
 
+/// The reordering timer's recovery in Linux's order (`prr = linux`, `recovery/prr.rs`):
+/// `tcp_rack_reo_timeout()` calls `tcp_cwnd_reduction(sk, 1, ...)` before
+/// `tcp_xmit_retransmit_queue()`. A burst's head waits on RACK's window while the rest but its
+/// last segment is SACKed: the timer enters with pipe 1 (the last segment), below ssthresh, and
+/// its one segment delivered lets the retransmission out alone. Resent first, the head would be
+/// in the pipe and `prr_out` already, and the bound would let a new segment out beside it.
+#[test]
+fn the_reordering_timer_sizes_linux_prr_before_the_resend() {
+    let (mut s, base) = burst_with_reordering_seen(6);
+    s.cfg.host.prr = PrrReading::Linux;
+    let n = s.snd_max().since(base) / s.maxseg();
+    let t = sent_at(&s, base, 0) + 2 * MS;
+    s.on_segment(t, &ack(&s, base, 0, &[(1, n - 1)]));
+    assert!(sent(&mut s, base).is_empty());
+    let Some((at, EarlyTimer::Reo)) = s.sel.early_timer else {
+        panic!("no reordering timer: {:?}", s.sel.early_timer);
+    };
+    s.on_timeout(at);
+    assert!(s.ssthresh() >= 3 * s.maxseg(), "pipe 1 is below ssthresh");
+    assert_eq!(sent(&mut s, base), vec![0], "burst of {n}");
+    assert_eq!(s.cwnd(), 2 * s.maxseg(), "pipe 1 + sndcnt 1");
+}
+
 /// The reordering timer's floor is `TCP_TIMEOUT_MIN_US`, 2 ms added before the rounding to
 /// jiffies (`usecs_to_jiffies(timeout + TCP_TIMEOUT_MIN_US)`, Linux 6.6's commit 1c2709cfff1d),
 /// not 2 jiffies after it: at `CONFIG_HZ` 250 a wait under 2 ms is armed one jiffy (4 ms) on,

@@ -198,27 +198,64 @@ fn prr_reduction_bound_sends_delivered_plus_one() {
     assert_eq!(sent(&mut s, base), vec![3]);
 }
 
-/// `prr = linux` (`tcp_cwnd_reduction()`): the bound's extra segment only on an ACK that
-/// advanced `snd_una` and marked no new loss. The script of
-/// [`prr_reduction_bound_sends_delivered_plus_one`]: the entering duplicate sends the fast
-/// retransmit and one more lost segment (min(5 - 3, max(1 - 1, 1)) = 1), where RFC 6937 sends
-/// two; the partial ACK for the retransmission (delivering it and SACKed segment 8) gets the
-/// extra segment: min(5 - 2, max(3 - 2, 2) + 1) = 3.
-#[test]
-fn prr_linux_extra_segment_only_when_snd_una_advances() {
+/// A sender of `prr = linux`, `segs` segments outstanding.
+fn linux_prr_sender(segs: u32) -> (Tcp, Seq) {
     let host = HostProfile {
         sack_recovery: SackRecovery::Rfc6675Prr,
         prr: PrrReading::Linux,
         ..HostProfile::default()
     };
-    let (mut s, base) = sender_host(10, 64 * 1024, 10_000_000, host);
+    sender_host(segs, 64 * 1024, 10_000_000, host)
+}
+
+/// `prr = linux` (`tcp_cwnd_reduction()`): the bound's extra segment only on an ACK that
+/// advanced `snd_una` and marked no new loss. The script of
+/// [`prr_reduction_bound_sends_delivered_plus_one`]: the entering duplicate is sized before the
+/// fast retransmit (pipe 2, 8 and 9 in flight): min(5 - 2, max(1 - 0, 1)) = 1, the
+/// retransmission alone, where RFC 6937 sends it and two more; the partial ACK for the
+/// retransmission (delivering it and SACKed segment 8; pipe 1, segment 9) gets the extra
+/// segment: min(5 - 1, max(3 - 1, 2) + 1) = 3.
+#[test]
+fn prr_linux_extra_segment_only_when_snd_una_advances() {
+    let (mut s, base) = linux_prr_sender(10);
     s.on_segment(SEC, &ack(&s, base, 0, &[(5, 6)]));
     s.on_segment(SEC, &ack(&s, base, 0, &[(5, 7)]));
     assert!(sent(&mut s, base).is_empty());
     s.on_segment(SEC, &ack(&s, base, 0, &[(5, 8)]));
-    assert_eq!(sent(&mut s, base), vec![0, 1]);
+    assert_eq!(sent(&mut s, base), vec![0]);
     s.on_segment(SEC, &ack(&s, base, 1, &[(5, 9)]));
-    assert_eq!(sent(&mut s, base), vec![2, 3, 4]);
+    assert_eq!(sent(&mut s, base), vec![1, 2, 3]);
+}
+
+/// `prr = linux` sizes the entering ACK before the fast retransmit, as Linux's `tcp_ack()`
+/// runs `tcp_cwnd_reduction()` (`prr_out` 0, the head lost and not in flight) before
+/// `tcp_xmit_retransmit_queue()` (`recovery/prr.rs`). One duplicate SACKing segments 2-4 marks
+/// 0 and 1 lost (IsLost) and enters with the flight at ssthresh (5-9 in flight, ssthresh 5):
+/// sndcnt = min(5 - 5, ...) = 0, and rule (d) lets the retransmission out alone. Resent first,
+/// the head would make pipe 6 > ssthresh, and the proportional part CEIL(3 * 5 / 10) - 1 = 1
+/// would send segment 1 beside it. Below ssthresh the entering ACK's `delivered` counts the
+/// retransmission: one delivered, the retransmission alone (min(5 - 2, 1) = 1), where resending
+/// first would add one.
+#[test]
+fn prr_linux_sizes_the_entering_ack_before_the_fast_retransmit() {
+    let (mut s, base) = linux_prr_sender(10);
+    s.on_segment(SEC, &ack(&s, base, 0, &[(2, 5)]));
+    assert_eq!(rfc(&s).phase, recovery::Phase::Recovery);
+    assert_eq!(s.ssthresh(), 5 * MSS);
+    assert_eq!(sent(&mut s, base), vec![0], "at ssthresh: (d) alone");
+    assert_eq!((rfc(&s).prr.delivered, rfc(&s).prr.out), (3, 1));
+    assert_eq!(
+        s.cwnd(),
+        6 * MSS,
+        "pipe 5 + sndcnt 1, sized before the resend"
+    );
+
+    let (mut s, base) = linux_prr_sender(10);
+    for k in 6..=8 {
+        s.on_segment(SEC, &ack(&s, base, 0, &[(5, k)]));
+    }
+    assert_eq!(sent(&mut s, base), vec![0], "below ssthresh: delivered 1");
+    assert_eq!(s.cwnd(), 3 * MSS, "pipe 2 + sndcnt 1");
 }
 
 /// The SACK blocks of six duplicates with segments 0 and 5 lost: 1-4 arrive, then 6 and 7.

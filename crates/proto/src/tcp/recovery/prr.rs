@@ -20,12 +20,19 @@
 //!   flight (a short segment is one packet) and down for ssthresh and cwnd (a reading: the
 //!   model's windows are bytes). A negative sndcnt (more sent than the proportion allows) is 0
 //!   here; Linux's (d) makes it at least 0 too once something was sent in the recovery.
-//!   Known difference (found in review, not yet built): the sender resends the segment at
-//!   `snd_una` on entering the recovery (`rfc6675.rs`) before this computes sndcnt for the
-//!   entering ACK, so that resend is in `prr_out` and in the pipe already; Linux computes
-//!   sndcnt first (`tcp_cwnd_reduction()` with `prr_out` 0, the head counted lost) and then
-//!   sends (`tcp_xmit_retransmit_queue()`). With the flight at or below ssthresh the model may
-//!   let one more segment out on the entering ACK, and (d) is never what sends the first one.
+//!
+//! The entering ACK ([`Prr::sizes_entry_before_first_send`]): `rfc6937` resends the segment at
+//! `snd_una` first (RFC 6675 section 5 step 4.3) and then sizes the ACK (step 4.5), that resend
+//! already in `prr_out` and in the pipe. `linux` sizes it first, as Linux 6.x orders one ACK's
+//! work: `tcp_ack()` calls `tcp_fastretrans_alert()`, which enters the recovery
+//! (`tcp_enter_recovery()` -> `tcp_init_cwnd_reduction()`: `prr_out` 0), then
+//! `tcp_cong_control()` -> `tcp_cwnd_reduction()`, the head counted lost and not in flight, and
+//! only then `tcp_xmit_recovery()` -> `tcp_xmit_retransmit_queue()` (net/ipv4/tcp_output.c),
+//! which sends by that window; the reordering timer's entry is in the same order
+//! (`tcp_rack_reo_timeout()`, net/ipv4/tcp_recovery.c: `tcp_enter_recovery()`,
+//! `tcp_cwnd_reduction(sk, 1, ...)`, `tcp_xmit_retransmit_queue()`). So (d) is what lets the
+//! first resend out when the flight is at ssthresh, and below it the entering ACK's
+//! `delivered (+ 1)` counts the resend among its segments rather than on top of them.
 
 use crate::tcp::host::PrrReading;
 
@@ -114,6 +121,12 @@ impl Prr {
         }
         let unit = if linux { i64::from(self.mss) } else { 1 };
         Some((sndcnt.max(0) * unit).min(i64::from(u32::MAX)) as u32)
+    }
+
+    /// Whether the entering ACK is sized before the recovery's first resend (Linux's order,
+    /// the module's doc), rather than after it (RFC 6675 section 5 steps 4.3 then 4.5).
+    pub(in crate::tcp) fn sizes_entry_before_first_send(&self) -> bool {
+        self.reading == PrrReading::Linux
     }
 
     /// "On any data transmission or retransmission": `prr_out += (data sent)`.

@@ -25,8 +25,10 @@
 //!   `icsk_retransmit_timer`. It fires first (RACK.rtt + reo_wnd < RTO), and re-arms the RTO
 //!   as `tcp_rearm_rto()` does with it pending: at the RTO's deadline from the head's last
 //!   send (`tcp_rto_delta_us()`), a whole RTO from its expiry only if it resent the head.
-//! - A mark starts recovery as RFC 6675's entry does, resending the segment at `snd_una` first
-//!   (section 5 step 4.3); marks found by the reordering timer after a timeout are resent within
+//! - A mark starts recovery as RFC 6675's entry does, resending the segment at `snd_una` (section
+//!   5 step 4.3) after PRR sized the entering ACK or timer for `prr = linux` (`prr.rs`:
+//!   `tcp_rack_reo_timeout()` calls `tcp_cwnd_reduction()` before `tcp_xmit_retransmit_queue()`),
+//!   before it for `rfc6937`; marks found by the reordering timer after a timeout are resent within
 //!   the timeout's phase (Linux's `tcp_rack_reo_timeout()` calls `tcp_enter_recovery()` in
 //!   `TCP_CA_Loss` too).
 

@@ -153,7 +153,11 @@ impl Tcp {
 
     /// Section 5 step (4): RecoveryPoint = HighData (4.1); ssthresh from the controller and
     /// PRR's state (4.2, RFC 6937 section 3); the segment at HighACK + 1 resent at once (4.3),
-    /// HighRxt and RescueRxt set to its end; then SetPipe (4.4) and step (C) by PRR (4.5).
+    /// HighRxt and RescueRxt set to its end; then SetPipe (4.4) and step (C) by PRR (4.5). In
+    /// Linux's order (`prr = linux`, [`Prr::sizes_entry_before_first_send`]) PRR sizes the
+    /// entering ACK first, the head not yet resent, and the resend then goes by that window. A
+    /// reading: the head goes even where nothing marked it lost, which Linux's
+    /// `tcp_xmit_retransmit_queue()` would skip; a RACK entry marks it first, as the oldest send.
     pub(super) fn rfc6675_enter(&mut self, now: Time) {
         self.stats.fast_retransmits += 1;
         // the head's resend takes the timer from a pending probe, and the window reduction
@@ -180,22 +184,43 @@ impl Tcp {
         self.sel.high_rxt = self.snd_una;
         // Karn: no RTT sample from a segment that may have been resent
         self.timing = None;
-        if let Some((seq, len)) = self.sel.segment_at(self.snd_una) {
-            self.last_rexmt_start = Some(seq); // for the timeout's cause, as a fast retransmit
-            self.rexmt_at = None;
-            self.send_exact(now, seq, len, TxKind::FastRetransmit);
-            self.sel.high_rxt = seq + len;
-            let rfc = &mut self.sel.rfc6675;
-            rfc.rescue_rxt = Some(seq + len);
-            rfc.prr.on_send(len);
+        if self.sel.rfc6675.prr.sizes_entry_before_first_send() {
+            // Linux: `tcp_cong_control()` -> `tcp_cwnd_reduction()` with `prr_out` 0, then
+            // `tcp_xmit_recovery()` -> `tcp_xmit_retransmit_queue()` sends by that window
+            self.rfc6675_prr_window();
+            self.rfc6675_resend_head(now);
+            self.rfc6675_resend_lost(now);
+        } else {
+            self.rfc6675_resend_head(now);
+            self.rfc6675_recovery_ack(now);
         }
-        self.rfc6675_recovery_ack(now);
     }
 
-    /// (B) and (C) with PRR for one ACK in recovery: SetPipe, sndcnt from the ACK's
-    /// DeliveredData, cwnd = pipe + sndcnt (or, in Linux's reading, left alone on an ACK that
-    /// delivered nothing), then NextSeg while cwnd - pipe >= 1 SMSS.
+    /// Step (4.3): the segment at HighACK + 1 resent, HighRxt and RescueRxt set to its end,
+    /// counted in PRR's `prr_out`; the retransmission timer restarts with it.
+    fn rfc6675_resend_head(&mut self, now: Time) {
+        let Some((seq, len)) = self.sel.segment_at(self.snd_una) else {
+            return;
+        };
+        self.last_rexmt_start = Some(seq); // for the timeout's cause, as a fast retransmit
+        self.rexmt_at = None;
+        self.send_exact(now, seq, len, TxKind::FastRetransmit);
+        self.sel.high_rxt = seq + len;
+        let rfc = &mut self.sel.rfc6675;
+        rfc.rescue_rxt = Some(seq + len);
+        rfc.prr.on_send(len);
+    }
+
+    /// (B) and (C) with PRR for one ACK in recovery: PRR's window for it, then NextSeg while
+    /// cwnd - pipe >= 1 SMSS.
     fn rfc6675_recovery_ack(&mut self, now: Time) {
+        self.rfc6675_prr_window();
+        self.rfc6675_send(now);
+    }
+
+    /// SetPipe, sndcnt from the ACK's DeliveredData, cwnd = pipe + sndcnt (or, in Linux's
+    /// reading, left alone on an ACK that delivered nothing).
+    fn rfc6675_prr_window(&mut self) {
         let pipe = self
             .sel
             .set_pipe(self.snd_una, self.maxseg, self.is_lost_thresh());
@@ -206,11 +231,11 @@ impl Tcp {
         if let Some(sndcnt) = rfc.prr.on_ack(ack, pipe, ssthresh) {
             self.cc.set_prr_cwnd(pipe.saturating_add(sndcnt));
         }
-        self.rfc6675_send(now);
     }
 
-    /// RACK's reordering timer marked segments lost in recovery or after a timeout: SetPipe,
-    /// then send what NextSeg gives by the window (`tcp_xmit_retransmit_queue()`).
+    /// SetPipe, then send what NextSeg gives by the window (`tcp_xmit_retransmit_queue()`):
+    /// after RACK's reordering timer marked segments lost in recovery or after a timeout, and
+    /// after the head's resend on entering a recovery in Linux's order.
     pub(super) fn rfc6675_resend_lost(&mut self, now: Time) {
         self.sel.rfc6675.pipe = self
             .sel
