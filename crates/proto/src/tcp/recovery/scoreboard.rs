@@ -266,12 +266,16 @@ impl SelectiveState {
         // the log is in sequence order: the segments starting below `una` come first
         for s in self.log.iter().take_while(|s| s.seq.lt(una)) {
             if !(s.sacked || s.lost) {
-                let outstanding = if s.end().gt(una) { s.end().since(una) } else { 0 };
-                pipe -= u64::from(s.len - outstanding);
+                // its part below `una`
+                pipe -= u64::from(una.since(s.seq).min(s.len));
             }
         }
         #[cfg(test)]
-        assert_eq!(pipe, self.rack_pipe_by_scoreboard(una), "SetPipe by counters");
+        assert_eq!(
+            pipe,
+            self.rack_pipe_by_scoreboard(una),
+            "SetPipe by counters"
+        );
         u32::try_from(pipe).unwrap_or(u32::MAX)
     }
 
@@ -501,7 +505,11 @@ mod tests {
         flight.remark(&mut log[2], |s| s.sacked = true);
         flight.remark(&mut log[3], |s| s.retrans = true);
         assert_eq!(st.set_pipe(Seq(0), MSS, None), 2000);
-        assert_eq!(st.set_pipe(Seq(500), MSS, None), 1500, "half of the head is ACKed");
+        assert_eq!(
+            st.set_pipe(Seq(500), MSS, None),
+            1500,
+            "half of the head is ACKed"
+        );
         assert_eq!(st.set_pipe(Seq(1000), MSS, None), 1000);
     }
 
