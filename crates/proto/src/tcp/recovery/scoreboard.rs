@@ -289,7 +289,11 @@ impl SelectiveState {
                 let (start, end) = (s.seq.max(una), s.end());
                 (end.gt(start) && !self.holds(start, end)).then_some((s, end.since(start)))
             })
-            .map(|(s, len)| if s.lost { 0 } else { u64::from(len) })
+            .map(|(s, len)| {
+                let marked = s.lost || s.retrans;
+                let in_flight = if marked { 0 } else { len };
+                u64::from(in_flight + if s.retrans { len } else { 0 })
+            })
             .sum()
     }
 
