@@ -64,6 +64,9 @@ pub(super) struct SelectiveState {
     /// Ranges above `snd_una` the receiver reported holding.
     pub(super) scoreboard: Reassembly,
     pub(super) log: VecDeque<Sent>,
+    /// The log's marks counted as Linux counts its queue's (`recovery/flight.rs`): changed with
+    /// every entry and mark, so that SetPipe and "some segment is lost" need no walk.
+    pub(super) flight: super::recovery::Flight,
     /// RACK (`rack-tlp = on`): how far the log is in send order (`recovery/send_order.rs`).
     pub(super) send_order: super::recovery::SendOrder,
     /// SACK: in scoreboard recovery.
@@ -167,6 +170,7 @@ impl SelectiveState {
         let SelectiveState {
             scoreboard,
             log,
+            flight,
             rack,
             ..
         } = self;
@@ -186,9 +190,11 @@ impl SelectiveState {
             let (a, e) = (s.seq.max(ack), s.end());
             if scoreboard.ranges().iter().any(|&(x, y)| x.le(a) && e.le(y)) {
                 // tcp_sacktag_one(): neither lost nor a resend in flight any more
-                s.sacked = true;
-                s.lost = false;
-                s.retrans = false;
+                flight.remark(s, |s| {
+                    s.sacked = true;
+                    s.lost = false;
+                    s.retrans = false;
+                });
                 // tcp_sacktag_one(): no test of the TSecr on the SACK path
                 rack.delivered(now, s, prior_fack, false);
             }
@@ -244,15 +250,18 @@ impl Tcp {
             lost: false,
             retrans: false,
         };
+        let sel = &mut self.sel;
         if kind == TxKind::New {
-            self.sel.log.push_back(sent);
-        } else if let Some(s) = self.sel.log.iter_mut().find(|s| s.seq == seq) {
+            sel.flight.enter(&sent);
+            sel.log.push_back(sent);
+        } else if let Some(s) = sel.log.iter_mut().find(|s| s.seq == seq) {
             s.last_tx = now;
             s.rexmits += 1;
-            s.lost = false;
+            sel.flight.remark(s, |s| s.lost = false);
         } else if kind != TxKind::PersistProbe {
-            let at = self.sel.log.partition_point(|s| s.seq.lt(seq));
-            self.sel.log.insert(at, sent);
+            let at = sel.log.partition_point(|s| s.seq.lt(seq));
+            sel.flight.enter(&sent);
+            sel.log.insert(at, sent);
         } else {
             return;
         }
@@ -299,6 +308,7 @@ impl Tcp {
         }
         while self.sel.log.front().is_some_and(|s| s.end().le(ack)) {
             if let Some(s) = self.sel.log.pop_front() {
+                self.sel.flight.leave(&s);
                 if rack && !s.sacked {
                     let earlier_copy = self.acks_earlier_copy(seg, &s);
                     self.sel.rack.delivered(now, &s, prior_fack, earlier_copy);

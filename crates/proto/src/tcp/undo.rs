@@ -196,7 +196,7 @@ impl Tcp {
         self.undo.marker = None;
         if unmark_loss {
             for s in self.sel.log.iter_mut() {
-                s.lost = false;
+                self.sel.flight.remark(s, |s| s.lost = false);
             }
         }
         if self.sel.rfc().phase != Phase::Open {

@@ -12,6 +12,7 @@
 //! ([`Recovery::of`]), kept beside them and set again when run sharing changes the policy
 //! (`witness.rs`'s `add`): followed at once.
 
+mod flight;
 mod prr;
 mod rack;
 mod reno;
@@ -22,6 +23,7 @@ mod send_order;
 mod smart;
 mod tlp;
 
+pub(super) use flight::Flight;
 pub(super) use rack::{EarlyTimer, Rack};
 pub(super) use scoreboard::Phase;
 pub(super) use scoreboard::Rfc6675;

@@ -206,7 +206,7 @@ impl Tcp {
         {
             let deadline = s.last_tx + rack.rtt + reo_wnd;
             if deadline <= now {
-                s.mark_lost(); // resent by NextSeg rule (1)
+                self.sel.flight.remark(s, Sent::mark_lost); // resent by NextSeg rule (1)
                 marked += 1;
             } else {
                 wait = Some(wait.map_or(deadline - now, |w| w.max(deadline - now)));
@@ -234,9 +234,11 @@ impl Tcp {
         true
     }
 
-    /// Some segment is marked lost by RACK and not yet resent.
+    /// Some segment is marked lost by RACK and not yet resent (Linux's `tp->lost_out`, kept as
+    /// a count: `flight.rs`).
     pub(in crate::tcp) fn rack_has_lost(&self) -> bool {
-        self.sel.log.iter().any(|s| s.lost)
+        self.sel.flight.check(&self.sel.log);
+        self.sel.flight.any_lost()
     }
 
     /// `tcp_rack_reo_timeout()`: the reordering timer expired. Loss is looked for again; if

@@ -5,7 +5,7 @@
 //! In bytes, as the RFC; a segment is the send log's (at most one SMSS, sent as one), so
 //! "the segment starting at S" is the logged segment holding S, from S on.
 
-use super::super::selective::SelectiveState;
+use super::super::selective::{SelectiveState, Sent};
 use super::prr::{Prr, PrrAck};
 use crate::seq::Seq;
 use crate::time::Time;
@@ -173,8 +173,10 @@ impl SelectiveState {
         // the log is in sequence order: none starting above `seq` holds it
         for s in self.log.iter_mut().take_while(|s| s.seq.le(seq)) {
             if seq.lt(s.end()) {
-                s.lost = false;
-                s.retrans = true;
+                self.flight.remark(s, |s| {
+                    s.lost = false;
+                    s.retrans = true;
+                });
             }
         }
     }
@@ -188,7 +190,10 @@ impl SelectiveState {
     /// resends `tcp_rtx_queue_head()` and `tcp_xmit_retransmit_queue()` the rest.
     pub(in crate::tcp) fn rack_timeout_mark_lost(&mut self, now: Time, una: Seq, rack_rtt: Time) {
         let SelectiveState {
-            scoreboard, log, ..
+            scoreboard,
+            log,
+            flight,
+            ..
         } = self;
         let outstanding = log.iter_mut().filter(|s| s.end().gt(una));
         for (i, s) in outstanding.enumerate() {
@@ -199,7 +204,7 @@ impl SelectiveState {
                 .any(|&(a, b)| a.le(start) && end.le(b));
             let recent = s.last_tx + rack_rtt > now;
             if !sacked && (i == 0 || !recent) {
-                s.mark_lost();
+                flight.remark(s, Sent::mark_lost);
             }
         }
     }
@@ -224,7 +229,7 @@ impl SelectiveState {
         }
         let loss = self.loss_test(mss, dup_thresh);
         // a segment marked by RACK is looked for only when some is (most ACKs have none)
-        let any_marked = self.log.iter().any(|s| s.lost);
+        let any_marked = self.flight.any_lost();
         self.outstanding(una)
             .filter(|&(_, _, sacked)| !sacked)
             .map(|(start, end, _)| {
@@ -249,7 +254,35 @@ impl SelectiveState {
     /// (`tcp_undo_cwnd_reduction()` with `unmark_loss`) clears `TCPCB_LOST` and keeps
     /// `TCPCB_SACKED_RETRANS`, so it counts such a resend twice; the model, whose `lost` is
     /// `TCPCB_LOST` without `TCPCB_SACKED_RETRANS`, counts it once.
+    ///
+    /// From Linux's counters as it keeps them (`flight.rs`), not by a walk: SACKed is a
+    /// segment's mark (`TCPCB_SACKED_ACKED`, set by `rack_note_sacked` when the scoreboard
+    /// holds it), which the scoreboard keeps holding while the receiver's reports agree with
+    /// each other. Only the segments starting below `una` are walked: their part below it is
+    /// not outstanding (Linux's `tcp_trim_head()`).
     fn rack_pipe(&self, una: Seq) -> u32 {
+        self.flight.check(&self.log);
+        let mut pipe = self.flight.unmarked_bytes();
+        // the log is in sequence order: the segments starting below `una` come first
+        for s in self.log.iter().take_while(|s| s.seq.lt(una)) {
+            if !(s.sacked || s.lost) {
+                // its part below `una`
+                pipe -= u64::from(una.since(s.seq).min(s.len));
+            }
+        }
+        #[cfg(test)]
+        assert_eq!(
+            pipe,
+            self.rack_pipe_by_scoreboard(una),
+            "SetPipe by counters"
+        );
+        u32::try_from(pipe).unwrap_or(u32::MAX)
+    }
+
+    /// SetPipe for a RACK sender by a walk over the log asking the scoreboard, as it was
+    /// computed before the counters: the tests check that the counters give the same.
+    #[cfg(test)]
+    fn rack_pipe_by_scoreboard(&self, una: Seq) -> u64 {
         self.log
             .iter()
             .filter_map(|s| {
@@ -259,7 +292,7 @@ impl SelectiveState {
             .map(|(s, len)| {
                 let marked = s.lost || s.retrans;
                 let in_flight = if marked { 0 } else { len };
-                in_flight + if s.retrans { len } else { 0 }
+                u64::from(in_flight + if s.retrans { len } else { 0 })
             })
             .sum()
     }
@@ -276,17 +309,25 @@ impl SelectiveState {
                 .filter(|&(_, _, sacked)| !sacked)
                 .map(|(start, end, _)| (start, end.since(start)))
         };
-        // (1) lost: marked by RACK; below the highest SACKed octet and IsLost; after a
-        // timeout, marked lost
-        if let Some((s, len)) = self.rack_lost(at.una) {
+        // (1) lost: marked by RACK (looked for only when some segment is: `flight.rs`); below
+        // the highest SACKed octet and IsLost; after a timeout, marked lost
+        let rack_lost = self.flight.any_lost().then(|| self.rack_lost(at.una));
+        if let Some((s, len)) = rack_lost.flatten() {
             return Some((s, len, Rule::Lost));
         }
-        // IsLost is asked only below the highest SACKed octet, so only when something is SACKed
-        let loss = highest_sacked.map(|_| self.loss_test(at.mss, at.dup_thresh));
-        let lost = holes().find(|&(s, _)| {
-            let marked = self.rfc6675.lost_below.is_some_and(|l| s.lt(l));
-            marked || (below_sacked(s) && loss.as_ref().is_some_and(|t| t.is_lost(s)))
-        });
+        // IsLost is asked only below the highest SACKed octet, so only when something is SACKed;
+        // a RACK sender's is only the timeout's mark, so without it no hole is lost
+        let may_be_lost = self.rfc6675.lost_below.is_some()
+            || (at.dup_thresh.is_some() && highest_sacked.is_some());
+        let lost = may_be_lost
+            .then(|| {
+                let loss = highest_sacked.map(|_| self.loss_test(at.mss, at.dup_thresh));
+                holes().find(|&(s, _)| {
+                    let marked = self.rfc6675.lost_below.is_some_and(|l| s.lt(l));
+                    marked || (below_sacked(s) && loss.as_ref().is_some_and(|t| t.is_lost(s)))
+                })
+            })
+            .flatten();
         if let Some((s, len)) = lost {
             return Some((s, len, Rule::Lost));
         }
@@ -451,6 +492,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A RACK sender's SetPipe from the counters (`flight.rs`): the segment `snd_una` lies in
+    /// counts from `snd_una` on, a SACKed one and one marked lost not at all, a resend in flight
+    /// once; and as the walk over the scoreboard counts (`rack_pipe_by_scoreboard`).
+    #[test]
+    fn rack_pipe_from_the_counters_from_snd_una() {
+        let mut st = board(&[(0, 1000), (1000, 1000), (2000, 1000), (3000, 1000)], &[]);
+        st.scoreboard.insert(Seq(2000), Seq(3000));
+        let SelectiveState { log, flight, .. } = &mut st;
+        for s in log.iter() {
+            flight.enter(s);
+        }
+        flight.remark(&mut log[1], Sent::mark_lost);
+        flight.remark(&mut log[2], |s| s.sacked = true);
+        flight.remark(&mut log[3], |s| s.retrans = true);
+        assert_eq!(st.set_pipe(Seq(0), MSS, None), 2000);
+        assert_eq!(
+            st.set_pipe(Seq(500), MSS, None),
+            1500,
+            "half of the head is ACKed"
+        );
+        assert_eq!(st.set_pipe(Seq(1000), MSS, None), 1000);
     }
 
     /// IsLost's two tests, each alone: DupThresh segments SACKed above (three small ones, 1500
