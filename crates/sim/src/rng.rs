@@ -15,14 +15,15 @@ pub enum Stream {
     BaseStationClock = 6,
     /// A cell's CSMA/CA backoffs (`medium/csma.rs`), one stream per cell. Turn taking draws nothing.
     MediumBackoff = 7,
-    /// `snooplab channel-trace`'s Gilbert-Elliott process (not drawn in runs): its frames' errors.
+    /// `snooplab channel-trace`'s Gilbert-Elliott process (not drawn in runs): its state process.
     ChannelTrace = 8,
-    /// The state process (the good and bad periods) of a channel whose frames' errors draw from
-    /// `ErrorsDown`, `ErrorsUp` or `ChannelTrace`, in [`ChannelStreams`]: a stream of its own, so
-    /// the periods do not depend on how many frames the channel judged.
+    /// The state process (the good and bad periods) of the channel whose frames' errors draw from
+    /// `ErrorsDown` or `ErrorsUp`, in [`ChannelStreams`]: a stream of its own, so the periods do
+    /// not depend on how many frames the channel judged.
     StatesDown = 9,
     StatesUp = 10,
-    ChannelTraceStates = 11,
+    /// The frames' errors of `channel-trace`'s process, apart from its states (`ChannelTrace`).
+    ChannelTraceErrors = 11,
     /// When each sender of paper 001's preset opens its connection (`crates/papers/src/paper001/testbed.rs`).
     FlowStart = 17,
     /// When each base station of a handoff sends its first beacon (`network/handoff.rs`).
@@ -43,7 +44,10 @@ pub enum Stream {
 /// `channel/gilbert_elliott.rs`); only the frames' errors within a state may part.
 ///
 /// Named streams rather than a flag in the index: the index already numbers the cell and station
-/// (`run/build.rs`), and a stream kind says what it draws.
+/// (`run/build.rs`), and a stream kind says what it draws. Of each pair the draws that never needed
+/// the other keep the stream they always had: a run's frames' errors (every exponential channel
+/// of a run draws what it drew before) and `channel-trace`'s states (a time trace, which draws no
+/// error, is the same file for a seed as before: `examples/fading.trace`).
 #[derive(Clone, Copy, Debug)]
 pub struct ChannelStreams {
     seed: u64,
@@ -77,8 +81,8 @@ impl ChannelStreams {
     pub fn trace(seed: u64) -> ChannelStreams {
         ChannelStreams {
             seed,
-            errors: Stream::ChannelTrace,
-            states: Stream::ChannelTraceStates,
+            errors: Stream::ChannelTraceErrors,
+            states: Stream::ChannelTrace,
             index: 0,
         }
     }
@@ -263,16 +267,16 @@ mod tests {
     fn a_channels_states_draw_apart_from_its_errors() {
         let first = |mut r: Rng| r.next_u64();
         let down = ChannelStreams::down(7, 3);
-        // the errors keep the stream every channel model always drew
+        // a run's errors and a trace's states keep the streams they always drew
         assert_eq!(
             first(down.errors()),
             first(Rng::indexed(7, Stream::ErrorsDown, 3))
         );
-        let all = [
-            down,
-            ChannelStreams::up(7, 3),
-            ChannelStreams::trace(7),
-        ];
+        assert_eq!(
+            first(ChannelStreams::trace(7).states()),
+            first(Rng::new(7, Stream::ChannelTrace))
+        );
+        let all = [down, ChannelStreams::up(7, 3), ChannelStreams::trace(7)];
         let mut xs: Vec<u64> = all
             .iter()
             .flat_map(|c| [first(c.errors()), first(c.states())])

@@ -140,9 +140,9 @@ impl Channel {
     pub fn new(spec: &ChannelSpec, streams: ChannelStreams) -> Channel {
         let model = match spec {
             ChannelSpec::None => Model::None,
-            ChannelSpec::Exponential { mean_bytes, burst } => {
-                Model::Exponential(ExponentialErrors::new(*mean_bytes, *burst, streams.errors()))
-            }
+            ChannelSpec::Exponential { mean_bytes, burst } => Model::Exponential(
+                ExponentialErrors::new(*mean_bytes, *burst, streams.errors()),
+            ),
             ChannelSpec::GilbertElliott(p) => {
                 Model::GilbertElliott(GilbertElliott::new(*p, &streams))
             }
