@@ -16,7 +16,7 @@ use snooplab_proto::Time;
 use snooplab_sim::channel::{Channel, ChannelSpec};
 use snooplab_sim::engine::EventQueue;
 use snooplab_sim::medium::{AccessModel, CsmaParams, Frame, Medium, WavelanParams};
-use snooplab_sim::rng::{Rng, Stream};
+use snooplab_sim::rng::{ChannelStreams, Rng, Stream};
 
 /// Timed rounds per path; the fastest is reported (the others met more interference).
 const ROUNDS: usize = 5;
@@ -215,8 +215,11 @@ fn csma() -> u64 {
     let stations = 3;
     let channels = (0..stations)
         .map(|i| {
-            let none = |s| Channel::new(&ChannelSpec::None, Rng::indexed(1, s, i as u64));
-            (none(Stream::ErrorsDown), none(Stream::ErrorsUp))
+            let none = |s| Channel::new(&ChannelSpec::None, s);
+            (
+                none(ChannelStreams::down(1, i as u64)),
+                none(ChannelStreams::up(1, i as u64)),
+            )
         })
         .collect();
     let mut m: Medium<Bytes> = Medium::new(

@@ -15,8 +15,15 @@ pub enum Stream {
     BaseStationClock = 6,
     /// A cell's CSMA/CA backoffs (`medium/csma.rs`), one stream per cell. Turn taking draws nothing.
     MediumBackoff = 7,
-    /// `snooplab channel-trace`'s Gilbert-Elliott process (not drawn in runs).
+    /// `snooplab channel-trace`'s Gilbert-Elliott process (not drawn in runs): its state process.
     ChannelTrace = 8,
+    /// The state process (the good and bad periods) of the channel whose frames' errors draw from
+    /// `ErrorsDown` or `ErrorsUp`, in [`ChannelStreams`]: a stream of its own, so the periods do
+    /// not depend on how many frames the channel judged.
+    StatesDown = 9,
+    StatesUp = 10,
+    /// The frames' errors of `channel-trace`'s process, apart from its states (`ChannelTrace`).
+    ChannelTraceErrors = 11,
     /// When each sender of paper 001's preset opens its connection (`crates/papers/src/paper001/testbed.rs`).
     FlowStart = 17,
     /// When each base station of a handoff sends its first beacon (`network/handoff.rs`).
@@ -26,6 +33,69 @@ pub enum Stream {
     /// The initial sequence numbers of a workload flow's connections (`nodes/browser.rs`), one
     /// stream per flow: each connection draws its client's, then its server's.
     AppSequence = 20,
+}
+
+/// The streams of one direction's channel, the one place their rule is written: its frames' errors
+/// from the direction's error stream (what every channel model draws), and a Gilbert-Elliott
+/// channel's state process, its initial state and its periods' lengths, from the direction's state
+/// stream, with the same index. Two channels of one seed then have the same periods whatever frames
+/// they judge: a run's channel and the live engine's, whose senders' timing differs, stay in the
+/// same state at every time (Gilbert-Elliott's state is a process in time, not in frames,
+/// `channel/gilbert_elliott.rs`); only the frames' errors within a state may part.
+///
+/// Named streams rather than a flag in the index: the index already numbers the cell and station
+/// (`run/build.rs`), and a stream kind says what it draws. Of each pair the draws that never needed
+/// the other keep the stream they always had: a run's frames' errors (every exponential channel
+/// of a run draws what it drew before) and `channel-trace`'s states (a time trace, which draws no
+/// error, is the same file for a seed as before: `examples/fading.trace`).
+#[derive(Clone, Copy, Debug)]
+pub struct ChannelStreams {
+    seed: u64,
+    errors: Stream,
+    states: Stream,
+    index: u64,
+}
+
+impl ChannelStreams {
+    /// The `index`-th downlink channel of a run of `seed` (towards a mobile host).
+    pub fn down(seed: u64, index: u64) -> ChannelStreams {
+        ChannelStreams {
+            seed,
+            errors: Stream::ErrorsDown,
+            states: Stream::StatesDown,
+            index,
+        }
+    }
+
+    /// The `index`-th uplink channel of a run of `seed` (from a mobile host).
+    pub fn up(seed: u64, index: u64) -> ChannelStreams {
+        ChannelStreams {
+            seed,
+            errors: Stream::ErrorsUp,
+            states: Stream::StatesUp,
+            index,
+        }
+    }
+
+    /// `snooplab channel-trace`'s process of `seed`.
+    pub fn trace(seed: u64) -> ChannelStreams {
+        ChannelStreams {
+            seed,
+            errors: Stream::ChannelTraceErrors,
+            states: Stream::ChannelTrace,
+            index: 0,
+        }
+    }
+
+    /// The frames' errors.
+    pub fn errors(&self) -> Rng {
+        Rng::indexed(self.seed, self.errors, self.index)
+    }
+
+    /// The state process.
+    pub fn states(&self) -> Rng {
+        Rng::indexed(self.seed, self.states, self.index)
+    }
 }
 
 /// SplitMix64 finaliser: spreads a seed over 64 bits.
@@ -191,6 +261,29 @@ mod tests {
         d.sort();
         d.dedup();
         assert_eq!(d.len(), 4);
+    }
+
+    #[test]
+    fn a_channels_states_draw_apart_from_its_errors() {
+        let first = |mut r: Rng| r.next_u64();
+        let down = ChannelStreams::down(7, 3);
+        // a run's errors and a trace's states keep the streams they always drew
+        assert_eq!(
+            first(down.errors()),
+            first(Rng::indexed(7, Stream::ErrorsDown, 3))
+        );
+        assert_eq!(
+            first(ChannelStreams::trace(7).states()),
+            first(Rng::new(7, Stream::ChannelTrace))
+        );
+        let all = [down, ChannelStreams::up(7, 3), ChannelStreams::trace(7)];
+        let mut xs: Vec<u64> = all
+            .iter()
+            .flat_map(|c| [first(c.errors()), first(c.states())])
+            .collect();
+        xs.sort();
+        xs.dedup();
+        assert_eq!(xs.len(), 6);
     }
 
     #[test]

@@ -35,7 +35,7 @@ use snooplab_proto::time::US;
 use snooplab_proto::Time;
 use snooplab_sim::channel::{Channel, ChannelSpec};
 use snooplab_sim::link::{WiredLink, WiredParams};
-use snooplab_sim::rng::{Rng, Stream};
+use snooplab_sim::rng::ChannelStreams;
 
 use super::batch::{Origin, Outgoing, MAX_FRAME};
 
@@ -113,8 +113,8 @@ impl EgressLink {
         })
     }
 
-    /// The link `spec` describes; its channel draws from the simulator's downlink error stream
-    /// of `spec.seed` (the direction towards the mobile hosts, as the wireless egress is).
+    /// The link `spec` describes; its channel draws from the simulator's downlink streams of
+    /// `spec.seed` (the direction towards the mobile hosts, as the wireless egress is).
     pub fn with(spec: &LinkSpec) -> EgressLink {
         let params = WiredParams {
             rate_bps: spec.rate_bps.unwrap_or(u64::MAX),
@@ -125,7 +125,7 @@ impl EgressLink {
         };
         EgressLink {
             link: WiredLink::new(params),
-            channel: Channel::new(&spec.channel, Rng::new(spec.seed, Stream::ErrorsDown)),
+            channel: Channel::new(&spec.channel, ChannelStreams::down(spec.seed, 0)),
             limit: spec.limit,
             held: VecDeque::new(),
             spare: Vec::new(),

@@ -4,7 +4,7 @@
 use snooplab_proto::Time;
 
 use super::{ChannelTrace, GilbertElliott, GilbertElliottParams, Marks};
-use crate::rng::{Rng, Stream};
+use crate::rng::ChannelStreams;
 
 /// Per-frame marks of a Gilbert-Elliott channel for `frames` frames of `frame_bytes` bytes starting
 /// every `gap` ns (the first at time 0), drawn with `seed`.
@@ -16,7 +16,7 @@ pub fn gilbert_elliott_frames(
     gap: Time,
     repeat: bool,
 ) -> ChannelTrace {
-    let mut g = GilbertElliott::new(p, Rng::new(seed, Stream::ChannelTrace));
+    let mut g = GilbertElliott::new(p, &ChannelStreams::trace(seed));
     let lost = (0..frames)
         .map(|i| g.corrupts(i.saturating_mul(gap), frame_bytes))
         .collect();
@@ -39,7 +39,7 @@ pub fn gilbert_elliott_times(
     duration: Time,
     max_periods: usize,
 ) -> Result<ChannelTrace, String> {
-    let mut g = GilbertElliott::new(p, Rng::new(seed, Stream::ChannelTrace));
+    let mut g = GilbertElliott::new(p, &ChannelStreams::trace(seed));
     let mut bad = Vec::new();
     let mut start = g.is_bad(0).then_some(0);
     let mut t = 0;

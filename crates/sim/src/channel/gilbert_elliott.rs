@@ -9,12 +9,18 @@
 //! with exponential gaps of mean `every` bytes (BER = 1 / (8 * every)), as in the exponential model, so
 //! the frame is corrupted with probability `1 - exp(-bytes / every)`; `every = 0` means no errors in
 //! that state.
+//!
+//! The state process and the frames' errors draw from two streams (`rng::ChannelStreams`): the
+//! chain's periods are then a function of the seed and the time alone, as the model says, and two
+//! runs whose frames fall differently (the simulator's sender and the kernel's, `docs/kernel-check.md`)
+//! see the same periods; with one stream a period that judged one frame more would shift every
+//! later period.
 
 use snooplab_proto::duration::{self, Range, DAY};
 use snooplab_proto::time::US;
 use snooplab_proto::Time;
 
-use crate::rng::Rng;
+use crate::rng::{ChannelStreams, Rng};
 
 /// The parameters: mean bytes between bit errors and mean sojourn time of each state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,7 +100,10 @@ pub const STATE_TIME_RANGE: Range = Range::new(US, DAY);
 #[derive(Clone, Debug)]
 pub struct GilbertElliott {
     p: GilbertElliottParams,
-    rng: Rng,
+    /// The frames' errors within a state.
+    errors: Rng,
+    /// The state process: the initial state and every period's length.
+    states: Rng,
     bad: bool,
     /// When the current state ends.
     until: Time,
@@ -102,12 +111,15 @@ pub struct GilbertElliott {
 
 impl GilbertElliott {
     /// Starts in a state drawn from the chain's stationary distribution, so that the long-run loss
-    /// rate holds from the first frame.
-    pub fn new(p: GilbertElliottParams, mut rng: Rng) -> GilbertElliott {
-        let bad = rng.unit() < p.bad_share();
+    /// rate holds from the first frame. The state process draws from the streams' state stream
+    /// only, the frames' errors from their error stream only.
+    pub fn new(p: GilbertElliottParams, streams: &ChannelStreams) -> GilbertElliott {
+        let (errors, mut states) = (streams.errors(), streams.states());
+        let bad = states.unit() < p.bad_share();
         let mut g = GilbertElliott {
             p,
-            rng,
+            errors,
+            states,
             bad,
             until: 0,
         };
@@ -122,7 +134,7 @@ impl GilbertElliott {
         } else {
             self.p.good_time
         };
-        (self.rng.exponential(mean as f64).ceil() as Time).max(1)
+        (self.states.exponential(mean as f64).ceil() as Time).max(1)
     }
 
     /// Whether the channel is bad at `now` (times must not go backwards).
@@ -151,14 +163,13 @@ impl GilbertElliott {
             return false;
         }
         // memoryless bit errors: the frame is hit if the gap to the next error is inside it
-        self.rng.exponential(every as f64) < f64::from(bytes)
+        self.errors.exponential(every as f64) < f64::from(bytes)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Stream;
 
     const MS: Time = 1_000_000;
 
@@ -173,7 +184,7 @@ mod tests {
 
     /// Runs of consecutive corrupted frames, for frames every `spacing`.
     fn runs(p: GilbertElliottParams, spacing: Time, n: u64) -> (f64, f64) {
-        let mut g = GilbertElliott::new(p, Rng::new(9, Stream::ErrorsDown));
+        let mut g = GilbertElliott::new(p, &ChannelStreams::down(9, 0));
         let (mut lost, mut run, mut runs, mut total_run) = (0u64, 0u64, 0u64, 0u64);
         for i in 0..n {
             if g.corrupts(i * spacing, 1440) {
@@ -222,10 +233,39 @@ mod tests {
             good_time: MS,
             bad_time: MS,
         };
-        let mut g = GilbertElliott::new(p, Rng::new(4, Stream::ErrorsUp));
+        let mut g = GilbertElliott::new(p, &ChannelStreams::up(4, 0));
         let n = 400_000u64;
         let lost = (0..n).filter(|&i| g.corrupts(i * MS, 1440)).count() as f64 / n as f64;
         assert!((lost - 0.02173).abs() < 0.0015, "{lost}");
+    }
+
+    /// The periods are the seed's and the clock's alone: two channels of one seed, one judging a
+    /// frame every 1 ms and the other every 7 ms, of other sizes, are in the same state at every
+    /// time. With one stream for both the first bad period that judged a different number of
+    /// frames would shift every later one.
+    #[test]
+    fn the_periods_do_not_depend_on_the_frames_judged() {
+        let p = GilbertElliottParams {
+            good_every: 4096,
+            bad_every: 1024,
+            good_time: 100 * MS,
+            bad_time: 20 * MS,
+        };
+        let mut busy = GilbertElliott::new(p, &ChannelStreams::down(5, 0));
+        let mut sparse = GilbertElliott::new(p, &ChannelStreams::down(5, 0));
+        let mut changes = 0;
+        let mut was_bad = busy.is_bad(0);
+        for t in (0..60_000 * MS).step_by(MS as usize) {
+            busy.corrupts(t, 1440);
+            if t % (7 * MS) == 0 {
+                sparse.corrupts(t, 40);
+            }
+            let bad = busy.is_bad(t);
+            assert_eq!(bad, sparse.is_bad(t), "parted at {t} ns");
+            changes += u32::from(bad != was_bad);
+            was_bad = bad;
+        }
+        assert!(changes > 500, "{changes} changes of state");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Channel (loss) models of the wireless link, behind one seam (docs/model.md): a [`Channel`] is
 //! given each frame with the time it starts on the air and says whether bit errors corrupt it. Every
-//! station of a cell has its own channel in each direction, each drawing from its own random stream.
+//! station of a cell has its own channel in each direction, each drawing from its own random streams
+//! (`rng::ChannelStreams`: the frames' errors, and a Gilbert-Elliott channel's state apart).
 //!
 //! The models, one file each: `exponential.rs` (bit errors with exponential gaps, and bursts),
 //! `gilbert_elliott.rs` (a two-state channel whose state runs on the clock) and `replay.rs` (recorded
@@ -22,7 +23,7 @@ use std::sync::Arc;
 
 use snooplab_proto::Time;
 
-use crate::rng::Rng;
+use crate::rng::ChannelStreams;
 
 /// Which loss model a channel runs, with its parameters: what scenario files name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,14 +135,17 @@ pub struct Channel {
 }
 
 impl Channel {
-    /// A channel running `spec`, drawing from `rng` (the model draws nothing for [`ChannelSpec::None`]).
-    pub fn new(spec: &ChannelSpec, rng: Rng) -> Channel {
+    /// A channel running `spec`, drawing from `streams` (the model draws nothing for
+    /// [`ChannelSpec::None`] or a trace; the exponential model only the frames' errors).
+    pub fn new(spec: &ChannelSpec, streams: ChannelStreams) -> Channel {
         let model = match spec {
             ChannelSpec::None => Model::None,
-            ChannelSpec::Exponential { mean_bytes, burst } => {
-                Model::Exponential(ExponentialErrors::new(*mean_bytes, *burst, rng))
+            ChannelSpec::Exponential { mean_bytes, burst } => Model::Exponential(
+                ExponentialErrors::new(*mean_bytes, *burst, streams.errors()),
+            ),
+            ChannelSpec::GilbertElliott(p) => {
+                Model::GilbertElliott(GilbertElliott::new(*p, &streams))
             }
-            ChannelSpec::GilbertElliott(p) => Model::GilbertElliott(GilbertElliott::new(*p, rng)),
             ChannelSpec::Trace(t) => Model::Replay(Replay::new(Arc::clone(t))),
         };
         Channel {
@@ -185,11 +189,10 @@ impl Channel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::Stream;
 
     #[test]
     fn none_never_corrupts() {
-        let mut c = Channel::new(&ChannelSpec::None, Rng::new(1, Stream::ErrorsDown));
+        let mut c = Channel::new(&ChannelSpec::None, ChannelStreams::down(1, 0));
         assert!((0..10_000).all(|i| !c.corrupts(i, 1500)));
         assert_eq!((c.frames, c.corrupted), (10_000, 0));
     }
@@ -197,7 +200,7 @@ mod tests {
     #[test]
     fn counters_follow_the_model() {
         let spec = ChannelSpec::every(16384, 1);
-        let mut c = Channel::new(&spec, Rng::new(2, Stream::ErrorsDown));
+        let mut c = Channel::new(&spec, ChannelStreams::down(2, 0));
         let hits = (0..10_000).filter(|&i| c.corrupts(i, 1440)).count() as u64;
         assert_eq!(c.corrupted, hits);
         assert!(hits > 0);

@@ -255,7 +255,7 @@ impl<P: Frame> Medium<P> {
         let none = || {
             Channel::new(
                 &crate::channel::ChannelSpec::None,
-                crate::rng::Rng::new(0, crate::rng::Stream::ErrorsDown),
+                crate::rng::ChannelStreams::down(0, 0),
             )
         };
         down.push(none());

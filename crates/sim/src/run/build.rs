@@ -19,7 +19,7 @@ use crate::network::{Network, NodeId, NodeKind, Routes};
 use crate::nodes::{BaseStationNode, Conn, ExternalHost, HostNode, MobileLayer, Role, SimNode};
 use crate::observer::Observe;
 use crate::packet::SimPacket;
-use crate::rng::{Rng, Stream};
+use crate::rng::{ChannelStreams, Rng, Stream};
 use crate::scenario::Scenario;
 
 /// Where each node sits in the cells, found in one pass over them (asking `Network::cell_of` and
@@ -205,8 +205,8 @@ fn make_cells(net: &Network) -> Vec<Medium> {
                 .map(|(s, st)| {
                     let k = (c as u64) << 16 | s as u64;
                     (
-                        Channel::new(&st.down, Rng::indexed(net.seed, Stream::ErrorsDown, k)),
-                        Channel::new(&st.up, Rng::indexed(net.seed, Stream::ErrorsUp, k)),
+                        Channel::new(&st.down, ChannelStreams::down(net.seed, k)),
+                        Channel::new(&st.up, ChannelStreams::up(net.seed, k)),
                     )
                 })
                 .collect();

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::channel::{Channel, ChannelSpec};
-use crate::rng::{Rng, Stream};
+use crate::rng::{ChannelStreams, Rng, Stream};
 use snooplab_proto::time::{MS, US};
 use snooplab_proto::{Flags, Segment};
 
@@ -18,7 +18,7 @@ fn frame(len: u32) -> SimPacket {
 fn clean(n: usize) -> Vec<(Channel, Channel)> {
     (0..n)
         .map(|_| {
-            let c = Channel::new(&ChannelSpec::None, Rng::new(1, Stream::ErrorsDown));
+            let c = Channel::new(&ChannelSpec::None, ChannelStreams::down(1, 0));
             (c.clone(), c)
         })
         .collect()
@@ -130,15 +130,12 @@ fn a_full_queue_drops() {
 fn each_direction_of_each_station_has_its_own_channel() {
     let chans = vec![
         (
-            Channel::new(
-                &ChannelSpec::every(512, 1000),
-                Rng::new(1, Stream::ErrorsDown),
-            ),
-            Channel::new(&ChannelSpec::None, Rng::new(1, Stream::ErrorsUp)),
+            Channel::new(&ChannelSpec::every(512, 1000), ChannelStreams::down(1, 0)),
+            Channel::new(&ChannelSpec::None, ChannelStreams::up(1, 0)),
         ),
         (
-            Channel::new(&ChannelSpec::None, Rng::new(2, Stream::ErrorsDown)),
-            Channel::new(&ChannelSpec::None, Rng::new(2, Stream::ErrorsUp)),
+            Channel::new(&ChannelSpec::None, ChannelStreams::down(2, 0)),
+            Channel::new(&ChannelSpec::None, ChannelStreams::up(2, 0)),
         ),
     ];
     let mut m: Medium = Medium::new(
