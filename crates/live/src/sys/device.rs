@@ -57,9 +57,23 @@ pub(crate) fn open_tun(name: &str) -> io::Result<OwnedFd> {
 }
 
 /// `read(2)` on a non-blocking descriptor: `Ok(None)` when nothing is waiting.
+///
+/// Made through `syscall(2)`, as is [`write_packet`]'s write: glibc's `read` and `write` are
+/// cancellation points, which wrap every call in `__pthread_enable_asynccancel` and
+/// `__pthread_disable_asynccancel` (an atomic exchange each, on a cold cache line after a call
+/// that ran a host's TCP), about 7% of the live engine's user time (docs/live.md, "Against
+/// de373cc, fifth step"); nothing here cancels threads. The arguments go as the kernel's
+/// `long`s.
 pub(crate) fn read_nonblocking(fd: RawFd, buf: &mut [u8]) -> io::Result<Option<usize>> {
-    // SAFETY: the buffer is valid for buf.len() bytes.
-    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    // SAFETY: read(fd, buf, count) with a buffer valid for buf.len() bytes.
+    let n = unsafe {
+        libc::syscall(
+            libc::SYS_read,
+            libc::c_long::from(fd),
+            buf.as_mut_ptr(),
+            buf.len(),
+        )
+    };
     if n < 0 {
         let e = io::Error::last_os_error();
         return match e.kind() {
@@ -70,10 +84,17 @@ pub(crate) fn read_nonblocking(fd: RawFd, buf: &mut [u8]) -> io::Result<Option<u
     Ok(Some(n as usize))
 }
 
-/// `write(2)` of one whole packet.
+/// `write(2)` of one whole packet (through `syscall(2)`, as [`read_nonblocking`] says why).
 pub(crate) fn write_packet(fd: RawFd, packet: &[u8]) -> io::Result<()> {
-    // SAFETY: the buffer is valid for packet.len() bytes.
-    let n = unsafe { libc::write(fd, packet.as_ptr().cast(), packet.len()) };
+    // SAFETY: write(fd, buf, count) with a buffer valid for packet.len() bytes.
+    let n = unsafe {
+        libc::syscall(
+            libc::SYS_write,
+            libc::c_long::from(fd),
+            packet.as_ptr(),
+            packet.len(),
+        )
+    };
     if n < 0 {
         return Err(io::Error::last_os_error());
     }
