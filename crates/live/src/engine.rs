@@ -130,7 +130,7 @@ pub fn run_engine<'a>(setup: EngineSetup<'a>, stop: Stop<'a>) -> EngineRun {
         obs,
         ending: driver.ending,
         error: driver.error.take(),
-        lateness: driver.lateness,
+        lateness: driver.lateness.settled(),
         counters: driver.counters,
         traffic: std::mem::take(&mut driver.traffic),
     }

@@ -179,6 +179,10 @@ impl Driver for FakeHosts {
     fn send(&mut self, node: NodeId, now: Time, packet: &SimPacket) {
         self.delivered += 1;
         self.sent_to.push(node);
+        // every event here delivers one packet (a frame's end, a link's arrival), and each is
+        // handed out after the event that delivered it, a corrupted frame too: not held until
+        // the next delivery
+        assert_eq!(self.sent_to.len(), 1, "one packet per event, at its event");
         let Some((seg, payload)) = parse_intact(packet) else {
             // the network hands out whole packets: this one's checksum is broken
             assert!(wire::parse(&packet.wire_bytes()).is_ok(), "a whole packet");

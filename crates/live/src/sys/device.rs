@@ -56,10 +56,24 @@ pub(crate) fn open_tun(name: &str) -> io::Result<OwnedFd> {
     Ok(fd)
 }
 
+/// `read(2)` or `write(2)` (`call`) of `len` bytes at `buf` on `fd`, made through `syscall(2)`:
+/// glibc's `read` and `write` are cancellation points, which wrap every call in
+/// `__pthread_enable_asynccancel` and `__pthread_disable_asynccancel` (an atomic exchange each,
+/// on a cold cache line after a call that ran a host's TCP), about 7% of the live engine's user
+/// time (docs/live.md, "Against de373cc, fifth step"); nothing here cancels threads. The
+/// arguments go as the kernel's `long`s.
+///
+/// # Safety
+/// `buf` is valid for `len` bytes, for writing when `call` is `SYS_read`.
+unsafe fn read_or_write(call: libc::c_long, fd: RawFd, buf: *mut u8, len: usize) -> isize {
+    // SAFETY: the caller's; read and write take (unsigned int, pointer, size_t)
+    unsafe { libc::syscall(call, libc::c_long::from(fd), buf, len) as isize }
+}
+
 /// `read(2)` on a non-blocking descriptor: `Ok(None)` when nothing is waiting.
 pub(crate) fn read_nonblocking(fd: RawFd, buf: &mut [u8]) -> io::Result<Option<usize>> {
-    // SAFETY: the buffer is valid for buf.len() bytes.
-    let n = unsafe { libc::read(fd, buf.as_mut_ptr().cast(), buf.len()) };
+    // SAFETY: the buffer is valid for buf.len() bytes, and writable.
+    let n = unsafe { read_or_write(libc::SYS_read, fd, buf.as_mut_ptr(), buf.len()) };
     if n < 0 {
         let e = io::Error::last_os_error();
         return match e.kind() {
@@ -72,8 +86,15 @@ pub(crate) fn read_nonblocking(fd: RawFd, buf: &mut [u8]) -> io::Result<Option<u
 
 /// `write(2)` of one whole packet.
 pub(crate) fn write_packet(fd: RawFd, packet: &[u8]) -> io::Result<()> {
-    // SAFETY: the buffer is valid for packet.len() bytes.
-    let n = unsafe { libc::write(fd, packet.as_ptr().cast(), packet.len()) };
+    // SAFETY: the buffer is valid for packet.len() bytes; write only reads it.
+    let n = unsafe {
+        read_or_write(
+            libc::SYS_write,
+            fd,
+            packet.as_ptr().cast_mut(),
+            packet.len(),
+        )
+    };
     if n < 0 {
         return Err(io::Error::last_os_error());
     }

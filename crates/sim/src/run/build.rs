@@ -322,6 +322,9 @@ impl<O: Observe> Simulation<O> {
                 })
                 .collect(),
             roaming: roaming_table(net, &places),
+            externals: (0..nodes.len())
+                .filter(|&n| matches!(nodes[n], SimNode::External(_)))
+                .collect(),
             recipes,
             air_group: air_groups(net),
             senders_on: flows_at(net, true),
@@ -342,6 +345,7 @@ impl<O: Observe> Simulation<O> {
             cards: cards(net, &places),
             air_hold: None,
             outside_delivered: false,
+            to_hand_out: false,
             in_transit: vec![],
             decisions_seen: vec![0; net.nodes.len()],
             flows: net

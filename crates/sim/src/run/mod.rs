@@ -114,6 +114,8 @@ struct Topology {
     /// For a mobile host that hands off: each base station of its group, with the cell and the
     /// station number the host has there.
     roaming: Vec<Vec<(NodeId, usize, usize)>>,
+    /// The hosts outside the engine, in node order (`outside_hosts.rs` hands them their packets).
+    externals: Vec<NodeId>,
     /// How each base station's agent was made, to make it again after a crash.
     recipes: Vec<Option<AgentRecipe>>,
     /// For each cell, the other cells on the same radio channel (`HandoffSpec::shared_channel`).
@@ -150,6 +152,10 @@ struct State {
     /// An outside host was delivered a packet since the driver was last handed them (only a
     /// driver with outside hosts, `Driver::EXTERNAL`, hands them out and releases the hold).
     outside_delivered: bool,
+    /// A packet was delivered to an outside host (a corrupted frame too, which
+    /// `outside_delivered` leaves out: no answer comes to it) since the driver was last handed
+    /// them: after most events none was, and `flush_external` looks at no node.
+    to_hand_out: bool,
     /// Connection state on its way between base stations (`Scheme::SplitTransfer`).
     in_transit: Vec<Option<StateInTransit>>,
     /// Handoff decisions of each mobile host already acted on.
@@ -457,6 +463,8 @@ impl<O: Observe> Simulation<O> {
     fn deliver(&mut self, node: NodeId, side: Side, pkt: SimPacket) {
         self.book.hosts_ran |= self.state.nodes[node].host().is_some();
         if pkt.corrupted {
+            // an outside host's kernel drops it on its checksum: the driver writes it all the same
+            self.state.to_hand_out |= matches!(self.state.nodes[node], SimNode::External(_));
             self.state.nodes[node].on_packet(self.state.now, side, pkt);
             return;
         }
@@ -490,6 +498,7 @@ impl<O: Observe> Simulation<O> {
             Inbound::External => {
                 // the driver's to hand out, after the event (`outside_hosts.rs`)
                 self.state.outside_delivered = true;
+                self.state.to_hand_out = true;
                 self.state.nodes[node].on_packet(self.state.now, side, pkt);
                 return;
             }

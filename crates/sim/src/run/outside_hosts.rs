@@ -104,7 +104,11 @@ impl<O: Observe> Simulation<O> {
     /// Hands every outside host what the network delivered to it.
     pub(super) fn flush_external<D: Driver>(&mut self, driver: &mut D) {
         self.state.outside_delivered = false;
-        for x in 0..self.state.nodes.len() {
+        if !std::mem::take(&mut self.state.to_hand_out) {
+            return;
+        }
+        for k in 0..self.topo.externals.len() {
+            let x = self.topo.externals[k];
             let SimNode::External(host) = &mut self.state.nodes[x] else {
                 continue;
             };
