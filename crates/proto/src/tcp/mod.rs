@@ -15,6 +15,7 @@ mod ack;
 mod cc;
 mod clock;
 mod config;
+mod disorder;
 mod dsack;
 mod frto;
 mod host;
@@ -496,6 +497,8 @@ mod cubic_tests;
 mod dsack_tests;
 #[cfg(test)]
 mod fork_tests;
+#[cfg(test)]
+mod disorder_tests;
 #[cfg(test)]
 mod frto_tests;
 #[cfg(test)]
