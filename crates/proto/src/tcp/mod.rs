@@ -494,11 +494,11 @@ mod app_calls;
 #[cfg(test)]
 mod cubic_tests;
 #[cfg(test)]
+mod disorder_tests;
+#[cfg(test)]
 mod dsack_tests;
 #[cfg(test)]
 mod fork_tests;
-#[cfg(test)]
-mod disorder_tests;
 #[cfg(test)]
 mod frto_tests;
 #[cfg(test)]
