@@ -243,7 +243,8 @@ fn reo_wnd_around_a_dsack(reordering: bool) -> (Time, Time) {
         s.on_segment(t, &ack(&s, base, &[segs(&s, base, 1, 1 + k)], None));
     }
     drain(&mut s);
-    let end = base + 10 * s.maxseg();
+    // everything outstanding, the new data the duplicates let out too (`disorder.rs`)
+    let end = s.snd_max();
     s.on_segment(t + 10 * MS, &ack(&s, end, &[], None));
     drain(&mut s);
     let before = s.rack_reo_wnd();

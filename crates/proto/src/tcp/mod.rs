@@ -15,6 +15,7 @@ mod ack;
 mod cc;
 mod clock;
 mod config;
+mod disorder;
 mod dsack;
 mod frto;
 mod host;
@@ -492,6 +493,8 @@ mod app_calls;
 
 #[cfg(test)]
 mod cubic_tests;
+#[cfg(test)]
+mod disorder_tests;
 #[cfg(test)]
 mod dsack_tests;
 #[cfg(test)]

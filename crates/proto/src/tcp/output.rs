@@ -35,11 +35,13 @@ impl Tcp {
     }
 
     /// The congestion window `tcp_output` sends by: the controller's, the one set for this call
-    /// ([`Tcp::output_with_cwnd`]), or a Linux host's below the threshold (`reno_sacks.rs`).
+    /// ([`Tcp::output_with_cwnd`]), or a Linux host's below the threshold (`reno_sacks.rs`) or
+    /// with SACKed data before a recovery (`disorder.rs`).
     #[inline]
     pub(super) fn send_cwnd(&self) -> u32 {
         self.output_cwnd
             .or_else(|| self.reno_sack_window())
+            .or_else(|| self.disorder_window())
             .unwrap_or(self.cc.cwnd())
     }
 

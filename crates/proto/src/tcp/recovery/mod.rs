@@ -98,7 +98,10 @@ impl Tcp {
             Recovery::Sack => self.sack_on_dupack(now),
             Recovery::Rfc6675Prr => {
                 // after a timeout: Linux's tcp_process_loss() (frto.rs)
-                self.process_loss_on_dupack(now, seg) || self.rfc6675_on_dupack(now)
+                // else Linux's window with SACKed data out of the flight (disorder.rs)
+                self.process_loss_on_dupack(now, seg)
+                    || self.rfc6675_on_dupack(now)
+                    || self.disorder_send(now)
             }
             Recovery::Reno | Recovery::NewReno => self.reno_dupack(now, seg),
         }
