@@ -12,7 +12,7 @@
 #[path = "../tests/common/argv.rs"]
 mod argv;
 
-use clap::{CommandFactory, Parser};
+use clap::CommandFactory;
 use proptest::prelude::*;
 
 use crate::cli::{Cli, Command};
@@ -80,7 +80,7 @@ proptest! {
     #[test]
     fn parse_and_check_never_panic_and_errors_are_one_line(args in argv::argv(specs(), false)) {
         let argv = std::iter::once("snooplab".to_string()).chain(args.iter().cloned());
-        match Cli::try_parse_from(argv) {
+        match crate::cli::parse_from(argv) {
             Err(e) => prop_assert!(matches!(e.exit_code(), 0 | 2), "{args:?}: {e}"),
             Ok(cli) => {
                 if let Err(msg) = check(&cli.command) {

@@ -38,6 +38,10 @@ use crate::tun::Tun;
 
 /// Packets read from one device before looking at the clock again.
 const READ_BATCH: usize = 64;
+/// Events served at one reading of the clock before it is read again: a delivery's lateness is
+/// taken at the reading that released its event, so after a stall the handling of a backlog
+/// adds at most this many events' time (about a microsecond each) to what it leaves out.
+const EVENTS_PER_READING: u32 = 64;
 /// Largest packet a TUN read returns here (offloads are off: one MTU-sized packet per read).
 const MAX_PACKET: usize = 65536;
 /// The longest sleep: how often the loop looks at its stop conditions when nothing happens.
@@ -119,6 +123,9 @@ pub(crate) struct TunDriver<'a> {
     clock: Instant,
     /// The clock's last reading: an event due by then is due now, without reading it again.
     last_now: Time,
+    /// Events served at `last_now` since it was read: the clock is read again after
+    /// [`EVENTS_PER_READING`], so that a backlog's deliveries are not all stamped at its start.
+    served_at_reading: u32,
     stop: Stop<'a>,
     next_tick: Time,
     /// Read, not yet taken by the loop: at most a batch per device.
@@ -152,6 +159,7 @@ impl<'a> TunDriver<'a> {
             devices,
             clock,
             last_now: 0,
+            served_at_reading: 0,
             next_tick: stop.tick_every,
             stop,
             inbox: VecDeque::new(),
@@ -255,9 +263,17 @@ impl Driver for TunDriver<'_> {
         // hosts sent since is read at its own time
         self.written.fill(false);
         loop {
-            // a run of events all due by the last reading is served at one reading of the clock
-            let due = queue.next_time().is_some_and(|t| t <= self.last_now);
-            let now = if due { self.last_now } else { self.now() };
+            // a run of events all due by the last reading is served at one reading of the clock,
+            // at most EVENTS_PER_READING of them (a delivery's lateness is read at it)
+            let due = queue.next_time().is_some_and(|t| t <= self.last_now)
+                && self.served_at_reading < EVENTS_PER_READING;
+            let now = if due {
+                self.served_at_reading += 1;
+                self.last_now
+            } else {
+                self.served_at_reading = 0;
+                self.now()
+            };
             self.last_now = now;
             if self.must_end(now) {
                 return Step::End;
@@ -293,7 +309,7 @@ impl Driver for TunDriver<'_> {
         // leave on time costs the hosts nothing). Released at the clock reading that released
         // its event (`next`): a reading per write was about 6% of the engine thread's user time
         // (docs/live.md, "Against de373cc, fifth step"); it reads short by the handling of the
-        // events released before it at that reading, microseconds each.
+        // events released before it at that reading, at most EVENTS_PER_READING of them.
         self.lateness.record(now, self.last_now);
         let c = &mut self.counters;
         let t = &mut self.traffic[i];

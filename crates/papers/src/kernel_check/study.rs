@@ -83,7 +83,8 @@ impl Study for KernelCheck {
 /// A point's seeds by default: the kernel's runs' own first (a seed gives the live emulator the
 /// simulator's channel, so the two clocks see the same errors until their senders part), then
 /// the seeds after the largest of them, to `n` in all (the kernel's five alone make a mean as
-/// noisy as the kernel's own: docs/kernel-check.md, "Seeds").
+/// noisy as the kernel's own: docs/kernel-check.md, "The simulator's side" and "The whole grid
+/// after the night's rules").
 fn kernel_seeds_first(kernel: &[u64], n: u64) -> Vec<u64> {
     let mut seeds: Vec<u64> = vec![];
     for &s in kernel {

@@ -48,11 +48,19 @@ impl Tcp {
     /// false: the ACK is not consumed.
     pub(super) fn disorder_send(&mut self, now: Time) -> bool {
         if self.disorder_window().is_some() {
-            let before = self.snd_max;
-            self.output(now);
-            let sent = self.snd_max.since(before).div_ceil(self.maxseg.max(1));
-            self.stats.limited_transmits += u64::from(sent);
+            self.send_on_duplicate(now);
         }
         false
+    }
+
+    /// `tcp_write_xmit()` after a duplicate ACK below a recovery, by the window `tcp_output`
+    /// finds (this file's for a SACK sender, `reno_sacks.rs`'s for one without): its new
+    /// segments count in `limited_transmits`, the new segments sent on a duplicate below the
+    /// threshold.
+    pub(super) fn send_on_duplicate(&mut self, now: Time) {
+        let before = self.snd_max;
+        self.output(now);
+        let sent = self.snd_max.since(before).div_ceil(self.maxseg.max(1));
+        self.stats.limited_transmits += u64::from(sent);
     }
 }

@@ -42,7 +42,6 @@
 //! duplicates only for data sent after the timeout) nothing is sent by this rule.
 
 use super::{Recovery, Tcp};
-use crate::time::Time;
 
 impl Tcp {
     /// Whether this sender runs Linux's SACK emulation: its host says so (the rule is read only
@@ -79,15 +78,5 @@ impl Tcp {
                 .cwnd()
                 .saturating_add(sacked_out.saturating_mul(mss)),
         )
-    }
-
-    /// A counted duplicate ACK below the threshold, for a host with [`Tcp::reno_sack_emulation`]:
-    /// `tcp_write_xmit()` after `tcp_ack()`, by [`Tcp::reno_sack_window`]. Its new segments count
-    /// in `limited_transmits`, the new segments sent on a duplicate below the threshold.
-    pub(super) fn reno_sack_send(&mut self, now: Time) {
-        let before = self.snd_max;
-        self.output(now);
-        let sent = self.snd_max.since(before).div_ceil(self.maxseg.max(1));
-        self.stats.limited_transmits += u64::from(sent);
     }
 }

@@ -38,8 +38,9 @@ impl Tcp {
             return true;
         }
         if self.reno_sack_emulation() {
-            // Linux: a duplicate is a segment delivered, one out of the flight (reno_sacks.rs)
-            self.reno_sack_send(now);
+            // Linux: a duplicate is a segment delivered, one out of the flight: new data by
+            // [`Tcp::reno_sack_window`] (reno_sacks.rs)
+            self.send_on_duplicate(now);
         } else {
             self.limited_transmit(now); // small_window.rs
         }

@@ -72,7 +72,7 @@ impl Tcp {
                 // RFC 6675 section 5.1: no recovery starts before RecoveryPoint, so nothing is
                 // counted towards one
                 self.dupacks = 0;
-                self.rfc6675_loss_ack(now);
+                self.rfc6675_resend_lost(now);
                 true
             }
             Phase::Open => {
@@ -101,7 +101,7 @@ impl Tcp {
     pub(super) fn rfc6675_on_other_ack(&mut self, now: Time) {
         match self.sel.rfc().phase {
             Phase::Recovery => self.rfc6675_recovery_ack(now),
-            Phase::Loss => self.rfc6675_loss_ack(now),
+            Phase::Loss => self.rfc6675_resend_lost(now),
             Phase::Open => {}
         }
     }
@@ -138,7 +138,7 @@ impl Tcp {
                 if done {
                     self.rfc6675_leave();
                 } else {
-                    self.rfc6675_loss_ack(now);
+                    self.rfc6675_resend_lost(now);
                 }
             }
         }
@@ -155,7 +155,8 @@ impl Tcp {
     /// PRR's state (4.2, RFC 6937 section 3); the segment at HighACK + 1 resent at once (4.3),
     /// HighRxt and RescueRxt set to its end; then SetPipe (4.4) and step (C) by PRR (4.5). In
     /// Linux's order (`prr = linux`, [`Prr::sizes_entry_before_first_send`]) PRR sizes the
-    /// entering ACK first, the head not yet resent, and the resend then goes by that window. A
+    /// entering ACK first, the head not yet resent; the head then goes whatever the window (PRR's
+    /// rule (d) makes the window allow it), and the rest go by that window. A
     /// reading: the head goes even where nothing marked it lost, which Linux's
     /// `tcp_xmit_retransmit_queue()` would skip; a RACK entry marks it first, as the oldest send.
     pub(super) fn rfc6675_enter(&mut self, now: Time) {
@@ -234,17 +235,10 @@ impl Tcp {
     }
 
     /// SetPipe, then send what NextSeg gives by the window (`tcp_xmit_retransmit_queue()`):
-    /// after RACK's reordering timer marked segments lost in recovery or after a timeout, and
-    /// after the head's resend on entering a recovery in Linux's order.
+    /// after RACK's reordering timer marked segments lost in recovery or after a timeout, after
+    /// the head's resend on entering a recovery in Linux's order, and on an ACK after a timeout
+    /// below RecoveryPoint.
     pub(super) fn rfc6675_resend_lost(&mut self, now: Time) {
-        self.sel.rfc6675.pipe = self
-            .sel
-            .set_pipe(self.snd_una, self.maxseg, self.is_lost_thresh());
-        self.rfc6675_send(now);
-    }
-
-    /// An ACK after a timeout, below RecoveryPoint: SetPipe, then send by the window.
-    fn rfc6675_loss_ack(&mut self, now: Time) {
         self.sel.rfc6675.pipe = self
             .sel
             .set_pipe(self.snd_una, self.maxseg, self.is_lost_thresh());

@@ -36,8 +36,9 @@ impl Tcp {
     /// `tcp_schedule_loss_probe()` (RFC 8985 section 7.2): with data outstanding, in Linux's
     /// `TCP_CA_Open` only (not in `Disorder`, which SACKed data outstanding makes it,
     /// `tcp_try_keep_open()`: there the reordering timer or the RTO stays; a reading: its other
-    /// cause, a retransmission done, `tcp_any_retrans_done()`, is not asked), PTO = 2 x SRTT, plus `TCP_RTO_MIN` (the peer's delayed ACK) with one segment
-    /// in flight or else 2 ms, 1 s without an RTT sample; no later than the RTO's deadline.
+    /// cause, a retransmission done, `tcp_any_retrans_done()`, is not asked), PTO = 2 x SRTT,
+    /// plus `TCP_RTO_MIN` (the peer's delayed ACK) with one segment in flight or else 2 ms, 1 s
+    /// without an RTT sample; no later than the RTO's deadline.
     pub(in crate::tcp) fn tlp_schedule(&mut self, now: Time) {
         if !self.rack_tlp_on()
             || self.snd_max == self.snd_una
