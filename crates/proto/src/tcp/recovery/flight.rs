@@ -29,6 +29,8 @@ pub(in crate::tcp) struct Flight {
     /// Logged segments marked lost and not resent since: `lost_out - retrans_out` in Linux's
     /// terms, non-zero exactly when Linux's `lost_out` holds a segment still to resend.
     lost: u32,
+    /// Logged segments SACKed: `sacked_out`, which `tcp_rack_reo_wnd()` asks against DupThresh.
+    sacked: u32,
 }
 
 impl Flight {
@@ -41,6 +43,7 @@ impl Flight {
                 u64::from(s.len)
             },
             lost: u32::from(s.lost),
+            sacked: u32::from(s.sacked),
         }
     }
 
@@ -50,6 +53,7 @@ impl Flight {
         let add = Flight::of(s);
         self.unmarked_bytes += add.unmarked_bytes;
         self.lost += add.lost;
+        self.sacked += add.sacked;
     }
 
     /// `s` left the send log (acknowledged).
@@ -58,9 +62,14 @@ impl Flight {
         let sub = Flight::of(s);
         // never below zero: a count that drifted from the log (a bug `check` finds in tests)
         // gives a wrong pipe, not one that wraps to `u32::MAX` and stalls the sender
-        debug_assert!(self.unmarked_bytes >= sub.unmarked_bytes && self.lost >= sub.lost);
+        debug_assert!(
+            self.unmarked_bytes >= sub.unmarked_bytes
+                && self.lost >= sub.lost
+                && self.sacked >= sub.sacked
+        );
         self.unmarked_bytes = self.unmarked_bytes.saturating_sub(sub.unmarked_bytes);
         self.lost = self.lost.saturating_sub(sub.lost);
+        self.sacked = self.sacked.saturating_sub(sub.sacked);
     }
 
     /// `change` changes the marks of `s`, a logged segment.
@@ -75,6 +84,12 @@ impl Flight {
     #[inline]
     pub(in crate::tcp) fn any_lost(&self) -> bool {
         self.lost > 0
+    }
+
+    /// Logged segments SACKed (`tp->sacked_out`).
+    #[inline]
+    pub(in crate::tcp) fn sacked_segments(&self) -> u32 {
+        self.sacked
     }
 
     /// The bytes of logged segments in flight, by whole segment (`tcp_packets_in_flight()`).
@@ -123,14 +138,20 @@ mod tests {
         });
         assert_eq!((flight.unmarked_bytes(), flight.any_lost()), (400, false));
         flight.remark(&mut log[1], |s| s.sacked = true);
-        assert_eq!(flight.unmarked_bytes(), 300);
+        assert_eq!(
+            (flight.unmarked_bytes(), flight.sacked_segments()),
+            (300, 1)
+        );
         flight.remark(&mut log[1], Sent::mark_lost);
         assert_eq!((flight.unmarked_bytes(), flight.any_lost()), (300, true));
         flight.check(&log);
         if let Some(s) = log.pop_front() {
             flight.leave(&s);
         }
-        assert_eq!(flight.unmarked_bytes(), 200);
+        assert_eq!(
+            (flight.unmarked_bytes(), flight.sacked_segments()),
+            (200, 1)
+        );
         flight.check(&log);
     }
 }

@@ -156,8 +156,8 @@ impl Tcp {
             if self.sel.rfc().phase != Phase::Open {
                 return 0;
             }
-            let sacked = self.sel.log.iter().filter(|s| s.sacked).count();
-            if sacked >= TCP_FASTRETRANS_THRESH {
+            self.sel.flight.check(&self.sel.log);
+            if self.sel.flight.sacked_segments() as usize >= TCP_FASTRETRANS_THRESH {
                 return 0;
             }
         }
