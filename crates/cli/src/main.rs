@@ -11,6 +11,7 @@ mod cli;
 mod files;
 mod html_parts;
 mod kernel_check;
+mod live_args;
 mod live_cmd;
 mod live_exec;
 mod live_flags;
