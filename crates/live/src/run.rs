@@ -6,7 +6,7 @@
 use snooplab_proto::Time;
 use snooplab_sim::capture::Capture;
 use snooplab_sim::link::WiredParams;
-use snooplab_sim::medium::WavelanParams;
+use snooplab_sim::medium::{AccessModel, WavelanParams};
 use snooplab_sim::protocol::Protocol;
 use snooplab_sim::{Env, Scenario};
 
@@ -138,6 +138,9 @@ pub fn preset_scenario(cfg: &LiveConfig) -> Scenario {
                 queue_packets: sc.wavelan.queue_packets.max(1000),
             };
             sc.error_every = 0;
+            // no radio: nothing waits for a turn, as over a wire (docs/live.md, "The emulator
+            // off")
+            sc.access = AccessModel::FullDuplex;
         }
     }
     sc
@@ -258,6 +261,9 @@ mod tests {
         let off = preset_scenario(&cfg(LinuxProfile::Paper, 32 * 1024)).network();
         assert_eq!(off.links[0].params.rate_bps, OFF_RATE_BPS);
         assert_eq!(off.cells[0].params.frame_overhead, 0);
+        // no radio: no station waits for a turn (the medium's `full_duplex.rs`)
+        assert_eq!(off.cells[0].access, AccessModel::FullDuplex);
+        assert_eq!(want.network().cells[0].access, AccessModel::Turns);
         assert_eq!(
             off.cells[0].stations[0].down,
             snooplab_sim::channel::ChannelSpec::None

@@ -10,6 +10,7 @@ use std::collections::VecDeque;
 
 use snooplab_proto::{wire, Endpoint, Flags, Segment, Seq, Time};
 use snooplab_sim::engine::EventQueue;
+use snooplab_sim::medium::AccessModel;
 use snooplab_sim::network::NodeId;
 use snooplab_sim::packet::SimPacket;
 use snooplab_sim::run::{Driver, Step};
@@ -36,6 +37,8 @@ struct Receiver {
     /// same time but after the event.
     at_once: bool,
     answers: VecDeque<(NodeId, SimPacket)>,
+    /// Times the engine asked for an immediate answer.
+    asked: usize,
     later: Script<SimPacket>,
     inbox: VecDeque<(Time, NodeId, SimPacket)>,
 }
@@ -101,6 +104,7 @@ impl Driver for Receiver {
     }
 
     fn answer(&mut self) -> Option<(NodeId, SimPacket)> {
+        self.asked += 1;
         self.answers.pop_front()
     }
 
@@ -140,7 +144,14 @@ impl Observe for Air {
 /// Of the ACKs on the air right after an intact data frame: how many, and how many of them
 /// answer an older frame.
 fn acks_after_data(at_once: bool) -> (usize, usize) {
+    let (pairs, _) = acks_after_data_on(at_once, AccessModel::Turns);
+    pairs
+}
+
+/// [`acks_after_data`] on a cell of `access`, and how often the engine asked for an answer.
+fn acks_after_data_on(at_once: bool, access: AccessModel) -> ((usize, usize), usize) {
     let mut sc = Scenario::paper000(Protocol::LlTcpAware, Env::Lan, 32768, 1);
+    sc.access = access;
     sc.transfer = TRANSFER;
     sc.mss = MSS;
     sc.error_every = 32 * 1024;
@@ -155,6 +166,7 @@ fn acks_after_data(at_once: bool) -> (usize, usize) {
         got: 0,
         at_once,
         answers: VecDeque::new(),
+        asked: 0,
         later: Script::default(),
         inbox: VecDeque::new(),
     };
@@ -171,7 +183,7 @@ fn acks_after_data(at_once: bool) -> (usize, usize) {
         after += 1;
         older += usize::from(w[1].1 != w[0].1);
     }
-    (after, older)
+    ((after, older), host.asked)
 }
 
 #[test]
@@ -189,4 +201,16 @@ fn an_answer_taken_after_the_pick_waits_behind_the_next_data_frame() {
         older * 4 > after,
         "{older} of {after} ACKs answer an older frame"
     );
+}
+
+#[test]
+fn a_full_duplex_cell_picks_nothing_so_it_never_waits_for_an_answer() {
+    // turn taking asks after every frame the host was handed
+    let (_, asked) = acks_after_data_on(false, AccessModel::Turns);
+    assert!(asked > 100, "asked {asked} times");
+    // no turns: the host's packets enter when read, the engine never asks (the live mode's
+    // `--env off`, whose kernels then send as over a wire); the transfer still completes
+    let ((after, _), asked) = acks_after_data_on(false, AccessModel::FullDuplex);
+    assert_eq!(asked, 0);
+    assert!(after > 0);
 }

@@ -9,12 +9,14 @@
 //! [`Medium::poll_done`]. The simulator and the live mode's emulator drive the same object.
 //!
 //! Who sends next is the access model's decision, one file each: `turns.rs` (stations with frames take
-//! turns, today's calibrated model and the default) and `csma.rs` (the original WaveLAN's CSMA/CA:
-//! carrier sense, inter-frame spacing, random backoff, collisions). Bit errors come from each
+//! turns, today's calibrated model and the default), `csma.rs` (the original WaveLAN's CSMA/CA:
+//! carrier sense, inter-frame spacing, random backoff, collisions) and `full_duplex.rs` (no
+//! sharing: every station sends at once, the hop where nothing is emulated). Bit errors come from each
 //! station's channel in each direction (`crate::channel`).
 
 mod csma;
 mod csma_params;
+mod full_duplex;
 mod turns;
 
 pub use csma_params::CsmaParams;
@@ -85,6 +87,10 @@ pub enum AccessModel {
     /// The original WaveLAN's CSMA/CA (`csma.rs`): carrier sense, inter-frame spacing, random
     /// backoff in slots, collisions that destroy every frame involved, no link-level ACK.
     Csma(CsmaParams),
+    /// Every station has a transmitter of its own and sends at once (`full_duplex.rs`): no turns,
+    /// no contention, no station waits for another's frame. Not a radio: the hop of the live
+    /// mode's `--env off`, and a cell without contention.
+    FullDuplex,
 }
 
 impl AccessModel {
@@ -92,6 +98,7 @@ impl AccessModel {
         match self {
             AccessModel::Turns => "turns",
             AccessModel::Csma(_) => "csma",
+            AccessModel::FullDuplex => "full-duplex",
         }
     }
 
@@ -99,7 +106,7 @@ impl AccessModel {
     /// under turn taking, less the explicitly modelled waits under CSMA.
     pub fn frame_overhead(&self, p: &WavelanParams) -> Time {
         match self {
-            AccessModel::Turns => p.frame_overhead,
+            AccessModel::Turns | AccessModel::FullDuplex => p.frame_overhead,
             AccessModel::Csma(c) => c.frame_overhead(p.frame_overhead),
         }
     }
@@ -107,7 +114,7 @@ impl AccessModel {
     /// Checks the model's parameters against the cell's.
     pub fn validate(&self, p: &WavelanParams) -> Result<(), String> {
         match self {
-            AccessModel::Turns => Ok(()),
+            AccessModel::Turns | AccessModel::FullDuplex => Ok(()),
             AccessModel::Csma(c) => c.validate(p.frame_overhead),
         }
     }
@@ -221,6 +228,8 @@ pub struct Medium<P = SimPacket> {
     /// The CSMA state, its frames on the air included (CSMA only). Boxed: each step moves it out
     /// of the medium and back, a pointer rather than the whole state.
     csma: Option<Box<csma::Csma<P>>>,
+    /// The frames on the air (full duplex only): boxed, as CSMA's state is.
+    duplex: Option<Box<full_duplex::Duplex<P>>>,
     /// A frame was queued at a station that had none (or queues were cleared) since the last
     /// CSMA step: the next [`Medium::start`] has work to do. Without it a step between timeouts
     /// changes nothing.
@@ -265,9 +274,11 @@ impl<P: Frame> Medium<P> {
             up.push(u);
         }
         let csma = match &model {
-            AccessModel::Turns => None,
+            AccessModel::Turns | AccessModel::FullDuplex => None,
             AccessModel::Csma(c) => Some(Box::new(csma::Csma::new(c.clone(), n, backoff))),
         };
+        let duplex =
+            (model == AccessModel::FullDuplex).then(|| Box::new(full_duplex::Duplex::new(n)));
         Medium {
             overhead: model.frame_overhead(&p),
             p,
@@ -278,6 +289,7 @@ impl<P: Frame> Medium<P> {
             on_air: None,
             air_ended: false,
             csma,
+            duplex,
             queued_since_step: false,
             // the base station goes first
             last: n - 1,
@@ -415,10 +427,19 @@ impl<P: Frame> Medium<P> {
 
     /// A frame is on the air.
     pub(crate) fn is_busy(&self) -> bool {
-        match &self.csma {
-            None => self.turn_on_air().is_some(),
-            Some(c) => c.is_busy(),
+        match (&self.csma, &self.duplex) {
+            (Some(c), _) => c.is_busy(),
+            (None, Some(d)) => d.is_busy(),
+            (None, None) => self.turn_on_air().is_some(),
         }
+    }
+
+    /// Whether the pick of the next frame, once a frame has ended, waits for what its receiver
+    /// answers at once (a host outside the engine: `run/outside_hosts.rs`): under turn taking
+    /// and CSMA the answer is queued before the pick, as a modelled host's is; under full duplex
+    /// nothing is picked between stations, so nothing waits for it.
+    pub(crate) fn waits_for_answers(&self) -> bool {
+        self.duplex.is_none()
     }
 
     /// Whether the loop may skip [`Medium::start`] now: it would do nothing, and the time
@@ -428,7 +449,8 @@ impl<P: Frame> Medium<P> {
     /// from a time [`Medium::poll_timeout`] gives (a frame's end, a wait's end), and those steps
     /// run from [`Medium::on_timeout`]. A new head frame queued while another is on the air must
     /// sense the medium now (to defer), so it makes the next start a step; a frame queued behind
-    /// a head frame waits for that one to leave, which a later step sees.
+    /// a head frame waits for that one to leave, which a later step sees. Under full duplex the
+    /// same flag, set too where a frame ends at a station with more queued.
     pub(crate) fn can_skip_start(&self) -> bool {
         match &self.csma {
             None => self.turn_on_air().is_some(),
@@ -436,11 +458,13 @@ impl<P: Frame> Medium<P> {
         }
     }
 
-    /// The frames on the air: none, one, or (CSMA) a colliding group.
+    /// The frames on the air: none, one, (CSMA) a colliding group, or (full duplex) one from each
+    /// station sending.
     pub(crate) fn frames_on_air(&self) -> impl Iterator<Item = &P> {
         let turn = self.turn_on_air().map(|(_, t)| &t.frame).into_iter();
         let csma = self.csma.iter().flat_map(|c| c.frames_on_air());
-        turn.chain(csma)
+        let duplex = self.duplex.iter().flat_map(|d| d.frames_on_air());
+        turn.chain(csma).chain(duplex)
     }
 
     /// The normal-priority queue of `station`: frames waiting and the most it holds.
@@ -463,6 +487,7 @@ impl<P: Frame> Medium<P> {
         match self.model {
             AccessModel::Turns => self.start_turn(now),
             AccessModel::Csma(_) => self.csma_step(now),
+            AccessModel::FullDuplex => self.duplex_start(now),
         }
     }
 
@@ -471,7 +496,10 @@ impl<P: Frame> Medium<P> {
         if let Some(c) = &self.csma {
             return c.poll_timeout();
         }
-        self.turn_on_air().map(|(end, _)| *end)
+        match self.turn_on_air() {
+            Some((end, _)) => Some(*end),
+            None => self.duplex.as_ref().and_then(|d| d.poll_timeout()),
+        }
     }
 
     /// The frame on the air under turn taking, and when it ends (not one that has ended).
@@ -497,6 +525,8 @@ impl<P: Frame> Medium<P> {
         }
         if self.turn_on_air().is_some_and(|(end, _)| *end <= now) {
             self.air_ended = true; // taken from there by `poll_done`
+        } else if self.duplex.is_some() {
+            self.duplex_timeout(now);
         }
     }
 
@@ -535,7 +565,7 @@ impl<P: Frame> Medium<P> {
     }
 
     /// Takes `from`'s next frame (high priority first) as it leaves at `now` ([`Medium::ready_frame`]),
-    /// with its airtime (CSMA).
+    /// with its airtime (CSMA, full duplex).
     fn take_frame(&mut self, now: Time, from: StationId) -> Option<(Time, Transmission<P>)> {
         let (to, air) = self.ready_frame(now, from)?;
         let Queued { frame, .. } = self.queues[from].pop()?;

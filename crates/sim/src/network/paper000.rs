@@ -57,7 +57,7 @@ impl Network {
                     up: sc.channel(false),
                 }],
                 params: sc.wavelan.clone(),
-                access: Default::default(),
+                access: sc.access.clone(),
             }],
             flows: vec![Flow {
                 name: "flow0".into(),

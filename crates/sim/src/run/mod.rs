@@ -365,9 +365,9 @@ impl<O: Observe> Simulation<O> {
             self.departed(sender, &frame, Departure::Dropped);
             self.card_sent(sender, c);
         }
-        if self.state.outside_delivered {
+        if self.state.outside_delivered && self.state.cells[c].waits_for_answers() {
             // the next pick waits for the outside host's answer, as a modelled host's is queued
-            // by now (`Simulation::take_answers`)
+            // by now (`Simulation::take_answers`); a full-duplex cell picks nothing
             self.state.air_hold = Some(c);
             return;
         }

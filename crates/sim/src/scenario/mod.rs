@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::channel::{check_error_settings, ChannelSpec};
 use crate::link::WiredParams;
-use crate::medium::WavelanParams;
+use crate::medium::{AccessModel, WavelanParams};
 use crate::network::file::Topology;
 use crate::network::Network;
 pub use crate::protocol::Protocol;
@@ -135,6 +135,9 @@ pub struct Scenario {
     /// Give up (and report the run incomplete) at this simulated time.
     pub max_time: Time,
     pub wavelan: WavelanParams,
+    /// How paper 000's cell shares its medium (a scenario file's cells name their own): turn
+    /// taking, the calibrated default; full duplex for the live mode's `--env off`.
+    pub access: AccessModel,
     pub wired: WiredParams,
     /// The named host profile the TCP details start from (every TCP of the run: both hosts, and
     /// a split base station's two connections).
@@ -165,6 +168,7 @@ impl Scenario {
             seed,
             max_time: DEFAULT_MAX_TIME,
             wavelan: WavelanParams::default(),
+            access: AccessModel::Turns,
             wired: env.wired(),
             host_preset: PAPER000_HOST,
             host: PAPER000_HOST.profile(),

@@ -165,6 +165,7 @@ fn each_direction_of_each_station_has_its_own_channel() {
 /// The CSMA/CA access model (`csma.rs`).
 mod csma;
 mod foresight;
+mod full_duplex;
 
 #[test]
 fn dropping_a_stations_frames_for_one_mobile_host_keeps_the_others_in_order() {

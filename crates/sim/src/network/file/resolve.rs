@@ -223,10 +223,13 @@ fn resolve_cell(t: &Tables, c: &CellTable) -> Result<TopoCell, String> {
         ("csma", csma) => {
             AccessModel::Csma(csma.as_ref().map(CsmaTable::params).unwrap_or_default())
         }
-        ("turns", Some(_)) => return Err(format!("{what}: csma settings need access = \"csma\"")),
+        ("full-duplex", None) => AccessModel::FullDuplex,
+        ("turns" | "full-duplex", Some(_)) => {
+            return Err(format!("{what}: csma settings need access = \"csma\""))
+        }
         (other, _) => {
             return Err(format!(
-                "{what}: unknown access '{other}' (known: turns, csma)"
+                "{what}: unknown access '{other}' (known: turns, csma, full-duplex)"
             ))
         }
     };

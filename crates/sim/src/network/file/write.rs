@@ -114,6 +114,7 @@ pub fn write_scenario(sc: &Scenario) -> Result<String, String> {
         ));
         match &c.access {
             AccessModel::Turns => line("access = \"turns\"".into()),
+            AccessModel::FullDuplex => line("access = \"full-duplex\"".into()),
             AccessModel::Csma(m) => {
                 let us = |t: Time, key: &str| whole_us(t, &format!("{what}: csma.{key}"));
                 line("access = \"csma\"".into());
