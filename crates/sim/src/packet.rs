@@ -5,6 +5,7 @@ use snooplab_proto::agent::handoff::{Mobility, MobilityPacket, Tunnel, CONTROL_P
 use snooplab_proto::agent::{BuildPacket, SegmentView};
 use std::num::NonZeroU64;
 
+use snooplab_proto::tcp::{Tcp, TxKind};
 use snooplab_proto::{Endpoint, Segment};
 
 /// The packet moves by pointer: on its way from one TCP to the next it is handed on about ten
@@ -131,6 +132,33 @@ impl SimPacket {
             }
             None => SimPacket(Box::new(fields)),
         }
+    }
+
+    /// A packet of the next segment `tcp` sends, if it has one, carrying its payload's digest
+    /// when `digest` (a bulk sender's data): the segment is written from the TCP's queue
+    /// straight into a spare box ([`Tcp::poll_transmit_into`]), not handed through the host and
+    /// [`SimPacket::new`] by value (issue 50).
+    #[inline]
+    pub(crate) fn from_tcp(tcp: &mut Tcp, digest: bool) -> Option<(SimPacket, TxKind)> {
+        if !tcp.has_output() {
+            return None;
+        }
+        let mut b = match SPARE.with_borrow_mut(Vec::pop) {
+            Some(b) => b,
+            None => Box::new(PacketFields {
+                seg: Segment::default(),
+                corrupted: false,
+                payload_tag: None,
+                extra: None,
+            }),
+        };
+        let kind = tcp.poll_transmit_into(&mut b.seg)?;
+        let seg = &b.seg;
+        b.payload_tag = (digest && seg.len > 0)
+            .then(|| payload_tag(u64::from(seg.seq.since(tcp.iss() + 1)), seg.len));
+        b.corrupted = false;
+        b.extra = None;
+        Some((SimPacket(b), kind))
     }
 
     /// A spare box ([`SimPacket::recycle`]) with its old fields still in it, for a maker that
