@@ -71,12 +71,14 @@ impl Tcp {
             // (Lite2 tcp_output.c lines 90-97).
             self.cc.on_idle_restart(self.maxseg);
         }
+        // the same for every segment of this call: what is sent moves neither snd_una nor the
+        // application's writes
+        let buffer_end = self.buffer_end();
+        // `sb_cc`: data in the send buffer, counted from snd_una.
+        let sb_cc = buffer_end.since(self.snd_una.max(self.data_start()));
         loop {
             let idle = self.snd_max == self.snd_una;
             let off = self.snd_nxt.since(self.snd_una);
-            let buffer_end = self.buffer_end();
-            // `sb_cc`: data in the send buffer, counted from snd_una.
-            let sb_cc = buffer_end.since(self.snd_una.max(self.data_start()));
             if sb_cc == 0 && off == 0 && !self.force && self.sends_ack_only() {
                 // nothing to send and nothing sent ahead (a receiver's every call, issue 50)
                 return self.output_nothing_to_send(now, buffer_end);
