@@ -301,6 +301,9 @@ impl Tcp {
         self.stats.eln_acks_sent += u64::from(seg.eln);
         self.stats.zero_window_acks += u64::from(flags.contains(Flags::ACK) && win == 0);
         self.ip_id = self.ip_id.wrapping_add(1);
+        // queued as soon as it is built, its fields written from where they were computed
+        // rather than kept across the calls below (nothing below sends)
+        self.out.push_back((seg, kind));
 
         self.log_sent(now, seq, len, kind);
         // Counters.
@@ -388,6 +391,5 @@ impl Tcp {
             }
             self.sack_compress_ack_sent();
         }
-        self.out.push_back((seg, kind));
     }
 }
