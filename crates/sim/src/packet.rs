@@ -5,6 +5,7 @@ use snooplab_proto::agent::handoff::{Mobility, MobilityPacket, Tunnel, CONTROL_P
 use snooplab_proto::agent::{BuildPacket, SegmentView};
 use std::num::NonZeroU64;
 
+use snooplab_proto::tcp::{Tcp, TxKind};
 use snooplab_proto::{Endpoint, Segment};
 
 /// The packet moves by pointer: on its way from one TCP to the next it is handed on about ten
@@ -131,6 +132,33 @@ impl SimPacket {
             }
             None => SimPacket(Box::new(fields)),
         }
+    }
+
+    /// A packet of the next segment `tcp` sends, if it has one, carrying its payload's digest
+    /// when `digest` (a bulk sender's data): the segment is written from the TCP's queue
+    /// straight into a spare box ([`Tcp::poll_transmit_into`]), not handed through the host and
+    /// [`SimPacket::new`] by value (issue 50).
+    #[inline]
+    pub(crate) fn from_tcp(tcp: &mut Tcp, digest: bool) -> Option<(SimPacket, TxKind)> {
+        if !tcp.has_output() {
+            return None;
+        }
+        let mut b = match SPARE.with_borrow_mut(Vec::pop) {
+            Some(b) => b,
+            None => Box::new(PacketFields {
+                seg: Segment::default(),
+                corrupted: false,
+                payload_tag: None,
+                extra: None,
+            }),
+        };
+        let kind = tcp.poll_transmit_into(&mut b.seg)?;
+        let seg = &b.seg;
+        b.payload_tag = (digest && seg.len > 0)
+            .then(|| payload_tag(u64::from(seg.seq.since(tcp.iss() + 1)), seg.len));
+        b.corrupted = false;
+        b.extra = None;
+        Some((SimPacket(b), kind))
     }
 
     /// A spare box ([`SimPacket::recycle`]) with its old fields still in it, for a maker that
@@ -358,6 +386,61 @@ mod tests {
         );
         let fresh = source.clone();
         assert!(fresh == source && !std::ptr::eq(&*fresh.0, &*source.0));
+    }
+
+    /// `from_tcp` makes the packet `SimPacket::new` made of what `poll_transmit` returned, in a
+    /// spare box whose old fields (a tunnel's extra here) are gone: every segment of a bulk
+    /// transfer's two ends, the handshake and the data with its digest included.
+    #[test]
+    fn a_packet_from_the_tcp_queue_is_the_packet_of_the_segment() {
+        use snooplab_proto::tcp::TcpConfig;
+        let (a, b) = (
+            Endpoint { addr: 1, port: 10 },
+            Endpoint { addr: 2, port: 20 },
+        );
+        let mut ends = [
+            (
+                Tcp::connect(TcpConfig::bulk_sender(1000, 8192, 20_000), a, b, 0),
+                true,
+            ),
+            (Tcp::listen(TcpConfig::sink(1000, 8192), b, a), false),
+        ];
+        let mut made = 0;
+        for step in 0..20_000u64 {
+            if ends.iter().all(|(t, _)| t.is_finished()) {
+                break;
+            }
+            let now = step * 1_000_000;
+            for i in 0..2 {
+                // a spare box holding an extra, for the next packet made here
+                SimPacket::new(test_segment(), None)
+                    .encapsulate(Tunnel { src: 1, dst: 2 })
+                    .recycle();
+                let (tcp, sender) = &mut ends[i];
+                let mut twin = tcp.clone();
+                let Some((packet, kind)) = SimPacket::from_tcp(tcp, *sender) else {
+                    assert!(twin.poll_transmit().is_none());
+                    continue;
+                };
+                let (seg, twin_kind) = twin.poll_transmit().expect("the same queue");
+                let data = *sender && seg.len > 0;
+                let offset = u64::from(seg.seq.since(twin.iss() + 1));
+                let want = SimPacket::new(seg, data.then(|| payload_tag(offset, seg.len)));
+                assert!(
+                    packet == want && kind == twin_kind,
+                    "step {step}: {packet:?}"
+                );
+                made += 1;
+                ends[1 - i].0.on_segment(now, &packet.seg);
+            }
+            for (tcp, _) in &mut ends {
+                if tcp.poll_timeout().is_some_and(|t| t <= now) {
+                    tcp.on_timeout(now);
+                }
+            }
+        }
+        assert!(made > 20, "the transfer ran: {made} packets");
+        assert!(ends[0].0.is_finished(), "and ended");
     }
 
     #[test]

@@ -315,6 +315,24 @@ impl Tcp {
         self.out.pop_front()
     }
 
+    /// Whether [`Tcp::poll_transmit`] has a segment.
+    #[inline]
+    pub fn has_output(&self) -> bool {
+        !self.out.is_empty()
+    }
+
+    /// [`Tcp::poll_transmit`] written into `seg`, a caller's buffer (the simulator's packet
+    /// box): the segment is copied once, from the queue into its place, where returning it
+    /// copied it twice more on its way into the packet (issue 50).
+    #[inline]
+    pub fn poll_transmit_into(&mut self, seg: &mut Segment) -> Option<TxKind> {
+        let (next, kind) = self.out.front()?;
+        *seg = *next;
+        let kind = *kind;
+        self.out.pop_front();
+        Some(kind)
+    }
+
     /// The earliest time [`Tcp::on_timeout`] must be called.
     #[inline]
     pub fn poll_timeout(&self) -> Option<Time> {

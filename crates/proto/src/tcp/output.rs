@@ -71,14 +71,20 @@ impl Tcp {
             // (Lite2 tcp_output.c lines 90-97).
             self.cc.on_idle_restart(self.maxseg);
         }
+        // the same for every segment of this call: what is sent moves neither snd_una nor the
+        // application's writes
+        let buffer_end = self.buffer_end();
+        // `sb_cc`: data in the send buffer, counted from snd_una.
+        let sb_cc = buffer_end.since(self.snd_una.max(self.data_start()));
         loop {
             let idle = self.snd_max == self.snd_una;
             let off = self.snd_nxt.since(self.snd_una);
+            if sb_cc == 0 && off == 0 && !self.force && self.sends_ack_only() {
+                // nothing to send and nothing sent ahead (a receiver's every call, issue 50)
+                return self.output_nothing_to_send(now, buffer_end);
+            }
             let mut win = self.snd_wnd.min(self.send_cwnd());
             let mut flags = self.outflags();
-            let buffer_end = self.buffer_end();
-            // `sb_cc`: data in the send buffer, counted from snd_una.
-            let sb_cc = buffer_end.since(self.snd_una.max(self.data_start()));
             if self.force {
                 if win == 0 {
                     // A persist probe: one byte into the closed window (the FIN only if no data is
@@ -141,14 +147,8 @@ impl Tcp {
                     send = true;
                 }
             }
-            if !send && self.state.have_rcvd_syn() && rwin > 0 {
-                // Window update: the application read enough to open the window by two segments or
-                // by half the buffer. This is what makes the receiver ACK every second segment.
-                let adv = i64::from(rwin.min(self.max_rcv_window()))
-                    - i64::from(self.rcv_adv.since(self.rcv_nxt));
-                if adv >= 2 * i64::from(self.maxseg) || 2 * adv >= i64::from(self.rcvbuf) {
-                    send = true;
-                }
+            if !send && self.state.have_rcvd_syn() && self.window_update_due(rwin) {
+                send = true;
             }
             if !send && self.ack_now {
                 send = true;
@@ -179,6 +179,40 @@ impl Tcp {
             if !sendalot {
                 return;
             }
+        }
+    }
+
+    /// Window update (Lite2 tcp_output.c lines 196-211): the application read enough to open
+    /// the window by two segments or by half the buffer. This is what makes the receiver ACK
+    /// every second segment.
+    #[inline(always)]
+    fn window_update_due(&self, rwin: u32) -> bool {
+        if rwin == 0 {
+            return false;
+        }
+        let adv = i64::from(rwin.min(self.max_rcv_window()))
+            - i64::from(self.rcv_adv.since(self.rcv_nxt));
+        adv >= 2 * i64::from(self.maxseg) || 2 * adv >= i64::from(self.rcvbuf)
+    }
+
+    /// The states whose segments carry ACK alone (`tcp_outflags[]`: no SYN, no FIN).
+    #[inline(always)]
+    fn sends_ack_only(&self) -> bool {
+        matches!(
+            self.state,
+            State::Established | State::CloseWait | State::FinWait2 | State::TimeWait
+        )
+    }
+
+    /// `tcp_output` where the send buffer is empty, nothing is sent ahead of `snd_una` and no
+    /// probe is forced, in a state that sends ACK alone ([`Tcp::output`]'s loop, shortened: its
+    /// `len` is 0, and neither the persist state nor a FIN can follow): only the window update
+    /// and an owed ACK send, one segment. Every call of a receiver's reads and ACK decisions.
+    #[inline(always)]
+    fn output_nothing_to_send(&mut self, now: Time, buffer_end: Seq) {
+        let rwin = self.receive_space();
+        if self.window_update_due(rwin) || self.ack_now {
+            self.send_segment(now, self.outflags(), 0, buffer_end);
         }
     }
 
@@ -267,6 +301,9 @@ impl Tcp {
         self.stats.eln_acks_sent += u64::from(seg.eln);
         self.stats.zero_window_acks += u64::from(flags.contains(Flags::ACK) && win == 0);
         self.ip_id = self.ip_id.wrapping_add(1);
+        // queued as soon as it is built, its fields written from where they were computed
+        // rather than kept across the calls below (nothing below sends)
+        self.out.push_back((seg, kind));
 
         self.log_sent(now, seq, len, kind);
         // Counters.
@@ -354,6 +391,5 @@ impl Tcp {
             }
             self.sack_compress_ack_sent();
         }
-        self.out.push_back((seg, kind));
     }
 }

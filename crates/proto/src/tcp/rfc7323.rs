@@ -237,7 +237,7 @@ impl Tcp {
     /// ([`Tcp::take_rtt_sample`]), else the TSecr's (RFC 7323 section 4.1; Linux
     /// `tcp_ack_update_rtt`: "Prefer RTT measured from ACK's timing to TS-ECR", and the TSecr only
     /// when it is not zero).
-    #[inline]
+    #[inline(always)]
     pub(super) fn rtt_sample_on_ack(&mut self, now: Time, seg: &Segment) -> Option<Time> {
         let timed = self.take_rtt_sample(now, seg.ack);
         let sample = if timed.is_some() || !self.ext.timestamps {
@@ -255,6 +255,7 @@ impl Tcp {
 
     /// [`Tcp::rtt_sample_on_ack`]'s sample from the TSecr, apart so that the timed sample
     /// before it is inlined into the ACK's path (issue 50).
+    #[inline(never)]
     fn rtt_sample_from_tsecr(&mut self, now: Time, seg: &Segment) -> Option<Time> {
         let ecr = seg.ts.map(|t| t.ecr).filter(|&e| e != 0)?;
         // `tcp_rtt_tsopt_us(tp, 1)`: whole ticks of the TS clock, a zero taken as one, and none

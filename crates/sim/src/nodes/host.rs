@@ -12,7 +12,7 @@ use snooplab_proto::Time;
 use super::host_apps::HostApps;
 use super::{MobileLayer, Outgoing};
 use crate::network::FlowId;
-use crate::packet::{payload_tag, SimPacket};
+use crate::packet::SimPacket;
 
 /// Which end of its flow a connection is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,13 +135,14 @@ impl HostNode {
         }
         while self.next < self.conns.len() {
             let c = &mut self.conns[self.next];
-            if let Some((seg, kind)) = c.tcp.poll_transmit() {
-                let offset = || u64::from(seg.seq.since(c.tcp.iss() + 1));
-                let data = c.role == Role::Sender && seg.len > 0;
-                let packet = match c.wire {
-                    None => SimPacket::new(seg, data.then(|| payload_tag(offset(), seg.len))),
-                    Some(seed) => SimPacket::modelled_real(&seg, seed, offset()),
-                };
+            let next = match c.wire {
+                None => SimPacket::from_tcp(&mut c.tcp, c.role == Role::Sender),
+                Some(seed) => c.tcp.poll_transmit().map(|(seg, kind)| {
+                    let offset = u64::from(seg.seq.since(c.tcp.iss() + 1));
+                    (SimPacket::modelled_real(&seg, seed, offset), kind)
+                }),
+            };
+            if let Some((packet, kind)) = next {
                 return Some(Outgoing {
                     packet,
                     priority: Priority::Normal,
