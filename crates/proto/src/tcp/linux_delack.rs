@@ -167,7 +167,7 @@ impl Tcp {
             timeout = timeout.min(pending);
         }
         self.linux_ack.timeout = Some(timeout);
-        self.delack_at = Some(self.clock_expiry(now, timeout));
+        self.delack_at = Some(self.clock_expiry(now, jiffies, timeout));
     }
 
     /// `tcp_delack_timer_handler()`: the owed ACK goes out; a missed delay doubles `ato`, at most
