@@ -306,16 +306,13 @@ impl Tcp {
             let _ = self.sel.scoreboard.take_in_order(ack);
             self.sel.rack_note_sacked(now, ack, prior_fack);
         }
-        // each entry looked at once (a copy: it is small), then dropped without being moved out
-        while let Some(&s) = self.sel.log.front() {
-            if !s.end().le(ack) {
-                break;
-            }
-            self.sel.log.pop_front();
-            self.sel.flight.leave(&s);
-            if rack && !s.sacked {
-                let earlier_copy = self.acks_earlier_copy(seg, &s);
-                self.sel.rack.delivered(now, &s, prior_fack, earlier_copy);
+        while self.sel.log.front().is_some_and(|s| s.end().le(ack)) {
+            if let Some(s) = self.sel.log.pop_front() {
+                self.sel.flight.leave(&s);
+                if rack && !s.sacked {
+                    let earlier_copy = self.acks_earlier_copy(seg, &s);
+                    self.sel.rack.delivered(now, &s, prior_fack, earlier_copy);
+                }
             }
         }
         match mode {
