@@ -115,7 +115,13 @@ impl TimerClock {
 
     /// When a wheel timer armed at `now` with `expires` (an absolute jiffy) fires.
     pub fn wheel_expiry(self, now: Time, expires: u64) -> Time {
-        let clk = self.jiffies(now);
+        self.wheel_expiry_at_jiffy(self.jiffies(now), expires)
+    }
+
+    /// [`TimerClock::wheel_expiry`] armed in jiffy `clk` (`jiffies(now)`, which the caller has
+    /// already taken: the arming paths of a Linux host take it once, not once for the timeout
+    /// and again for the wheel; docs/speed.md, issue 50, h29).
+    pub fn wheel_expiry_at_jiffy(self, clk: u64, expires: u64) -> Time {
         let delta = expires.saturating_sub(clk);
         // LVL_START(n) = (LVL_SIZE - 1) << ((n - 1) * LVL_CLK_SHIFT)
         let lvl_start = |n: u32| ((1u64 << LVL_BITS) - 1) << ((n - 1) * LVL_CLK_SHIFT);
@@ -129,7 +135,8 @@ impl TimerClock {
 
     /// When a timer armed at `now` to run `jiffies` jiffies later fires on the wheel.
     pub fn wheel_after(self, now: Time, jiffies: u64) -> Time {
-        self.wheel_expiry(now, self.jiffies(now) + jiffies)
+        let clk = self.jiffies(now);
+        self.wheel_expiry_at_jiffy(clk, clk + jiffies)
     }
 
     /// The host detail's text.

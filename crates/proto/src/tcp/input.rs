@@ -476,8 +476,7 @@ impl Tcp {
     #[inline(always)]
     fn ack_in_order(&mut self, now: Time, push: bool) -> bool {
         if self.cfg.host.delayed_ack == DelayedAck::Linux {
-            self.linux_data_recv(now);
-            self.linux_ack_snd_check(now);
+            self.linux_data_recv_and_ack_check(now);
             return self.ack_now;
         }
         if push && self.cfg.host.delayed_ack == DelayedAck::AckPush {

@@ -94,9 +94,28 @@ impl Tcp {
     /// `tcp_event_data_recv()`: in-order data arrived at `now`; the ACK is owed and `ato`
     /// adapts to the arrival gap.
     pub(super) fn linux_data_recv(&mut self, now: Time) {
-        let clock = self.cfg.host.timer_clock;
-        let ato_min = clock.to_jiffies(TCP_ATO_MIN);
-        let jiffies = clock.jiffies(now);
+        let jiffies = self.cfg.host.timer_clock.jiffies(now);
+        self.linux_data_recv_at(jiffies);
+    }
+
+    /// `tcp_event_data_recv()` then `__tcp_ack_snd_check()`, for in-order data at `now`: the
+    /// current jiffy taken once for both (and one call where there were two: every data segment
+    /// a Linux receiver takes in order comes here; docs/speed.md, issue 50, h29).
+    #[inline(never)]
+    pub(super) fn linux_data_recv_and_ack_check(&mut self, now: Time) {
+        let jiffies = self.cfg.host.timer_clock.jiffies(now);
+        self.linux_data_recv_at(jiffies);
+        if self.linux_ack_due_now() {
+            self.ack_now = true;
+        } else {
+            self.linux_send_delayed_ack(now, jiffies);
+        }
+    }
+
+    /// [`Tcp::linux_data_recv`] in jiffy `jiffies` (`jiffies(now)`).
+    #[inline(always)]
+    fn linux_data_recv_at(&mut self, jiffies: u64) {
+        let ato_min = self.cfg.host.timer_clock.to_jiffies(TCP_ATO_MIN);
         self.linux_ack.scheduled = true;
         if self.linux_ack.ato == 0 {
             self.incr_quickack(TCP_MAX_QUICKACKS);
@@ -125,15 +144,6 @@ impl Tcp {
         (more_than_one_segment && window_not_shrinking) || self.linux_ack.quick > 0 || self.ack_now
     }
 
-    /// `__tcp_ack_snd_check()` after in-order data: set `ack_now`, or arm the delayed-ACK timer.
-    pub(super) fn linux_ack_snd_check(&mut self, now: Time) {
-        if self.linux_ack_due_now() {
-            self.ack_now = true;
-        } else {
-            self.linux_send_delayed_ack(now);
-        }
-    }
-
     /// `inet_csk_schedule_ack()` in `tcp_data_queue_ofo()`: an out-of-order segment owes an
     /// ACK, so the ACK that answers it uses up a quick ACK (`tcp_dec_quickack_mode()`).
     pub(super) fn linux_schedule_ack(&mut self) {
@@ -142,8 +152,8 @@ impl Tcp {
         }
     }
 
-    /// `tcp_send_delayed_ack()`.
-    fn linux_send_delayed_ack(&mut self, now: Time) {
+    /// `tcp_send_delayed_ack()` at `now`, in jiffy `jiffies`.
+    fn linux_send_delayed_ack(&mut self, now: Time, jiffies: u64) {
         let clock = self.cfg.host.timer_clock;
         let delack_min = clock.to_jiffies(TCP_ATO_MIN);
         let mut ato = self.linux_ack.ato;
@@ -157,7 +167,6 @@ impl Tcp {
             ato = ato.min(max_ato);
         }
         ato = ato.min(clock.to_jiffies(TCP_DELACK_MAX));
-        let jiffies = clock.jiffies(now);
         let mut timeout = jiffies + ato;
         if let Some(pending) = self.linux_ack.timeout {
             if pending <= jiffies + (ato >> 2) {
@@ -167,7 +176,7 @@ impl Tcp {
             timeout = timeout.min(pending);
         }
         self.linux_ack.timeout = Some(timeout);
-        self.delack_at = Some(self.clock_expiry(now, timeout));
+        self.delack_at = Some(self.clock_expiry(now, jiffies, timeout));
     }
 
     /// `tcp_delack_timer_handler()`: the owed ACK goes out; a missed delay doubles `ato`, at most

@@ -64,6 +64,9 @@ pub struct LinuxRtt {
     pub backoff: u32,
     rto_min_us: u64,
     clock: TimerClock,
+    /// `TCP_RTO_MAX` in jiffies of `clock`, taken once: every sample and timeout bounds the RTO
+    /// by it (docs/speed.md, issue 50, h29).
+    rto_max_jiffies: u64,
     /// What is outstanding, oldest first (the retransmission queue's send times).
     sent: VecDeque<Sent>,
 }
@@ -85,6 +88,7 @@ impl LinuxRtt {
             backoff: 0,
             rto_min_us: us(rto_min),
             clock,
+            rto_max_jiffies: clock.to_jiffies(TCP_RTO_MAX),
             sent: VecDeque::new(),
         }
     }
@@ -130,16 +134,18 @@ impl LinuxRtt {
     /// it acknowledged (`ca_rtt_us`, what congestion control is given), if it gave a sample.
     pub fn on_ack(&mut self, now: Time, ack: Seq, snd_nxt: Seq) -> Option<Time> {
         let (mut first, mut last, mut retrans) = (None, None, false);
-        while self.sent.front().is_some_and(|s| s.end.le(ack)) {
-            let Some(s) = self.sent.pop_front() else {
+        // each entry looked at once, and dropped without being moved out
+        while let Some(s) = self.sent.front() {
+            if !s.end.le(ack) {
                 break;
-            };
+            }
             if s.retransmitted {
                 retrans = true;
             } else {
                 first.get_or_insert(s.at);
                 last = Some(s.at);
             }
+            self.sent.pop_front();
         }
         let (first, last) = (first?, last?);
         if retrans {
@@ -209,7 +215,7 @@ impl LinuxRtt {
     fn set_rto(&mut self) {
         let rto_us = (self.srtt_us >> 3) + self.rttvar_us;
         let rto = self.clock.to_jiffies(rto_us * US);
-        self.rto_jiffies = rto.min(self.clock.to_jiffies(TCP_RTO_MAX));
+        self.rto_jiffies = rto.min(self.rto_max_jiffies);
     }
 
     /// `tcp_init_metrics()` at the end of the handshake: no sample (the SYN or SYN-ACK was
@@ -232,7 +238,7 @@ impl LinuxRtt {
         if self.backoff > max_backoffs {
             return false;
         }
-        self.rto_jiffies = (self.rto_jiffies << 1).min(self.clock.to_jiffies(TCP_RTO_MAX));
+        self.rto_jiffies = (self.rto_jiffies << 1).min(self.rto_max_jiffies);
         true
     }
 }

@@ -170,12 +170,13 @@ impl Tcp {
         });
     }
 
-    /// When a timer due at jiffy `expires` (Linux's delayed ACK) fires on the host's clock: on
-    /// the timer wheel, or on the first fast tick at or after that time.
-    pub(super) fn clock_expiry(&self, now: Time, expires: u64) -> Time {
+    /// When a timer due at jiffy `expires` (Linux's delayed ACK), armed at `now` in jiffy `clk`
+    /// (`jiffies(now)`, which the caller has taken), fires on the host's clock: on the timer
+    /// wheel, or on the first fast tick at or after that time.
+    pub(super) fn clock_expiry(&self, now: Time, clk: u64, expires: u64) -> Time {
         let clock = self.cfg.host.timer_clock;
         match clock {
-            TimerClock::Jiffies { .. } => clock.wheel_expiry(now, expires),
+            TimerClock::Jiffies { .. } => clock.wheel_expiry_at_jiffy(clk, expires),
             TimerClock::BsdTicks => {
                 let t = &self.cfg.timers;
                 let due = clock.from_jiffies(expires).max(now + 1);
