@@ -170,6 +170,10 @@ impl Plan for CheckPlan {
                 machine: self.data.machine.clone(),
                 date: self.data.date.clone(),
                 seeds: self.seeds.iter().map(Vec::len).max().unwrap_or(0) as u64,
+                kernel_runs: {
+                    let runs = self.data.points.iter().map(|p| p.runs.len());
+                    (runs.clone().min().unwrap_or(0), runs.max().unwrap_or(0))
+                },
                 paired: self.paired,
                 points: rows,
                 claims,
@@ -384,6 +388,8 @@ pub struct Report {
     pub date: String,
     /// The most seeds a point ran in the simulator.
     pub seeds: u64,
+    /// The fewest and the most live runs a point of the data file has.
+    pub kernel_runs: (usize, usize),
     /// Whether each point ran the kernel's own seeds first (the default), so that both clocks
     /// saw the same channel in those runs.
     pub paired: bool,
@@ -403,7 +409,7 @@ impl StudyReport for Report {
 fn document(r: &Report) -> Document {
     let mut d = Document::default();
     d.text(format!(
-        "The kernel: Linux {} on {} (measured {}), 5 live runs per point with kernel hosts under \
+        "The kernel: Linux {} on {} (measured {}), {} live runs per point with kernel hosts under \
          the live mode's `modern` profile. The simulator: the `linux` host (CUBIC) or \
          `linux-reno`, {} per point. Paper 000's testbed, 64 KB windows, 2 MB transfers, \
          1400-byte segments. Each cell: mean ± the 95% interval; sim/kernel is the ratio of the \
@@ -411,6 +417,10 @@ fn document(r: &Report) -> Document {
         r.kernel,
         r.machine,
         r.date,
+        match r.kernel_runs {
+            (a, b) if a == b => a.to_string(),
+            (a, b) => format!("{a} to {b}"),
+        },
         if r.paired {
             format!(
                 "{} seeds: the kernel's own first (a seed gives both clocks the same channel), \
