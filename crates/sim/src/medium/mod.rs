@@ -449,8 +449,10 @@ impl<P: Frame> Medium<P> {
     /// from a time [`Medium::poll_timeout`] gives (a frame's end, a wait's end), and those steps
     /// run from [`Medium::on_timeout`]. A new head frame queued while another is on the air must
     /// sense the medium now (to defer), so it makes the next start a step; a frame queued behind
-    /// a head frame waits for that one to leave, which a later step sees. Under full duplex the
-    /// same flag, set too where a frame ends at a station with more queued.
+    /// a head frame waits for that one to leave, which a later step sees. Under full duplex
+    /// never: [`Medium::start`] looks at every station each time (a free transmitter with a frame
+    /// sends), which costs little on the few stations of the cells that use it (`--env off`),
+    /// and the turn-taking test above stays the one check on the loop's path.
     pub(crate) fn can_skip_start(&self) -> bool {
         match &self.csma {
             None => self.turn_on_air().is_some(),
