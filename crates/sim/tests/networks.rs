@@ -82,19 +82,24 @@ fn flows_in_both_directions_complete_with_errors_each_way() {
     assert!(c.frames_corrupted_down > c.frames_corrupted_up);
 }
 
-#[test]
-fn a_csma_cell_from_a_file_counts_its_collisions() {
+/// `examples/cell-3-senders.toml` with `keys` added to its cell's table.
+fn three_senders_with(keys: &str) -> String {
     let text = std::fs::read_to_string(format!(
         "{}/../../examples/cell-3-senders.toml",
         env!("CARGO_MANIFEST_DIR")
     ))
     .expect("example exists");
-    let csma = text.replace(
-        "stations = [\"mh1\", \"mh2\", \"mh3\"]",
-        "stations = [\"mh1\", \"mh2\", \"mh3\"]\naccess = \"csma\"\ncsma = { slot-us = 23, ifs-us = 60 }",
-    );
-    assert_ne!(text, csma);
-    let sc = scenario(&csma);
+    let stations = "stations = [\"mh1\", \"mh2\", \"mh3\"]";
+    let changed = text.replace(stations, &format!("{stations}\n{keys}"));
+    assert_ne!(text, changed, "the example's cell lists its stations so");
+    changed
+}
+
+#[test]
+fn a_csma_cell_from_a_file_counts_its_collisions() {
+    let sc = scenario(&three_senders_with(
+        "access = \"csma\"\ncsma = { slot-us = 23, ifs-us = 60 }",
+    ));
     match &sc.network().cells[0].access {
         snooplab_sim::medium::AccessModel::Csma(p) => {
             assert_eq!((p.slot, p.ifs), (23_000, 60_000));
@@ -119,17 +124,7 @@ fn a_csma_cell_from_a_file_counts_its_collisions() {
 
 #[test]
 fn a_full_duplex_cell_carries_every_stations_frames_at_once() {
-    let text = std::fs::read_to_string(format!(
-        "{}/../../examples/cell-3-senders.toml",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .expect("example exists");
-    let duplex = text.replace(
-        "stations = [\"mh1\", \"mh2\", \"mh3\"]",
-        "stations = [\"mh1\", \"mh2\", \"mh3\"]\naccess = \"full-duplex\"",
-    );
-    assert_ne!(text, duplex);
-    let sc = scenario(&duplex);
+    let sc = scenario(&three_senders_with("access = \"full-duplex\""));
     assert_eq!(
         sc.network().cells[0].access,
         snooplab_sim::medium::AccessModel::FullDuplex

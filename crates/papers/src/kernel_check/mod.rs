@@ -6,6 +6,7 @@
 
 pub mod data;
 pub mod grid;
+pub mod report;
 pub mod study;
 
 pub use data::{KernelData, KernelRun, PointRuns};

@@ -17,9 +17,12 @@
 mod csma;
 mod csma_params;
 mod full_duplex;
+mod queues;
 mod turns;
 
 pub use csma_params::CsmaParams;
+
+use queues::{Queued, Queues};
 
 use std::collections::VecDeque;
 
@@ -117,69 +120,6 @@ impl AccessModel {
             AccessModel::Turns | AccessModel::FullDuplex => Ok(()),
             AccessModel::Csma(c) => c.validate(p.frame_overhead),
         }
-    }
-}
-
-/// A frame queued at a station, and where it goes.
-#[derive(Clone, Debug)]
-struct Queued<P> {
-    to: StationId,
-    /// The frame's IP bytes, found once as it is queued: a CSMA station reads them when it
-    /// loads the frame and again when it sends it, and each read is a call into the packet.
-    len: u32,
-    frame: P,
-}
-
-/// A station's transmit queues: local retransmissions (high) go before queued traffic.
-#[derive(Clone, Debug)]
-struct Queues<P> {
-    high: VecDeque<Queued<P>>,
-    normal: VecDeque<Queued<P>>,
-}
-
-impl<P> Default for Queues<P> {
-    fn default() -> Self {
-        Queues {
-            high: VecDeque::new(),
-            normal: VecDeque::new(),
-        }
-    }
-}
-
-impl<P> Queues<P> {
-    fn is_empty(&self) -> bool {
-        self.high.is_empty() && self.normal.is_empty()
-    }
-    fn len(&self) -> usize {
-        self.high.len() + self.normal.len()
-    }
-
-    /// The next frame (high priority first), where it waits.
-    fn head_mut(&mut self) -> Option<&mut Queued<P>> {
-        if self.high.is_empty() {
-            self.normal.front_mut()
-        } else {
-            self.high.front_mut()
-        }
-    }
-
-    /// The next frame (high priority first), moved once: `or_else` on the two pops moved it twice.
-    fn pop(&mut self) -> Option<Queued<P>> {
-        if self.high.is_empty() {
-            self.normal.pop_front()
-        } else {
-            self.high.pop_front()
-        }
-    }
-}
-
-impl<P: Frame> Queues<P> {
-    /// IP bytes of the frame that goes next (0 if none).
-    fn head_len(&self) -> u32 {
-        self.high
-            .front()
-            .or_else(|| self.normal.front())
-            .map_or(0, |q| q.len)
     }
 }
 
