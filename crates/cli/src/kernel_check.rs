@@ -33,7 +33,8 @@ pub enum KernelCheckCommand {
         Points are ENV-ERRORS-AGENT-CC: lan|wan|long, 16k|64k|256k|1m|ge, e2e|snoop|snoop-sack,\n\
         cubic|reno (ge: a Gilbert-Elliott channel of bursts; long: 100 ms one way; the long path\n\
         and snoop-sack with CUBIC at 16k and 64k only; docs/kernel-check.md).\n\
-        Each finished point replaces that point in --out; the others are kept.")]
+        Each finished point replaces that point in --out; the others are kept. With --add\n\
+        its runs join the point's instead (more seeds: --add --seed 6 --runs 5).")]
     Measure(MeasureArgs),
 }
 
@@ -55,6 +56,11 @@ pub struct MeasureArgs {
     /// Give up on a run after this much real time.
     #[arg(long, default_value = "300s")]
     pub max_time: String,
+    /// Add the runs to each point's runs in --out instead of replacing the point: a seed the
+    /// point has is measured again and replaced, the others are kept. Refused where --out holds
+    /// runs of another kernel or transfer.
+    #[arg(long)]
+    pub add: bool,
 }
 
 pub fn kernel_check(c: &KernelCheckCommand) -> Result<(), String> {
@@ -85,19 +91,42 @@ fn measure(a: &MeasureArgs) -> Result<(), String> {
         snooplab_live::run::validate(c)?;
     }
     let mut data = existing(&a.out)?;
+    let kernel = read_trimmed("/proc/sys/kernel/osrelease");
+    let adding = a.add && !data.points.is_empty();
+    if a.add {
+        let cannot = data.cannot_add(&kernel, SETTINGS.buffer, SETTINGS.transfer, SETTINGS.mss);
+        if let Some(why) = cannot {
+            return Err(format!(
+                "--add: cannot add to {}: {why}; measure into another --out",
+                a.out.display()
+            ));
+        }
+    }
     if let Some(why) = snooplab_live::testbed::unavailable_reason() {
         return Err(why);
     }
     snooplab_live::sys::catch_stop_signals()
         .map_err(|e| format!("cannot catch the stop signals: {e}"))?;
-    data.kernel = read_trimmed("/proc/sys/kernel/osrelease");
+    if !adding {
+        data.kernel = kernel.clone();
+    }
     data.machine = format!(
         "{}, {} CPUs",
         std::env::consts::ARCH,
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
-    data.date = utc_now();
-    data.command = std::env::args().collect::<Vec<_>>().join(" ");
+    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    if adding {
+        // the file's first measurement keeps its date; each added one is named with its own
+        data.command = format!(
+            "{}; then at {} on kernel {kernel}: {command}",
+            data.command,
+            utc_now()
+        );
+    } else {
+        data.date = utc_now();
+        data.command = command;
+    }
     data.profile = "modern (the kernel's defaults: SACK, DSACK, timestamps, window scaling, \
                     RACK-TLP, F-RTO, ECN only when the peer asks (tcp_ecn 2); rto_min and initcwnd the kernel's)"
         .into();
@@ -166,7 +195,11 @@ fn measure(a: &MeasureArgs) -> Result<(), String> {
             point.mean_retransmitted(),
             point.mean_timeouts()
         );
-        data.put(point);
+        if a.add {
+            data.add(point);
+        } else {
+            data.put(point);
+        }
         write(&a.out, &data)?;
     }
     eprintln!("kernel-check: wrote {}", a.out.display());

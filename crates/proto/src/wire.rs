@@ -295,10 +295,12 @@ fn tcp_checksum(packet: &[u8], tcp_at: usize, tcp_len: usize) -> u16 {
     checksum(tcp, pseudo)
 }
 
+#[inline]
 fn be16(b: &[u8], at: usize) -> u16 {
     u16::from_be_bytes([b[at], b[at + 1]])
 }
 
+#[inline]
 fn be32(b: &[u8], at: usize) -> u32 {
     u32::from_be_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
 }

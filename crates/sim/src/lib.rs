@@ -19,6 +19,7 @@ pub mod observer;
 pub mod packet;
 pub mod protocol;
 pub mod raw;
+mod raw_pool;
 pub mod rng;
 pub mod run;
 pub mod scenario;

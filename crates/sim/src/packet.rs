@@ -32,12 +32,13 @@ impl Clone for SimPacket {
 
 /// The most boxes a thread keeps for packets to come ([`SimPacket::recycle`]). The live
 /// engine reads up to 64 packets from each host's device in one wake-up and writes as many back
-/// (snooplab-live's `tun_driver.rs`): 64 boxes left half of its packets to the allocator. A live
-/// run's spare boxes keep their packets' bytes: at most 256 x 1.6 kB, 0.4 MB.
+/// (snooplab-live's `tun_driver.rs`): 64 boxes left half of its packets to the allocator. A box
+/// the live engine recycles gives its bytes to `raw_pool.rs` (as many buffers again, bounded
+/// there); one recycled elsewhere keeps them until it is used again.
 const SPARE_BOXES: usize = 256;
 /// How many of the most recent spare boxes a maker looks through for one that fits
-/// ([`SimPacket::spare_fields`]): a live transfer's data packets and ACKs alternate through
-/// the engine, so the one that fits is seldom deeper.
+/// ([`SimPacket::spare_fields`]): a real packet looks for one with an extra box, which every
+/// box the live engine recycles has (its bytes' buffers are kept by length apart, `raw_pool.rs`).
 const SPARE_LOOK: usize = 16;
 
 thread_local! {
@@ -162,7 +163,7 @@ impl SimPacket {
     }
 
     /// A spare box ([`SimPacket::recycle`]) with its old fields still in it, for a maker that
-    /// reuses what they hold (`raw.rs`: a real packet's extra box and bytes): the most recently
+    /// reuses what they hold (`raw.rs`: a real packet's extra box): the most recently
     /// recycled of the last [`SPARE_LOOK`] that `fits` takes, else the most recent one.
     pub(crate) fn spare_fields(fits: impl Fn(&PacketFields) -> bool) -> Option<Box<PacketFields>> {
         SPARE.with_borrow_mut(|s| {

@@ -41,41 +41,27 @@ impl SimPacket {
         Ok(SimPacket::with_raw_copy(seg, bytes, tcp))
     }
 
-    /// A real packet holding a copy of `bytes`. A spare box ([`SimPacket::recycle`]: the live
-    /// engine recycles each packet it wrote into a host's device) lends what it still holds: its
-    /// extra box, and its bytes' buffer when nobody else shares it (an agent's cache may) and
-    /// it has `bytes`' length (a bulk transfer's packets have one of a few; a box that lends
-    /// them is looked for first). A live run's packets then cost the allocator nothing, against
-    /// three allocations each.
+    /// A real packet holding a copy of `bytes`, in a spare buffer of their length
+    /// (`raw_pool.rs`: the live engine keeps each packet's buffer once it has written the packet
+    /// into a host's device, [`SimPacket::recycle_real`]) and a spare box, whose extra box it
+    /// takes too. A live run's packets then cost the allocator nothing, against three
+    /// allocations each.
     fn with_raw_copy(seg: Segment, bytes: &[u8], tcp: bool) -> SimPacket {
-        let lends = |f: &PacketFields| {
-            f.extra
-                .as_ref()
-                .and_then(|e| e.raw.as_ref())
-                .is_some_and(|r| r.bytes.len() == bytes.len() && Arc::strong_count(&r.bytes) == 1)
-        };
-        let Some(mut fields) = SimPacket::spare_fields(lends) else {
-            return SimPacket::with_raw(seg, Arc::from(bytes), tcp);
+        let raw = Some(Raw {
+            bytes: crate::raw_pool::copy_of(bytes),
+            tcp,
+        });
+        let Some(mut fields) = SimPacket::spare_fields(|f| f.extra.is_some()) else {
+            let extra = Extra {
+                raw,
+                ..Extra::default()
+            };
+            return SimPacket::with_extra(seg, None, Some(Box::new(extra)));
         };
         let mut extra = fields.extra.take().unwrap_or_default();
         extra.mobility = None;
         extra.tunnel = None;
-        let reused = extra.raw.as_mut().is_some_and(|r| {
-            match Arc::get_mut(&mut r.bytes).filter(|b| b.len() == bytes.len()) {
-                Some(buf) => {
-                    buf.copy_from_slice(bytes);
-                    r.tcp = tcp;
-                    true
-                }
-                None => false,
-            }
-        });
-        if !reused {
-            extra.raw = Some(Raw {
-                bytes: Arc::from(bytes),
-                tcp,
-            });
-        }
+        extra.raw = raw;
         *fields = PacketFields {
             seg,
             corrupted: false,
@@ -83,6 +69,16 @@ impl SimPacket {
             extra: Some(extra),
         };
         SimPacket::from_box(fields)
+    }
+
+    /// The packet has been written into a host's device: its bytes' buffer is kept for a packet
+    /// of its length to come (unless an agent's cache still holds it), and its box and extra
+    /// box for the next packet made ([`SimPacket::recycle`]).
+    pub(crate) fn recycle_real(mut self) {
+        if let Some(raw) = self.extra.as_mut().and_then(|e| e.raw.take()) {
+            crate::raw_pool::keep(raw.bytes);
+        }
+        self.recycle();
     }
 
     fn with_raw(seg: Segment, bytes: Arc<[u8]>, tcp: bool) -> SimPacket {
@@ -229,8 +225,8 @@ mod tests {
         assert_eq!(made.raw().map(|r| r.bytes.len()), Some(40));
     }
 
-    /// A packet read into a recycled box reuses its bytes' buffer only when nobody else holds
-    /// it: a copy an agent cached keeps its own bytes.
+    /// A packet read after one was written reuses its bytes' buffer only when nobody else
+    /// holds it: a copy an agent cached keeps its own bytes.
     #[test]
     fn a_recycled_packets_bytes_are_reused_only_when_nobody_shares_them() {
         let one = wire::encode(&data(100), Some(&[1; 100]));
@@ -239,13 +235,13 @@ mod tests {
         let short = wire::encode(&data(10), Some(&[4; 10]));
         let first = SimPacket::from_wire(&one).unwrap();
         let buffer = first.raw().map(|r| r.bytes.as_ptr());
-        first.recycle();
+        first.recycle_real();
         let second = SimPacket::from_wire(&two).unwrap();
         assert_eq!(second.raw().map(|r| r.bytes.as_ptr()), buffer, "reused");
         assert_eq!(&*second.wire_bytes(), &two[..]);
         assert!(!second.corrupted && second.payload_tag.is_none());
         let cached = second.clone();
-        second.recycle();
+        second.recycle_real();
         let third = SimPacket::from_wire(&three).unwrap();
         assert_eq!(&*third.wire_bytes(), &three[..]);
         assert_eq!(
@@ -255,7 +251,7 @@ mod tests {
         );
         assert_ne!(third.raw().map(|r| r.bytes.as_ptr()), buffer);
         // a packet of another length gets its own bytes
-        third.recycle();
+        third.recycle_real();
         let fourth = SimPacket::from_wire(&short).unwrap();
         assert_eq!(&*fourth.wire_bytes(), &short[..]);
         assert_eq!(fourth.segment().map(|s| s.len), Some(10));

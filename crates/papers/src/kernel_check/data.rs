@@ -92,6 +92,52 @@ impl KernelData {
             None => self.points.push(runs),
         }
     }
+
+    /// Adds the runs of one point to those it has (`kernel-check measure --add`): a run of a
+    /// seed the point already has replaces it, the others are kept, in seed order; the point's
+    /// trace (its first measured run's) stays unless it had none.
+    pub fn add(&mut self, new: PointRuns) {
+        let Some(p) = self.points.iter_mut().find(|p| p.id == new.id) else {
+            self.points.push(new);
+            return;
+        };
+        for run in new.runs {
+            match p.runs.iter_mut().find(|r| r.seed == run.seed) {
+                Some(r) => *r = run,
+                None => p.runs.push(run),
+            }
+        }
+        p.runs.sort_by_key(|r| r.seed);
+        if p.trace.is_empty() {
+            p.trace = new.trace;
+        }
+    }
+
+    /// Why runs measured on `kernel` with these settings cannot join this file's runs, if they
+    /// cannot: one point's runs are of one kernel version and one transfer, or their mean means
+    /// nothing. Builds of one version (`6.18.44-fc-v1272` and `-v1300`, the same upstream
+    /// source with another local suffix) may join.
+    pub fn cannot_add(&self, kernel: &str, buffer: u32, transfer: u64, mss: u32) -> Option<String> {
+        if self.points.is_empty() {
+            return None;
+        }
+        let version = |k: &str| k.split('-').next().unwrap_or_default().to_string();
+        if version(&self.kernel) != version(kernel) {
+            return Some(format!(
+                "its runs are of kernel {}, this machine runs {kernel}",
+                self.kernel
+            ));
+        }
+        let here = (buffer, transfer, mss);
+        let there = (self.buffer_bytes, self.transfer_bytes, self.mss);
+        (here != there).then(|| {
+            format!(
+                "its runs are of a {}-byte buffer, {}-byte transfer and {}-byte MSS, the grid's \
+                 now of {buffer}, {transfer} and {mss}",
+                there.0, there.1, there.2
+            )
+        })
+    }
 }
 
 impl PointRuns {
@@ -166,5 +212,51 @@ mod tests {
         let text = serde_json::to_string(&d).unwrap_or_default();
         assert_eq!(KernelData::parse(&text), Ok(d));
         assert!(KernelData::parse("{").is_err());
+    }
+
+    #[test]
+    fn added_runs_join_a_points_runs_by_seed_and_only_of_one_kernel_and_transfer() {
+        let run = |seed: u64, mbps: f64| KernelRun {
+            seed,
+            throughput_mbps: mbps,
+            ..KernelRun::default()
+        };
+        let sample = |t_s: f64| TraceSample {
+            t_s,
+            ..TraceSample::default()
+        };
+        let mut d = KernelData {
+            kernel: "6.18.0".into(),
+            buffer_bytes: 65536,
+            transfer_bytes: 2 << 20,
+            mss: 1400,
+            ..KernelData::default()
+        };
+        d.put(PointRuns {
+            id: "lan-16k-e2e-cubic".into(),
+            runs: vec![run(1, 1.0), run(2, 1.0)],
+            trace: vec![sample(0.5)],
+        });
+        d.add(PointRuns {
+            id: "lan-16k-e2e-cubic".into(),
+            runs: vec![run(4, 2.0), run(2, 3.0), run(3, 2.0)],
+            trace: vec![sample(9.0)],
+        });
+        let p = d.point("lan-16k-e2e-cubic").cloned().unwrap_or_default();
+        let seeds: Vec<u64> = p.runs.iter().map(|r| r.seed).collect();
+        assert_eq!(seeds, [1, 2, 3, 4]);
+        assert_eq!(p.runs[1].throughput_mbps, 3.0, "seed 2 measured again");
+        assert_eq!(p.trace, [sample(0.5)], "the first trace kept");
+        d.add(PointRuns {
+            id: "wan-16k-e2e-cubic".into(),
+            runs: vec![run(6, 1.0)],
+            trace: Vec::new(),
+        });
+        assert_eq!(d.points.len(), 2);
+        assert_eq!(d.cannot_add("6.18.0", 65536, 2 << 20, 1400), None);
+        assert!(d.cannot_add("6.19.1", 65536, 2 << 20, 1400).is_some());
+        assert_eq!(d.cannot_add("6.18.0-fc-v2", 65536, 2 << 20, 1400), None);
+        assert!(d.cannot_add("6.18.0", 65536, 1 << 20, 1400).is_some());
+        assert_eq!(KernelData::default().cannot_add("6.19.1", 1, 1, 1), None);
     }
 }

@@ -114,8 +114,8 @@ impl<O: Observe> Simulation<O> {
             };
             while let Some(p) = host.take_delivered() {
                 driver.send(x, self.state.now, &p);
-                // its box, extra box and bytes serve the next packet read (`raw.rs`)
-                p.recycle();
+                // its box, extra box and bytes serve the next packets read (`raw.rs`)
+                p.recycle_real();
             }
         }
     }
