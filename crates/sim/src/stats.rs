@@ -35,7 +35,8 @@ const T975: [f64; 30] = [
     2.052, 2.048, 2.045, 2.042,
 ];
 
-fn t_quantile(df: usize) -> f64 {
+/// The two-sided 95% quantile of Student's t with `df` degrees of freedom (0 for none).
+pub fn t_quantile(df: usize) -> f64 {
     match df {
         0 => 0.0,
         1..=30 => T975[df - 1],
@@ -43,6 +44,19 @@ fn t_quantile(df: usize) -> f64 {
         61..=120 => 1.980,
         _ => 1.960,
     }
+}
+
+/// Whether two samples' means differ by no more than their run-to-run noise: the difference
+/// inside its 95% interval, `t * sqrt(se_a^2 + se_b^2)` with each standard error from its
+/// sample's interval and the smaller sample's degrees of freedom (Welch's interval, its degrees
+/// of freedom taken low, so it is the wider). `false` when either has fewer than two values.
+pub fn means_within_noise(a: &Summary, b: &Summary) -> bool {
+    let se = |s: &Summary| s.ci95.map(|c| c / t_quantile(s.n - 1));
+    let (Some(sa), Some(sb)) = (se(a), se(b)) else {
+        return false;
+    };
+    let df = a.n.min(b.n) - 1;
+    (a.mean - b.mean).abs() <= t_quantile(df) * (sa * sa + sb * sb).sqrt()
 }
 
 /// `part` as a percentage of `whole`: `100 * part / whole` in `f64`, 0 when `whole` is 0 (a run that
@@ -107,6 +121,18 @@ mod tests {
         assert_eq!(summarize(&[5.0]).ci95, None);
         assert_eq!(summarize(&[5.0]).mean_ci(3), "5.000 ± n/a");
         assert_eq!(summarize(&[1.0, 3.0]).mean_ci(1), "2.0 ± 12.7");
+    }
+
+    #[test]
+    fn means_apart_by_more_than_their_noise_are_told_apart() {
+        // 10 values each, sd 1: se 0.316 each, the difference's half-width 2.262 * 0.447 = 1.01
+        let around = |m: f64| summarize(&[m - 1.0, m + 1.0].repeat(5));
+        assert!(means_within_noise(&around(3.0), &around(2.0)));
+        assert!(!means_within_noise(&around(3.0), &around(1.9)));
+        // no spread: any difference is outside
+        assert!(!means_within_noise(&summarize(&[1.0; 4]), &summarize(&[1.1; 4])));
+        assert!(means_within_noise(&summarize(&[1.0; 4]), &summarize(&[1.0; 4])));
+        assert!(!means_within_noise(&summarize(&[1.0]), &summarize(&[1.0])));
     }
 
     #[test]
