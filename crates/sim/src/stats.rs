@@ -130,8 +130,14 @@ mod tests {
         assert!(means_within_noise(&around(3.0), &around(2.0)));
         assert!(!means_within_noise(&around(3.0), &around(1.9)));
         // no spread: any difference is outside
-        assert!(!means_within_noise(&summarize(&[1.0; 4]), &summarize(&[1.1; 4])));
-        assert!(means_within_noise(&summarize(&[1.0; 4]), &summarize(&[1.0; 4])));
+        assert!(!means_within_noise(
+            &summarize(&[1.0; 4]),
+            &summarize(&[1.1; 4])
+        ));
+        assert!(means_within_noise(
+            &summarize(&[1.0; 4]),
+            &summarize(&[1.0; 4])
+        ));
         assert!(!means_within_noise(&summarize(&[1.0]), &summarize(&[1.0])));
     }
 

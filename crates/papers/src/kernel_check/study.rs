@@ -502,7 +502,9 @@ mod tests {
         assert!(claims(&far)[0]
             .measured
             .contains("lan-16k-e2e-cubic -20% (0.800 against 1.000)"));
-        assert!(claims(&far)[0].measured.contains("none within the run-to-run noise"));
+        assert!(claims(&far)[0]
+            .measured
+            .contains("none within the run-to-run noise"));
         // a mean of a few resends a run, 40% apart but inside the runs' spread: still outside
         // the bound, and named as within the noise
         let noisy = PointRow {
@@ -513,8 +515,10 @@ mod tests {
         let c = claims(&[noisy]);
         assert_eq!(c[1].holds, Some(false), "{}", c[1].measured);
         assert!(
-            c[1].measured.ends_with("of these, 1 of 1 within the two clocks' run-to-run noise \
-                 (the difference of the means inside its 95% interval): wan-16k-snoop-cubic"),
+            c[1].measured.ends_with(
+                "of these, 1 of 1 within the two clocks' run-to-run noise \
+                 (the difference of the means inside its 95% interval): wan-16k-snoop-cubic"
+            ),
             "{}",
             c[1].measured
         );
