@@ -8,8 +8,10 @@ use crate::time::Time;
 
 impl Tcp {
     /// ACK processing of a synchronized connection. Returns true when the segment is done with
-    /// (a duplicate ACK that triggered fast retransmit or window inflation).
-    pub(super) fn process_ack(
+    /// (a duplicate ACK that triggered fast retransmit or window inflation). `TODAY`: the path of
+    /// [`Tcp::on_segment_as`] (the undo, DSACK, F-RTO, RACK-TLP and RFC 6675 recovery, whose
+    /// hooks these are, are today's details).
+    pub(super) fn process_ack<const TODAY: bool>(
         &mut self,
         now: Time,
         seg: &Segment,
@@ -17,29 +19,33 @@ impl Tcp {
         needoutput: &mut bool,
     ) -> bool {
         self.stats.acks_rcvd += 1;
-        self.undo_before_ack(seg); // undo.rs: DSACK (dsack.rs) and F-RTO (frto.rs)
+        if TODAY {
+            self.undo_before_ack(seg); // undo.rs: DSACK (dsack.rs) and F-RTO (frto.rs)
+        }
         self.selective_on_ack(now, seg);
         // RACK-TLP (recovery/rack.rs, tlp.rs): loss marked by time, TLP's episode
-        let reo_armed = self.rack_tlp_on() && {
+        let reo_armed = TODAY && self.rack_tlp_on() && {
             self.rack_update_reo_wnd(now); // dsack.rs
             let duplicate = seg.ack == self.snd_una && len == 0;
             self.tlp_on_ack(seg.ack, duplicate);
             self.rack_mark_lost(now)
         };
         if seg.ack.le(self.snd_una) {
-            if len == 0 && self.peer_window(seg) == self.snd_wnd {
+            if len == 0 && self.peer_window_as::<TODAY>(seg) == self.snd_wnd {
                 self.stats.dupacks_rcvd += 1;
                 // BSD counts a duplicate only while data is outstanding (the timer runs) and the ACK
                 // is for snd_una.
                 if self.rexmt_at.is_none() || seg.ack != self.snd_una {
                     self.dupacks = 0;
                 } else {
-                    return self.on_duplicate_ack(now, seg);
+                    return self.on_duplicate_ack::<TODAY>(now, seg);
                 }
             } else {
                 self.dupacks = 0;
                 // RFC 6675 (B): in its recovery every ACK counts, duplicate or not
-                self.recovery_on_other_ack(now, seg);
+                if TODAY {
+                    self.recovery_on_other_ack(now, seg);
+                }
             }
             return false;
         }
@@ -56,16 +62,16 @@ impl Tcp {
         }
         if seg.ack.gt(self.snd_max) {
             self.ack_now = true; // dropafterack
-            self.finish_input(now, false);
+            self.finish_input::<TODAY>(now, false);
             return true;
         }
         let acked = seg.ack.since(self.snd_una);
-        self.rtt_sample_on_ack(now, seg);
+        self.rtt_sample_on_ack_as::<TODAY>(now, seg);
         if seg.ack == self.snd_max {
             self.rexmt_at = None;
             *needoutput = true;
         } else if self.persist_at.is_none() {
-            self.arm_rexmt(now);
+            self.arm_rexmt_as::<TODAY>(now);
         }
         if !partial {
             let ack = AckInfo {
@@ -84,12 +90,12 @@ impl Tcp {
         if self.snd_nxt.lt(self.snd_una) {
             self.snd_nxt = self.snd_una;
         }
-        let undo_phase = self.undo_phase();
-        self.recovery_after_new_ack(now, seg, partial);
+        let undo_phase = if TODAY { self.undo_phase() } else { None };
+        self.recovery_after_new_ack::<TODAY>(now, seg, partial);
         if let Some(phase) = undo_phase {
             self.try_undo(seg, phase, partial); // undo.rs: Linux's Eifel undo
         }
-        if self.rack_tlp_on() && !reo_armed {
+        if TODAY && self.rack_tlp_on() && !reo_armed {
             // `tcp_set_xmit_timer()`: data was ACKed, so the probe (or else the RTO) is set
             // again, unless RACK armed its timer: `tcp_identify_packet_loss()` then clears
             // `FLAG_SET_XMIT_TIMER` and the reordering timer stays (net/ipv4/tcp_input.c)

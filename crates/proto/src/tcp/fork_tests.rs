@@ -26,10 +26,13 @@ fn sender(app: u64, buffer: u32, policy: RecoveryPolicy) -> Tcp {
 }
 
 /// The sink's buffer, and the wire: `delay` each way, dropping the data segments `lost` picks.
+/// `sink_host`: the sink's host, and a twin of the sink on the path that tests today's details
+/// beside it (`bsd_paths_twins`); `None`, the default host alone.
 struct Wire<'a> {
     buffer: u32,
     delay: Time,
     lost: &'a [bool],
+    sink_host: Option<HostProfile>,
 }
 
 /// Runs sender `s` and its `twin` over `wire` until the transfer ends, `parts_next` says the next
@@ -46,10 +49,19 @@ fn twins(
         buffer,
         delay,
         lost,
+        sink_host,
     } = *wire;
     let mut rcfg = TcpConfig::sink(MSS, buffer);
     rcfg.iss = 5000;
+    if let Some(h) = sink_host {
+        rcfg.host = h;
+    }
     let mut r = Tcp::listen(rcfg, MH, FH);
+    let mut r_twin = sink_host.map(|_| {
+        let mut t = r.clone();
+        t.today = true;
+        t
+    });
     let mut in_flight: InFlight = vec![];
     let mut order = 0;
     let mut data_sent = 0;
@@ -72,9 +84,24 @@ fn twins(
             twin.poll_timeout(),
             "timers apart at {now}"
         );
-        while let Some((seg, _)) = r.poll_transmit() {
+        while let Some(out) = r.poll_transmit() {
+            if let Some(t) = &mut r_twin {
+                assert_eq!(
+                    t.poll_transmit(),
+                    Some(out),
+                    "the sinks sent apart at {now}"
+                );
+            }
             order += 1;
-            in_flight.push((now + delay, order, false, seg));
+            in_flight.push((now + delay, order, false, out.0));
+        }
+        if let Some(t) = &r_twin {
+            assert!(!t.has_output(), "the sinks sent apart at {now}");
+            assert_eq!(
+                t.poll_timeout(),
+                r.poll_timeout(),
+                "sink timers apart at {now}"
+            );
         }
         if s.is_finished() && r.is_finished() || parts_next(&s) {
             break;
@@ -90,6 +117,9 @@ fn twins(
                 let (_, _, to_sink, seg) = in_flight.swap_remove(i);
                 if to_sink {
                     r.on_segment(now, &seg);
+                    if let Some(t) = &mut r_twin {
+                        t.on_segment(now, &seg);
+                    }
                 } else {
                     s.on_segment(now, &seg);
                     twin.on_segment(now, &seg);
@@ -103,6 +133,9 @@ fn twins(
                 }
                 if r.poll_timeout() == Some(t) {
                     r.on_timeout(now);
+                    if let Some(tw) = &mut r_twin {
+                        tw.on_timeout(now);
+                    }
                 }
             }
             _ => break,
@@ -122,6 +155,7 @@ fn transfer_twins(large: u64, small: u64, buffer: u32, delay: Time, lost: &[bool
         buffer,
         delay,
         lost,
+        sink_host: None,
     };
     let s = twins(s, twin, &wire, |s| !s.writes_alike(small), |_| false);
     u64::from(s.snd_una().since(s.iss() + 1))
@@ -148,6 +182,7 @@ fn addition_twins(
         buffer,
         delay,
         lost,
+        sink_host: None,
     };
     let acted = |s: &Tcp| s.would_have_acted(addition);
     let s = twins(s, twin, &wire, |_| false, acted);
@@ -236,8 +271,56 @@ fn a_policy_adds_a_point_only_where_that_is_all_it_changes() {
     );
 }
 
+/// Twin senders on a BSD host with `policy`, the second sent down the path that tests today's
+/// details (`Tcp::today` set by hand): each such test is false for a BSD host, so the two act
+/// alike to the end (`input.rs`, `Tcp::on_segment_as`).
+fn bsd_paths_twins(
+    preset: HostPreset,
+    policy: RecoveryPolicy,
+    app: u64,
+    buffer: u32,
+    delay: Time,
+    lost: &[bool],
+) {
+    let mut cfg = TcpConfig::bulk_sender(MSS, buffer, app);
+    cfg.iss = 1000;
+    cfg.policy = policy;
+    cfg.host = preset.profile();
+    let s = Tcp::connect(cfg, FH, MH, 0);
+    assert!(!s.today);
+    let mut twin = s.clone();
+    twin.today = true;
+    let wire = Wire {
+        buffer,
+        delay,
+        lost,
+        sink_host: Some(preset.profile()),
+    };
+    let s = twins(s, twin, &wire, |_| false, |_| false);
+    assert!(s.is_finished() || s.snd_una() != s.iss());
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn a_bsd_host_acts_alike_on_both_paths(
+        preset in prop::sample::select(HostPreset::BSD.to_vec()),
+        policy in prop::sample::select(vec![
+            RecoveryPolicy::RENO,
+            RecoveryPolicy::NEWRENO,
+            RecoveryPolicy::SACK,
+            RecoveryPolicy::SMART,
+            RecoveryPolicy::ELN,
+            RecoveryPolicy::LIMITED_TRANSMIT,
+        ]),
+        app in 1u64..80_000,
+        buffer in prop::sample::select(vec![2000u32, 4096, 8000, 16384]),
+        delay in 1u64..20,
+        lost in prop::collection::vec(prop::bool::weighted(0.1), 0..120),
+    ) {
+        bsd_paths_twins(preset, policy, app, buffer, delay * MS, &lost);
+    }
 
     #[test]
     fn twins_act_alike_while_the_rule_holds(

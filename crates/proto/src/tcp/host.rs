@@ -285,6 +285,29 @@ pub const READ_DELAY_RANGE: Range = Range::new(0, 10 * SEC);
 pub const RTO_MIN_RANGE: Range = Range::new(0, 120 * SEC);
 
 impl HostProfile {
+    /// Whether the host has any of today's details, the ones no BSD profile of the papers sets
+    /// (docs/host-profiles.md): RFC 7323's window scaling and timestamps, Linux's timer wheel,
+    /// RTT estimator, congestion controllers, delayed ACK, RFC 6675 recovery with PRR, RACK-TLP,
+    /// the undo, DSACK, F-RTO, SACK emulation and SACK compression. A TCP whose host has none
+    /// takes the segment and sends by a path where their tests are compiled away (`input.rs`,
+    /// `output.rs`, `ack.rs`: each such test is `TODAY && ...`, and with every detail off it
+    /// would be false; docs/speed.md, issue 50, bound (a)).
+    pub fn has_todays_details(&self) -> bool {
+        self.window_scaling
+            || self.timestamps
+            || self.timer_clock != TimerClock::BsdTicks
+            || matches!(self.rtt_estimator, RttEstimator::Linux { .. })
+            || self.congestion_control != CongestionControl::Bsd
+            || self.delayed_ack == DelayedAck::Linux
+            || self.sack_recovery == SackRecovery::Rfc6675Prr
+            || self.rack_tlp
+            || self.undo
+            || self.dsack
+            || self.frto
+            || self.reno_sack_emulation
+            || self.sack_compress != SackCompress::Off
+    }
+
     /// Every detail's key as scenario files and `--host-detail` name it.
     pub const KEYS: [&'static str; 24] = [
         "ca-increment",

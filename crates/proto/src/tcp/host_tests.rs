@@ -569,3 +569,41 @@ fn an_idle_sender_slow_starts_again_after_one_rto() {
         assert_eq!(drain(&mut s).len(), segs, "after {idle} ns");
     }
 }
+
+/// The papers' BSD hosts have none of today's details and take the path without their tests
+/// (`input.rs`, `Tcp::on_segment_as`); each Linux preset has some, and each such detail set
+/// alone on a BSD host (a scenario's `--host-detail`) sends it down the path that tests them.
+#[test]
+fn todays_details_are_the_linux_hosts_and_each_one_counts() {
+    for preset in HostPreset::ALL {
+        assert_eq!(
+            preset.profile().has_todays_details(),
+            !preset.is_bsd(),
+            "{preset:?}"
+        );
+    }
+    let bsd = host(HostPreset::Bsdos21);
+    let linux = host(HostPreset::Linux);
+    let one_each: [fn(&mut HostProfile); 13] = [
+        |h| h.window_scaling = true,
+        |h| h.timestamps = true,
+        |h| h.timer_clock = host(HostPreset::Linux).timer_clock,
+        |h| h.rtt_estimator = host(HostPreset::Linux).rtt_estimator,
+        |h| h.congestion_control = CongestionControl::Cubic,
+        |h| h.delayed_ack = DelayedAck::Linux,
+        |h| h.sack_recovery = SackRecovery::Rfc6675Prr,
+        |h| h.rack_tlp = true,
+        |h| h.undo = true,
+        |h| h.dsack = true,
+        |h| h.frto = true,
+        |h| h.reno_sack_emulation = true,
+        |h| h.sack_compress = SackCompress::Linux,
+    ];
+    for (i, set) in one_each.iter().enumerate() {
+        let mut h = bsd;
+        set(&mut h);
+        assert_ne!(h, bsd, "detail {i} is off in bsdos-2.1");
+        assert!(h.has_todays_details(), "detail {i}");
+    }
+    assert!(linux.has_todays_details());
+}

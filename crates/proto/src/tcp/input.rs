@@ -12,6 +12,19 @@ impl Tcp {
     /// A reading process woken by the segment's data reads after `tcp_input` is done, so after the
     /// ACK it may have sent (with no read delay, at the same instant).
     pub fn on_segment(&mut self, now: Time, seg: &Segment) {
+        if self.today {
+            self.on_segment_as::<true>(now, seg)
+        } else {
+            self.on_segment_as::<false>(now, seg)
+        }
+    }
+
+    /// [`Tcp::on_segment`]. `TODAY`: whether the host has one of today's details
+    /// (`Tcp::today`); with `TODAY = false` every test of such a detail is `TODAY && ...`, which
+    /// the compiler removes: the host has none, so each would be false (issue 50, bound (a)).
+    /// With `true` every test is made as it reads.
+    fn on_segment_as<const TODAY: bool>(&mut self, now: Time, seg: &Segment) {
+        debug_assert!(TODAY || !self.cfg.host.has_todays_details());
         if seg.flags.contains(crate::segment::Flags::RST) {
             self.input_reset(seg);
             return;
@@ -24,13 +37,14 @@ impl Tcp {
             State::Listen => self.input_listen(now, seg),
             State::SynSent => self.input_syn_sent(now, seg),
             _ => {
-                if !self.ts_accept(seg) {
+                // timestamps are one of today's details: PAWS never discards without them
+                if TODAY && !self.ts_accept(seg) {
                     // PAWS: not acceptable, answered with an ACK (RFC 7323 section 5.3 R1),
                     // a DSACK for what lay below rcv_nxt (Linux's tcp_send_dupack())
                     self.dsack_below_rcv_nxt(seg.seq, seg.len);
-                    self.finish_input(now, false);
-                } else if !self.header_prediction(now, seg) {
-                    self.input_synchronized(now, seg)
+                    self.finish_input::<TODAY>(now, false);
+                } else if !self.header_prediction::<TODAY>(now, seg) {
+                    self.input_synchronized::<TODAY>(now, seg)
                 }
             }
         }
@@ -47,7 +61,7 @@ impl Tcp {
     /// to ACKs (SACK blocks, SMART, the ELN mark) that only their slow-path code reads, so such ACKs
     /// and their recovery states (SACK's and ELN's, and NewReno's partial ACKs) stay on the slow
     /// path.
-    fn header_prediction(&mut self, now: Time, seg: &Segment) -> bool {
+    fn header_prediction<const TODAY: bool>(&mut self, now: Time, seg: &Segment) -> bool {
         use crate::segment::Flags;
         let mode = self.cfg.host.header_prediction;
         if mode == HeaderPrediction::Off
@@ -56,7 +70,7 @@ impl Tcp {
             || seg.flags.intersects(Flags::SYN | Flags::FIN | Flags::RST)
             || seg.seq != self.rcv_nxt
             || seg.window == 0
-            || self.peer_window(seg) != self.snd_wnd
+            || self.peer_window_as::<TODAY>(seg) != self.snd_wnd
             || self.snd_nxt != self.snd_max
             || !seg.sack.is_empty()
             || seg.smart.is_some()
@@ -73,7 +87,7 @@ impl Tcp {
             if !(seg.ack.gt(self.snd_una)
                 && seg.ack.le(self.snd_max)
                 && self.cc.cwnd() >= self.snd_wnd
-                && !self.cc.hears_every_ack()
+                && !(TODAY && self.cc.hears_every_ack())
                 && (mode != HeaderPrediction::FreeBsd || self.dupacks < self.cur_thresh))
                 || newreno_partial
             {
@@ -86,16 +100,16 @@ impl Tcp {
                 self.stats.predicted_acks_in_recovery += 1;
             }
             self.selective_on_ack(now, seg); // our send log's bookkeeping only
-            self.rtt_sample_on_ack(now, seg);
+            self.rtt_sample_on_ack_as::<TODAY>(now, seg);
             self.snd_una = seg.ack;
             if self.snd_una == self.snd_max {
                 self.rexmt_at = None;
             } else if self.persist_at.is_none() {
-                self.arm_rexmt(now);
+                self.arm_rexmt_as::<TODAY>(now);
             }
             // sowwakeup: the writer fills the buffer (and may close); tcp_output if data waits.
             self.maybe_usrclosed();
-            self.output(now);
+            self.output_as::<TODAY>(now);
             return true;
         }
         if seg.ack != self.snd_una
@@ -112,11 +126,12 @@ impl Tcp {
         self.rcv_nxt += seg.len;
         self.stats.bytes_delivered += u64::from(seg.len);
         self.deliver(now, u64::from(seg.len));
-        let ack_now = self.ack_in_order(now, seg.flags.contains(crate::segment::Flags::PSH));
+        let ack_now =
+            self.ack_in_order::<TODAY>(now, seg.flags.contains(crate::segment::Flags::PSH));
         // An instant reader's read (PRU_RCVD) runs tcp_output here; a reading process does when
         // it runs.
         if ack_now || self.reads_instantly() {
-            self.output(now);
+            self.output_as::<TODAY>(now);
         }
         true
     }
@@ -225,8 +240,13 @@ impl Tcp {
     /// Linux estimator instead times every ACK of new data (`linux_rtt.rs`) and returns the
     /// time since the last segment it covers was sent.
     #[inline(always)]
-    pub(super) fn take_rtt_sample(&mut self, now: Time, ack: crate::seq::Seq) -> Option<Time> {
-        if let Some(l) = &mut self.linux_rtt {
+    pub(super) fn take_rtt_sample<const TODAY: bool>(
+        &mut self,
+        now: Time,
+        ack: crate::seq::Seq,
+    ) -> Option<Time> {
+        // Linux's estimator is one of today's details
+        if let (true, Some(l)) = (TODAY, &mut self.linux_rtt) {
             return l.on_ack(now, ack, self.snd_nxt);
         }
         if let Some((sent, rtseq)) = self.timing {
@@ -241,7 +261,7 @@ impl Tcp {
         None
     }
 
-    fn input_synchronized(&mut self, now: Time, seg: &Segment) {
+    fn input_synchronized<const TODAY: bool>(&mut self, now: Time, seg: &Segment) {
         let mut seq = seg.seq;
         let mut len = seg.len;
         let mut fin = seg.is_fin();
@@ -257,12 +277,14 @@ impl Tcp {
                 todrop -= 1;
             }
             // dsack.rs: what lies below rcv_nxt is a duplicate (tcp_data_queue())
-            self.dsack_below_rcv_nxt(seq, len);
+            if TODAY {
+                self.dsack_below_rcv_nxt(seq, len);
+            }
             if todrop > len || (todrop == len && !fin) {
                 // A complete duplicate: ACK it at once, keep going for its ACK field.
                 fin = false;
                 self.ack_now = true;
-                if len > 0 {
+                if TODAY && len > 0 {
                     self.linux_enter_quickack();
                 }
                 todrop = len;
@@ -275,14 +297,14 @@ impl Tcp {
         // rcv_wnd never retracts what was already advertised
         let rwnd = self
             .receive_space()
-            .min(self.max_rcv_window())
+            .min(self.max_rcv_window_as::<TODAY>())
             .max(self.rcv_adv.since(self.rcv_nxt));
         let beyond = (seq + len).diff(self.rcv_nxt + rwnd);
         if beyond > 0 {
             let beyond = beyond as u32;
             if beyond >= len {
                 self.ack_now = true;
-                if len > 0 {
+                if TODAY && len > 0 {
                     self.linux_enter_quickack();
                 }
                 len = 0;
@@ -294,7 +316,7 @@ impl Tcp {
         }
 
         if !seg.has_ack() {
-            self.finish_input(now, false);
+            self.finish_input::<TODAY>(now, false);
             return;
         }
 
@@ -303,7 +325,7 @@ impl Tcp {
         if self.state == State::SynRcvd {
             if seg.ack.le(self.snd_una) || seg.ack.gt(self.snd_max) {
                 self.ack_now = true;
-                self.finish_input(now, false);
+                self.finish_input::<TODAY>(now, false);
                 return;
             }
             self.state = State::Established;
@@ -311,7 +333,7 @@ impl Tcp {
             just_established = true;
         }
 
-        let consumed = self.process_ack(now, seg, len, &mut needoutput);
+        let consumed = self.process_ack::<TODAY>(now, seg, len, &mut needoutput);
         if just_established {
             // after the SYN-ACK's sample, as `tcp_init_transfer()` follows it
             self.rtt_on_established();
@@ -325,25 +347,26 @@ impl Tcp {
         if self.snd_wl1.lt(seq)
             || (self.snd_wl1 == seq
                 && (self.snd_wl2.lt(seg.ack)
-                    || (self.snd_wl2 == seg.ack && self.peer_window(seg) > self.snd_wnd)))
+                    || (self.snd_wl2 == seg.ack
+                        && self.peer_window_as::<TODAY>(seg) > self.snd_wnd)))
         {
-            self.snd_wnd = self.peer_window(seg);
+            self.snd_wnd = self.peer_window_as::<TODAY>(seg);
             self.snd_wl1 = seq;
             self.snd_wl2 = seg.ack;
             self.max_sndwnd = self.max_sndwnd.max(self.snd_wnd);
             needoutput = true;
         }
 
-        let delivered = self.receive_data(now, seq, len, fin, push);
+        let delivered = self.receive_data::<TODAY>(now, seq, len, fin, push);
         // An instant reader takes what arrived in order at once; its read calls tcp_output
         // (PRU_RCVD), which is where the every-second-segment ACK comes from. A reading process
         // does the same when it runs (Tcp::app_read); a relay reads later (Tcp::read).
-        self.finish_input(now, needoutput || (delivered && self.reads_instantly()));
+        self.finish_input::<TODAY>(now, needoutput || (delivered && self.reads_instantly()));
     }
 
     /// Accepts `[seq, seq + len)` and a FIN (`TCP_REASS`); returns true if data or the FIN came in
     /// order. `push`: the segment carried PSH.
-    fn receive_data(
+    fn receive_data<const TODAY: bool>(
         &mut self,
         now: Time,
         seq: crate::seq::Seq,
@@ -365,15 +388,17 @@ impl Tcp {
                 self.rcv_nxt += len;
                 self.stats.bytes_delivered += u64::from(len);
                 self.deliver(now, u64::from(len));
-                self.ack_in_order(now, push);
+                self.ack_in_order::<TODAY>(now, push);
                 in_order = true;
             } else {
                 if seq != self.rcv_nxt {
                     self.stats.ooo_segs_rcvd += 1;
                 }
-                self.dsack_held(seq, seq + len); // dsack.rs: tcp_data_queue_ofo()
-                if seq != self.rcv_nxt {
-                    self.linux_schedule_ack();
+                if TODAY {
+                    self.dsack_held(seq, seq + len); // dsack.rs: tcp_data_queue_ofo()
+                    if seq != self.rcv_nxt {
+                        self.linux_schedule_ack();
+                    }
                 }
                 self.reass.insert(seq, seq + len);
                 self.stats.max_reass_bytes = self.stats.max_reass_bytes.max(self.reass.bytes());
@@ -383,7 +408,7 @@ impl Tcp {
                     self.deliver(now, n);
                     self.rcv_nxt = end;
                     in_order = true;
-                    if self.cfg.host.delayed_ack == DelayedAck::Linux {
+                    if TODAY && self.cfg.host.delayed_ack == DelayedAck::Linux {
                         // in sequence for Linux's tcp_data_queue(): tcp_event_data_recv()
                         self.linux_data_recv(now);
                     }
@@ -391,9 +416,12 @@ impl Tcp {
                 if self.reass.is_empty() {
                     // data that fills the hole is ACKed at once (RFC 5681 4.2, ICSK_ACK_NOW)
                     self.ack_now = true;
-                } else {
+                } else if TODAY {
                     // out-of-order data: at once, or held by Linux's SACK compression
                     self.ack_out_of_order(now);
+                } else {
+                    // RFC 5681 4.2: at once (no SACK compression)
+                    self.ack_now = true;
                 }
             }
         }
@@ -474,8 +502,8 @@ impl Tcp {
     /// In-order data was appended: `TF_DELACK`, or with the `ack-push` rule `TF_ACKNOW` for a segment
     /// that carried PSH. Returns true when the ACK is due now.
     #[inline(always)]
-    fn ack_in_order(&mut self, now: Time, push: bool) -> bool {
-        if self.cfg.host.delayed_ack == DelayedAck::Linux {
+    fn ack_in_order<const TODAY: bool>(&mut self, now: Time, push: bool) -> bool {
+        if TODAY && self.cfg.host.delayed_ack == DelayedAck::Linux {
             self.linux_data_recv_and_ack_check(now);
             return self.ack_now;
         }
@@ -483,7 +511,7 @@ impl Tcp {
             self.ack_now = true;
             true
         } else {
-            self.set_delack(now);
+            self.set_delack::<TODAY>(now);
             false
         }
     }
@@ -493,20 +521,24 @@ impl Tcp {
     /// (Inlined with BSD's tick, as it was before the jiffies: a call for every in-order data
     /// segment cost `bench` 0.5%, issue 50.)
     #[inline(always)]
-    fn set_delack(&mut self, now: Time) {
+    fn set_delack<const TODAY: bool>(&mut self, now: Time) {
         if self.delack_at.is_none() {
             let t = &self.cfg.timers;
             self.delack_at = Some(match self.cfg.host.timer_clock {
-                super::TimerClock::BsdTicks => next_tick_after(now, t.fast_phase, t.fast_tick),
-                clock @ super::TimerClock::Jiffies { .. } => delack_on_wheel(clock, now, t),
+                clock @ super::TimerClock::Jiffies { .. } if TODAY => {
+                    delack_on_wheel(clock, now, t)
+                }
+                // Linux's timer wheel is one of today's details
+                _ => next_tick_after(now, t.fast_phase, t.fast_tick),
             });
         }
     }
 
-    pub(super) fn finish_input(&mut self, now: Time, needoutput: bool) {
+    /// The end of `tcp_input`, on the path `TODAY` ([`Tcp::on_segment_as`]).
+    pub(super) fn finish_input<const TODAY: bool>(&mut self, now: Time, needoutput: bool) {
         self.maybe_usrclosed();
         if needoutput || self.ack_now || (self.state == State::LastAck && !self.sent_fin) {
-            self.output(now);
+            self.output_as::<TODAY>(now);
         }
     }
 }

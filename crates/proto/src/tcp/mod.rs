@@ -110,6 +110,10 @@ pub struct Tcp {
     local: Endpoint,
     remote: Endpoint,
     state: State,
+    /// The host has one of today's details ([`HostProfile::has_todays_details`]), fixed with
+    /// the host: `on_segment` and `output` take the path that tests them; without, the one
+    /// compiled with those tests taken as false (`input.rs`).
+    today: bool,
 
     // --- send side (names as in `struct tcpcb`) ---
     iss: Seq,
@@ -229,6 +233,7 @@ impl Tcp {
             local,
             remote,
             state,
+            today: cfg.host.has_todays_details(),
             iss,
             snd_una: iss,
             snd_nxt: iss,

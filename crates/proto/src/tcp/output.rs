@@ -39,6 +39,16 @@ impl Tcp {
     /// with SACKed data before a recovery (`disorder.rs`).
     #[inline]
     pub(super) fn send_cwnd(&self) -> u32 {
+        self.send_cwnd_as::<true>()
+    }
+
+    /// [`Tcp::send_cwnd`] on the path `TODAY` (`input.rs`): SACK emulation and RACK-TLP, whose
+    /// windows these are, are today's details.
+    #[inline]
+    fn send_cwnd_as<const TODAY: bool>(&self) -> u32 {
+        if !TODAY {
+            return self.output_cwnd.unwrap_or(self.cc.cwnd());
+        }
         self.output_cwnd
             .or_else(|| self.reno_sack_window())
             .or_else(|| self.disorder_window())
@@ -56,6 +66,16 @@ impl Tcp {
 
     /// Sends every segment `tcp_output` would send now.
     pub(super) fn output(&mut self, now: Time) {
+        if self.today {
+            self.output_as::<true>(now)
+        } else {
+            self.output_as::<false>(now)
+        }
+    }
+
+    /// [`Tcp::output`] on the path `TODAY` (`input.rs`, [`Tcp::on_segment_as`]).
+    pub(super) fn output_as<const TODAY: bool>(&mut self, now: Time) {
+        debug_assert!(TODAY || !self.cfg.host.has_todays_details());
         if matches!(self.state, State::Closed | State::Listen) {
             self.ack_now = false;
             return;
@@ -66,7 +86,7 @@ impl Tcp {
             self.scoreboard_send(now);
         }
         let idle = self.snd_max == self.snd_una;
-        if idle && self.idle_restart_due(now) {
+        if idle && self.idle_restart_due::<TODAY>(now) {
             // Idle for a retransmission interval: no ACKs will clock data out, so slow-start again
             // (Lite2 tcp_output.c lines 90-97).
             self.cc.on_idle_restart(self.maxseg);
@@ -81,9 +101,9 @@ impl Tcp {
             let off = self.snd_nxt.since(self.snd_una);
             if sb_cc == 0 && off == 0 && !self.force && self.sends_ack_only() {
                 // nothing to send and nothing sent ahead (a receiver's every call, issue 50)
-                return self.output_nothing_to_send(now, buffer_end);
+                return self.output_nothing_to_send::<TODAY>(now, buffer_end);
             }
-            let mut win = self.snd_wnd.min(self.send_cwnd());
+            let mut win = self.snd_wnd.min(self.send_cwnd_as::<TODAY>());
             let mut flags = self.outflags();
             if self.force {
                 if win == 0 {
@@ -147,7 +167,7 @@ impl Tcp {
                     send = true;
                 }
             }
-            if !send && self.state.have_rcvd_syn() && self.window_update_due(rwin) {
+            if !send && self.state.have_rcvd_syn() && self.window_update_due::<TODAY>(rwin) {
                 send = true;
             }
             if !send && self.ack_now {
@@ -175,7 +195,7 @@ impl Tcp {
                 }
                 return;
             }
-            self.send_segment(now, flags, len, buffer_end);
+            self.send_segment_as::<TODAY>(now, flags, len, buffer_end);
             if !sendalot {
                 return;
             }
@@ -186,11 +206,11 @@ impl Tcp {
     /// the window by two segments or by half the buffer. This is what makes the receiver ACK
     /// every second segment.
     #[inline(always)]
-    fn window_update_due(&self, rwin: u32) -> bool {
+    fn window_update_due<const TODAY: bool>(&self, rwin: u32) -> bool {
         if rwin == 0 {
             return false;
         }
-        let adv = i64::from(rwin.min(self.max_rcv_window()))
+        let adv = i64::from(rwin.min(self.max_rcv_window_as::<TODAY>()))
             - i64::from(self.rcv_adv.since(self.rcv_nxt));
         adv >= 2 * i64::from(self.maxseg) || 2 * adv >= i64::from(self.rcvbuf)
     }
@@ -209,17 +229,32 @@ impl Tcp {
     /// `len` is 0, and neither the persist state nor a FIN can follow): only the window update
     /// and an owed ACK send, one segment. Every call of a receiver's reads and ACK decisions.
     #[inline(always)]
-    fn output_nothing_to_send(&mut self, now: Time, buffer_end: Seq) {
+    fn output_nothing_to_send<const TODAY: bool>(&mut self, now: Time, buffer_end: Seq) {
         let rwin = self.receive_space();
-        if self.window_update_due(rwin) || self.ack_now {
-            self.send_segment(now, self.outflags(), 0, buffer_end);
+        if self.window_update_due::<TODAY>(rwin) || self.ack_now {
+            self.send_segment_as::<TODAY>(now, self.outflags(), 0, buffer_end);
         }
     }
 
     /// The `send:` part of `tcp_output`: builds one segment and advances the sequence variables.
     /// `buffer_end` is [`Tcp::buffer_end`], which the caller has at hand (`tcp_output` computes
     /// it for every segment, and nothing in between changes it).
-    pub(super) fn send_segment(&mut self, now: Time, mut flags: Flags, len: u32, buffer_end: Seq) {
+    pub(super) fn send_segment(&mut self, now: Time, flags: Flags, len: u32, buffer_end: Seq) {
+        if self.today {
+            self.send_segment_as::<true>(now, flags, len, buffer_end)
+        } else {
+            self.send_segment_as::<false>(now, flags, len, buffer_end)
+        }
+    }
+
+    /// [`Tcp::send_segment`] on the path `TODAY` (`input.rs`, [`Tcp::on_segment_as`]).
+    fn send_segment_as<const TODAY: bool>(
+        &mut self,
+        now: Time,
+        mut flags: Flags,
+        len: u32,
+        buffer_end: Seq,
+    ) {
         // "If we're sending everything we've got, set PUSH" (Lite2 tcp_output.c lines 380-387).
         if len > 0 && self.snd_nxt + len == buffer_end {
             flags |= Flags::PSH;
@@ -241,13 +276,13 @@ impl Tcp {
             win = 0;
         }
         let syn = flags.contains(Flags::SYN);
-        win = win.min(self.max_rcv_window());
+        win = win.min(self.max_rcv_window_as::<TODAY>());
         let promised = self.rcv_adv.since(self.rcv_nxt);
         if win < promised {
             win = promised;
         }
         // the 16-bit field: scaled once both ends agreed, never on a SYN (RFC 7323 section 2)
-        let (window_field, win) = self.window_field(win, syn);
+        let (window_field, win) = self.window_field::<TODAY>(win, syn);
         let probe = self.force && self.persist_at.is_some();
         let kind = if probe && len > 0 {
             TxKind::PersistProbe
@@ -278,12 +313,17 @@ impl Tcp {
             } else {
                 None
             },
-            wscale: if syn {
+            // window scaling and timestamps are today's details
+            wscale: if TODAY && syn {
                 self.syn_wscale(flags.contains(Flags::ACK))
             } else {
                 None
             },
-            ts: self.ts_option(now, syn, flags.contains(Flags::ACK)),
+            ts: if TODAY {
+                self.ts_option(now, syn, flags.contains(Flags::ACK))
+            } else {
+                None
+            },
             eln: flags.contains(Flags::ACK) && self.eln_mark_due(),
             smart: if self.cfg.receiver.smart_acks && flags.contains(Flags::ACK) {
                 self.last_rcvd_seq
@@ -291,7 +331,7 @@ impl Tcp {
                 None
             },
             sack: if flags.contains(Flags::ACK) {
-                self.sack_blocks()
+                self.sack_blocks::<TODAY>()
             } else {
                 crate::segment::SackBlocks::default()
             },
@@ -305,7 +345,7 @@ impl Tcp {
         // rather than kept across the calls below (nothing below sends)
         self.out.push_back((seg, kind));
 
-        self.log_sent(now, seq, len, kind);
+        self.log_sent::<TODAY>(now, seq, len, kind);
         // Counters.
         self.stats.segs_sent += 1;
         if len > 0 {
@@ -314,7 +354,9 @@ impl Tcp {
             if self.snd_nxt.lt(self.snd_max) {
                 self.stats.rexmt_segs += 1;
                 self.stats.rexmt_bytes += u64::from(len);
-                self.undo_note_retransmit(now);
+                if TODAY {
+                    self.undo_note_retransmit(now);
+                }
             }
         } else if kind == TxKind::Ack {
             self.stats.acks_sent += 1;
@@ -326,7 +368,7 @@ impl Tcp {
                 self.snd_max = self.snd_nxt + len;
             }
         } else {
-            if len > 0 && self.cc.hears_data_sent() {
+            if TODAY && len > 0 && self.cc.hears_data_sent() {
                 // the controller's view of data leaving (CUBIC's RTT samples and idle restart);
                 // asked first, so a BSD sender does not build what no one reads (issue 50)
                 self.cc.on_data_sent(&SentInfo {
@@ -348,7 +390,7 @@ impl Tcp {
                 self.sent_fin = true;
             }
             self.snd_nxt += len;
-            if let Some(l) = &mut self.linux_rtt {
+            if let (true, Some(l)) = (TODAY, &mut self.linux_rtt) {
                 if self.snd_nxt != start {
                     l.on_send(now, start, self.snd_nxt);
                 }
@@ -361,13 +403,13 @@ impl Tcp {
                 }
             }
             if self.rexmt_at.is_none() && self.snd_nxt != self.snd_una {
-                self.arm_rexmt(now);
+                self.arm_rexmt_as::<TODAY>(now);
                 if self.persist_at.is_some() {
                     self.persist_at = None;
                     self.rtt.rxtshift = 0;
                 }
             }
-            if new_data && len > 0 && self.cfg.host.rack_tlp {
+            if TODAY && new_data && len > 0 && self.cfg.host.rack_tlp {
                 // `tcp_write_xmit()` schedules a loss probe after sending new data
                 self.tlp_schedule(now);
             }
@@ -385,7 +427,7 @@ impl Tcp {
         self.delack_at = None;
         // tcp_select_window() and tcp_event_ack_sent()
         self.rcv_wup = self.rcv_nxt;
-        if flags.contains(Flags::ACK) {
+        if TODAY && flags.contains(Flags::ACK) {
             if self.cfg.host.delayed_ack == super::DelayedAck::Linux {
                 self.linux_ack_sent();
             }

@@ -168,7 +168,14 @@ impl Tcp {
     /// MUST NOT be scaled").
     #[inline]
     pub(super) fn peer_window(&self, seg: &Segment) -> u32 {
-        if seg.is_syn() {
+        self.peer_window_as::<true>(seg)
+    }
+
+    /// [`Tcp::peer_window`] on the path `TODAY` (`input.rs`): without window scaling, one of
+    /// today's details, `Snd.Wind.Shift` is 0 and the field is the window.
+    #[inline]
+    pub(super) fn peer_window_as<const TODAY: bool>(&self, seg: &Segment) -> u32 {
+        if !TODAY || seg.is_syn() {
             u32::from(seg.window)
         } else {
             u32::from(seg.window) << self.ext.snd_shift
@@ -179,7 +186,18 @@ impl Tcp {
     /// `(long)TCP_MAXWIN << tp->rcv_scale`).
     #[inline]
     pub(super) fn max_rcv_window(&self) -> u32 {
-        TCP_MAXWIN << self.ext.rcv_shift
+        self.max_rcv_window_as::<true>()
+    }
+
+    /// [`Tcp::max_rcv_window`] on the path `TODAY` (`input.rs`): `Rcv.Wind.Shift` is 0 without
+    /// window scaling.
+    #[inline]
+    pub(super) fn max_rcv_window_as<const TODAY: bool>(&self) -> u32 {
+        if TODAY {
+            TCP_MAXWIN << self.ext.rcv_shift
+        } else {
+            TCP_MAXWIN
+        }
     }
 
     /// The window field for a window of `win` bytes, and the window the peer reads from it. A SYN's
@@ -187,9 +205,9 @@ impl Tcp {
     /// to whole units of the shift as Linux does so that a window is never scaled away
     /// (`__tcp_select_window`, `ALIGN(window, 1 << rcv_wscale)`, net/ipv4/tcp_output.c).
     #[inline]
-    pub(super) fn window_field(&self, win: u32, syn: bool) -> (u16, u32) {
+    pub(super) fn window_field<const TODAY: bool>(&self, win: u32, syn: bool) -> (u16, u32) {
         let shift = self.ext.rcv_shift;
-        if syn || shift == 0 {
+        if !TODAY || syn || shift == 0 {
             let w = win.min(TCP_MAXWIN);
             return (w as u16, w);
         }
@@ -239,7 +257,21 @@ impl Tcp {
     /// when it is not zero).
     #[inline(always)]
     pub(super) fn rtt_sample_on_ack(&mut self, now: Time, seg: &Segment) -> Option<Time> {
-        let timed = self.take_rtt_sample(now, seg.ack);
+        self.rtt_sample_on_ack_as::<true>(now, seg)
+    }
+
+    /// [`Tcp::rtt_sample_on_ack`] on the path `TODAY` (`input.rs`): without timestamps and
+    /// Linux's estimator, today's details, the timed segment's sample alone.
+    #[inline(always)]
+    pub(super) fn rtt_sample_on_ack_as<const TODAY: bool>(
+        &mut self,
+        now: Time,
+        seg: &Segment,
+    ) -> Option<Time> {
+        let timed = self.take_rtt_sample::<TODAY>(now, seg.ack);
+        if !TODAY {
+            return timed;
+        }
         let sample = if timed.is_some() || !self.ext.timestamps {
             timed
         } else {

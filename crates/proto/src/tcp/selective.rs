@@ -210,13 +210,16 @@ impl Tcp {
     /// The receiver's SACK blocks: a DSACK first if one is due (RFC 2883 section 4, `dsack.rs`;
     /// reported once), then the block holding the segment that arrived last, then the others,
     /// highest first (RFC 2018 section 4).
-    pub(super) fn sack_blocks(&mut self) -> SackBlocks {
+    /// `TODAY`: the path of `output.rs` (DSACK is one of today's details, `dsack.rs`).
+    pub(super) fn sack_blocks<const TODAY: bool>(&mut self) -> SackBlocks {
         let mut b = SackBlocks::default();
         if !self.cfg.receiver.sack_blocks {
             return b;
         }
-        if let Some((start, end)) = self.take_dsack() {
-            b.push(start, end);
+        if TODAY {
+            if let Some((start, end)) = self.take_dsack() {
+                b.push(start, end);
+            }
         }
         let ranges = self.reass.ranges();
         let recent = self
@@ -237,7 +240,14 @@ impl Tcp {
     /// is entered in sequence order: after a refused window probe `snd_max` is `snd_una + 1`, so the
     /// first segment into the reopened window counts as a retransmission (as in BSD) although
     /// nothing of it but the probe byte was ever sent. Probes themselves are not entered.
-    pub(super) fn log_sent(&mut self, now: Time, seq: Seq, len: u32, kind: TxKind) {
+    /// `TODAY`: the path of `output.rs` (RACK-TLP is one of today's details).
+    pub(super) fn log_sent<const TODAY: bool>(
+        &mut self,
+        now: Time,
+        seq: Seq,
+        len: u32,
+        kind: TxKind,
+    ) {
         if self.selective() == Selective::None || len == 0 {
             return;
         }
@@ -265,7 +275,7 @@ impl Tcp {
         } else {
             return;
         }
-        if kind != TxKind::New && self.cfg.host.rack_tlp {
+        if TODAY && kind != TxKind::New && self.cfg.host.rack_tlp {
             self.sel.send_order.sent_out_of_order(seq);
         }
     }

@@ -125,7 +125,15 @@ impl Tcp {
     /// Inlined down to the BSD host's case: it runs on nearly every ACK (issue 50).
     #[inline]
     pub(super) fn arm_rexmt(&mut self, now: Time) {
-        if self.linux_rtt.is_none() && self.cfg.host.timer_clock == TimerClock::BsdTicks {
+        self.arm_rexmt_as::<true>(now)
+    }
+
+    /// [`Tcp::arm_rexmt`] on the path `TODAY` (`input.rs`): Linux's estimator and its timer
+    /// wheel are today's details, so without them BSD's slow ticks.
+    #[inline]
+    pub(super) fn arm_rexmt_as<const TODAY: bool>(&mut self, now: Time) {
+        if !TODAY || (self.linux_rtt.is_none() && self.cfg.host.timer_clock == TimerClock::BsdTicks)
+        {
             self.rexmt_at = Some(self.slow_ticks_from(now, self.rtt.rxtcur));
         } else {
             self.arm_rexmt_on_clock(now);
@@ -188,10 +196,10 @@ impl Tcp {
     /// The idle sender restarts from its initial window after an RTO without a segment arriving
     /// (Lite2 tcp_output.c lines 90-97, `t_idle >= t_rxtcur`; with Linux's estimator, its RTO:
     /// Linux measures the idle time from the last send, `tcp_cwnd_restart()`, not modelled).
-    pub(super) fn idle_restart_due(&self, now: Time) -> bool {
-        match &self.linux_rtt {
-            None => self.idle_ticks(now) >= u64::from(self.rtt.rxtcur),
-            Some(l) => now.saturating_sub(self.last_rcvd_at) >= l.rto(),
+    pub(super) fn idle_restart_due<const TODAY: bool>(&self, now: Time) -> bool {
+        match (TODAY, &self.linux_rtt) {
+            (true, Some(l)) => now.saturating_sub(self.last_rcvd_at) >= l.rto(),
+            _ => self.idle_ticks(now) >= u64::from(self.rtt.rxtcur),
         }
     }
 

@@ -73,14 +73,17 @@ impl Tcp {
         self.recovery
     }
 
-    /// The policy or the host changed: the recovery follows.
+    /// The policy or the host changed: the recovery follows, and which path the TCP takes
+    /// (`Tcp::today`, the host's details).
     pub(super) fn recovery_follows_config(&mut self) {
         self.recovery = Recovery::of(&self.cfg.policy, self.cfg.host.sack_recovery);
+        self.today = self.cfg.host.has_todays_details();
     }
 
     /// A duplicate ACK for `snd_una` while data is outstanding: counted (unless ELN marked it,
     /// paper 004), then the sender's recovery decides. Returns true when the segment is consumed.
-    pub(super) fn on_duplicate_ack(&mut self, now: Time, seg: &Segment) -> bool {
+    /// `TODAY`: the path of `Tcp::on_segment_as` (RFC 6675 recovery is one of today's details).
+    pub(super) fn on_duplicate_ack<const TODAY: bool>(&mut self, now: Time, seg: &Segment) -> bool {
         if seg.eln && self.eln_rule() == Some(ElnRule::MarkedAcks) {
             // paper 004: a marked duplicate is ELN's alone; Reno never counts it
             self.eln_marked_ack(now, seg.ack);
@@ -96,13 +99,15 @@ impl Tcp {
         match self.recovery() {
             Recovery::Smart => self.smart_dupack(now, seg),
             Recovery::Sack => self.sack_on_dupack(now),
-            Recovery::Rfc6675Prr => {
+            Recovery::Rfc6675Prr if TODAY => {
                 // after a timeout: Linux's tcp_process_loss() (frto.rs)
                 // else Linux's window with SACKed data out of the flight (disorder.rs)
                 self.process_loss_on_dupack(now, seg)
                     || self.rfc6675_on_dupack(now)
                     || self.disorder_send(now)
             }
+            // never: a host with RFC 6675's recovery has today's details
+            Recovery::Rfc6675Prr => false,
             Recovery::Reno | Recovery::NewReno => self.reno_dupack(now, seg),
         }
     }
@@ -123,8 +128,14 @@ impl Tcp {
     }
 
     /// A new ACK, after `snd_una` moved to it; `partial` as [`Tcp::is_partial_ack`] said before.
+    /// `TODAY`: as for [`Tcp::on_duplicate_ack`].
     #[inline]
-    pub(super) fn recovery_after_new_ack(&mut self, now: Time, seg: &Segment, partial: bool) {
+    pub(super) fn recovery_after_new_ack<const TODAY: bool>(
+        &mut self,
+        now: Time,
+        seg: &Segment,
+        partial: bool,
+    ) {
         match self.recovery() {
             Recovery::Reno => {}
             Recovery::NewReno => {
@@ -134,7 +145,7 @@ impl Tcp {
             }
             Recovery::Sack => self.sack_after_new_ack(now, partial),
             Recovery::Rfc6675Prr => {
-                if !self.process_loss_on_new_ack(now, seg) {
+                if TODAY && !self.process_loss_on_new_ack(now, seg) {
                     self.rfc6675_after_new_ack(now, partial);
                 }
             }
