@@ -54,7 +54,8 @@ impl Tcp {
         self.output_cwnd = None;
     }
 
-    /// Sends every segment `tcp_output` would send now.
+    /// Sends every segment `tcp_output` would send now; after new data, a RACK-TLP sender's one
+    /// loss probe is scheduled ([`Tcp::tlp_after_write`]).
     pub(super) fn output(&mut self, now: Time) {
         if matches!(self.state, State::Closed | State::Listen) {
             self.ack_now = false;
@@ -173,11 +174,11 @@ impl Tcp {
                     self.rtt.rxtshift = 0;
                     self.set_persist(now);
                 }
-                return;
+                return self.tlp_after_write(now);
             }
             self.send_segment(now, flags, len, buffer_end);
             if !sendalot {
-                return;
+                return self.tlp_after_write(now);
             }
         }
     }
@@ -369,7 +370,7 @@ impl Tcp {
             }
             if new_data && len > 0 && self.cfg.host.rack_tlp {
                 // `tcp_write_xmit()` schedules a loss probe after sending new data
-                self.tlp_schedule(now);
+                self.sel.tlp.due = true;
             }
         }
         let outstanding = self.snd_max.since(self.snd_una);
