@@ -337,6 +337,7 @@ impl Tcp {
                     una: self.snd_una,
                     snd_max: self.snd_max,
                     rto: u64::from(self.rtt.rxtcur) * self.cfg.timers.slow_tick,
+                    timed: self.linux_rtt.is_some(),
                 });
             }
             // Advance snd_nxt/snd_max, start RTT timing and the retransmission timer.
@@ -351,7 +352,10 @@ impl Tcp {
             self.snd_nxt += len;
             if let Some(l) = &mut self.linux_rtt {
                 if self.snd_nxt != start {
-                    l.on_send(now, start, self.snd_nxt);
+                    // new data: CUBIC's sample may be from it (cc/sent_times.rs)
+                    let fin = flags.contains(Flags::FIN);
+                    let ca = len > 0 && (self.snd_nxt - u32::from(fin)).gt(self.snd_max);
+                    l.on_send(now, start, self.snd_nxt, ca, fin);
                 }
             }
             let new_data = self.snd_nxt.gt(self.snd_max);
