@@ -81,7 +81,7 @@ impl Tcp {
                 snd_max: self.snd_max,
                 delivered: self.newly_delivered(acked),
             };
-            self.cc.on_ack(&ack, self.maxseg);
+            self.cc.on_ack(&ack, self.maxseg, self.linux_rtt.as_mut());
         }
         self.snd_wnd = self.snd_wnd.saturating_sub(acked);
         let fin_seq = self.data_start() + (self.total_bytes() as u32);

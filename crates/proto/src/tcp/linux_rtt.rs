@@ -18,6 +18,13 @@
 //!   (`tcp_init_metrics()`, RFC 6298 5.7; no cached route metrics here).
 //! - A timeout doubles the RTO up to `TCP_RTO_MAX` (`tcp_retransmit_timer()`, net/ipv4/tcp_timer.c)
 //!   and keeps srtt; a valid sample recomputes it and resets the backoff (`tcp_ack_update_rtt()`).
+//! - One queue of send times for the estimator and the congestion controller: Linux's
+//!   `tcp_clean_rtx_queue()` takes the estimator's sample (`first_ackt`) and the controller's
+//!   (`last_ackt`, `ca_rtt_us`) in one walk of the retransmission queue. The walk here notes,
+//!   beside its own sample, the send time of the newest segment of new data the ACKs covered
+//!   since CUBIC last asked ([`LinuxRtt::take_ca_sent`]), which `cc/sent_times.rs` would
+//!   otherwise keep a queue of its own for; each sample keeps its own reading of what was
+//!   resent (docs/speed.md, issue 50, h31).
 
 use std::collections::VecDeque;
 
@@ -42,6 +49,11 @@ struct Sent {
     end: Seq,
     at: Time,
     retransmitted: bool,
+    /// New data whose send time the congestion controller's sample may be (`SentTimes`'s
+    /// entries), not yet noted for it.
+    ca: bool,
+    /// `end` is past a FIN: the controller's entry ends one before it, at the data's end.
+    fin: bool,
 }
 
 /// Linux's estimator state (`struct tcp_sock`'s `srtt_us`, `mdev_us`, `mdev_max_us`,
@@ -69,6 +81,9 @@ pub struct LinuxRtt {
     rto_max_jiffies: u64,
     /// What is outstanding, oldest first (the retransmission queue's send times).
     sent: VecDeque<Sent>,
+    /// The send time of the newest segment of new data that the ACKs since the controller last
+    /// took it ([`LinuxRtt::take_ca_sent`]) covered.
+    ca_sent: Option<Time>,
 }
 
 fn us(t: Time) -> u64 {
@@ -90,6 +105,7 @@ impl LinuxRtt {
             clock,
             rto_max_jiffies: clock.to_jiffies(TCP_RTO_MAX),
             sent: VecDeque::new(),
+            ca_sent: None,
         }
     }
 
@@ -109,15 +125,13 @@ impl LinuxRtt {
     }
 
     /// `[start, end)` left at `now`: a new segment is queued for timing; any part sent before is
-    /// marked retransmitted (`TCPCB_RETRANS`), so its ACK gives no sample.
-    pub fn on_send(&mut self, now: Time, start: Seq, end: Seq) {
+    /// marked retransmitted (`TCPCB_RETRANS`), so its ACK gives no sample. `ca`: it carries new
+    /// data, which the controller's sample may come from (then it is queued, as its end is past
+    /// every end queued before); `fin`: `end` is past a FIN.
+    pub fn on_send(&mut self, now: Time, start: Seq, end: Seq, ca: bool, fin: bool) {
         let last_end = self.sent.back().map(|s| s.end);
         if last_end.is_some_and(|e| start.lt(e)) {
-            for s in self.sent.iter_mut() {
-                if s.end.gt(start) && s.start.lt(end) {
-                    s.retransmitted = true;
-                }
-            }
+            self.mark_retransmitted(start, end);
         }
         if last_end.is_none_or(|e| end.gt(e)) {
             self.sent.push_back(Sent {
@@ -125,7 +139,22 @@ impl LinuxRtt {
                 end,
                 at: now,
                 retransmitted: last_end.is_some_and(|e| start.lt(e)),
+                ca,
+                fin,
             });
+        }
+    }
+
+    /// What of `[start, end)` was sent before is sent again. Out of line: a resend's, not
+    /// every segment's, so that [`LinuxRtt::on_send`]'s push saves no registers for it (issue
+    /// 50, docs/speed.md).
+    #[cold]
+    #[inline(never)]
+    fn mark_retransmitted(&mut self, start: Seq, end: Seq) {
+        for s in self.sent.iter_mut() {
+            if s.end.gt(start) && s.start.lt(end) {
+                s.retransmitted = true;
+            }
         }
     }
 
@@ -135,9 +164,17 @@ impl LinuxRtt {
     pub fn on_ack(&mut self, now: Time, ack: Seq, snd_nxt: Seq) -> Option<Time> {
         let (mut first, mut last, mut retrans) = (None, None, false);
         // each entry looked at once, and dropped without being moved out
-        while let Some(s) = self.sent.front() {
+        while let Some(s) = self.sent.front_mut() {
             if !s.end.le(ack) {
+                if s.fin && s.ca && s.end - 1 == ack {
+                    // the data acknowledged, not the FIN: the controller's entry ends here
+                    s.ca = false;
+                    self.ca_sent = Some(s.at);
+                }
                 break;
+            }
+            if s.ca {
+                self.ca_sent = Some(s.at);
             }
             if s.retransmitted {
                 retrans = true;
@@ -156,6 +193,12 @@ impl LinuxRtt {
         self.set_rto();
         self.backoff = 0;
         Some(now.saturating_sub(last))
+    }
+
+    /// The send time of the newest segment of new data that the ACKs since the last call
+    /// covered, if any: the congestion controller's RTT sample is from it (`cc/sent_times.rs`).
+    pub fn take_ca_sent(&mut self) -> Option<Time> {
+        self.ca_sent.take()
     }
 
     /// A sample from the echoed timestamp of an ACK up to `ack` whose segments gave none by
@@ -253,7 +296,7 @@ mod tests {
 
     /// One segment per round trip, each sample `rtt_ms` long.
     fn feed(r: &mut LinuxRtt, start: &mut u32, now: &mut Time, rtt_ms: u64) {
-        r.on_send(*now, Seq(*start), Seq(*start + 1000));
+        r.on_send(*now, Seq(*start), Seq(*start + 1000), true, false);
         *now += rtt_ms * MS;
         *start += 1000;
         r.on_ack(*now, Seq(*start), Seq(*start));
@@ -289,8 +332,8 @@ mod tests {
     #[test]
     fn karn_no_sample_from_a_retransmitted_segment() {
         let mut r = rtt();
-        r.on_send(0, Seq(1), Seq(1001));
-        r.on_send(SEC, Seq(1), Seq(1001));
+        r.on_send(0, Seq(1), Seq(1001), true, false);
+        r.on_send(SEC, Seq(1), Seq(1001), false, false);
         assert_eq!(r.on_ack(SEC + 10 * MS, Seq(1001), Seq(1001)), None);
         assert_eq!(r.srtt_us, 0);
     }
@@ -299,9 +342,9 @@ mod tests {
     fn a_resent_segment_leaves_the_later_ones_timed() {
         let mut r = rtt();
         for i in 0..3 {
-            r.on_send(0, Seq(1 + i * 1000), Seq(1001 + i * 1000));
+            r.on_send(0, Seq(1 + i * 1000), Seq(1001 + i * 1000), true, false);
         }
-        r.on_send(SEC, Seq(1), Seq(1001));
+        r.on_send(SEC, Seq(1), Seq(1001), false, false);
         assert_eq!(r.on_ack(SEC + MS, Seq(1001), Seq(3001)), None, "Karn");
         assert_eq!(
             r.on_ack(SEC + 2 * MS, Seq(2001), Seq(3001)),

@@ -64,7 +64,8 @@ impl Tcp {
         self.output_cwnd = None;
     }
 
-    /// Sends every segment `tcp_output` would send now.
+    /// Sends every segment `tcp_output` would send now; after new data, a RACK-TLP sender's one
+    /// loss probe is scheduled ([`Tcp::tlp_after_write`]).
     pub(super) fn output(&mut self, now: Time) {
         if self.today {
             self.output_as::<true>(now)
@@ -193,11 +194,11 @@ impl Tcp {
                     self.rtt.rxtshift = 0;
                     self.set_persist(now);
                 }
-                return;
+                return self.tlp_after_write(now);
             }
             self.send_segment_as::<TODAY>(now, flags, len, buffer_end);
             if !sendalot {
-                return;
+                return self.tlp_after_write(now);
             }
         }
     }
@@ -378,6 +379,7 @@ impl Tcp {
                     una: self.snd_una,
                     snd_max: self.snd_max,
                     rto: u64::from(self.rtt.rxtcur) * self.cfg.timers.slow_tick,
+                    timed: self.linux_rtt.is_some(),
                 });
             }
             // Advance snd_nxt/snd_max, start RTT timing and the retransmission timer.
@@ -392,7 +394,10 @@ impl Tcp {
             self.snd_nxt += len;
             if let (true, Some(l)) = (TODAY, &mut self.linux_rtt) {
                 if self.snd_nxt != start {
-                    l.on_send(now, start, self.snd_nxt);
+                    // new data: CUBIC's sample may be from it (cc/sent_times.rs)
+                    let fin = flags.contains(Flags::FIN);
+                    let ca = len > 0 && (self.snd_nxt - u32::from(fin)).gt(self.snd_max);
+                    l.on_send(now, start, self.snd_nxt, ca, fin);
                 }
             }
             let new_data = self.snd_nxt.gt(self.snd_max);
@@ -411,7 +416,7 @@ impl Tcp {
             }
             if TODAY && new_data && len > 0 && self.cfg.host.rack_tlp {
                 // `tcp_write_xmit()` schedules a loss probe after sending new data
-                self.tlp_schedule(now);
+                self.sel.tlp.due = true;
             }
         }
         let outstanding = self.snd_max.since(self.snd_una);

@@ -383,6 +383,7 @@ impl Tcp {
         self.snd_nxt = seq;
         self.rexmt_cause = cause;
         self.send_segment(now, Flags::ACK, len, self.buffer_end());
+        self.tlp_after_write(now);
         if saved.gt(self.snd_nxt) {
             self.snd_nxt = saved;
         }

@@ -206,9 +206,11 @@ impl Cubic {
     }
 
     /// A new ACK (not one in recovery): the per-ACK RTT sample and HyStart (`cubictcp_acked`),
-    /// then the window (`cubictcp_cong_avoid`) if the sender was cwnd-limited.
-    pub(super) fn on_ack(&mut self, w: &mut Window, a: &AckInfo) {
-        if let Some(rtt) = self.sent.on_ack(a.now, a.una, a.ack) {
+    /// then the window (`cubictcp_cong_avoid`) if the sender was cwnd-limited. `timed`: the
+    /// newest send time the Linux estimator's queue gave, if the TCP has one
+    /// ([`SentTimes::on_ack`]).
+    pub(super) fn on_ack(&mut self, w: &mut Window, a: &AckInfo, timed: Option<Option<Time>>) {
+        if let Some(rtt) = self.sent.on_ack(a.now, a.una, a.ack, timed) {
             self.acked(w, a.now, a.ack, a.snd_max, rtt);
         }
         let (acked, grows) = self.linux.on_ack(w, a);
@@ -379,7 +381,7 @@ impl Cubic {
                 self.epoch = Some((e + idle).min(s.now));
             }
         }
-        self.sent.on_send(s.now, s.start, s.len, s.snd_max);
+        self.sent.on_send(s.now, s.start, s.len, s.snd_max, s.timed);
     }
 }
 

@@ -265,6 +265,7 @@ fn idle_moves_the_epoch() {
         una: Seq(if outstanding { 0 } else { at }),
         snd_max: Seq(at),
         rto: 100 * SEC,
+        timed: false,
     };
     c.on_data_sent(&mut w, &sent(0, 0, false));
     ack(&mut c, &mut w, SEC, 1, None);

@@ -105,6 +105,8 @@ pub struct SentInfo {
     pub snd_max: Seq,
     /// The retransmission timeout in force.
     pub rto: Time,
+    /// The TCP's Linux estimator keeps the send time (`linux_rtt.rs`), so CUBIC need not.
+    pub timed: bool,
 }
 
 /// The window a controller moves (`snd_cwnd`, `snd_ssthresh` of `struct tcpcb`), in bytes.
@@ -176,13 +178,14 @@ impl Congestion {
     }
 
     /// A new ACK that is not a partial one. Reno and NewReno open by ACK, not by byte, and take
-    /// no RTT; CUBIC counts the segments acknowledged and takes its own RTT sample.
+    /// no RTT; CUBIC counts the segments acknowledged and takes its own RTT sample, from the
+    /// send times `timed`, the TCP's Linux estimator, keeps if it has one (`linux_rtt.rs`).
     #[inline]
-    pub fn on_ack(&mut self, ack: &AckInfo, mss: u32) {
+    pub fn on_ack(&mut self, ack: &AckInfo, mss: u32, timed: Option<&mut super::LinuxRtt>) {
         match &mut self.controller {
             Controller::Reno(r) => r.increase(&mut self.w, mss),
             Controller::NewReno(n) => n.reno.increase(&mut self.w, mss),
-            Controller::Cubic(c) => c.on_ack(&mut self.w, ack),
+            Controller::Cubic(c) => c.on_ack(&mut self.w, ack, timed.map(|l| l.take_ca_sent())),
             Controller::LinuxReno(r) => r.on_ack(&mut self.w, ack),
         }
     }
@@ -406,7 +409,7 @@ mod tests {
                     snd_max: Seq((i + 1) * MSS),
                     delivered: MSS,
                 };
-                cc.on_ack(&ack, MSS);
+                cc.on_ack(&ack, MSS, None);
             }
             assert_eq!(cc.cwnd(), 10 * MSS, "slow start: one segment per ACK");
             cc.on_recovery_start(8 * MSS, MSS, 3 * MSS);

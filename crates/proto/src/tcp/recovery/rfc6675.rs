@@ -363,6 +363,7 @@ impl Tcp {
         self.snd_nxt = seq;
         self.rexmt_cause = kind;
         self.send_segment(now, Flags::ACK | Flags::FIN, len, self.buffer_end());
+        self.tlp_after_write(now);
         if saved.gt(self.snd_nxt) {
             self.snd_nxt = saved;
         }
@@ -385,6 +386,7 @@ impl Tcp {
         self.snd_nxt = self.snd_max;
         let buffer_end = self.buffer_end();
         self.send_segment(now, Flags::ACK, len, buffer_end);
+        self.tlp_after_write(now);
         if saved.gt(self.snd_nxt) {
             self.snd_nxt = saved;
         }

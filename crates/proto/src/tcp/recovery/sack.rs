@@ -116,6 +116,7 @@ impl Tcp {
             let saved = self.snd_nxt;
             self.snd_nxt = self.snd_max;
             self.send_segment(now, Flags::ACK, len, buffer_end);
+            self.tlp_after_write(now);
             if saved.gt(self.snd_nxt) {
                 self.snd_nxt = saved;
             }

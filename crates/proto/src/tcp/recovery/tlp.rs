@@ -26,6 +26,9 @@ pub(in crate::tcp) struct Tlp {
     pub(in crate::tcp) high_seq: Option<Seq>,
     /// The probe resent the last segment (not new data).
     retrans: bool,
+    /// New data went out and its probe is not yet scheduled ([`Tcp::tlp_after_write`]); false
+    /// between the TCP's calls.
+    pub(in crate::tcp) due: bool,
     /// The wheel's expiry last computed for a PTO, `(now, pto, expiry)`: the ACK and the sends
     /// it releases schedule the same probe at one instant, so the wheel's arithmetic is done
     /// once (docs/speed.md, issue 50).
@@ -68,6 +71,21 @@ impl Tcp {
             at = at.min(rto);
         }
         self.sel.early_timer = Some((at, EarlyTimer::Probe));
+    }
+
+    /// `tcp_schedule_loss_probe()` where new data went out since the last call
+    /// ([`Tlp::due`], set by [`Tcp::send_segment`]): once after `tcp_output`'s loop, as
+    /// `tcp_write_xmit()` calls it once after its own loop (net/ipv4/tcp_output.c), not once per
+    /// segment; the other senders (a resend, the probe's own new data, NextSeg's) call it after
+    /// their one segment. The same timer as per segment: nothing within the loop reads it or
+    /// changes what it is computed from, so the last segment's schedule is the one that stays
+    /// (docs/speed.md, issue 50, h31).
+    #[inline(always)]
+    pub(in crate::tcp) fn tlp_after_write(&mut self, now: Time) {
+        if self.sel.tlp.due {
+            self.sel.tlp.due = false;
+            self.tlp_schedule(now);
+        }
     }
 
     /// `tcp_send_loss_probe()` (RFC 8985 section 7.3): unless a probe is out, one segment of
