@@ -60,7 +60,9 @@ impl HostNode {
 
     pub fn on_packet(&mut self, now: Time, packet: SimPacket) {
         match self.conn_index(&packet) {
-            Some(i) => self.on_packet_at(now, i, packet),
+            Some(i) => {
+                self.on_packet_at(now, i, packet);
+            }
             None => self.on_other_packet(now, packet),
         }
     }
@@ -101,8 +103,11 @@ impl HostNode {
         packet.recycle();
     }
 
-    /// A packet for endpoint `i` (as [`HostNode::conn_index`] found it).
-    pub(crate) fn on_packet_at(&mut self, now: Time, i: usize, packet: SimPacket) {
+    /// A packet for endpoint `i` (as [`HostNode::conn_index`] found it); whether the endpoint is
+    /// finished after it ([`Tcp::is_finished`]). A segment ends a flow only by finishing one of
+    /// its endpoints (closed or in TIME_WAIT, for good: this model opens no connection again),
+    /// so the loop asks whether every flow has ended only then (`run/flow_lookup.rs`).
+    pub(crate) fn on_packet_at(&mut self, now: Time, i: usize, packet: SimPacket) -> bool {
         let tcp = &mut self.conns[i].tcp;
         if packet.corrupted {
             tcp.on_corrupted(&packet.seg);
@@ -110,6 +115,7 @@ impl HostNode {
             tcp.on_segment(now, &packet.seg);
         }
         packet.recycle();
+        tcp.is_finished()
     }
 
     pub fn on_timeout(&mut self, now: Time) {

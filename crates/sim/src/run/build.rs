@@ -365,6 +365,7 @@ impl<O: Observe> Simulation<O> {
             progress: Progress::default(),
             ended: 0,
             hosts_ran: true,
+            ends_moved: true,
             witness_fired: false,
         };
         let mut sim = Simulation {

@@ -183,9 +183,16 @@ struct Bookkeeping {
     /// Flows `0..ended` have ended (an ended flow stays ended), so the end-of-run test looks at
     /// each flow once it has ended, not at every flow after every event.
     ended: usize,
-    /// A host's TCP ran since the end-of-run test last looked: a flow ends only then, so the
-    /// events that touch no host (most of a CSMA cell's: waits that end) skip the test.
+    /// A host's TCP ran since the loop last looked: a twin riding this run may part from it
+    /// only then, so the events that touch no host (most of a CSMA cell's: waits that end)
+    /// skip its test.
     hosts_ran: bool,
+    /// Something a flow's end depends on may have changed since the end-of-run test last
+    /// looked: a node's timer ran, a flow started, a segment left its endpoint finished
+    /// (`HostNode::on_packet_at`; a host's endpoints finish only by a segment or a timer), or a
+    /// packet reached a host other than at a bulk flow's endpoint. A flow ends only then; the
+    /// test after every segment a host took cost `bench` 1.1% (issue 50).
+    ends_moved: bool,
     /// A sender's witness fired since the loop last looked ([`FlowState::witnessed`]): a twin
     /// riding this run may part from it (`sharing/line.rs`).
     witness_fired: bool,
@@ -243,6 +250,7 @@ impl<O: Observe> Simulation<O> {
         let (src, dst) = self.topo.endpoints[f];
         let node = self.topo.net.flows[f].from;
         self.book.hosts_ran = true;
+        self.book.ends_moved = true;
         if let Some(h) = self.state.nodes[node].host_mut() {
             self.state.flows[f].sender_conn = Some(h.conns.len());
             h.conns.push(Conn {
@@ -305,7 +313,9 @@ impl<O: Observe> Simulation<O> {
                 self.take_answers(driver);
             }
             if D::EXTERNAL || std::mem::take(&mut self.book.hosts_ran) {
-                over = self.all_finished() && driver.flows_finished();
+                if D::EXTERNAL || std::mem::take(&mut self.book.ends_moved) {
+                    over = self.all_finished() && driver.flows_finished();
+                }
                 if !over && parts(self) {
                     return true;
                 }
@@ -388,7 +398,9 @@ impl<O: Observe> Simulation<O> {
         if self.topo.has_web {
             self.install_servers(n);
         }
-        self.book.hosts_ran = true; // (a base station's too: rarer than a host's, and one store)
+        // (a base station's too: rarer than a host's, and one store each)
+        self.book.hosts_ran = true;
+        self.book.ends_moved = true;
         self.after_decisions(n);
         for &(f, b) in &before {
             let sender = self.tcp(f, Role::Sender);
@@ -461,22 +473,26 @@ impl<O: Observe> Simulation<O> {
     /// `pkt` arrives at `node` on `side`. A corrupted frame reaches a host's TCP (an ELN receiver
     /// notes it) or is dropped by a base station's link layer; either way nothing is sent because of it.
     fn deliver(&mut self, node: NodeId, side: Side, pkt: SimPacket) {
-        self.book.hosts_ran |= self.state.nodes[node].host().is_some();
+        let host = self.state.nodes[node].host().is_some();
+        self.book.hosts_ran |= host;
         if pkt.corrupted {
+            self.book.ends_moved |= host;
             // an outside host's kernel drops it on its checksum: the driver writes it all the same
             self.state.to_hand_out |= matches!(self.state.nodes[node], SimNode::External(_));
             self.state.nodes[node].on_packet(self.state.now, side, pkt);
             return;
         }
         match self.state.nodes[node].inbound(&pkt) {
-            Inbound::Control => {} // a handoff message: `mobile_hears` had it
+            Inbound::Control => self.book.ends_moved |= host, // a handoff message: `mobile_hears` had it
             Inbound::Endpoint { conn, flow, role } => {
                 match role {
                     Role::Sender => self.ack_arrives(node, flow, &pkt),
                     Role::Receiver => self.check_payload(flow, &pkt),
                 }
                 if let Some(h) = self.state.nodes[node].host_mut() {
-                    h.on_packet_at(self.state.now, conn, pkt);
+                    // (a Web flow ends by its pages, which only its own connections' packets
+                    // and the hosts' timers move: `Inbound::App` below)
+                    self.book.ends_moved |= h.on_packet_at(self.state.now, conn, pkt);
                 }
                 if role == Role::Sender {
                     self.note_witnesses(node, conn, flow);
@@ -486,6 +502,7 @@ impl<O: Observe> Simulation<O> {
                 }
             }
             Inbound::App { conn } => {
+                self.book.ends_moved = true;
                 if let Some(h) = self.state.nodes[node].host_mut() {
                     h.on_app_packet(self.state.now, conn, pkt);
                 }
@@ -504,6 +521,7 @@ impl<O: Observe> Simulation<O> {
             }
             Inbound::Unmatched => {
                 // counted by the host; nothing to send here
+                self.book.ends_moved |= host;
                 self.state.nodes[node].on_packet(self.state.now, side, pkt);
                 return;
             }
