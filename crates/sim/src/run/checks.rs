@@ -14,11 +14,11 @@ use crate::protocol::AgentKind;
 
 impl<O: Observe> Simulation<O> {
     /// An ACK reaches a flow's sender: checked against what the receiver holds, and traced.
-    pub(super) fn ack_arrives(&mut self, node: NodeId, f: FlowId, pkt: &SimPacket) {
+    pub(super) fn ack_arrives(&mut self, node: NodeId, conn: usize, f: FlowId, pkt: &SimPacket) {
         if pkt.seg.flags.contains(snooplab_proto::Flags::RST) {
             return; // a reset acknowledges nothing
         }
-        let Some(first) = self.tcp(f, Role::Sender).map(|t| t.iss() + 1) else {
+        let Some(first) = self.endpoint(node, conn).map(|t| t.iss() + 1) else {
             return;
         };
         if O::SEGMENT_HOOKS {
@@ -74,11 +74,11 @@ impl<O: Observe> Simulation<O> {
     /// The data's digest must be what the sender put at that offset. Offsets count from the
     /// receiver's view of the stream, so the check holds through a split base station too; packets a
     /// split relay built carry no digest.
-    pub(super) fn check_payload(&mut self, f: FlowId, pkt: &SimPacket) {
+    pub(super) fn check_payload(&mut self, node: NodeId, conn: usize, f: FlowId, pkt: &SimPacket) {
         if pkt.seg.len == 0 || pkt.seg.src != self.topo.endpoints[f].0 {
             return;
         }
-        let Some(first) = self.receiver_first(f) else {
+        let Some(first) = self.endpoint(node, conn).map(|t| t.irs() + 1) else {
             return;
         };
         let offset = u64::from(pkt.seg.seq.since(first));

@@ -57,6 +57,17 @@ impl<O: Observe> Simulation<O> {
             .map(|c| &c.tcp)
     }
 
+    /// The endpoint `conn` of host `node`, where the caller has both (the loop's delivery does,
+    /// [`crate::nodes::Inbound::Endpoint`]): [`Simulation::tcp`] without the flow's lookup.
+    #[inline]
+    pub(super) fn endpoint(&self, node: NodeId, conn: usize) -> Option<&Tcp> {
+        self.state.nodes[node]
+            .host()?
+            .conns
+            .get(conn)
+            .map(|c| &c.tcp)
+    }
+
     /// The flow a segment carrying the receiver's ACKs belongs to.
     pub(super) fn flow_acked_by(&self, seg: &snooplab_proto::Segment) -> Option<FlowId> {
         self.topo

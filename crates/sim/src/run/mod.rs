@@ -486,8 +486,8 @@ impl<O: Observe> Simulation<O> {
             Inbound::Control => self.book.ends_moved |= host, // a handoff message: `mobile_hears` had it
             Inbound::Endpoint { conn, flow, role } => {
                 match role {
-                    Role::Sender => self.ack_arrives(node, flow, &pkt),
-                    Role::Receiver => self.check_payload(flow, &pkt),
+                    Role::Sender => self.ack_arrives(node, conn, flow, &pkt),
+                    Role::Receiver => self.check_payload(node, conn, flow, &pkt),
                 }
                 if let Some(h) = self.state.nodes[node].host_mut() {
                     // (a Web flow ends by its pages, which only its own connections' packets
