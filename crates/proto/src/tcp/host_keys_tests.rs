@@ -1,4 +1,4 @@
-//! Tests of `host.rs`.
+//! Tests of `host_keys.rs` and `host.rs`.
 use super::*;
 use crate::tcp::host_presets::*;
 

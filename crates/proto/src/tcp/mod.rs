@@ -19,6 +19,7 @@ mod disorder;
 mod dsack;
 mod frto;
 mod host;
+mod host_keys;
 mod host_presets;
 mod input;
 mod linux_delack;
