@@ -132,6 +132,16 @@ pub struct LiveArgs {
         allow_hyphen_values = true
     )]
     pub max_time: String,
+    /// Where the kernel hosts take in the packets the engine writes into their devices: auto
+    /// steers every host that no half-duplex cell waits on (hosts on wires and in full-duplex
+    /// cells, as with --env off) to the other cores (Receive Packet Steering on its device), and
+    /// pins the engine's thread to its own core for the run, where the machine has two cores or
+    /// more; inline takes every host's input in the engine's write call, on the engine's core.
+    /// The hosts see the same packets at the same engine times either way; steered is faster
+    /// (docs/live.md, "The hosts' input on the other cores"). The JSON's live.host_input says
+    /// what each run did.
+    #[arg(long, default_value = "auto", value_name = "auto|inline")]
+    pub host_input: String,
     /// Write wired.pcap and wireless.pcap into DIR (one subdirectory per run when there are
     /// several), as the simulator's captures. A DIR another snooplab live is writing is refused.
     #[arg(long, value_name = "DIR")]

@@ -19,6 +19,8 @@ use crate::live_flags::host_settings;
 use crate::live_progress::LiveRunProgress;
 use crate::live_scenario::live_scenario;
 use crate::live_text::print_live_result;
+use snooplab_live::host_input::HostInput;
+
 use crate::settings::{parse_max_time, parse_seed, parse_u32, split_distinct};
 
 /// Mean and spread of one protocol's runs.
@@ -95,6 +97,7 @@ fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
         ));
     }
     let max_time = parse_max_time(&a.max_time)?;
+    let host_input = HostInput::parse(&a.host_input)?;
     let env_name = a.env.trim().to_ascii_lowercase();
     let wired = match env_name.as_str() {
         "off" => None,
@@ -136,6 +139,7 @@ fn configs(a: &LiveArgs) -> Result<Vec<LiveConfig>, String> {
                 seed,
                 max_time,
                 pcap,
+                host_input,
             });
         }
     }

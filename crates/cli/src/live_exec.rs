@@ -26,6 +26,7 @@ pub fn live_preset_exec(a: &LiveArgs, configs: &[LiveConfig]) -> Result<(), Stri
         rto_min_ms: c.rto_min_ms,
         max_time: c.max_time,
         exec: exec_specs(a)?,
+        host_input: c.host_input,
     };
     run_config(a, cfg, c.protocol.name())
 }

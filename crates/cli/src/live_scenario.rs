@@ -66,6 +66,7 @@ fn config(a: &LiveArgs, path: &Path) -> Result<NetworkConfig, String> {
         rto_min_ms,
         max_time: parse_max_time(&a.max_time)?,
         exec: exec_specs(a)?,
+        host_input: snooplab_live::host_input::HostInput::parse(&a.host_input)?,
     })
 }
 

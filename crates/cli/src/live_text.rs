@@ -96,6 +96,9 @@ fn print_flows(r: &NetworkResult) {
             csum.join(", ")
         );
     }
+    if !r.live.host_input.hosts.is_empty() {
+        println!("  host input: {}", r.live.host_input.summary());
+    }
 }
 
 /// Each command's status and its output, every line prefixed with `[HOST] `: on stdout, or on

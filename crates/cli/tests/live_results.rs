@@ -136,6 +136,7 @@ fn runs_live(file: &Path) -> Result<(), String> {
         rto_min_ms: profile.default_rto_min_ms(),
         max_time: 60 * snooplab_proto::time::SEC,
         exec: Vec::new(),
+        host_input: snooplab_live::host_input::HostInput::Auto,
     };
     LiveNetwork::check(cfg).map(|_| ())
 }

@@ -11,6 +11,7 @@ use snooplab_sim::scenario::check_buffer;
 use snooplab_sim::Scenario;
 
 use crate::exec::ExecSpec;
+use crate::host_input::HostInput;
 use crate::link_config::LinkConfig;
 use crate::profile::{CongestionControl, LinuxProfile, MAX_RTO_MIN_MS};
 
@@ -42,6 +43,8 @@ pub struct LiveConfig {
     pub max_time: Time,
     /// Write wired.pcap and wireless.pcap here.
     pub pcap: Option<PathBuf>,
+    /// Whether the hosts take in their packets on the other cores (`host_input.rs`).
+    pub host_input: HostInput,
 }
 
 /// The error of a run that a stop signal ended; `error` if none arrived. A signal sent to the
@@ -106,6 +109,8 @@ pub struct NetworkConfig {
     /// The user's programs to run in the hosts instead of the flows (`exec.rs`); empty = the
     /// flows, carried by snooplab's sender and receiver.
     pub exec: Vec<ExecSpec>,
+    /// Whether the hosts take in their packets on the other cores (`host_input.rs`).
+    pub host_input: HostInput,
 }
 
 impl NetworkConfig {
@@ -119,6 +124,7 @@ impl NetworkConfig {
             rto_min_ms: LinuxProfile::Paper.default_rto_min_ms(),
             max_time,
             exec: Vec::new(),
+            host_input: HostInput::Auto,
         }
     }
 }

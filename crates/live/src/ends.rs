@@ -6,6 +6,7 @@ use std::time::Instant;
 use snooplab_sim::RunResult;
 
 use crate::endpoint::{ReceiverReport, SenderReport};
+use crate::host_input::HostInputReport;
 use crate::lateness::Lateness;
 use crate::tun_driver::{DriverCounters, HostTraffic};
 use crate::web::flow::WebEnds;
@@ -19,6 +20,8 @@ pub struct Ends {
     pub counters: DriverCounters,
     /// Each kernel host's traffic, in the order of the network's hosts.
     pub traffic: Vec<HostTraffic>,
+    /// Where the kernel hosts took in their packets (`host_input.rs`).
+    pub host_input: HostInputReport,
     /// Each flow's receiver and sender, in the network's order: `None` for an end a modelled
     /// host carried in the engine.
     pub flows: Vec<FlowEnds<ReceiverReport, SenderReport>>,

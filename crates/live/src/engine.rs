@@ -14,6 +14,7 @@ use snooplab_sim::{Observe, RunResult, Simulation};
 
 use crate::endpoint::{ReceiverReport, SenderReport};
 use crate::ends::{Ends, FlowEnds};
+use crate::host_input::{pin_engine, HostInputReport};
 use crate::lateness::Lateness;
 use crate::tun::Tun;
 use crate::tun_driver::{DriverCounters, Ending, HostTraffic, Stop, TunDriver};
@@ -59,6 +60,9 @@ pub struct EngineSetup<'a> {
     /// An agent to run at a base station instead of the one the network names.
     pub agent: Option<(NodeId, Box<dyn Agent<SimPacket>>)>,
     pub obs: LiveObserver,
+    /// Where the hosts take in their packets (`host_input::steer`, done at their set-up): the
+    /// engine's thread is pinned as it says for the run.
+    pub host_input: HostInputReport,
 }
 
 impl<'a> EngineSetup<'a> {
@@ -69,7 +73,7 @@ impl<'a> EngineSetup<'a> {
         env: &'a str,
         hostnet: &'a crate::hosts::HostNet,
         clock: Instant,
-        obs: LiveObserver,
+        (obs, host_input): (LiveObserver, HostInputReport),
     ) -> EngineSetup<'a> {
         EngineSetup {
             net,
@@ -78,6 +82,7 @@ impl<'a> EngineSetup<'a> {
             clock,
             agent: None,
             obs,
+            host_input,
         }
     }
 }
@@ -93,6 +98,8 @@ pub struct EngineRun {
     pub counters: DriverCounters,
     /// Each host's traffic, in the order of `EngineSetup::hosts`.
     pub traffic: Vec<HostTraffic>,
+    /// Where the hosts took in their packets.
+    pub host_input: HostInputReport,
 }
 
 impl EngineRun {
@@ -109,6 +116,7 @@ impl EngineRun {
             lateness: self.lateness,
             counters: self.counters,
             traffic: self.traffic,
+            host_input: self.host_input,
             flows,
             web: Vec::new(),
         };
@@ -123,8 +131,12 @@ pub fn run_engine<'a>(setup: EngineSetup<'a>, stop: Stop<'a>) -> EngineRun {
     if let Some((node, agent)) = setup.agent {
         sim.replace_agent(node, agent);
     }
+    let mut host_input = setup.host_input;
+    // for this run only: dropped at its end, it gives the thread its CPUs back
+    let pinned = pin_engine(&mut host_input);
     let mut driver = TunDriver::new(setup.hosts, setup.clock, stop);
     let (run, obs) = sim.run_observed_with(&mut driver);
+    drop(pinned);
     EngineRun {
         run,
         obs,
@@ -133,5 +145,6 @@ pub fn run_engine<'a>(setup: EngineSetup<'a>, stop: Stop<'a>) -> EngineRun {
         lateness: driver.lateness.settled(),
         counters: driver.counters,
         traffic: std::mem::take(&mut driver.traffic),
+        host_input,
     }
 }

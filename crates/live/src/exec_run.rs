@@ -13,6 +13,7 @@ use crate::config::{interrupted_or, NetworkConfig, NetworkProgress};
 use crate::ends::Ends;
 use crate::engine::{run_engine, EngineSetup, LiveObserver};
 use crate::exec::{ExecReport, Running};
+use crate::host_input::HostInputReport;
 use crate::hosts::HostNet;
 use crate::tun_driver::{Ending, Stop};
 
@@ -22,7 +23,11 @@ pub(crate) fn carry_exec(
     cfg: &NetworkConfig,
     net: &Network,
     hostnet: &HostNet,
-    (obs, progress): (LiveObserver, &mut dyn FnMut(NetworkProgress)),
+    (obs, host_input, progress): (
+        LiveObserver,
+        HostInputReport,
+        &mut dyn FnMut(NetworkProgress),
+    ),
     exec_out: &mut Vec<ExecReport>,
 ) -> Result<(Ends, LiveObserver), String> {
     // The engine is not reading the devices while the commands start: a packet sent in the
@@ -37,7 +42,13 @@ pub(crate) fn carry_exec(
         tick: &mut tick,
         tick_every: crate::tun_driver::TICK_EVERY,
     };
-    let setup = EngineSetup::for_hosts(net, cfg.scenario.env.name(), hostnet, clock, obs);
+    let setup = EngineSetup::for_hosts(
+        net,
+        cfg.scenario.env.name(),
+        hostnet,
+        clock,
+        (obs, host_input),
+    );
     let mut engine = run_engine(setup, stop_when);
     // stops the others (and, on the error paths below, every command)
     *exec_out = running.finish();

@@ -12,6 +12,7 @@ pub mod ends;
 pub mod engine;
 pub mod exec;
 pub(crate) mod exec_run;
+pub mod host_input;
 pub mod hosts;
 pub mod kernel_samples;
 pub mod lateness;

@@ -157,6 +157,7 @@ mod tests {
             rto_min_ms: None,
             max_time: 30 * SEC,
             exec: Vec::new(),
+            host_input: crate::host_input::HostInput::Auto,
         }
     }
 

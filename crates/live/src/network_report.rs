@@ -20,6 +20,7 @@ use crate::endpoint::{ReceiverReport, SenderReport};
 pub use crate::ends::Ends;
 use crate::engine::LiveObserver;
 use crate::exec::ExecReport;
+use crate::host_input::HostInputReport;
 use crate::kernel_samples::KernelSample;
 use crate::lateness::Lateness;
 use crate::payload::StreamDigest;
@@ -45,6 +46,9 @@ pub struct LiveExtras {
     pub driver: DriverCounters,
     /// What went through each kernel host's device, by its name.
     pub traffic: Vec<(String, HostTraffic)>,
+    /// Where each kernel host took in its packets: on the other cores or in the engine's
+    /// write call (`host_input.rs`).
+    pub host_input: HostInputReport,
     /// Most segments and payload bytes any base station's agent held at once.
     pub agent_max_held_segments: u32,
     pub agent_max_held_bytes: u64,
@@ -320,6 +324,7 @@ pub fn report(
         lateness,
         counters,
         traffic,
+        host_input,
         flows,
         web,
     } = ends;
@@ -382,6 +387,7 @@ pub fn report(
         lateness,
         driver: counters,
         traffic,
+        host_input,
         agent_max_held_segments: obs.max_held_segments,
         agent_max_held_bytes: obs.max_held_bytes,
         capacity_mbps: None,
@@ -446,6 +452,7 @@ mod tests {
                 ("fh".into(), traffic(2 * sc.transfer, 0, 0)),
                 ("mh".into(), traffic(0, 77, 4 * sc.transfer)),
             ],
+            host_input: HostInputReport::default(),
             agent_max_held_segments: 0,
             agent_max_held_bytes: 0,
             capacity_mbps: None,

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use snooplab_proto::time::{as_secs_f64, MS};
 use snooplab_proto::Time;
 use snooplab_sim::capture::Capture;
-use snooplab_sim::network::Network;
+use snooplab_sim::network::{Network, NodeId};
 use snooplab_sim::transfer_bytes;
 
 pub use crate::config::NetworkConfig;
@@ -25,12 +25,14 @@ pub use crate::ends::FlowEnds;
 use crate::engine::{run_engine, EngineSetup, LiveObserver};
 use crate::exec::ExecReport;
 use crate::exec_run::carry_exec;
+use crate::host_input::{self, HostInputReport};
 use crate::hosts::HostNet;
 use crate::netns;
 pub use crate::network_check::{LiveHosts, LiveNetwork};
 use crate::network_report::{report, NetworkResult};
 use crate::snmp;
 use crate::testbed::TestbedConfig;
+use crate::tun::Tun;
 use crate::tun_driver::{DriverCounters, Ending, Stop};
 use crate::web::{self, flow::WebEnds, server::WebServer};
 
@@ -69,12 +71,21 @@ pub fn run_network_with(
         },
     )
     .map_err(interrupted_or)?;
+    // before any host sends (the engine's thread is pinned once the others have started)
+    let host_input = {
+        let devices: Vec<(NodeId, &str, &Tun)> = hostnet
+            .hosts
+            .iter()
+            .map(|h| (h.node, h.name.as_str(), &h.tun))
+            .collect();
+        host_input::steer(cfg.host_input, &devices, |n| net.awaits_answers_of(n))
+    };
     if !cfg.exec.is_empty() {
         let obs = LiveObserver {
             capture,
             ..LiveObserver::default()
         };
-        let (ends, obs) = carry_exec(cfg, net, &hostnet, (obs, progress), exec_out)?;
+        let (ends, obs) = carry_exec(cfg, net, &hostnet, (obs, host_input, progress), exec_out)?;
         let mut r = finish(cfg, net, &hostnet, (ends, obs), leftovers_removed)?;
         r.exec = exec_out.clone();
         return Ok(r);
@@ -98,7 +109,7 @@ pub fn run_network_with(
         ..LiveObserver::default()
     };
     let ends = (receivers, servers);
-    let (ends, obs) = carry(cfg, net, &hostnet, ends, (clock, obs), progress)?;
+    let (ends, obs) = carry(cfg, net, &hostnet, ends, (clock, obs, host_input), progress)?;
     finish(cfg, net, &hostnet, (ends, obs), leftovers_removed)
 }
 
@@ -131,7 +142,7 @@ fn carry(
     net: &Network,
     hostnet: &HostNet,
     (receivers, servers): (Vec<Option<Receiver>>, Vec<Option<WebServer>>),
-    (clock, obs): (Instant, LiveObserver),
+    (clock, obs, host_input): (Instant, LiveObserver, HostInputReport),
     progress: &mut dyn FnMut(NetworkProgress),
 ) -> Result<(Ends, LiveObserver), String> {
     let stop = AtomicBool::new(false);
@@ -206,7 +217,13 @@ fn carry(
             tick: &mut tick,
             tick_every: crate::tun_driver::TICK_EVERY,
         };
-        let setup = EngineSetup::for_hosts(net, cfg.scenario.env.name(), hostnet, clock, obs);
+        let setup = EngineSetup::for_hosts(
+            net,
+            cfg.scenario.env.name(),
+            hostnet,
+            clock,
+            (obs, host_input),
+        );
         let engine = run_engine(setup, stop_when);
         // However the loop ended, the endpoints stop now (they look every 100 ms); a workload's
         // server has nothing left to serve once its client has fetched every page

@@ -78,6 +78,7 @@ pub fn run(cfg: &LiveConfig, progress: &mut dyn FnMut(Progress)) -> Result<Netwo
         rto_min_ms: cfg.rto_min_ms,
         max_time: cfg.max_time,
         exec: Vec::new(),
+        host_input: cfg.host_input,
     })?;
     // Before anything is set up, so that a directory another run is writing is refused first;
     // held until the captures are written.
@@ -168,6 +169,7 @@ mod tests {
             seed: 1,
             max_time: SEC,
             pcap: None,
+            host_input: crate::host_input::HostInput::Auto,
         }
     }
 

@@ -12,6 +12,8 @@ use crate::sys;
 pub struct Tun {
     fd: OwnedFd,
     name: String,
+    /// The namespace it lives in.
+    ns: String,
     /// What the kernel has queued on the device, counted by the kernel (`sys/tun_count.rs`),
     /// where it lets us count; and the packets read from it.
     queued: Option<sys::QueueCount>,
@@ -32,6 +34,7 @@ impl Tun {
         Ok(Tun {
             fd,
             name: name.to_string(),
+            ns: ns.name().to_string(),
             queued,
             read: AtomicU64::new(0),
         })
@@ -39,6 +42,26 @@ impl Tun {
 
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Has the namespace's kernel take in what is written into the device on the CPUs `mask`
+    /// (a hex CPU mask, `host_input.rs`), not in the writer's call: Receive Packet Steering, the
+    /// device's `queues/rx-0/rps_cpus` (`Documentation/networking/scaling.rst`). sysfs shows a
+    /// namespace's devices only where it was mounted from inside it, so the write runs through
+    /// `ip netns exec`, which mounts one.
+    pub(crate) fn steer_input(&self, mask: &str) -> Result<(), String> {
+        let path = format!("/sys/class/net/{}/queues/rx-0/rps_cpus", self.name);
+        crate::netns::ip(&[
+            "netns",
+            "exec",
+            &self.ns,
+            "sh",
+            "-c",
+            "printf '%s\\n' \"$1\" > \"$2\"",
+            "sh",
+            mask,
+            &path,
+        ])
     }
 
     pub(crate) fn raw_fd(&self) -> RawFd {

@@ -50,6 +50,7 @@ fn config(protocol: Protocol, error_every: u64, transfer: u64) -> LiveConfig {
         seed: 3,
         max_time: 120 * SEC,
         pcap: None,
+        host_input: snooplab_live::host_input::HostInput::Auto,
     }
 }
 
@@ -284,6 +285,8 @@ fn with_engine<T: Send>(
             clock,
             agent: agent.map(|a| (1, a)),
             obs: LiveObserver::default(),
+            // every host inline, as these tests were written for
+            host_input: snooplab_live::host_input::HostInputReport::default(),
         };
         let stop = Stop {
             done: &done,

@@ -71,6 +71,7 @@ fn a_kernel_hosts_ack_for_snoops_repair_goes_on_the_air_before_the_next_data_fra
         seed: 1,
         max_time: 120 * SEC,
         pcap: Some(dir.clone()),
+        host_input: snooplab_live::host_input::HostInput::Auto,
     };
     snooplab_live::run(&cfg, &mut |_| {}).unwrap_or_else(|e| panic!("{e}"));
     let path = dir.join("wireless.pcap");

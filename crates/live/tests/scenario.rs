@@ -19,6 +19,7 @@ fn config(scenario: Scenario) -> NetworkConfig {
         rto_min_ms: LinuxProfile::Paper.default_rto_min_ms(),
         max_time: 120 * SEC,
         exec: Vec::new(),
+        host_input: snooplab_live::host_input::HostInput::Auto,
     }
 }
 

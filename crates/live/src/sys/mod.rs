@@ -1,14 +1,16 @@
 //! The few Linux system calls the live mode needs that std does not offer: entering a network
-//! namespace, the TUN ioctls and the kernel's count of what a device holds (eBPF), `ppoll`, and
+//! namespace, the TUN ioctls, the engine thread's CPUs and the kernel's count of what a device holds (eBPF), `ppoll`, and
 //! TCP socket options. Every `unsafe` block of the crate is here (but the middlebox's), each a
 //! direct call with checked arguments; one file per kind of thing called on.
 
+mod affinity;
 mod device;
 mod netns;
 mod process;
 mod socket;
 mod tun_count;
 
+pub(crate) use affinity::{allowed_cpus, current_cpu, set_allowed_cpus};
 pub use device::send_on_device;
 pub(crate) use device::{
     open_tun, read_nonblocking, wait_readable, wait_readable_into, write_packet, MAX_POLL_FDS,

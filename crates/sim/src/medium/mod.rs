@@ -97,6 +97,15 @@ pub enum AccessModel {
 }
 
 impl AccessModel {
+    /// Whether the pick of the next frame, once a frame has ended, waits for what its receiver
+    /// answers at once ([`Medium::waits_for_answers`] of a medium of this access): under turn
+    /// taking and CSMA it does; under full duplex nothing is picked between stations.
+    pub fn waits_for_answers(&self) -> bool {
+        !matches!(self, AccessModel::FullDuplex)
+    }
+}
+
+impl AccessModel {
     pub fn name(&self) -> &'static str {
         match self {
             AccessModel::Turns => "turns",

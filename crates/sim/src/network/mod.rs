@@ -115,6 +115,18 @@ pub struct Cell {
     pub access: AccessModel,
 }
 
+impl Network {
+    /// Whether a cell of which `node` is a station waits for what the node answers at once
+    /// ([`crate::medium::AccessModel::waits_for_answers`]). An outside host such a cell waits on
+    /// must answer in the call that hands it the frame (`run/outside_hosts.rs`); one nothing
+    /// waits on may take in its packets elsewhere (the live mode's host input on other cores).
+    pub fn awaits_answers_of(&self, node: NodeId) -> bool {
+        self.cells
+            .iter()
+            .any(|c| c.access.waits_for_answers() && c.stations.iter().any(|s| s.node == node))
+    }
+}
+
 impl Cell {
     /// The node at station `s` of the cell's medium (0: the base station).
     pub(crate) fn node_of(&self, s: crate::medium::StationId) -> NodeId {

@@ -59,6 +59,25 @@ fn only_turn_taking_and_csma_picks_wait_for_an_answer() {
     assert!(!duplex(1).waits_for_answers());
     assert!(turns(1).waits_for_answers());
     assert_eq!(AccessModel::FullDuplex.name(), "full-duplex");
+    // the access model says so before a medium is built (the live mode steers a host's input by
+    // it), and every medium agrees with its model
+    for access in [
+        AccessModel::Turns,
+        AccessModel::Csma(CsmaParams::default()),
+        AccessModel::FullDuplex,
+    ] {
+        let m: Medium = Medium::new(
+            WavelanParams::default(),
+            access.clone(),
+            clean(1),
+            backoff(),
+        );
+        assert_eq!(
+            m.waits_for_answers(),
+            access.waits_for_answers(),
+            "{access:?}"
+        );
+    }
 }
 
 #[test]
