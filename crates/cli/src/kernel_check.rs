@@ -188,22 +188,36 @@ fn measure(a: &MeasureArgs) -> Result<(), String> {
             }
             point.runs.push(run);
         }
-        eprintln!(
-            "kernel-check: {} mean {:.3} Mb/s, {:.1} retransmitted, {:.1} timeouts",
-            point.id,
-            point.mean_throughput(),
-            point.mean_retransmitted(),
-            point.mean_timeouts()
-        );
+        let these = means(&point);
+        let id = point.id.clone();
         if a.add {
             data.add(point);
         } else {
             data.put(point);
         }
+        match data.point(&id).filter(|_| a.add) {
+            // the point's means as written: its new runs joined the ones the file had
+            Some(all) => eprintln!(
+                "kernel-check: {id} mean of these {runs} runs {these}; of its {} runs now {}",
+                all.runs.len(),
+                means(all)
+            ),
+            None => eprintln!("kernel-check: {id} mean {these}"),
+        }
         write(&a.out, &data)?;
     }
     eprintln!("kernel-check: wrote {}", a.out.display());
     Ok(())
+}
+
+/// A point's mean throughput, retransmitted segments and timeouts, as the progress shows them.
+fn means(p: &PointRuns) -> String {
+    format!(
+        "{:.3} Mb/s, {:.1} retransmitted, {:.1} timeouts",
+        p.mean_throughput(),
+        p.mean_retransmitted(),
+        p.mean_timeouts()
+    )
 }
 
 /// Tries of one run before the measurement gives up on a machine too busy to emulate the path.

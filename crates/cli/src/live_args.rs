@@ -133,13 +133,14 @@ pub struct LiveArgs {
     )]
     pub max_time: String,
     /// Where the kernel hosts take in the packets the engine writes into their devices: auto
-    /// steers every host that no half-duplex cell waits on (hosts on wires and in full-duplex
-    /// cells, as with --env off) to the other cores (Receive Packet Steering on its device), and
-    /// pins the engine's thread to its own core for the run, where the machine has two cores or
-    /// more; inline takes every host's input in the engine's write call, on the engine's core.
-    /// The hosts see the same packets at the same engine times either way; steered is faster
-    /// (docs/live.md, "The hosts' input on the other cores"). The JSON's live.host_input says
-    /// what each run did.
+    /// steers every host of a run whose cells are all full duplex (--env off; a scenario file
+    /// of wires and full-duplex cells) to the other cores (Receive Packet Steering on its
+    /// device), and pins the engine's thread to its own core for the run, where the machine has
+    /// two cores or more; a run with a half-duplex or CSMA cell stays inline, as its cell waits
+    /// for a host's answer in the write's call. inline takes every host's input in the engine's
+    /// write call, on the engine's core. The hosts see the same packets at the same engine times
+    /// either way; steered is faster (docs/live.md, "The hosts' input on the other cores"). The
+    /// JSON's live.host_input says what each run did.
     #[arg(long, default_value = "auto", value_name = "auto|inline")]
     pub host_input: String,
     /// Write wired.pcap and wireless.pcap into DIR (one subdirectory per run when there are

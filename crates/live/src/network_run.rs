@@ -78,7 +78,7 @@ pub fn run_network_with(
             .iter()
             .map(|h| (h.node, h.name.as_str(), &h.tun))
             .collect();
-        host_input::steer(cfg.host_input, &devices, |n| net.awaits_answers_of(n))
+        host_input::steer(cfg.host_input, &devices, |n| host_input::why_inline(net, n))
     };
     if !cfg.exec.is_empty() {
         let obs = LiveObserver {

@@ -27,7 +27,7 @@ fn my_cpus() -> Vec<usize> {
         .collect()
 }
 
-/// How often the kernel took packets steered to a CPU's backlog by RPS, over all CPUs: the
+/// How often a CPU was woken to take packets RPS steered to its backlog, over all CPUs: the
 /// tenth column of `/proc/net/softnet_stat` (`received_rps`, `net/core/net-procfs.c`).
 fn received_rps() -> u64 {
     let s = std::fs::read_to_string("/proc/net/softnet_stat").unwrap_or_default();
@@ -116,15 +116,18 @@ fn hosts_nothing_waits_on_are_steered_to_the_other_cores_and_the_engine_gets_its
     assert!(cpus.contains(&engine));
     let others: Vec<usize> = cpus.iter().copied().filter(|&c| c != engine).collect();
     assert_eq!(h.input_cpus, others, "the input goes to every other CPU");
-    // the kernel did steer them: about 4,400 packets written, each taken by another CPU (some
-    // in a batch per wake-up)
-    assert!(
-        rps_steered > 100,
-        "the kernel took {rps_steered} packets steered by RPS"
-    );
+    // the kernel did steer them: another CPU was woken for the packets written (a batch a
+    // wake-up; nothing on this machine steers otherwise, and the inline run below adds none)
+    assert!(rps_steered > 0, "no packet steered by RPS");
 
     // asked inline: none steered, nothing pinned
+    let rps_before = received_rps();
     let r = run(&config(true, HostInput::Inline));
+    let rps_inline = received_rps() - rps_before;
+    assert!(
+        rps_inline < rps_steered,
+        "{rps_inline} wake-ups for steered packets inline, {rps_steered} steered"
+    );
     let h = &r.live.host_input;
     assert_eq!(h.mode, "inline");
     assert_eq!(h.engine_cpu, None);
@@ -136,22 +139,27 @@ fn hosts_nothing_waits_on_are_steered_to_the_other_cores_and_the_engine_gets_its
 
 #[test]
 #[ignore = "live: needs root, /dev/net/tun and ip netns (scripts/test-all runs it where they exist)"]
-fn a_host_a_half_duplex_cell_waits_on_takes_its_input_in_the_engines_write_call() {
-    require_live("a_host_a_half_duplex_cell_waits_on_takes_its_input_in_the_engines_write_call");
+fn a_run_with_a_half_duplex_cell_takes_every_hosts_input_in_the_engines_write_call() {
+    require_live("a_run_with_a_half_duplex_cell_takes_every_hosts_input_in_the_engines_write_call");
     if my_cpus().len() < 2 {
         eprintln!("one CPU here: no host is steered, nothing to tell apart");
         return;
     }
     // the LAN preset: the mobile host is a station of a WaveLAN cell (turn taking), whose next
-    // pick waits for its answer; the fixed host is on a wire
+    // pick waits for its answer; the fixed host is on a wire, in the same run
     let r = run(&config(false, HostInput::Auto));
     let h = &r.live.host_input;
     let (input, why) = input_of(h, "mh");
     assert_eq!(input, "inline");
     assert!(
-        why.is_some_and(|w| w.contains("waits for its answers")),
+        why.is_some_and(|w| w.starts_with("its cell waits for its answers")),
         "{why:?}"
     );
-    assert_eq!(input_of(h, "fh"), ("steered", None));
-    assert!(h.engine_cpu.is_some());
+    let (input, why) = input_of(h, "fh");
+    assert_eq!(input, "inline");
+    assert!(
+        why.is_some_and(|w| w.starts_with("another host's cell waits")),
+        "{why:?}"
+    );
+    assert_eq!(h.engine_cpu, None, "nothing steered, nothing pinned");
 }

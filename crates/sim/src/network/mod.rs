@@ -116,6 +116,12 @@ pub struct Cell {
 }
 
 impl Network {
+    /// Whether any cell of the network waits for what its receivers answer at once
+    /// ([`crate::medium::AccessModel::waits_for_answers`]).
+    pub fn any_cell_awaits_answers(&self) -> bool {
+        self.cells.iter().any(|c| c.access.waits_for_answers())
+    }
+
     /// Whether a cell of which `node` is a station waits for what the node answers at once
     /// ([`crate::medium::AccessModel::waits_for_answers`]). An outside host such a cell waits on
     /// must answer in the call that hands it the frame (`run/outside_hosts.rs`); one nothing
