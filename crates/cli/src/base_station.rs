@@ -5,7 +5,7 @@
 use clap::Args;
 
 use snooplab_live::middlebox::af_packet::{interface_index, PacketSocket};
-use snooplab_live::middlebox::agent_choice::{agent_kind, make_agent, SplitSettings};
+use snooplab_live::middlebox::agent_choice::{agent_kind, make_agent, relay_host, SplitSettings};
 use snooplab_live::middlebox::bridge::{Bridge, WIRED, WIRELESS};
 use snooplab_live::middlebox::device::FrameDevice;
 use snooplab_live::middlebox::egress_link::{self, EgressLink, LinkSpec};
@@ -26,6 +26,7 @@ use snooplab_sim::size::parse_size;
     sudo kill -USR1 $(pidof snooplab)                                     # print the counters now\n  \
     sudo snooplab base-station --wired eth0 --wireless wlan0 --pcap caps/ # caps/wired.pcap, caps/wireless.pcap\n  \
     sudo snooplab base-station --wired eth0 --wireless wlan0 --agent split --relay-memory 256M\n  \
+    sudo snooplab base-station --wired eth0 --wireless wlan0 --agent split --relay-host linux-paper\n  \
     sudo snooplab base-station --wired eth0 --wireless wlan0 --wired-delay 50ms # as netem delay 50ms on eth0\n\n\
 Frames are read raw on both interfaces (AF_PACKET, promiscuous while it runs); IPv4/TCP goes to the\n\
 agent, everything else (ARP, IPv6, UDP, ICMP) passes unchanged. The interfaces must be up, best\n\
@@ -48,6 +49,12 @@ pub struct BaseStationArgs {
     /// `unsplit` [default: 64M, the simulator's: about 245 relays].
     #[arg(long, value_name = "SIZE")]
     pub relay_memory: Option<String>,
+    /// split, split-smart: the host whose TCP both halves of every relay run, by the simulator's
+    /// names (`snooplab hosts`): bsdos-2.1 (paper 000's hosts), bsd44-lite, freebsd-2.2 or
+    /// linux-paper (Linux's timers and Reno, no SACK). Hosts that use SACK on every connection
+    /// (linux) are refused: a relay's handshake does not negotiate it [default: bsdos-2.1].
+    #[arg(long, value_name = "HOST")]
+    pub relay_host: Option<String>,
     /// Hold every frame leaving by the wired interface this long (one way, as `tc qdisc add dev
     /// WIRED root netem delay DELAY`; e.g. 50ms), for kernels without netem.
     #[arg(long, value_name = "DELAY")]
@@ -218,6 +225,15 @@ pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
         split.relay_memory =
             snooplab_sim::size::parse_size(m).map_err(|e| format!("--relay-memory: {e}"))?;
     }
+    if let Some(h) = &a.relay_host {
+        if !matches!(kind, AgentKind::Split { .. }) {
+            return Err(format!(
+                "--relay-host sets split relays' TCP; agent '{}' makes none",
+                a.agent
+            ));
+        }
+        split.relay_host = relay_host(h).map_err(|e| format!("--relay-host: {e}"))?;
+    }
     // refused before anything is opened: the MTU below only makes a relay's segments smaller
     make_agent(kind, split)?;
     if a.wired == a.wireless {
@@ -252,9 +268,13 @@ pub fn base_station(a: BaseStationArgs) -> Result<(), String> {
     let agent = make_agent(kind, split)?;
     sys::catch_stop_signals().map_err(|e| format!("cannot catch the stop signals: {e}"))?;
     signals::catch_status_signal().map_err(|e| format!("cannot catch SIGUSR1: {e}"))?;
+    let relays = match kind {
+        AgentKind::Split { .. } => format!(" (relays: {} TCP)", split.relay_host.name()),
+        _ => String::new(),
+    };
     eprintln!(
-        "base-station: {} between wired {} and wireless {}{} (pid {}); SIGUSR1 prints the \
-         counters, Ctrl-C stops",
+        "base-station: {}{relays} between wired {} and wireless {}{} (pid {}); SIGUSR1 prints \
+         the counters, Ctrl-C stops",
         a.agent,
         a.wired,
         a.wireless,

@@ -43,6 +43,8 @@ struct Load {
     address: bool,
     /// `--relay-memory`, if given.
     relay_memory: Option<&'static str>,
+    /// `--relay-host`, if given.
+    relay_host: Option<&'static str>,
 }
 
 /// paper 000's 2 MB over one connection, a 64 KB window, through the radio.
@@ -53,6 +55,7 @@ const ONE_TRANSFER: Load = Load {
     radio: true,
     address: false,
     relay_memory: None,
+    relay_host: None,
 };
 
 /// Starts the command between the middlebox's veths with `agent`, sends a ping and a UDP
@@ -119,6 +122,9 @@ fn through_with(tag: &str, agent: &str, pcap: Option<&std::path::Path>, load: Lo
     }
     if let Some(m) = load.relay_memory {
         cmd.args(["--relay-memory", m]);
+    }
+    if let Some(h) = load.relay_host {
+        cmd.args(["--relay-host", h]);
     }
     let child = cmd
         .stdout(Stdio::piped())
@@ -244,6 +250,39 @@ fn split_makes_one_relay_per_connection_and_carries_each_intact() {
             t.seconds, t.sender_retransmissions
         );
     }
+}
+
+/// `--relay-host linux-paper`: the relays run Linux's TCP as near the papers' BSD as its knobs go
+/// (the simulator's `linux-paper` host) instead of paper 000's BSD, say so as the command starts,
+/// and carry the transfer intact through the radio's losses.
+#[test]
+#[ignore = "live: needs root and ip netns (scripts/test-all runs it where they exist)"]
+fn split_relays_run_the_tcp_of_the_host_asked_for() {
+    require_live("split_relays_run_the_tcp_of_the_host_asked_for");
+    let t = through_with(
+        "split-linux",
+        "split",
+        None,
+        Load {
+            relay_host: Some("linux-paper"),
+            ..ONE_TRANSFER
+        },
+    );
+    assert!(
+        t.err
+            .lines()
+            .any(|l| l.starts_with("base-station: split (relays: linux-paper TCP) between")),
+        "{}",
+        t.err
+    );
+    assert_eq!(counter(&t.out, "relays"), Some(1), "{}", t.out);
+    let relay = t
+        .out
+        .lines()
+        .find(|l| l.starts_with("base-station: relay 10.77.0.1:"))
+        .unwrap_or_else(|| panic!("the relay's line: {}", t.out));
+    let sent = counter(relay, "data_bytes_sent").expect("the relay's bytes");
+    assert!(sent >= 2 << 20, "{relay}");
 }
 
 /// The relays' memory bound (issue 52 item 1): with `--relay-memory` below one relay's bound no

@@ -215,3 +215,38 @@ fn measure_issue_52_side_by_side() {
     println!("loss and delay off, snoop, Mb/s: {rates:?}");
     assert_eq!(interfaces_snapshot(&b), before, "as they were");
 }
+
+/// Split's relays as paper 000's BSD (the default) and as Linux without SACK (`--relay-host
+/// linux-paper`; `linux`, which assumes SACK, is refused), on issue 52's bed (the bridge's 50 ms wired delay, tc's 10 Mb/s radio with its 1% loss) with
+/// the modern sender: five 10 s iperf3 runs each, a row per relay host for docs/live.md.
+#[test]
+#[ignore = "live: needs root, ip netns and iperf3; about 2 minutes, a measurement: scripts/test-all skips it (run it alone)"]
+fn measure_split_relay_hosts() {
+    require_live("measure_split_relay_hosts");
+    let (b, before) = bed_for("relayhost", LinuxProfile::Modern, true);
+    let _server = iperf3_server(&b);
+    for host in ["bsdos-2.1", "linux-paper"] {
+        let run = start(
+            &b,
+            "split",
+            &["--wired-delay", WIRED_DELAY, "--relay-host", host],
+        );
+        let runs: Vec<(f64, u64)> = (0..5).map(|_| iperf3(&b, 10, "cubic")).collect();
+        let out = stop(run);
+        let rates: Vec<f64> = runs.iter().map(|r| r.0).collect();
+        let shown: Vec<String> = rates.iter().map(|r| format!("{r:.2}")).collect();
+        let retrans: Vec<u64> = runs.iter().map(|r| r.1).collect();
+        println!(
+            "| {host} | {} | {:.2} | {retrans:?} |",
+            shown.join(", "),
+            median(&rates)
+        );
+        for l in out
+            .lines()
+            .filter(|l| l.starts_with("base-station: relay "))
+        {
+            println!("{l}");
+        }
+        assert_eq!(interfaces_snapshot(&b), before, "as they were");
+    }
+}

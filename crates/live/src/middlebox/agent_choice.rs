@@ -7,7 +7,7 @@
 
 use snooplab_proto::agent::split::DEFAULT_RELAY_MEMORY;
 use snooplab_proto::agent::{Agent, SplitAgent, SplitConfig};
-use snooplab_proto::tcp::RecoveryPolicy;
+use snooplab_proto::tcp::{HostPreset, RecoveryPolicy, SackUse};
 use snooplab_sim::agents::forwarding_agent;
 use snooplab_sim::packet::SimPacket;
 use snooplab_sim::protocol::{AgentKind, Protocol, NODE_AGENTS};
@@ -27,14 +27,19 @@ pub struct SplitSettings {
     pub mtu: u32,
     /// The most bytes all relays may hold together (`--relay-memory`).
     pub relay_memory: u64,
+    /// The host whose TCP both halves of every relay run (`--relay-host`): the simulator's
+    /// profiles, as a split base station's relays take the relayed flow's host there.
+    pub relay_host: HostPreset,
 }
 
 impl Default for SplitSettings {
-    /// Ethernet's MTU (RFC 894: 1500 bytes) and the simulator's default relay memory.
+    /// Ethernet's MTU (RFC 894: 1500 bytes), the simulator's default relay memory, and paper
+    /// 000's hosts (BSD/OS 2.1), whose split base station this is.
     fn default() -> Self {
         SplitSettings {
             mtu: 1500,
             relay_memory: DEFAULT_RELAY_MEMORY,
+            relay_host: HostPreset::Bsdos21,
         }
     }
 }
@@ -66,8 +71,9 @@ pub fn agent_named(name: &str) -> Result<Box<dyn Agent<SimPacket>>, String> {
 }
 
 /// Paper 000's split base station (section III-C: a 64 KB relay buffer; Reno, or SMART towards
-/// the mobile host), its relays' BSD TCPs as the simulator's (BSD/OS 2.1, the paper's hosts), with
-/// what a real box needs besides: segments of the interfaces' MTU, the relays' memory bound, and
+/// the mobile host), its relays' TCPs those of the host `s.relay_host` (by default BSD/OS 2.1, the
+/// paper's hosts; any host without SACK on every connection, [`relay_host`]), with what a real
+/// box needs besides: segments of the interfaces' MTU, the relays' memory bound, and
 /// initial sequence numbers and timer phases drawn at random (a reading of RFC 9293 section
 /// 3.4.1 and RFC 6528: not a clock and a hash of the connection, but unpredictable across runs,
 /// each relay's offset from them by `split_relay.rs`'s spacing).
@@ -97,6 +103,7 @@ fn split_config(smart: bool, s: SplitSettings) -> Result<SplitConfig, String> {
     let mut cfg = SplitConfig::paper000(mss, policy);
     cfg.max_memory = s.relay_memory;
     for t in [&mut cfg.wired, &mut cfg.wireless] {
+        t.host = s.relay_host.profile();
         t.timers.slow_phase = random_u64() % t.timers.slow_tick.max(1);
         t.timers.fast_phase = random_u64() % t.timers.fast_tick.max(1);
         t.iss = random_u64() as u32;
@@ -115,6 +122,31 @@ fn random_u64() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// The host whose TCP a split relay may run (`--relay-host`): one that recovers without SACK.
+/// The relays' handshakes carry the MSS alone (the segment view has no place for SACK-permitted,
+/// window scaling or timestamps: `split_bytes_tests.rs`), so the kernels at either end never send
+/// SACK blocks; a host that assumes SACK on every connection (Linux's `tcp_sack`, the `linux`
+/// presets) would then recover every loss by a timeout. Measured so on issue 52's bed with the
+/// modern sender, before this rule: `linux` relays 4.57 Mb/s (median of five 10 s iperf3 runs,
+/// every retransmission a timeout) against `bsdos-2.1`'s 8.42 (every one a fast retransmit;
+/// docs/live.md).
+pub fn relay_host(name: &str) -> Result<HostPreset, String> {
+    let host = HostPreset::parse(name)?;
+    if host.profile().sack == SackUse::On {
+        let usable: Vec<&str> = HostPreset::ALL
+            .into_iter()
+            .filter(|h| h.profile().sack != SackUse::On)
+            .map(HostPreset::name)
+            .collect();
+        return Err(format!(
+            "'{name}' uses SACK on every connection, and a relay's handshake does not negotiate \
+             it (its TCP would recover every loss by a timeout); take one of: {}",
+            usable.join(", ")
+        ));
+    }
+    Ok(host)
 }
 
 /// The names [`agent_named`] takes.
@@ -175,6 +207,7 @@ mod tests {
             SplitSettings {
                 mtu: 9000,
                 relay_memory: 1 << 20,
+                ..SplitSettings::default()
             },
         )
         .unwrap();
@@ -193,5 +226,40 @@ mod tests {
             ..SplitSettings::default()
         };
         assert!(split_config(false, huge).unwrap_err().contains("1T"));
+    }
+
+    #[test]
+    fn a_split_relay_runs_the_host_asked_for_and_the_papers_by_default() {
+        let bsd = split_config(false, SplitSettings::default()).unwrap();
+        let linux = split_config(
+            false,
+            SplitSettings {
+                relay_host: relay_host("linux-paper").unwrap(),
+                ..SplitSettings::default()
+            },
+        )
+        .unwrap();
+        for (cfg, host) in [
+            (&bsd, HostPreset::Bsdos21),
+            (&linux, HostPreset::LinuxPaper),
+        ] {
+            assert_eq!(cfg.wired.host, host.profile(), "{}", host.name());
+            assert_eq!(cfg.wireless.host, host.profile(), "{}", host.name());
+        }
+        assert_ne!(bsd.wired.host, linux.wired.host);
+    }
+
+    #[test]
+    fn a_relay_host_that_assumes_sack_is_refused_in_one_line_naming_those_taken() {
+        for name in ["linux", "linux-reno", "linux-paper-sack"] {
+            let e = relay_host(name).unwrap_err();
+            assert!(e.contains("SACK") && !e.contains('\n'), "{e}");
+            let (_, taken) = e.split_once("take one of: ").expect("the hosts taken");
+            assert_eq!(taken, "bsd44-lite, bsdos-2.1, freebsd-2.2, linux-paper", "{e}");
+        }
+        for name in ["bsd44-lite", "bsdos-2.1", "freebsd-2.2", "linux-paper"] {
+            assert!(relay_host(name).is_ok(), "{name}");
+        }
+        assert!(relay_host("nope").unwrap_err().contains("unknown host"));
     }
 }
