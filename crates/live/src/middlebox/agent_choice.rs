@@ -255,7 +255,10 @@ mod tests {
             let e = relay_host(name).unwrap_err();
             assert!(e.contains("SACK") && !e.contains('\n'), "{e}");
             let (_, taken) = e.split_once("take one of: ").expect("the hosts taken");
-            assert_eq!(taken, "bsd44-lite, bsdos-2.1, freebsd-2.2, linux-paper", "{e}");
+            assert_eq!(
+                taken, "bsd44-lite, bsdos-2.1, freebsd-2.2, linux-paper",
+                "{e}"
+            );
         }
         for name in ["bsd44-lite", "bsdos-2.1", "freebsd-2.2", "linux-paper"] {
             assert!(relay_host(name).is_ok(), "{name}");

@@ -151,6 +151,10 @@ pub enum Departure {
     OnAir,
     /// The queue was full, or the medium gave up on it: it never went on the air.
     Dropped,
+    /// A layer between the agent and the queue did not send it (a handoff base station that does
+    /// not forward for its mobile host now: `handoff/base_station.rs`): it never entered the
+    /// queue, and no copy of it waits there.
+    Withheld,
 }
 
 /// The sans-IO interface of a base-station agent. Every agent is a value that can be copied

@@ -13,9 +13,10 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use super::messages::Request;
 use super::{Mobility, MobilityPacket, Ring, Scheme, BROADCAST};
 use crate::agent::{
-    agent_counters, Agent, AgentProbe, Counters, HandedOver, Handover, Origin, Port, Priority,
-    QueueReader, Relay, Transmit,
+    agent_counters, Agent, AgentProbe, Counters, Departure, HandedOver, Handover, Origin, Port,
+    Priority, QueueReader, Relay, Transmit,
 };
+use crate::segment::Endpoint;
 use crate::time::{Time, SEC};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -90,7 +91,17 @@ pub struct HandoffAgent<P> {
     /// ... and what arrived for the connections of the others this base station forwards for
     /// while their state was on its way: the mobile host, the port, the packet.
     held: VecDeque<(u32, Port, P)>,
+    /// The data segments of the circular buffer sent on becoming primary and not yet departed
+    /// from the transmit queue (their connection's ends and sequence number): their departures
+    /// are this layer's, not the inner agent's. At most [`RING_WAITING`].
+    ring_waiting: VecDeque<(Endpoint, Endpoint, u32)>,
 }
+
+/// Ring segments remembered as waiting in the transmit queue: a departure is reported for each
+/// one sent, but not while the base station is down, so the oldest are forgotten past this
+/// (a forgotten one's departure then reaches the inner agent, which ignores a copy it does not
+/// count as waiting: `saturating_sub`).
+const RING_WAITING: usize = 1024;
 
 /// Packets a base station holds, for all mobile hosts together, while their connection state is
 /// on its way (beyond: dropped, and counted as withheld). One bound for the base station's
@@ -126,6 +137,7 @@ impl<P: MobilityPacket + 'static> HandoffAgent<P> {
             // each mobile host's state starts at its first primary
             state_here: primary_for.iter().copied().collect(),
             held: VecDeque::new(),
+            ring_waiting: VecDeque::new(),
             cfg,
             inner,
             served,
@@ -197,6 +209,12 @@ impl<P: MobilityPacket + 'static> HandoffAgent<P> {
                 // section 6: "The remaining TCP packets in the circular buffer are transmitted"
                 for p in synced.send.into_iter().filter(|p| p.segment().is_some()) {
                     self.stats.ring_sent += 1;
+                    if let Some(s) = p.segment() {
+                        if self.ring_waiting.len() == RING_WAITING {
+                            self.ring_waiting.pop_front();
+                        }
+                        self.ring_waiting.push_back((s.src, s.dst, s.seq.0));
+                    }
                     self.out.push_back(Transmit::forward(Port::Wireless, p));
                 }
                 return;
@@ -325,6 +343,10 @@ impl<P: MobilityPacket + 'static> Agent<P> for HandoffAgent<P> {
         while let Some(t) = self.inner.poll_transmit(now) {
             if self.withheld(&t) {
                 self.stats.withheld += 1;
+                // never queued: the inner agent counts no copy of it as waiting
+                if let Some(q) = self.inner.queue_reader() {
+                    q.on_departure(now, &t.packet, Departure::Withheld);
+                }
                 continue;
             }
             return Some(t);
@@ -362,15 +384,30 @@ impl<P: MobilityPacket + 'static> Agent<P> for HandoffAgent<P> {
     }
 }
 
-/// The input queue's length reaches the inner agent (the ELN marker's queue rule). Departures
-/// from the transmit queue are not passed on: the packets this layer sends (its ring, control
-/// messages) are not the inner agent's, so the inner snoop takes each packet to go on the air when
-/// it is forwarded, as in the live mode.
+/// The input queue's length reaches the inner agent (the ELN marker's queue rule), and so do the
+/// departures from the transmit queue of what the inner agent sent (snoop then resends nothing a
+/// copy of which still waits there, docs/snoop-scaling.md). The departures of this layer's own
+/// packets are kept from it: a ring segment sent on becoming primary (`ring_waiting`); a control
+/// message carries no segment, which snoop ignores. What the inner agent sent but this layer
+/// withheld is reported to it at once as [`Departure::Withheld`] (`poll_transmit`).
 impl<P: MobilityPacket + 'static> QueueReader<P> for HandoffAgent<P> {
     fn on_input_queue(&mut self, len: usize, max: usize) {
         if let Some(q) = self.inner.queue_reader() {
             q.on_input_queue(len, max);
         }
+    }
+
+    fn on_departure(&mut self, now: Time, packet: &P, how: Departure) -> bool {
+        if let Some(s) = packet.segment() {
+            let key = (s.src, s.dst, s.seq.0);
+            if let Some(i) = self.ring_waiting.iter().position(|k| *k == key) {
+                self.ring_waiting.remove(i);
+                return false;
+            }
+        }
+        self.inner
+            .queue_reader()
+            .is_some_and(|q| q.on_departure(now, packet, how))
     }
 }
 

@@ -10,6 +10,7 @@ use crate::segment::{Flags, Segment};
 use crate::test_support::{segment, FH, MH};
 use crate::time::{MS, SEC};
 
+mod departures;
 mod hard;
 mod split;
 

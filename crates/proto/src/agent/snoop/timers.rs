@@ -135,6 +135,13 @@ impl<P: SegmentView + BuildPacket + Clone> SnoopAgent<P> {
             }
             return;
         }
+        if how == Departure::Withheld {
+            // never queued: one copy fewer counted as waiting, and nothing was sent
+            if let Some(e) = conn.cache.find_mut(seg.seq) {
+                e.waiting = e.waiting.saturating_sub(1);
+            }
+            return;
+        }
         if head(conn).is_some_and(|e| e.seq == seg.seq) {
             // the segment the persist timer would resend has just been sent
             conn.last_activity = conn.last_activity.max(now);
