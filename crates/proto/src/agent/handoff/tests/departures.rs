@@ -8,11 +8,14 @@ use std::rc::Rc;
 use super::*;
 use crate::agent::{AgentProbe, Counters, Departure, QueueReader, Router};
 
-/// A router that records the departures it is told of: (segment number, how).
+/// The departures an agent was told of: (segment number, how).
+type Seen = Rc<RefCell<Vec<(u32, Departure)>>>;
+
+/// A router that records the departures it is told of.
 #[derive(Clone)]
 struct Recorder {
     router: Router<P>,
-    seen: Rc<RefCell<Vec<(u32, Departure)>>>,
+    seen: Seen,
 }
 
 impl Agent<P> for Recorder {
@@ -48,7 +51,7 @@ impl QueueReader<P> for Recorder {
     }
 }
 
-fn recorded(primary: bool) -> (HandoffAgent<P>, Rc<RefCell<Vec<(u32, Departure)>>>) {
+fn recorded(primary: bool) -> (HandoffAgent<P>, Seen) {
     let seen = Rc::new(RefCell::new(Vec::new()));
     let inner = Recorder {
         router: Router::default(),
