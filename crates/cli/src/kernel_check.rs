@@ -280,8 +280,7 @@ fn config(p: &Point, seed: u64, max_time: u64) -> Result<LiveConfig, String> {
         seed,
         max_time,
         pcap: None,
-        // every host's input in the engine's write call, as the data file's runs were measured:
-        // the fixed host steered to the other core seemed to move one point's retransmissions
+        // every host's input in the engine's write call, as the data file's runs were measured
         // (docs/kernel-check.md, "The hosts' input")
         host_input: snooplab_live::host_input::HostInput::Inline,
     })

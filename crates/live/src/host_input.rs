@@ -204,13 +204,12 @@ pub(crate) fn steer(
 /// Why host `node` of `net` must take in its packets in the engine's write call, if it must.
 ///
 /// A host a cell waits on answers in that call (the cell's next pick waits for it). The other
-/// hosts of a run with such a cell stay inline too, a reading of ours: steering the fixed host
-/// alone, with the mobile host inline in its half-duplex cell, seemed to move one point of the
-/// kernel check (`lan-16k-snoop-cubic`: the sender resent 103 and 121 segments a run in two sets
-/// of five, against 133 and 132 inline and the model's 132), and a third set showed no shift
-/// (docs/kernel-check.md, "The hosts' input"). Until that is settled, only a run whose every
-/// cell is full duplex, or that has no cell, is steered: `--env off`, and wired or full-duplex
-/// scenario files. The others are paced by their emulated links, not by the CPU.
+/// hosts of a run with such a cell stay inline too, a reading of ours: such a run is paced by its
+/// emulated links, not by the CPU, so steering gains it nothing, and it keeps the conditions its
+/// live figures were measured under (a steered fixed host beside an inline mobile host leaves the
+/// kernel check's `lan-16k-snoop-cubic` as it was on a quiet machine: docs/kernel-check.md, "The
+/// hosts' input"). So only a run whose every cell is full duplex, or that has no cell, is
+/// steered: `--env off`, and wired or full-duplex scenario files.
 pub(crate) fn why_inline(net: &Network, node: NodeId) -> Option<String> {
     if net.awaits_answers_of(node) {
         Some("its cell waits for its answers (half duplex)".into())
