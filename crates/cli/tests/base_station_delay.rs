@@ -217,8 +217,9 @@ fn measure_issue_52_side_by_side() {
 }
 
 /// Split's relays as paper 000's BSD (the default) and as Linux without SACK (`--relay-host
-/// linux-paper`; `linux`, which assumes SACK, is refused), on issue 52's bed (the bridge's 50 ms wired delay, tc's 10 Mb/s radio with its 1% loss) with
-/// the modern sender: five 10 s iperf3 runs each, a row per relay host for docs/live.md.
+/// linux-paper`; `linux`, which assumes SACK, is refused), on issue 52's bed (the bridge's 50 ms
+/// wired delay, tc's 10 Mb/s radio with its 1% loss) with the modern sender: five 10 s iperf3
+/// runs each, a row per relay host for docs/live.md.
 #[test]
 #[ignore = "live: needs root, ip netns and iperf3; about 2 minutes, a measurement: scripts/test-all skips it (run it alone)"]
 fn measure_split_relay_hosts() {

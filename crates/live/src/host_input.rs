@@ -142,8 +142,8 @@ pub fn cpu_mask(cpus: &[usize]) -> String {
 }
 
 /// Steers the input of each host of `hosts` (node, name, device) that `mode` allows and
-/// `keep_inline` gives no reason to keep inline ([`why_inline`]) to every CPU the calling thread may use
-/// but the one it is on, which the report names as the engine's: [`pin_engine`] pins the
+/// `keep_inline` gives no reason to keep inline ([`why_inline`]) to every CPU the calling thread
+/// may use but the one it is on, which the report names as the engine's: [`pin_engine`] pins the
 /// engine's thread there once the run's other threads have started (they would inherit it). Done
 /// while the hosts are set up, before any of them sends: a device's mask takes an `ip netns exec`
 /// of a few milliseconds. A host whose device the kernel will not steer (no RPS in the kernel, a

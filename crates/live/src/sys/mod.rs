@@ -1,6 +1,6 @@
 //! The few Linux system calls the live mode needs that std does not offer: entering a network
-//! namespace, the TUN ioctls, the engine thread's CPUs and the kernel's count of what a device holds (eBPF), `ppoll`, and
-//! TCP socket options. Every `unsafe` block of the crate is here (but the middlebox's), each a
+//! namespace, the TUN ioctls, the engine thread's CPUs and the kernel's count of what a device
+//! holds (eBPF), `ppoll`, and TCP socket options. Every `unsafe` block of the crate is here (but the middlebox's), each a
 //! direct call with checked arguments; one file per kind of thing called on.
 
 mod affinity;
